@@ -1,0 +1,196 @@
+/**
+ * A small, strict argument parser for Cairn's commands: typed flags, `--help` text generated
+ * from the same spec, and a {@linkcode UsageError} (exit code 2) for anything unknown.
+ *
+ * @module
+ */
+
+/** A flag of a command. */
+export interface FlagSpec {
+  type: "string" | "boolean" | "number" | "list";
+  description: string;
+  /** Short alias without the dash (`o` for `-o`). */
+  alias?: string;
+  /** Allowed values of a string flag. */
+  choices?: readonly string[];
+  /** Shown in help; applied when the flag is absent. */
+  default?: string | number | boolean;
+  /** Placeholder in help (`FILE`). */
+  value?: string;
+}
+
+/** A command's arguments: flags and named positionals. */
+export interface CommandSpec {
+  name: string;
+  summary: string;
+  /** Positional arguments, e.g. `["FILE..."]`; a trailing `...` takes the rest, `[X]` is optional. */
+  positionals?: readonly string[];
+  flags?: Record<string, FlagSpec>;
+  /** Extra help text after the flags (examples). */
+  details?: string;
+}
+
+/** Parsed arguments. */
+export interface ParsedArgs {
+  flags: Record<string, string | number | boolean | string[] | undefined>;
+  positionals: string[];
+  help: boolean;
+}
+
+/** A command line that does not fit its command: printed as one line, exit code 2. */
+export class UsageError extends Error {
+  override name = "UsageError";
+}
+
+/**
+ * Parses `argv` against a command spec.
+ *
+ * @param spec the command's flags and positionals
+ * @param argv the arguments after the command name
+ * @returns flags by name (defaults applied), positionals, and whether help was asked for
+ * @throws {UsageError} on an unknown flag, a missing value, a bad choice or a missing positional
+ * @example
+ * ```ts
+ * const a = parseArgs({ name: "x", summary: "", flags: { n: { type: "number", description: "" } } }, ["--n", "3"]);
+ * if (a.flags.n !== 3) throw new Error();
+ * ```
+ */
+export function parseArgs(spec: CommandSpec, argv: readonly string[]): ParsedArgs {
+  const flags: ParsedArgs["flags"] = {};
+  const positionals: string[] = [];
+  const specs = spec.flags ?? {};
+  const byAlias = new Map<string, string>();
+  for (const [name, f] of Object.entries(specs)) if (f.alias) byAlias.set(f.alias, name);
+  let help = false;
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i]!;
+    if (arg === "--help" || arg === "-h") {
+      help = true;
+      continue;
+    }
+    if (arg === "--") {
+      positionals.push(...argv.slice(i + 1));
+      break;
+    }
+    if (!arg.startsWith("-") || arg === "-" || /^-\d/.test(arg)) {
+      positionals.push(arg);
+      continue;
+    }
+    const long = arg.startsWith("--");
+    const eq = arg.indexOf("=");
+    const rawName = long
+      ? arg.slice(2, eq > 0 ? eq : undefined)
+      : arg.slice(1, eq > 0 ? eq : undefined);
+    const name = long ? rawName : byAlias.get(rawName);
+    const f = name === undefined ? undefined : specs[name];
+    if (name === undefined || f === undefined) {
+      throw new UsageError(`${spec.name}: unknown flag ${arg} (see cairn ${spec.name} --help)`);
+    }
+    if (f.type === "boolean") {
+      flags[name] = eq > 0 ? arg.slice(eq + 1) !== "false" : true;
+      continue;
+    }
+    let value: string | undefined;
+    if (eq > 0) value = arg.slice(eq + 1);
+    else value = argv[++i];
+    if (value === undefined) throw new UsageError(`${spec.name}: flag --${name} needs a value`);
+    if (f.choices && !f.choices.includes(value)) {
+      throw new UsageError(
+        `${spec.name}: --${name} must be one of ${f.choices.join(", ")}, got ${
+          JSON.stringify(value)
+        }`,
+      );
+    }
+    if (f.type === "number") {
+      const n = Number(value);
+      if (!Number.isFinite(n)) {
+        throw new UsageError(
+          `${spec.name}: --${name} must be a number, got ${JSON.stringify(value)}`,
+        );
+      }
+      flags[name] = n;
+    } else if (f.type === "list") {
+      const prev = flags[name];
+      flags[name] = [...(Array.isArray(prev) ? prev : []), value];
+    } else {
+      flags[name] = value;
+    }
+  }
+  for (const [name, f] of Object.entries(specs)) {
+    if (flags[name] === undefined && f.default !== undefined) flags[name] = f.default;
+  }
+  if (!help) {
+    const required = (spec.positionals ?? []).filter((p) => !p.startsWith("["));
+    if (positionals.length < required.length) {
+      throw new UsageError(
+        `${spec.name}: missing ${
+          required.slice(positionals.length).join(" ")
+        } (see cairn ${spec.name} --help)`,
+      );
+    }
+    const rest = (spec.positionals ?? []).some((p) => p.includes("..."));
+    if (!rest && positionals.length > (spec.positionals ?? []).length) {
+      throw new UsageError(
+        `${spec.name}: unexpected argument ${JSON.stringify(positionals.at(-1))}`,
+      );
+    }
+  }
+  return { flags, positionals, help };
+}
+
+/**
+ * Renders a command's help text from its spec.
+ *
+ * @param spec the command
+ * @returns the help text
+ */
+export function helpText(spec: CommandSpec): string {
+  const lines = [
+    `cairn ${spec.name} — ${spec.summary}`,
+    "",
+    `Usage: cairn ${spec.name}${(spec.positionals ?? []).map((p) => " " + p).join("")}${
+      spec.flags && Object.keys(spec.flags).length ? " [flags]" : ""
+    }`,
+  ];
+  const entries = Object.entries(spec.flags ?? {});
+  if (entries.length > 0) {
+    lines.push("", "Flags:");
+    const left = entries.map(([name, f]) => {
+      const val = f.type === "boolean"
+        ? ""
+        : ` ${f.value ?? (f.choices ? f.choices.join("|") : f.type.toUpperCase())}`;
+      return `${f.alias ? `-${f.alias}, ` : "    "}--${name}${val}`;
+    });
+    const width = Math.max(...left.map((l) => l.length));
+    entries.forEach(([, f], i) => {
+      const def = f.default !== undefined ? ` (default: ${f.default})` : "";
+      lines.push(`  ${left[i]!.padEnd(width)}  ${f.description}${def}`);
+    });
+  }
+  lines.push("  -h, --help  Show this help");
+  if (spec.details) lines.push("", spec.details.trim());
+  return lines.join("\n") + "\n";
+}
+
+/** Reads a string flag, or undefined. */
+export function str(args: ParsedArgs, name: string): string | undefined {
+  const v = args.flags[name];
+  return typeof v === "string" ? v : undefined;
+}
+
+/** Reads a number flag, or undefined. */
+export function num(args: ParsedArgs, name: string): number | undefined {
+  const v = args.flags[name];
+  return typeof v === "number" ? v : undefined;
+}
+
+/** Reads a boolean flag (false when absent). */
+export function bool(args: ParsedArgs, name: string): boolean {
+  return args.flags[name] === true;
+}
+
+/** Reads a repeatable flag (empty when absent). */
+export function list(args: ParsedArgs, name: string): string[] {
+  const v = args.flags[name];
+  return Array.isArray(v) ? v : [];
+}

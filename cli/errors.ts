@@ -1,0 +1,43 @@
+/**
+ * One place that turns an error into the one line the CLI prints and its exit code.
+ *
+ * Bad input (usage, parse errors, schema errors, unknown formats) exits 2; a version conflict
+ * or a missing thing exits 1 like any other failure.
+ *
+ * @module
+ */
+import { z } from "zod";
+import { UsageError } from "./args.ts";
+
+/** Bad input that names its source: a file and a field or line. Exit code 2. */
+export class InputError extends Error {
+  override name = "InputError";
+}
+
+/**
+ * Describes an error in one line.
+ *
+ * @param err anything thrown
+ * @returns a single line, without a stack
+ */
+export function describeError(err: unknown): string {
+  if (err instanceof z.ZodError) {
+    return err.issues.map((i) => `${i.path.join(".") || "(root)"}: ${i.message}`).join("; ");
+  }
+  if (err instanceof Error) return err.message.split("\n").join(" ");
+  return String(err);
+}
+
+/**
+ * The exit code for an error: 2 for bad input, 1 otherwise.
+ *
+ * @param err anything thrown
+ * @returns the process exit code
+ */
+export function exitCodeOf(err: unknown): number {
+  if (
+    err instanceof UsageError || err instanceof InputError || err instanceof SyntaxError ||
+    err instanceof z.ZodError
+  ) return 2;
+  return 1;
+}

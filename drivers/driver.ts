@@ -1,0 +1,105 @@
+/**
+ * The one `Driver` interface: what Cairn needs of a browser or a device to capture and replay.
+ * `drivers/chrome/` implements it with puppeteer-core, `drivers/android/` over Appium's
+ * W3C WebDriver protocol.
+ *
+ * Points are in the screen's own pixel space: CSS pixels relative to the viewport on the web,
+ * device pixels on Android.
+ *
+ * @module
+ */
+import type { Bounds, HierarchyFormat, Platform, Point, Screen } from "../engine/ui_node.ts";
+
+/** Raised when the browser or device fails a command; says what failed and what is missing. */
+export class DriverError extends Error {
+  override name = "DriverError";
+  constructor(message: string, readonly code = "driver_error", options?: ErrorOptions) {
+    super(message, options);
+  }
+}
+
+/** A snapshot: the parsed screen and the raw hierarchy it came from (stored as a blob). */
+export interface Snapshot {
+  screen: Screen;
+  raw: { bytes: Uint8Array; mediaType: string; format: HierarchyFormat };
+}
+
+/** Viewport (web) or screen (device) size and pixel ratio. */
+export interface Viewport {
+  width: number;
+  height: number;
+  devicePixelRatio: number;
+}
+
+/**
+ * A native element lookup, for replay. `using` names the strategy in the driver's own terms:
+ * web `css` (pierces shadow DOM), `aria` (role + name: `value` is `role|name`), `text`, `xpath`;
+ * Android `id`, `accessibility id`, `-android uiautomator`, `xpath`.
+ */
+export interface FindQuery {
+  using: string;
+  value: string;
+}
+
+/** An element a lookup found. */
+export interface FoundElement {
+  bounds: Bounds;
+  visible: boolean;
+  enabled: boolean;
+  /** Driver-specific handle (WebDriver element id, CSS path) for acting on this element. */
+  handle?: string;
+  text?: string;
+}
+
+/** The result of a navigation. */
+export interface NavigationResult {
+  /** The url asked for. */
+  requestedUrl: string;
+  /** The url landed on after redirects. */
+  finalUrl: string;
+  /** How readiness was decided: the load event, DOM stability (SPA), or the 5 s cap. */
+  waitedFor: "load" | "dom_stable" | "timeout";
+  durationMs: number;
+}
+
+export type Direction = "up" | "down" | "left" | "right";
+
+/** A browser tab. */
+export interface TabInfo {
+  id: string;
+  url: string;
+  active: boolean;
+}
+
+/** A browser or device Cairn can drive. */
+export interface Driver {
+  readonly platform: Platform;
+  /** The current screen: parsed hierarchy plus its raw form. */
+  snapshot(): Promise<Snapshot>;
+  /** A PNG of the current screen. */
+  screenshot(): Promise<Uint8Array>;
+  tap(point: Point): Promise<void>;
+  /** Types into the element at `point` (focusing it first, clearing it when `clear`) or the focused one. */
+  type(text: string, options?: { point?: Point; clear?: boolean }): Promise<void>;
+  /** Presses a key by its name: `Enter`, `Tab`, `Escape`, `Back`, `ArrowDown`, … */
+  press(key: string): Promise<void>;
+  /** Scrolls the element at `point` (or the page) in a direction by `distance` pixels. */
+  scroll(direction: Direction, options?: { point?: Point; distance?: number }): Promise<void>;
+  /** Scrolls the page to an absolute position (web; devices may throw). */
+  scrollTo(position: Point): Promise<void>;
+  /** Selects an option by value or visible text in the select at `point`. */
+  select(point: Point, value: string): Promise<void>;
+  /** Sets a checkbox or switch at `point` to `checked`. */
+  check(point: Point, checked: boolean): Promise<void>;
+  navigate(url: string): Promise<NavigationResult>;
+  /** Waits until the page or screen is settled (no DOM mutation for `quietMs`), at most `timeoutMs`. */
+  waitForSettle(options?: { quietMs?: number; timeoutMs?: number }): Promise<void>;
+  viewport(): Promise<Viewport>;
+  url(): Promise<string>;
+  tabs(): Promise<TabInfo[]>;
+  /** Makes a tab the one every later command targets. */
+  switchTab(id: string): Promise<void>;
+  /** Finds elements with a native lookup (replay). */
+  find(query: FindQuery): Promise<FoundElement[]>;
+  close(): Promise<void>;
+}

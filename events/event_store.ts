@@ -1,0 +1,99 @@
+/**
+ * The one event-store interface (DESIGN.md "Events"). SQLite (`SqliteEventStore`) is the
+ * embedded default; a PostgreSQL store would implement the same interface.
+ *
+ * @module
+ */
+import type { BlobRef, NewEvent, StoredEvent } from "./schemas.ts";
+
+/** Raised when an append's expected stream version does not match; nothing was appended. */
+export class ConcurrencyError extends Error {
+  override name = "ConcurrencyError";
+  constructor(
+    readonly streamId: string,
+    readonly expected: ExpectedVersion,
+    readonly actual: number,
+  ) {
+    super(`Stream ${streamId} is at version ${actual}, expected ${String(expected)}`);
+  }
+}
+
+/** Raised when a stream, blob or other stored thing does not exist. */
+export class NotFoundError extends Error {
+  override name = "NotFoundError";
+}
+
+/**
+ * The version a stream must be at for an append to succeed: a number (the stream's last
+ * version; 0 for an empty stream), `"no_stream"` (must not exist) or `"any"` (no check).
+ */
+export type ExpectedVersion = number | "no_stream" | "any";
+
+/** Options of {@linkcode EventStore.append}. */
+export interface AppendOptions {
+  expectedVersion?: ExpectedVersion;
+  /** A batch whose key was already stored is not appended again: the original positions return. */
+  idempotencyKey?: string;
+}
+
+/** What an append stored. */
+export interface AppendResult {
+  /** Global positions of the batch, in order. */
+  positions: number[];
+  /** The stream's version after the batch. */
+  streamVersion: number;
+  /** True when the idempotency key had been seen and nothing was appended. */
+  duplicate: boolean;
+}
+
+/** Options of the read methods. */
+export interface ReadOptions {
+  /** Read events with position (or stream version, for a stream) ≥ this. Default: the start. */
+  from?: number;
+  /** Read at most this many events. */
+  limit?: number;
+}
+
+/** A stream's summary. */
+export interface StreamInfo {
+  streamId: string;
+  version: number;
+  firstPosition: number;
+  lastPosition: number;
+  /** `recordedAt` of its first event. */
+  createdAt: string;
+}
+
+/** A stored blob. */
+export interface Blob {
+  ref: BlobRef;
+  bytes: Uint8Array;
+}
+
+/** An append-only log of events with content-addressed blobs. */
+export interface EventStore {
+  /**
+   * Appends a batch to a stream atomically.
+   *
+   * @throws {ConcurrencyError} when `expectedVersion` does not match
+   * @throws {TypeError} when an event's data does not fit its schema (nothing is appended)
+   */
+  append(streamId: string, events: NewEvent[], options?: AppendOptions): Promise<AppendResult>;
+  /** Reads a stream in version order; `from` is a stream version. */
+  readStream(streamId: string, options?: ReadOptions): AsyncIterable<StoredEvent>;
+  /** Reads the whole log in position order; `from` is a global position. */
+  readAll(options?: ReadOptions): AsyncIterable<StoredEvent>;
+  /** Replays from `from` and then follows new appends until the signal aborts. */
+  subscribe(options: { from?: number; signal: AbortSignal }): AsyncIterable<StoredEvent>;
+  /** The last global position (0 when empty). */
+  headPosition(): Promise<number>;
+  /** Streams whose id starts with `prefix`, oldest first. */
+  streams(prefix?: string): Promise<StreamInfo[]>;
+  /** Deletes a stream's events (the human recorder's `--ephemeral`); returns how many. */
+  deleteStream(streamId: string): Promise<number>;
+  /** Stores bytes once under their sha256. */
+  putBlob(bytes: Uint8Array, mediaType: string): Promise<BlobRef>;
+  /** @throws {NotFoundError} when no blob has that hash */
+  getBlob(hash: string): Promise<Blob>;
+  close(): void;
+}

@@ -1,0 +1,328 @@
+/**
+ * Event schemas: the envelope and the data of every capture, playback and validation event
+ * (DESIGN.md "Events"). Names are past tense. Large payloads are blobs referenced by hash.
+ *
+ * `events/` imports nothing else of Cairn's, so the small geometry types are repeated here.
+ *
+ * @module
+ */
+import { z } from "zod";
+
+/** A content-addressed blob: sha256 hex, media type and size in bytes. */
+export const BlobRef = z.object({
+  hash: z.string().regex(/^[0-9a-f]{64}$/, "expected a sha256 hex digest"),
+  mediaType: z.string(),
+  size: z.number().int().nonnegative(),
+});
+export type BlobRef = z.infer<typeof BlobRef>;
+
+const Point = z.object({ x: z.number(), y: z.number() });
+const Size = z.object({ width: z.number(), height: z.number() });
+const StringMap = z.record(z.string(), z.string());
+
+// ---- capture events (stream `session-<id>`) ----
+
+export const SessionStarted = z.object({
+  sessionId: z.string(),
+  mode: z.enum(["agent", "human", "import"]),
+  platform: z.enum(["web", "android", "ios"]),
+  prompt: z.string().optional(),
+  /** The system prompt the agent ran with (slot values may come from it). */
+  systemPrompt: z.string().optional(),
+  app: z.string().optional(),
+  url: z.string().optional(),
+  device: z.string().optional(),
+  viewport: Size.optional(),
+  devicePixelRatio: z.number().optional(),
+  drivers: StringMap.optional(),
+  /** Memory at the start of the run (input slots). */
+  memory: StringMap.optional(),
+  /** Where an imported session came from. */
+  source: z.object({ format: z.string(), file: z.string().optional() }).optional(),
+});
+
+export const StepStarted = z.object({ index: z.number().int().nonnegative(), text: z.string() });
+
+export const ScreenCaptured = z.object({
+  /** Raw hierarchy as captured (its format names the parser). */
+  hierarchy: BlobRef,
+  format: z.enum([
+    "uiautomator2",
+    "uiautomator-dump",
+    "xcuitest",
+    "maestro",
+    "chrome",
+    "axtree_v1",
+  ]),
+  screenshot: BlobRef.optional(),
+  url: z.string().optional(),
+  viewport: Size.optional(),
+  devicePixelRatio: z.number().optional(),
+  scroll: Point.optional(),
+  tabId: z.string().optional(),
+});
+
+export const ActionKind = z.enum([
+  "tap",
+  "inputText",
+  "swipe",
+  "scroll",
+  "navigate",
+  "keyPress",
+  "select",
+  "check",
+  "readText",
+  "assertVisible",
+  "assertText",
+  "memorySet",
+  "memoryGet",
+  "back",
+  "wait",
+]);
+export type ActionKind = z.infer<typeof ActionKind>;
+
+/** What the agent or person named as the target at run time: evidence, never trusted as a selector. */
+export const ActionTarget = z.object({
+  ref: z.string().optional(),
+  role: z.string().optional(),
+  name: z.string().optional(),
+  /** A selector used at run time (`{ text: "Next" }`, `{ css: "#a" }`): may be wrong (000). */
+  selector: StringMap.optional(),
+  /** Web: the DOM selectors a human recorder computed (testId, ariaLabel, id, cssPath, …). */
+  selectors: StringMap.optional(),
+  axNodeId: z.string().optional(),
+});
+
+export const ActionPerformed = z.object({
+  actionId: z.string(),
+  kind: ActionKind,
+  point: Point.optional(),
+  /** Swipe end point. */
+  to: Point.optional(),
+  text: z.string().optional(),
+  value: z.string().optional(),
+  key: z.string().optional(),
+  direction: z.enum(["up", "down", "left", "right"]).optional(),
+  url: z.string().optional(),
+  /** Expected text of an assertion. */
+  expected: z.string().optional(),
+  /** Memory key written (readText storeAs, memorySet). */
+  storeAs: z.string().optional(),
+  checked: z.boolean().optional(),
+  toolName: z.string().optional(),
+  toolParams: z.record(z.string(), z.unknown()).optional(),
+  target: ActionTarget.optional(),
+  source: z.enum(["agent", "human"]),
+  stepIndex: z.number().int().nonnegative().optional(),
+  tabId: z.string().optional(),
+});
+
+export const MemorySnapshotted = z.object({
+  memory: StringMap,
+  /** key → name of the tool that last wrote it (provisioning tools may be substituted at any length). */
+  writtenBy: StringMap.optional(),
+});
+
+export const ActionCompleted = z.object({
+  actionId: z.string(),
+  ok: z.boolean(),
+  error: z.string().optional(),
+  durationMs: z.number().nonnegative(),
+  /** Value read by readText / memoryGet. */
+  value: z.string().optional(),
+});
+
+export const NavigationOccurred = z.object({
+  url: z.string(),
+  from: z.string().optional(),
+  reason: z.enum(["navigate", "load", "reload", "spa", "new_tab", "redirect", "back"]),
+  tabId: z.string().optional(),
+});
+
+export const StepEnded = z.object({
+  index: z.number().int().nonnegative(),
+  ok: z.boolean().optional(),
+});
+
+export const SessionEnded = z.object({
+  reason: z.enum(["completed", "failed", "clarification", "interrupted"]),
+  error: z.string().optional(),
+});
+
+// ---- playback events (stream `playback-<id>`) ----
+
+export const PlaybackStarted = z.object({
+  playbackId: z.string(),
+  source: z.object({
+    kind: z.enum(["trail", "recording", "flow", "actions"]),
+    sessionId: z.string().optional(),
+    recordingId: z.string().optional(),
+    file: z.string().optional(),
+  }),
+  platform: z.enum(["web", "android", "ios"]),
+  actionsTotal: z.number().int().nonnegative(),
+  timing: z.enum(["fast", "recorded"]),
+  onError: z.enum(["continue", "skip_dependent", "stop"]),
+  testId: z.string().optional(),
+  autoBoundary: z.boolean().optional(),
+  viewport: Size.optional(),
+  warnings: z.array(z.string()).optional(),
+});
+
+export const PlaybackActionResolved = z.object({
+  index: z.number().int().nonnegative(),
+  /** Cascade level that found the element (`test_id`, `aria_label`, `role_name`, `id`, `text`, `css_path`, `coordinates`). */
+  strategy: z.string(),
+  selector: z.string(),
+  healed: z.boolean(),
+  point: Point.optional(),
+  /** Bounds of the element acted on, for comparison across runs. */
+  bounds: z.object({ x: z.number(), y: z.number(), w: z.number(), h: z.number() }).optional(),
+  /** The screen the resolution ran against. */
+  screen: BlobRef.optional(),
+  tried: z.array(z.object({ strategy: z.string(), selector: z.string(), matches: z.number() }))
+    .optional(),
+});
+
+export const PlaybackActionCompleted = z.object({
+  index: z.number().int().nonnegative(),
+  action: z.string(),
+  status: z.enum(["ok", "failed", "healed", "skipped"]),
+  errorCode: z.enum([
+    "selector_not_found",
+    "element_hidden",
+    "element_disabled",
+    "navigation_timeout",
+    "page_error",
+    "url_mismatch",
+    "redacted_value",
+    "unsupported_action_type",
+    "skipped_dependency",
+    "assertion_failed",
+    "timeout",
+  ]).optional(),
+  error: z.string().optional(),
+  likelyCause: z.string().optional(),
+  durationMs: z.number().nonnegative(),
+  pageUrl: z.string().optional(),
+  originalUrl: z.string().optional(),
+  screenshot: BlobRef.optional(),
+  selectorUsed: z.string().optional(),
+  healedSelector: z.string().optional(),
+  /** Value read (readText) or memory written. */
+  value: z.string().optional(),
+  storeAs: z.string().optional(),
+});
+
+export const PlaybackCompleted = z.object({
+  status: z.enum(["completed", "failed"]),
+  durationMs: z.number().nonnegative(),
+});
+
+// ---- validation events (stream `validation-<id>`) ----
+
+export const ValidationStarted = z.object({
+  validationId: z.string(),
+  sessionId: z.string(),
+  policy: z.enum(["authoring", "dev", "ci"]),
+  maxIterations: z.number().int().positive(),
+  url: z.string().optional(),
+});
+
+export const StepStability = z.object({
+  index: z.number().int().nonnegative(),
+  step: z.string(),
+  status: z.enum(["stable", "refined", "unstable"]),
+  evidence: z.array(z.string()),
+});
+
+export const ValidationIterationCompleted = z.object({
+  iteration: z.number().int().positive(),
+  playbackId: z.string(),
+  passed: z.boolean(),
+  steps: z.array(StepStability),
+  /** The trail YAML replayed in this iteration. */
+  trail: z.string(),
+});
+
+export const ValidationCompleted = z.object({
+  status: z.enum(["stable", "unstable", "failed"]),
+  iterations: z.number().int().nonnegative(),
+  trail: z.string(),
+  steps: z.array(StepStability),
+  message: z.string().optional(),
+});
+
+/** Every event type with the schema of its data (current schema version). */
+export const EVENT_SCHEMAS = {
+  SessionStarted,
+  StepStarted,
+  ScreenCaptured,
+  ActionPerformed,
+  MemorySnapshotted,
+  ActionCompleted,
+  NavigationOccurred,
+  StepEnded,
+  SessionEnded,
+  PlaybackStarted,
+  PlaybackActionResolved,
+  PlaybackActionCompleted,
+  PlaybackCompleted,
+  ValidationStarted,
+  ValidationIterationCompleted,
+  ValidationCompleted,
+} as const;
+
+export type EventType = keyof typeof EVENT_SCHEMAS;
+export type EventData<T extends EventType> = z.infer<typeof EVENT_SCHEMAS[T]>;
+
+/** Current schema version of each event type; a change adds a version and an upcaster. */
+export const CURRENT_SCHEMA_VERSION: Record<EventType, number> = {
+  SessionStarted: 1,
+  StepStarted: 1,
+  ScreenCaptured: 1,
+  ActionPerformed: 1,
+  MemorySnapshotted: 1,
+  ActionCompleted: 1,
+  NavigationOccurred: 1,
+  StepEnded: 1,
+  SessionEnded: 1,
+  PlaybackStarted: 1,
+  PlaybackActionResolved: 1,
+  PlaybackActionCompleted: 1,
+  PlaybackCompleted: 1,
+  ValidationStarted: 1,
+  ValidationIterationCompleted: 1,
+  ValidationCompleted: 1,
+};
+
+/** Metadata every stored event carries. */
+export const EventMeta = z.object({
+  recordedAt: z.string(),
+  causationId: z.string().optional(),
+  correlationId: z.string().optional(),
+  idempotencyKey: z.string().optional(),
+});
+export type EventMeta = z.infer<typeof EventMeta>;
+
+/** A stored event as read back, discriminated by `type`. */
+export type StoredEvent = {
+  [T in EventType]: {
+    position: number;
+    streamId: string;
+    streamVersion: number;
+    type: T;
+    schemaVersion: number;
+    data: EventData<T>;
+    meta: EventMeta;
+  };
+}[EventType];
+
+/** An event to append: type and data; the store assigns positions, versions and `recordedAt`. */
+export type NewEvent = {
+  [T in EventType]: {
+    type: T;
+    data: EventData<T>;
+    meta?: Omit<EventMeta, "recordedAt" | "idempotencyKey"> & { recordedAt?: string };
+  };
+}[EventType];

@@ -1,0 +1,69 @@
+/**
+ * Cairn's command-line entry: `cairn <command> [flags]` (`deno task cairn …`).
+ *
+ * Every command lives in `cli/<command>.ts` and is loaded only when it runs. Bad input of any
+ * kind ends in one line on stderr naming the file or field, and exit code 2.
+ *
+ * @module
+ */
+import { helpText, parseArgs, UsageError } from "./cli/args.ts";
+import type { CommandModule } from "./cli/command.ts";
+import { describeError, exitCodeOf } from "./cli/errors.ts";
+
+/** Commands by name: a one-line summary and the module that implements it. */
+const COMMANDS: Record<string, { summary: string; load: () => Promise<CommandModule> }> = {
+  // One line per command, e.g.
+  // optimize: { summary: "…", load: () => import("./cli/optimize.ts") },
+};
+
+/**
+ * Runs the CLI.
+ *
+ * @param argv the arguments after the program name
+ * @returns the exit code
+ */
+export async function main(argv: readonly string[]): Promise<number> {
+  const [name, ...rest] = argv;
+  if (name === undefined || name === "--help" || name === "-h" || name === "help") {
+    console.log(overview());
+    return name === undefined ? 2 : 0;
+  }
+  const entry = COMMANDS[name];
+  if (!entry) {
+    console.error(`cairn: unknown command ${JSON.stringify(name)} (see cairn --help)`);
+    return 2;
+  }
+  const mod = await entry.load();
+  try {
+    const args = parseArgs(mod.spec, rest);
+    if (args.help) {
+      console.log(helpText(mod.spec));
+      return 0;
+    }
+    return await mod.run(args);
+  } catch (err) {
+    console.error(`cairn ${name}: ${describeError(err)}`);
+    return exitCodeOf(err);
+  }
+}
+
+function overview(): string {
+  const width = Math.max(...Object.keys(COMMANDS).map((n) => n.length));
+  const lines = Object.entries(COMMANDS).map(([n, c]) => `  ${n.padEnd(width)}  ${c.summary}`);
+  return [
+    "cairn — turn UI-automation runs into test recordings that keep working",
+    "",
+    "Usage: cairn <command> [flags]     (cairn <command> --help for its flags)",
+    "",
+    "Commands:",
+    ...lines,
+    "",
+    "Database: .cairn/cairn.db under the current directory; --db PATH or CAIRN_DB override.",
+  ].join("\n");
+}
+
+if (import.meta.main) {
+  Deno.exit(await main(Deno.args));
+}
+
+export { UsageError };

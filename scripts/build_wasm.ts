@@ -1,0 +1,58 @@
+/**
+ * Builds the AssemblyScript hot path: `wasm/assembly/index.ts` → `wasm/build/cairn.wasm`
+ * (release, `-O3`, SIMD enabled) and `wasm/build/cairn.wat` for review.
+ *
+ * Run with `deno task build:wasm`. Skips the compile when the module is newer than every source.
+ *
+ * @module
+ */
+import asc from "assemblyscript/asc";
+
+const root = new URL("../wasm/", import.meta.url);
+const entry = new URL("assembly/index.ts", root);
+const out = new URL("build/cairn.wasm", root);
+
+async function newestSource(): Promise<number> {
+  let newest = 0;
+  for await (const e of Deno.readDir(new URL("assembly/", root))) {
+    if (!e.isFile) continue;
+    const st = await Deno.stat(new URL(`assembly/${e.name}`, root));
+    newest = Math.max(newest, st.mtime?.getTime() ?? 0);
+  }
+  const layout = await Deno.stat(new URL("layout.ts", root)).catch(() => undefined);
+  return Math.max(newest, layout?.mtime?.getTime() ?? 0);
+}
+
+async function upToDate(): Promise<boolean> {
+  const st = await Deno.stat(out).catch(() => undefined);
+  return st?.mtime !== null && st?.mtime !== undefined &&
+    st.mtime.getTime() >= await newestSource();
+}
+
+if (import.meta.main) {
+  if (Deno.args.includes("--force") || !(await upToDate())) {
+    await Deno.mkdir(new URL("build/", root), { recursive: true });
+    const { error, stderr } = await asc.main([
+      entry.pathname,
+      "--outFile",
+      out.pathname,
+      "--textFile",
+      new URL("build/cairn.wat", root).pathname,
+      "-O3",
+      "--runtime",
+      "stub",
+      "--noAssert",
+      "--enable",
+      "simd",
+      "--exportRuntime",
+    ]);
+    if (error) {
+      console.error(stderr.toString());
+      console.error(`build:wasm: ${error.message}`);
+      Deno.exit(1);
+    }
+    console.log(`build:wasm: wrote ${out.pathname}`);
+  } else {
+    console.log("build:wasm: wasm/build/cairn.wasm is up to date");
+  }
+}

@@ -1,0 +1,39 @@
+/**
+ * What `deno task test` needs before it runs, installed by the project itself:
+ * the WASM module (built from `wasm/assembly/`) and Debian's Chromium at `/usr/bin/chromium`
+ * (installed with apt-get when missing; needs root, as on CI).
+ *
+ * @module
+ */
+
+async function run(cmd: string, args: string[]): Promise<void> {
+  const { code } = await new Deno.Command(cmd, { args, stdout: "inherit", stderr: "inherit" })
+    .output();
+  if (code !== 0) throw new Error(`${cmd} ${args.join(" ")} exited with ${code}`);
+}
+
+async function exists(path: string): Promise<boolean> {
+  return await Deno.stat(path).then(() => true, () => false);
+}
+
+if (import.meta.main) {
+  await run(Deno.execPath(), ["run", "-A", new URL("build_wasm.ts", import.meta.url).pathname]);
+  const chromium = Deno.env.get("CAIRN_CHROMIUM") ?? "/usr/bin/chromium";
+  if (!(await exists(chromium))) {
+    console.log("setup: installing Debian chromium with apt-get (this takes a minute)");
+    const env = { DEBIAN_FRONTEND: "noninteractive" };
+    const apt = async (args: string[]) => {
+      const { code } = await new Deno.Command("apt-get", {
+        args,
+        env,
+        stdout: "null",
+        stderr: "inherit",
+      })
+        .output();
+      if (code !== 0) throw new Error(`apt-get ${args.join(" ")} exited with ${code}`);
+    };
+    await apt(["update", "-q"]);
+    await apt(["install", "-y", "-q", "chromium"]);
+    console.log(`setup: ${chromium} installed`);
+  }
+}
