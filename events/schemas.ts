@@ -280,7 +280,8 @@ export type EventData<T extends EventType> = z.infer<typeof EVENT_SCHEMAS[T]>;
 export const CURRENT_SCHEMA_VERSION: Record<EventType, number> = {
   SessionStarted: 1,
   StepStarted: 1,
-  ScreenCaptured: 1,
+  // 2: hierarchy/screenshot became BlobRefs (v1 had flat hashes; see events/upcasters.ts)
+  ScreenCaptured: 2,
   ActionPerformed: 1,
   MemorySnapshotted: 1,
   ActionCompleted: 1,

@@ -1,0 +1,128 @@
+/**
+ * The SQLite layout of the event store as an ordered list of migrations, and
+ * {@linkcode migrate}, which upgrades a database file in place. Applied versions are kept in
+ * `schema_migrations`; a file from before that table existed (layout 1) is recognised by its
+ * `events` table.
+ *
+ * @module
+ */
+import type { DatabaseSync } from "node:sqlite";
+
+/** One step of the layout. `up` runs inside the migration transaction. */
+export interface Migration {
+  version: number;
+  name: string;
+  up(db: DatabaseSync): void;
+}
+
+/** Every migration, oldest first. Append new ones; never edit an applied one. */
+export const MIGRATIONS: readonly Migration[] = [
+  {
+    version: 1,
+    name: "initial",
+    up(db) {
+      db.exec(`
+        CREATE TABLE IF NOT EXISTS events (
+          position INTEGER PRIMARY KEY,
+          stream_id TEXT NOT NULL,
+          stream_version INTEGER NOT NULL,
+          type TEXT NOT NULL,
+          schema_version INTEGER NOT NULL,
+          data TEXT NOT NULL,
+          meta TEXT NOT NULL,
+          UNIQUE (stream_id, stream_version)
+        );
+        CREATE TABLE IF NOT EXISTS blobs (
+          hash TEXT PRIMARY KEY,
+          media_type TEXT NOT NULL,
+          size INTEGER NOT NULL,
+          bytes BLOB NOT NULL
+        );
+        CREATE TABLE IF NOT EXISTS idempotency (
+          key TEXT PRIMARY KEY,
+          stream_id TEXT NOT NULL,
+          positions TEXT NOT NULL,
+          stream_version INTEGER NOT NULL
+        );
+      `);
+    },
+  },
+  {
+    version: 2,
+    name: "streams_and_head",
+    up(db) {
+      // A per-stream summary (versions checked on append without scanning events) and a head
+      // counter, so positions never repeat even after the newest stream is deleted.
+      db.exec(`
+        CREATE TABLE streams (
+          stream_id TEXT PRIMARY KEY,
+          version INTEGER NOT NULL,
+          first_position INTEGER NOT NULL,
+          last_position INTEGER NOT NULL,
+          created_at TEXT NOT NULL
+        );
+        INSERT INTO streams (stream_id, version, first_position, last_position, created_at)
+          SELECT e.stream_id, max(e.stream_version), min(e.position), max(e.position),
+            (SELECT json_extract(f.meta, '$.recordedAt') FROM events f
+              WHERE f.stream_id = e.stream_id ORDER BY f.stream_version LIMIT 1)
+          FROM events e GROUP BY e.stream_id;
+        CREATE TABLE log_head (id INTEGER PRIMARY KEY CHECK (id = 1), position INTEGER NOT NULL);
+        INSERT INTO log_head (id, position) SELECT 1, coalesce(max(position), 0) FROM events;
+        CREATE INDEX events_type ON events (type);
+      `);
+    },
+  },
+];
+
+/** The newest layout version this code knows. */
+export const LATEST_VERSION: number = MIGRATIONS.at(-1)!.version;
+
+/**
+ * Upgrades a database to the latest layout, in one `BEGIN IMMEDIATE` transaction, so two
+ * processes opening the same old file migrate it once.
+ *
+ * @param db an open database
+ * @returns the versions applied (empty when the file was current)
+ * @throws {Error} when the file was written by a newer Cairn (an unknown layout version)
+ */
+export function migrate(db: DatabaseSync): number[] {
+  db.exec("BEGIN IMMEDIATE");
+  try {
+    db.exec(`CREATE TABLE IF NOT EXISTS schema_migrations (
+      version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL)`);
+    let current = (db.prepare("SELECT coalesce(max(version), 0) AS v FROM schema_migrations")
+      .get() as { v: number }).v;
+    if (current === 0) {
+      const legacy = db.prepare(
+        "SELECT 1 AS x FROM sqlite_master WHERE type = 'table' AND name = 'events'",
+      ).get();
+      if (legacy) {
+        // Layout 1 predates schema_migrations: record it as applied.
+        recordApplied(db, MIGRATIONS[0]!);
+        current = 1;
+      }
+    }
+    if (current > LATEST_VERSION) {
+      throw new Error(
+        `Database layout version ${current} is newer than this Cairn knows (${LATEST_VERSION})`,
+      );
+    }
+    const applied: number[] = [];
+    for (const m of MIGRATIONS) {
+      if (m.version <= current) continue;
+      m.up(db);
+      recordApplied(db, m);
+      applied.push(m.version);
+    }
+    db.exec("COMMIT");
+    return applied;
+  } catch (err) {
+    db.exec("ROLLBACK");
+    throw err;
+  }
+}
+
+function recordApplied(db: DatabaseSync, m: Migration): void {
+  db.prepare("INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)")
+    .run(m.version, m.name, new Date().toISOString());
+}

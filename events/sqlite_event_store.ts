@@ -1,0 +1,430 @@
+/**
+ * The embedded event store: SQLite through `node:sqlite`, WAL, one file holding the log, the
+ * per-stream summary, idempotency keys and content-addressed blobs.
+ *
+ * Positions are computed inside a `BEGIN IMMEDIATE` transaction from a head counter, so they
+ * stay gap-free and strictly increasing with several processes appending to one file. Data is
+ * parsed with its type's zod schema on append; rows this code wrote at the current schema
+ * version are read back with `JSON.parse` alone, older versions go through the upcasters.
+ *
+ * @module
+ */
+import { DatabaseSync, type StatementSync } from "node:sqlite";
+import { createHash } from "node:crypto";
+import { mkdirSync } from "node:fs";
+import { dirname } from "node:path";
+import {
+  type AppendOptions,
+  type AppendResult,
+  type Blob,
+  ConcurrencyError,
+  type EventStore,
+  NotFoundError,
+  type ReadOptions,
+  type StreamInfo,
+} from "./event_store.ts";
+import {
+  type BlobRef,
+  CURRENT_SCHEMA_VERSION,
+  EVENT_SCHEMAS,
+  type EventType,
+  type NewEvent,
+  type StoredEvent,
+} from "./schemas.ts";
+import { migrate } from "./migrations.ts";
+import { upcast } from "./upcasters.ts";
+
+/** Rows per page when reading: the log is never held in memory whole. */
+export const PAGE_SIZE = 1000;
+/** How often a live subscription looks for appends made by other processes. */
+const POLL_MS = 200;
+
+/** Options of {@linkcode SqliteEventStore.open}. */
+export interface OpenOptions {
+  /** How long to wait for another process's write lock. Default 10 000 ms. */
+  busyTimeoutMs?: number;
+}
+
+interface EventRow {
+  position: number;
+  stream_id: string;
+  stream_version: number;
+  type: string;
+  schema_version: number;
+  data: string;
+  meta: string;
+}
+
+interface StreamRow {
+  stream_id: string;
+  version: number;
+  first_position: number;
+  last_position: number;
+  created_at: string;
+}
+
+const CURRENT = new Map<string, number>(Object.entries(CURRENT_SCHEMA_VERSION));
+const SCHEMAS = new Map<string, (typeof EVENT_SCHEMAS)[EventType]>(Object.entries(EVENT_SCHEMAS));
+const EVENT_COLUMNS = "position, stream_id, stream_version, type, schema_version, data, meta";
+
+/** {@linkcode EventStore} on a SQLite file. */
+export class SqliteEventStore implements EventStore {
+  readonly #db: DatabaseSync;
+  readonly #s: Record<string, StatementSync>;
+  readonly #listeners = new Set<() => void>();
+  #closed = false;
+
+  private constructor(db: DatabaseSync) {
+    this.#db = db;
+    const p = (sql: string) => db.prepare(sql);
+    this.#s = {
+      begin: p("BEGIN IMMEDIATE"),
+      commit: p("COMMIT"),
+      rollback: p("ROLLBACK"),
+      head: p("SELECT position FROM log_head WHERE id = 1"),
+      setHead: p("UPDATE log_head SET position = ? WHERE id = 1"),
+      stream: p("SELECT version FROM streams WHERE stream_id = ?"),
+      insertStream: p(
+        "INSERT INTO streams (stream_id, version, first_position, last_position, created_at) VALUES (?, ?, ?, ?, ?)",
+      ),
+      updateStream: p("UPDATE streams SET version = ?, last_position = ? WHERE stream_id = ?"),
+      insert: p(`INSERT INTO events (${EVENT_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?)`),
+      idem: p("SELECT positions, stream_version FROM idempotency WHERE key = ?"),
+      insertIdem: p(
+        "INSERT INTO idempotency (key, stream_id, positions, stream_version) VALUES (?, ?, ?, ?)",
+      ),
+      readAll: p(
+        `SELECT ${EVENT_COLUMNS} FROM events WHERE position >= ? ORDER BY position LIMIT ?`,
+      ),
+      readStream: p(
+        `SELECT ${EVENT_COLUMNS} FROM events WHERE stream_id = ? AND stream_version >= ? ORDER BY stream_version LIMIT ?`,
+      ),
+      streams: p(
+        "SELECT stream_id, version, first_position, last_position, created_at FROM streams WHERE substr(stream_id, 1, ?) = ? ORDER BY first_position",
+      ),
+      deleteEvents: p("DELETE FROM events WHERE stream_id = ?"),
+      deleteStream: p("DELETE FROM streams WHERE stream_id = ?"),
+      deleteIdem: p("DELETE FROM idempotency WHERE stream_id = ?"),
+      putBlob: p(
+        "INSERT OR IGNORE INTO blobs (hash, media_type, size, bytes) VALUES (?, ?, ?, ?)",
+      ),
+      blobRef: p("SELECT media_type, size FROM blobs WHERE hash = ?"),
+      getBlob: p("SELECT media_type, size, bytes FROM blobs WHERE hash = ?"),
+    };
+  }
+
+  /**
+   * Opens (creating when missing, with its parent directories) and upgrades a store file.
+   *
+   * @param path a file path, or `":memory:"`
+   * @param options lock wait
+   * @returns the open store
+   * @example
+   * ```ts
+   * const store = SqliteEventStore.open(":memory:");
+   * await store.append("session-a", [{ type: "StepStarted", data: { index: 0, text: "Open" } }]);
+   * if ((await store.headPosition()) !== 1) throw new Error();
+   * store.close();
+   * ```
+   */
+  static open(path: string, options: OpenOptions = {}): SqliteEventStore {
+    if (path !== ":memory:") mkdirSync(dirname(path), { recursive: true });
+    const db = new DatabaseSync(path);
+    try {
+      db.exec(`PRAGMA busy_timeout = ${Math.trunc(options.busyTimeoutMs ?? 10_000)}`);
+      db.exec("PRAGMA journal_mode = WAL");
+      db.exec("PRAGMA synchronous = NORMAL");
+      migrate(db);
+      return new SqliteEventStore(db);
+    } catch (err) {
+      db.close();
+      throw err;
+    }
+  }
+
+  /** See {@linkcode EventStore.append}. */
+  append(
+    streamId: string,
+    events: NewEvent[],
+    options: AppendOptions = {},
+  ): Promise<AppendResult> {
+    try {
+      return Promise.resolve(this.appendSync(streamId, events, options));
+    } catch (err) {
+      return Promise.reject(err);
+    }
+  }
+
+  /**
+   * The synchronous body of {@linkcode append} (the store is synchronous underneath).
+   *
+   * @throws {TypeError} naming the event index and field when data does not fit its schema
+   * @throws {ConcurrencyError} when the expected version does not match
+   */
+  appendSync(streamId: string, events: NewEvent[], options: AppendOptions = {}): AppendResult {
+    if (typeof streamId !== "string" || streamId.length === 0) {
+      throw new TypeError("Stream id must be a non-empty string");
+    }
+    const key = options.idempotencyKey;
+    const now = new Date().toISOString();
+    const rows = events.map((e, i) => serialize(e, i, now, key));
+    const s = this.#s;
+    s.begin!.run();
+    let result: AppendResult;
+    try {
+      result = this.#appendInTx(streamId, rows, options.expectedVersion ?? "any", key, now);
+      s.commit!.run();
+    } catch (err) {
+      s.rollback!.run();
+      throw err;
+    }
+    if (!result.duplicate && rows.length > 0) { for (const l of [...this.#listeners]) l(); }
+    return result;
+  }
+
+  #appendInTx(
+    streamId: string,
+    rows: Serialized[],
+    expected: NonNullable<AppendOptions["expectedVersion"]>,
+    key: string | undefined,
+    now: string,
+  ): AppendResult {
+    const s = this.#s;
+    if (key !== undefined) {
+      const seen = s.idem!.get(key) as { positions: string; stream_version: number } | undefined;
+      if (seen) {
+        return {
+          positions: JSON.parse(seen.positions),
+          streamVersion: seen.stream_version,
+          duplicate: true,
+        };
+      }
+    }
+    const stream = s.stream!.get(streamId) as { version: number } | undefined;
+    const version = stream?.version ?? 0;
+    if (
+      (expected === "no_stream" && stream !== undefined) ||
+      (typeof expected === "number" && expected !== version)
+    ) {
+      throw new ConcurrencyError(streamId, expected, version);
+    }
+    if (rows.length === 0) return { positions: [], streamVersion: version, duplicate: false };
+    const head = (s.head!.get() as { position: number }).position;
+    const positions: number[] = new Array(rows.length);
+    for (let i = 0; i < rows.length; i++) {
+      const r = rows[i]!;
+      const pos = head + i + 1;
+      positions[i] = pos;
+      s.insert!.run(pos, streamId, version + i + 1, r.type, r.schemaVersion, r.data, r.meta);
+    }
+    const last = head + rows.length;
+    const newVersion = version + rows.length;
+    if (stream) s.updateStream!.run(newVersion, last, streamId);
+    else s.insertStream!.run(streamId, newVersion, head + 1, last, rows[0]!.recordedAt ?? now);
+    s.setHead!.run(last);
+    if (key !== undefined) s.insertIdem!.run(key, streamId, JSON.stringify(positions), newVersion);
+    return { positions, streamVersion: newVersion, duplicate: false };
+  }
+
+  /** See {@linkcode EventStore.readStream}. */
+  async *readStream(streamId: string, options: ReadOptions = {}): AsyncIterable<StoredEvent> {
+    let next = options.from ?? 1;
+    let left = options.limit ?? Infinity;
+    while (left > 0) {
+      const n = Math.min(PAGE_SIZE, left);
+      const rows = this.#s.readStream!.all(streamId, next, n) as unknown as EventRow[];
+      for (const r of rows) yield toEvent(r);
+      if (rows.length < n) return;
+      next = rows[rows.length - 1]!.stream_version + 1;
+      left -= rows.length;
+    }
+  }
+
+  /** See {@linkcode EventStore.readAll}. */
+  async *readAll(options: ReadOptions = {}): AsyncIterable<StoredEvent> {
+    yield* this.readAllSync(options);
+  }
+
+  /** The synchronous body of {@linkcode readAll}: pages of {@linkcode PAGE_SIZE} rows. */
+  *readAllSync(options: ReadOptions = {}): Iterable<StoredEvent> {
+    let next = options.from ?? 0;
+    let left = options.limit ?? Infinity;
+    while (left > 0) {
+      const n = Math.min(PAGE_SIZE, left);
+      const rows = this.#s.readAll!.all(next, n) as unknown as EventRow[];
+      for (const r of rows) yield toEvent(r);
+      if (rows.length < n) return;
+      next = rows[rows.length - 1]!.position + 1;
+      left -= rows.length;
+    }
+  }
+
+  /** See {@linkcode EventStore.subscribe}: in-process appends wake it at once, others within 200 ms. */
+  async *subscribe(options: { from?: number; signal: AbortSignal }): AsyncIterable<StoredEvent> {
+    const { signal } = options;
+    let next = options.from ?? 0;
+    while (!signal.aborted && !this.#closed) {
+      for (const e of this.readAllSync({ from: next })) {
+        next = e.position + 1;
+        yield e;
+        if (signal.aborted || this.#closed) return;
+      }
+      await this.#waitForAppend(next, signal);
+    }
+  }
+
+  #waitForAppend(next: number, signal: AbortSignal): Promise<void> {
+    return new Promise((resolve) => {
+      const done = () => {
+        clearTimeout(timer);
+        this.#listeners.delete(done);
+        signal.removeEventListener("abort", done);
+        resolve();
+      };
+      const timer = setTimeout(done, POLL_MS);
+      this.#listeners.add(done);
+      signal.addEventListener("abort", done, { once: true });
+      if (this.#closed || this.#headSync() >= next) done();
+    });
+  }
+
+  #headSync(): number {
+    return (this.#s.head!.get() as { position: number }).position;
+  }
+
+  /** See {@linkcode EventStore.headPosition}. */
+  headPosition(): Promise<number> {
+    return Promise.resolve(this.#headSync());
+  }
+
+  /** See {@linkcode EventStore.streams}. */
+  streams(prefix = ""): Promise<StreamInfo[]> {
+    const rows = this.#s.streams!.all(prefix.length, prefix) as unknown as StreamRow[];
+    return Promise.resolve(rows.map((r) => ({
+      streamId: r.stream_id,
+      version: r.version,
+      firstPosition: r.first_position,
+      lastPosition: r.last_position,
+      createdAt: r.created_at,
+    })));
+  }
+
+  /** See {@linkcode EventStore.deleteStream}. */
+  deleteStream(streamId: string): Promise<number> {
+    const s = this.#s;
+    s.begin!.run();
+    try {
+      const n = Number(s.deleteEvents!.run(streamId).changes);
+      s.deleteStream!.run(streamId);
+      s.deleteIdem!.run(streamId);
+      s.commit!.run();
+      return Promise.resolve(n);
+    } catch (err) {
+      s.rollback!.run();
+      return Promise.reject(err);
+    }
+  }
+
+  /** See {@linkcode EventStore.putBlob}. The media type of the first put of some bytes is kept. */
+  putBlob(bytes: Uint8Array, mediaType: string): Promise<BlobRef> {
+    return Promise.resolve(this.putBlobSync(bytes, mediaType));
+  }
+
+  /** The synchronous body of {@linkcode putBlob}. */
+  putBlobSync(bytes: Uint8Array, mediaType: string): BlobRef {
+    const hash = createHash("sha256").update(bytes).digest("hex");
+    this.#s.putBlob!.run(hash, mediaType, bytes.byteLength, bytes);
+    const row = this.#s.blobRef!.get(hash) as { media_type: string; size: number };
+    return { hash, mediaType: row.media_type, size: row.size };
+  }
+
+  /** See {@linkcode EventStore.getBlob}. */
+  getBlob(hash: string): Promise<Blob> {
+    const row = this.#s.getBlob!.get(hash) as
+      | { media_type: string; size: number; bytes: Uint8Array }
+      | undefined;
+    if (!row) return Promise.reject(new NotFoundError(`No blob with hash ${hash}`));
+    return Promise.resolve({
+      ref: { hash, mediaType: row.media_type, size: row.size },
+      bytes: new Uint8Array(row.bytes),
+    });
+  }
+
+  /** Closes the file; live subscriptions end. */
+  close(): void {
+    if (this.#closed) return;
+    this.#closed = true;
+    for (const l of [...this.#listeners]) l();
+    this.#db.close();
+  }
+}
+
+interface Serialized {
+  type: string;
+  schemaVersion: number;
+  data: string;
+  meta: string;
+  recordedAt: string | undefined;
+}
+
+function serialize(e: NewEvent, i: number, now: string, key: string | undefined): Serialized {
+  const rawType = (e as { type?: unknown })?.type;
+  const schema = typeof rawType === "string" ? SCHEMAS.get(rawType) : undefined;
+  if (schema === undefined) {
+    throw new TypeError(`Event ${i}: unknown event type ${JSON.stringify(rawType)}`);
+  }
+  const type = rawType as string;
+  const parsed = schema.safeParse(e.data);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    const field = ["data", ...issue.path.map(String)].join(".");
+    throw new TypeError(`Event ${i} (${type}): ${field}: ${issue.message}`);
+  }
+  const m = e.meta;
+  let meta: string;
+  let recordedAt: string | undefined;
+  if (m === undefined && key === undefined) {
+    meta = `{"recordedAt":"${now}"}`;
+  } else {
+    if (m !== undefined && (typeof m !== "object" || m === null)) {
+      throw new TypeError(`Event ${i} (${type}): meta must be an object`);
+    }
+    for (const f of ["recordedAt", "causationId", "correlationId"] as const) {
+      const v = m?.[f];
+      if (v !== undefined && typeof v !== "string") {
+        throw new TypeError(`Event ${i} (${type}): meta.${f}: expected a string`);
+      }
+    }
+    recordedAt = m?.recordedAt;
+    meta = JSON.stringify({
+      recordedAt: recordedAt ?? now,
+      ...(m?.causationId === undefined ? {} : { causationId: m.causationId }),
+      ...(m?.correlationId === undefined ? {} : { correlationId: m.correlationId }),
+      ...(key === undefined ? {} : { idempotencyKey: key }),
+    });
+  }
+  return {
+    type,
+    schemaVersion: CURRENT.get(type)!,
+    data: JSON.stringify(parsed.data),
+    meta,
+    recordedAt,
+  };
+}
+
+function toEvent(r: EventRow): StoredEvent {
+  let data: unknown = JSON.parse(r.data);
+  let schemaVersion = r.schema_version;
+  if (CURRENT.get(r.type) !== schemaVersion) {
+    ({ data, schemaVersion } = upcast(r.type, schemaVersion, data));
+  }
+  return {
+    position: r.position,
+    streamId: r.stream_id,
+    streamVersion: r.stream_version,
+    type: r.type,
+    schemaVersion,
+    data,
+    meta: JSON.parse(r.meta),
+  } as StoredEvent;
+}

@@ -1,0 +1,171 @@
+import { SqliteEventStore } from "./sqlite_event_store.ts";
+import { ConcurrencyError, NotFoundError } from "./event_store.ts";
+import type { NewEvent, StoredEvent } from "./schemas.ts";
+import { CURRENT_SCHEMA_VERSION } from "./schemas.ts";
+import { assert, assertEquals, assertRejects, assertStringIncludes } from "../tests/assert.ts";
+
+function step(index: number, text = `step ${index}`): NewEvent {
+  return { type: "StepStarted", data: { index, text } };
+}
+
+async function collect(it: AsyncIterable<StoredEvent>): Promise<StoredEvent[]> {
+  const out: StoredEvent[] = [];
+  for await (const e of it) out.push(e);
+  return out;
+}
+
+async function withStore(fn: (store: SqliteEventStore, dir: string) => Promise<void>) {
+  const dir = await Deno.makeTempDir({ prefix: "cairn_store_" });
+  const store = SqliteEventStore.open(`${dir}/nested/dir/cairn.db`);
+  try {
+    await fn(store, dir);
+  } finally {
+    store.close();
+    await Deno.remove(dir, { recursive: true });
+  }
+}
+
+Deno.test("SqliteEventStore.open() creates parent directories and a WAL file", async () => {
+  await withStore(async (store, dir) => {
+    await store.append("session-a", [step(0)]);
+    const st = await Deno.stat(`${dir}/nested/dir/cairn.db-wal`);
+    assert(st.isFile);
+  });
+});
+
+Deno.test("append() assigns consecutive positions and stream versions across streams", async () => {
+  await withStore(async (store) => {
+    const a = await store.append("session-a", [step(0), step(1)]);
+    const b = await store.append("session-b", [step(0)]);
+    const c = await store.append("session-a", [step(2)]);
+    assertEquals(a, { positions: [1, 2], streamVersion: 2, duplicate: false });
+    assertEquals(b, { positions: [3], streamVersion: 1, duplicate: false });
+    assertEquals(c, { positions: [4], streamVersion: 3, duplicate: false });
+    const all = await collect(store.readAll());
+    assertEquals(all.map((e) => [e.position, e.streamId, e.streamVersion]), [
+      [1, "session-a", 1],
+      [2, "session-a", 2],
+      [3, "session-b", 1],
+      [4, "session-a", 3],
+    ]);
+    assertEquals(all[0]!.schemaVersion, CURRENT_SCHEMA_VERSION.StepStarted);
+    assertEquals(all[0]!.data, { index: 0, text: "step 0" });
+    assert(typeof all[0]!.meta.recordedAt === "string");
+    const a2 = await collect(store.readStream("session-a", { from: 2 }));
+    assertEquals(a2.map((e) => e.position), [2, 4]);
+    assertEquals(await store.headPosition(), 4);
+  });
+});
+
+Deno.test("append() raises ConcurrencyError on a wrong expected version and appends nothing", async () => {
+  await withStore(async (store) => {
+    await store.append("session-a", [step(0)], { expectedVersion: "no_stream" });
+    await assertRejects(
+      () => store.append("session-a", [step(1)], { expectedVersion: "no_stream" }),
+      ConcurrencyError,
+      "at version 1",
+    );
+    await assertRejects(
+      () => store.append("session-a", [step(1), step(2)], { expectedVersion: 0 }),
+      ConcurrencyError,
+    );
+    const ok = await store.append("session-a", [step(1)], { expectedVersion: 1 });
+    assertEquals(ok.positions, [2]);
+    assertEquals(await store.headPosition(), 2);
+  });
+});
+
+Deno.test("append() returns the original positions for a repeated idempotency key", async () => {
+  await withStore(async (store) => {
+    const first = await store.append("session-a", [step(0), step(1)], { idempotencyKey: "k1" });
+    await store.append("session-b", [step(0)]);
+    const again = await store.append("session-a", [step(0), step(1)], { idempotencyKey: "k1" });
+    assertEquals(again, { positions: first.positions, streamVersion: 2, duplicate: true });
+    assertEquals(await store.headPosition(), 3);
+    const [e] = await collect(store.readAll({ limit: 1 }));
+    assertEquals(e!.meta.idempotencyKey, "k1");
+  });
+});
+
+Deno.test("append() throws TypeError naming the event index and field, appending nothing", async () => {
+  await withStore(async (store) => {
+    const bad = [step(0), { type: "StepStarted", data: { index: -1, text: "x" } }] as NewEvent[];
+    const err = await assertRejects(() => store.append("session-a", bad), TypeError, "Event 1");
+    assertStringIncludes(err.message, "data.index");
+    await assertRejects(
+      () => store.append("session-a", [{ type: "Nope", data: {} } as unknown as NewEvent]),
+      TypeError,
+      'unknown event type "Nope"',
+    );
+    assertEquals(await store.headPosition(), 0);
+    assertEquals(await store.streams(), []);
+  });
+});
+
+Deno.test("readAll() pages through more rows than one page, honouring from and limit", async () => {
+  await withStore(async (store) => {
+    const batch = Array.from({ length: 2500 }, (_, i) => step(i));
+    await store.append("session-big", batch);
+    const all = await collect(store.readAll());
+    assertEquals(all.length, 2500);
+    assert(all.every((e, i) => e.position === i + 1));
+    const some = await collect(store.readAll({ from: 999, limit: 1003 }));
+    assertEquals(some.length, 1003);
+    assertEquals(some[0]!.position, 999);
+    assertEquals(some.at(-1)!.position, 2001);
+    const tail = await collect(store.readStream("session-big", { from: 2400 }));
+    assertEquals(tail.length, 101);
+  });
+});
+
+Deno.test("streams() filters by prefix; deleteStream() removes one stream only", async () => {
+  await withStore(async (store) => {
+    await store.append("session-a", [step(0), step(1)]);
+    await store.append("playback-x", [step(0)]);
+    await store.append("session-b", [step(0)]);
+    const sessions = await store.streams("session-");
+    assertEquals(sessions.map((s) => [s.streamId, s.version, s.firstPosition, s.lastPosition]), [
+      ["session-a", 2, 1, 2],
+      ["session-b", 1, 4, 4],
+    ]);
+    assertEquals(await store.deleteStream("session-a"), 2);
+    assertEquals((await store.streams()).map((s) => s.streamId), ["playback-x", "session-b"]);
+    assertEquals((await collect(store.readAll())).map((e) => e.position), [3, 4]);
+    // positions never repeat after a delete
+    assertEquals((await store.append("session-a", [step(0)])).positions, [5]);
+  });
+});
+
+Deno.test("putBlob() stores bytes once under their sha256 with media type and size", async () => {
+  await withStore(async (store) => {
+    const bytes = new TextEncoder().encode("<hierarchy/>");
+    const a = await store.putBlob(bytes, "application/xml");
+    const b = await store.putBlob(bytes, "application/xml");
+    assertEquals(a, b);
+    assertEquals(a.size, bytes.length);
+    const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", bytes));
+    assertEquals(a.hash, Array.from(digest, (x) => x.toString(16).padStart(2, "0")).join(""));
+    const got = await store.getBlob(a.hash);
+    assertEquals(got.bytes, bytes);
+    assertEquals(got.ref.mediaType, "application/xml");
+    await assertRejects(() => store.getBlob("0".repeat(64)), NotFoundError);
+  });
+});
+
+Deno.test("subscribe() replays from a position and then follows live appends", async () => {
+  await withStore(async (store) => {
+    await store.append("session-a", [step(0), step(1)]);
+    const ac = new AbortController();
+    const seen: number[] = [];
+    const done = (async () => {
+      for await (const e of store.subscribe({ from: 2, signal: ac.signal })) {
+        seen.push(e.position);
+        if (seen.length === 3) ac.abort();
+      }
+    })();
+    await new Promise((r) => setTimeout(r, 20));
+    await store.append("session-b", [step(0), step(1)]);
+    await done;
+    assertEquals(seen, [2, 3, 4]);
+  });
+});

@@ -1,0 +1,129 @@
+/**
+ * Upcasters: pure functions that lift an event's stored data from one schema version to the
+ * next. They run on read; stored events are never rewritten (DESIGN.md "Events").
+ *
+ * @module
+ */
+import { z } from "zod";
+import { CURRENT_SCHEMA_VERSION, EVENT_SCHEMAS, type EventType } from "./schemas.ts";
+
+/** Lifts data of `type` at `fromVersion` to `fromVersion + 1`. */
+export type Upcaster = (data: unknown) => unknown;
+
+/** Raised when a stored event cannot be read: unknown type, version or shape. */
+export class UnreadableEventError extends Error {
+  override name = "UnreadableEventError";
+}
+
+const registry = new Map<string, Upcaster>();
+
+function key(type: string, fromVersion: number): string {
+  return `${type}@${fromVersion}`;
+}
+
+/**
+ * Registers the upcaster of `type` from `fromVersion` to `fromVersion + 1`.
+ *
+ * @param type the event type
+ * @param fromVersion the version it reads
+ * @param fn the lifting function
+ * @throws {Error} when one is already registered for that type and version
+ */
+export function registerUpcaster(type: EventType, fromVersion: number, fn: Upcaster): void {
+  const k = key(type, fromVersion);
+  if (registry.has(k)) throw new Error(`An upcaster for ${k} is already registered`);
+  registry.set(k, fn);
+}
+
+/**
+ * Reads stored data of any known version as the current shape: applies upcasters from
+ * `version` to the current version, then parses with the type's schema.
+ *
+ * @param type the stored type
+ * @param version the stored schema version
+ * @param data the stored data
+ * @returns the data in the current shape, and the current version
+ * @throws {UnreadableEventError} on an unknown type, a version newer than this code or with no
+ *   upcaster path, or data that does not fit after upcasting
+ * @example
+ * ```ts
+ * const { data, schemaVersion } = upcast("StepStarted", 1, { index: 0, text: "Open" });
+ * if (schemaVersion !== 1 || (data as { text: string }).text !== "Open") throw new Error();
+ * ```
+ */
+export function upcast(
+  type: string,
+  version: number,
+  data: unknown,
+): { data: unknown; schemaVersion: number } {
+  if (!Object.hasOwn(EVENT_SCHEMAS, type)) {
+    throw new UnreadableEventError(`Unknown stored event type ${JSON.stringify(type)}`);
+  }
+  const t = type as EventType;
+  const current = CURRENT_SCHEMA_VERSION[t];
+  if (version > current) {
+    throw new UnreadableEventError(
+      `Stored ${type} has schema version ${version}, newer than this Cairn knows (${current})`,
+    );
+  }
+  let value = data;
+  for (let v = version; v < current; v++) {
+    const fn = registry.get(key(t, v));
+    if (!fn) throw new UnreadableEventError(`No upcaster for ${type} from schema version ${v}`);
+    try {
+      value = fn(value);
+    } catch (err) {
+      const why = err instanceof z.ZodError
+        ? z.prettifyError(err).split("\n").join(" ")
+        : String(err);
+      throw new UnreadableEventError(`Stored ${type} (schema version ${v}) does not fit: ${why}`);
+    }
+  }
+  const parsed = EVENT_SCHEMAS[t].safeParse(value);
+  if (!parsed.success) {
+    throw new UnreadableEventError(
+      `Stored ${type} (schema version ${version}) does not fit: ${
+        z.prettifyError(parsed.error).split("\n").join(" ")
+      }`,
+    );
+  }
+  return { data: parsed.data, schemaVersion: current };
+}
+
+// ---- the upcasters ----
+
+/**
+ * `ScreenCaptured` v1, as the first capture importer wrote it: flat hashes and sizes; the
+ * media types followed from the hierarchy format (XML dumps vs JSON trees) and screenshots
+ * were always PNG.
+ */
+export const ScreenCapturedV1 = z.object({
+  hierarchyHash: z.string(),
+  hierarchySize: z.number().int().nonnegative(),
+  format: z.string(),
+  screenshotHash: z.string().optional(),
+  screenshotSize: z.number().int().nonnegative().optional(),
+  url: z.string().optional(),
+  viewport: z.object({ width: z.number(), height: z.number() }).optional(),
+  devicePixelRatio: z.number().optional(),
+  scroll: z.object({ x: z.number(), y: z.number() }).optional(),
+  tabId: z.string().optional(),
+});
+
+const XML_FORMATS = new Set(["uiautomator2", "uiautomator-dump", "xcuitest"]);
+
+registerUpcaster("ScreenCaptured", 1, (raw) => {
+  const v1 = ScreenCapturedV1.parse(raw);
+  const { hierarchyHash, hierarchySize, screenshotHash, screenshotSize, ...rest } = v1;
+  return {
+    ...rest,
+    hierarchy: {
+      hash: hierarchyHash,
+      mediaType: XML_FORMATS.has(v1.format) ? "application/xml" : "application/json",
+      size: hierarchySize,
+    },
+    ...(screenshotHash === undefined ? {} : {
+      screenshot: { hash: screenshotHash, mediaType: "image/png", size: screenshotSize ?? 0 },
+    }),
+  };
+});
