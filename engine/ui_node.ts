@@ -36,6 +36,7 @@ export const HierarchyFormat = z.enum([
   "maestro", // Maestro hierarchy JSON
   "chrome", // Cairn's joined CDP hierarchy (see engine/chrome_hierarchy.ts)
   "axtree_v1", // recording_v1 AX snapshot (node list with children ids)
+  "trailblaze", // Trailblaze waypoint capture (`*.example.json` with a `viewHierarchy`)
 ]);
 export type HierarchyFormat = z.infer<typeof HierarchyFormat>;
 

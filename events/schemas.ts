@@ -53,6 +53,7 @@ export const ScreenCaptured = z.object({
     "maestro",
     "chrome",
     "axtree_v1",
+    "trailblaze",
   ]),
   screenshot: BlobRef.optional(),
   url: z.string().optional(),
