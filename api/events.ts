@@ -1,0 +1,165 @@
+/**
+ * Events over HTTP: batch append to a stream, read a stream, and the whole log as
+ * Server-Sent Events that replay from a position and then follow live appends.
+ *
+ * @module
+ */
+import { Hono } from "hono";
+import { streamSSE } from "hono/streaming";
+import { z } from "zod";
+import { NotFoundError } from "../events/event_store.ts";
+import { EVENT_SCHEMAS, type NewEvent } from "../events/schemas.ts";
+import type { ApiContext } from "./app.ts";
+import { parseInput, readJson } from "./errors.ts";
+import { describeRoute } from "./openapi.ts";
+
+const NewEventMeta = z.object({
+  recordedAt: z.string().optional(),
+  causationId: z.string().optional(),
+  correlationId: z.string().optional(),
+}).strict();
+
+const [first, ...others] = Object.entries(EVENT_SCHEMAS).map(([type, data]) =>
+  z.object({ type: z.literal(type), data, meta: NewEventMeta.optional() })
+);
+
+/** One event in an append body, discriminated by `type`. */
+export const NewEventBody = z.discriminatedUnion("type", [first!, ...others]);
+
+/** `POST /v1/streams/:id/events` body. */
+export const AppendBody = z.object({
+  events: z.array(NewEventBody).min(1),
+  expectedVersion: z.union([z.number().int().nonnegative(), z.enum(["no_stream", "any"])])
+    .optional(),
+  idempotencyKey: z.string().min(1).optional(),
+}).strict();
+
+/** Result of an append. */
+export const AppendResponse = z.object({
+  positions: z.array(z.number().int()),
+  streamVersion: z.number().int(),
+  duplicate: z.boolean(),
+});
+
+const Position = z.coerce.number().int().nonnegative();
+const ReadQuery = z.object({
+  from: Position.optional(),
+  limit: z.coerce.number().int().min(1).max(10_000).default(1000),
+});
+const StreamId = z.string().min(1).max(200).regex(/^[A-Za-z0-9._:-]+$/, "letters, digits, . _ : -");
+
+describeRoute({
+  method: "post",
+  path: "/v1/streams/{id}/events",
+  summary: "Append a batch of events to a stream atomically",
+  tags: ["events"],
+  parameters: [
+    { name: "If-Match", in: "header", description: "Expected stream version (as expectedVersion)" },
+    {
+      name: "Idempotency-Key",
+      in: "header",
+      description: "A repeated key returns the first result",
+    },
+  ],
+  body: AppendBody,
+  responses: {
+    "201": { description: "Appended", schema: AppendResponse },
+    "200": { description: "Duplicate idempotency key: nothing appended", schema: AppendResponse },
+    "409": { description: "Expected version does not match" },
+  },
+});
+describeRoute({
+  method: "get",
+  path: "/v1/streams/{id}/events",
+  summary: "Read a stream from a version",
+  tags: ["events"],
+  parameters: [
+    { name: "from", in: "query", description: "First stream version (default 1)" },
+    { name: "limit", in: "query", description: "At most this many (default 1000, max 10000)" },
+  ],
+});
+describeRoute({
+  method: "get",
+  path: "/v1/events",
+  summary:
+    "The whole log as Server-Sent Events (id = position): replays from `from`, then follows appends; JSON page with Accept: application/json",
+  tags: ["events"],
+  parameters: [
+    { name: "from", in: "query", description: "First position (default 1)" },
+    { name: "Last-Event-ID", in: "header", description: "Resume after this position" },
+  ],
+  responses: { "200": { description: "Event stream", mediaType: "text/event-stream" } },
+});
+
+function expectedFromHeader(v: string | undefined): number | "no_stream" | "any" | undefined {
+  if (v === undefined) return undefined;
+  const s = v.trim().replace(/^W\//, "").replace(/^"(.*)"$/, "$1");
+  if (s === "*") return "any";
+  if (s === "no_stream") return "no_stream";
+  return parseInput(Position, s, "header If-Match");
+}
+
+/**
+ * The events router (mounted under `/v1`).
+ *
+ * @param ctx the shared API context
+ * @returns a hono router
+ */
+export function eventsRouter(ctx: ApiContext): Hono {
+  const app = new Hono();
+
+  app.post("/streams/:id/events", async (c) => {
+    const streamId = parseInput(StreamId, c.req.param("id"), "path.id");
+    const body = parseInput(AppendBody, await readJson(c), "body");
+    const ifMatch = expectedFromHeader(c.req.header("if-match"));
+    const expectedVersion = body.expectedVersion ?? ifMatch;
+    const idempotencyKey = c.req.header("idempotency-key") ?? body.idempotencyKey;
+    const result = await ctx.store.append(streamId, body.events as NewEvent[], {
+      ...(expectedVersion === undefined ? {} : { expectedVersion }),
+      ...(idempotencyKey === undefined ? {} : { idempotencyKey }),
+    });
+    c.header("ETag", `"${result.streamVersion}"`);
+    return c.json(result, result.duplicate ? 200 : 201);
+  });
+
+  app.get("/streams/:id/events", async (c) => {
+    const streamId = parseInput(StreamId, c.req.param("id"), "path.id");
+    const q = parseInput(ReadQuery, c.req.query(), "query");
+    const info = (await ctx.store.streams(streamId)).find((s) => s.streamId === streamId);
+    if (!info) throw new NotFoundError(`No stream ${streamId}`);
+    const events = [];
+    for await (const e of ctx.store.readStream(streamId, { from: q.from ?? 1, limit: q.limit })) {
+      events.push(e);
+    }
+    const last = events.at(-1);
+    const next = last && last.streamVersion < info.version ? last.streamVersion + 1 : null;
+    c.header("ETag", `"${info.version}"`);
+    return c.json({ streamId, version: info.version, events, next });
+  });
+
+  app.get("/events", async (c) => {
+    const q = parseInput(ReadQuery, c.req.query(), "query");
+    const lastId = c.req.header("last-event-id");
+    const from = lastId !== undefined
+      ? parseInput(Position, lastId, "header Last-Event-ID") + 1
+      : q.from ?? 1;
+    const accept = c.req.header("accept") ?? "";
+    if (accept.includes("application/json") && !accept.includes("text/event-stream")) {
+      const events = [];
+      for await (const e of ctx.store.readAll({ from, limit: q.limit })) events.push(e);
+      const next = events.length === q.limit ? events.at(-1)!.position + 1 : null;
+      return c.json({ events, next });
+    }
+    return streamSSE(c, async (stream) => {
+      const ac = new AbortController();
+      stream.onAbort(() => ac.abort());
+      c.req.raw.signal.addEventListener("abort", () => ac.abort(), { once: true });
+      for await (const e of ctx.store.subscribe({ from, signal: ac.signal })) {
+        await stream.writeSSE({ id: String(e.position), event: "event", data: JSON.stringify(e) });
+        if (ac.signal.aborted) break;
+      }
+    });
+  });
+
+  return app;
+}

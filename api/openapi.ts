@@ -1,0 +1,151 @@
+/**
+ * The OpenAPI 3.1 document of the HTTP API, built from a registry each router fills with
+ * {@linkcode describeRoute} when its module loads, so a new route is listed by describing it
+ * next to its handler.
+ *
+ * @module
+ */
+import { Hono } from "hono";
+import { z } from "zod";
+
+/** One route of the API as the OpenAPI document lists it. */
+export interface RouteDescription {
+  method: "get" | "post" | "put" | "patch" | "delete";
+  /** OpenAPI path template: `/v1/streams/{id}/events`. */
+  path: string;
+  summary: string;
+  tags?: string[];
+  /** Path/query/header parameters. */
+  parameters?: {
+    name: string;
+    in: "path" | "query" | "header";
+    required?: boolean;
+    description?: string;
+  }[];
+  /** JSON request body schema. */
+  body?: z.ZodType;
+  /** Responses by status: a description and an optional JSON schema or media type. */
+  responses?: Record<string, { description: string; schema?: z.ZodType; mediaType?: string }>;
+}
+
+const routes: RouteDescription[] = [];
+
+/**
+ * Adds a route to the OpenAPI document (call at module top level, beside the router).
+ *
+ * @param route the route
+ * @example
+ * ```ts
+ * describeRoute({ method: "get", path: "/v1/ping", summary: "Liveness" });
+ * ```
+ */
+export function describeRoute(route: RouteDescription): void {
+  const dup = routes.findIndex((r) => r.method === route.method && r.path === route.path);
+  if (dup >= 0) routes.splice(dup, 1);
+  routes.push(route);
+}
+
+/** Every described route (a copy). */
+export function describedRoutes(): RouteDescription[] {
+  return [...routes];
+}
+
+const ErrorBody = z.object({
+  error: z.object({
+    code: z.string(),
+    message: z.string(),
+    issues: z.array(z.object({ path: z.string(), message: z.string() })).optional(),
+  }),
+});
+
+function jsonSchema(schema: z.ZodType): unknown {
+  return z.toJSONSchema(schema, { io: "input", unrepresentable: "any" });
+}
+
+/**
+ * Builds the OpenAPI 3.1 document from the registry.
+ *
+ * @returns the document
+ */
+export function openApiDocument(): Record<string, unknown> {
+  const paths: Record<string, Record<string, unknown>> = {};
+  for (const r of [...routes].sort((a, b) => a.path.localeCompare(b.path))) {
+    const responses: Record<string, unknown> = {};
+    for (const [status, res] of Object.entries(r.responses ?? { "200": { description: "OK" } })) {
+      responses[status] = {
+        description: res.description,
+        ...(res.schema || res.mediaType
+          ? {
+            content: {
+              [res.mediaType ?? "application/json"]: res.schema
+                ? { schema: jsonSchema(res.schema) }
+                : {},
+            },
+          }
+          : {}),
+      };
+    }
+    responses["default"] = {
+      description: "Error",
+      content: { "application/json": { schema: jsonSchema(ErrorBody) } },
+    };
+    const pathParams = [...r.path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]!);
+    const declared = new Set((r.parameters ?? []).map((p) => p.name));
+    const parameters = [
+      ...pathParams.filter((p) => !declared.has(p)).map((name) => ({
+        name,
+        in: "path",
+        required: true,
+        schema: { type: "string" },
+      })),
+      ...(r.parameters ?? []).map((p) => ({
+        ...p,
+        required: p.in === "path" ? true : p.required ?? false,
+        schema: { type: "string" },
+      })),
+    ];
+    (paths[r.path] ??= {})[r.method] = {
+      summary: r.summary,
+      ...(r.tags ? { tags: r.tags } : {}),
+      ...(parameters.length ? { parameters } : {}),
+      ...(r.body
+        ? {
+          requestBody: {
+            required: true,
+            content: { "application/json": { schema: jsonSchema(r.body) } },
+          },
+        }
+        : {}),
+      responses,
+    };
+  }
+  return {
+    openapi: "3.1.0",
+    info: {
+      title: "Cairn",
+      version: "0.1.0",
+      description: "Cairn's event log, sessions and projections",
+    },
+    components: {
+      securitySchemes: { bearer: { type: "http", scheme: "bearer" } },
+    },
+    security: [{}, { bearer: [] }],
+    paths,
+  };
+}
+
+describeRoute({
+  method: "get",
+  path: "/openapi.json",
+  summary: "This OpenAPI 3.1 document",
+  tags: ["meta"],
+});
+
+/**
+ * The router serving `GET /openapi.json`.
+ *
+ * @returns a hono router
+ */
+export function openApiRouter(): Hono {
+  return new Hono().get("/openapi.json", (c) => c.json(openApiDocument()));
+}

@@ -1,0 +1,182 @@
+import { createApp } from "../api/app.ts";
+import { SqliteEventStore } from "../events/sqlite_event_store.ts";
+import { assert, assertEquals, assertStringIncludes } from "./assert.ts";
+
+async function withApp(
+  fn: (app: ReturnType<typeof createApp>, store: SqliteEventStore) => Promise<void>,
+  opts: { token?: string; bodyLimit?: number } = {},
+) {
+  const dir = await Deno.makeTempDir({ prefix: "cairn_http_" });
+  const store = SqliteEventStore.open(`${dir}/cairn.db`);
+  try {
+    await fn(createApp({ store, ...opts }), store);
+  } finally {
+    store.close();
+    await Deno.remove(dir, { recursive: true });
+  }
+}
+
+const step = (index: number) => ({ type: "StepStarted", data: { index, text: `step ${index}` } });
+
+function post(body: unknown, headers: Record<string, string> = {}): RequestInit {
+  return {
+    method: "POST",
+    headers: { "content-type": "application/json", ...headers },
+    body: typeof body === "string" ? body : JSON.stringify(body),
+  };
+}
+
+Deno.test("POST /v1/streams/:id/events appends a batch and GET reads it back", async () => {
+  await withApp(async (app) => {
+    const res = await app.request(
+      "/v1/streams/session-a/events",
+      post({ events: [step(0), step(1)] }),
+    );
+    assertEquals(res.status, 201);
+    assertEquals(await res.json(), { positions: [1, 2], streamVersion: 2, duplicate: false });
+    const read = await app.request("/v1/streams/session-a/events?from=2");
+    assertEquals(read.status, 200);
+    const body = await read.json();
+    assertEquals(body.version, 2);
+    assertEquals(body.events.map((e: { position: number }) => e.position), [2]);
+    assertEquals(body.events[0].data, { index: 1, text: "step 1" });
+  });
+});
+
+Deno.test("POST /v1/streams/:id/events answers 409 on a version conflict (body or If-Match)", async () => {
+  await withApp(async (app, store) => {
+    await app.request("/v1/streams/session-a/events", post({ events: [step(0)] }));
+    const a = await app.request(
+      "/v1/streams/session-a/events",
+      post({ events: [step(1)], expectedVersion: 0 }),
+    );
+    assertEquals(a.status, 409);
+    assertEquals((await a.json()).error.code, "conflict");
+    const b = await app.request(
+      "/v1/streams/session-a/events",
+      post({ events: [step(1)] }, { "If-Match": '"5"' }),
+    );
+    assertEquals(b.status, 409);
+    const c = await app.request(
+      "/v1/streams/session-a/events",
+      post({ events: [step(1)] }, { "If-Match": '"1"' }),
+    );
+    assertEquals(c.status, 201);
+    assertEquals(await store.headPosition(), 2);
+  });
+});
+
+Deno.test("POST /v1/streams/:id/events honours Idempotency-Key", async () => {
+  await withApp(async (app, store) => {
+    const h = { "Idempotency-Key": "abc" };
+    const a = await app.request("/v1/streams/session-a/events", post({ events: [step(0)] }, h));
+    const b = await app.request("/v1/streams/session-a/events", post({ events: [step(0)] }, h));
+    assertEquals(a.status, 201);
+    assertEquals(b.status, 200);
+    assertEquals((await b.json()).duplicate, true);
+    assertEquals(await store.headPosition(), 1);
+  });
+});
+
+Deno.test("POST /v1/streams/:id/events answers 400 with issues for bad bodies, appending nothing", async () => {
+  await withApp(async (app, store) => {
+    const cases: [unknown, string][] = [
+      ["{not json", "not valid JSON"],
+      [
+        { events: [step(0), { type: "StepStarted", data: { index: "x", text: "t" } }] },
+        "body.events.1.data.index",
+      ],
+      [{ events: [{ type: "Nope", data: {} }] }, "body.events.0.type"],
+      [{ events: [] }, "body.events"],
+      [{ events: [step(0)], expectedVersion: -3 }, "body.expectedVersion"],
+    ];
+    for (const [body, mention] of cases) {
+      const res = await app.request("/v1/streams/session-a/events", post(body));
+      assertEquals(res.status, 400, JSON.stringify(body));
+      const err = (await res.json()).error;
+      assertEquals(err.code, "invalid_request");
+      assertStringIncludes(JSON.stringify(err), mention);
+    }
+    assertEquals(await store.headPosition(), 0);
+  });
+});
+
+Deno.test("createApp() answers 413 above the body limit and 404 for unknown things", async () => {
+  await withApp(async (app, store) => {
+    const big = { events: [{ type: "StepStarted", data: { index: 0, text: "x".repeat(2000) } }] };
+    const res = await app.request("/v1/streams/session-a/events", post(big));
+    assertEquals(res.status, 413);
+    assertEquals((await res.json()).error.code, "payload_too_large");
+    assertEquals(await store.headPosition(), 0);
+    const nf = await app.request("/v1/streams/session-zz/events");
+    assertEquals(nf.status, 404);
+    assertEquals((await nf.json()).error.code, "not_found");
+    const blob = await app.request(`/v1/blobs/${"a".repeat(64)}`);
+    assertEquals(blob.status, 404);
+    const route = await app.request("/v1/nothing");
+    assertEquals(route.status, 404);
+  }, { bodyLimit: 1024 });
+});
+
+Deno.test("createApp() with a token rejects requests without the bearer token", async () => {
+  await withApp(async (app) => {
+    assertEquals((await app.request("/openapi.json")).status, 401);
+    const wrong = await app.request("/openapi.json", { headers: { Authorization: "Bearer nope" } });
+    assertEquals(wrong.status, 401);
+    assertEquals((await wrong.json()).error.code, "unauthorized");
+    const ok = await app.request("/openapi.json", { headers: { Authorization: "Bearer s3cret" } });
+    assertEquals(ok.status, 200);
+  }, { token: "s3cret" });
+});
+
+Deno.test("GET /v1/blobs/:hash returns stored bytes with their media type", async () => {
+  await withApp(async (app) => {
+    const bytes = new Uint8Array([137, 80, 78, 71, 1, 2, 3]);
+    const put = await app.request("/v1/blobs", {
+      method: "POST",
+      headers: { "content-type": "image/png" },
+      body: bytes,
+    });
+    assertEquals(put.status, 201);
+    const ref = await put.json();
+    const res = await app.request(`/v1/blobs/${ref.hash}`);
+    assertEquals(res.status, 200);
+    assertEquals(res.headers.get("content-type"), "image/png");
+    assertEquals(new Uint8Array(await res.arrayBuffer()), bytes);
+    assertEquals((await app.request("/v1/blobs/xyz")).status, 400);
+  });
+});
+
+Deno.test("GET /openapi.json lists every route as OpenAPI 3.1", async () => {
+  await withApp(async (app) => {
+    const doc = await (await app.request("/openapi.json")).json();
+    assertEquals(doc.openapi, "3.1.0");
+    for (
+      const [path, method] of [
+        ["/v1/streams/{id}/events", "post"],
+        ["/v1/streams/{id}/events", "get"],
+        ["/v1/events", "get"],
+        ["/v1/blobs/{hash}", "get"],
+        ["/openapi.json", "get"],
+      ]
+    ) assert(doc.paths[path!]?.[method!], `${method} ${path} listed`);
+    const body =
+      doc.paths["/v1/streams/{id}/events"].post.requestBody.content["application/json"].schema;
+    assert(body.properties.events, "append body schema present");
+  });
+});
+
+Deno.test("GET /v1/events with Accept: application/json returns a page of the log", async () => {
+  await withApp(async (app) => {
+    await app.request(
+      "/v1/streams/session-a/events",
+      post({ events: [step(0), step(1), step(2)] }),
+    );
+    const res = await app.request("/v1/events?from=2&limit=1", {
+      headers: { Accept: "application/json" },
+    });
+    const body = await res.json();
+    assertEquals(body.events.map((e: { position: number }) => e.position), [2]);
+    assertEquals(body.next, 3);
+  });
+});
