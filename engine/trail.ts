@@ -1,0 +1,453 @@
+/**
+ * The trail format (DESIGN.md "Trail format"): a YAML recording of NL steps, each with the
+ * actions that replay it. This module holds the zod schema of the normalised model, the YAML
+ * reader (which accepts the compact forms of 000 and `${name}` references) and the stable
+ * writer (the same trail always serialises to the same bytes).
+ *
+ * ## The normalised action model (what a playback engine consumes)
+ *
+ * Every action of `trail[i].recording` is a {@linkcode TrailAction}:
+ *
+ * ```
+ * { kind, selector?, selectors?, text?, storeAs?, equals?, matches?, url?, key?,
+ *   direction?, value?, checked?, repeat? }
+ * ```
+ *
+ * - `kind` is one of {@linkcode TRAIL_ACTION_KINDS}; the web spellings `click` and `type` are
+ *   read as `tap` and `inputText` (and written back that way when `config.platform` is `web`).
+ * - `selector` is one {@linkcode Selector}: every property given must hold for the same node.
+ *   `selectors` is an ordered fallback list (adaptive mode): try each in order, first unique
+ *   match wins. An action may carry either, or neither (`inputText` without a selector types
+ *   into the focused field; `back`, `navigate`, `keyPress` need none).
+ * - `text` (inputText) and `equals`/`matches` (assertText), `value` (select, memorySet) and
+ *   `url` (navigate) may hold templates: `{{name}}`, `{{a + 2}}`, `"Hi {{first}}"`; evaluate
+ *   them with `evaluateTemplate` of `engine/template.ts` against the run's memory. `matches`
+ *   is a regular expression the whole text must match.
+ * - `storeAs` (readText, memorySet) names the memory key the value read or set is stored in.
+ * - `direction` (scroll, swipe) is up | down | left | right; `repeat` (scroll, swipe, tap)
+ *   how many times in a row (collapsed repeats), default 1.
+ *
+ * A {@linkcode Selector}'s `index` picks the n-th (0-based, document order) of the nodes that
+ * match its other properties; `childOf` requires a matching ancestor; `xy` is a point in the
+ * capture's pixel space, scaled by the ratio of the current `viewport` to the recorded one.
+ *
+ * A step with `recordable: false` has no recording: the agent handles it on every run. A step
+ * may override the trail's `selectorMode`. `config.memory` seeds the input slots; a key whose
+ * value is `null` is a slot without a default (a secret): the run must supply it.
+ *
+ * @module
+ */
+import YAML, { isPair, isScalar, Scalar } from "yaml";
+import { z } from "zod";
+
+/** The selector modes of 000: strict, flexible, adaptive. */
+export const SelectorMode = z.enum(["strict", "flexible", "adaptive"]);
+export type SelectorMode = z.infer<typeof SelectorMode>;
+
+/** The selector properties, in the order they are written. */
+export const SELECTOR_KEYS = [
+  "id",
+  "testId",
+  "contentDescription",
+  "ariaLabel",
+  "role",
+  "name",
+  "text",
+  "textRegex",
+  "className",
+  "index",
+  "childOf",
+  "cssPath",
+  "xy",
+  "viewport",
+] as const;
+
+/** A viewport or screen size. */
+export const Viewport = z.object({ width: z.number(), height: z.number() }).strict();
+export type Viewport = z.infer<typeof Viewport>;
+
+/** A selector: every property given must hold for the same node. */
+export interface Selector {
+  id?: string;
+  testId?: string;
+  contentDescription?: string;
+  ariaLabel?: string;
+  role?: string;
+  name?: string;
+  text?: string;
+  textRegex?: string;
+  className?: string;
+  index?: number;
+  childOf?: Selector;
+  cssPath?: string;
+  xy?: [number, number];
+  viewport?: Viewport;
+}
+
+/** Zod schema of {@linkcode Selector}; `parent` is read as `childOf`. */
+export const Selector: z.ZodType<Selector> = z.lazy(() =>
+  z.preprocess(
+    (v) => {
+      if (v && typeof v === "object" && !Array.isArray(v) && "parent" in v) {
+        const { parent, ...rest } = v as Record<string, unknown>;
+        return { ...rest, childOf: parent };
+      }
+      return v;
+    },
+    z.object({
+      id: z.string().optional(),
+      testId: z.string().optional(),
+      contentDescription: z.string().optional(),
+      ariaLabel: z.string().optional(),
+      role: z.string().optional(),
+      name: z.string().optional(),
+      text: z.string().optional(),
+      textRegex: z.string().optional(),
+      className: z.string().optional(),
+      index: z.number().int().nonnegative().optional(),
+      childOf: Selector.optional(),
+      cssPath: z.string().optional(),
+      xy: z.tuple([z.number(), z.number()]).optional(),
+      viewport: Viewport.optional(),
+    }).strict().refine((s) => Object.keys(s).some((k) => k !== "viewport" && k !== "index"), {
+      message: "a selector needs at least one property besides index and viewport",
+    }),
+  )
+) as z.ZodType<Selector>;
+
+/** The action kinds of a trail (normalised spelling). */
+export const TRAIL_ACTION_KINDS = [
+  "tap",
+  "longPress",
+  "inputText",
+  "swipe",
+  "scroll",
+  "navigate",
+  "keyPress",
+  "select",
+  "check",
+  "readText",
+  "assertVisible",
+  "assertNotVisible",
+  "assertText",
+  "memorySet",
+  "back",
+  "wait",
+] as const;
+export const TrailActionKind = z.enum(TRAIL_ACTION_KINDS);
+export type TrailActionKind = z.infer<typeof TrailActionKind>;
+
+/** Web spellings read as the normalised kind (and written back on the web). */
+const KIND_ALIASES: Record<string, TrailActionKind> = { click: "tap", type: "inputText" };
+const WEB_SPELLING: Partial<Record<TrailActionKind, string>> = { tap: "click", inputText: "type" };
+
+/** One normalised action of a recording (see the module doc). */
+export const TrailAction = z.object({
+  kind: TrailActionKind,
+  selector: Selector.optional(),
+  selectors: z.array(Selector).min(1).optional(),
+  text: z.string().optional(),
+  storeAs: z.string().regex(/^[A-Za-z_][A-Za-z0-9_.]*$/, "expected an identifier").optional(),
+  equals: z.string().optional(),
+  matches: z.string().optional(),
+  url: z.string().optional(),
+  key: z.string().optional(),
+  direction: z.enum(["up", "down", "left", "right"]).optional(),
+  value: z.string().optional(),
+  checked: z.boolean().optional(),
+  repeat: z.number().int().positive().optional(),
+}).strict();
+export type TrailAction = z.infer<typeof TrailAction>;
+
+/** One NL step with its recording. */
+export const TrailStep = z.object({
+  step: z.string(),
+  selectorMode: SelectorMode.optional(),
+  recordable: z.boolean().optional(),
+  recording: z.array(TrailAction).optional(),
+}).strict();
+export type TrailStep = z.infer<typeof TrailStep>;
+
+/** The trail's `config` section. */
+export const TrailConfig = z.object({
+  id: z.string().optional(),
+  title: z.string().optional(),
+  platform: z.enum(["web", "android", "ios"]).optional(),
+  selectorMode: SelectorMode.optional(),
+  /** The optimizer heuristics version that projected this trail (`v1`). */
+  heuristics: z.string().optional(),
+  url: z.string().optional(),
+  viewport: Viewport.optional(),
+  /** Input slots and their defaults; `null`: no default, the run must supply it. */
+  memory: z.record(z.string(), z.string().nullable()).optional(),
+}).strict();
+export type TrailConfig = z.infer<typeof TrailConfig>;
+
+/** A whole trail. */
+export const Trail = z.object({
+  config: TrailConfig,
+  trail: z.array(TrailStep),
+}).strict();
+export type Trail = z.infer<typeof Trail>;
+
+const ACTION_FIELD_ORDER = [
+  "selector",
+  "selectors",
+  "text",
+  "url",
+  "key",
+  "direction",
+  "value",
+  "checked",
+  "storeAs",
+  "equals",
+  "matches",
+  "repeat",
+] as const;
+const CONFIG_ORDER = [
+  "id",
+  "title",
+  "platform",
+  "selectorMode",
+  "heuristics",
+  "url",
+  "viewport",
+  "memory",
+] as const;
+/** Kinds whose scalar shorthand is a text selector (`tap: "Next"`, `assertVisible: "7"`). */
+const SCALAR_SELECTOR_KINDS = new Set<TrailActionKind>([
+  "tap",
+  "longPress",
+  "check",
+  "readText",
+  "assertVisible",
+  "assertNotVisible",
+]);
+const SCALAR_FIELD: Partial<Record<TrailActionKind, keyof TrailAction>> = {
+  inputText: "text",
+  navigate: "url",
+  keyPress: "key",
+  scroll: "direction",
+  swipe: "direction",
+  wait: "value",
+};
+
+/**
+ * Parses trail YAML into the normalised model. Compact forms are expanded (`tap: { id: x }`,
+ * `tap: "Next"`, `inputText: "{{email}}"`, `assertVisible: "7"`, `- back`) and every
+ * `${name}` is read as `{{name}}`.
+ *
+ * @param text the YAML
+ * @param source a file name for error messages
+ * @returns the trail
+ * @throws {SyntaxError} on malformed YAML (with line and column) or a schema error (with the path)
+ * @example
+ * ```ts
+ * const t = parseTrail("config: {}\ntrail:\n  - step: Go\n    recording:\n      - tap: { id: go }\n");
+ * if (t.trail[0]?.recording?.[0]?.selector?.id !== "go") throw new Error();
+ * ```
+ */
+export function parseTrail(text: string, source = "trail"): Trail {
+  const doc = YAML.parseDocument(text, { uniqueKeys: true });
+  const err = doc.errors[0];
+  if (err) {
+    const pos = err.linePos?.[0];
+    const at = pos ? `:${pos.line}:${pos.col}` : "";
+    throw new SyntaxError(`${source}${at}: ${err.message.split("\n")[0]}`);
+  }
+  const raw = dollarToBraces(doc.toJS()) as unknown;
+  if (!raw || typeof raw !== "object" || Array.isArray(raw)) {
+    throw new SyntaxError(`${source}: expected a mapping with config and trail`);
+  }
+  const top = raw as Record<string, unknown>;
+  if (!Array.isArray(top.trail)) {
+    throw new SyntaxError(`${source}: trail: expected a list of steps`);
+  }
+  const steps = top.trail.map((s, i) => normaliseStep(s, `${source}: trail.${i}`));
+  const parsed = Trail.safeParse({ config: top.config ?? {}, trail: steps });
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    throw new SyntaxError(`${source}: ${issue.path.join(".") || "(root)"}: ${issue.message}`);
+  }
+  return parsed.data;
+}
+
+function normaliseStep(step: unknown, at: string): unknown {
+  if (!step || typeof step !== "object" || Array.isArray(step)) return step;
+  const s = step as Record<string, unknown>;
+  if (!Array.isArray(s.recording)) return s;
+  return {
+    ...s,
+    recording: s.recording.map((a, j) => normaliseAction(a, `${at}.recording.${j}`)),
+  };
+}
+
+function normaliseAction(entry: unknown, at: string): unknown {
+  if (typeof entry === "string") entry = { [entry]: null };
+  if (!entry || typeof entry !== "object" || Array.isArray(entry)) {
+    throw new SyntaxError(`${at}: expected an action such as { tap: { id: x } }`);
+  }
+  const keys = Object.keys(entry);
+  if (keys.length !== 1) {
+    throw new SyntaxError(`${at}: an action has exactly one key, got ${keys.join(", ")}`);
+  }
+  const spelled = keys[0]!;
+  const kind = KIND_ALIASES[spelled] ?? spelled;
+  if (!(TRAIL_ACTION_KINDS as readonly string[]).includes(kind)) {
+    throw new SyntaxError(`${at}: unknown action ${JSON.stringify(spelled)}`);
+  }
+  const k = kind as TrailActionKind;
+  const body = (entry as Record<string, unknown>)[spelled];
+  if (body === null || body === undefined) return { kind: k };
+  if (typeof body === "string" || typeof body === "number" || typeof body === "boolean") {
+    const v = String(body);
+    if (SCALAR_SELECTOR_KINDS.has(k)) return { kind: k, selector: { text: v } };
+    const field = SCALAR_FIELD[k];
+    if (field) return { kind: k, [field]: v };
+    throw new SyntaxError(`${at}: ${spelled} needs a mapping, got ${JSON.stringify(v)}`);
+  }
+  if (typeof body !== "object" || Array.isArray(body)) {
+    throw new SyntaxError(`${at}: ${spelled} needs a mapping`);
+  }
+  const b = body as Record<string, unknown>;
+  const bodyKeys = Object.keys(b);
+  // A bare selector (`tap: { id: x }`): only selector keys; `text` is the typed text of inputText.
+  const selectorOnly = bodyKeys.length > 0 &&
+    bodyKeys.every((x) => (SELECTOR_KEYS as readonly string[]).includes(x) || x === "parent") &&
+    !(k === "inputText" && bodyKeys.includes("text"));
+  if (selectorOnly) return { kind: k, selector: b };
+  return { kind: k, ...b };
+}
+
+function dollarToBraces(v: unknown): unknown {
+  if (typeof v === "string") {
+    return v.replace(/\$\{\s*([A-Za-z_][A-Za-z0-9_.]*)\s*\}/g, "{{$1}}");
+  }
+  if (Array.isArray(v)) return v.map(dollarToBraces);
+  if (v && typeof v === "object") {
+    const out: Record<string, unknown> = {};
+    for (const [k, x] of Object.entries(v)) out[k] = dollarToBraces(x);
+    return out;
+  }
+  return v;
+}
+
+/**
+ * Serialises a trail to YAML, stably: fixed key order, block style, string values inside
+ * recordings double-quoted (memory keys written by `storeAs` plain), no line folding, a blank
+ * line between `config` and `trail`. The same trail always gives the same bytes.
+ *
+ * @param trail the trail (validated first)
+ * @returns the YAML text, ending in a newline
+ * @throws {TypeError} when the trail does not fit the schema
+ * @example
+ * ```ts
+ * const y = stringifyTrail({ config: {}, trail: [{ step: "Go", recording: [{ kind: "tap", selector: { id: "go" } }] }] });
+ * if (!y.includes('id: "go"')) throw new Error();
+ * ```
+ */
+export function stringifyTrail(trail: Trail): string {
+  const checked = Trail.safeParse(trail);
+  if (!checked.success) {
+    const issue = checked.error.issues[0]!;
+    throw new TypeError(`Invalid trail at ${issue.path.join(".") || "(root)"}: ${issue.message}`);
+  }
+  const t = checked.data;
+  const web = t.config.platform === "web";
+  const config = orderKeys(t.config, CONFIG_ORDER);
+  if (t.config.memory) {
+    const mem: Record<string, string | null> = {};
+    for (const k of Object.keys(t.config.memory).sort()) mem[k] = t.config.memory[k]!;
+    config.memory = mem;
+  }
+  const steps = t.trail.map((s) => {
+    const out: Record<string, unknown> = { step: s.step };
+    if (s.selectorMode !== undefined) out.selectorMode = s.selectorMode;
+    if (s.recordable !== undefined) out.recordable = s.recordable;
+    if (s.recording !== undefined) out.recording = s.recording.map((a) => actionToYaml(a, web));
+    return out;
+  });
+  const configYaml = renderSection({ config }, false);
+  const trailYaml = renderSection({ trail: steps }, true);
+  return `${configYaml}\n${trailYaml}`;
+}
+
+function renderSection(obj: Record<string, unknown>, quoteRecordings: boolean): string {
+  const doc = new YAML.Document(obj);
+  YAML.visit(doc, {
+    Seq(_key, node, path) {
+      const parent = path[path.length - 1];
+      if (isPair(parent) && isScalar(parent.key) && parent.key.value === "xy") node.flow = true;
+    },
+    Scalar(key, node, path) {
+      if (!quoteRecordings || key !== "value" || typeof node.value !== "string") return;
+      if (!path.some((p) => isPair(p) && isScalar(p.key) && p.key.value === "recording")) return;
+      const parent = path[path.length - 1];
+      if (isPair(parent) && isScalar(parent.key) && parent.key.value === "storeAs") return;
+      node.type = Scalar.QUOTE_DOUBLE;
+    },
+  });
+  return doc.toString({ lineWidth: 0, indentSeq: true });
+}
+
+function actionToYaml(a: TrailAction, web: boolean): Record<string, unknown> {
+  const name = (web ? WEB_SPELLING[a.kind] : undefined) ?? a.kind;
+  const fields = ACTION_FIELD_ORDER.filter((f) => a[f] !== undefined);
+  if (fields.length === 0) return { [name]: {} };
+  if (fields.length === 1 && fields[0] === "selector") {
+    return { [name]: selectorToYaml(a.selector!) };
+  }
+  const only = fields.length === 1 ? fields[0] : undefined;
+  if (only && SCALAR_FIELD[a.kind] === only && typeof a[only] === "string") {
+    return { [name]: a[only] };
+  }
+  const body: Record<string, unknown> = {};
+  for (const f of fields) {
+    const v = a[f];
+    if (f === "selector") body[f] = selectorToYaml(v as Selector);
+    else if (f === "selectors") body[f] = (v as Selector[]).map(selectorToYaml);
+    else body[f] = v;
+  }
+  return { [name]: body };
+}
+
+function selectorToYaml(s: Selector): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const k of SELECTOR_KEYS) {
+    const v = s[k];
+    if (v === undefined) continue;
+    if (k === "childOf") out[k] = selectorToYaml(v as Selector);
+    else if (k === "viewport") out[k] = { width: s.viewport!.width, height: s.viewport!.height };
+    else if (k === "xy") out[k] = [...(v as [number, number])];
+    else out[k] = v;
+  }
+  return out;
+}
+
+function orderKeys<T extends object>(obj: T, order: readonly string[]): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  const o = obj as Record<string, unknown>;
+  for (const k of order) if (o[k] !== undefined) out[k] = o[k];
+  return out;
+}
+
+/**
+ * Reads and parses a trail file.
+ *
+ * @param path the YAML file
+ * @returns the trail
+ * @throws {SyntaxError} on malformed YAML or a schema error, naming the file
+ */
+export async function readTrailFile(path: string): Promise<Trail> {
+  return parseTrail(await Deno.readTextFile(path), path);
+}
+
+/**
+ * Writes a trail file with {@linkcode stringifyTrail}.
+ *
+ * @param path the YAML file
+ * @param trail the trail
+ */
+export async function writeTrailFile(path: string, trail: Trail): Promise<void> {
+  await Deno.writeTextFile(path, stringifyTrail(trail));
+}
