@@ -213,6 +213,17 @@ export const PlaybackActionCompleted = z.object({
   /** Value read (readText) or memory written. */
   value: z.string().optional(),
   storeAs: z.string().optional(),
+  /** Where the screenshot was written (003 `screenshot_path`). */
+  screenshotPath: z.string().optional(),
+  /** How a navigation decided the page was ready, and how long it waited (003 R6). */
+  navigation: z.object({
+    waitedFor: z.enum(["load", "dom_stable", "timeout"]),
+    durationMs: z.number().nonnegative(),
+  }).optional(),
+  /** A diagnostic that does not fail the action (navigation cap hit, …). */
+  warning: z.string().optional(),
+  /** The action as shown in the subtitle (`click [data-testid=submit]`). */
+  description: z.string().optional(),
 });
 
 export const PlaybackCompleted = z.object({
