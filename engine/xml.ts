@@ -1,0 +1,241 @@
+/**
+ * A small, strict XML scanner for UI hierarchy dumps: elements and attributes only (text
+ * content, comments, processing instructions, CDATA and the doctype are skipped). It scans the
+ * string once with `indexOf`, decodes the five named entities and numeric character references,
+ * and reports malformed input as a `SyntaxError` with line and column.
+ *
+ * @module
+ */
+
+/** One XML element: tag name, decoded attributes in document order, child elements. */
+export interface XmlElement {
+  name: string;
+  attrs: Record<string, string>;
+  children: XmlElement[];
+  /** Offset of the `<` of the start tag in the source (see {@linkcode lineColumn}). */
+  offset: number;
+}
+
+/**
+ * The 1-based line and column of an offset in a text.
+ *
+ * @param text the source
+ * @param offset a UTF-16 offset into it
+ * @returns the line and column, both 1-based
+ * @example
+ * ```ts
+ * const p = lineColumn("a\nbc", 3);
+ * if (p.line !== 2 || p.column !== 2) throw new Error();
+ * ```
+ */
+export function lineColumn(text: string, offset: number): { line: number; column: number } {
+  let line = 1;
+  let lineStart = 0;
+  const end = Math.min(offset, text.length);
+  for (let i = text.indexOf("\n"); i >= 0 && i < end; i = text.indexOf("\n", i + 1)) {
+    line++;
+    lineStart = i + 1;
+  }
+  return { line, column: end - lineStart + 1 };
+}
+
+/**
+ * Builds a `SyntaxError` that names the line and column of an offset.
+ *
+ * @param text the source
+ * @param offset where the problem is
+ * @param what what is wrong, sentence case
+ * @returns the error (not thrown)
+ */
+export function syntaxErrorAt(text: string, offset: number, what: string): SyntaxError {
+  const { line, column } = lineColumn(text, offset);
+  return new SyntaxError(`${what} at line ${line}, column ${column}`);
+}
+
+const NAMED: Record<string, string> = { amp: "&", lt: "<", gt: ">", quot: '"', apos: "'" };
+
+function decodeEntities(text: string, start: number, end: number): string {
+  let out = "";
+  let i = start;
+  while (i < end) {
+    const amp = text.indexOf("&", i);
+    if (amp < 0 || amp >= end) break;
+    out += text.slice(i, amp);
+    const semi = text.indexOf(";", amp);
+    if (semi < 0 || semi >= end || semi - amp > 12) {
+      throw syntaxErrorAt(text, amp, "Unescaped '&' in attribute value");
+    }
+    const ref = text.slice(amp + 1, semi);
+    if (ref.charCodeAt(0) === 35 /* # */) {
+      const hex = ref[1] === "x" || ref[1] === "X";
+      const digits = ref.slice(hex ? 2 : 1);
+      const valid = hex ? /^[0-9a-fA-F]+$/.test(digits) : /^[0-9]+$/.test(digits);
+      const code = valid ? parseInt(digits, hex ? 16 : 10) : NaN;
+      if (!(code >= 0 && code <= 0x10ffff)) {
+        throw syntaxErrorAt(text, amp, `Invalid character reference '&${ref};'`);
+      }
+      out += String.fromCodePoint(code);
+    } else {
+      const named = NAMED[ref];
+      if (named === undefined) throw syntaxErrorAt(text, amp, `Unknown entity '&${ref};'`);
+      out += named;
+    }
+    i = semi + 1;
+  }
+  return out + text.slice(i, end);
+}
+
+function isSpace(c: number): boolean {
+  return c === 32 || c === 10 || c === 13 || c === 9;
+}
+
+function isNameEnd(c: number): boolean {
+  return isSpace(c) || c === 62 /* > */ || c === 47 /* / */ || c === 61 /* = */ || Number.isNaN(c);
+}
+
+function skipSpace(text: string, i: number): number {
+  while (isSpace(text.charCodeAt(i))) i++;
+  return i;
+}
+
+function readName(text: string, i: number): number {
+  while (!isNameEnd(text.charCodeAt(i)) && text.charCodeAt(i) !== 60 /* < */) i++;
+  return i;
+}
+
+function expectEnd(text: string, start: number, marker: string, what: string): number {
+  const end = text.indexOf(marker, start);
+  if (end < 0) throw syntaxErrorAt(text, start, `Unterminated ${what}`);
+  return end + marker.length;
+}
+
+function checkNoText(text: string, from: number, to: number): void {
+  for (let i = from; i < to; i++) {
+    if (!isSpace(text.charCodeAt(i)) && text.charCodeAt(i) !== 0xfeff) {
+      throw syntaxErrorAt(text, i, "Text outside the root element");
+    }
+  }
+}
+
+/**
+ * Parses an XML document into its root element.
+ *
+ * @param text the XML source
+ * @returns the root element
+ * @throws {SyntaxError} on malformed XML, naming the line and column
+ * @example
+ * ```ts
+ * const root = parseXml('<a x="1&amp;2"><b/></a>');
+ * if (root.attrs.x !== "1&2" || root.children[0]?.name !== "b") throw new Error();
+ * ```
+ */
+export function parseXml(text: string): XmlElement {
+  const stack: XmlElement[] = [];
+  let root: XmlElement | undefined;
+  let pos = 0;
+  const len = text.length;
+  while (pos < len) {
+    const lt = text.indexOf("<", pos);
+    if (stack.length === 0) checkNoText(text, pos, lt < 0 ? len : lt);
+    if (lt < 0) break;
+    const c = text.charCodeAt(lt + 1);
+    if (c === 63 /* ? */) {
+      pos = expectEnd(text, lt, "?>", "processing instruction");
+      continue;
+    }
+    if (c === 33 /* ! */) {
+      if (text.startsWith("<!--", lt)) pos = expectEnd(text, lt + 4, "-->", "comment");
+      else if (text.startsWith("<![CDATA[", lt)) pos = expectEnd(text, lt, "]]>", "CDATA section");
+      else if (text.startsWith("<!DOCTYPE", lt)) {
+        const bracket = text.indexOf("[", lt);
+        const gt = text.indexOf(">", lt);
+        pos = bracket >= 0 && bracket < gt
+          ? expectEnd(text, expectEnd(text, bracket, "]", "doctype"), ">", "doctype")
+          : expectEnd(text, lt, ">", "doctype");
+      } else throw syntaxErrorAt(text, lt, "Unexpected '<!'");
+      continue;
+    }
+    if (c === 47 /* / */) {
+      const nameEnd = readName(text, lt + 2);
+      const name = text.slice(lt + 2, nameEnd);
+      const open = stack.pop();
+      if (!open) throw syntaxErrorAt(text, lt, `Unexpected closing tag </${name}>`);
+      if (open.name !== name) {
+        const at = lineColumn(text, open.offset);
+        throw syntaxErrorAt(
+          text,
+          lt,
+          `Expected </${open.name}> (opened at line ${at.line}, column ${at.column}) but found </${name}>`,
+        );
+      }
+      const gt = skipSpace(text, nameEnd);
+      if (text.charCodeAt(gt) !== 62) throw syntaxErrorAt(text, gt, "Expected '>'");
+      pos = gt + 1;
+      continue;
+    }
+    // Start tag.
+    const nameEnd = readName(text, lt + 1);
+    if (nameEnd === lt + 1) throw syntaxErrorAt(text, lt, "Expected an element name after '<'");
+    if (stack.length === 0 && root) {
+      throw syntaxErrorAt(text, lt, "More than one root element");
+    }
+    const el: XmlElement = {
+      name: text.slice(lt + 1, nameEnd),
+      attrs: {},
+      children: [],
+      offset: lt,
+    };
+    let i = nameEnd;
+    let selfClosing = false;
+    for (;;) {
+      const before = i;
+      i = skipSpace(text, i);
+      const ch = text.charCodeAt(i);
+      if (ch === 62 /* > */) {
+        i++;
+        break;
+      }
+      if (ch === 47 /* / */) {
+        if (text.charCodeAt(i + 1) !== 62) throw syntaxErrorAt(text, i, "Expected '/>'");
+        selfClosing = true;
+        i += 2;
+        break;
+      }
+      if (Number.isNaN(ch)) throw syntaxErrorAt(text, lt, `Unterminated start tag <${el.name}>`);
+      if (i === before) throw syntaxErrorAt(text, i, "Expected whitespace before attribute");
+      const attrEnd = readName(text, i);
+      if (attrEnd === i) throw syntaxErrorAt(text, i, "Expected an attribute name");
+      const attr = text.slice(i, attrEnd);
+      i = skipSpace(text, attrEnd);
+      if (text.charCodeAt(i) !== 61) {
+        throw syntaxErrorAt(text, i, `Expected '=' after attribute ${attr}`);
+      }
+      i = skipSpace(text, i + 1);
+      const q = text.charCodeAt(i);
+      if (q !== 34 && q !== 39) {
+        throw syntaxErrorAt(text, i, `Expected a quoted value for attribute ${attr}`);
+      }
+      const close = text.indexOf(q === 34 ? '"' : "'", i + 1);
+      if (close < 0) throw syntaxErrorAt(text, i, `Unterminated value of attribute ${attr}`);
+      const lt2 = text.indexOf("<", i + 1);
+      if (lt2 >= 0 && lt2 < close) throw syntaxErrorAt(text, lt2, "'<' in attribute value");
+      if (Object.hasOwn(el.attrs, attr)) {
+        throw syntaxErrorAt(text, i, `Duplicate attribute ${attr}`);
+      }
+      const amp = text.indexOf("&", i + 1);
+      el.attrs[attr] = amp >= 0 && amp < close
+        ? decodeEntities(text, i + 1, close)
+        : text.slice(i + 1, close);
+      i = close + 1;
+    }
+    const parent = stack[stack.length - 1];
+    if (parent) parent.children.push(el);
+    else root = el;
+    if (!selfClosing) stack.push(el);
+    pos = i;
+  }
+  const open = stack[stack.length - 1];
+  if (open) throw syntaxErrorAt(text, open.offset, `Unclosed element <${open.name}>`);
+  if (!root) throw syntaxErrorAt(text, len, "No root element");
+  return root;
+}
