@@ -1,0 +1,157 @@
+/**
+ * Loads the screens of a capture (hierarchy text or file, screenshot file or data URI) into
+ * bytes with their formats, before anything is stored; then stores them as blobs.
+ *
+ * File access arrives as a function, so this module stays free of I/O of its own.
+ *
+ * @module
+ */
+import type { BlobRef } from "../../events/schemas.ts";
+import type { HierarchyFormat } from "../ui_node.ts";
+import type { CaptureV1, ResolvedScreen } from "./capture_v1.ts";
+import { detectHierarchyFormat, hierarchyMediaType } from "./detect_hierarchy.ts";
+import { FormatError } from "./format_error.ts";
+
+/** Bytes to store and their media type. */
+export interface PendingBlob {
+  bytes: Uint8Array;
+  mediaType: string;
+}
+
+/** A screen read into memory, not stored yet. */
+export interface PendingScreen {
+  hierarchy: PendingBlob;
+  format: HierarchyFormat;
+  screenshot?: PendingBlob;
+}
+
+/** Options of {@linkcode loadCaptureScreens}. */
+export interface LoadScreensOptions {
+  /** Reads a file named relative to the capture file's folder. */
+  readFile(relativePath: string): Promise<Uint8Array>;
+}
+
+const IMAGE_TYPES: Record<string, string> = {
+  png: "image/png",
+  jpg: "image/jpeg",
+  jpeg: "image/jpeg",
+  webp: "image/webp",
+  gif: "image/gif",
+};
+
+/**
+ * Reads every action's hierarchy and screenshot into memory and detects hierarchy formats.
+ *
+ * @param capture a parsed capture
+ * @param options how to read a file next to the capture
+ * @returns the pending screen of each action (undefined when it has no hierarchy)
+ * @throws {FormatError} naming `actions.N.viewHierarchy…` or `actions.N.screenshot` when a
+ *   file cannot be read, a format cannot be detected, or a data URI is malformed
+ */
+export async function loadCaptureScreens(
+  capture: CaptureV1,
+  options: LoadScreensOptions,
+): Promise<(PendingScreen | undefined)[]> {
+  const enc = new TextEncoder();
+  const dec = new TextDecoder("utf-8", { fatal: false });
+  const out: (PendingScreen | undefined)[] = [];
+  for (const [i, a] of capture.actions.entries()) {
+    const h = a.viewHierarchy;
+    if (h === undefined) {
+      out.push(undefined);
+      continue;
+    }
+    let bytes: Uint8Array;
+    let detectOn: unknown;
+    let field = `actions.${i}.viewHierarchy`;
+    if (typeof h === "string") {
+      bytes = enc.encode(h);
+      detectOn = h;
+    } else if (!Array.isArray(h) && typeof h.file === "string" && Object.keys(h).length === 1) {
+      field += ".file";
+      bytes = await read(options, h.file, field);
+      detectOn = dec.decode(bytes);
+    } else {
+      bytes = enc.encode(JSON.stringify(h));
+      detectOn = h;
+    }
+    const format = a.format ?? detectHierarchyFormat(detectOn);
+    if (!format) {
+      throw new FormatError(
+        `${field}: cannot detect the hierarchy format (set actions.${i}.format)`,
+        field,
+      );
+    }
+    const screen: PendingScreen = {
+      hierarchy: { bytes, mediaType: hierarchyMediaType(format) },
+      format,
+    };
+    if (a.screenshot !== undefined) {
+      screen.screenshot = await screenshotOf(options, a.screenshot, `actions.${i}.screenshot`);
+    }
+    out.push(screen);
+  }
+  return out;
+}
+
+async function read(options: LoadScreensOptions, path: string, field: string) {
+  try {
+    return await options.readFile(path);
+  } catch (err) {
+    const why = err instanceof Deno.errors.NotFound
+      ? "no such file"
+      : err instanceof Error
+      ? err.message
+      : String(err);
+    throw new FormatError(`${field}: cannot read ${JSON.stringify(path)}: ${why}`, field);
+  }
+}
+
+async function screenshotOf(
+  options: LoadScreensOptions,
+  ref: string,
+  field: string,
+): Promise<PendingBlob> {
+  if (ref.startsWith("data:")) {
+    const m = /^data:([\w.+-]+\/[\w.+-]+);base64,([A-Za-z0-9+/=\s]*)$/.exec(ref);
+    if (!m) throw new FormatError(`${field}: expected a base64 data: URI`, field);
+    try {
+      const bin = atob(m[2]!.replace(/\s/g, ""));
+      const bytes = new Uint8Array(bin.length);
+      for (let k = 0; k < bin.length; k++) bytes[k] = bin.charCodeAt(k);
+      return { bytes, mediaType: m[1]! };
+    } catch {
+      throw new FormatError(`${field}: invalid base64 in data: URI`, field);
+    }
+  }
+  const ext = ref.toLowerCase().split(".").at(-1) ?? "";
+  return {
+    bytes: await read(options, ref, field),
+    mediaType: IMAGE_TYPES[ext] ?? "application/octet-stream",
+  };
+}
+
+/**
+ * Stores pending screens as blobs.
+ *
+ * @param screens the pending screens by action
+ * @param putBlob the store's blob writer
+ * @returns the resolved screens, same indexes
+ */
+export async function storeScreens(
+  screens: readonly (PendingScreen | undefined)[],
+  putBlob: (bytes: Uint8Array, mediaType: string) => Promise<BlobRef>,
+): Promise<(ResolvedScreen | undefined)[]> {
+  const out: (ResolvedScreen | undefined)[] = [];
+  for (const s of screens) {
+    if (!s) {
+      out.push(undefined);
+      continue;
+    }
+    const hierarchy = await putBlob(s.hierarchy.bytes, s.hierarchy.mediaType);
+    const r: ResolvedScreen = { hierarchy, format: s.format };
+    if (s.screenshot) r.screenshot = await putBlob(s.screenshot.bytes, s.screenshot.mediaType);
+    out.push(r);
+  }
+  return out;
+}

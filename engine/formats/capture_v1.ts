@@ -1,0 +1,465 @@
+/**
+ * Cairn's capture file `cairn.capture/v1`: the raw capture of an agent or human run
+ * (seed 000 "Raw Capture Format", seed 001 memory snapshots), one entry per action, and its
+ * mapping into the events of `events/schemas.ts` and back.
+ *
+ * The field list is documented in `docs/capture.md`; `docs/capture.schema.json` is generated
+ * from {@linkcode CaptureV1} by `scripts/gen_schema.ts`.
+ *
+ * @module
+ */
+import { z } from "zod";
+import { ActionKind, type BlobRef, type EventData, type NewEvent } from "../../events/schemas.ts";
+import { HierarchyFormat, Platform } from "../ui_node.ts";
+
+/** The format tag of a capture file. */
+export const CAPTURE_FORMAT = "cairn.capture/v1";
+
+const Scalar = z.union([z.string(), z.number(), z.boolean()]);
+/** A memory map: values are strings (numbers and booleans are read as their text). */
+const Memory = z.record(z.string(), Scalar).describe(
+  "Memory variables by name; numbers and booleans are read as their text",
+);
+const StringMap = z.record(z.string(), z.string());
+const Point = z.strictObject({ x: z.number(), y: z.number() });
+const Size = z.strictObject({ width: z.number().positive(), height: z.number().positive() });
+/** ISO 8601 date-time or epoch milliseconds. */
+const Timestamp = z.union([
+  z.string().refine((s) => !Number.isNaN(Date.parse(s)), "expected an ISO 8601 date-time"),
+  z.number().nonnegative(),
+]).describe("ISO 8601 date-time or epoch milliseconds");
+
+/** A hierarchy given in a file next to the capture (resolved against the capture's folder). */
+export const HierarchyFile = z.strictObject({
+  file: z.string().min(1).describe("Path relative to the capture file's folder"),
+});
+export type HierarchyFile = z.infer<typeof HierarchyFile>;
+
+/** A view hierarchy: raw text (XML or JSON), a JSON object, or a file reference. */
+export const ViewHierarchy = z.union([
+  z.string().min(1),
+  HierarchyFile,
+  z.record(z.string(), z.unknown()),
+  z.array(z.unknown()),
+]).describe("Raw hierarchy text, a JSON hierarchy, or { file } relative to the capture");
+export type ViewHierarchy = z.infer<typeof ViewHierarchy>;
+
+/** What the agent or person named as the target at run time (evidence, never trusted). */
+export const CaptureTarget = z.strictObject({
+  ref: z.string().optional(),
+  role: z.string().optional(),
+  name: z.string().optional(),
+  selectors: StringMap.optional().describe(
+    "DOM selectors a recorder computed (testId, ariaLabel, id, cssPath, …)",
+  ),
+  axNodeId: z.string().optional(),
+});
+
+/** One action of a capture. */
+export const CaptureAction = z.strictObject({
+  id: z.string().min(1).optional().describe("Action id; generated from the index when absent"),
+  action: ActionKind,
+  coordinates: Point.optional().describe("Where the action hit, in the screen's pixel space"),
+  to: Point.optional().describe("Swipe end point"),
+  viewHierarchy: ViewHierarchy.optional(),
+  format: HierarchyFormat.optional().describe("Format of viewHierarchy; detected when absent"),
+  screenshot: z.string().min(1).optional().describe(
+    "Screenshot path relative to the capture file, or a data: URI",
+  ),
+  pageUrl: z.string().optional().describe("Web: the page URL when the screen was captured"),
+  nlStep: z.string().optional().describe("The natural-language step the action belongs to"),
+  memoryState: Memory.optional().describe("The full memory map after the action (seed 001)"),
+  memoryWrittenBy: StringMap.optional().describe("Memory key → tool that last wrote it"),
+  timestamp: Timestamp.optional(),
+  source: z.enum(["agent", "human"]).optional().describe("Who acted; default from header mode"),
+  text: z.string().optional().describe("inputText: the text typed"),
+  value: z.string().optional().describe(
+    "select/memorySet: the value set; readText/memoryGet: the value read",
+  ),
+  key: z.string().optional().describe("keyPress: the key"),
+  url: z.string().optional().describe("navigate: the URL"),
+  direction: z.enum(["up", "down", "left", "right"]).optional().describe("swipe/scroll"),
+  expected: z.string().optional().describe("assertText/assertVisible: the expected text"),
+  storeAs: z.string().optional().describe("readText/memorySet: the memory key written"),
+  checked: z.boolean().optional().describe("check: the state set"),
+  toolName: z.string().optional().describe("The raw tool name as executed"),
+  toolParams: z.record(z.string(), z.unknown()).optional().describe("Raw tool params"),
+  successful: z.boolean().optional().describe("Whether the action succeeded (default true)"),
+  error: z.string().optional().describe("Error message of a failed action"),
+  durationMs: z.number().nonnegative().optional(),
+  runtimeSelector: z.union([z.string(), StringMap]).optional().describe(
+    "The selector the agent used at run time (may be wrong); a string means { text }",
+  ),
+  target: CaptureTarget.optional(),
+  tabId: z.string().optional(),
+}).refine((a) => a.screenshot === undefined || a.viewHierarchy !== undefined, {
+  message: "screenshot needs a viewHierarchy in the same action",
+  path: ["screenshot"],
+});
+export type CaptureAction = z.infer<typeof CaptureAction>;
+
+/** A whole capture file: header and actions. */
+export const CaptureV1 = z.strictObject({
+  format: z.literal(CAPTURE_FORMAT),
+  platform: Platform,
+  mode: z.enum(["agent", "human", "import"]).optional().describe("Who drove (default agent)"),
+  prompt: z.string().optional(),
+  systemPrompt: z.string().optional(),
+  app: z.string().optional(),
+  url: z.string().optional(),
+  device: z.string().optional(),
+  viewport: Size.optional(),
+  devicePixelRatio: z.number().positive().optional(),
+  drivers: StringMap.optional(),
+  memory: Memory.optional().describe("Memory at the start (input slots)"),
+  memoryWrittenBy: StringMap.optional().describe(
+    "Memory key → tool that wrote it, for every action",
+  ),
+  startedAt: Timestamp.optional(),
+  endedAt: Timestamp.optional(),
+  ended: z.strictObject({
+    reason: z.enum(["completed", "failed", "clarification", "interrupted"]),
+    error: z.string().optional(),
+  }).optional().describe("How the run ended (default completed)"),
+  actions: z.array(CaptureAction),
+});
+export type CaptureV1 = z.infer<typeof CaptureV1>;
+
+/** A screen resolved for one action: the stored hierarchy blob and its format. */
+export interface ResolvedScreen {
+  hierarchy: BlobRef;
+  format: HierarchyFormat;
+  screenshot?: BlobRef;
+}
+
+/** Options of {@linkcode captureToEvents}. */
+export interface CaptureToEventsOptions {
+  sessionId: string;
+  /** The screen of each action, by action index (undefined when the action has none). */
+  blobs: readonly (ResolvedScreen | undefined)[];
+  /** The file the capture came from (kept in `SessionStarted.source`). */
+  file?: string;
+}
+
+function memoryOf(m: Record<string, string | number | boolean>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(m)) out[k] = String(v);
+  return out;
+}
+
+function isoOf(t: string | number | undefined): string | undefined {
+  if (t === undefined) return undefined;
+  return new Date(t).toISOString();
+}
+
+function withMeta(event: NewEvent, at: string | undefined): NewEvent {
+  return at === undefined ? event : { ...event, meta: { recordedAt: at } };
+}
+
+/** Copies the defined values of `keys` from `from` (exactOptionalPropertyTypes-safe). */
+function pick<T extends object, K extends keyof T>(
+  from: T,
+  keys: readonly K[],
+): Partial<Pick<T, K>> {
+  const out: Partial<Pick<T, K>> = {};
+  for (const k of keys) if (from[k] !== undefined) out[k] = from[k];
+  return out;
+}
+
+const READ_KINDS = new Set<string>(["readText", "memoryGet"]);
+
+/**
+ * Maps a parsed capture into the events of one session, in order: `SessionStarted`, then per
+ * action `StepEnded`/`StepStarted` when `nlStep` changes, `ScreenCaptured` (when the action
+ * has a hierarchy), `ActionPerformed`, `ActionCompleted`, `MemorySnapshotted` (when the action
+ * has a `memoryState`), and finally `StepEnded` and `SessionEnded`. Pure: blobs arrive resolved.
+ *
+ * @param capture a parsed capture
+ * @param options the session id and the resolved screen of each action
+ * @returns the events to append to `session-<sessionId>`
+ * @example
+ * ```ts
+ * const events = captureToEvents(
+ *   { format: "cairn.capture/v1", platform: "web", actions: [{ action: "navigate", url: "https://a.test/" }] },
+ *   { sessionId: "s1", blobs: [] },
+ * );
+ * if (events.map((e) => e.type).join() !== "SessionStarted,ActionPerformed,ActionCompleted,SessionEnded") throw new Error();
+ * ```
+ */
+export function captureToEvents(capture: CaptureV1, options: CaptureToEventsOptions): NewEvent[] {
+  const mode = capture.mode ?? "agent";
+  const started: EventData<"SessionStarted"> = {
+    sessionId: options.sessionId,
+    mode,
+    platform: capture.platform,
+    ...pick(capture, [
+      "prompt",
+      "systemPrompt",
+      "app",
+      "url",
+      "device",
+      "viewport",
+      "devicePixelRatio",
+      "drivers",
+    ]),
+    ...(capture.memory ? { memory: memoryOf(capture.memory) } : {}),
+    source: { format: CAPTURE_FORMAT, ...(options.file ? { file: options.file } : {}) },
+  };
+  const events: NewEvent[] = [
+    withMeta({ type: "SessionStarted", data: started }, isoOf(capture.startedAt)),
+  ];
+  let step: { index: number; text: string; ok: boolean } | undefined;
+  let nextStep = 0;
+  capture.actions.forEach((a, i) => {
+    const at = isoOf(a.timestamp);
+    if (a.nlStep !== undefined && a.nlStep !== step?.text) {
+      if (step) events.push({ type: "StepEnded", data: { index: step.index, ok: step.ok } });
+      step = { index: nextStep++, text: a.nlStep, ok: true };
+      events.push(
+        withMeta({ type: "StepStarted", data: { index: step.index, text: a.nlStep } }, at),
+      );
+    }
+    const screen = options.blobs[i];
+    if (a.viewHierarchy !== undefined) {
+      if (!screen) throw new TypeError(`Capture action ${i} has a viewHierarchy but no blob`);
+      const data: EventData<"ScreenCaptured"> = {
+        hierarchy: screen.hierarchy,
+        format: screen.format,
+        ...(screen.screenshot ? { screenshot: screen.screenshot } : {}),
+        ...(a.pageUrl !== undefined ? { url: a.pageUrl } : {}),
+        ...(a.tabId !== undefined ? { tabId: a.tabId } : {}),
+      };
+      events.push(withMeta({ type: "ScreenCaptured", data }, at));
+    }
+    const actionId = a.id ?? `a${i + 1}`;
+    const reads = READ_KINDS.has(a.action);
+    const target: EventData<"ActionPerformed">["target"] = {
+      ...(a.target ?? {}),
+      ...(a.runtimeSelector !== undefined
+        ? {
+          selector: typeof a.runtimeSelector === "string"
+            ? { text: a.runtimeSelector }
+            : a.runtimeSelector,
+        }
+        : {}),
+    };
+    const performed: EventData<"ActionPerformed"> = {
+      actionId,
+      kind: a.action,
+      ...(a.coordinates ? { point: a.coordinates } : {}),
+      ...pick(a, [
+        "to",
+        "text",
+        "key",
+        "direction",
+        "url",
+        "expected",
+        "storeAs",
+        "checked",
+        "toolName",
+        "toolParams",
+        "tabId",
+      ]),
+      ...(a.value !== undefined && !reads ? { value: a.value } : {}),
+      ...(Object.keys(target).length > 0 ? { target } : {}),
+      source: a.source ?? (mode === "human" ? "human" : "agent"),
+      ...(step ? { stepIndex: step.index } : {}),
+    };
+    events.push(withMeta({ type: "ActionPerformed", data: performed }, at));
+    const ok = a.successful ?? a.error === undefined;
+    if (step && !ok) step.ok = false;
+    events.push(withMeta({
+      type: "ActionCompleted",
+      data: {
+        actionId,
+        ok,
+        durationMs: a.durationMs ?? 0,
+        ...(a.error !== undefined ? { error: a.error } : {}),
+        ...(a.value !== undefined && reads ? { value: a.value } : {}),
+      },
+    }, at));
+    if (a.memoryState) {
+      const writtenBy = { ...capture.memoryWrittenBy, ...a.memoryWrittenBy };
+      events.push(withMeta({
+        type: "MemorySnapshotted",
+        data: {
+          memory: memoryOf(a.memoryState),
+          ...(Object.keys(writtenBy).length > 0 ? { writtenBy } : {}),
+        },
+      }, at));
+    }
+  });
+  if (step) events.push({ type: "StepEnded", data: { index: step.index, ok: step.ok } });
+  events.push(withMeta({
+    type: "SessionEnded",
+    data: {
+      reason: capture.ended?.reason ?? "completed",
+      ...(capture.ended?.error !== undefined ? { error: capture.ended.error } : {}),
+    },
+  }, isoOf(capture.endedAt)));
+  return events;
+}
+
+/** An event as {@linkcode eventsToCapture} reads it: a new or a stored event. */
+export type CaptureEventInput = NewEvent | (NewEvent & { meta: { recordedAt: string } });
+
+/** Options of {@linkcode eventsToCapture}. */
+export interface EventsToCaptureOptions {
+  /** Blob bytes by sha256, for every hierarchy and screenshot the events reference. */
+  blobs: ReadonlyMap<string, Uint8Array>;
+  /** Write timestamps from `meta.recordedAt` (default true). */
+  timestamps?: boolean;
+}
+
+function base64(bytes: Uint8Array): string {
+  let s = "";
+  for (let i = 0; i < bytes.length; i += 0x8000) {
+    s += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
+  }
+  return btoa(s);
+}
+
+function blobOf(blobs: ReadonlyMap<string, Uint8Array>, ref: BlobRef): Uint8Array {
+  const bytes = blobs.get(ref.hash);
+  if (!bytes) throw new TypeError(`Blob ${ref.hash} is missing`);
+  return bytes;
+}
+
+/**
+ * Writes the events of one session back as a capture file. Each action carries the last
+ * screen captured since the previous action; events a capture cannot hold
+ * (`NavigationOccurred`, extra screens between two actions) are dropped.
+ *
+ * @param events the session's events in order (starting with `SessionStarted`)
+ * @param options the blob bytes the events reference
+ * @returns the capture
+ * @throws {TypeError} when the events do not start with `SessionStarted` or a blob is missing
+ */
+export function eventsToCapture(
+  events: readonly CaptureEventInput[],
+  options: EventsToCaptureOptions,
+): CaptureV1 {
+  const first = events[0];
+  if (first?.type !== "SessionStarted") {
+    throw new TypeError("A session's events must start with SessionStarted");
+  }
+  const timestamps = options.timestamps ?? true;
+  const s = first.data;
+  const capture: CaptureV1 = {
+    format: CAPTURE_FORMAT,
+    platform: s.platform,
+    mode: s.mode,
+    ...pick(s, [
+      "prompt",
+      "systemPrompt",
+      "app",
+      "url",
+      "device",
+      "viewport",
+      "devicePixelRatio",
+      "drivers",
+      "memory",
+    ]),
+    ...(timestamps && first.meta?.recordedAt ? { startedAt: first.meta.recordedAt } : {}),
+    actions: [],
+  };
+  const decoder = new TextDecoder();
+  const byId = new Map<string, CaptureAction>();
+  let nlStep: string | undefined;
+  let screen: EventData<"ScreenCaptured"> | undefined;
+  let last: CaptureAction | undefined;
+  for (const e of events.slice(1)) {
+    switch (e.type) {
+      case "StepStarted":
+        nlStep = e.data.text;
+        break;
+      case "StepEnded":
+        nlStep = undefined;
+        break;
+      case "ScreenCaptured":
+        screen = e.data;
+        break;
+      case "ActionPerformed": {
+        const d = e.data;
+        const { selector, ...rest } = d.target ?? {};
+        const a: CaptureAction = {
+          id: d.actionId,
+          action: d.kind,
+          ...(d.point ? { coordinates: d.point } : {}),
+          ...pick(d, [
+            "to",
+            "text",
+            "value",
+            "key",
+            "direction",
+            "url",
+            "expected",
+            "storeAs",
+            "checked",
+            "toolName",
+            "toolParams",
+            "tabId",
+          ]),
+          ...(selector ? { runtimeSelector: selector } : {}),
+          ...(Object.keys(rest).length > 0 ? { target: rest } : {}),
+          source: d.source,
+          ...(nlStep !== undefined ? { nlStep } : {}),
+          ...(timestamps && e.meta?.recordedAt ? { timestamp: e.meta.recordedAt } : {}),
+        };
+        if (screen) {
+          a.viewHierarchy = decoder.decode(blobOf(options.blobs, screen.hierarchy));
+          a.format = screen.format;
+          if (screen.screenshot) {
+            const bytes = blobOf(options.blobs, screen.screenshot);
+            a.screenshot = `data:${screen.screenshot.mediaType};base64,${base64(bytes)}`;
+          }
+          if (screen.url !== undefined) a.pageUrl = screen.url;
+          if (screen.tabId !== undefined && a.tabId === undefined) a.tabId = screen.tabId;
+          screen = undefined;
+        }
+        capture.actions.push(a);
+        byId.set(d.actionId, a);
+        last = a;
+        break;
+      }
+      case "ActionCompleted": {
+        const a = byId.get(e.data.actionId);
+        if (!a) break;
+        a.successful = e.data.ok;
+        a.durationMs = e.data.durationMs;
+        if (e.data.error !== undefined) a.error = e.data.error;
+        if (e.data.value !== undefined) a.value = e.data.value;
+        break;
+      }
+      case "MemorySnapshotted":
+        if (last) {
+          last.memoryState = e.data.memory;
+          if (e.data.writtenBy) last.memoryWrittenBy = e.data.writtenBy;
+        }
+        break;
+      case "SessionEnded":
+        capture.ended = {
+          reason: e.data.reason,
+          ...(e.data.error !== undefined ? { error: e.data.error } : {}),
+        };
+        if (timestamps && e.meta?.recordedAt) capture.endedAt = e.meta.recordedAt;
+        break;
+      case "NavigationOccurred":
+        break; // a capture has no navigation entries: documented as dropped
+      case "SessionStarted":
+      case "PlaybackStarted":
+      case "PlaybackActionResolved":
+      case "PlaybackActionCompleted":
+      case "PlaybackCompleted":
+      case "ValidationStarted":
+      case "ValidationIterationCompleted":
+      case "ValidationCompleted":
+        throw new TypeError(`A session stream cannot hold ${e.type} after SessionStarted`);
+      default: {
+        const never: never = e;
+        throw new TypeError(`Unknown event type ${(never as { type: string }).type}`);
+      }
+    }
+  }
+  return capture;
+}

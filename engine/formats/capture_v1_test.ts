@@ -1,0 +1,216 @@
+import { assert, assertEquals, assertRejects, assertStringIncludes } from "../../tests/assert.ts";
+import type { BlobRef, NewEvent } from "../../events/schemas.ts";
+import { captureToEvents, CaptureV1, eventsToCapture } from "./capture_v1.ts";
+import { loadCaptureScreens, storeScreens } from "./capture_screens.ts";
+import { FormatError, zodToFormatError } from "./format_error.ts";
+import { comparableEvents } from "./round_trip.ts";
+
+/** An in-memory blob table with real sha256 hashes. */
+function memoryBlobs() {
+  const blobs = new Map<string, Uint8Array>();
+  async function put(bytes: Uint8Array, mediaType: string): Promise<BlobRef> {
+    const digest = new Uint8Array(
+      await crypto.subtle.digest("SHA-256", bytes as Uint8Array<ArrayBuffer>),
+    );
+    const hash = Array.from(digest, (b) => b.toString(16).padStart(2, "0")).join("");
+    blobs.set(hash, bytes);
+    return { hash, mediaType, size: bytes.length };
+  }
+  return { blobs, put };
+}
+
+const XML = `<?xml version='1.0' encoding='UTF-8' standalone='yes' ?><hierarchy rotation="0">` +
+  `<node index="0" text="Add item" resource-id="add-item-button" class="android.widget.Button" ` +
+  `bounds="[0,0][200,100]" /></hierarchy>`;
+
+const SAMPLE = {
+  format: "cairn.capture/v1",
+  platform: "android",
+  prompt: "Add two items",
+  memory: { email: "alice@example.com" },
+  memoryWrittenBy: { email: "accountFactory_load" },
+  actions: [
+    {
+      action: "readText",
+      coordinates: { x: 100, y: 50 },
+      viewHierarchy: XML,
+      nlStep: "Note the count",
+      value: "5",
+      storeAs: "count",
+      memoryState: { email: "alice@example.com", count: 5 },
+      timestamp: "2026-01-01T10:00:00Z",
+    },
+    {
+      action: "tap",
+      coordinates: { x: 100, y: 50 },
+      viewHierarchy: { file: "screens/s1.xml" },
+      nlStep: "Add 2 items",
+      runtimeSelector: "Add item",
+      toolName: "tapOnElementWithText",
+      toolParams: { text: "Add item" },
+      timestamp: 1767261605000,
+    },
+    {
+      action: "tap",
+      coordinates: { x: 100, y: 50 },
+      nlStep: "Add 2 items",
+      successful: false,
+      error: "Element not found",
+      durationMs: 120,
+    },
+  ],
+};
+
+async function importSample(input: unknown) {
+  const capture = CaptureV1.parse(input);
+  const { blobs, put } = memoryBlobs();
+  const pending = await loadCaptureScreens(capture, {
+    readFile: (p) => {
+      if (p === "screens/s1.xml") return Promise.resolve(new TextEncoder().encode(XML));
+      return Promise.reject(new Deno.errors.NotFound(p));
+    },
+  });
+  const screens = await storeScreens(pending, put);
+  return { events: captureToEvents(capture, { sessionId: "s1", blobs: screens }), blobs, put };
+}
+
+Deno.test("captureToEvents() emits steps, screens, actions, results and memory in order", async () => {
+  const { events } = await importSample(SAMPLE);
+  assertEquals(events.map((e) => e.type), [
+    "SessionStarted",
+    "StepStarted",
+    "ScreenCaptured",
+    "ActionPerformed",
+    "ActionCompleted",
+    "MemorySnapshotted",
+    "StepEnded",
+    "StepStarted",
+    "ScreenCaptured",
+    "ActionPerformed",
+    "ActionCompleted",
+    "ActionPerformed",
+    "ActionCompleted",
+    "StepEnded",
+    "SessionEnded",
+  ]);
+  const byType = (t: string) => events.filter((e) => e.type === t);
+  const [screen1, screen2] = byType("ScreenCaptured");
+  // The inline and the file hierarchy have the same bytes: one content hash.
+  assertEquals(
+    (screen1!.data as { hierarchy: BlobRef }).hierarchy.hash,
+    (screen2!.data as { hierarchy: BlobRef }).hierarchy.hash,
+  );
+  assertEquals((screen1!.data as { format: string }).format, "uiautomator-dump");
+  const tap = byType("ActionPerformed")[1]!;
+  assertEquals(tap.data, {
+    actionId: "a2",
+    kind: "tap",
+    point: { x: 100, y: 50 },
+    toolName: "tapOnElementWithText",
+    toolParams: { text: "Add item" },
+    target: { selector: { text: "Add item" } },
+    source: "agent",
+    stepIndex: 1,
+  });
+  assertEquals(tap.meta?.recordedAt, "2026-01-01T10:00:05.000Z");
+  const read = byType("ActionCompleted")[0]!;
+  assertEquals(read.data, { actionId: "a1", ok: true, durationMs: 0, value: "5" });
+  assertEquals(byType("MemorySnapshotted")[0]!.data, {
+    memory: { email: "alice@example.com", count: "5" },
+    writtenBy: { email: "accountFactory_load" },
+  });
+  assertEquals(byType("StepEnded").map((e) => e.data), [{ index: 0, ok: true }, {
+    index: 1,
+    ok: false,
+  }]);
+  assertEquals(byType("ActionCompleted")[2]!.data, {
+    actionId: "a3",
+    ok: false,
+    durationMs: 120,
+    error: "Element not found",
+  });
+});
+
+Deno.test("eventsToCapture() then captureToEvents() gives the same events", async () => {
+  const { events, blobs } = await importSample(SAMPLE);
+  const capture = eventsToCapture(events, { blobs });
+  // Through JSON text, as `cairn export` writes it.
+  const again = await importSample(JSON.parse(JSON.stringify(capture)));
+  assertEquals(again.events, events);
+  assertEquals(capture.actions[0]!.viewHierarchy, XML);
+});
+
+Deno.test("eventsToCapture() writes a screenshot as a data URI that reads back to the same blob", async () => {
+  const { put, blobs } = memoryBlobs();
+  const png = new Uint8Array([137, 80, 78, 71, 1, 2, 3]);
+  const shot = await put(png, "image/png");
+  const hierarchy = await put(new TextEncoder().encode(XML), "application/xml");
+  const events: NewEvent[] = [
+    { type: "SessionStarted", data: { sessionId: "s", mode: "human", platform: "web" } },
+    { type: "ScreenCaptured", data: { hierarchy, format: "uiautomator-dump", screenshot: shot } },
+    { type: "ActionPerformed", data: { actionId: "x", kind: "tap", source: "human" } },
+    { type: "ActionCompleted", data: { actionId: "x", ok: true, durationMs: 3 } },
+    { type: "SessionEnded", data: { reason: "interrupted" } },
+  ];
+  const capture = CaptureV1.parse(eventsToCapture(events, { blobs }));
+  assertStringIncludes(capture.actions[0]!.screenshot!, "data:image/png;base64,");
+  const screens = await storeScreens(
+    await loadCaptureScreens(capture, { readFile: () => Promise.reject(new Error("no")) }),
+    put,
+  );
+  const back = captureToEvents(capture, { sessionId: "s", blobs: screens });
+  assertEquals(comparableEvents(back), comparableEvents(events));
+  assertEquals(back[0]!.data, {
+    sessionId: "s",
+    mode: "human",
+    platform: "web",
+    source: { format: "cairn.capture/v1" },
+  });
+});
+
+Deno.test("CaptureV1 rejects a wrong field with its path", () => {
+  const bad = structuredClone(SAMPLE) as Record<string, unknown>;
+  (bad.actions as Record<string, unknown>[])[1]!.action = "tapp";
+  (bad.actions as Record<string, unknown>[])[2]!.coordinate = { x: 1, y: 2 };
+  const r = CaptureV1.safeParse(bad);
+  assert(!r.success);
+  const err = zodToFormatError(r.error);
+  assertStringIncludes(err.message, "actions.1.action: ");
+  assertStringIncludes(err.message, "actions.2: Unrecognized key");
+});
+
+Deno.test("CaptureV1 rejects a screenshot without a hierarchy", () => {
+  const r = CaptureV1.safeParse({
+    format: "cairn.capture/v1",
+    platform: "ios",
+    actions: [{ action: "tap", screenshot: "a.png" }],
+  });
+  assert(!r.success);
+  assertStringIncludes(zodToFormatError(r.error).message, "actions.0.screenshot: screenshot needs");
+});
+
+Deno.test("loadCaptureScreens() names the field of a missing hierarchy file", async () => {
+  const capture = CaptureV1.parse({
+    format: "cairn.capture/v1",
+    platform: "android",
+    actions: [{ action: "back" }, { action: "tap", viewHierarchy: { file: "gone.xml" } }],
+  });
+  await assertRejects(
+    () => loadCaptureScreens(capture, { readFile: (p) => Deno.readFile(`/nonexistent/${p}`) }),
+    FormatError,
+    'actions.1.viewHierarchy.file: cannot read "gone.xml": no such file',
+  );
+});
+
+Deno.test("loadCaptureScreens() refuses a hierarchy whose format it cannot detect", async () => {
+  const capture = CaptureV1.parse({
+    format: "cairn.capture/v1",
+    platform: "web",
+    actions: [{ action: "tap", viewHierarchy: "<html></html>" }],
+  });
+  await assertRejects(
+    () => loadCaptureScreens(capture, { readFile: () => Promise.reject(new Error()) }),
+    FormatError,
+    "actions.0.viewHierarchy: cannot detect the hierarchy format",
+  );
+});
