@@ -1,0 +1,188 @@
+/// <reference lib="dom" />
+/**
+ * Functions the Chrome driver runs inside the page (`page.evaluate`). Each is self-contained:
+ * puppeteer serialises its source, so it may not close over anything of this module.
+ *
+ * @module
+ */
+
+/** What the driver learns of an element it found. */
+export interface ElementFacts {
+  x: number;
+  y: number;
+  w: number;
+  h: number;
+  visible: boolean;
+  enabled: boolean;
+  text: string;
+  cssPath: string;
+}
+
+/**
+ * Resolves when the document has had no mutation for `quietMs` (true) or `timeoutMs` passed
+ * (false).
+ */
+export function waitQuietInPage(quietMs: number, timeoutMs: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    let quiet: ReturnType<typeof setTimeout> | undefined;
+    const done = (value: boolean) => {
+      observer.disconnect();
+      clearTimeout(quiet);
+      clearTimeout(cap);
+      resolve(value);
+    };
+    const observer = new MutationObserver(() => {
+      clearTimeout(quiet);
+      quiet = setTimeout(() => done(true), quietMs);
+    });
+    observer.observe(document, {
+      subtree: true,
+      childList: true,
+      attributes: true,
+      characterData: true,
+    });
+    quiet = setTimeout(() => done(true), quietMs);
+    const cap = setTimeout(() => done(false), timeoutMs);
+  });
+}
+
+/** Resolves once no scroll event fired for `quietMs` (capped at `timeoutMs`). */
+export function waitScrollEndInPage(quietMs: number, timeoutMs: number): Promise<void> {
+  return new Promise((resolve) => {
+    let quiet: ReturnType<typeof setTimeout> | undefined;
+    const done = () => {
+      removeEventListener("scroll", onScroll, true);
+      clearTimeout(quiet);
+      clearTimeout(cap);
+      resolve();
+    };
+    const onScroll = () => {
+      clearTimeout(quiet);
+      quiet = setTimeout(done, quietMs);
+    };
+    addEventListener("scroll", onScroll, true);
+    quiet = setTimeout(done, quietMs);
+    const cap = setTimeout(done, timeoutMs);
+  });
+}
+
+/**
+ * Selects an option (by value, else by visible text) in the `<select>` at a point and fires
+ * `input` and `change`. Returns an error message, or "" on success.
+ */
+export function selectAtInPage(x: number, y: number, value: string): string {
+  let el: Element | null = document.elementFromPoint(x, y);
+  for (let i = 0; i < 32 && el?.shadowRoot; i++) {
+    const inner = el.shadowRoot.elementFromPoint(x, y);
+    if (!inner || inner === el) break;
+    el = inner;
+  }
+  if (el instanceof HTMLLabelElement && el.control) el = el.control;
+  const select = el?.closest("select");
+  if (!(select instanceof HTMLSelectElement)) {
+    return `no <select> at (${x}, ${y}) (found ${el ? el.tagName.toLowerCase() : "nothing"})`;
+  }
+  const options = Array.from(select.options);
+  const option = options.find((o) => o.value === value) ??
+    options.find((o) => (o.textContent ?? "").trim() === value.trim());
+  if (!option) {
+    return `the <select> at (${x}, ${y}) has no option ${JSON.stringify(value)}`;
+  }
+  select.focus();
+  select.value = option.value;
+  select.dispatchEvent(new Event("input", { bubbles: true, composed: true }));
+  select.dispatchEvent(new Event("change", { bubbles: true }));
+  return "";
+}
+
+/**
+ * The checked state of the checkbox, radio or switch at a point: true/false, or an error
+ * message when there is none.
+ */
+export function checkedAtInPage(x: number, y: number): boolean | string {
+  let el: Element | null = document.elementFromPoint(x, y);
+  for (let i = 0; i < 32 && el?.shadowRoot; i++) {
+    const inner = el.shadowRoot.elementFromPoint(x, y);
+    if (!inner || inner === el) break;
+    el = inner;
+  }
+  if (!el) return `nothing at (${x}, ${y})`;
+  const label = el.closest("label");
+  const input = el instanceof HTMLInputElement ? el : label?.control ?? null;
+  if (input instanceof HTMLInputElement && (input.type === "checkbox" || input.type === "radio")) {
+    return input.checked;
+  }
+  const aria = el.closest("[role=checkbox],[role=switch],[role=radio],[aria-checked]");
+  if (aria) return aria.getAttribute("aria-checked") === "true";
+  return `no checkbox or switch at (${x}, ${y}) (found ${el.tagName.toLowerCase()})`;
+}
+
+/** Selects the whole content of the focused text field (so typing replaces it). */
+export function selectFocusedTextInPage(): boolean {
+  let el: Element | null = document.activeElement;
+  for (let i = 0; i < 32 && el?.shadowRoot?.activeElement; i++) el = el.shadowRoot.activeElement;
+  if (el instanceof HTMLInputElement || el instanceof HTMLTextAreaElement) {
+    el.select();
+    return true;
+  }
+  if (el instanceof HTMLElement && el.isContentEditable) {
+    const range = document.createRange();
+    range.selectNodeContents(el);
+    const sel = getSelection();
+    sel?.removeAllRanges();
+    sel?.addRange(range);
+    return true;
+  }
+  return false;
+}
+
+/** Facts about elements found by a lookup: bounds, visibility, enabled, text and a CSS path. */
+export function elementFactsInPage(...els: Element[]): ElementFacts[] {
+  const segment = (el: Element): string => {
+    const tag = el.tagName.toLowerCase();
+    if (el.id && /^[A-Za-z][\w-]*$/.test(el.id)) return `${tag}#${el.id}`;
+    const parent = el.parentElement;
+    if (!parent) return tag;
+    const same = Array.from(parent.children).filter((c) => c.tagName === el.tagName);
+    return same.length > 1 ? `${tag}:nth-of-type(${same.indexOf(el) + 1})` : tag;
+  };
+  const anchored = (el: Element) => el.id !== "" && /^[A-Za-z][\w-]*$/.test(el.id);
+  const pathOf = (el: Element): string => {
+    const chunks: string[] = [];
+    let cur: Element | null = el;
+    for (let depth = 0; cur && depth < 32; depth++) {
+      const parts: string[] = [];
+      let node: Element | null = cur;
+      while (node) {
+        parts.unshift(segment(node));
+        if (anchored(node)) break;
+        node = node.parentElement;
+      }
+      chunks.unshift(parts.join(" > "));
+      const root: Node = cur.getRootNode();
+      cur = root instanceof ShadowRoot ? root.host : null;
+    }
+    return chunks.join(" >>> ");
+  };
+  return els.map((el) => {
+    const r = el.getBoundingClientRect();
+    const style = getComputedStyle(el);
+    const visible = r.width > 0 && r.height > 0 && style.visibility !== "hidden" &&
+      style.display !== "none" && Number(style.opacity) > 0;
+    const enabled = !(el as HTMLButtonElement).disabled &&
+      el.getAttribute("aria-disabled") !== "true";
+    const raw = el instanceof HTMLInputElement || el instanceof HTMLTextAreaElement
+      ? el.value
+      : (el as HTMLElement).innerText ?? el.textContent ?? "";
+    return {
+      x: r.x,
+      y: r.y,
+      w: r.width,
+      h: r.height,
+      visible,
+      enabled,
+      text: raw.replace(/\s+/g, " ").trim().slice(0, 500),
+      cssPath: pathOf(el),
+    };
+  });
+}

@@ -1,0 +1,422 @@
+/**
+ * The Chrome implementation of {@linkcode Driver}: puppeteer-core over Debian's Chromium (or a
+ * remote browser). Input is real CDP input (mouse and keyboard events at points), navigation
+ * waits for the load event or, on single-page apps, for DOM stability, and new tabs a page
+ * opens (popups, `target=_blank`) become the active tab.
+ *
+ * @module
+ */
+import type { Browser, CDPSession, KeyInput, Page, Target } from "puppeteer-core";
+import type { Point } from "../../engine/ui_node.ts";
+import {
+  type Direction,
+  type Driver,
+  DriverError,
+  type FindQuery,
+  type FoundElement,
+  type NavigationResult,
+  type Snapshot,
+  type TabInfo,
+  type Viewport,
+} from "../driver.ts";
+import { launchChrome, type LaunchedBrowser, type LaunchOptions } from "./launch.ts";
+import {
+  checkedAtInPage,
+  elementFactsInPage,
+  selectAtInPage,
+  selectFocusedTextInPage,
+  waitQuietInPage,
+  waitScrollEndInPage,
+} from "./_page_functions.ts";
+import { captureInterimScreen } from "./_interim_screen.ts";
+import { findSelector } from "./_find.ts";
+
+/** Options of {@linkcode ChromeDriver.launch}. */
+export interface ChromeDriverOptions extends LaunchOptions {
+  /** Viewport in CSS pixels and its device pixel ratio (default 1280×800 @1). */
+  viewport?: { width: number; height: number; devicePixelRatio?: number };
+}
+
+/** How long navigation waits: the cap, and when a missing load event means an SPA. */
+const NAVIGATION_CAP_MS = 5_000; // 003 R6: continue with a warning after 5 s
+const LOAD_GRACE_MS = 1_000; // 003 R6: no load within 1 s → check DOM stability instead
+const DOM_QUIET_MS = 500; // 003 R6: no mutation for 500 ms counts as settled
+
+/** A Chrome tab driven through CDP: implements {@linkcode Driver}. */
+export class ChromeDriver implements Driver {
+  readonly platform = "web" as const;
+  #launched: LaunchedBrowser | undefined;
+  #browser: Browser;
+  #page: Page;
+  #cdp: Promise<CDPSession> | undefined;
+  #ids = new Map<Page, string>();
+  #nextId = 1;
+  #pending = new Set<Promise<unknown>>();
+  #viewport: { width: number; height: number; deviceScaleFactor: number };
+  #navigating = new Set<Page>();
+  #listeners: ((page: Page) => void)[] = [];
+
+  private constructor(
+    browser: Browser,
+    page: Page,
+    viewport: { width: number; height: number; deviceScaleFactor: number },
+    launched?: LaunchedBrowser,
+  ) {
+    this.#browser = browser;
+    this.#page = page;
+    this.#viewport = viewport;
+    this.#launched = launched;
+    this.#track(page);
+    browser.on("targetcreated", (target: Target) => this.#onTarget(target));
+  }
+
+  /**
+   * Launches Chromium (or connects to `browserWs`) and opens a blank tab.
+   *
+   * @param options launch options and the viewport
+   * @returns a driver owning the browser (closing the driver closes it)
+   * @throws {DriverError} when the browser cannot be started
+   */
+  static async launch(options: ChromeDriverOptions = {}): Promise<ChromeDriver> {
+    const launched = await launchChrome(options);
+    try {
+      return await ChromeDriver.attach(launched.browser, options, launched);
+    } catch (err) {
+      await launched.close();
+      throw err;
+    }
+  }
+
+  /**
+   * Drives an existing browser's first tab (or a new one).
+   *
+   * @param browser a puppeteer browser
+   * @param options the viewport
+   * @param launched when given, closing the driver closes it too
+   * @returns the driver
+   */
+  static async attach(
+    browser: Browser,
+    options: ChromeDriverOptions = {},
+    launched?: LaunchedBrowser,
+  ): Promise<ChromeDriver> {
+    const pages = await browser.pages();
+    const page = pages[0] ?? await browser.newPage();
+    const viewport = {
+      width: options.viewport?.width ?? 1280,
+      height: options.viewport?.height ?? 800,
+      deviceScaleFactor: options.viewport?.devicePixelRatio ?? 1,
+    };
+    await page.setViewport(viewport);
+    return new ChromeDriver(browser, page, viewport, launched);
+  }
+
+  /** The puppeteer page every command targets (the active tab). */
+  get page(): Page {
+    return this.#page;
+  }
+
+  /** The puppeteer browser. */
+  get browser(): Browser {
+    return this.#browser;
+  }
+
+  /** The id of the active tab (`tab-1`, `tab-2`, … in opening order). */
+  get activeTabId(): string {
+    return this.#ids.get(this.#page) ?? "tab-0";
+  }
+
+  /** Calls `listener` with every tab the browser opens from now on (popups, `target=_blank`). */
+  onNewTab(listener: (page: Page) => void): void {
+    this.#listeners.push(listener);
+  }
+
+  /** A CDP session on the active tab, created once per tab and reused. */
+  cdp(): Promise<CDPSession> {
+    this.#cdp ??= this.#page.createCDPSession();
+    return this.#cdp;
+  }
+
+  async snapshot(): Promise<Snapshot> {
+    await this.#settlePending();
+    const cdp = await this.cdp();
+    const { screen, raw } = await captureInterimScreen(cdp, {
+      width: this.#viewport.width,
+      height: this.#viewport.height,
+      url: this.#page.url(),
+    });
+    return {
+      screen,
+      raw: {
+        bytes: new TextEncoder().encode(raw),
+        mediaType: "application/json",
+        format: "chrome",
+      },
+    };
+  }
+
+  async screenshot(): Promise<Uint8Array> {
+    const cdp = await this.cdp();
+    const { data } = await this.#wrap(
+      "take a screenshot",
+      cdp.send("Page.captureScreenshot", { format: "png" }),
+    );
+    return Uint8Array.from(atob(data), (c) => c.charCodeAt(0));
+  }
+
+  async tap(point: Point): Promise<void> {
+    await this.#wrap(`tap at (${point.x}, ${point.y})`, this.#page.mouse.click(point.x, point.y));
+  }
+
+  async type(text: string, options: { point?: Point; clear?: boolean } = {}): Promise<void> {
+    if (options.point) await this.tap(options.point);
+    if (options.clear) {
+      const selected = await this.#page.evaluate(selectFocusedTextInPage);
+      if (selected && text === "") await this.#page.keyboard.press("Backspace");
+    }
+    if (text !== "") await this.#wrap("type text", this.#page.keyboard.type(text));
+  }
+
+  async press(key: string): Promise<void> {
+    if (key === "Back") {
+      await this.#wrap("go back", this.#page.goBack({ timeout: NAVIGATION_CAP_MS }));
+      return;
+    }
+    await this.#wrap(`press ${key}`, this.#page.keyboard.press(key as KeyInput));
+  }
+
+  async scroll(
+    direction: Direction,
+    options: { point?: Point; distance?: number } = {},
+  ): Promise<void> {
+    const at = options.point ??
+      { x: this.#viewport.width / 2, y: this.#viewport.height / 2 };
+    const d = options.distance ?? Math.round(this.#viewport.height * 0.6);
+    const delta = {
+      deltaX: direction === "left" ? -d : direction === "right" ? d : 0,
+      deltaY: direction === "up" ? -d : direction === "down" ? d : 0,
+    };
+    await this.#page.mouse.move(at.x, at.y);
+    await this.#wrap(`scroll ${direction}`, this.#page.mouse.wheel(delta));
+    await this.#page.evaluate(waitScrollEndInPage, 100, 1_000).catch(() => {});
+  }
+
+  async scrollTo(position: Point): Promise<void> {
+    await this.#page.evaluate((x, y) => scrollTo(x, y), position.x, position.y);
+  }
+
+  async select(point: Point, value: string): Promise<void> {
+    const error = await this.#page.evaluate(selectAtInPage, point.x, point.y, value);
+    if (error) throw new DriverError(`Cannot select: ${error}`, "element_not_selectable");
+  }
+
+  async check(point: Point, checked: boolean): Promise<void> {
+    const state = await this.#page.evaluate(checkedAtInPage, point.x, point.y);
+    if (typeof state === "string") throw new DriverError(`Cannot check: ${state}`, "not_checkable");
+    if (state === checked) return;
+    await this.tap(point);
+    const after = await this.#page.evaluate(checkedAtInPage, point.x, point.y);
+    if (after !== checked) {
+      throw new DriverError(
+        `Cannot check: the control at (${point.x}, ${point.y}) stayed ${
+          after ? "checked" : "unchecked"
+        }`,
+        "check_failed",
+      );
+    }
+  }
+
+  async navigate(url: string): Promise<NavigationResult> {
+    const started = performance.now();
+    const deadline = started + NAVIGATION_CAP_MS;
+    const page = this.#page;
+    let failure: unknown;
+    const loaded = page.goto(url, { waitUntil: "load", timeout: NAVIGATION_CAP_MS }).then(
+      (response) => response === null ? "same_document" as const : "load" as const,
+      (err) => {
+        failure = err;
+        return "error" as const;
+      },
+    );
+    let waitedFor: NavigationResult["waitedFor"];
+    const early = await Promise.race([loaded, sleep(LOAD_GRACE_MS).then(() => "grace" as const)]);
+    if (early === "load") waitedFor = "load";
+    else if (early === "error") waitedFor = this.#navigationFailure(url, failure);
+    else {
+      // A same-document navigation (SPA) or a load slower than 1 s: DOM stability decides.
+      const stable = this.#waitQuiet(page, DOM_QUIET_MS, deadline).then((ok) =>
+        ok ? "dom_stable" as const : "timeout" as const
+      );
+      const first = early === "same_document" ? await stable : await Promise.race([
+        loaded,
+        stable,
+      ]);
+      if (first === "error") waitedFor = this.#navigationFailure(url, failure);
+      else if (first === "same_document") waitedFor = await stable;
+      else waitedFor = first;
+    }
+    return {
+      requestedUrl: url,
+      finalUrl: page.url(),
+      waitedFor,
+      durationMs: Math.round(performance.now() - started),
+    };
+  }
+
+  async waitForSettle(options: { quietMs?: number; timeoutMs?: number } = {}): Promise<void> {
+    const deadline = performance.now() + (options.timeoutMs ?? NAVIGATION_CAP_MS);
+    await this.#settlePending();
+    await this.#waitQuiet(this.#page, options.quietMs ?? DOM_QUIET_MS, deadline);
+  }
+
+  viewport(): Promise<Viewport> {
+    return Promise.resolve({
+      width: this.#viewport.width,
+      height: this.#viewport.height,
+      devicePixelRatio: this.#viewport.deviceScaleFactor,
+    });
+  }
+
+  async url(): Promise<string> {
+    await this.#settlePending();
+    return this.#page.url();
+  }
+
+  async tabs(): Promise<TabInfo[]> {
+    await this.#settlePending();
+    return [...this.#ids].filter(([page]) => !page.isClosed()).map(([page, id]) => ({
+      id,
+      url: page.url(),
+      active: page === this.#page,
+    }));
+  }
+
+  async switchTab(id: string): Promise<void> {
+    await this.#settlePending();
+    const entry = [...this.#ids].find(([page, tab]) => tab === id && !page.isClosed());
+    if (!entry) throw new DriverError(`Cannot switch to tab ${id}: no such open tab`, "no_tab");
+    this.#activate(entry[0]);
+    await entry[0].bringToFront();
+  }
+
+  async find(query: FindQuery): Promise<FoundElement[]> {
+    const selector = findSelector(query);
+    const handles = await this.#wrap(
+      `find ${query.using} ${JSON.stringify(query.value)}`,
+      this.#page.$$(selector),
+    );
+    if (handles.length === 0) return [];
+    try {
+      const facts = await this.#page.evaluate(elementFactsInPage, ...handles);
+      return facts.map((f) => ({
+        bounds: { x: f.x, y: f.y, w: f.w, h: f.h },
+        visible: f.visible,
+        enabled: f.enabled,
+        handle: f.cssPath,
+        ...(f.text ? { text: f.text } : {}),
+      }));
+    } finally {
+      await Promise.all(handles.map((h) => h.dispose().catch(() => {})));
+    }
+  }
+
+  async close(): Promise<void> {
+    const cdp = this.#cdp;
+    this.#cdp = undefined;
+    if (cdp) await cdp.then((s) => s.detach()).catch(() => {});
+    if (this.#launched) await this.#launched.close();
+  }
+
+  #track(page: Page): void {
+    if (this.#ids.has(page)) return;
+    this.#ids.set(page, `tab-${this.#nextId++}`);
+    page.on("request", (req) => {
+      if (req.isNavigationRequest() && req.frame() === page.mainFrame()) {
+        this.#navigating.add(page);
+      }
+    });
+    page.on("load", () => this.#navigating.delete(page));
+    page.on("close", () => {
+      if (page === this.#page) {
+        const next = [...this.#ids.keys()].reverse().find((p) => !p.isClosed() && p !== page);
+        if (next) this.#activate(next);
+      }
+    });
+  }
+
+  #activate(page: Page): void {
+    if (page === this.#page) return;
+    this.#page = page;
+    const old = this.#cdp;
+    this.#cdp = undefined;
+    if (old) old.then((s) => s.detach()).catch(() => {});
+  }
+
+  #onTarget(target: Target): void {
+    if (target.type() !== "page") return;
+    const opener = target.opener();
+    const ours = [...this.#ids.keys()].some((p) => p.target() === opener);
+    if (!ours) return;
+    const work = (async () => {
+      const page = await target.page();
+      if (!page) return;
+      this.#track(page);
+      await page.setViewport(this.#viewport).catch(() => {});
+      this.#activate(page);
+      for (const listener of this.#listeners) listener(page);
+    })().catch(() => {});
+    this.#pending.add(work);
+    work.finally(() => this.#pending.delete(work));
+  }
+
+  async #settlePending(): Promise<void> {
+    for (let i = 0; i < 10 && this.#pending.size > 0; i++) await Promise.all([...this.#pending]);
+  }
+
+  /** Waits for an in-flight document load, then for DOM quiet; false when the deadline hit. */
+  async #waitQuiet(page: Page, quietMs: number, deadline: number): Promise<boolean> {
+    for (let attempt = 0; attempt < 50; attempt++) {
+      const left = deadline - performance.now();
+      if (left <= 0) return false;
+      if (this.#navigating.has(page)) {
+        await Promise.race([
+          page.waitForNavigation({ waitUntil: "load", timeout: left }).catch(() => {}),
+          sleep(Math.min(left, 250)),
+        ]);
+        continue;
+      }
+      try {
+        const quiet = await page.evaluate(waitQuietInPage, quietMs, Math.max(1, left));
+        if (this.#navigating.has(page)) continue;
+        return quiet;
+      } catch {
+        // the document was replaced while waiting: wait on the new one
+        await sleep(Math.min(50, Math.max(1, deadline - performance.now())));
+      }
+    }
+    return false;
+  }
+
+  #navigationFailure(url: string, err: unknown): NavigationResult["waitedFor"] {
+    if (err instanceof Error && err.name === "TimeoutError") return "timeout";
+    throw new DriverError(
+      `Cannot navigate to ${url}: ${err instanceof Error ? err.message : String(err)}`,
+      "navigation_failed",
+      { cause: err },
+    );
+  }
+
+  async #wrap<T>(what: string, work: Promise<T>): Promise<T> {
+    try {
+      return await work;
+    } catch (err) {
+      if (err instanceof DriverError) throw err;
+      const message = err instanceof Error ? err.message.split("\n")[0] : String(err);
+      throw new DriverError(`Cannot ${what}: ${message}`, "driver_error", { cause: err });
+    }
+  }
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}

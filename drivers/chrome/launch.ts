@@ -1,0 +1,126 @@
+/**
+ * Starts (or connects to) the Chromium Cairn drives: Debian's `/usr/bin/chromium` through
+ * puppeteer-core with the launch flags of DESIGN.md and a fresh user-data-dir that is removed
+ * on close, or `puppeteer.connect` to a remote browser endpoint (`--browser-ws URL`).
+ *
+ * @module
+ */
+import puppeteer, { type Browser } from "puppeteer-core";
+import { DriverError } from "../driver.ts";
+
+/** The flags every Chromium Cairn launches runs with (DESIGN.md "Runtime"). */
+export const CHROMIUM_FLAGS: readonly string[] = [
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-quic",
+  "--no-first-run",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
+];
+
+/** Options of {@linkcode launchChrome}. */
+export interface LaunchOptions {
+  /** Connect to this DevTools websocket endpoint instead of launching a browser. */
+  browserWs?: string;
+  /** Headless (default) or headed (needs a display). */
+  headless?: boolean;
+  /** The Chromium binary; default `CAIRN_CHROMIUM` or `/usr/bin/chromium`. */
+  executablePath?: string;
+  /** Extra command-line flags. */
+  args?: string[];
+  /** Give up launching after this many milliseconds (default 30 000). */
+  timeoutMs?: number;
+}
+
+/** A running browser and how to let go of it. */
+export interface LaunchedBrowser {
+  browser: Browser;
+  /** True when connected to a browser Cairn did not start (closing only disconnects). */
+  remote: boolean;
+  /** Closes the browser (or disconnects from a remote one) and removes the user-data-dir. */
+  close(): Promise<void>;
+}
+
+/**
+ * Launches Chromium headless (or headed) with Cairn's flags, or connects to `browserWs`.
+ *
+ * @param options where the browser is and how to start it
+ * @returns the browser and its `close`
+ * @throws {DriverError} when the binary is missing or the browser cannot be reached
+ */
+export async function launchChrome(options: LaunchOptions = {}): Promise<LaunchedBrowser> {
+  if (options.browserWs) {
+    try {
+      const browser = await puppeteer.connect({
+        browserWSEndpoint: options.browserWs,
+        defaultViewport: null,
+      });
+      return { browser, remote: true, close: () => browser.disconnect() };
+    } catch (err) {
+      throw new DriverError(
+        `Cannot connect to the browser at ${options.browserWs}: ${errorMessage(err)}`,
+        "browser_unreachable",
+        { cause: err },
+      );
+    }
+  }
+  const executablePath = options.executablePath ?? Deno.env.get("CAIRN_CHROMIUM") ??
+    "/usr/bin/chromium";
+  if (!(await Deno.stat(executablePath).then(() => true, () => false))) {
+    throw new DriverError(
+      `Cannot launch Chromium: ${executablePath} does not exist (run deno task setup)`,
+      "browser_missing",
+    );
+  }
+  const userDataDir = await Deno.makeTempDir({ prefix: "cairn-chrome-" });
+  const headless = options.headless ?? true;
+  let browser: Browser;
+  try {
+    browser = await puppeteer.launch({
+      executablePath,
+      headless: false, // the headless flag is passed explicitly below, as DESIGN.md names it
+      userDataDir,
+      defaultViewport: null,
+      timeout: options.timeoutMs ?? 30_000,
+      handleSIGINT: false,
+      handleSIGTERM: false,
+      handleSIGHUP: false,
+      args: [
+        ...(headless ? ["--headless=new", "--hide-scrollbars", "--mute-audio"] : []),
+        ...CHROMIUM_FLAGS,
+        "--window-size=1280,800",
+        ...(options.args ?? []),
+      ],
+    });
+  } catch (err) {
+    await Deno.remove(userDataDir, { recursive: true }).catch(() => {});
+    throw new DriverError(`Cannot launch Chromium: ${errorMessage(err)}`, "browser_launch_failed", {
+      cause: err,
+    });
+  }
+  let closed = false;
+  return {
+    browser,
+    remote: false,
+    close: async () => {
+      if (closed) return;
+      closed = true;
+      await browser.close().catch(() => {});
+      // Chromium may still be flushing its profile for a moment after the process exits.
+      for (let i = 0; i < 10; i++) {
+        try {
+          await Deno.remove(userDataDir, { recursive: true });
+          return;
+        } catch (err) {
+          if (err instanceof Deno.errors.NotFound) return;
+          await new Promise((r) => setTimeout(r, 100));
+        }
+      }
+    },
+  };
+}
+
+function errorMessage(err: unknown): string {
+  return err instanceof Error ? err.message.split("\n")[0]! : String(err);
+}
