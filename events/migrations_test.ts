@@ -1,0 +1,116 @@
+import { DatabaseSync } from "node:sqlite";
+import { LATEST_VERSION, migrate, MIGRATIONS } from "./migrations.ts";
+import { SqliteEventStore } from "./sqlite_event_store.ts";
+import type { StoredEvent } from "./schemas.ts";
+import { assertEquals, assertThrows } from "../tests/assert.ts";
+
+/** Writes a database file exactly as the first Cairn layout had it: no schema_migrations. */
+function writeV1File(path: string): void {
+  const db = new DatabaseSync(path);
+  db.exec(`
+    CREATE TABLE events (
+      position INTEGER PRIMARY KEY, stream_id TEXT NOT NULL, stream_version INTEGER NOT NULL,
+      type TEXT NOT NULL, schema_version INTEGER NOT NULL, data TEXT NOT NULL, meta TEXT NOT NULL,
+      UNIQUE (stream_id, stream_version));
+    CREATE TABLE blobs (hash TEXT PRIMARY KEY, media_type TEXT NOT NULL, size INTEGER NOT NULL, bytes BLOB NOT NULL);
+    CREATE TABLE idempotency (key TEXT PRIMARY KEY, stream_id TEXT NOT NULL, positions TEXT NOT NULL, stream_version INTEGER NOT NULL);
+  `);
+  const ins = db.prepare("INSERT INTO events VALUES (?, ?, ?, ?, ?, ?, ?)");
+  const meta = (t: string) => JSON.stringify({ recordedAt: t });
+  ins.run(
+    1,
+    "session-old",
+    1,
+    "SessionStarted",
+    1,
+    JSON.stringify({ sessionId: "old", mode: "import", platform: "android" }),
+    meta("2024-05-01T10:00:00.000Z"),
+  );
+  ins.run(
+    2,
+    "session-old",
+    2,
+    "StepStarted",
+    1,
+    JSON.stringify({ index: 0, text: "Open the app" }),
+    meta("2024-05-01T10:00:01.000Z"),
+  );
+  ins.run(
+    3,
+    "session-old",
+    3,
+    "ScreenCaptured",
+    1,
+    JSON.stringify({ hierarchyHash: "c".repeat(64), hierarchySize: 99, format: "uiautomator2" }),
+    meta("2024-05-01T10:00:02.000Z"),
+  );
+  ins.run(
+    4,
+    "session-two",
+    1,
+    "StepStarted",
+    1,
+    JSON.stringify({ index: 0, text: "Other" }),
+    meta("2024-05-02T09:00:00.000Z"),
+  );
+  db.close();
+}
+
+Deno.test("SqliteEventStore.open() upgrades a layout-1 file in place and keeps appending after it", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "cairn_migrate_" });
+  const path = `${dir}/old.db`;
+  try {
+    writeV1File(path);
+    const store = SqliteEventStore.open(path);
+    try {
+      assertEquals(await store.headPosition(), 4);
+      const streams = await store.streams("session-");
+      assertEquals(
+        streams.map((s) => [s.streamId, s.version, s.firstPosition, s.lastPosition, s.createdAt]),
+        [
+          ["session-old", 3, 1, 3, "2024-05-01T10:00:00.000Z"],
+          ["session-two", 1, 4, 4, "2024-05-02T09:00:00.000Z"],
+        ],
+      );
+      const r = await store.append("session-old", [{
+        type: "StepStarted",
+        data: { index: 1, text: "Next" },
+      }], {
+        expectedVersion: 3,
+      });
+      assertEquals(r.positions, [5]);
+      const events: StoredEvent[] = [];
+      for await (const e of store.readStream("session-old")) events.push(e);
+      assertEquals(events.map((e) => e.type), [
+        "SessionStarted",
+        "StepStarted",
+        "ScreenCaptured",
+        "StepStarted",
+      ]);
+    } finally {
+      store.close();
+    }
+    const db = new DatabaseSync(path);
+    const versions = db.prepare("SELECT version, name FROM schema_migrations ORDER BY version")
+      .all();
+    db.close();
+    assertEquals(
+      versions.map((v) => ({ ...v })),
+      MIGRATIONS.map((m) => ({ version: m.version, name: m.name })),
+    );
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("migrate() applies nothing to a current file and refuses a newer layout", () => {
+  const db = new DatabaseSync(":memory:");
+  try {
+    assertEquals(migrate(db), MIGRATIONS.map((m) => m.version));
+    assertEquals(migrate(db), []);
+    db.prepare("INSERT INTO schema_migrations VALUES (?, 'future', 'x')").run(LATEST_VERSION + 1);
+    assertThrows(() => migrate(db), Error, "newer than this Cairn knows");
+  } finally {
+    db.close();
+  }
+});

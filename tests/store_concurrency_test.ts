@@ -1,0 +1,88 @@
+import { SqliteEventStore } from "../events/sqlite_event_store.ts";
+import type { StoredEvent } from "../events/schemas.ts";
+import { assert, assertEquals, assertGreaterOrEqual } from "./assert.ts";
+
+const CHILD = new URL("./store_child.ts", import.meta.url).pathname;
+
+function spawnChild(args: string[]): Deno.ChildProcess {
+  return new Deno.Command(Deno.execPath(), {
+    args: ["run", "-A", "--no-check", CHILD, ...args],
+    stdin: "piped",
+    stdout: "piped",
+    stderr: "piped",
+  }).spawn();
+}
+
+/** Reads stdout lines until `want` appears; returns the reader to keep reading. */
+async function waitFor(
+  child: Deno.ChildProcess,
+  want: string,
+): Promise<ReadableStreamDefaultReader<string>> {
+  const reader = child.stdout.pipeThrough(new TextDecoderStream()).getReader();
+  let buf = "";
+  for (let i = 0; i < 1000 && !buf.split("\n").includes(want); i++) {
+    const { value, done } = await reader.read();
+    if (done) throw new Error(`child ended before ${want}: ${buf}`);
+    buf += value;
+  }
+  return reader;
+}
+
+async function readAllEvents(store: SqliteEventStore): Promise<StoredEvent[]> {
+  const out: StoredEvent[] = [];
+  for await (const e of store.readAll()) out.push(e);
+  return out;
+}
+
+Deno.test("append() keeps positions gap-free and strictly increasing with two processes on one file", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "cairn_conc_" });
+  const db = `${dir}/cairn.db`;
+  SqliteEventStore.open(db).close();
+  const n = 1500;
+  const kids = [
+    spawnChild(["append", db, "session-p1", String(n)]),
+    spawnChild(["append", db, "session-p2", String(n)]),
+  ];
+  try {
+    const readers = await Promise.all(kids.map((k) => waitFor(k, "ready")));
+    for (const k of kids) {
+      const w = k.stdin.getWriter();
+      await w.write(new TextEncoder().encode("go\n"));
+      await w.close();
+    }
+    for (const r of readers) {
+      for (;;) if ((await r.read()).done) break;
+    }
+    const statuses = await Promise.all(kids.map((k) => k.status));
+    const errs = await Promise.all(kids.map((k) => new Response(k.stderr).text()));
+    assert(statuses.every((s) => s.success), errs.join("\n"));
+  } finally {
+    for (const k of kids) {
+      try {
+        k.kill("SIGKILL");
+      } catch { /* already ended */ }
+    }
+  }
+  const store = SqliteEventStore.open(db);
+  try {
+    const all = await readAllEvents(store);
+    assertEquals(all.length, 2 * n);
+    assert(all.every((e, i) => e.position === i + 1), "positions are 1..N without gaps");
+    for (const s of ["session-p1", "session-p2"]) {
+      const mine = all.filter((e) => e.streamId === s);
+      assertEquals(mine.map((e) => e.streamVersion), Array.from({ length: n }, (_, i) => i + 1));
+      assertEquals(
+        mine.map((e) => (e.data as { index: number }).index),
+        Array.from({ length: n }, (_, i) => i),
+      );
+    }
+    // the two writers really overlapped: their positions interleave
+    let switches = 0;
+    for (let i = 1; i < all.length; i++) if (all[i]!.streamId !== all[i - 1]!.streamId) switches++;
+    assertGreaterOrEqual(switches, 2);
+    assertEquals(await store.headPosition(), 2 * n);
+  } finally {
+    store.close();
+    await Deno.remove(dir, { recursive: true });
+  }
+});
