@@ -44,7 +44,6 @@ if (import.meta.main) {
       "--noAssert",
       "--enable",
       "simd",
-      "--exportRuntime",
     ]);
     if (error) {
       console.error(stderr.toString());

@@ -1,0 +1,396 @@
+/**
+ * A screen flattened once into the struct-of-arrays table of `wasm/layout.ts`, with the
+ * engine-facing queries of the hot path: point → node, ref hashes, selector uniqueness,
+ * subtree ranges. Queries run in the WASM module, or in the plain-TS reference on request
+ * (and when the module has not been built); both give the same answers.
+ *
+ * Nodes are numbered in document order (pre-order, as {@linkcode walk} visits them), so the
+ * subtree of node i is the index range `[i, subtreeEnd(i))`.
+ *
+ * @module
+ */
+import type { Point, Screen, UiNode } from "./ui_node.ts";
+import {
+  COL_AREA,
+  COL_CLASS,
+  COL_CONTENT_DESCRIPTION,
+  COL_CX,
+  COL_CY,
+  COL_DEPTH,
+  COL_END,
+  COL_FLAGS,
+  COL_HINT,
+  COL_NAME,
+  COL_PARENT,
+  COL_RESOURCE_ID,
+  COL_ROLE,
+  COL_TEST_ID,
+  COL_TEXT,
+  COL_X1,
+  COL_X2,
+  COL_Y1,
+  COL_Y2,
+  F_CHECKABLE,
+  F_CHECKED,
+  F_CLICKABLE,
+  F_ENABLED,
+  F_FOCUSED,
+  F_PASSWORD,
+  F_SCROLLABLE,
+  F_SELECTED,
+  F_VISIBLE,
+  PREDICATE_INTS,
+} from "../wasm/layout.ts";
+import { encodePredicate, type HotPath } from "../wasm/hot_path.ts";
+import { type FlatTable, TableWriter } from "../wasm/table.ts";
+import { reference } from "../wasm/reference.ts";
+import { wasmAvailable, wasmHotPath } from "../wasm/mod.ts";
+
+/** Which implementation answers: the WASM module, the TS reference, or WASM when built. */
+export type TableEngine = "wasm" | "reference" | "auto";
+
+/** Options of {@linkcode ScreenTable.from}. */
+export interface ScreenTableOptions {
+  /** Default "auto": WASM when `wasm/build/cairn.wasm` exists, else the reference. */
+  engine?: TableEngine;
+}
+
+/** The string properties a predicate may compare, each to one exact value. */
+export const PREDICATE_STRINGS = {
+  className: COL_CLASS,
+  text: COL_TEXT,
+  resourceId: COL_RESOURCE_ID,
+  testId: COL_TEST_ID,
+  contentDescription: COL_CONTENT_DESCRIPTION,
+  role: COL_ROLE,
+  name: COL_NAME,
+  hint: COL_HINT,
+} as const;
+
+/** The flags a predicate may require, with their bit in the table. */
+export const PREDICATE_FLAGS = {
+  clickable: F_CLICKABLE,
+  enabled: F_ENABLED,
+  focused: F_FOCUSED,
+  checked: F_CHECKED,
+  checkable: F_CHECKABLE,
+  selected: F_SELECTED,
+  scrollable: F_SCROLLABLE,
+  password: F_PASSWORD,
+  visible: F_VISIBLE,
+} as const;
+
+/**
+ * A conjunction of exact matches: every given string equals the node's, every given flag has
+ * the given value; `descendantsOf` restricts the search to the strict descendants of a node.
+ */
+export type NodePredicate =
+  & { [K in keyof typeof PREDICATE_STRINGS]?: string }
+  & { flags?: { [K in keyof typeof PREDICATE_FLAGS]?: boolean }; descendantsOf?: number };
+
+const LIMIT = 1 << 30; // coordinates are clamped to ±2^30 so sums and products stay in range
+
+function int(v: number): number {
+  if (!Number.isFinite(v)) return 0;
+  return Math.max(-LIMIT, Math.min(LIMIT, Math.round(v)));
+}
+
+function pointInt(v: number): number {
+  if (!Number.isFinite(v)) return -LIMIT - 1;
+  return Math.max(-LIMIT - 1, Math.min(LIMIT, Math.floor(v)));
+}
+
+function flagsOf(n: UiNode): number {
+  return (n.clickable ? F_CLICKABLE : 0) | (n.enabled ? F_ENABLED : 0) |
+    (n.focused ? F_FOCUSED : 0) | (n.checked ? F_CHECKED : 0) |
+    (n.checkable ? F_CHECKABLE : 0) | (n.selected ? F_SELECTED : 0) |
+    (n.scrollable ? F_SCROLLABLE : 0) | (n.password ? F_PASSWORD : 0) |
+    (n.visible ? F_VISIBLE : 0);
+}
+
+/** Lists the nodes in document order with their parent index and depth. */
+function order(root: UiNode): { nodes: UiNode[]; parents: number[]; depths: number[] } {
+  const nodes: UiNode[] = [], parents: number[] = [], depths: number[] = [];
+  const stack: [UiNode, number, number][] = [[root, -1, 0]];
+  while (stack.length > 0) {
+    const [node, parent, depth] = stack.pop()!;
+    const i = nodes.length;
+    nodes.push(node);
+    parents.push(parent);
+    depths.push(depth);
+    for (let c = node.children.length - 1; c >= 0; c--) {
+      stack.push([node.children[c]!, i, depth + 1]);
+    }
+  }
+  return { nodes, parents, depths };
+}
+
+/**
+ * Flattens a tree into a table (document order, strings interned per table).
+ *
+ * Bounds are rounded to whole pixels (x2 = round(x + w), never left of x1) and clamped to
+ * ±2^30; the centre columns hold `Math.round(x + w / 2)` of the unrounded bounds, as refs use.
+ *
+ * @param root the root node
+ * @returns the table and the nodes by index
+ */
+export function flattenTree(root: UiNode): { table: FlatTable; nodes: UiNode[] } {
+  const { nodes, parents, depths } = order(root);
+  const n = nodes.length;
+  const w = new TableWriter(n);
+  const parent = w.column(COL_PARENT), depth = w.column(COL_DEPTH), end = w.column(COL_END);
+  const x1 = w.column(COL_X1), y1 = w.column(COL_Y1), x2 = w.column(COL_X2);
+  const y2 = w.column(COL_Y2), area = w.column(COL_AREA), flags = w.column(COL_FLAGS);
+  const cx = w.column(COL_CX), cy = w.column(COL_CY);
+  const strings = Object.values(PREDICATE_STRINGS).map((c) => w.column(c));
+  const fields = Object.keys(PREDICATE_STRINGS) as (keyof typeof PREDICATE_STRINGS)[];
+  for (let i = 0; i < n; i++) {
+    const node = nodes[i]!, b = node.bounds;
+    parent[i] = parents[i]!;
+    depth[i] = depths[i]!;
+    end[i] = i + 1;
+    const left = int(b.x), top = int(b.y);
+    const right = Math.max(left, int(b.x + b.w)), bottom = Math.max(top, int(b.y + b.h));
+    x1[i] = left;
+    y1[i] = top;
+    x2[i] = right;
+    y2[i] = bottom;
+    area[i] = Math.min((right - left) * (bottom - top), 0x7fffffff);
+    flags[i] = flagsOf(node);
+    cx[i] = int(b.x + b.w / 2);
+    cy[i] = int(b.y + b.h / 2);
+    for (let f = 0; f < fields.length; f++) strings[f]![i] = w.intern(node[fields[f]!]);
+  }
+  // A node's subtree ends where its last descendant's does: fold ends up in reverse order.
+  for (let i = n - 1; i > 0; i--) {
+    const p = parents[i]!;
+    if (end[i]! > end[p]!) end[p] = end[i]!;
+  }
+  return { table: w.finish(), nodes };
+}
+
+/**
+ * A flattened screen and its hot-path queries.
+ *
+ * @example
+ * ```ts
+ * import { makeNode } from "./ui_node.ts";
+ * const ok = makeNode({ className: "Button", text: "OK", bounds: { x: 10, y: 10, w: 80, h: 40 } });
+ * const root = makeNode({ className: "Frame", bounds: { x: 0, y: 0, w: 400, h: 800 }, children: [ok] });
+ * const t = ScreenTable.from(root);
+ * if (t.node(t.hitTest({ x: 20, y: 20 })) !== ok) throw new Error();
+ * if (t.count({ text: "OK" }) !== 1) throw new Error();
+ * ```
+ */
+export class ScreenTable {
+  /** The flat table (layout.ts). */
+  readonly table: FlatTable;
+  /** Which implementation answers the queries. */
+  readonly engine: HotPath;
+  readonly #nodes: UiNode[];
+  #index: Map<UiNode, number> | undefined;
+  #hashes: Uint32Array | undefined;
+
+  private constructor(table: FlatTable, nodes: UiNode[], engine: HotPath) {
+    this.table = table;
+    this.#nodes = nodes;
+    this.engine = engine;
+  }
+
+  /**
+   * Flattens a screen (or a bare tree) once.
+   *
+   * @param screen the screen or its root node
+   * @param options which engine answers
+   * @returns the table
+   * @throws {Error} when engine "wasm" is asked for and the module has not been built
+   */
+  static from(screen: Screen | UiNode, options: ScreenTableOptions = {}): ScreenTable {
+    const root = "root" in screen ? screen.root : screen;
+    const { table, nodes } = flattenTree(root);
+    const engine = options.engine ?? "auto";
+    const hot = engine === "reference" || (engine === "auto" && !wasmAvailable())
+      ? reference
+      : wasmHotPath();
+    return new ScreenTable(table, nodes, hot);
+  }
+
+  /** Number of nodes. */
+  get size(): number {
+    return this.table.n;
+  }
+
+  /**
+   * The node at an index.
+   *
+   * @param i a node index
+   * @returns the node
+   * @throws {RangeError} when i is not a node index
+   */
+  node(i: number): UiNode {
+    const n = this.#nodes[i];
+    if (n === undefined) throw new RangeError(`Cannot find node ${i}: the screen has ${this.size}`);
+    return n;
+  }
+
+  /**
+   * The index of a node of this screen.
+   *
+   * @param node a node of the flattened tree
+   * @returns its index, or -1 when it is not in this screen
+   */
+  indexOf(node: UiNode): number {
+    this.#index ??= new Map(this.#nodes.map((n, i) => [n, i]));
+    return this.#index.get(node) ?? -1;
+  }
+
+  /**
+   * The deepest, then smallest-area, visible node containing a point (x1 ≤ x < x2,
+   * y1 ≤ y < y2; fractional points are floored); ties go to the first in document order.
+   *
+   * @param point the point
+   * @returns the node index, or -1 when no visible node contains the point
+   */
+  hitTest(point: Point): number {
+    return this.engine.hitTest(this.table, pointInt(point.x), pointInt(point.y));
+  }
+
+  /**
+   * {@linkcode hitTest} of many points in one call.
+   *
+   * @param points the points
+   * @returns one node index (or -1) per point
+   */
+  hitTestBatch(points: readonly Point[]): Int32Array {
+    const xy = new Int32Array(points.length * 2);
+    points.forEach((p, k) => {
+      xy[2 * k] = pointInt(p.x);
+      xy[2 * k + 1] = pointInt(p.y);
+    });
+    const out = new Int32Array(points.length);
+    this.engine.hitTestBatch(this.table, xy, out);
+    return out;
+  }
+
+  /**
+   * The ref hash of every node: FNV-1a 32-bit over the UTF-8 bytes of
+   * `className \0 label \0 round10(cx),round10(cy)` (label: text, else content description,
+   * else name), as `engine/refs.ts` computes one node's.
+   *
+   * @returns one unsigned hash per node (computed once, then cached)
+   */
+  refHashes(): Uint32Array {
+    if (this.#hashes === undefined) {
+      this.#hashes = new Uint32Array(this.size);
+      this.engine.refHashes(this.table, this.#hashes);
+    }
+    return this.#hashes;
+  }
+
+  /**
+   * How many nodes match a predicate (1 means the predicate is unique on the screen).
+   *
+   * @param predicate exact property values, flags and an optional ancestor
+   * @returns the number of matching nodes
+   */
+  count(predicate: NodePredicate): number {
+    return this.engine.countMatches(this.table, this.#encode(predicate));
+  }
+
+  /**
+   * {@linkcode count} of many predicates in one call.
+   *
+   * @param predicates the predicates
+   * @returns one count per predicate
+   */
+  countBatch(predicates: readonly NodePredicate[]): Int32Array {
+    const preds = new Int32Array(predicates.length * PREDICATE_INTS);
+    predicates.forEach((p, j) =>
+      this.#encode(p, preds.subarray(j * PREDICATE_INTS, (j + 1) * PREDICATE_INTS))
+    );
+    const out = new Int32Array(predicates.length);
+    this.engine.countBatch(this.table, preds, out);
+    return out;
+  }
+
+  /**
+   * The first matches of a predicate, in document order.
+   *
+   * @param predicate exact property values, flags and an optional ancestor
+   * @param k at most this many indices
+   * @returns the indices and the total number of matches
+   */
+  matches(predicate: NodePredicate, k: number): { indices: number[]; count: number } {
+    const out = new Int32Array(Math.max(0, Math.min(k, this.size)));
+    const count = this.engine.firstMatches(this.table, this.#encode(predicate), out);
+    return { indices: Array.from(out.subarray(0, Math.min(count, out.length))), count };
+  }
+
+  /**
+   * The exclusive end of a node's subtree: its descendants are `i + 1 … end - 1`.
+   *
+   * @param i a node index
+   * @returns the end index
+   * @throws {RangeError} when i is not a node index
+   */
+  subtreeEnd(i: number): number {
+    const end = this.engine.subtreeEnd(this.table, i);
+    if (end < 0) throw new RangeError(`Cannot find node ${i}: the screen has ${this.size}`);
+    return end;
+  }
+
+  /**
+   * The ancestors of a node, parent first.
+   *
+   * @param i a node index
+   * @returns their indices (empty for the root)
+   */
+  ancestors(i: number): number[] {
+    this.node(i);
+    const out = new Int32Array(this.size);
+    return Array.from(out.subarray(0, this.engine.ancestors(this.table, i, out)));
+  }
+
+  /**
+   * The parent of a node.
+   *
+   * @param i a node index
+   * @returns its index, or -1 for the root
+   */
+  parent(i: number): number {
+    this.node(i);
+    return this.table.column(COL_PARENT)[i]!;
+  }
+
+  /**
+   * The depth of a node (the root is 0).
+   *
+   * @param i a node index
+   * @returns its depth
+   */
+  depth(i: number): number {
+    this.node(i);
+    return this.table.column(COL_DEPTH)[i]!;
+  }
+
+  #encode(p: NodePredicate, out?: Int32Array): Int32Array {
+    const clauses: [number, number][] = [];
+    for (const [key, column] of Object.entries(PREDICATE_STRINGS)) {
+      const v = p[key as keyof typeof PREDICATE_STRINGS];
+      if (v !== undefined) clauses.push([column, this.table.stringId(v)]);
+    }
+    let flagsMask = 0, flagsValue = 0;
+    for (const [key, bit] of Object.entries(PREDICATE_FLAGS)) {
+      const v = p.flags?.[key as keyof typeof PREDICATE_FLAGS];
+      if (v === undefined) continue;
+      flagsMask |= bit;
+      if (v) flagsValue |= bit;
+    }
+    let from = 0, to = this.size;
+    if (p.descendantsOf !== undefined) {
+      from = p.descendantsOf + 1;
+      to = this.subtreeEnd(p.descendantsOf);
+    }
+    return encodePredicate({ clauses, flagsMask, flagsValue, from, to }, out);
+  }
+}

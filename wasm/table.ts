@@ -1,0 +1,210 @@
+/**
+ * The flat screen table on the host side: one contiguous byte block laid out as `layout.ts`
+ * describes (header, Int32 columns, string offsets, UTF-8 string arena), written once by a
+ * {@linkcode TableWriter} and read by both the reference and the WASM hot path.
+ *
+ * @module
+ */
+import {
+  ALIGN,
+  H_ARENA,
+  H_ARENA_BYTES,
+  H_COUNT,
+  H_MAGIC,
+  H_STR_OFFSETS,
+  H_STRIDE,
+  H_STRING_COUNT,
+  H_TOTAL_BYTES,
+  HEADER_BYTES,
+  HEADER_INTS,
+  LANES,
+  MAGIC,
+  NUM_COLUMNS,
+} from "./layout.ts";
+
+/** Rounds `bytes` up to a multiple of `ALIGN`. */
+export function align(bytes: number): number {
+  return Math.ceil(bytes / ALIGN) * ALIGN;
+}
+
+/** Byte distance between two columns of a table of `n` nodes (whole `v128` blocks). */
+export function columnStride(n: number): number {
+  return Math.ceil(n / LANES) * LANES * 4;
+}
+
+let nextTableId = 1;
+
+/** A finished, immutable table: the bytes and typed-array views of its sections. */
+export class FlatTable {
+  /** Unique per table in this process (the WASM binding uses it to know what is resident). */
+  readonly id: number = nextTableId++;
+  /** The whole table, as copied into WASM memory. */
+  readonly bytes: Uint8Array;
+  /** Number of nodes. */
+  readonly n: number;
+  /** Byte distance between two columns. */
+  readonly stride: number;
+  /** Interned strings by id (id 0 is "" and means absent). */
+  readonly strings: readonly string[];
+  /** Byte offsets of each string in `arena` (`strings.length + 1` values). */
+  readonly strOffsets: Int32Array;
+  /** UTF-8 bytes of every interned string. */
+  readonly arena: Uint8Array;
+  readonly #columns: Int32Array[];
+  readonly #ids: ReadonlyMap<string, number>;
+
+  /**
+   * Wraps table bytes written by a {@linkcode TableWriter}.
+   *
+   * @param bytes the table; its byteOffset must be a multiple of 4
+   * @param strings the interned strings by id
+   * @param ids the id of each interned string
+   */
+  constructor(bytes: Uint8Array, strings: readonly string[], ids: ReadonlyMap<string, number>) {
+    const header = new Int32Array(bytes.buffer, bytes.byteOffset, HEADER_INTS);
+    if (header[H_MAGIC] !== MAGIC) throw new TypeError("Cannot read table: bad magic number");
+    this.bytes = bytes;
+    this.n = header[H_COUNT]!;
+    this.stride = header[H_STRIDE]!;
+    this.strings = strings;
+    this.#ids = ids;
+    this.#columns = [];
+    for (let c = 0; c < NUM_COLUMNS; c++) {
+      this.#columns.push(
+        new Int32Array(bytes.buffer, bytes.byteOffset + HEADER_BYTES + c * this.stride, this.n),
+      );
+    }
+    this.strOffsets = new Int32Array(
+      bytes.buffer,
+      bytes.byteOffset + header[H_STR_OFFSETS]!,
+      header[H_STRING_COUNT]! + 1,
+    );
+    this.arena = new Uint8Array(
+      bytes.buffer,
+      bytes.byteOffset + header[H_ARENA]!,
+      header[H_ARENA_BYTES]!,
+    );
+  }
+
+  /**
+   * One column (a `COL_*` of layout.ts) as an Int32Array of n values.
+   *
+   * @param c the column
+   * @returns a view into the table bytes
+   */
+  column(c: number): Int32Array {
+    const col = this.#columns[c];
+    if (col === undefined) throw new RangeError(`Cannot read column ${c}: no such column`);
+    return col;
+  }
+
+  /**
+   * The id of an interned string: 0 for "" or undefined, -1 if no node holds the string.
+   *
+   * @param s the string
+   * @returns its id
+   */
+  stringId(s: string | undefined): number {
+    if (s === undefined || s === "") return 0;
+    return this.#ids.get(s) ?? -1;
+  }
+}
+
+/**
+ * Builds a {@linkcode FlatTable}: set every column of every node, intern strings, finish.
+ *
+ * @example
+ * ```ts
+ * import { COL_CLASS, COL_END } from "./layout.ts";
+ * const w = new TableWriter(1);
+ * w.column(COL_END)[0] = 1;
+ * w.column(COL_CLASS)[0] = w.intern("Button");
+ * const t = w.finish();
+ * if (t.strings[t.column(COL_CLASS)[0]!] !== "Button") throw new Error();
+ * ```
+ */
+export class TableWriter {
+  /** Number of nodes. */
+  readonly n: number;
+  readonly #stride: number;
+  readonly #columnBytes: Uint8Array;
+  readonly #ids = new Map<string, number>([["", 0]]);
+  readonly #strings: string[] = [""];
+
+  /**
+   * Allocates zeroed columns for `n` nodes.
+   *
+   * @param n the number of nodes
+   * @throws {RangeError} when n is not a non-negative integer
+   */
+  constructor(n: number) {
+    if (!Number.isInteger(n) || n < 0) throw new RangeError(`Cannot build a table of ${n} nodes`);
+    this.n = n;
+    this.#stride = columnStride(n);
+    this.#columnBytes = new Uint8Array(HEADER_BYTES + NUM_COLUMNS * this.#stride);
+  }
+
+  /**
+   * A column to fill (a `COL_*` of layout.ts).
+   *
+   * @param c the column
+   * @returns an Int32Array of n values
+   */
+  column(c: number): Int32Array {
+    if (!Number.isInteger(c) || c < 0 || c >= NUM_COLUMNS) {
+      throw new RangeError(`Cannot write column ${c}: no such column`);
+    }
+    return new Int32Array(this.#columnBytes.buffer, HEADER_BYTES + c * this.#stride, this.n);
+  }
+
+  /**
+   * Interns a string.
+   *
+   * @param s the string (undefined and "" are id 0)
+   * @returns its id
+   */
+  intern(s: string | undefined): number {
+    if (s === undefined || s === "") return 0;
+    let id = this.#ids.get(s);
+    if (id === undefined) {
+      id = this.#strings.length;
+      this.#strings.push(s);
+      this.#ids.set(s, id);
+    }
+    return id;
+  }
+
+  /**
+   * Lays out the strings after the columns and returns the finished table.
+   *
+   * @returns the table
+   */
+  finish(): FlatTable {
+    const encoder = new TextEncoder();
+    const encoded = this.#strings.map((s) => encoder.encode(s));
+    const arenaBytes = encoded.reduce((sum, e) => sum + e.length, 0);
+    const strOffsets = this.#columnBytes.length;
+    const arena = strOffsets + align((encoded.length + 1) * 4);
+    const total = arena + align(arenaBytes);
+    const bytes = new Uint8Array(total);
+    bytes.set(this.#columnBytes);
+    const header = new Int32Array(bytes.buffer, 0, HEADER_INTS);
+    header[H_MAGIC] = MAGIC;
+    header[H_COUNT] = this.n;
+    header[H_STRIDE] = this.#stride;
+    header[H_STRING_COUNT] = encoded.length;
+    header[H_STR_OFFSETS] = strOffsets;
+    header[H_ARENA] = arena;
+    header[H_ARENA_BYTES] = arenaBytes;
+    header[H_TOTAL_BYTES] = total;
+    const offsets = new Int32Array(bytes.buffer, strOffsets, encoded.length + 1);
+    let at = 0;
+    encoded.forEach((e, id) => {
+      offsets[id] = at;
+      bytes.set(e, arena + at);
+      at += e.length;
+    });
+    offsets[encoded.length] = at;
+    return new FlatTable(bytes, this.#strings, this.#ids);
+  }
+}
