@@ -1,0 +1,335 @@
+/**
+ * Time travel: the state of a capture session at any global position — the step, the latest
+ * screen, memory, the last action and its result, the url and counts — folded by a projection
+ * from the event log. In-memory checkpoints every {@linkcode CHECKPOINT_EVERY} events of a
+ * stream mean a query folds only the events since the nearest checkpoint.
+ *
+ * @module
+ */
+import type { EventStore } from "../events/event_store.ts";
+import { NotFoundError } from "../events/event_store.ts";
+import type { BlobRef, EventData, StoredEvent } from "../events/schemas.ts";
+
+/** A projection: a pure fold of events into a state. Changing `evolve` bumps `version`. */
+export interface Projection<S> {
+  name: string;
+  version: number;
+  initialState: S;
+  evolve(state: S, event: StoredEvent): S;
+}
+
+/** The latest screen of a session. */
+export interface ScreenState {
+  position: number;
+  hierarchy: BlobRef;
+  format: string;
+  screenshot: BlobRef | null;
+  url: string | null;
+}
+
+/** The last action and, once it completed, its result. */
+export interface ActionState {
+  position: number;
+  action: EventData<"ActionPerformed">;
+  result: EventData<"ActionCompleted"> | null;
+}
+
+/** A capture session's state after some position. */
+export interface SessionState {
+  /** Position of the last event folded (0 before the first). */
+  position: number;
+  streamVersion: number;
+  /** `recordedAt` of the last event folded. */
+  recordedAt: string | null;
+  session: EventData<"SessionStarted"> | null;
+  step: { index: number; text: string; ended: boolean } | null;
+  screen: ScreenState | null;
+  memory: Record<string, string>;
+  lastAction: ActionState | null;
+  url: string | null;
+  ended: EventData<"SessionEnded"> | null;
+  counts: { events: number; actions: number; screens: number; failures: number };
+}
+
+/** Events per stream between two checkpoints. */
+export const CHECKPOINT_EVERY = 256;
+
+const INITIAL: SessionState = {
+  position: 0,
+  streamVersion: 0,
+  recordedAt: null,
+  session: null,
+  step: null,
+  screen: null,
+  memory: {},
+  lastAction: null,
+  url: null,
+  ended: null,
+  counts: { events: 0, actions: 0, screens: 0, failures: 0 },
+};
+
+/**
+ * Folds one event into a session state (pure; returns a new state).
+ *
+ * @param state the state before
+ * @param e the event
+ * @returns the state after
+ */
+export function evolveSession(state: SessionState, e: StoredEvent): SessionState {
+  const base = {
+    ...state,
+    position: e.position,
+    streamVersion: e.streamVersion,
+    recordedAt: e.meta.recordedAt,
+    counts: { ...state.counts, events: state.counts.events + 1 },
+  };
+  switch (e.type) {
+    case "SessionStarted":
+      return {
+        ...base,
+        session: e.data,
+        memory: { ...(e.data.memory ?? {}) },
+        url: e.data.url ?? base.url,
+      };
+    case "StepStarted":
+      return { ...base, step: { index: e.data.index, text: e.data.text, ended: false } };
+    case "StepEnded":
+      return base.step && base.step.index === e.data.index
+        ? { ...base, step: { ...base.step, ended: true } }
+        : base;
+    case "ScreenCaptured":
+      return {
+        ...base,
+        screen: {
+          position: e.position,
+          hierarchy: e.data.hierarchy,
+          format: e.data.format,
+          screenshot: e.data.screenshot ?? null,
+          url: e.data.url ?? null,
+        },
+        url: e.data.url ?? base.url,
+        counts: { ...base.counts, screens: base.counts.screens + 1 },
+      };
+    case "ActionPerformed":
+      return {
+        ...base,
+        lastAction: { position: e.position, action: e.data, result: null },
+        counts: { ...base.counts, actions: base.counts.actions + 1 },
+      };
+    case "ActionCompleted": {
+      const failures = base.counts.failures + (e.data.ok ? 0 : 1);
+      const la = base.lastAction;
+      return {
+        ...base,
+        lastAction: la && la.action.actionId === e.data.actionId ? { ...la, result: e.data } : la,
+        counts: { ...base.counts, failures },
+      };
+    }
+    case "MemorySnapshotted":
+      return { ...base, memory: { ...e.data.memory } };
+    case "NavigationOccurred":
+      return { ...base, url: e.data.url };
+    case "SessionEnded":
+      return { ...base, ended: e.data };
+    case "PlaybackStarted":
+    case "PlaybackActionResolved":
+    case "PlaybackActionCompleted":
+    case "PlaybackCompleted":
+    case "ValidationStarted":
+    case "ValidationIterationCompleted":
+    case "ValidationCompleted":
+      return base;
+    default: {
+      const never: never = e;
+      throw new Error(`Unknown event type ${(never as { type: string }).type}`);
+    }
+  }
+}
+
+/** The session state projection. */
+export const sessionStateProjection: Projection<SessionState> = {
+  name: "session-state",
+  version: 1,
+  initialState: INITIAL,
+  evolve: evolveSession,
+};
+
+interface Checkpoints<S> {
+  /** Position of the stream's first event when the checkpoints were taken (identity check). */
+  firstPosition: number;
+  /** `states[k]`: the state after stream version `k * CHECKPOINT_EVERY`. */
+  states: { state: S; position: number }[];
+}
+
+const caches = new WeakMap<EventStore, Map<string, Checkpoints<unknown>>>();
+
+/**
+ * Folds a stream with a projection up to a global position, starting from the nearest
+ * in-memory checkpoint at or before it and recording new checkpoints on the way.
+ *
+ * @param store the event store
+ * @param projection the projection
+ * @param streamId the stream
+ * @param position fold events with position ≤ this (`Infinity` for the latest state)
+ * @returns the projected state
+ * @throws {NotFoundError} when the stream has no events
+ */
+export async function foldAt<S>(
+  store: EventStore,
+  projection: Projection<S>,
+  streamId: string,
+  position: number,
+): Promise<S> {
+  let first: StoredEvent | undefined;
+  for await (const e of store.readStream(streamId, { limit: 1 })) first = e;
+  if (!first) throw new NotFoundError(`No stream ${streamId}`);
+  let perStore = caches.get(store);
+  if (!perStore) caches.set(store, perStore = new Map());
+  const key = `${projection.name}@${projection.version}:${streamId}`;
+  let cp = perStore.get(key) as Checkpoints<S> | undefined;
+  if (!cp || cp.firstPosition !== first.position) {
+    cp = {
+      firstPosition: first.position,
+      states: [{ state: projection.initialState, position: 0 }],
+    };
+    perStore.set(key, cp as Checkpoints<unknown>);
+  }
+  // nearest checkpoint at or before `position`
+  let k = cp.states.length - 1;
+  while (k > 0 && cp.states[k]!.position > position) k--;
+  let state = cp.states[k]!.state;
+  let lastPosition = cp.states[k]!.position;
+  let version = k * CHECKPOINT_EVERY;
+  for (;;) {
+    let n = 0;
+    let passed = false;
+    for await (
+      const e of store.readStream(streamId, { from: version + 1, limit: CHECKPOINT_EVERY })
+    ) {
+      n++;
+      if (e.position > position) {
+        passed = true;
+        break;
+      }
+      state = projection.evolve(state, e);
+      version = e.streamVersion;
+      lastPosition = e.position;
+    }
+    if (!passed && n === CHECKPOINT_EVERY && version % CHECKPOINT_EVERY === 0) {
+      const idx = version / CHECKPOINT_EVERY;
+      if (idx === cp.states.length) cp.states.push({ state, position: lastPosition });
+    }
+    if (passed || n < CHECKPOINT_EVERY) return state;
+  }
+}
+
+/**
+ * The state of a session stream at a global position.
+ *
+ * @param store the event store
+ * @param streamId the stream (`session-<id>`)
+ * @param position the position (default: the latest)
+ * @returns the step, latest screen, memory, last action and result, url and counts
+ * @throws {NotFoundError} when the stream has no events
+ * @example
+ * ```ts
+ * import { SqliteEventStore } from "../events/sqlite_event_store.ts";
+ * const store = SqliteEventStore.open(":memory:");
+ * await store.append("session-a", [{ type: "StepStarted", data: { index: 0, text: "Open" } }]);
+ * const s = await stateAt(store, "session-a", 1);
+ * if (s.step?.text !== "Open") throw new Error();
+ * store.close();
+ * ```
+ */
+export function stateAt(
+  store: EventStore,
+  streamId: string,
+  position: number = Infinity,
+): Promise<SessionState> {
+  return foldAt(store, sessionStateProjection, streamId, position);
+}
+
+/**
+ * One line describing an event, for timelines.
+ *
+ * @param e the event
+ * @returns a short summary
+ * @example
+ * ```ts
+ * const line = summarizeEvent({ position: 1, streamId: "s", streamVersion: 1, type: "StepStarted",
+ *   schemaVersion: 1, data: { index: 0, text: "Open" }, meta: { recordedAt: "" } });
+ * if (line !== "step 0: Open") throw new Error(line);
+ * ```
+ */
+export function summarizeEvent(e: StoredEvent): string {
+  switch (e.type) {
+    case "SessionStarted":
+      return `${e.data.mode} session on ${e.data.platform}${
+        e.data.url ?? e.data.app ? ` (${e.data.url ?? e.data.app})` : ""
+      }${e.data.prompt ? `: ${clip(e.data.prompt)}` : ""}`;
+    case "StepStarted":
+      return `step ${e.data.index}: ${clip(e.data.text)}`;
+    case "StepEnded":
+      return `step ${e.data.index} ended${e.data.ok === false ? " (failed)" : ""}`;
+    case "ScreenCaptured":
+      return `screen ${e.data.format} ${short(e.data.hierarchy.hash)}${
+        e.data.screenshot ? ` + screenshot ${short(e.data.screenshot.hash)}` : ""
+      }${e.data.url ? ` at ${e.data.url}` : ""}`;
+    case "ActionPerformed": {
+      const d = e.data;
+      const where = d.point ? ` at (${d.point.x}, ${d.point.y})` : "";
+      const what = d.text ?? d.value ?? d.url ?? d.key ?? d.expected;
+      const target = d.target?.ref ?? d.target?.name;
+      return `${d.kind}${target ? ` ${target}` : ""}${where}${
+        what !== undefined ? ` ${JSON.stringify(clip(what))}` : ""
+      } [${d.source}]`;
+    }
+    case "ActionCompleted":
+      return `${
+        e.data.ok ? "ok" : `failed: ${clip(e.data.error ?? "error")}`
+      } in ${e.data.durationMs} ms${
+        e.data.value !== undefined ? ` → ${JSON.stringify(clip(e.data.value))}` : ""
+      }`;
+    case "MemorySnapshotted": {
+      const keys = Object.keys(e.data.memory);
+      return `memory: ${keys.length} key${keys.length === 1 ? "" : "s"}${
+        keys.length ? ` (${clip(keys.join(", "))})` : ""
+      }`;
+    }
+    case "NavigationOccurred":
+      return `${e.data.reason} → ${e.data.url}`;
+    case "SessionEnded":
+      return `ended: ${e.data.reason}${e.data.error ? ` (${clip(e.data.error)})` : ""}`;
+    case "PlaybackStarted":
+      return `playback of ${e.data.source.kind}, ${e.data.actionsTotal} actions`;
+    case "PlaybackActionResolved":
+      return `action ${e.data.index} resolved by ${e.data.strategy}${
+        e.data.healed ? " (healed)" : ""
+      }`;
+    case "PlaybackActionCompleted":
+      return `action ${e.data.index} ${e.data.action}: ${e.data.status}${
+        e.data.errorCode ? ` (${e.data.errorCode})` : ""
+      }`;
+    case "PlaybackCompleted":
+      return `playback ${e.data.status} in ${e.data.durationMs} ms`;
+    case "ValidationStarted":
+      return `validation of ${e.data.sessionId} (${e.data.policy})`;
+    case "ValidationIterationCompleted":
+      return `iteration ${e.data.iteration}: ${e.data.passed ? "passed" : "failed"}`;
+    case "ValidationCompleted":
+      return `validation ${e.data.status} after ${e.data.iterations} iterations`;
+    default: {
+      const never: never = e;
+      throw new Error(`Unknown event type ${(never as { type: string }).type}`);
+    }
+  }
+}
+
+function clip(s: string, max = 60): string {
+  const one = s.replace(/\s+/g, " ").trim();
+  return one.length > max ? one.slice(0, max - 1) + "…" : one;
+}
+
+function short(hash: string): string {
+  return hash.slice(0, 12);
+}
