@@ -1,0 +1,436 @@
+/**
+ * The Android `Driver`: an Appium 3 UiAutomator2 session over the W3C WebDriver protocol.
+ *
+ * Page source → `Screen` through the shared Android parser, taps and swipes as W3C touch
+ * pointer actions in device pixels, typing into the focused element, keys through
+ * `mobile: pressKey`, and native lookups (`id`, `accessibility id`, `-android uiautomator`,
+ * `xpath`) for replay. Without an `appium` URL it starts Cairn's own Appium server
+ * (see `appium_server.ts`) and stops it on {@linkcode AndroidDriver.close}.
+ *
+ * @module
+ */
+import { parseHierarchy } from "../../engine/hierarchy.ts";
+import { type Point, type Screen, type UiNode, walk } from "../../engine/ui_node.ts";
+import {
+  type Direction,
+  type Driver,
+  DriverError,
+  type FindQuery,
+  type FoundElement,
+  type NavigationResult,
+  type Snapshot,
+  type TabInfo,
+  type Viewport,
+} from "../driver.ts";
+import { androidCapabilities, type AndroidSessionOptions } from "./capabilities.ts";
+import { toDriverError } from "./errors.ts";
+import { androidKeycode } from "./keycodes.ts";
+import { AppiumServer, type AppiumServerOptions } from "./appium_server.ts";
+import { type PointerSequence, type W3cAction, WebDriverClient } from "./w3c_client.ts";
+
+/** Options of {@linkcode AndroidDriver.connect}. */
+export interface AndroidDriverOptions {
+  /** An Appium server or grid URL; when absent Cairn starts its own on 127.0.0.1. */
+  appium?: string;
+  /** Device and app of the session. */
+  session?: AndroidSessionOptions;
+  /** Per-command timeout in ms (default 60 000). */
+  timeoutMs?: number;
+  /** Options of the Appium server Cairn starts when `appium` is absent. */
+  server?: AppiumServerOptions;
+}
+
+/** Lookup strategies Appium's UiAutomator2 driver answers that Cairn uses. */
+export const ANDROID_STRATEGIES = ["id", "accessibility id", "-android uiautomator", "xpath"];
+
+/** At most this many elements of one lookup are described (rect + state round trips). */
+const MAX_FOUND = 20;
+
+/** The one tab a device screen has. */
+const MAIN_TAB = "main";
+
+/** A connected Android device, driven through Appium. */
+export class AndroidDriver implements Driver {
+  readonly platform = "android" as const;
+  readonly #client: WebDriverClient;
+  readonly #server: AppiumServer | undefined;
+  #viewport: Viewport | undefined;
+  #lastScreen: Screen | undefined;
+
+  /**
+   * Wraps an open WebDriver session. Use {@linkcode AndroidDriver.connect} to open one.
+   *
+   * @param client a client with an open session
+   * @param server the Appium server this driver owns and stops on close, if any
+   */
+  constructor(client: WebDriverClient, server?: AppiumServer) {
+    this.#client = client;
+    this.#server = server;
+  }
+
+  /**
+   * Opens an Android session: on the given Appium URL, or on a server Cairn starts.
+   *
+   * @param options Appium URL, device and app
+   * @returns the driver
+   * @throws {DriverError} saying what is missing (Appium, ANDROID_HOME, adb, a device, the app)
+   */
+  static async connect(options: AndroidDriverOptions = {}): Promise<AndroidDriver> {
+    let server: AppiumServer | undefined;
+    let url = options.appium;
+    if (url === undefined) {
+      server = await AppiumServer.start(options.server ?? {});
+      url = server.url;
+    }
+    const client = new WebDriverClient(url, { timeoutMs: options.timeoutMs ?? 60_000 });
+    try {
+      await client.newSession(androidCapabilities(options.session ?? {}));
+    } catch (err) {
+      await server?.stop();
+      throw toDriverError(err, "Cannot start an Android session");
+    }
+    return new AndroidDriver(client, server);
+  }
+
+  /** The WebDriver session id. */
+  get sessionId(): string | undefined {
+    return this.#client.sessionId;
+  }
+
+  /** The Appium URL this driver talks to. */
+  get appiumUrl(): string {
+    return this.#client.baseUrl;
+  }
+
+  async snapshot(): Promise<Snapshot> {
+    const xml = await this.#do("Cannot read the page source", () => this.#client.source());
+    let screen: Screen;
+    try {
+      screen = parseHierarchy(xml);
+    } catch (err) {
+      throw new DriverError(
+        `Cannot parse the Android page source: ${err instanceof Error ? err.message : err}`,
+        "bad_page_source",
+        { cause: err },
+      );
+    }
+    const vp = await this.viewport();
+    if (vp.width > 0 && vp.height > 0) {
+      screen.width = vp.width;
+      screen.height = vp.height;
+    }
+    this.#lastScreen = screen;
+    return {
+      screen,
+      raw: {
+        bytes: new TextEncoder().encode(xml),
+        mediaType: "application/xml",
+        format: screen.format,
+      },
+    };
+  }
+
+  async screenshot(): Promise<Uint8Array> {
+    return await this.#do("Cannot take a screenshot", () => this.#client.screenshot());
+  }
+
+  async tap(point: Point): Promise<void> {
+    const p = devicePoint(point);
+    await this.#actions("Cannot tap", [
+      { type: "pointerMove", duration: 0, x: p.x, y: p.y, origin: "viewport" },
+      { type: "pointerDown", button: 0 },
+      { type: "pause", duration: 60 },
+      { type: "pointerUp", button: 0 },
+    ]);
+  }
+
+  /**
+   * Swipes from one point to another as one touch pointer.
+   *
+   * @param from start, device pixels
+   * @param to end, device pixels
+   * @param durationMs how long the move takes (default 400 ms)
+   */
+  async swipe(from: Point, to: Point, durationMs = 400): Promise<void> {
+    const a = devicePoint(from);
+    const b = devicePoint(to);
+    await this.#actions("Cannot swipe", [
+      { type: "pointerMove", duration: 0, x: a.x, y: a.y, origin: "viewport" },
+      { type: "pointerDown", button: 0 },
+      { type: "pause", duration: 100 },
+      { type: "pointerMove", duration: durationMs, x: b.x, y: b.y, origin: "viewport" },
+      { type: "pointerUp", button: 0 },
+    ]);
+  }
+
+  async type(text: string, options: { point?: Point; clear?: boolean } = {}): Promise<void> {
+    if (options.point) await this.tap(options.point);
+    await this.#do("Cannot type", async () => {
+      let el = await this.#client.activeElement();
+      if (el === undefined) {
+        const focused = await this.#client.findElements(
+          "-android uiautomator",
+          "new UiSelector().focused(true)",
+        );
+        el = focused[0];
+      }
+      if (el === undefined) {
+        if (options.clear) {
+          throw new DriverError("Cannot clear: no element is focused", "no_focused_element");
+        }
+        await this.#client.execute("mobile: type", [{ text }]);
+        return;
+      }
+      if (options.clear) await this.#client.elementClear(el);
+      await this.#client.elementSendKeys(el, text);
+    });
+  }
+
+  async press(key: string): Promise<void> {
+    const keycode = androidKeycode(key);
+    if (keycode === undefined) {
+      throw new DriverError(
+        `Cannot press ${JSON.stringify(key)}: no Android key code for it`,
+        "unsupported_key",
+      );
+    }
+    await this.#do(
+      `Cannot press ${key}`,
+      () => this.#client.execute("mobile: pressKey", [{ keycode }]),
+    );
+  }
+
+  async scroll(
+    direction: Direction,
+    options: { point?: Point; distance?: number } = {},
+  ): Promise<void> {
+    const vp = await this.viewport();
+    const at = options.point ?? { x: vp.width / 2, y: vp.height / 2 };
+    const vertical = direction === "up" || direction === "down";
+    const span = vertical ? vp.height : vp.width;
+    const d = Math.min(options.distance ?? span * 0.5, span * 0.8);
+    // Scrolling content down moves the finger up (and so on): start ahead, end behind.
+    const sign = direction === "down" || direction === "right" ? 1 : -1;
+    const clampX = (x: number) => Math.max(1, Math.min(vp.width - 2, x));
+    const clampY = (y: number) => Math.max(1, Math.min(vp.height - 2, y));
+    const from = vertical
+      ? { x: clampX(at.x), y: clampY(at.y + sign * d / 2) }
+      : { x: clampX(at.x + sign * d / 2), y: clampY(at.y) };
+    const to = vertical
+      ? { x: clampX(at.x), y: clampY(at.y - sign * d / 2) }
+      : { x: clampX(at.x - sign * d / 2), y: clampY(at.y) };
+    await this.swipe(from, to);
+  }
+
+  scrollTo(_position: Point): Promise<void> {
+    return Promise.reject(
+      new DriverError(
+        "Cannot scroll to an absolute position on Android: use scroll with a direction",
+        "unsupported_action",
+      ),
+    );
+  }
+
+  async select(point: Point, value: string): Promise<void> {
+    await this.tap(point);
+    const options = await this.#do(
+      `Cannot select ${JSON.stringify(value)}`,
+      () =>
+        this.#client.findElements(
+          "-android uiautomator",
+          `new UiSelector().text(${uiString(value)})`,
+        ),
+    );
+    const id = options[0];
+    if (id === undefined) {
+      throw new DriverError(
+        `Cannot select ${JSON.stringify(value)}: no option with that text`,
+        "no_such_element",
+      );
+    }
+    const rect = await this.#do("Cannot select", () => this.#client.elementRect(id));
+    await this.tap({ x: rect.x + rect.width / 2, y: rect.y + rect.height / 2 });
+  }
+
+  async check(point: Point, checked: boolean): Promise<void> {
+    const { screen } = await this.snapshot();
+    const node = deepestAt(screen.root, point, (n) => n.checkable);
+    if (node === undefined) {
+      throw new DriverError(
+        `Cannot check at (${Math.round(point.x)}, ${
+          Math.round(point.y)
+        }): no checkable element there`,
+        "no_such_element",
+      );
+    }
+    if (node.checked !== checked) await this.tap(point);
+  }
+
+  async navigate(url: string): Promise<NavigationResult> {
+    const started = performance.now();
+    await this.#do(`Cannot open ${url}`, async () => {
+      const component = /^([\w.]+)\/([\w.$]+)$/.exec(url);
+      const app = /^android-app:\/\/([\w.]+)\/?$/.exec(url);
+      if (component) {
+        await this.#client.execute("mobile: startActivity", [{ intent: url, wait: true }]);
+      } else if (app) {
+        await this.#client.execute("mobile: activateApp", [{ appId: app[1] }]);
+      } else {
+        await this.#client.execute("mobile: deepLink", [{ url, waitForLaunch: true }]);
+      }
+    });
+    await this.waitForSettle();
+    return {
+      requestedUrl: url,
+      finalUrl: await this.url(),
+      waitedFor: "load",
+      durationMs: performance.now() - started,
+    };
+  }
+
+  async waitForSettle(options: { quietMs?: number; timeoutMs?: number } = {}): Promise<void> {
+    const quietMs = options.quietMs ?? 300;
+    const deadline = performance.now() + (options.timeoutMs ?? 5_000);
+    let last = await this.#do("Cannot read the page source", () => this.#client.source());
+    let stableSince = performance.now();
+    while (performance.now() < deadline) {
+      await new Promise((r) => setTimeout(r, Math.min(100, quietMs)));
+      const now = await this.#do("Cannot read the page source", () => this.#client.source());
+      if (now !== last) {
+        last = now;
+        stableSince = performance.now();
+      } else if (performance.now() - stableSince >= quietMs) {
+        return;
+      }
+    }
+  }
+
+  async viewport(): Promise<Viewport> {
+    if (this.#viewport) return this.#viewport;
+    const rect = await this.#do("Cannot read the screen size", () => this.#client.windowRect());
+    let ratio = 1;
+    try {
+      const info = await this.#client.execute("mobile: deviceInfo", []);
+      const density = Number((info as { displayDensity?: unknown } | null)?.displayDensity);
+      if (Number.isFinite(density) && density > 0) ratio = density / 160;
+    } catch {
+      // Density is informative only; a server without deviceInfo keeps ratio 1.
+    }
+    this.#viewport = { width: rect.width, height: rect.height, devicePixelRatio: ratio };
+    return this.#viewport;
+  }
+
+  async url(): Promise<string> {
+    try {
+      const pkg = await this.#client.execute("mobile: getCurrentPackage", []);
+      const activity = await this.#client.execute("mobile: getCurrentActivity", []);
+      if (typeof pkg !== "string" || pkg === "") return "";
+      return `android-app://${pkg}/${typeof activity === "string" ? activity : ""}`;
+    } catch {
+      return "";
+    }
+  }
+
+  async tabs(): Promise<TabInfo[]> {
+    return [{ id: MAIN_TAB, url: await this.url(), active: true }];
+  }
+
+  switchTab(id: string): Promise<void> {
+    if (id === MAIN_TAB) return Promise.resolve();
+    return Promise.reject(
+      new DriverError(
+        `Cannot switch to tab ${JSON.stringify(id)}: a device has one screen`,
+        "no_such_tab",
+      ),
+    );
+  }
+
+  async find(query: FindQuery): Promise<FoundElement[]> {
+    if (!ANDROID_STRATEGIES.includes(query.using)) {
+      throw new DriverError(
+        `Cannot find by ${JSON.stringify(query.using)} on Android: use ${
+          ANDROID_STRATEGIES.join(", ")
+        }`,
+        "unsupported_strategy",
+      );
+    }
+    return await this.#do(`Cannot find ${query.using}=${query.value}`, async () => {
+      const ids = await this.#client.findElements(query.using, query.value);
+      const found: FoundElement[] = [];
+      for (const id of ids.slice(0, MAX_FOUND)) {
+        const rect = await this.#client.elementRect(id);
+        const displayed = await this.#client.elementAttribute(id, "displayed");
+        const enabled = await this.#client.elementAttribute(id, "enabled");
+        const text = await this.#client.elementAttribute(id, "text");
+        found.push({
+          bounds: { x: rect.x, y: rect.y, w: rect.width, h: rect.height },
+          visible: displayed !== "false",
+          enabled: enabled !== "false",
+          handle: id,
+          ...(text ? { text } : {}),
+        });
+      }
+      return found;
+    });
+  }
+
+  /** The screen of the last snapshot, if any. */
+  get lastScreen(): Screen | undefined {
+    return this.#lastScreen;
+  }
+
+  async close(): Promise<void> {
+    try {
+      await this.#client.deleteSession();
+    } catch {
+      // The session may already be gone (server stopped, device unplugged): closing still succeeds.
+    } finally {
+      await this.#server?.stop();
+    }
+  }
+
+  async #actions(doing: string, actions: W3cAction[]): Promise<void> {
+    const seq: PointerSequence = {
+      type: "pointer",
+      id: "finger1",
+      parameters: { pointerType: "touch" },
+      actions,
+    };
+    await this.#do(doing, () => this.#client.performActions([seq]));
+  }
+
+  async #do<T>(doing: string, fn: () => Promise<T>): Promise<T> {
+    try {
+      return await fn();
+    } catch (err) {
+      throw toDriverError(err, doing);
+    }
+  }
+}
+
+/** A point rounded to whole device pixels (W3C pointer moves take integers). */
+function devicePoint(p: Point): Point {
+  return { x: Math.round(p.x), y: Math.round(p.y) };
+}
+
+/** Quotes a string for a UiSelector argument. */
+function uiString(s: string): string {
+  return `"${s.replace(/\\/g, "\\\\").replace(/"/g, '\\"')}"`;
+}
+
+/** The deepest node containing the point that passes `accept`, in document order. */
+function deepestAt(root: UiNode, p: Point, accept: (n: UiNode) => boolean): UiNode | undefined {
+  let best: UiNode | undefined;
+  let bestDepth = -1;
+  for (const [n, depth] of walk(root)) {
+    const b = n.bounds;
+    if (
+      p.x >= b.x && p.x < b.x + b.w && p.y >= b.y && p.y < b.y + b.h && accept(n) &&
+      depth >= bestDepth
+    ) {
+      best = n;
+      bestDepth = depth;
+    }
+  }
+  return best;
+}
