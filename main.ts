@@ -14,6 +14,8 @@ import { describeError, exitCodeOf } from "./cli/errors.ts";
 const COMMANDS: Record<string, { summary: string; load: () => Promise<CommandModule> }> = {
   // One line per command, e.g.
   // optimize: { summary: "…", load: () => import("./cli/optimize.ts") },
+  ingest: { summary: "Import capture files as sessions", load: () => import("./cli/ingest.ts") },
+  export: { summary: "Write a session back as a file", load: () => import("./cli/export.ts") },
 };
 
 /**

@@ -6,17 +6,11 @@
  *
  * @module
  */
-import type { BlobRef } from "../../events/schemas.ts";
 import type { HierarchyFormat } from "../ui_node.ts";
+import { blobRefOf, type PendingBlob } from "./blob_ref.ts";
 import type { CaptureV1, ResolvedScreen } from "./capture_v1.ts";
 import { detectHierarchyFormat, hierarchyMediaType } from "./detect_hierarchy.ts";
 import { FormatError } from "./format_error.ts";
-
-/** Bytes to store and their media type. */
-export interface PendingBlob {
-  bytes: Uint8Array;
-  mediaType: string;
-}
 
 /** A screen read into memory, not stored yet. */
 export interface PendingScreen {
@@ -132,26 +126,24 @@ async function screenshotOf(
 }
 
 /**
- * Stores pending screens as blobs.
+ * Computes the blob references of pending screens (nothing is stored).
  *
  * @param screens the pending screens by action
- * @param putBlob the store's blob writer
- * @returns the resolved screens, same indexes
+ * @returns the resolved screens (same indexes) and the blobs to store
  */
-export async function storeScreens(
+export function resolveScreens(
   screens: readonly (PendingScreen | undefined)[],
-  putBlob: (bytes: Uint8Array, mediaType: string) => Promise<BlobRef>,
-): Promise<(ResolvedScreen | undefined)[]> {
-  const out: (ResolvedScreen | undefined)[] = [];
-  for (const s of screens) {
-    if (!s) {
-      out.push(undefined);
-      continue;
+): { screens: (ResolvedScreen | undefined)[]; blobs: PendingBlob[] } {
+  const blobs: PendingBlob[] = [];
+  const resolved = screens.map((s) => {
+    if (!s) return undefined;
+    blobs.push(s.hierarchy);
+    const r: ResolvedScreen = { hierarchy: blobRefOf(s.hierarchy), format: s.format };
+    if (s.screenshot) {
+      blobs.push(s.screenshot);
+      r.screenshot = blobRefOf(s.screenshot);
     }
-    const hierarchy = await putBlob(s.hierarchy.bytes, s.hierarchy.mediaType);
-    const r: ResolvedScreen = { hierarchy, format: s.format };
-    if (s.screenshot) r.screenshot = await putBlob(s.screenshot.bytes, s.screenshot.mediaType);
-    out.push(r);
-  }
-  return out;
+    return r;
+  });
+  return { screens: resolved, blobs };
 }

@@ -205,15 +205,20 @@ export function captureToEvents(capture: CaptureV1, options: CaptureToEventsOpti
     ...(capture.memory ? { memory: memoryOf(capture.memory) } : {}),
     source: { format: CAPTURE_FORMAT, ...(options.file ? { file: options.file } : {}) },
   };
-  const events: NewEvent[] = [
-    withMeta({ type: "SessionStarted", data: started }, isoOf(capture.startedAt)),
-  ];
+  // Events without a time of their own take the nearest earlier one, so a capture with
+  // timestamps yields a stream on its own clock.
+  let lastAt = isoOf(capture.startedAt ?? capture.actions[0]?.timestamp);
+  const events: NewEvent[] = [withMeta({ type: "SessionStarted", data: started }, lastAt)];
   let step: { index: number; text: string; ok: boolean } | undefined;
   let nextStep = 0;
   capture.actions.forEach((a, i) => {
-    const at = isoOf(a.timestamp);
+    const at = isoOf(a.timestamp) ?? lastAt;
     if (a.nlStep !== undefined && a.nlStep !== step?.text) {
-      if (step) events.push({ type: "StepEnded", data: { index: step.index, ok: step.ok } });
+      if (step) {
+        events.push(
+          withMeta({ type: "StepEnded", data: { index: step.index, ok: step.ok } }, lastAt),
+        );
+      }
       step = { index: nextStep++, text: a.nlStep, ok: true };
       events.push(
         withMeta({ type: "StepStarted", data: { index: step.index, text: a.nlStep } }, at),
@@ -288,15 +293,18 @@ export function captureToEvents(capture: CaptureV1, options: CaptureToEventsOpti
         },
       }, at));
     }
+    lastAt = at;
   });
-  if (step) events.push({ type: "StepEnded", data: { index: step.index, ok: step.ok } });
+  if (step) {
+    events.push(withMeta({ type: "StepEnded", data: { index: step.index, ok: step.ok } }, lastAt));
+  }
   events.push(withMeta({
     type: "SessionEnded",
     data: {
       reason: capture.ended?.reason ?? "completed",
       ...(capture.ended?.error !== undefined ? { error: capture.ended.error } : {}),
     },
-  }, isoOf(capture.endedAt)));
+  }, isoOf(capture.endedAt) ?? lastAt));
   return events;
 }
 

@@ -1,7 +1,7 @@
 import { assert, assertEquals, assertRejects, assertStringIncludes } from "../../tests/assert.ts";
 import type { BlobRef, NewEvent } from "../../events/schemas.ts";
 import { captureToEvents, CaptureV1, eventsToCapture } from "./capture_v1.ts";
-import { loadCaptureScreens, storeScreens } from "./capture_screens.ts";
+import { loadCaptureScreens, resolveScreens } from "./capture_screens.ts";
 import { FormatError, zodToFormatError } from "./format_error.ts";
 import { comparableEvents } from "./round_trip.ts";
 
@@ -70,8 +70,13 @@ async function importSample(input: unknown) {
       return Promise.reject(new Deno.errors.NotFound(p));
     },
   });
-  const screens = await storeScreens(pending, put);
-  return { events: captureToEvents(capture, { sessionId: "s1", blobs: screens }), blobs, put };
+  const resolved = resolveScreens(pending);
+  for (const b of resolved.blobs) await put(b.bytes, b.mediaType);
+  return {
+    events: captureToEvents(capture, { sessionId: "s1", blobs: resolved.screens }),
+    blobs,
+    put,
+  };
 }
 
 Deno.test("captureToEvents() emits steps, screens, actions, results and memory in order", async () => {
@@ -154,9 +159,8 @@ Deno.test("eventsToCapture() writes a screenshot as a data URI that reads back t
   ];
   const capture = CaptureV1.parse(eventsToCapture(events, { blobs }));
   assertStringIncludes(capture.actions[0]!.screenshot!, "data:image/png;base64,");
-  const screens = await storeScreens(
+  const { screens } = resolveScreens(
     await loadCaptureScreens(capture, { readFile: () => Promise.reject(new Error("no")) }),
-    put,
   );
   const back = captureToEvents(capture, { sessionId: "s", blobs: screens });
   assertEquals(comparableEvents(back), comparableEvents(events));

@@ -1,0 +1,107 @@
+/**
+ * `cairn export SESSION --format events|recording_v1|capture [--out FILE]`: writes a session
+ * back as a file that `cairn ingest` reads again to the same events.
+ *
+ * @module
+ */
+import { type CommandSpec, type ParsedArgs, str } from "./args.ts";
+import { DB_FLAGS, openStore } from "./context.ts";
+import { type EventStore, NotFoundError } from "../events/event_store.ts";
+import type { StoredEvent } from "../events/schemas.ts";
+import { eventsToCapture } from "../engine/formats/capture_v1.ts";
+import { blobRefsIn, formatEventsJsonl } from "../engine/formats/events_jsonl.ts";
+
+/** The formats `cairn export` writes. */
+export const EXPORT_FORMATS = ["events", "capture"] as const;
+export type ExportFormat = typeof EXPORT_FORMATS[number];
+
+/** A session read back: its events and every blob they reference. */
+export interface LoadedSession {
+  sessionId: string;
+  events: StoredEvent[];
+  blobs: Map<string, Uint8Array>;
+}
+
+/**
+ * Reads a session's events and the blobs they reference.
+ *
+ * @param store the event store
+ * @param session a session id (`abc…`) or stream id (`session-abc…`)
+ * @returns the events in order and the blob bytes by hash
+ * @throws {NotFoundError} when the session has no events
+ */
+export async function loadSession(store: EventStore, session: string): Promise<LoadedSession> {
+  const sessionId = session.startsWith("session-") ? session.slice("session-".length) : session;
+  const events: StoredEvent[] = [];
+  for await (const e of store.readStream(`session-${sessionId}`)) events.push(e);
+  if (events.length === 0) throw new NotFoundError(`No session ${JSON.stringify(sessionId)}`);
+  const blobs = new Map<string, Uint8Array>();
+  for (const e of events) {
+    for (const ref of blobRefsIn(e.data)) {
+      if (!blobs.has(ref.hash)) blobs.set(ref.hash, (await store.getBlob(ref.hash)).bytes);
+    }
+  }
+  return { sessionId, events, blobs };
+}
+
+/**
+ * Renders a loaded session in an export format.
+ *
+ * @param session the loaded session
+ * @param format the output format
+ * @returns the file text
+ */
+export function renderSession(session: LoadedSession, format: ExportFormat): string {
+  switch (format) {
+    case "events":
+      return formatEventsJsonl(session.events, session.blobs);
+    case "capture":
+      return JSON.stringify(eventsToCapture(session.events, { blobs: session.blobs }), null, 2) +
+        "\n";
+  }
+}
+
+/** The command's flags and help. */
+export const spec: CommandSpec = {
+  name: "export",
+  summary: "Write a session back as events (JSON lines), recording_v1 or a capture file",
+  positionals: ["SESSION"],
+  flags: {
+    ...DB_FLAGS,
+    format: {
+      type: "string",
+      choices: EXPORT_FORMATS,
+      default: "events",
+      description: "Output format",
+    },
+    out: { type: "string", alias: "o", value: "FILE", description: "Write here (else stdout)" },
+  },
+  details: `
+Hierarchies and screenshots travel inside the file (blob lines in events, inline text and
+data: URIs in a capture), so \`cairn ingest\` of the output rebuilds the same events.
+
+Examples:
+  cairn export 3f2a… --format capture --out run.capture.json
+  cairn export 3f2a… > session.jsonl`,
+};
+
+/**
+ * Runs `cairn export`.
+ *
+ * @param args parsed arguments
+ * @returns the exit code
+ */
+export async function run(args: ParsedArgs): Promise<number> {
+  const format = (str(args, "format") ?? "events") as ExportFormat;
+  const store = openStore(args);
+  let text: string;
+  try {
+    text = renderSession(await loadSession(store, args.positionals[0]!), format);
+  } finally {
+    store.close();
+  }
+  const out = str(args, "out");
+  if (out) await Deno.writeTextFile(out, text);
+  else await Deno.stdout.write(new TextEncoder().encode(text));
+  return 0;
+}

@@ -1,0 +1,193 @@
+/**
+ * Cairn's event export: one JSON object per line. An event line is
+ * `{ "type", "schemaVersion", "data", "meta" }`; a blob line `{ "blob": BlobRef, "base64" }`
+ * comes before the first event that references the blob, so a file is self-contained.
+ *
+ * @module
+ */
+import {
+  BlobRef,
+  CURRENT_SCHEMA_VERSION,
+  EVENT_SCHEMAS,
+  type EventType,
+  type NewEvent,
+} from "../../events/schemas.ts";
+import { upcast } from "../../events/upcasters.ts";
+import { blobRefOf, type PendingBlob } from "./blob_ref.ts";
+import { FormatError } from "./format_error.ts";
+import { parseJson } from "./json_text.ts";
+
+/** The event types a session stream holds. */
+export const SESSION_EVENT_TYPES: ReadonlySet<string> = new Set<EventType>([
+  "SessionStarted",
+  "StepStarted",
+  "ScreenCaptured",
+  "ActionPerformed",
+  "MemorySnapshotted",
+  "ActionCompleted",
+  "NavigationOccurred",
+  "StepEnded",
+  "SessionEnded",
+]);
+
+/** A parsed events file. */
+export interface EventsFile {
+  events: NewEvent[];
+  /** Blobs the file carries, checked against their hashes. */
+  blobs: PendingBlob[];
+  /** Every blob the events reference, with the line of its first reference. */
+  references: Map<string, { ref: BlobRef; line: number }>;
+}
+
+/**
+ * The blob references inside an event's data (any object shaped like a `BlobRef`).
+ *
+ * @param data event data
+ * @returns the references, in document order
+ */
+export function blobRefsIn(data: unknown): BlobRef[] {
+  const out: BlobRef[] = [];
+  const visit = (v: unknown) => {
+    if (v === null || typeof v !== "object") return;
+    if (Array.isArray(v)) return v.forEach(visit);
+    const r = BlobRef.safeParse(v);
+    if (r.success && Object.keys(v).length === 3) out.push(r.data);
+    else Object.values(v).forEach(visit);
+  };
+  visit(data);
+  return out;
+}
+
+function decodeBase64(s: string): Uint8Array | undefined {
+  try {
+    const bin = atob(s);
+    const bytes = new Uint8Array(bin.length);
+    for (let i = 0; i < bin.length; i++) bytes[i] = bin.charCodeAt(i);
+    return bytes;
+  } catch {
+    return undefined;
+  }
+}
+
+function encodeBase64(bytes: Uint8Array): string {
+  let s = "";
+  for (let i = 0; i < bytes.length; i += 0x8000) {
+    s += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
+  }
+  return btoa(s);
+}
+
+/**
+ * Parses an events file of one session: every line is checked (JSON, known session event
+ * type, data against its schema after upcasting an older `schemaVersion`, blob hashes).
+ *
+ * @param text the file's text
+ * @returns the events, the blobs the file carries and the blobs the events reference
+ * @throws {FormatError} `line N: …` naming the line (and the field) of the first problem
+ * @example
+ * ```ts
+ * const f = parseEventsJsonl('{"type":"StepStarted","data":{"index":0,"text":"Open"}}\n');
+ * if (f.events[0]!.type !== "StepStarted") throw new Error();
+ * ```
+ */
+export function parseEventsJsonl(text: string): EventsFile {
+  const events: NewEvent[] = [];
+  const blobs: PendingBlob[] = [];
+  const references = new Map<string, { ref: BlobRef; line: number }>();
+  const lines = text.split("\n");
+  lines.forEach((raw, i) => {
+    const n = i + 1;
+    if (raw.trim() === "") return;
+    let value: unknown;
+    try {
+      value = parseJson(raw);
+    } catch (err) {
+      throw new FormatError(
+        `line ${n}, ${(err as Error).message.replace(/^line 1, /, "")}`,
+        `${n}`,
+      );
+    }
+    if (value === null || typeof value !== "object" || Array.isArray(value)) {
+      throw new FormatError(`line ${n}: expected an event object`, `${n}`);
+    }
+    const o = value as Record<string, unknown>;
+    if ("blob" in o) {
+      const ref = BlobRef.safeParse(o.blob);
+      const bytes = typeof o.base64 === "string" ? decodeBase64(o.base64) : undefined;
+      if (!ref.success) {
+        throw new FormatError(`line ${n}: blob: expected { hash, mediaType, size }`);
+      }
+      if (!bytes) throw new FormatError(`line ${n}: base64: expected the blob's bytes in base64`);
+      const blob = { bytes, mediaType: ref.data.mediaType };
+      if (blobRefOf(blob).hash !== ref.data.hash) {
+        throw new FormatError(`line ${n}: blob.hash does not match the sha256 of its bytes`);
+      }
+      blobs.push(blob);
+      return;
+    }
+    const type = o.type;
+    if (typeof type !== "string") throw new FormatError(`line ${n}: type: expected a string`);
+    if (!Object.hasOwn(EVENT_SCHEMAS, type)) {
+      throw new FormatError(`line ${n}: type: unknown event type ${JSON.stringify(type)}`);
+    }
+    if (!SESSION_EVENT_TYPES.has(type)) {
+      throw new FormatError(`line ${n}: type: ${type} is not a session event`);
+    }
+    const version = o.schemaVersion ?? CURRENT_SCHEMA_VERSION[type as EventType];
+    if (typeof version !== "number" || !Number.isInteger(version) || version < 1) {
+      throw new FormatError(`line ${n}: schemaVersion: expected a positive integer`);
+    }
+    let data: unknown;
+    try {
+      data = upcast(type, version, o.data).data;
+    } catch (err) {
+      throw new FormatError(`line ${n}: data: ${(err as Error).message}`, `${n}`);
+    }
+    const meta = o.meta as Record<string, unknown> | undefined;
+    const at = meta && typeof meta.recordedAt === "string" ? meta.recordedAt : undefined;
+    const event = { type, data, ...(at ? { meta: { recordedAt: at } } : {}) } as NewEvent;
+    for (const ref of blobRefsIn(data)) {
+      if (!references.has(ref.hash)) references.set(ref.hash, { ref, line: n });
+    }
+    events.push(event);
+  });
+  return { events, blobs, references };
+}
+
+/** An event as the exporter reads it. */
+export interface ExportedEvent {
+  type: string;
+  schemaVersion?: number;
+  data: unknown;
+  meta?: { recordedAt?: string };
+}
+
+/**
+ * Writes a session's events as JSON lines, each blob once before its first reference.
+ *
+ * @param events the session's events in order
+ * @param blobs blob bytes by hash (blobs not in the map are referenced but not embedded)
+ * @returns the file text, ending with a newline
+ */
+export function formatEventsJsonl(
+  events: readonly ExportedEvent[],
+  blobs: ReadonlyMap<string, Uint8Array>,
+): string {
+  const out: string[] = [];
+  const written = new Set<string>();
+  for (const e of events) {
+    for (const ref of blobRefsIn(e.data)) {
+      const bytes = blobs.get(ref.hash);
+      if (!bytes || written.has(ref.hash)) continue;
+      written.add(ref.hash);
+      out.push(JSON.stringify({ blob: ref, base64: encodeBase64(bytes) }));
+    }
+    out.push(JSON.stringify({
+      type: e.type,
+      schemaVersion: e.schemaVersion ?? CURRENT_SCHEMA_VERSION[e.type as EventType],
+      data: e.data,
+      ...(e.meta?.recordedAt ? { meta: { recordedAt: e.meta.recordedAt } } : {}),
+    }));
+  }
+  return out.join("\n") + "\n";
+}

@@ -1,0 +1,139 @@
+/**
+ * One entry for every importable file: detects the format from the text, validates the whole
+ * file, reads the files it references, and returns the events of one session and the blobs
+ * they need — before anything is stored.
+ *
+ * @module
+ */
+import type { NewEvent } from "../../events/schemas.ts";
+import { blobRefOf, type PendingBlob } from "./blob_ref.ts";
+import { CAPTURE_FORMAT, captureToEvents, CaptureV1 } from "./capture_v1.ts";
+import { loadCaptureScreens, resolveScreens } from "./capture_screens.ts";
+import { parseEventsJsonl } from "./events_jsonl.ts";
+import { FormatError, zodToFormatError } from "./format_error.ts";
+import { parseJson } from "./json_text.ts";
+
+/** The file formats `cairn ingest` reads. */
+export const IMPORT_FORMATS = ["capture", "events"] as const;
+export type ImportFormat = typeof IMPORT_FORMATS[number];
+
+/** Options of {@linkcode prepareImport}. */
+export interface PrepareImportOptions {
+  /** Force a format instead of detecting it. */
+  format?: ImportFormat;
+  /** The id of the new session. */
+  sessionId: string;
+  /** The file's name, kept in `SessionStarted.source`. */
+  file?: string;
+  /** Reads a file named relative to the imported file's folder. */
+  readFile(relativePath: string): Promise<Uint8Array>;
+}
+
+/** A validated import, ready to store. */
+export interface PreparedImport {
+  format: ImportFormat;
+  events: NewEvent[];
+  /** Blobs to store before the events are appended. */
+  blobs: PendingBlob[];
+  /** Blobs the events reference but the file does not carry (events files): hash → line. */
+  external: Map<string, number>;
+}
+
+const UNKNOWN = `unknown format: expected a JSON object with "format": "${CAPTURE_FORMAT}", ` +
+  `or JSON lines of events (force one with --format)`;
+
+function isObject(v: unknown): v is Record<string, unknown> {
+  return v !== null && typeof v === "object" && !Array.isArray(v);
+}
+
+/**
+ * Detects the format of a file's text.
+ *
+ * @param text the file's text
+ * @returns the format and, for single-document JSON formats, the parsed value
+ * @throws {FormatError} for malformed JSON (line and column) or an unknown format
+ * @example
+ * ```ts
+ * if (detectImportFormat('{"format":"cairn.capture/v1"}').format !== "capture") throw new Error();
+ * ```
+ */
+export function detectImportFormat(text: string): { format: ImportFormat; value?: unknown } {
+  if (text.trim() === "") throw new FormatError("empty file: expected JSON");
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    const first = text.split("\n").find((l) => l.trim() !== "") ?? "";
+    try {
+      const line = JSON.parse(first);
+      if (isObject(line) && ("type" in line || "blob" in line)) return { format: "events" };
+    } catch {
+      // fall through to the located error of the whole text
+    }
+    parseJson(text); // throws with line and column
+    throw new FormatError(UNKNOWN);
+  }
+  if (!isObject(value)) throw new FormatError(UNKNOWN);
+  if (value.format === CAPTURE_FORMAT) return { format: "capture", value };
+  if (typeof value.type === "string" && "data" in value) return { format: "events" };
+  if (typeof value.format === "string") {
+    throw new FormatError(`format: unknown format ${JSON.stringify(value.format)}`, "format");
+  }
+  throw new FormatError(UNKNOWN);
+}
+
+/**
+ * Validates a file and maps it to the events of one new session.
+ *
+ * @param text the file's text
+ * @param options the session id, the file name and how to read referenced files
+ * @returns the events and the blobs to store
+ * @throws {FormatError} naming the line or field of the first problem
+ */
+export async function prepareImport(
+  text: string,
+  options: PrepareImportOptions,
+): Promise<PreparedImport> {
+  let format: ImportFormat;
+  let value: unknown;
+  if (options.format) {
+    format = options.format;
+    if (format !== "events") value = parseJson(text);
+  } else {
+    ({ format, value } = detectImportFormat(text));
+  }
+  switch (format) {
+    case "capture": {
+      const parsed = CaptureV1.safeParse(value);
+      if (!parsed.success) throw zodToFormatError(parsed.error);
+      const pending = await loadCaptureScreens(parsed.data, options);
+      const { screens, blobs } = resolveScreens(pending);
+      const events = captureToEvents(parsed.data, {
+        sessionId: options.sessionId,
+        blobs: screens,
+        ...(options.file ? { file: options.file } : {}),
+      });
+      return { format, events, blobs, external: new Map() };
+    }
+    case "events": {
+      const file = parseEventsJsonl(text);
+      const first = file.events[0];
+      if (first?.type !== "SessionStarted") {
+        throw new FormatError("line 1: the first event must be SessionStarted", "1");
+      }
+      const events = file.events.map((e, i): NewEvent => {
+        if (i > 0 && e.type === "SessionStarted") {
+          throw new FormatError("a second SessionStarted: an events file holds one session");
+        }
+        if (e.type !== "SessionStarted") return e;
+        return { ...e, data: { ...e.data, sessionId: options.sessionId } };
+      });
+      const inFile = new Set(file.blobs.map((b) => blobRefOf(b).hash));
+      const external = new Map<string, number>();
+      for (const [hash, { line }] of file.references) {
+        if (!inFile.has(hash)) external.set(hash, line);
+      }
+      return { format, events, blobs: file.blobs, external };
+    }
+  }
+}
