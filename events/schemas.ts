@@ -38,7 +38,12 @@ export const SessionStarted = z.object({
   /** Memory at the start of the run (input slots). */
   memory: StringMap.optional(),
   /** Where an imported session came from. */
-  source: z.object({ format: z.string(), file: z.string().optional() }).optional(),
+  source: z.object({
+    format: z.string(),
+    file: z.string().optional(),
+    /** The id the source gave the run (recording_v1 `id`, a trace id). */
+    id: z.string().optional(),
+  }).optional(),
 });
 
 export const StepStarted = z.object({ index: z.number().int().nonnegative(), text: z.string() });
