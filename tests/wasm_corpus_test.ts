@@ -1,0 +1,54 @@
+import { parseHierarchy } from "../engine/hierarchy.ts";
+import { ScreenTable } from "../engine/screen_table.ts";
+import { type UiNode, walk } from "../engine/ui_node.ts";
+import { Prng } from "../wasm/prng.ts";
+import { assert, assertEquals } from "./assert.ts";
+import { assertEnginesAgree } from "./wasm_random_tree.ts";
+
+const CORPUS = new URL("../../shared/corpus/", import.meta.url);
+
+function corpusFiles(): string[] {
+  return ["android/", "ios/"].flatMap((dir) =>
+    [...Deno.readDirSync(new URL(dir, CORPUS))]
+      .map((e) => dir + e.name)
+      .filter((n) => /\.(xml|json)$/.test(n))
+  ).sort();
+}
+
+// The ref hash written out from its definition, independent of both implementations.
+function specHash(n: UiNode): number {
+  const r10 = (v: number) => Math.round(v / 10) * 10;
+  const cx = Math.round(n.bounds.x + n.bounds.w / 2), cy = Math.round(n.bounds.y + n.bounds.h / 2);
+  const label = n.text ?? n.contentDescription ?? n.name ?? "";
+  const s = `${n.className}\u0000${label}\u0000${String(r10(cx))},${String(r10(cy))}`;
+  let h = 0x811c9dc5;
+  for (const b of new TextEncoder().encode(s)) h = Math.imul(h ^ b, 0x01000193) >>> 0;
+  return h;
+}
+
+Deno.test("WASM hot path equals the TS reference on every Android and iOS corpus hierarchy", () => {
+  const files = corpusFiles();
+  assert(files.length >= 34, `only ${files.length} corpus files`);
+  for (const [k, f] of files.entries()) {
+    const screen = parseHierarchy(Deno.readTextFileSync(new URL(f, CORPUS)));
+    // Points spread over the whole screen, on top of the random ones near node edges.
+    const rng = new Prng(k + 1);
+    assertEnginesAgree(rng, screen.root, f);
+    const w = ScreenTable.from(screen, { engine: "wasm" });
+    const r = ScreenTable.from(screen, { engine: "reference" });
+    const grid = [];
+    for (let y = 0; y < screen.height; y += 37) {
+      for (let x = 0; x < screen.width; x += 23) grid.push({ x, y });
+    }
+    assertEquals(Array.from(w.hitTestBatch(grid)), Array.from(r.hitTestBatch(grid)), f);
+    assert(w.hitTestBatch(grid).some((i) => i > 0), `${f}: no point hits below the root`);
+  }
+});
+
+Deno.test("ScreenTable.refHashes() follows the ref hash definition on every corpus node", () => {
+  for (const f of corpusFiles()) {
+    const screen = parseHierarchy(Deno.readTextFileSync(new URL(f, CORPUS)));
+    const want = [...walk(screen.root)].map(([n]) => specHash(n));
+    assertEquals(Array.from(ScreenTable.from(screen, { engine: "wasm" }).refHashes()), want, f);
+  }
+});

@@ -1,0 +1,46 @@
+import { type Point, type UiNode, walk } from "../engine/ui_node.ts";
+import { ScreenTable } from "../engine/screen_table.ts";
+import { Prng } from "../wasm/prng.ts";
+import { assertEquals } from "./assert.ts";
+import { assertEnginesAgree, randomPoints, randomTree } from "./wasm_random_tree.ts";
+
+const TREES = 1000;
+
+Deno.test(`WASM hot path equals the TS reference on ${TREES} random trees`, () => {
+  for (let seed = 1; seed <= TREES; seed++) {
+    const rng = new Prng(seed);
+    const size = seed % 10 === 0 ? rng.int(200, 600) : rng.int(1, 60);
+    assertEnginesAgree(rng, randomTree(rng, size), `seed ${seed}`);
+  }
+});
+
+// The hit-test rule written against the tree itself, independent of the table.
+function oracle(root: UiNode, p: Point): UiNode | undefined {
+  const x = Math.floor(p.x), y = Math.floor(p.y);
+  let best: UiNode | undefined, bestDepth = -1, bestArea = 0;
+  for (const [n, depth] of walk(root)) {
+    const b = n.bounds;
+    const x1 = Math.round(b.x), y1 = Math.round(b.y);
+    const x2 = Math.max(x1, Math.round(b.x + b.w)), y2 = Math.max(y1, Math.round(b.y + b.h));
+    if (!n.visible || x < x1 || x >= x2 || y < y1 || y >= y2) continue;
+    const area = (x2 - x1) * (y2 - y1);
+    if (depth > bestDepth || (depth === bestDepth && area < bestArea)) {
+      best = n;
+      bestDepth = depth;
+      bestArea = area;
+    }
+  }
+  return best;
+}
+
+Deno.test("ScreenTable.hitTest() follows the hit-test rule on 200 random trees", () => {
+  for (let seed = 5001; seed <= 5200; seed++) {
+    const rng = new Prng(seed);
+    const root = randomTree(rng, rng.int(1, 80));
+    const t = ScreenTable.from(root, { engine: "wasm" });
+    for (const p of randomPoints(rng, t, 30)) {
+      const i = t.hitTest(p);
+      assertEquals(i < 0 ? undefined : t.node(i), oracle(root, p), `seed ${seed} (${p.x}, ${p.y})`);
+    }
+  }
+});
