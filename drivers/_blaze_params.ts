@@ -1,0 +1,94 @@
+/**
+ * The parameters of each blaze tool, parsed once at the edge (CLI `key=value` words or an
+ * HTTP JSON body). CLI values arrive as strings, so numbers and booleans are coerced.
+ *
+ * @module
+ */
+import { z } from "zod";
+
+const Num = z.union([z.number(), z.string().trim().regex(/^-?\d+(\.\d+)?$/).transform(Number)]);
+const Bool = z.union([z.boolean(), z.enum(["true", "false"]).transform((s) => s === "true")]);
+const Ref = z.string().regex(/^[a-z]\d{1,3}[a-z]?$/, "expected a ref such as y778 or k42b");
+const Direction = z.enum(["up", "down", "left", "right"]);
+
+/** A target: a ref from the latest snapshot, or a point. */
+const Target = {
+  ref: Ref.optional(),
+  x: Num.optional(),
+  y: Num.optional(),
+};
+
+function oneTarget<
+  T extends { ref?: string | undefined; x?: number | undefined; y?: number | undefined },
+>(
+  v: T,
+  ctx: z.RefinementCtx,
+) {
+  const point = v.x !== undefined || v.y !== undefined;
+  if (v.ref !== undefined && point) {
+    ctx.addIssue({ code: "custom", message: "give ref or x,y, not both", path: ["ref"] });
+  } else if (point && (v.x === undefined || v.y === undefined)) {
+    ctx.addIssue({ code: "custom", message: "a point needs both x and y", path: ["x"] });
+  }
+}
+
+function requireTarget<T extends { ref?: string | undefined; x?: number | undefined }>(
+  v: T,
+  ctx: z.RefinementCtx,
+) {
+  if (v.ref === undefined && v.x === undefined) {
+    ctx.addIssue({ code: "custom", message: "needs ref=… or x=…,y=…", path: ["ref"] });
+  }
+}
+
+/** Parameters of every tool, by tool name. */
+export const TOOL_PARAMS = {
+  snapshot: z.strictObject({ bounds: Bool.optional(), offscreen: Bool.optional() }),
+  tap: z.strictObject({ ...Target }).superRefine(oneTarget).superRefine(requireTarget),
+  type: z.strictObject({ ...Target, text: z.string(), clear: Bool.optional() }).superRefine(
+    oneTarget,
+  ),
+  press: z.strictObject({ key: z.string().min(1) }),
+  scroll: z.strictObject({ ...Target, direction: Direction, distance: Num.optional() })
+    .superRefine(oneTarget),
+  navigate: z.strictObject({ url: z.string().url() }),
+  assert: z.strictObject({ ref: Ref, visible: Bool.optional(), text: z.string().optional() })
+    .refine((v) => v.visible !== undefined || v.text !== undefined, {
+      message: "needs visible or text=…",
+      path: ["visible"],
+    }),
+  read: z.strictObject({ ref: Ref, storeAs: z.string().regex(/^[A-Za-z_][\w]*$/) }),
+  select: z.strictObject({ ref: Ref, value: z.string() }),
+  check: z.strictObject({ ref: Ref, checked: Bool.optional() }),
+  memory: z.strictObject({
+    op: z.enum(["set", "get"]),
+    name: z.string().regex(/^[A-Za-z_][\w]*$/, "expected a name such as email or item_count"),
+    value: z.string().optional(),
+  }).refine((v) => v.op === "get" || v.value !== undefined, {
+    message: "memory set needs a value",
+    path: ["value"],
+  }),
+  step: z.strictObject({ text: z.string().min(1) }),
+  end: z.strictObject({
+    reason: z.enum(["completed", "failed", "clarification"]).optional(),
+    error: z.string().optional(),
+  }),
+} as const;
+
+/** The name of a blaze tool. */
+export type ToolName = keyof typeof TOOL_PARAMS;
+/** The parsed parameters of a tool. */
+export type ToolParams<T extends ToolName> = z.output<typeof TOOL_PARAMS[T]>;
+
+/** Every tool name, in the order help lists them. */
+export const TOOL_NAMES = Object.keys(TOOL_PARAMS) as ToolName[];
+
+/**
+ * Whether a string names a blaze tool.
+ *
+ * @param name a tool name
+ * @returns true for `tap`, `type`, …
+ */
+export function isToolName(name: string): name is ToolName {
+  return Object.hasOwn(TOOL_PARAMS, name);
+}

@@ -1,0 +1,573 @@
+/**
+ * A blaze session: an agent drives any {@linkcode Driver} through Cairn's tools and every call
+ * records itself as ground truth (000 "capture only ground truth", 004 agent recording): before
+ * each action a `ScreenCaptured` (hierarchy and screenshot blobs), then `ActionPerformed` with
+ * the resolved point and node and the raw tool call, `ActionCompleted`, navigations and a
+ * `MemorySnapshotted`. A ref names a node of the latest snapshot; the recording keeps the point
+ * and the node, never the ref as the target. Platform-agnostic: Chrome and Android drivers alike.
+ *
+ * @module
+ */
+import { z } from "zod";
+import type { Driver } from "./driver.ts";
+import type { EventStore } from "../events/event_store.ts";
+import type { EventData, NewEvent } from "../events/schemas.ts";
+import { center, type Point, type Screen, type UiNode, walk } from "../engine/ui_node.ts";
+import { isToolName, TOOL_PARAMS, type ToolName, type ToolParams } from "./_blaze_params.ts";
+import { interimRefs, interimRender } from "./_interim_refs.ts";
+
+export { isToolName, TOOL_NAMES, type ToolName } from "./_blaze_params.ts";
+
+/** Options of {@linkcode BlazeSession.start}. */
+export interface BlazeStartOptions {
+  url: string;
+  prompt: string;
+  /** Session id (default a random UUID). */
+  sessionId?: string;
+  /** Memory at the start of the run (input slots). */
+  memory?: Record<string, string>;
+  systemPrompt?: string;
+  /** Driver names and versions to record (`{ chrome: "156.0…" }`). */
+  drivers?: Record<string, string>;
+  /** Record a screenshot with every screen (default true). */
+  screenshots?: boolean;
+  /** DOM quiet time after an action before the next screen is read (default 300 ms). */
+  settleMs?: number;
+}
+
+/** What a tool call returns to the agent. */
+export interface ToolResult {
+  ok: boolean;
+  /** Text for the agent: the snapshot, the value read, or what happened. */
+  output: string;
+  /** Value read (`read`, `memory get`). */
+  value?: string;
+  error?: string;
+  /** Id of the recorded action (absent for `snapshot` and `step`). */
+  actionId?: string;
+  url?: string;
+}
+
+/** Raised when a tool call is malformed (unknown tool, bad parameters): nothing is recorded. */
+export class ToolInputError extends Error {
+  override name = "ToolInputError";
+  constructor(message: string, readonly issues: { path: string; message: string }[] = []) {
+    super(message);
+  }
+}
+
+/** Raised when a call reaches a session that has ended. */
+export class SessionEndedError extends Error {
+  override name = "SessionEndedError";
+}
+
+type ActionKind = EventData<"ActionPerformed">["kind"];
+type Performed = Omit<EventData<"ActionPerformed">, "actionId" | "source" | "kind">;
+
+interface Latest {
+  screen: Screen;
+  refs: Map<string, UiNode>;
+}
+
+/** One agent run, recorded to the stream `session-<id>`. */
+export class BlazeSession {
+  readonly id: string;
+  readonly streamId: string;
+  #driver: Driver;
+  #store: EventStore;
+  #version = 0;
+  #memory = new Map<string, string>();
+  #writtenBy = new Map<string, string>();
+  #step: number | undefined;
+  #nextStep = 0;
+  #actions = 0;
+  #latest: Latest | undefined;
+  #ended: EventData<"SessionEnded">["reason"] | undefined;
+  #queue: Promise<unknown> = Promise.resolve();
+  #screenshots: boolean;
+  #settleMs: number;
+  #lastUrl = "";
+  #lastTab = "";
+
+  private constructor(driver: Driver, store: EventStore, id: string, options: BlazeStartOptions) {
+    this.#driver = driver;
+    this.#store = store;
+    this.id = id;
+    this.streamId = `session-${id}`;
+    this.#screenshots = options.screenshots ?? true;
+    this.#settleMs = options.settleMs ?? 300;
+    for (const [k, v] of Object.entries(options.memory ?? {})) this.#memory.set(k, v);
+  }
+
+  /**
+   * Starts a run: records `SessionStarted`, opens the url and records the first screen.
+   *
+   * @param driver the browser or device
+   * @param store where the events go
+   * @param options url, prompt and what else to record
+   * @returns the running session
+   * @throws {DriverError} when the url cannot be opened (the session then ends as failed)
+   */
+  static async start(
+    driver: Driver,
+    store: EventStore,
+    options: BlazeStartOptions,
+  ): Promise<BlazeSession> {
+    const session = new BlazeSession(
+      driver,
+      store,
+      options.sessionId ?? crypto.randomUUID(),
+      options,
+    );
+    const vp = await driver.viewport();
+    await session.#append([{
+      type: "SessionStarted",
+      data: {
+        sessionId: session.id,
+        mode: "agent",
+        platform: driver.platform,
+        prompt: options.prompt,
+        url: options.url,
+        viewport: { width: vp.width, height: vp.height },
+        devicePixelRatio: vp.devicePixelRatio,
+        ...(options.systemPrompt ? { systemPrompt: options.systemPrompt } : {}),
+        ...(options.drivers ? { drivers: options.drivers } : {}),
+        ...(options.memory ? { memory: options.memory } : {}),
+      },
+    }], "no_stream");
+    try {
+      const nav = await driver.navigate(options.url);
+      await driver.waitForSettle({ quietMs: session.#settleMs });
+      const tab = await session.#activeTab();
+      await session.#append([{
+        type: "NavigationOccurred",
+        data: { url: nav.finalUrl, reason: "navigate", ...(tab ? { tabId: tab } : {}) },
+      }]);
+      session.#lastUrl = nav.finalUrl;
+      session.#lastTab = tab;
+      await session.#capture();
+    } catch (err) {
+      await session.end("failed", err instanceof Error ? err.message : String(err));
+      throw err;
+    }
+    return session;
+  }
+
+  /** True once `end` ran. */
+  get ended(): boolean {
+    return this.#ended !== undefined;
+  }
+
+  /** The memory map as it stands. */
+  get memory(): Record<string, string> {
+    return Object.fromEntries(this.#memory);
+  }
+
+  /** How many actions were recorded. */
+  get actionCount(): number {
+    return this.#actions;
+  }
+
+  /** The driver this session drives. */
+  get driver(): Driver {
+    return this.#driver;
+  }
+
+  /**
+   * Runs one tool call and records it. Calls run one at a time, in arrival order.
+   *
+   * @param tool the tool name (`tap`, `type`, …)
+   * @param params its parameters (strings from the CLI are coerced)
+   * @returns what the agent sees
+   * @throws {ToolInputError} for an unknown tool or bad parameters (nothing recorded)
+   * @throws {SessionEndedError} after `end`
+   */
+  call(tool: string, params: Record<string, unknown>): Promise<ToolResult> {
+    if (!isToolName(tool)) {
+      throw new ToolInputError(`Unknown tool ${JSON.stringify(tool)}`);
+    }
+    const parsed = TOOL_PARAMS[tool].safeParse(params);
+    if (!parsed.success) {
+      const issues = parsed.error.issues.map((i) => ({
+        path: i.path.join(".") || "(params)",
+        message: i.message,
+      }));
+      throw new ToolInputError(
+        `Bad parameters for ${tool}: ${issues.map((i) => `${i.path}: ${i.message}`).join("; ")}`,
+        issues,
+      );
+    }
+    const run = this.#queue.then(() => this.#run(tool, parsed.data as never, params));
+    this.#queue = run.catch(() => {});
+    return run;
+  }
+
+  /**
+   * Ends the run: closes an open step and records `SessionEnded`. Idempotent.
+   *
+   * @param reason completed, failed, clarification or interrupted
+   * @param error what failed, when it did
+   */
+  async end(
+    reason: EventData<"SessionEnded">["reason"] = "completed",
+    error?: string,
+  ): Promise<void> {
+    await this.#queue;
+    await this.#endNow(reason, error);
+  }
+
+  async #endNow(reason: EventData<"SessionEnded">["reason"], error?: string): Promise<void> {
+    if (this.#ended) return;
+    this.#ended = reason;
+    const events: NewEvent[] = [];
+    if (this.#step !== undefined) {
+      events.push({ type: "StepEnded", data: { index: this.#step, ok: reason === "completed" } });
+    }
+    events.push({ type: "SessionEnded", data: { reason, ...(error ? { error } : {}) } });
+    await this.#append(events);
+  }
+
+  async #run<T extends ToolName>(
+    tool: T,
+    p: ToolParams<T>,
+    raw: Record<string, unknown>,
+  ): Promise<ToolResult> {
+    if (this.#ended) throw new SessionEndedError(`Session ${this.id} has ended`);
+    const any = p as Record<string, unknown>;
+    switch (tool) {
+      case "snapshot": {
+        const latest = await this.#capture();
+        return {
+          ok: true,
+          output: interimRender(latest.screen, {
+            bounds: any.bounds === true,
+            offscreen: any.offscreen === true,
+          }),
+          url: latest.screen.url ?? "",
+        };
+      }
+      case "step": {
+        const events: NewEvent[] = [];
+        if (this.#step !== undefined) {
+          events.push({ type: "StepEnded", data: { index: this.#step } });
+        }
+        this.#step = this.#nextStep++;
+        events.push({ type: "StepStarted", data: { index: this.#step, text: String(any.text) } });
+        await this.#append(events);
+        return { ok: true, output: `Step ${this.#step + 1}: ${String(any.text)}` };
+      }
+      case "end": {
+        const q = p as ToolParams<"end">;
+        await this.#endNow(q.reason ?? "completed", q.error);
+        return { ok: true, output: `Session ended (${q.reason ?? "completed"})` };
+      }
+      default:
+        return await this.#act(tool, p, raw);
+    }
+  }
+
+  async #act(
+    tool: ToolName,
+    p: Record<string, unknown>,
+    raw: Record<string, unknown>,
+  ): Promise<ToolResult> {
+    const needsScreen = tool !== "memory";
+    const latest = needsScreen ? await this.#capture() : undefined;
+    const actionId = crypto.randomUUID();
+    let kind: ActionKind;
+    let performed: Performed = {};
+    let node: UiNode | undefined;
+    let point: Point | undefined;
+    const resolveTarget = (): string | undefined => {
+      if (typeof p.ref === "string") {
+        node = latest?.refs.get(p.ref);
+        if (!node) return `Ref ${p.ref} is not on the current screen (take a new snapshot)`;
+        point = center(node.bounds);
+      } else if (typeof p.x === "number" && typeof p.y === "number") {
+        point = { x: p.x, y: p.y };
+        node = latest ? hitTest(latest.screen.root, point) : undefined;
+      }
+      return undefined;
+    };
+    const problem = resolveTarget();
+    switch (tool) {
+      case "tap":
+        kind = "tap";
+        break;
+      case "type":
+        kind = "inputText";
+        performed = { text: String(p.text) };
+        break;
+      case "press":
+        kind = "keyPress";
+        performed = { key: String(p.key) };
+        break;
+      case "scroll":
+        kind = "scroll";
+        performed = { direction: p.direction as "up" };
+        break;
+      case "navigate":
+        kind = "navigate";
+        performed = { url: String(p.url) };
+        break;
+      case "assert":
+        kind = p.text !== undefined ? "assertText" : "assertVisible";
+        performed = p.text !== undefined ? { expected: String(p.text) } : {};
+        break;
+      case "read":
+        kind = "readText";
+        performed = { storeAs: String(p.storeAs) };
+        break;
+      case "select":
+        kind = "select";
+        performed = { value: String(p.value) };
+        break;
+      case "check":
+        kind = "check";
+        performed = { checked: p.checked !== false };
+        break;
+      case "memory":
+        kind = p.op === "set" ? "memorySet" : "memoryGet";
+        performed = p.op === "set"
+          ? { storeAs: String(p.name), value: String(p.value) }
+          : { storeAs: String(p.name) };
+        break;
+      default:
+        throw new ToolInputError(`Tool ${tool} records no action`);
+    }
+    const tab = this.#lastTab;
+    await this.#append([{
+      type: "ActionPerformed",
+      data: {
+        actionId,
+        kind,
+        ...performed,
+        ...(point ? { point } : {}),
+        toolName: tool,
+        toolParams: raw,
+        ...(node ? { target: targetOf(node) } : {}),
+        source: "agent",
+        ...(this.#step !== undefined ? { stepIndex: this.#step } : {}),
+        ...(tab ? { tabId: tab } : {}),
+      },
+    }]);
+    this.#actions++;
+    const started = performance.now();
+    let outcome: { ok: boolean; output: string; value?: string; error?: string };
+    try {
+      outcome = problem ? fail(problem) : await this.#execute(tool, p, point, node);
+    } catch (err) {
+      outcome = fail(err instanceof Error ? err.message : String(err));
+    }
+    const durationMs = Math.round(performance.now() - started);
+    const events: NewEvent[] = [{
+      type: "ActionCompleted",
+      data: {
+        actionId,
+        ok: outcome.ok,
+        durationMs,
+        ...(outcome.error ? { error: outcome.error } : {}),
+        ...(outcome.value !== undefined ? { value: outcome.value } : {}),
+      },
+    }];
+    if (tool !== "memory" && tool !== "read" && tool !== "assert") {
+      await this.#driver.waitForSettle({ quietMs: this.#settleMs }).catch(() => {});
+      const nav = await this.#navigation(tool === "navigate");
+      if (nav) events.push(nav);
+    }
+    events.push({
+      type: "MemorySnapshotted",
+      data: { memory: this.memory, writtenBy: Object.fromEntries(this.#writtenBy) },
+    });
+    await this.#append(events);
+    return {
+      ...outcome,
+      actionId,
+      ...(this.#lastUrl ? { url: this.#lastUrl } : {}),
+    };
+  }
+
+  async #execute(
+    tool: ToolName,
+    p: Record<string, unknown>,
+    point: Point | undefined,
+    node: UiNode | undefined,
+  ): Promise<{ ok: boolean; output: string; value?: string; error?: string }> {
+    const where = point ? ` at (${point.x}, ${point.y})` : "";
+    const label = node ? describeNode(node) : "";
+    switch (tool) {
+      case "tap":
+        await this.#driver.tap(point!);
+        return ok(`Tapped ${label}${where}`);
+      case "type":
+        await this.#driver.type(String(p.text), {
+          ...(point ? { point } : {}),
+          clear: p.clear !== false,
+        });
+        return ok(`Typed ${JSON.stringify(p.text)} into ${label || "the focused field"}${where}`);
+      case "press":
+        await this.#driver.press(String(p.key));
+        return ok(`Pressed ${p.key}`);
+      case "scroll":
+        await this.#driver.scroll(p.direction as "down", {
+          ...(point ? { point } : {}),
+          ...(typeof p.distance === "number" ? { distance: p.distance } : {}),
+        });
+        return ok(`Scrolled ${p.direction}${where}`);
+      case "navigate": {
+        const nav = await this.#driver.navigate(String(p.url));
+        return ok(
+          `Navigated to ${nav.finalUrl}${
+            nav.finalUrl !== nav.requestedUrl ? ` (from ${nav.requestedUrl})` : ""
+          } after ${nav.waitedFor}`,
+        );
+      }
+      case "select":
+        await this.#driver.select(point!, String(p.value));
+        return ok(`Selected ${JSON.stringify(p.value)} in ${label}`);
+      case "check":
+        await this.#driver.check(point!, p.checked !== false);
+        return ok(`${p.checked === false ? "Unchecked" : "Checked"} ${label}`);
+      case "assert": {
+        const n = node!;
+        if (p.text !== undefined) {
+          const actual = textOf(n);
+          return actual === p.text ? ok(`${label} has text ${JSON.stringify(actual)}`) : fail(
+            `Expected ${label} to have text ${JSON.stringify(p.text)}, got ${
+              JSON.stringify(actual)
+            }`,
+          );
+        }
+        const visible = n.visible && n.bounds.w > 0 && n.bounds.h > 0;
+        return visible === (p.visible !== false)
+          ? ok(`${label} is ${visible ? "visible" : "not visible"}`)
+          : fail(`Expected ${label} to be ${p.visible === false ? "hidden" : "visible"}`);
+      }
+      case "read": {
+        const value = textOf(node!);
+        const name = String(p.storeAs);
+        this.#memory.set(name, value);
+        this.#writtenBy.set(name, "readText");
+        return { ok: true, output: `${name} = ${JSON.stringify(value)}`, value };
+      }
+      case "memory": {
+        const name = String(p.name);
+        if (p.op === "set") {
+          this.#memory.set(name, String(p.value));
+          this.#writtenBy.set(name, "memorySet");
+          return ok(`${name} = ${JSON.stringify(p.value)}`);
+        }
+        const value = this.#memory.get(name);
+        if (value === undefined) return fail(`Memory has no ${name}`);
+        return { ok: true, output: value, value };
+      }
+      default:
+        return fail(`Tool ${tool} cannot act`);
+    }
+  }
+
+  /** Records the current screen (hierarchy and screenshot blobs) and makes it the latest. */
+  async #capture(): Promise<Latest> {
+    const [snap, png, vp] = await Promise.all([
+      this.#driver.snapshot(),
+      this.#screenshots ? this.#driver.screenshot() : Promise.resolve(undefined),
+      this.#driver.viewport(),
+    ]);
+    const [hierarchy, screenshot] = await Promise.all([
+      this.#store.putBlob(snap.raw.bytes, snap.raw.mediaType),
+      png ? this.#store.putBlob(png, "image/png") : Promise.resolve(undefined),
+    ]);
+    const tab = this.#lastTab;
+    await this.#append([{
+      type: "ScreenCaptured",
+      data: {
+        hierarchy,
+        format: snap.raw.format,
+        ...(screenshot ? { screenshot } : {}),
+        ...(snap.screen.url ? { url: snap.screen.url } : {}),
+        viewport: { width: vp.width, height: vp.height },
+        devicePixelRatio: vp.devicePixelRatio,
+        ...(tab ? { tabId: tab } : {}),
+      },
+    }]);
+    this.#latest = { screen: snap.screen, refs: interimRefs(snap.screen) };
+    return this.#latest;
+  }
+
+  /** A `NavigationOccurred` when the url or the active tab changed since the last look. */
+  async #navigation(navigated: boolean): Promise<NewEvent | undefined> {
+    const [url, tab] = await Promise.all([this.#driver.url(), this.#activeTab()]);
+    const from = this.#lastUrl;
+    const tabChanged = tab !== this.#lastTab;
+    this.#lastUrl = url;
+    this.#lastTab = tab;
+    if (!navigated && !tabChanged && url === from) return undefined;
+    return {
+      type: "NavigationOccurred",
+      data: {
+        url,
+        ...(from ? { from } : {}),
+        reason: tabChanged ? "new_tab" : navigated ? "navigate" : "load",
+        ...(tab ? { tabId: tab } : {}),
+      },
+    };
+  }
+
+  async #activeTab(): Promise<string> {
+    const tabs = await this.#driver.tabs().catch(() => []);
+    return tabs.find((t) => t.active)?.id ?? "";
+  }
+
+  async #append(events: NewEvent[], expected?: "no_stream"): Promise<void> {
+    const r = await this.#store.append(this.streamId, events, {
+      expectedVersion: expected ?? this.#version,
+    });
+    this.#version = r.streamVersion;
+  }
+}
+
+/** The deepest visible node whose bounds contain the point (ties: the later in document order). */
+function hitTest(root: UiNode, p: Point): UiNode | undefined {
+  let best: UiNode | undefined;
+  let bestDepth = -1;
+  for (const [node, depth] of walk(root)) {
+    const b = node.bounds;
+    if (!node.visible || b.w <= 0 || b.h <= 0) continue;
+    if (p.x < b.x || p.y < b.y || p.x > b.x + b.w || p.y > b.y + b.h) continue;
+    if (depth >= bestDepth) {
+      best = node;
+      bestDepth = depth;
+    }
+  }
+  return best;
+}
+
+function targetOf(node: UiNode): z.infer<typeof TargetShape> {
+  const role = node.role ?? node.className;
+  const name = node.name ?? node.text ?? node.contentDescription;
+  const ax = node.attrs?.axNodeId ?? node.attrs?.backendNodeId;
+  return { role, ...(name ? { name } : {}), ...(ax ? { axNodeId: ax } : {}) };
+}
+
+const TargetShape = z.object({
+  role: z.string(),
+  name: z.string().optional(),
+  axNodeId: z.string().optional(),
+});
+
+function textOf(node: UiNode): string {
+  return node.value ?? node.text ?? node.name ?? node.contentDescription ?? "";
+}
+
+function describeNode(node: UiNode): string {
+  const name = node.name ?? node.text ?? node.contentDescription;
+  return `${node.role ?? node.className}${name ? ` ${JSON.stringify(name)}` : ""}`;
+}
+
+function ok(output: string) {
+  return { ok: true, output };
+}
+
+function fail(error: string) {
+  return { ok: false, output: error, error };
+}
