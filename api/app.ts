@@ -18,10 +18,13 @@ import { handleError } from "./errors.ts";
 import { openApiRouter } from "./openapi.ts";
 import { eventsRouter } from "./events.ts";
 import { blobsRouter } from "./blobs.ts";
+import { sessionsRouter } from "./sessions.ts";
 
 /** What every router receives: the shared store (and whatever else the app was given). */
 export interface ApiContext {
   store: EventStore;
+  /** Aborts when the server shuts down: long-lived responses (SSE) end on it. */
+  shutdown?: AbortSignal;
 }
 
 /** Options of {@linkcode createApp}. */
@@ -31,6 +34,8 @@ export interface AppOptions {
   token?: string;
   /** Largest accepted request body in bytes (413 above). Default {@linkcode DEFAULT_BODY_LIMIT}. */
   bodyLimit?: number;
+  /** Aborts when the server shuts down: long-lived responses (SSE) end on it. */
+  shutdown?: AbortSignal;
 }
 
 /** Default request body limit: 16 MiB. */
@@ -51,7 +56,10 @@ export const DEFAULT_BODY_LIMIT = 16 * 1024 * 1024;
  * ```
  */
 export function createApp(options: AppOptions): Hono {
-  const ctx: ApiContext = { store: options.store };
+  const ctx: ApiContext = {
+    store: options.store,
+    ...(options.shutdown ? { shutdown: options.shutdown } : {}),
+  };
   const app = new Hono();
   app.onError(handleError);
   app.notFound((c) =>
@@ -64,6 +72,7 @@ export function createApp(options: AppOptions): Hono {
   app.route("/", openApiRouter());
   app.route("/v1", eventsRouter(ctx));
   app.route("/v1", blobsRouter(ctx));
+  app.route("/v1", sessionsRouter(ctx));
   return app;
 }
 

@@ -153,7 +153,8 @@ export function eventsRouter(ctx: ApiContext): Hono {
     return streamSSE(c, async (stream) => {
       const ac = new AbortController();
       stream.onAbort(() => ac.abort());
-      c.req.raw.signal.addEventListener("abort", () => ac.abort(), { once: true });
+      ctx.shutdown?.addEventListener("abort", () => ac.abort(), { once: true });
+      if (ctx.shutdown?.aborted) ac.abort();
       for await (const e of ctx.store.subscribe({ from, signal: ac.signal })) {
         await stream.writeSSE({ id: String(e.position), event: "event", data: JSON.stringify(e) });
         if (ac.signal.aborted) break;

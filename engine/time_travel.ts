@@ -250,6 +250,21 @@ export function stateAt(
 }
 
 /**
+ * The stream of a session id: `abc` → `session-abc`; ids that already name a stream
+ * (`session-…`, `playback-…`, `validation-…`) are kept.
+ *
+ * @param id a session id or stream id
+ * @returns the stream id
+ * @example
+ * ```ts
+ * if (streamIdOf("abc") !== "session-abc" || streamIdOf("playback-1") !== "playback-1") throw new Error();
+ * ```
+ */
+export function streamIdOf(id: string): string {
+  return /^(session|playback|validation)-/.test(id) ? id : `session-${id}`;
+}
+
+/**
  * One line describing an event, for timelines.
  *
  * @param e the event

@@ -1,0 +1,116 @@
+/**
+ * Sessions over HTTP: the list of capture sessions with their `SessionStarted` summary, a
+ * session's timeline, and its state at any position (time travel).
+ *
+ * @module
+ */
+import { Hono } from "hono";
+import { z } from "zod";
+import { NotFoundError } from "../events/event_store.ts";
+import type { EventData, StoredEvent } from "../events/schemas.ts";
+import { stateAt, streamIdOf, summarizeEvent } from "../engine/time_travel.ts";
+import type { ApiContext } from "./app.ts";
+import { parseInput } from "./errors.ts";
+import { describeRoute } from "./openapi.ts";
+
+const SessionId = z.string().min(1).max(200).regex(
+  /^[A-Za-z0-9._:-]+$/,
+  "letters, digits, . _ : -",
+);
+const StateQuery = z.object({ at: z.coerce.number().int().nonnegative().optional() });
+const TimelineQuery = z.object({
+  from: z.coerce.number().int().min(1).default(1),
+  limit: z.coerce.number().int().min(1).max(10_000).default(1000),
+});
+
+describeRoute({
+  method: "get",
+  path: "/v1/sessions",
+  summary: "Capture sessions (streams session-*), oldest first, with their SessionStarted data",
+  tags: ["sessions"],
+});
+describeRoute({
+  method: "get",
+  path: "/v1/sessions/{id}/state",
+  summary: "Time travel: the session's state after global position `at` (default: latest)",
+  tags: ["sessions"],
+  parameters: [{ name: "at", in: "query", description: "Global position" }],
+});
+describeRoute({
+  method: "get",
+  path: "/v1/sessions/{id}/timeline",
+  summary: "The session's events as one-line summaries (position, time, type, summary)",
+  tags: ["sessions"],
+  parameters: [
+    { name: "from", in: "query", description: "First stream version (default 1)" },
+    { name: "limit", in: "query", description: "At most this many (default 1000)" },
+  ],
+});
+
+async function firstAndLast(
+  ctx: ApiContext,
+  streamId: string,
+  version: number,
+): Promise<[StoredEvent | undefined, StoredEvent | undefined]> {
+  let first: StoredEvent | undefined;
+  let last: StoredEvent | undefined;
+  for await (const e of ctx.store.readStream(streamId, { limit: 1 })) first = e;
+  for await (const e of ctx.store.readStream(streamId, { from: version, limit: 1 })) last = e;
+  return [first, last];
+}
+
+/**
+ * The sessions router (mounted under `/v1`).
+ *
+ * @param ctx the shared API context
+ * @returns a hono router
+ */
+export function sessionsRouter(ctx: ApiContext): Hono {
+  const app = new Hono();
+
+  app.get("/sessions", async (c) => {
+    const sessions = [];
+    for (const s of await ctx.store.streams("session-")) {
+      const [first, last] = await firstAndLast(ctx, s.streamId, s.version);
+      const started: EventData<"SessionStarted"> | null = first?.type === "SessionStarted"
+        ? first.data
+        : null;
+      const ended: EventData<"SessionEnded"> | null = last?.type === "SessionEnded"
+        ? last.data
+        : null;
+      sessions.push({
+        sessionId: s.streamId.slice("session-".length),
+        ...s,
+        started,
+        ended,
+      });
+    }
+    return c.json({ sessions });
+  });
+
+  app.get("/sessions/:id/state", async (c) => {
+    const streamId = streamIdOf(parseInput(SessionId, c.req.param("id"), "path.id"));
+    const q = parseInput(StateQuery, c.req.query(), "query");
+    const state = await stateAt(ctx.store, streamId, q.at ?? Infinity);
+    return c.json({ streamId, at: q.at ?? null, state });
+  });
+
+  app.get("/sessions/:id/timeline", async (c) => {
+    const streamId = streamIdOf(parseInput(SessionId, c.req.param("id"), "path.id"));
+    const q = parseInput(TimelineQuery, c.req.query(), "query");
+    const timeline = [];
+    for await (const e of ctx.store.readStream(streamId, { from: q.from, limit: q.limit })) {
+      timeline.push({
+        position: e.position,
+        streamVersion: e.streamVersion,
+        recordedAt: e.meta.recordedAt,
+        type: e.type,
+        summary: summarizeEvent(e),
+      });
+    }
+    if (timeline.length === 0 && q.from === 1) throw new NotFoundError(`No stream ${streamId}`);
+    return c.json({ streamId, timeline });
+  });
+
+  return app;
+}

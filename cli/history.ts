@@ -1,0 +1,188 @@
+/**
+ * `cairn history SESSION`: a session's timeline (position, time, type, one-line summary), or
+ * with `--at N` its state at global position N, extracting the screenshot to
+ * `.cairn/blobs/<hash>.png` (beside the database).
+ *
+ * @module
+ */
+import { dirname, join } from "node:path";
+import { existsSync, mkdirSync, writeFileSync } from "node:fs";
+import { bool, type CommandSpec, num, type ParsedArgs, UsageError } from "./args.ts";
+import { DB_FLAGS, dbPath, openStore } from "./context.ts";
+import { NotFoundError } from "../events/event_store.ts";
+import type { EventStore } from "../events/event_store.ts";
+import { type SessionState, stateAt, streamIdOf, summarizeEvent } from "../engine/time_travel.ts";
+
+/** Command spec of `cairn history`. */
+export const spec: CommandSpec = {
+  name: "history",
+  summary: "List a session's timeline, or show its state at a position (time travel)",
+  positionals: ["SESSION"],
+  flags: {
+    at: { type: "number", value: "N", description: "Show the state after global position N" },
+    json: { type: "boolean", description: "Print JSON" },
+    limit: { type: "number", value: "N", description: "List at most N events" },
+    ...DB_FLAGS,
+  },
+  details: `SESSION is a session id (abc → stream session-abc) or a stream id.
+Examples:
+  cairn history 7f3a
+  cairn history 7f3a --at 42          # state at position 42, screenshot path
+  cairn history session-7f3a --json`,
+};
+
+const EXT: Record<string, string> = {
+  "image/png": "png",
+  "image/jpeg": "jpg",
+  "image/webp": "webp",
+};
+
+/**
+ * Writes a state's screenshot blob next to the database (once) and returns its path.
+ *
+ * @param store the store
+ * @param state the state
+ * @param db the database path
+ * @returns the file path, or null when the state has no screenshot or the blob is missing
+ */
+export async function extractScreenshot(
+  store: EventStore,
+  state: SessionState,
+  db: string,
+): Promise<string | null> {
+  const ref = state.screen?.screenshot;
+  if (!ref) return null;
+  const dir = join(db === ":memory:" ? join(Deno.cwd(), ".cairn") : dirname(db), "blobs");
+  const path = join(dir, `${ref.hash}.${EXT[ref.mediaType] ?? "bin"}`);
+  if (existsSync(path)) return path;
+  try {
+    const blob = await store.getBlob(ref.hash);
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(path, blob.bytes);
+    return path;
+  } catch (err) {
+    if (err instanceof NotFoundError) return null;
+    throw err;
+  }
+}
+
+/** Runs `cairn history`. */
+export async function run(args: ParsedArgs): Promise<number> {
+  const streamId = streamIdOf(args.positionals[0]!);
+  const at = num(args, "at");
+  const limit = num(args, "limit");
+  if (at !== undefined && (!Number.isInteger(at) || at < 0)) {
+    throw new UsageError(`history: --at must be a non-negative integer, got ${at}`);
+  }
+  if (limit !== undefined && (!Number.isInteger(limit) || limit < 1)) {
+    throw new UsageError(`history: --limit must be a positive integer, got ${limit}`);
+  }
+  const store = openStore(args);
+  try {
+    if (at !== undefined) {
+      const state = await stateAt(store, streamId, at);
+      const screenshotPath = await extractScreenshot(store, state, dbPath(args));
+      if (bool(args, "json")) {
+        console.log(JSON.stringify({ streamId, at, state, screenshotPath }, null, 2));
+      } else {
+        console.log(renderState(streamId, at, state, screenshotPath));
+      }
+      return 0;
+    }
+    const json = bool(args, "json");
+    const rows = [];
+    const enc = new TextEncoder();
+    let printed = false;
+    for await (const e of store.readStream(streamId, limit === undefined ? {} : { limit })) {
+      const row = {
+        position: e.position,
+        recordedAt: e.meta.recordedAt,
+        type: e.type,
+        summary: summarizeEvent(e),
+      };
+      if (json) rows.push(row);
+      else {
+        printed = true;
+        Deno.stdout.writeSync(
+          enc.encode(
+            `${String(row.position).padStart(6)}  ${row.recordedAt}  ${
+              row.type.padEnd(22)
+            }  ${row.summary}\n`,
+          ),
+        );
+      }
+    }
+    if (!json ? !printed : rows.length === 0) {
+      throw new NotFoundError(`No session ${streamId} in ${dbPath(args)}`);
+    }
+    if (json) console.log(JSON.stringify({ streamId, events: rows }, null, 2));
+    return 0;
+  } finally {
+    store.close();
+  }
+}
+
+/**
+ * Renders a state for the terminal.
+ *
+ * @param streamId the stream
+ * @param at the position asked for
+ * @param s the state
+ * @param screenshotPath where the screenshot was written
+ * @returns the text
+ */
+export function renderState(
+  streamId: string,
+  at: number,
+  s: SessionState,
+  screenshotPath: string | null,
+): string {
+  const lines = [
+    `${streamId} at position ${at} (last event ${s.position}${
+      s.recordedAt ? `, ${s.recordedAt}` : ""
+    })`,
+  ];
+  if (s.session) {
+    lines.push(
+      `session: ${s.session.mode} on ${s.session.platform}${
+        s.session.prompt ? ` — ${s.session.prompt}` : ""
+      }`,
+    );
+  }
+  lines.push(
+    s.step
+      ? `step ${s.step.index}: ${s.step.text}${s.step.ended ? " (ended)" : ""}`
+      : "step: none yet",
+  );
+  if (s.screen) {
+    lines.push(
+      `screen @${s.screen.position}: ${s.screen.format} hierarchy ${s.screen.hierarchy.hash}`,
+    );
+    lines.push(
+      `screenshot: ${
+        screenshotPath ??
+          (s.screen.screenshot ? `${s.screen.screenshot.hash} (blob not stored)` : "none")
+      }`,
+    );
+  } else lines.push("screen: none yet");
+  lines.push(`url: ${s.url ?? "none"}`);
+  const mem = Object.entries(s.memory);
+  lines.push(
+    `memory: ${mem.length ? mem.map(([k, v]) => `${k}=${JSON.stringify(v)}`).join(", ") : "empty"}`,
+  );
+  if (s.lastAction) {
+    const a = s.lastAction.action;
+    const r = s.lastAction.result;
+    lines.push(
+      `last action @${s.lastAction.position}: ${a.kind}${a.target?.ref ? ` ${a.target.ref}` : ""}${
+        a.point ? ` at (${a.point.x}, ${a.point.y})` : ""
+      } → ${r ? (r.ok ? `ok in ${r.durationMs} ms` : `failed: ${r.error ?? "error"}`) : "pending"}`,
+    );
+  } else lines.push("last action: none");
+  if (s.ended) lines.push(`ended: ${s.ended.reason}`);
+  const c = s.counts;
+  lines.push(
+    `counts: ${c.events} events, ${c.actions} actions, ${c.screens} screens, ${c.failures} failures`,
+  );
+  return lines.join("\n");
+}

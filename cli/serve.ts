@@ -1,0 +1,125 @@
+/**
+ * `cairn serve`: the HTTP API (events, SSE, sessions, time travel, blobs, OpenAPI) over the
+ * event log. On any address other than loopback every request needs
+ * `Authorization: Bearer $CAIRN_TOKEN`, and the server refuses to start without it.
+ *
+ * @module
+ */
+import { type CommandSpec, num, type ParsedArgs, str } from "./args.ts";
+import { DB_FLAGS, dbPath, openStore } from "./context.ts";
+import { InputError } from "./errors.ts";
+import { createApp, DEFAULT_BODY_LIMIT } from "../api/app.ts";
+
+/** Command spec of `cairn serve`. */
+export const spec: CommandSpec = {
+  name: "serve",
+  summary: "Serve the HTTP API (events, live SSE, sessions, time travel, blobs, OpenAPI)",
+  flags: {
+    host: { type: "string", value: "HOST", default: "127.0.0.1", description: "Address to bind" },
+    port: {
+      type: "number",
+      value: "PORT",
+      default: 8787,
+      description: "Port (0 picks a free one)",
+    },
+    "body-limit": {
+      type: "number",
+      value: "BYTES",
+      default: DEFAULT_BODY_LIMIT,
+      description: "Largest request body accepted (413 above)",
+    },
+    ...DB_FLAGS,
+  },
+  details:
+    `Off loopback, set CAIRN_TOKEN: every request must send Authorization: Bearer $CAIRN_TOKEN.
+On loopback the token is enforced too when CAIRN_TOKEN is set.
+Examples:
+  cairn serve
+  CAIRN_TOKEN=s3cret cairn serve --host 0.0.0.0 --port 8787`,
+};
+
+/**
+ * Whether a host name binds loopback only.
+ *
+ * @param host the address
+ * @returns true for 127.0.0.0/8, ::1 and localhost
+ */
+export function isLoopback(host: string): boolean {
+  const h = host.replace(/^\[|\]$/g, "").toLowerCase();
+  return h === "localhost" || h === "::1" || /^127(\.\d{1,3}){3}$/.test(h);
+}
+
+/** What `serve` resolved from its flags and environment. */
+export interface ServeConfig {
+  host: string;
+  port: number;
+  bodyLimit: number;
+  token?: string;
+}
+
+/**
+ * Resolves and checks the server's configuration.
+ *
+ * @param args parsed arguments
+ * @param env reads an environment variable
+ * @returns the configuration
+ * @throws {InputError} off loopback without `CAIRN_TOKEN`, or on a bad port or body limit
+ */
+export function serveConfig(
+  args: ParsedArgs,
+  env: (name: string) => string | undefined,
+): ServeConfig {
+  const host = str(args, "host") ?? "127.0.0.1";
+  const port = num(args, "port") ?? 8787;
+  const bodyLimit = num(args, "body-limit") ?? DEFAULT_BODY_LIMIT;
+  if (!Number.isInteger(port) || port < 0 || port > 65535) {
+    throw new InputError(`serve: --port must be an integer in 0..65535, got ${port}`);
+  }
+  if (!Number.isInteger(bodyLimit) || bodyLimit < 1) {
+    throw new InputError(`serve: --body-limit must be a positive integer, got ${bodyLimit}`);
+  }
+  const token = env("CAIRN_TOKEN") || undefined;
+  if (!isLoopback(host) && token === undefined) {
+    throw new InputError(
+      `serve: refusing to bind ${host} (not loopback) without CAIRN_TOKEN: set it, and clients send Authorization: Bearer $CAIRN_TOKEN`,
+    );
+  }
+  return { host, port, bodyLimit, ...(token === undefined ? {} : { token }) };
+}
+
+/** Runs `cairn serve` until SIGINT or SIGTERM. */
+export async function run(args: ParsedArgs): Promise<number> {
+  const config = serveConfig(args, (n) => Deno.env.get(n));
+  const store = openStore(args);
+  const ac = new AbortController();
+  const stop = () => ac.abort();
+  Deno.addSignalListener("SIGINT", stop);
+  Deno.addSignalListener("SIGTERM", stop);
+  try {
+    const app = createApp({
+      store,
+      bodyLimit: config.bodyLimit,
+      shutdown: ac.signal,
+      ...(config.token === undefined ? {} : { token: config.token }),
+    });
+    const server = Deno.serve({
+      hostname: config.host,
+      port: config.port,
+      signal: ac.signal,
+      onListen: ({ hostname, port }) => {
+        const shown = hostname.includes(":") ? `[${hostname}]` : hostname;
+        console.log(
+          `Cairn API on http://${shown}:${port} (db ${dbPath(args)}${
+            config.token ? ", bearer token required" : ""
+          })`,
+        );
+      },
+    }, app.fetch);
+    await server.finished;
+    return 0;
+  } finally {
+    Deno.removeSignalListener("SIGINT", stop);
+    Deno.removeSignalListener("SIGTERM", stop);
+    store.close();
+  }
+}

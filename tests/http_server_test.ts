@@ -1,0 +1,96 @@
+import { createApp } from "../api/app.ts";
+import { SqliteEventStore } from "../events/sqlite_event_store.ts";
+import { assertEquals } from "./assert.ts";
+
+interface SseMessage {
+  id: string;
+  data: string;
+}
+
+/** Parses SSE messages from a streaming response until `want` messages arrived. */
+async function readSse(
+  res: Response,
+  want: number,
+  onMessage: (m: SseMessage) => Promise<void>,
+): Promise<SseMessage[]> {
+  const reader = res.body!.pipeThrough(new TextDecoderStream()).getReader();
+  const out: SseMessage[] = [];
+  let buf = "";
+  try {
+    while (out.length < want) {
+      const { value, done } = await reader.read();
+      if (done) break;
+      buf += value;
+      let cut;
+      while ((cut = buf.indexOf("\n\n")) >= 0) {
+        const block = buf.slice(0, cut);
+        buf = buf.slice(cut + 2);
+        const m: SseMessage = { id: "", data: "" };
+        for (const line of block.split("\n")) {
+          if (line.startsWith("id:")) m.id = line.slice(3).trim();
+          else if (line.startsWith("data:")) m.data += line.slice(5).trim();
+        }
+        if (m.data) {
+          out.push(m);
+          await onMessage(m);
+        }
+      }
+    }
+  } finally {
+    await reader.cancel();
+  }
+  return out;
+}
+
+Deno.test("GET /v1/events over a real server replays from `from` and follows another client's appends", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "cairn_http_srv_" });
+  const store = SqliteEventStore.open(`${dir}/cairn.db`);
+  const shutdown = new AbortController();
+  const server = Deno.serve(
+    { hostname: "127.0.0.1", port: 0, signal: shutdown.signal, onListen: () => {} },
+    createApp({ store, shutdown: shutdown.signal }).fetch,
+  );
+  const base = `http://127.0.0.1:${server.addr.port}`;
+  const append = (stream: string, index: number) =>
+    fetch(`${base}/v1/streams/${stream}/events`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({
+        events: [{ type: "StepStarted", data: { index, text: `s${index}` } }],
+      }),
+    }).then(async (r) => {
+      assertEquals(r.status, 201, await r.clone().text());
+      await r.body?.cancel();
+    });
+  try {
+    await append("session-a", 0);
+    await append("session-a", 1);
+    await append("session-a", 2);
+    const res = await fetch(`${base}/v1/events?from=2`, {
+      headers: { Accept: "text/event-stream" },
+    });
+    assertEquals(res.status, 200);
+    assertEquals(res.headers.get("content-type"), "text/event-stream");
+    let next = 3;
+    const got = await readSse(res, 6, async (m) => {
+      // once the replay reached the head, another client appends; each append must arrive
+      if (Number(m.id) >= 3 && next < 7) await append("session-b", next++);
+    });
+    assertEquals(got.map((m) => Number(m.id)), [2, 3, 4, 5, 6, 7]);
+    const events = got.map((m) => JSON.parse(m.data));
+    assertEquals(events.map((e) => e.streamId), [
+      "session-a",
+      "session-a",
+      "session-b",
+      "session-b",
+      "session-b",
+      "session-b",
+    ]);
+    assertEquals(events[5].data, { index: 6, text: "s6" });
+  } finally {
+    shutdown.abort();
+    await server.finished;
+    store.close();
+    await Deno.remove(dir, { recursive: true });
+  }
+});
