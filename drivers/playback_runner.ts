@@ -1,0 +1,740 @@
+/**
+ * Runs a {@linkcode PlaybackPlan} through any {@linkcode Driver} (003): one action at a time,
+ * each located by the self-healing cascade, each result appended to the stream
+ * `playback-<id>` as `PlaybackActionResolved` / `PlaybackActionCompleted` between
+ * `PlaybackStarted` and `PlaybackCompleted`. The report is a projection of those events.
+ *
+ * `startPlayback` returns the playback id at once; `done` settles with the final report.
+ * One playback runs at a time per browser.
+ *
+ * @module
+ */
+import type { EventStore } from "../events/event_store.ts";
+import type { BlobRef, EventData, NewEvent } from "../events/schemas.ts";
+import {
+  DEPENDENT_TYPES,
+  describeAction,
+  isSupported,
+  type PlaybackAction,
+  type PlaybackPlan,
+  REDACTED,
+  type SelectorMode,
+} from "../engine/playback/actions.ts";
+import {
+  androidCascade,
+  type CascadeLevel,
+  type Resolution,
+  resolveTarget,
+  webCascade,
+} from "../engine/playback/cascade.ts";
+import { checkPointTarget, scalePoint, viewportWarning } from "../engine/playback/coordinates.ts";
+import { type PlaybackReport, projectReport } from "../engine/playback/report.ts";
+import { type Bounds, center, type Point } from "../engine/ui_node.ts";
+import { type Driver, DriverError, type FoundElement, type Viewport } from "./driver.ts";
+import { showOverlay } from "./playback_overlay.ts";
+import { evaluateTemplate } from "../engine/template.ts";
+
+/** The error a second start on a busy browser gets (003 R5). */
+export const ALREADY_RUNNING =
+  "PLAYBACK: Already running. Query or wait for current playback to complete.";
+
+/** Raised by {@linkcode startPlayback} while another playback runs on the same browser. */
+export class PlaybackBusyError extends Error {
+  override name = "PlaybackBusyError";
+  constructor() {
+    super(ALREADY_RUNNING);
+  }
+}
+
+/** Evaluates `{{…}}` templates against memory (C's `evaluateTemplate`). */
+export type TemplateEvaluator = (
+  template: string,
+  memory: Readonly<Record<string, string>>,
+) => string;
+
+/** Options of a playback (003 R5). */
+export interface PlaybackOptions {
+  /** `fast` (default) or `recorded` (original delays, capped at 30 s). */
+  timing?: "fast" | "recorded";
+  /** `continue` (default), `skip_dependent` or `stop`. */
+  onError?: "continue" | "skip_dependent" | "stop";
+  /** Test boundary id: every event carries it as `correlationId`. */
+  testId?: string;
+  /** Record the boundary's start and end around the playback. */
+  autoBoundary?: boolean;
+  /** Replacement text by action index (redacted values, dynamic content). */
+  valueOverrides?: Readonly<Record<string, string>>;
+  /** Tab every action targets (default: the active tab). */
+  tab?: string;
+  /** Per-action timeout (default 10 000 ms). */
+  actionTimeoutMs?: number;
+  /** Folder screenshots are written to (`<dir>/<playback id>/<status>-<index>.png`). */
+  screenshotDir?: string;
+  /** Playback id (default: a random `pb-…`). */
+  playbackId?: string;
+  /** Memory the run starts with (over the plan's defaults). */
+  memory?: Readonly<Record<string, string>>;
+  /** Template evaluator (default: `evaluateTemplate` of `engine/template.ts`). */
+  evaluate?: TemplateEvaluator;
+  /** Draw the subtitle overlay (default true). */
+  overlay?: boolean;
+  /** How long a lookup keeps retrying while the page settles before healing gives up (default 2 000 ms). */
+  locateWaitMs?: number;
+  /** DOM quiet time awaited after an action that may navigate (default 50 ms; 0 skips). */
+  settleAfterMs?: number;
+  /** Sleep used by recorded timing (tests pass a recorder). */
+  sleep?: (ms: number) => Promise<void>;
+}
+
+/** A started playback. */
+export interface StartedPlayback {
+  playbackId: string;
+  streamId: string;
+  /** Settles with the final report (never rejects for action failures). */
+  done: Promise<PlaybackReport>;
+}
+
+/** Inter-action delays are capped at this (003 R2). */
+export const MAX_RECORDED_DELAY_MS = 30_000;
+/** Default per-action timeout (003 R1). */
+export const DEFAULT_ACTION_TIMEOUT_MS = 10_000;
+
+const busy = new WeakSet<object>();
+
+function lockKey(driver: Driver): object {
+  const browser = (driver as { browser?: unknown }).browser;
+  return typeof browser === "object" && browser !== null ? browser : driver;
+}
+
+/**
+ * The stream a playback's events go to.
+ *
+ * @param playbackId the playback id
+ * @returns `playback-<id>`
+ */
+export function playbackStream(playbackId: string): string {
+  return `playback-${playbackId}`;
+}
+
+/**
+ * Starts a playback and returns at once; the actions run in the background.
+ *
+ * @param driver the browser or device
+ * @param store where the playback events go
+ * @param plan the actions
+ * @param options timing, error mode, boundary, overrides, tab, timeouts
+ * @returns the playback id and a promise of the final report
+ * @throws {PlaybackBusyError} when a playback already runs on this browser
+ */
+export async function startPlayback(
+  driver: Driver,
+  store: EventStore,
+  plan: PlaybackPlan,
+  options: PlaybackOptions = {},
+): Promise<StartedPlayback> {
+  const key = lockKey(driver);
+  if (busy.has(key)) throw new PlaybackBusyError();
+  busy.add(key);
+  try {
+    const run = new Run(driver, store, plan, options);
+    await run.begin();
+    const done = run.play().finally(() => busy.delete(key));
+    return { playbackId: run.id, streamId: run.stream, done };
+  } catch (err) {
+    busy.delete(key);
+    throw err;
+  }
+}
+
+/**
+ * Plays a plan to the end.
+ *
+ * @param driver the browser or device
+ * @param store where the playback events go
+ * @param plan the actions
+ * @param options see {@linkcode PlaybackOptions}
+ * @returns the final report
+ */
+export async function runPlayback(
+  driver: Driver,
+  store: EventStore,
+  plan: PlaybackPlan,
+  options: PlaybackOptions = {},
+): Promise<PlaybackReport> {
+  const started = await startPlayback(driver, store, plan, options);
+  return await started.done;
+}
+
+/**
+ * The report of a playback, partial while it runs.
+ *
+ * @param store the event store
+ * @param playbackId the playback id
+ * @returns the report, or undefined for an unknown id
+ */
+export async function readPlaybackReport(
+  store: EventStore,
+  playbackId: string,
+): Promise<PlaybackReport | undefined> {
+  return await projectReport(store.readStream(playbackStream(playbackId)));
+}
+
+type Completed = EventData<"PlaybackActionCompleted">;
+type Resolved = EventData<"PlaybackActionResolved">;
+
+type Tried = NonNullable<Resolved["tried"]>;
+
+class ActionFailure extends Error {
+  constructor(
+    readonly code: NonNullable<Completed["errorCode"]>,
+    message: string,
+    readonly tried?: Tried,
+  ) {
+    super(message);
+  }
+}
+
+class Run {
+  readonly id: string;
+  readonly stream: string;
+  #version = 0;
+  #memory: Record<string, string>;
+  #viewport: Viewport = { width: 0, height: 0, devicePixelRatio: 1 };
+  #urlMismatch = false;
+  #blocked = false;
+  #started = 0;
+  #lastUrl = "";
+
+  constructor(
+    readonly driver: Driver,
+    readonly store: EventStore,
+    readonly plan: PlaybackPlan,
+    readonly options: PlaybackOptions,
+  ) {
+    this.id = options.playbackId ?? `pb-${crypto.randomUUID().slice(0, 12)}`;
+    this.stream = playbackStream(this.id);
+    this.#memory = { ...(plan.memory ?? {}), ...(options.memory ?? {}) };
+  }
+
+  async begin(): Promise<void> {
+    this.#started = performance.now();
+    if (this.options.tab) await this.driver.switchTab(this.options.tab);
+    this.#viewport = await this.driver.viewport();
+    const warnings: string[] = [];
+    const vw = viewportWarning(this.plan.viewport, this.#viewport);
+    if (vw) warnings.push(vw);
+    const o = this.options;
+    await this.#append([{
+      type: "PlaybackStarted",
+      data: {
+        playbackId: this.id,
+        source: this.plan.source,
+        platform: this.plan.platform,
+        actionsTotal: this.plan.actions.length,
+        timing: o.timing ?? "fast",
+        onError: o.onError ?? "continue",
+        ...(o.testId ? { testId: o.testId } : {}),
+        ...(o.autoBoundary ? { autoBoundary: true } : {}),
+        viewport: { width: this.#viewport.width, height: this.#viewport.height },
+        ...(warnings.length ? { warnings } : {}),
+      },
+    }], "no_stream");
+  }
+
+  async play(): Promise<PlaybackReport> {
+    let failedStop = false;
+    const actions = this.plan.actions;
+    let lastTs: number | undefined;
+    for (const [index, action] of actions.entries()) {
+      if (this.options.timing === "recorded" && action.timestampMs !== undefined) {
+        if (lastTs !== undefined) {
+          const delay = Math.min(Math.max(action.timestampMs - lastTs, 0), MAX_RECORDED_DELAY_MS);
+          if (delay > 0) await (this.options.sleep ?? sleep)(delay);
+        }
+        lastTs = action.timestampMs;
+      }
+      const result = await this.#playOne(index, action);
+      if (result.status === "failed" && this.options.onError === "stop") {
+        failedStop = true;
+        break;
+      }
+    }
+    await this.#append([{
+      type: "PlaybackCompleted",
+      data: {
+        status: failedStop ? "failed" : "completed",
+        durationMs: Math.round(performance.now() - this.#started),
+      },
+    }]);
+    const report = await readPlaybackReport(this.store, this.id);
+    if (!report) throw new Error(`Playback ${this.id} has no events`);
+    return report;
+  }
+
+  async #playOne(index: number, action: PlaybackAction): Promise<Completed> {
+    const t0 = performance.now();
+    const description = describeAction(action);
+    const base = { index, action: action.type, description };
+    const finish = async (
+      rest: Omit<Completed, "index" | "action" | "durationMs" | "description">,
+      resolved?: Resolved,
+    ): Promise<Completed> => {
+      const completed: Completed = {
+        ...base,
+        ...rest,
+        durationMs: Math.round((performance.now() - t0) * 100) / 100,
+      };
+      const events: NewEvent[] = [];
+      if (resolved) events.push({ type: "PlaybackActionResolved", data: resolved });
+      events.push({ type: "PlaybackActionCompleted", data: completed });
+      await this.#append(events);
+      return completed;
+    };
+
+    if (!isSupported(action.type)) {
+      return await finish({
+        status: "skipped",
+        errorCode: "unsupported_action_type",
+        error: `unsupported_action_type: ${action.type}`,
+      });
+    }
+    if (this.#blocked && DEPENDENT_TYPES.has(action.type)) {
+      return await finish({
+        status: "skipped",
+        errorCode: "skipped_dependency",
+        error: "Skipped: an earlier click or navigate failed (on_error: skip_dependent)",
+      });
+    }
+    let text = action.text;
+    const override = this.options.valueOverrides?.[String(index)];
+    if (action.type === "type") {
+      if (override !== undefined) text = override;
+      else if (text !== undefined && text.includes(REDACTED)) {
+        return await finish({
+          status: "skipped",
+          errorCode: "redacted_value",
+          error:
+            "Action requires redacted credential. Provide value_overrides or re-record with sensitive_data_enabled.",
+        });
+      }
+    }
+    if (this.options.overlay !== false) {
+      await showOverlay(this.driver, {
+        subtitle: `Playback [${index + 1}/${this.plan.actions.length}]: ${description}`,
+        highlight: null,
+      });
+    }
+    const state: { resolved?: Resolved; element?: FoundElement } = {};
+    let outcome: Omit<Completed, "index" | "action" | "durationMs" | "description">;
+    try {
+      outcome = await withTimeout(
+        this.#execute(index, action, text, override, state),
+        this.options.actionTimeoutMs ?? DEFAULT_ACTION_TIMEOUT_MS,
+      );
+    } catch (err) {
+      const failure = err instanceof ActionFailure
+        ? err
+        : err instanceof TimeoutFailure
+        ? new ActionFailure("timeout", err.message)
+        : new ActionFailure("page_error", errorText(err));
+      if (failure.tried && !state.resolved) {
+        // No level found it: the levels tried still count against their selectors (fragile stats).
+        state.resolved = {
+          index,
+          strategy: "none",
+          selector: "",
+          healed: false,
+          tried: failure.tried,
+        };
+      }
+      outcome = {
+        status: "failed",
+        errorCode: failure.code,
+        error: failure.message,
+        ...(failure.code === "selector_not_found" && this.#urlMismatch
+          ? { likelyCause: "auth_redirect" }
+          : {}),
+      };
+    }
+    if (outcome.status === "failed" || outcome.status === "healed") {
+      const shot = await this.#screenshot(
+        index,
+        outcome.status,
+        outcome.status === "healed" ? state.resolved?.bounds : undefined,
+      );
+      if (shot) outcome = { ...outcome, ...shot };
+    }
+    if (!outcome.pageUrl) {
+      const url = await this.driver.url().catch(() => this.#lastUrl);
+      if (url) outcome = { ...outcome, pageUrl: url };
+    }
+    if (action.type === "click" || action.type === "navigate") {
+      if (outcome.status === "failed") this.#blocked = this.options.onError === "skip_dependent";
+      else this.#blocked = false;
+    }
+    return await finish(outcome, state.resolved);
+  }
+
+  async #execute(
+    index: number,
+    action: PlaybackAction,
+    text: string | undefined,
+    override: string | undefined,
+    state: { resolved?: Resolved; element?: FoundElement },
+  ): Promise<Omit<Completed, "index" | "action" | "durationMs" | "description">> {
+    const d = this.driver;
+    switch (action.type) {
+      case "navigate": {
+        if (!action.url) throw new ActionFailure("page_error", "navigate has no url");
+        const url = this.#template(action.url);
+        let nav;
+        try {
+          nav = await d.navigate(url);
+        } catch (err) {
+          throw new ActionFailure("page_error", errorText(err));
+        }
+        this.#lastUrl = nav.finalUrl;
+        const out: Omit<Completed, "index" | "action" | "durationMs" | "description"> = {
+          status: "ok",
+          selectorUsed: "navigate",
+          pageUrl: nav.finalUrl,
+          navigation: { waitedFor: nav.waitedFor, durationMs: nav.durationMs },
+        };
+        if (sameUrl(nav.finalUrl, url)) {
+          this.#urlMismatch = false;
+        } else {
+          this.#urlMismatch = true;
+          out.originalUrl = url;
+          out.errorCode = "url_mismatch";
+          out.error =
+            `Expected ${url}, landed on ${nav.finalUrl}. Browser may need authentication.`;
+        }
+        if (nav.waitedFor === "timeout") {
+          out.warning = "navigation_timeout: the page was not ready after 5 s; continuing";
+          if (!out.errorCode) {
+            out.errorCode = "navigation_timeout";
+            out.error = `${url} did not finish loading within 5 s`;
+          }
+        }
+        return out;
+      }
+      case "key_press": {
+        if (!action.key) throw new ActionFailure("page_error", "key_press has no key");
+        await d.press(action.key);
+        await this.#settle();
+        return { status: "ok", selectorUsed: "keyboard" };
+      }
+      case "scroll": {
+        if (action.scrollTo) {
+          await d.scrollTo(action.scrollTo);
+          return { status: "ok", selectorUsed: "scroll" };
+        }
+        break;
+      }
+      case "screenshot": {
+        const shot = await this.#screenshot(index, "checkpoint", undefined);
+        return { status: "ok", selectorUsed: "screenshot", ...(shot ?? {}) };
+      }
+    }
+    // Every other action acts on an element.
+    if (!action.target && action.type === "type") {
+      await d.type(this.#template(text ?? "", override !== undefined));
+      return { status: "ok", selectorUsed: "focused" };
+    }
+    if (!action.target) {
+      throw new ActionFailure("selector_not_found", `${action.type} has no target`);
+    }
+    const located = await this.#locate(index, action, state);
+    const { point, element, healed, strategy, selector } = located;
+    const status = healed ? "healed" as const : "ok" as const;
+    const sel = {
+      selectorUsed: strategy,
+      ...(healed ? { healedSelector: selector } : {}),
+    };
+    if (
+      element && !element.enabled && action.type !== "read_text" &&
+      !action.type.startsWith("assert")
+    ) {
+      throw new ActionFailure("element_disabled", `${selector} matched a disabled element`);
+    }
+    switch (action.type) {
+      case "click":
+        await d.tap(point);
+        await this.#settle();
+        return { status, ...sel };
+      case "type": {
+        const value = this.#template(text ?? "", override !== undefined);
+        if (value.includes(REDACTED)) {
+          throw new ActionFailure("redacted_value", "Refusing to type a redacted placeholder");
+        }
+        await d.type(value, { point, clear: true });
+        return { status, ...sel };
+      }
+      case "select": {
+        const value = this.#template(action.value ?? text ?? "");
+        await d.select(point, value);
+        return { status, ...sel };
+      }
+      case "check":
+        await d.check(point, action.checked ?? true);
+        return { status, ...sel };
+      case "scroll":
+        await d.scroll("down", { point });
+        return { status, ...sel };
+      case "read_text": {
+        const value = element?.text ?? "";
+        if (action.storeAs) this.#memory[action.storeAs] = value;
+        return { status, ...sel, value, ...(action.storeAs ? { storeAs: action.storeAs } : {}) };
+      }
+      case "assert_visible":
+        return { status, ...sel };
+      case "assert_text": {
+        const actual = element?.text ?? "";
+        if (action.expectedPattern !== undefined) {
+          const re = new RegExp(`^(?:${this.#template(action.expectedPattern)})$`);
+          if (!re.test(actual.trim())) {
+            throw new ActionFailure(
+              "assertion_failed",
+              `Expected text matching /${action.expectedPattern}/, found ${JSON.stringify(actual)}`,
+            );
+          }
+        } else {
+          const expected = this.#template(action.expected ?? "");
+          if (normalise(actual) !== normalise(expected)) {
+            throw new ActionFailure(
+              "assertion_failed",
+              `Expected text ${JSON.stringify(expected)}, found ${JSON.stringify(actual)}`,
+            );
+          }
+        }
+        return { status, ...sel, value: actual };
+      }
+    }
+    throw new ActionFailure("unsupported_action_type", `unsupported_action_type: ${action.type}`);
+  }
+
+  /** Runs the cascade, waiting for the page to settle before giving up on selectors. */
+  async #locate(
+    index: number,
+    action: PlaybackAction,
+    state: { resolved?: Resolved; element?: FoundElement },
+  ): Promise<{
+    point: Point;
+    element?: FoundElement;
+    healed: boolean;
+    strategy: string;
+    selector: string;
+  }> {
+    const target = action.target!;
+    const mode: SelectorMode = action.selectorMode ?? this.plan.selectorMode ?? "adaptive";
+    const levels: CascadeLevel[] = this.plan.platform === "web"
+      ? webCascade(target, mode)
+      : androidCascade(target, mode);
+    const selectorLevels = levels.filter((l) => l.strategy !== "coordinates");
+    const waitMs = this.options.locateWaitMs ?? 2_000;
+    const deadline = performance.now() + waitMs;
+    let res: Resolution = await resolveTarget(this.driver, selectorLevels);
+    for (let attempt = 0; !res.element && selectorLevels.length > 0 && attempt < 40; attempt++) {
+      const left = deadline - performance.now();
+      if (left <= 0) break;
+      if (attempt === 0) {
+        await this.driver.waitForSettle({ quietMs: 150, timeoutMs: Math.min(left, 1_500) })
+          .catch(() => {});
+      } else await sleep(Math.min(100, left));
+      res = await resolveTarget(this.driver, selectorLevels);
+    }
+    const tried = res.tried.map((t) => ({
+      strategy: t.strategy,
+      selector: t.selector,
+      matches: t.matches,
+    }));
+    if (res.element && res.level) {
+      const point = center(res.element.bounds);
+      state.element = res.element;
+      state.resolved = {
+        index,
+        strategy: res.level.strategy,
+        selector: res.level.selector,
+        healed: res.healed,
+        point,
+        bounds: roundBounds(res.element.bounds),
+        tried,
+      };
+      return {
+        point,
+        element: res.element,
+        healed: res.healed,
+        strategy: res.level.strategy,
+        selector: res.level.selector,
+      };
+    }
+    const coords = levels.find((l) => l.strategy === "coordinates");
+    if (coords && target.point) {
+      const recorded = action.viewport ?? this.plan.viewport;
+      const point = scalePoint(
+        target.point,
+        recorded && { ...recorded, devicePixelRatio: this.plan.devicePixelRatio ?? 1 },
+        this.#viewport,
+        { space: this.plan.coordinateSpace ?? "css" },
+      );
+      if (
+        point.x >= 0 && point.y >= 0 && point.x <= this.#viewport.width &&
+        point.y <= this.#viewport.height
+      ) {
+        const snap = await this.driver.snapshot();
+        const check = checkPointTarget(snap.screen, point, target);
+        tried.push({
+          strategy: "coordinates",
+          selector: coords.selector,
+          matches: check.ok ? 1 : 0,
+        });
+        if (check.ok) {
+          const bounds = { x: point.x - 10, y: point.y - 10, w: 20, h: 20 };
+          state.resolved = {
+            index,
+            strategy: "coordinates",
+            selector: `xy=${point.x},${point.y}`,
+            healed: selectorLevels.length > 0,
+            point,
+            bounds,
+            tried,
+          };
+          return {
+            point,
+            healed: selectorLevels.length > 0,
+            strategy: "coordinates",
+            selector: `xy=${point.x},${point.y}`,
+          };
+        }
+        throw new ActionFailure(
+          "selector_not_found",
+          `No selector matched exactly one visible element and the coordinate fallback refused: ${check.reason}`,
+          tried,
+        );
+      }
+    }
+    if (res.sawHidden) {
+      throw new ActionFailure(
+        "element_hidden",
+        `The element exists but is hidden (${
+          res.tried.filter((t) => t.hidden).map((t) => t.selector).join(", ")
+        })`,
+        tried,
+      );
+    }
+    const summary = res.tried.map((t) => `${t.selector} → ${t.matches}`).join("; ");
+    throw new ActionFailure(
+      "selector_not_found",
+      summary
+        ? `No selector matched exactly one visible element (${summary})`
+        : `No usable selector for ${describeAction(action)} in ${mode} mode`,
+      tried,
+    );
+  }
+
+  async #settle(): Promise<void> {
+    const quiet = this.options.settleAfterMs ?? 50;
+    if (quiet > 0) {
+      await this.driver.waitForSettle({ quietMs: quiet, timeoutMs: 5_000 }).catch(() => {});
+    }
+  }
+
+  #template(text: string, literal = false): string {
+    if (literal || !text.includes("{{")) return text;
+    try {
+      return (this.options.evaluate ?? evaluateTemplate)(text, this.#memory);
+    } catch (err) {
+      throw new ActionFailure(
+        "page_error",
+        `Cannot evaluate ${JSON.stringify(text)}: ${errorText(err)}`,
+      );
+    }
+  }
+
+  async #screenshot(
+    index: number,
+    kind: string,
+    highlight: Bounds | undefined,
+  ): Promise<{ screenshot: BlobRef; screenshotPath?: string } | undefined> {
+    try {
+      if (highlight) await showOverlay(this.driver, { highlight });
+      const png = await this.driver.screenshot();
+      if (highlight) await showOverlay(this.driver, { highlight: null });
+      const ref = await this.store.putBlob(png, "image/png");
+      if (!this.options.screenshotDir) return { screenshot: ref };
+      const dir = `${this.options.screenshotDir}/${this.id}`;
+      await Deno.mkdir(dir, { recursive: true });
+      const path = `${dir}/${kind}-${index}.png`;
+      await Deno.writeFile(path, png);
+      return { screenshot: ref, screenshotPath: path };
+    } catch {
+      return undefined;
+    }
+  }
+
+  async #append(events: NewEvent[], expected?: "no_stream"): Promise<void> {
+    const correlationId = this.options.testId;
+    const withMeta = correlationId
+      ? events.map((e) => ({ ...e, meta: { ...(e.meta ?? {}), correlationId } }) as NewEvent)
+      : events;
+    const res = await this.store.append(this.stream, withMeta, {
+      expectedVersion: expected ?? this.#version,
+    });
+    this.#version = res.streamVersion;
+  }
+}
+
+class TimeoutFailure extends Error {}
+
+async function withTimeout<T>(work: Promise<T>, ms: number): Promise<T> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(
+      () => reject(new TimeoutFailure(`The action did not finish within ${ms} ms`)),
+      ms,
+    );
+  });
+  try {
+    return await Promise.race([work, timeout]);
+  } finally {
+    clearTimeout(timer);
+    work.catch(() => {}); // a timed-out action may still reject later
+  }
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+function errorText(err: unknown): string {
+  if (err instanceof DriverError || err instanceof Error) return err.message.split("\n")[0]!;
+  return String(err);
+}
+
+function normalise(s: string): string {
+  return s.replace(/\s+/g, " ").trim();
+}
+
+function roundBounds(b: Bounds): Bounds {
+  return { x: Math.round(b.x), y: Math.round(b.y), w: Math.round(b.w), h: Math.round(b.h) };
+}
+
+/**
+ * Whether two urls name the same page: equal after dropping the fragment and a trailing slash.
+ *
+ * @param a a url
+ * @param b another url
+ * @returns true when they name the same page
+ */
+export function sameUrl(a: string, b: string): boolean {
+  const norm = (u: string) => {
+    try {
+      const x = new URL(u);
+      x.hash = "";
+      return x.href.replace(/\/$/, "");
+    } catch {
+      return u.replace(/#.*$/, "").replace(/\/$/, "");
+    }
+  };
+  return norm(a) === norm(b);
+}

@@ -1,0 +1,181 @@
+/**
+ * The one action model of playback (003 R1): every source — a Cairn trail, a `recording_v1`,
+ * a Chrome DevTools Recorder flow, a synthetic action array — maps into a {@linkcode PlaybackPlan}
+ * of {@linkcode PlaybackAction}s, and the runner plays only this.
+ *
+ * @module
+ */
+import { z } from "zod";
+
+/** Action types the engine executes; any other type is skipped as `unsupported_action_type`. */
+export const ACTION_TYPES = [
+  "navigate",
+  "click",
+  "type",
+  "select",
+  "check",
+  "key_press",
+  "scroll",
+  "screenshot",
+  "read_text",
+  "assert_text",
+  "assert_visible",
+] as const;
+export type ActionType = typeof ACTION_TYPES[number];
+
+/** Action types that locate an element through the cascade. */
+export const TARGETED_TYPES: ReadonlySet<string> = new Set([
+  "click",
+  "type",
+  "select",
+  "check",
+  "read_text",
+  "assert_text",
+  "assert_visible",
+]);
+
+/** Action types skipped under `on_error: skip_dependent` after a failed click or navigate (003 R4). */
+export const DEPENDENT_TYPES: ReadonlySet<string> = new Set(["type", "select", "check"]);
+
+/** The literal a recorder writes in place of sensitive typed text (003 R9). */
+export const REDACTED = "[redacted]";
+
+const Point = z.object({ x: z.number(), y: z.number() });
+const Size = z.object({ width: z.number().positive(), height: z.number().positive() });
+
+/**
+ * What a recording knows of the element an action targeted: every selector the recorder
+ * computed. The cascade tries them in a fixed order (see `cascade.ts`).
+ */
+export const Target = z.object({
+  /** `data-testid` (web) or a bare test tag. */
+  testId: z.string().min(1).optional(),
+  /** `aria-label` (web). */
+  ariaLabel: z.string().min(1).optional(),
+  /** ARIA role; with `name`, the role + accessible name level. */
+  role: z.string().min(1).optional(),
+  name: z.string().min(1).optional(),
+  /** DOM id (web) or Android resource-id. */
+  id: z.string().min(1).optional(),
+  /** Visible text. */
+  text: z.string().min(1).optional(),
+  /** A computed CSS path (dynamic class names are filtered at replay). */
+  cssPath: z.string().min(1).optional(),
+  /** A raw CSS selector given by a synthetic flow (tried first, as the author wrote it). */
+  css: z.string().min(1).optional(),
+  /** An XPath given by a Chrome Recorder flow. */
+  xpath: z.string().min(1).optional(),
+  /** Android content-desc. */
+  contentDescription: z.string().min(1).optional(),
+  /** Native class name and its index among matches (Android class + index level). */
+  className: z.string().min(1).optional(),
+  index: z.number().int().nonnegative().optional(),
+  /** Where the action happened, in the recording's coordinate space. */
+  point: Point.optional(),
+});
+export type Target = z.infer<typeof Target>;
+
+/** Selector modes of 000: strict fails rather than heals. */
+export const SelectorMode = z.enum(["strict", "flexible", "adaptive"]);
+export type SelectorMode = z.infer<typeof SelectorMode>;
+
+/** One action to play. */
+export const PlaybackAction = z.object({
+  /** One of {@linkcode ACTION_TYPES}, or anything else (skipped as unsupported). */
+  type: z.string().min(1),
+  target: Target.optional(),
+  /** Text to type (may hold `{{expr}}` templates, evaluated at replay time). */
+  text: z.string().optional(),
+  /** Value to select. */
+  value: z.string().optional(),
+  /** Checkbox state to set (default true). */
+  checked: z.boolean().optional(),
+  /** Key name for `key_press`. */
+  key: z.string().optional(),
+  /** Url for `navigate`. */
+  url: z.string().optional(),
+  /** Absolute scroll position for `scroll`. */
+  scrollTo: Point.optional(),
+  /** Expected text of `assert_text` (templates allowed) or a regex source. */
+  expected: z.string().optional(),
+  expectedPattern: z.string().optional(),
+  /** Memory key `read_text` writes. */
+  storeAs: z.string().optional(),
+  /** Recorder clock of the action (ms), for `timing: recorded`. */
+  timestampMs: z.number().optional(),
+  /** Viewport when the action was recorded (coordinate scaling). */
+  viewport: Size.optional(),
+  selectorMode: SelectorMode.optional(),
+  /** The NL step or a short label, shown in the subtitle. */
+  label: z.string().optional(),
+  stepIndex: z.number().int().nonnegative().optional(),
+});
+export type PlaybackAction = z.infer<typeof PlaybackAction>;
+
+/** Where a plan came from (mirrors `PlaybackStarted.source`). */
+export const PlanSource = z.object({
+  kind: z.enum(["trail", "recording", "flow", "actions"]),
+  sessionId: z.string().optional(),
+  recordingId: z.string().optional(),
+  file: z.string().optional(),
+});
+export type PlanSource = z.infer<typeof PlanSource>;
+
+/** A playable plan: the actions plus what is known of the recording environment. */
+export const PlaybackPlan = z.object({
+  source: PlanSource,
+  platform: z.enum(["web", "android", "ios"]),
+  actions: z.array(PlaybackAction),
+  /** Viewport of the recording (viewport mismatch warning, coordinate scaling). */
+  viewport: Size.optional(),
+  /** Device pixel ratio of the recording. */
+  devicePixelRatio: z.number().positive().optional(),
+  /** `css` (web clientX/Y, the default) or `device` pixels (multiplied by the pixel ratio). */
+  coordinateSpace: z.enum(["css", "device"]).optional(),
+  /** Memory defaults (trail `config.memory`). */
+  memory: z.record(z.string(), z.string()).optional(),
+  /** Selector mode of the whole plan; an action's own mode wins. */
+  selectorMode: SelectorMode.optional(),
+});
+export type PlaybackPlan = z.infer<typeof PlaybackPlan>;
+
+/**
+ * Whether an action type is one the engine executes.
+ *
+ * @param type the action's type
+ * @returns true for the types of {@linkcode ACTION_TYPES}
+ * @example
+ * ```ts
+ * if (!isSupported("click") || isSupported("hover")) throw new Error();
+ * ```
+ */
+export function isSupported(type: string): type is ActionType {
+  return (ACTION_TYPES as readonly string[]).includes(type);
+}
+
+/**
+ * A short description of an action for the subtitle and the CLI table:
+ * `click [data-testid=submit]`, `navigate http://…`, `type #email`.
+ *
+ * @param action the action
+ * @returns one line
+ */
+export function describeAction(action: PlaybackAction): string {
+  const t = action.target;
+  let what = "";
+  if (action.type === "navigate") what = action.url ?? "";
+  else if (action.type === "key_press") what = action.key ?? "";
+  else if (action.type === "scroll" && action.scrollTo) {
+    what = `${action.scrollTo.x},${action.scrollTo.y}`;
+  } else if (t) {
+    what = t.css ?? (t.testId !== undefined ? `[data-testid=${t.testId}]` : undefined) ??
+      (t.ariaLabel !== undefined ? `[aria-label="${t.ariaLabel}"]` : undefined) ??
+      (t.id !== undefined ? `#${t.id}` : undefined) ??
+      (t.role !== undefined && t.name !== undefined ? `${t.role} "${t.name}"` : undefined) ??
+      (t.text !== undefined ? `"${t.text}"` : undefined) ??
+      (t.contentDescription !== undefined ? `~${t.contentDescription}` : undefined) ??
+      t.cssPath ?? t.xpath ??
+      (t.point ? `(${t.point.x}, ${t.point.y})` : "");
+  }
+  return what ? `${action.type} ${what}` : action.type;
+}

@@ -1,0 +1,347 @@
+/**
+ * The self-healing selector cascade (003 R3) as pure planning plus one resolve loop over any
+ * element finder shaped like `Driver.find`.
+ *
+ * Web: data-testid → aria-label → role + name → id → text → CSS path → coordinates.
+ * Android: id → content description → text → class + index → coordinates.
+ *
+ * A level only counts when it matches exactly one visible element: an ambiguous level is
+ * passed over, never acted on. Text is matched exactly first, then whitespace-normalised,
+ * then case-insensitively — never as a substring.
+ *
+ * @module
+ */
+import type { SelectorMode, Target } from "./actions.ts";
+
+/** A native lookup, the same shape as `FindQuery` of `drivers/driver.ts`. */
+export interface LookupQuery {
+  using: string;
+  value: string;
+}
+
+/** What a lookup found, the fields of `FoundElement` of `drivers/driver.ts` the cascade reads. */
+export interface LookupMatch {
+  bounds: { x: number; y: number; w: number; h: number };
+  visible: boolean;
+  enabled: boolean;
+  handle?: string;
+  text?: string;
+}
+
+/** Anything that answers native lookups (a `Driver`). */
+export interface ElementFinder {
+  find(query: LookupQuery): Promise<LookupMatch[]>;
+}
+
+/** Cascade level names, as stored in `PlaybackActionResolved.strategy` and `selector_used`. */
+export type Strategy =
+  | "css"
+  | "xpath"
+  | "test_id"
+  | "aria_label"
+  | "role_name"
+  | "id"
+  | "text"
+  | "css_path"
+  | "content_description"
+  | "class_index"
+  | "coordinates";
+
+/** One level of a cascade: its name, the selector string shown, and the lookups to try in order. */
+export interface CascadeLevel {
+  strategy: Strategy;
+  /** The concrete selector string (`[data-testid="submit"]`), for reports and fragile stats. */
+  selector: string;
+  /** Lookups tried in order; the first with exactly one visible match wins the level. */
+  queries: LookupQuery[];
+}
+
+/**
+ * Quotes a string as a CSS attribute value.
+ *
+ * @param value the raw value
+ * @returns a double-quoted CSS string
+ */
+export function cssString(value: string): string {
+  return `"${value.replace(/\\/g, "\\\\").replace(/"/g, '\\"').replace(/\n/g, "\\a ")}"`;
+}
+
+/**
+ * Quotes a string as an XPath 1.0 literal (with `concat()` when it holds both quote kinds).
+ *
+ * @param value the raw value
+ * @returns an XPath expression evaluating to `value`
+ * @example
+ * ```ts
+ * if (xpathString(`a"b'c`) !== `concat("a", '"', "b'c")`) throw new Error();
+ * ```
+ */
+export function xpathString(value: string): string {
+  if (!value.includes('"')) return `"${value}"`;
+  if (!value.includes("'")) return `'${value}'`;
+  return `concat(${value.split('"').map((p) => `"${p}"`).join(`, '"', `)})`;
+}
+
+const UPPER = "ABCDEFGHIJKLMNOPQRSTUVWXYZ";
+const LOWER = "abcdefghijklmnopqrstuvwxyz";
+
+/**
+ * The three text lookups: exact own text, whitespace-normalised full text of the deepest
+ * element, and the same case-insensitively. Never a substring.
+ *
+ * @param text the recorded text
+ * @returns XPath lookups, strictest first
+ */
+export function textQueries(text: string): LookupQuery[] {
+  const norm = text.replace(/\s+/g, " ").trim();
+  const lit = xpathString(text);
+  const nlit = xpathString(norm);
+  const llit = xpathString(norm.toLowerCase());
+  const lower = `translate(normalize-space(.), "${UPPER}", "${LOWER}")`;
+  return [
+    { using: "xpath", value: `//body//*[text()[. = ${lit}]]` },
+    {
+      using: "xpath",
+      value: `//body//*[normalize-space(.) = ${nlit}][not(.//*[normalize-space(.) = ${nlit}])]`,
+    },
+    {
+      using: "xpath",
+      value: `//body//*[${lower} = ${llit}][not(.//*[${lower} = ${llit}])]`,
+    },
+  ];
+}
+
+/** Class tokens that look generated (CSS-in-JS hashes, styled-components, CSS modules). */
+const DYNAMIC_CLASS =
+  /^(css|sc|jsx|emotion|styled|jss|tw)-[\w-]+$|^[a-zA-Z]+_[\w]+__[\w-]{4,}$|^(?=[\w-]*\d)(?=[\w-]*[a-zA-Z])[\w-]{5,}$/;
+
+/**
+ * Removes generated class names from a CSS path (003 R3: CSS path with dynamic class
+ * filtering): `div.css-1x9ab > button.btn.sc-hKgIl` → `div > button.btn`.
+ *
+ * @param path a CSS path of compound selectors joined by combinators
+ * @returns the path without dynamic class tokens
+ * @example
+ * ```ts
+ * if (sanitizeCssPath("div.css-1x9ab > button.btn.sc-hKgIl") !== "div > button.btn") throw new Error();
+ * ```
+ */
+export function sanitizeCssPath(path: string): string {
+  return path.replace(/\.(-?[_a-zA-Z][\w-]*)/g, (whole, name: string) => {
+    return DYNAMIC_CLASS.test(name) ? "" : whole;
+  });
+}
+
+/**
+ * Plans the web cascade for a target: the levels its recorded selectors allow, in the order
+ * of 003 R3, shaped by the selector mode (see {@linkcode levelsForMode}).
+ *
+ * @param target what the recording knows of the element
+ * @param mode strict (primary selector only), flexible (no coordinates) or adaptive (all)
+ * @returns the levels to try, best first; coordinates last when the mode allows and a point exists
+ * @example
+ * ```ts
+ * const levels = webCascade({ testId: "go", ariaLabel: "Go" }, "adaptive");
+ * if (levels[0]!.selector !== '[data-testid="go"]' || levels[1]!.strategy !== "aria_label") throw new Error();
+ * ```
+ */
+export function webCascade(target: Target, mode: SelectorMode = "adaptive"): CascadeLevel[] {
+  const levels: CascadeLevel[] = [];
+  const css = (strategy: Strategy, selector: string): CascadeLevel => ({
+    strategy,
+    selector,
+    queries: [{ using: "css", value: selector }],
+  });
+  if (target.css) levels.push(css("css", target.css));
+  if (target.testId) levels.push(css("test_id", `[data-testid=${cssString(target.testId)}]`));
+  if (target.ariaLabel) {
+    levels.push(css("aria_label", `[aria-label=${cssString(target.ariaLabel)}]`));
+  }
+  if (target.role && target.name) {
+    levels.push({
+      strategy: "role_name",
+      selector: `role=${target.role}[name=${cssString(target.name)}]`,
+      queries: [{ using: "aria", value: `${target.role}|${target.name}` }],
+    });
+  }
+  if (target.id) {
+    levels.push({
+      strategy: "id",
+      selector: `#${target.id}`,
+      queries: [{ using: "css", value: `[id=${cssString(target.id)}]` }],
+    });
+  }
+  if (target.text) {
+    levels.push({
+      strategy: "text",
+      selector: `text=${target.text}`,
+      queries: textQueries(target.text),
+    });
+  }
+  if (target.xpath) {
+    levels.push({
+      strategy: "xpath",
+      selector: target.xpath,
+      queries: [{ using: "xpath", value: target.xpath }],
+    });
+  }
+  if (target.cssPath) {
+    const clean = sanitizeCssPath(target.cssPath);
+    if (clean.trim()) levels.push(css("css_path", clean));
+  }
+  return levelsForMode(levels, target, mode);
+}
+
+/**
+ * Plans the Android cascade: resource id → content description → text → class + index →
+ * coordinates, as UiAutomator2 lookups (engineer F's driver answers them).
+ *
+ * @param target what the recording knows of the element
+ * @param mode the selector mode
+ * @returns the levels to try, best first
+ * @example
+ * ```ts
+ * const levels = androidCascade({ id: "com.app:id/ok", text: "OK" }, "adaptive");
+ * if (levels[0]!.queries[0]!.using !== "id" || levels[1]!.strategy !== "text") throw new Error();
+ * ```
+ */
+export function androidCascade(target: Target, mode: SelectorMode = "adaptive"): CascadeLevel[] {
+  const levels: CascadeLevel[] = [];
+  const ui = (s: string) => `"${s.replace(/\\/g, "\\\\").replace(/"/g, '\\"')}"`;
+  if (target.id) {
+    levels.push({
+      strategy: "id",
+      selector: `id=${target.id}`,
+      queries: [{ using: "id", value: target.id }],
+    });
+  }
+  const desc = target.contentDescription ?? target.ariaLabel;
+  if (desc) {
+    levels.push({
+      strategy: "content_description",
+      selector: `~${desc}`,
+      queries: [{ using: "accessibility id", value: desc }],
+    });
+  }
+  if (target.text) {
+    levels.push({
+      strategy: "text",
+      selector: `text=${target.text}`,
+      queries: [
+        { using: "-android uiautomator", value: `new UiSelector().text(${ui(target.text)})` },
+        {
+          using: "-android uiautomator",
+          value: `new UiSelector().textMatches(${
+            ui(`(?i)\\s*${escapeRegex(target.text.trim())}\\s*`)
+          })`,
+        },
+      ],
+    });
+  }
+  if (target.className && target.index !== undefined) {
+    levels.push({
+      strategy: "class_index",
+      selector: `${target.className}[${target.index}]`,
+      queries: [{
+        using: "-android uiautomator",
+        value: `new UiSelector().className(${ui(target.className)}).instance(${target.index})`,
+      }],
+    });
+  }
+  return levelsForMode(levels, target, mode);
+}
+
+function escapeRegex(s: string): string {
+  return s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+}
+
+/**
+ * The one place selector modes map to cascade behaviour: strict keeps only the primary
+ * (first recorded) selector and never heals; flexible keeps every selector level but no
+ * coordinates; adaptive keeps everything and ends with coordinates when a point was recorded.
+ *
+ * @param levels the selector levels, best first
+ * @param target the target (its point feeds the coordinates level)
+ * @param mode the selector mode
+ * @returns the levels the mode allows
+ */
+export function levelsForMode(
+  levels: CascadeLevel[],
+  target: Target,
+  mode: SelectorMode,
+): CascadeLevel[] {
+  if (mode === "strict") return levels.slice(0, 1);
+  if (mode === "flexible") return levels;
+  if (target.point) {
+    return [...levels, {
+      strategy: "coordinates",
+      selector: `xy=${Math.round(target.point.x)},${Math.round(target.point.y)}`,
+      queries: [],
+    }];
+  }
+  return levels;
+}
+
+/** One level tried: how many visible elements it matched (and how many in all). */
+export interface TriedLevel {
+  strategy: Strategy;
+  selector: string;
+  matches: number;
+  hidden?: number;
+}
+
+/** The outcome of a resolve: the element found and the level, or what every level matched. */
+export interface Resolution {
+  level?: CascadeLevel;
+  element?: LookupMatch;
+  /** True when a level past the first found it (003: status `healed`). */
+  healed: boolean;
+  tried: TriedLevel[];
+  /** Some level matched only hidden elements. */
+  sawHidden: boolean;
+}
+
+/**
+ * Runs the selector levels (not coordinates) in order through `finder`; the first level with
+ * exactly one visible match wins. A lookup that throws counts as no match.
+ *
+ * @param finder a `Driver` or any element finder
+ * @param levels the cascade, from {@linkcode webCascade} or {@linkcode androidCascade}
+ * @returns the resolution with every level tried
+ */
+export async function resolveTarget(
+  finder: ElementFinder,
+  levels: readonly CascadeLevel[],
+): Promise<Resolution> {
+  const tried: TriedLevel[] = [];
+  let sawHidden = false;
+  for (const [i, level] of levels.entries()) {
+    if (level.strategy === "coordinates") continue;
+    let visibleCount = 0;
+    let hiddenCount = 0;
+    for (const query of level.queries) {
+      let found: LookupMatch[];
+      try {
+        found = await finder.find(query);
+      } catch {
+        found = [];
+      }
+      const visible = found.filter((e) => e.visible && e.bounds.w > 0 && e.bounds.h > 0);
+      visibleCount = visible.length;
+      hiddenCount = found.length - visible.length;
+      if (visible.length === 1) {
+        tried.push({ strategy: level.strategy, selector: level.selector, matches: 1 });
+        return { level, element: visible[0]!, healed: i > 0, tried, sawHidden };
+      }
+      if (visible.length > 1) break; // ambiguous: a looser lookup would only match more
+    }
+    if (hiddenCount > 0 && visibleCount === 0) sawHidden = true;
+    tried.push({
+      strategy: level.strategy,
+      selector: level.selector,
+      matches: visibleCount,
+      ...(hiddenCount > 0 ? { hidden: hiddenCount } : {}),
+    });
+  }
+  return { healed: false, tried, sawHidden };
+}

@@ -1,0 +1,198 @@
+/**
+ * The playback report of 003 (R4, R5) as a projection of a `playback-<id>` stream: partial
+ * while the playback runs, final once `PlaybackCompleted` is folded in. Field names are 003's
+ * (snake_case), so the HTTP answer is the report itself.
+ *
+ * @module
+ */
+import type { EventData, StoredEvent } from "../../events/schemas.ts";
+
+/** One action's result, 003 R4. Absent fields are omitted, never empty. */
+export interface ActionResult {
+  index: number;
+  action: string;
+  status: "ok" | "failed" | "healed" | "skipped";
+  duration_ms: number;
+  description?: string;
+  error?: string;
+  error_code?: string;
+  likely_cause?: string;
+  selector_used?: string;
+  healed_selector?: string;
+  page_url?: string;
+  original_url?: string;
+  screenshot_path?: string;
+  screenshot_hash?: string;
+  warning?: string;
+  navigation_wait?: string;
+  navigation_ms?: number;
+  value?: string;
+  store_as?: string;
+  /** Every cascade level tried, with how many visible elements it matched. */
+  tried?: { strategy: string; selector: string; matches: number }[];
+}
+
+/** The report 003 R5 returns for a playback id. */
+export interface PlaybackReport {
+  status: "running" | "completed" | "failed";
+  playback_id: string;
+  recording_id?: string;
+  source: string;
+  test_id?: string;
+  /** The test boundary (auto_boundary): when it started and ended. */
+  test_boundary?: { test_id: string; started_at: string; ended_at?: string };
+  timing: "fast" | "recorded";
+  on_error: "continue" | "skip_dependent" | "stop";
+  started_at: string;
+  actions_executed: number;
+  actions_failed: number;
+  actions_healed: number;
+  actions_skipped: number;
+  actions_total: number;
+  duration_ms: number;
+  warnings: string[];
+  screenshots: string[];
+  results: ActionResult[];
+}
+
+/**
+ * The state the projection folds: the report plus the resolution of the action in flight,
+ * or nothing before `PlaybackStarted`.
+ */
+export type ReportState =
+  | { report: PlaybackReport; pending?: { index: number; tried: Tried } }
+  | undefined;
+
+type Tried = NonNullable<EventData<"PlaybackActionResolved">["tried"]>;
+
+/**
+ * Folds one event into the report (pure; `recordedAt` of the events gives the clock).
+ *
+ * @param state the report so far
+ * @param event the next event of the playback stream
+ * @returns the new report
+ * @throws {Error} when the stream does not start with `PlaybackStarted` or holds a foreign event
+ */
+export function evolveReport(state: ReportState, event: StoredEvent): ReportState {
+  switch (event.type) {
+    case "PlaybackStarted": {
+      const d = event.data;
+      const report: PlaybackReport = {
+        status: "running",
+        playback_id: d.playbackId,
+        ...(d.source.recordingId ? { recording_id: d.source.recordingId } : {}),
+        source: d.source.kind,
+        ...(d.testId ? { test_id: d.testId } : {}),
+        ...(d.testId && d.autoBoundary
+          ? { test_boundary: { test_id: d.testId, started_at: event.meta.recordedAt } }
+          : {}),
+        timing: d.timing,
+        on_error: d.onError,
+        started_at: event.meta.recordedAt,
+        actions_executed: 0,
+        actions_failed: 0,
+        actions_healed: 0,
+        actions_skipped: 0,
+        actions_total: d.actionsTotal,
+        duration_ms: 0,
+        warnings: [...(d.warnings ?? [])],
+        screenshots: [],
+        results: [],
+      };
+      return { report };
+    }
+    case "PlaybackActionResolved": {
+      const r = need(state, event.type);
+      return { report: r, pending: { index: event.data.index, tried: event.data.tried ?? [] } };
+    }
+    case "PlaybackActionCompleted": {
+      const r = need(state, event.type);
+      const d = event.data;
+      const pending = state?.pending;
+      const result: ActionResult = {
+        index: d.index,
+        action: d.action,
+        status: d.status,
+        duration_ms: Math.round(d.durationMs),
+        ...(d.description ? { description: d.description } : {}),
+        ...(d.error ? { error: d.error } : {}),
+        ...(d.errorCode ? { error_code: d.errorCode } : {}),
+        ...(d.likelyCause ? { likely_cause: d.likelyCause } : {}),
+        ...(d.selectorUsed ? { selector_used: d.selectorUsed } : {}),
+        ...(d.healedSelector ? { healed_selector: d.healedSelector } : {}),
+        ...(d.pageUrl ? { page_url: d.pageUrl } : {}),
+        ...(d.originalUrl ? { original_url: d.originalUrl } : {}),
+        ...(d.screenshotPath ? { screenshot_path: d.screenshotPath } : {}),
+        ...(d.screenshot ? { screenshot_hash: d.screenshot.hash } : {}),
+        ...(d.warning ? { warning: d.warning } : {}),
+        ...(d.navigation
+          ? { navigation_wait: d.navigation.waitedFor, navigation_ms: d.navigation.durationMs }
+          : {}),
+        ...(d.value !== undefined ? { value: d.value } : {}),
+        ...(d.storeAs ? { store_as: d.storeAs } : {}),
+        ...(pending && pending.index === d.index && pending.tried.length > 0
+          ? { tried: pending.tried }
+          : {}),
+      };
+      const counts = {
+        ok: ["actions_executed"],
+        healed: ["actions_executed", "actions_healed"],
+        failed: ["actions_failed"],
+        skipped: ["actions_skipped"],
+      } as const;
+      const next: PlaybackReport = { ...r, results: [...r.results, result] };
+      for (const key of counts[d.status]) next[key] += 1;
+      const shot = d.screenshotPath ?? d.screenshot?.hash;
+      if (shot) next.screenshots = [...r.screenshots, shot];
+      next.duration_ms = elapsed(r.started_at, event.meta.recordedAt);
+      return { report: next };
+    }
+    case "PlaybackCompleted": {
+      const r = need(state, event.type);
+      return {
+        report: {
+          ...r,
+          status: event.data.status,
+          duration_ms: Math.round(event.data.durationMs),
+          ...(r.test_boundary
+            ? { test_boundary: { ...r.test_boundary, ended_at: event.meta.recordedAt } }
+            : {}),
+        },
+      };
+    }
+    default:
+      throw new Error(`A playback stream cannot hold a ${event.type} event`);
+  }
+}
+
+function need(state: ReportState, type: string): PlaybackReport {
+  if (!state) throw new Error(`A playback stream must start with PlaybackStarted, not ${type}`);
+  return state.report;
+}
+
+function elapsed(from: string, to: string): number {
+  const ms = Date.parse(to) - Date.parse(from);
+  return Number.isFinite(ms) && ms > 0 ? ms : 0;
+}
+
+/** The report projection: `{ name, version, initialState, evolve }` (house style). */
+export const playbackReportProjection = {
+  name: "playback_report",
+  version: 1,
+  initialState: undefined as ReportState,
+  evolve: evolveReport,
+} as const;
+
+/**
+ * Folds a whole playback stream into its report.
+ *
+ * @param events the events of `playback-<id>` in version order
+ * @returns the report, or undefined when the stream is empty
+ */
+export async function projectReport(
+  events: AsyncIterable<StoredEvent> | Iterable<StoredEvent>,
+): Promise<PlaybackReport | undefined> {
+  let state: ReportState = undefined;
+  for await (const e of events) state = evolveReport(state, e);
+  return state?.report;
+}
