@@ -5,6 +5,7 @@
  * @module
  */
 import { asRecord, parseJsonAt } from "./_parse_util.ts";
+import { CHROME_SCHEMA_VERSION, parseChromeHierarchy } from "./chrome_hierarchy.ts";
 import { parseAndroid } from "./parse_android.ts";
 import { parseIos } from "./parse_ios.ts";
 import { parseMaestro } from "./parse_maestro.ts";
@@ -17,9 +18,6 @@ export interface ParseHierarchyOptions {
   format?: HierarchyFormat | "auto";
 }
 
-/** The schema version string a Cairn Chrome hierarchy carries. */
-const CHROME_SCHEMA = "cairn.chrome/v1";
-
 function detectXml(text: string, start: number): HierarchyFormat | undefined {
   const head = text.slice(start, start + 4096);
   if (/<(AppiumAUT|XCUIElementType)/.test(head)) return "xcuitest";
@@ -31,7 +29,7 @@ function detectXml(text: string, start: number): HierarchyFormat | undefined {
 function detectJson(value: unknown): HierarchyFormat | undefined {
   const o = asRecord(value);
   if (!o) return undefined;
-  if (o.schema_version === CHROME_SCHEMA || o.schemaVersion === CHROME_SCHEMA) return "chrome";
+  if (o.schema_version === CHROME_SCHEMA_VERSION) return "chrome";
   if (asRecord(o.viewHierarchy)) return "trailblaze";
   if (asRecord(o.attributes) && (o.children === undefined || Array.isArray(o.children))) {
     return "maestro";
@@ -80,12 +78,12 @@ function detect(text: string): { format: HierarchyFormat; json?: unknown } {
   );
 }
 
-/** Parsers of formats from another module, registered at load (`axtree_v1`, `chrome`). */
+/** Parsers of formats implemented in another module, registered at load (`axtree_v1`). */
 const EXTRA_PARSERS = new Map<HierarchyFormat, (text: string, json?: unknown) => Screen>();
 
 /**
- * Registers the parser of a format implemented outside this module (used by
- * `engine/chrome_hierarchy.ts` and any later format), so `parseHierarchy` can dispatch to it.
+ * Registers the parser of a format implemented outside this module (the recording_v1 AX
+ * snapshot, `axtree_v1`), so `parseHierarchy` can dispatch to it.
  *
  * @param format the format
  * @param parse the parser: the text, and the parsed JSON when detection already parsed it
@@ -125,6 +123,7 @@ export function parseHierarchy(text: string, options: ParseHierarchyOptions = {}
     case "trailblaze":
       return parseTrailblaze(json ?? text);
     case "chrome":
+      return parseChromeHierarchy(json ?? text);
     case "axtree_v1": {
       const parse = EXTRA_PARSERS.get(format);
       if (!parse) throw new TypeError(`No parser registered for hierarchy format ${format}`);
