@@ -16,6 +16,14 @@ const COMMANDS: Record<string, { summary: string; load: () => Promise<CommandMod
   // optimize: { summary: "…", load: () => import("./cli/optimize.ts") },
   ingest: { summary: "Import capture files as sessions", load: () => import("./cli/ingest.ts") },
   export: { summary: "Write a session back as a file", load: () => import("./cli/export.ts") },
+  history: {
+    summary: "A session's timeline, or its state at a position",
+    load: () => import("./cli/history.ts"),
+  },
+  serve: {
+    summary: "Serve the HTTP API (events, SSE, sessions, blobs)",
+    load: () => import("./cli/serve.ts"),
+  },
 };
 
 /**
