@@ -1,0 +1,189 @@
+/**
+ * `AndroidDriver` against the STAND-IN WebDriver server of `android_standin.ts` (no Android
+ * device or emulator can run here), serving real page sources from `../shared/corpus/android/`:
+ * what the driver sends over the W3C protocol and what it makes of the answers.
+ */
+import { AndroidDriver } from "../drivers/android/android_driver.ts";
+import { DriverError } from "../drivers/driver.ts";
+import { walk } from "../engine/ui_node.ts";
+import { startAndroidStandin } from "./android_standin.ts";
+import { assert, assertEquals, assertRejects } from "./assert.ts";
+
+const CORPUS = new URL("../../shared/corpus/android/", import.meta.url);
+
+/** Reads a corpus page source. */
+export function corpus(name: string): string {
+  return Deno.readTextFileSync(new URL(name, CORPUS));
+}
+
+const THEAPP = "appium-source_theapp_login.xml";
+const WIKI = "uiautomator_wikipedia_search.xml";
+const NAV = "uiautomator_sample_bottom_navigation.xml";
+
+Deno.test("AndroidDriver.connect() opens a UiAutomator2 session with the app's capabilities", async () => {
+  const standin = startAndroidStandin({ screens: { login: corpus(THEAPP) } });
+  try {
+    const driver = await AndroidDriver.connect({
+      appium: standin.url,
+      session: {
+        udid: "emulator-5554",
+        appPackage: "io.cloudgrey.the_app",
+        appActivity: ".MainActivity",
+      },
+    });
+    await driver.close();
+    const caps =
+      (standin.commands[0]!.body!.capabilities as { alwaysMatch: Record<string, unknown> })
+        .alwaysMatch;
+    assertEquals(caps.platformName, "Android");
+    assertEquals(caps["appium:automationName"], "UiAutomator2");
+    assertEquals(caps["appium:udid"], "emulator-5554");
+    assertEquals(caps["appium:appPackage"], "io.cloudgrey.the_app");
+    assertEquals(caps["appium:appActivity"], ".MainActivity");
+    assertEquals(standin.commands.at(-1)!.method, "DELETE");
+  } finally {
+    await standin.close();
+  }
+});
+
+Deno.test("AndroidDriver.snapshot() parses the served page source into a screen of device size", async () => {
+  const xml = corpus(THEAPP);
+  const standin = startAndroidStandin({ screens: { login: xml } });
+  const driver = await AndroidDriver.connect({ appium: standin.url });
+  try {
+    const snap = await driver.snapshot();
+    assertEquals(snap.screen.platform, "android");
+    assertEquals(snap.screen.format, "uiautomator2");
+    assertEquals([snap.screen.width, snap.screen.height], [1440, 2392]);
+    assertEquals(new TextDecoder().decode(snap.raw.bytes), xml);
+    const user = [...walk(snap.screen.root)].map(([n]) => n).find((n) =>
+      n.contentDescription === "username"
+    );
+    assertEquals(user?.bounds, { x: 175, y: 628, w: 1090, h: 131 });
+    const png = await driver.screenshot();
+    assertEquals([...png.slice(1, 4)], [0x50, 0x4e, 0x47]); // "PNG"
+    assertEquals((await driver.viewport()).devicePixelRatio, 420 / 160);
+  } finally {
+    await driver.close();
+    await standin.close();
+  }
+});
+
+Deno.test("AndroidDriver.tap() and scroll() send W3C touch pointer actions in device pixels", async () => {
+  const standin = startAndroidStandin({ screens: { nav: corpus(NAV) } });
+  const driver = await AndroidDriver.connect({ appium: standin.url });
+  try {
+    await driver.tap({ x: 540.4, y: 2263.6 });
+    const sent = standin.commands.find((c) => c.path === "/actions" && c.method === "POST")!;
+    const seq = (sent.body!.actions as { parameters: unknown; actions: unknown[] }[])[0]!;
+    assertEquals(seq.parameters, { pointerType: "touch" });
+    assertEquals(seq.actions[0], {
+      type: "pointerMove",
+      duration: 0,
+      x: 540,
+      y: 2264,
+      origin: "viewport",
+    });
+    await driver.scroll("down", { point: { x: 540, y: 1200 }, distance: 800 });
+    assertEquals(standin.gestures, [
+      { kind: "tap", from: { x: 540, y: 2264 }, to: { x: 540, y: 2264 } },
+      { kind: "swipe", from: { x: 540, y: 1600 }, to: { x: 540, y: 800 } },
+    ]);
+  } finally {
+    await driver.close();
+    await standin.close();
+  }
+});
+
+Deno.test("AndroidDriver.find() answers id, accessibility id, UiSelector and xpath lookups with element rects", async () => {
+  const standin = startAndroidStandin({ screens: { nav: corpus(NAV) } });
+  const driver = await AndroidDriver.connect({ appium: standin.url });
+  try {
+    const dash = { x: 360, y: 2190, w: 360, h: 147 };
+    const byId = await driver.find({
+      using: "id",
+      value: "com.example.my_sample_application:id/navigation_dashboard",
+    });
+    assertEquals(byId.map((e) => e.bounds), [dash]);
+    const byShortId = await driver.find({ using: "id", value: "navigation_dashboard" });
+    assertEquals(byShortId.map((e) => e.bounds), [dash]);
+    const byDesc = await driver.find({ using: "accessibility id", value: "Dashboard" });
+    assertEquals(byDesc.map((e) => e.bounds), [dash]);
+    const byText = await driver.find({
+      using: "-android uiautomator",
+      value: 'new UiSelector().text("Dashboard")',
+    });
+    assertEquals(byText.map((e) => e.text), ["Dashboard"]);
+    const second = await driver.find({
+      using: "-android uiautomator",
+      value: 'new UiSelector().className("android.widget.ImageView").instance(1)',
+    });
+    assertEquals(second.map((e) => e.bounds), [{ x: 508, y: 2211, w: 63, h: 63 }]);
+    const byXpath = await driver.find({
+      using: "xpath",
+      value: '//*[@content-desc="Notifications"]',
+    });
+    assertEquals(byXpath.length, 1);
+    assertEquals(await driver.find({ using: "id", value: "no_such_id" }), []);
+    const lookups = standin.commands.filter((c) => c.path === "/elements").map((c) =>
+      c.body!.using
+    );
+    assertEquals(lookups, [
+      "id",
+      "id",
+      "accessibility id",
+      "-android uiautomator",
+      "-android uiautomator",
+      "xpath",
+      "id",
+    ]);
+    await assertRejects(
+      () => driver.find({ using: "css", value: "#a" }),
+      DriverError,
+      "Cannot find by",
+    );
+  } finally {
+    await driver.close();
+    await standin.close();
+  }
+});
+
+Deno.test("AndroidDriver.type() types into the field it focused, press() sends mobile: pressKey keycodes", async () => {
+  const standin = startAndroidStandin({ screens: { wiki: corpus(WIKI) } });
+  const driver = await AndroidDriver.connect({ appium: standin.url });
+  try {
+    await driver.type("Appium", { point: { x: 542, y: 201 }, clear: true });
+    assertEquals(standin.typed, [{
+      resourceId: "org.wikipedia.alpha:id/search_src_text",
+      text: "Appium",
+    }]);
+    assert(standin.commands.some((c) => /^\/element\/[^/]+\/clear$/.test(c.path)), "no clear sent");
+    await driver.press("Enter");
+    await driver.press("Back");
+    const keys = standin.commands.filter((c) => c.body?.script === "mobile: pressKey").map((c) =>
+      c.body!.args
+    );
+    assertEquals(keys, [[{ keycode: 66 }], [{ keycode: 4 }]]);
+    await assertRejects(() => driver.press("Hyper"), DriverError, "no Android key code");
+  } finally {
+    await driver.close();
+    await standin.close();
+  }
+});
+
+Deno.test("AndroidDriver.connect() maps a refused session to a DriverError that names the missing device", async () => {
+  const standin = startAndroidStandin({
+    screens: { nav: corpus(NAV) },
+    refuseSession: "Could not find a connected Android device in 20000ms.",
+  });
+  try {
+    const err = await assertRejects(
+      () => AndroidDriver.connect({ appium: standin.url }),
+      DriverError,
+      "no Android device or emulator is connected",
+    );
+    assertEquals((err as DriverError).code, "device_missing");
+  } finally {
+    await standin.close();
+  }
+});
