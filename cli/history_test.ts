@@ -1,0 +1,88 @@
+import { SqliteEventStore } from "../events/sqlite_event_store.ts";
+import { assert, assertEquals, assertMatch, assertStringIncludes } from "../tests/assert.ts";
+
+const MAIN = new URL("../main.ts", import.meta.url).pathname;
+
+async function cairn(args: string[], cwd: string) {
+  const out = await new Deno.Command(Deno.execPath(), {
+    args: ["run", "-A", "--no-check", MAIN, ...args],
+    cwd,
+    env: { CAIRN_DB: "" },
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  const dec = new TextDecoder();
+  return { code: out.code, stdout: dec.decode(out.stdout), stderr: dec.decode(out.stderr) };
+}
+
+async function fixture(dir: string): Promise<{ db: string; png: Uint8Array }> {
+  const db = `${dir}/.cairn/cairn.db`;
+  const store = SqliteEventStore.open(db);
+  const png = new Uint8Array([137, 80, 78, 71, 13, 10, 26, 10, 9, 9]);
+  const shot = await store.putBlob(png, "image/png");
+  const tree = await store.putBlob(new TextEncoder().encode("{}"), "application/json");
+  await store.append("session-h1", [
+    {
+      type: "SessionStarted",
+      data: { sessionId: "h1", mode: "agent", platform: "web", url: "http://x/" },
+    },
+    { type: "StepStarted", data: { index: 0, text: "Sign in" } },
+    {
+      type: "ScreenCaptured",
+      data: { hierarchy: tree, screenshot: shot, format: "chrome", url: "http://x/login" },
+    },
+    {
+      type: "ActionPerformed",
+      data: { actionId: "a1", kind: "tap", point: { x: 10, y: 20 }, source: "agent" },
+    },
+    { type: "ActionCompleted", data: { actionId: "a1", ok: true, durationMs: 7 } },
+  ]);
+  store.close();
+  return { db, png };
+}
+
+Deno.test("cairn history lists the timeline and --at N shows the state and writes the screenshot", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "cairn_hist_" });
+  try {
+    const { png } = await fixture(dir);
+    const list = await cairn(["history", "h1"], dir); // default db: .cairn/cairn.db under cwd
+    assertEquals(list.code, 0, list.stderr);
+    const lines = list.stdout.trim().split("\n");
+    assertEquals(lines.length, 5);
+    assertMatch(lines[1]!, /^\s+2\s+\S+Z\s+StepStarted\s+step 0: Sign in$/);
+    assertStringIncludes(lines[3]!, "tap at (10, 20) [agent]");
+
+    const at = await cairn(["history", "session-h1", "--at", "4"], dir);
+    assertEquals(at.code, 0, at.stderr);
+    assertStringIncludes(at.stdout, "step 0: Sign in");
+    assertStringIncludes(at.stdout, "last action @4: tap at (10, 20) → pending");
+    const path = at.stdout.match(/screenshot: (\S+\.png)/)?.[1];
+    assert(path, at.stdout);
+    assertStringIncludes(path, `${dir}/.cairn/blobs/`);
+    assertEquals(await Deno.readFile(path), png);
+
+    const json = await cairn(["history", "h1", "--at", "5", "--json"], dir);
+    const state = JSON.parse(json.stdout);
+    assertEquals(state.state.lastAction.result.ok, true);
+    assertEquals(state.state.counts, { events: 5, actions: 1, screens: 1, failures: 0 });
+    assertEquals(state.screenshotPath, path);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("cairn history fails clearly on an unknown session or a bad --at", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "cairn_hist_" });
+  try {
+    const { db } = await fixture(dir);
+    const missing = await cairn(["history", "nope", "--db", db], dir);
+    assertEquals(missing.code, 1);
+    assertStringIncludes(missing.stderr, "No session session-nope");
+    const bad = await cairn(["history", "h1", "--at", "-3", "--db", db], dir);
+    assertEquals(bad.code, 2);
+    assertStringIncludes(bad.stderr, "--at");
+    assertEquals(bad.stderr.trim().split("\n").length, 1);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});

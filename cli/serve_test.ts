@@ -1,0 +1,80 @@
+import { isLoopback, serveConfig } from "./serve.ts";
+import { parseArgs } from "./args.ts";
+import { spec } from "./serve.ts";
+import { InputError } from "./errors.ts";
+import { assert, assertEquals, assertStringIncludes, assertThrows } from "../tests/assert.ts";
+
+const MAIN = new URL("../main.ts", import.meta.url).pathname;
+
+Deno.test("isLoopback() accepts only loopback addresses", () => {
+  const cases: [string, boolean][] = [
+    ["127.0.0.1", true],
+    ["127.1.2.3", true],
+    ["localhost", true],
+    ["::1", true],
+    ["[::1]", true],
+    ["0.0.0.0", false],
+    ["192.168.1.4", false],
+    ["::", false],
+    ["127.0.0.1.evil.com", false],
+  ];
+  for (const [host, want] of cases) assertEquals(isLoopback(host), want, host);
+});
+
+Deno.test("serveConfig() refuses a non-loopback host without CAIRN_TOKEN", () => {
+  const args = parseArgs(spec, ["--host", "0.0.0.0"]);
+  assertThrows(() => serveConfig(args, () => undefined), InputError, "CAIRN_TOKEN");
+  const ok = serveConfig(args, (n) => (n === "CAIRN_TOKEN" ? "t0k" : undefined));
+  assertEquals(ok, { host: "0.0.0.0", port: 8787, bodyLimit: 16 * 1024 * 1024, token: "t0k" });
+  assertThrows(
+    () => serveConfig(parseArgs(spec, ["--port", "70000"]), () => undefined),
+    InputError,
+    "--port",
+  );
+});
+
+Deno.test("cairn serve starts on 127.0.0.1, answers, and stops on SIGTERM", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "cairn_serve_" });
+  const child = new Deno.Command(Deno.execPath(), {
+    args: ["run", "-A", "--no-check", MAIN, "serve", "--port", "0", "--db", `${dir}/c.db`],
+    env: { CAIRN_TOKEN: "" },
+    stdout: "piped",
+    stderr: "piped",
+  }).spawn();
+  try {
+    const reader = child.stdout.pipeThrough(new TextDecoderStream()).getReader();
+    let out = "";
+    while (!out.includes("\n")) {
+      const { value, done } = await reader.read();
+      if (done) break;
+      out += value;
+    }
+    const url = out.match(/http:\/\/127\.0\.0\.1:\d+/)?.[0];
+    assert(url, out);
+    const res = await fetch(`${url}/openapi.json`);
+    assertEquals(res.status, 200);
+    assertEquals((await res.json()).openapi, "3.1.0");
+    child.kill("SIGTERM");
+    assertEquals((await child.status).code, 0);
+    await reader.cancel();
+  } finally {
+    try {
+      child.kill("SIGKILL");
+    } catch { /* ended */ }
+    await child.stderr.cancel();
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("cairn serve --host 0.0.0.0 without CAIRN_TOKEN exits 2 with one line", async () => {
+  const out = await new Deno.Command(Deno.execPath(), {
+    args: ["run", "-A", "--no-check", MAIN, "serve", "--host", "0.0.0.0", "--db", ":memory:"],
+    env: { CAIRN_TOKEN: "" },
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  assertEquals(out.code, 2);
+  const err = new TextDecoder().decode(out.stderr).trim();
+  assertStringIncludes(err, "refusing to bind 0.0.0.0");
+  assertEquals(err.split("\n").length, 1);
+});
