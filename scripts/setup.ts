@@ -18,6 +18,7 @@ async function exists(path: string): Promise<boolean> {
 
 if (import.meta.main) {
   await run(Deno.execPath(), ["run", "-A", new URL("build_wasm.ts", import.meta.url).pathname]);
+  await run(Deno.execPath(), ["run", "-A", new URL("setup_appium.ts", import.meta.url).pathname]);
   const chromium = Deno.env.get("CAIRN_CHROMIUM") ?? "/usr/bin/chromium";
   if (!(await exists(chromium))) {
     console.log("setup: installing Debian chromium with apt-get (this takes a minute)");
