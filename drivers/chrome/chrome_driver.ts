@@ -28,7 +28,8 @@ import {
   waitQuietInPage,
   waitScrollEndInPage,
 } from "./_page_functions.ts";
-import { captureInterimScreen } from "./_interim_screen.ts";
+import { captureChromeHierarchy } from "./hierarchy.ts";
+import { parseChromeHierarchy } from "../../engine/chrome_hierarchy.ts";
 import { findSelector } from "./_find.ts";
 
 /** Options of {@linkcode ChromeDriver.launch}. */
@@ -140,15 +141,11 @@ export class ChromeDriver implements Driver {
   async snapshot(): Promise<Snapshot> {
     await this.#settlePending();
     const cdp = await this.cdp();
-    const { screen, raw } = await captureInterimScreen(cdp, {
-      width: this.#viewport.width,
-      height: this.#viewport.height,
-      url: this.#page.url(),
-    });
+    const hierarchy = await this.#wrap("capture the page", captureChromeHierarchy(cdp));
     return {
-      screen,
+      screen: parseChromeHierarchy(hierarchy),
       raw: {
-        bytes: new TextEncoder().encode(raw),
+        bytes: new TextEncoder().encode(JSON.stringify(hierarchy)),
         mediaType: "application/json",
         format: "chrome",
       },
