@@ -1,0 +1,251 @@
+/**
+ * Answers Android replay lookups (`id`, `accessibility id`, `-android uiautomator`) against a
+ * captured screen, with UiAutomator2's matching rules, instead of asking a device: a trail's
+ * selectors can be checked against the screens of its capture (uniqueness, dry runs) and the
+ * playback cascade can run offline through {@linkcode ScreenFinder}.
+ *
+ * Exact properties go through the screen table's predicate search (the WASM hot path);
+ * `…Matches`/`…Contains`/`…StartsWith` methods filter those candidates in TS.
+ *
+ * @module
+ */
+import { type NodePredicate, ScreenTable } from "../../engine/screen_table.ts";
+import type { Screen, UiNode } from "../../engine/ui_node.ts";
+import type { FindQuery, FoundElement } from "../driver.ts";
+
+type Flag = keyof NonNullable<NodePredicate["flags"]>;
+const FLAG_METHODS: ReadonlySet<string> = new Set([
+  "clickable",
+  "enabled",
+  "focused",
+  "checked",
+  "checkable",
+  "selected",
+  "scrollable",
+]);
+const EXACT: Readonly<Record<string, keyof NodePredicate>> = {
+  text: "text",
+  description: "contentDescription",
+  resourceId: "resourceId",
+  className: "className",
+};
+
+/** One method call of a `new UiSelector()…` chain. */
+interface Call {
+  name: string;
+  arg: string | number | boolean;
+}
+
+/**
+ * Reads a UiSelector chain (`new UiSelector().text("OK").instance(1)`).
+ *
+ * @param source the selector
+ * @returns the calls in order
+ * @throws {SyntaxError} when it is not a plain UiSelector chain
+ * @example
+ * ```ts
+ * const calls = parseUiSelector('new UiSelector().className("android.widget.Button").instance(2)');
+ * if (calls.length !== 2 || calls[1]!.arg !== 2) throw new Error();
+ * ```
+ */
+export function parseUiSelector(source: string): Call[] {
+  const body = source.trim().replace(/;$/, "").replace(/^new\s+UiSelector\(\)/, "");
+  const re = /\s*\.(\w+)\(\s*("(?:[^"\\]|\\.)*"|-?\d+|true|false)\s*\)/y;
+  const calls: Call[] = [];
+  let m: RegExpExecArray | null;
+  let end = 0;
+  while ((m = re.exec(body)) !== null) {
+    const raw = m[2]!;
+    const arg = raw.startsWith('"')
+      ? unquote(raw)
+      : raw === "true"
+      ? true
+      : raw === "false"
+      ? false
+      : Number(raw);
+    calls.push({ name: m[1]!, arg });
+    end = re.lastIndex;
+  }
+  if (calls.length === 0 || end !== body.length) {
+    throw new SyntaxError(
+      `Cannot read UiSelector ${JSON.stringify(source)} at column ${
+        end + 1
+      }: expected new UiSelector().method("value")…`,
+    );
+  }
+  return calls;
+}
+
+function unquote(raw: string): string {
+  let out = "";
+  for (let i = 1; i < raw.length - 1; i++) {
+    const c = raw[i]!;
+    if (c === "\\") {
+      const n = raw[++i]!;
+      out += n === "n" ? "\n" : n === "t" ? "\t" : n;
+    } else out += c;
+  }
+  return out;
+}
+
+/** A Java regex as UiAutomator applies it (whole-string match; `(?i)` prefix = ignore case). */
+function javaRegex(src: string): RegExp {
+  const i = src.startsWith("(?i)");
+  return new RegExp(`^(?:${i ? src.slice(4) : src})$`, i ? "is" : "s");
+}
+
+/** Node indices of a screen that an Android lookup matches. */
+export class AndroidScreenLookup {
+  readonly table: ScreenTable;
+  readonly #packages: string[];
+
+  /**
+   * @param screen a parsed Android screen, or its table
+   */
+  constructor(screen: Screen | ScreenTable) {
+    this.table = screen instanceof ScreenTable ? screen : ScreenTable.from(screen);
+    const pkgs = new Set<string>();
+    for (let i = 0; i < this.table.size; i++) {
+      const p = this.table.node(i).attrs?.package;
+      if (p) pkgs.add(p);
+    }
+    this.#packages = [...pkgs];
+  }
+
+  /**
+   * Resolves a lookup.
+   *
+   * @param query strategy and selector
+   * @returns matching node indices in document order
+   * @throws {SyntaxError} on an unreadable UiSelector; {TypeError} on xpath or an unknown strategy
+   */
+  find(query: FindQuery): number[] {
+    switch (query.using) {
+      case "id":
+        return this.#byId(query.value);
+      case "accessibility id":
+        return this.#all({ contentDescription: query.value });
+      case "-android uiautomator":
+        return this.#byUiSelector(parseUiSelector(query.value));
+      default:
+        throw new TypeError(
+          `Cannot resolve ${query.using} on a captured screen: use id, accessibility id or -android uiautomator`,
+        );
+    }
+  }
+
+  #all(p: NodePredicate): number[] {
+    return this.table.matches(p, this.table.size).indices.filter((i) => i > 0); // 0 = hierarchy
+  }
+
+  #byId(value: string): number[] {
+    // UiAutomator2 prefixes a bare id with the app package; Compose/RN test tags stay bare.
+    const ids = new Set([value]);
+    if (!value.includes(":id/")) {
+      for (const p of this.#packages) ids.add(`${p}:id/${value}`);
+      ids.add(`android:id/${value}`);
+    }
+    if (ids.size === 1) return this.#all({ resourceId: value });
+    const hits = new Set<number>();
+    for (const id of ids) for (const i of this.#all({ resourceId: id })) hits.add(i);
+    return [...hits].sort((a, b) => a - b);
+  }
+
+  #byUiSelector(calls: Call[]): number[] {
+    const predicate: NodePredicate = {};
+    const flags: Partial<Record<Flag, boolean>> = {};
+    const filters: ((n: UiNode) => boolean)[] = [];
+    let instance: number | undefined;
+    let index: number | undefined;
+    for (const { name, arg } of calls) {
+      const s = String(arg);
+      const exact = EXACT[name];
+      if (exact) (predicate as Record<string, unknown>)[exact] = s;
+      else if (FLAG_METHODS.has(name)) flags[name as Flag] = arg === true;
+      else if (name === "instance") instance = Number(arg);
+      else if (name === "index") index = Number(arg);
+      else {
+        const field = /^text/.test(name)
+          ? "text"
+          : /^description/.test(name)
+          ? "contentDescription"
+          : /^resourceId/.test(name)
+          ? "resourceId"
+          : /^className/.test(name)
+          ? "className"
+          : undefined;
+        const kind = /Matches$/.test(name)
+          ? "matches"
+          : /Contains$/.test(name)
+          ? "contains"
+          : /StartsWith$/.test(name)
+          ? "startsWith"
+          : undefined;
+        if (!field || !kind) throw new SyntaxError(`Cannot resolve UiSelector method ${name}()`);
+        const get = (n: UiNode) => (n[field as "text"] ?? "") as string;
+        if (kind === "matches") {
+          const re = javaRegex(s);
+          filters.push((n) => re.test(get(n)));
+        } else if (kind === "contains") filters.push((n) => get(n).includes(s));
+        else filters.push((n) => get(n).startsWith(s));
+      }
+    }
+    if (Object.keys(flags).length > 0) predicate.flags = flags;
+    if (index !== undefined) {
+      const want = String(index);
+      filters.push((n) => n.attrs?.index === want);
+    }
+    let hits = this.#all(predicate);
+    if (filters.length > 0) {
+      hits = hits.filter((i) => {
+        const n = this.table.node(i);
+        return filters.every((f) => f(n));
+      });
+    }
+    if (instance === undefined) return hits;
+    const one = hits[instance];
+    return one === undefined ? [] : [one];
+  }
+}
+
+/**
+ * A `Driver.find`-shaped finder over a captured screen: lets the playback cascade resolve
+ * Android selectors without a device (dry runs, benchmarks).
+ */
+export class ScreenFinder {
+  readonly lookup: AndroidScreenLookup;
+
+  /** @param screen the captured screen */
+  constructor(screen: Screen | ScreenTable) {
+    this.lookup = new AndroidScreenLookup(screen);
+  }
+
+  /**
+   * @param query strategy and selector
+   * @returns the elements found, as a driver reports them
+   */
+  find(query: FindQuery): Promise<FoundElement[]> {
+    try {
+      return Promise.resolve(this.findSync(query));
+    } catch (err) {
+      return Promise.reject(err);
+    }
+  }
+
+  /**
+   * @param query strategy and selector
+   * @returns the elements found
+   */
+  findSync(query: FindQuery): FoundElement[] {
+    return this.lookup.find(query).map((i) => {
+      const n = this.lookup.table.node(i);
+      return {
+        bounds: n.bounds,
+        visible: n.visible,
+        enabled: n.enabled,
+        handle: String(i),
+        ...(n.text ? { text: n.text } : {}),
+      };
+    });
+  }
+}

@@ -1,0 +1,111 @@
+import { parseHierarchy } from "../engine/hierarchy.ts";
+import { walk } from "../engine/ui_node.ts";
+import { findNodes, readXml, type StandinNode } from "./android_standin.ts";
+import { assertEquals, assertThrows } from "./assert.ts";
+import {
+  AndroidScreenLookup,
+  parseUiSelector,
+  ScreenFinder,
+} from "../drivers/android/screen_lookup.ts";
+
+const CORPUS = new URL("../../shared/corpus/android/", import.meta.url);
+
+function standinNodes(xml: string): StandinNode[] {
+  const out: StandinNode[] = [];
+  const visit = (n: StandinNode) => {
+    out.push(n);
+    n.children.forEach(visit);
+  };
+  visit(readXml(xml));
+  return out;
+}
+
+function rect(b: string | undefined): string {
+  const m = /\[(-?\d+),(-?\d+)\]\[(-?\d+),(-?\d+)\]/.exec(b ?? "")!;
+  return `${m[1]},${m[2]},${Number(m[3]) - Number(m[1])},${Number(m[4]) - Number(m[2])}`;
+}
+
+Deno.test("AndroidScreenLookup.find() agrees with UiAutomator2's rules (stand-in) on every corpus screen", () => {
+  let checked = 0;
+  for (const entry of Deno.readDirSync(CORPUS)) {
+    const xml = Deno.readTextFileSync(new URL(entry.name, CORPUS));
+    const screen = parseHierarchy(xml);
+    const lookup = new AndroidScreenLookup(screen);
+    const raw = standinNodes(xml);
+    const queries = new Map<string, { using: string; value: string }>();
+    for (const [n] of walk(screen.root)) {
+      if (n.resourceId) queries.set(`id ${n.resourceId}`, { using: "id", value: n.resourceId });
+      if (n.contentDescription) {
+        queries.set(`a ${n.contentDescription}`, {
+          using: "accessibility id",
+          value: n.contentDescription,
+        });
+      }
+      if (n.text) {
+        const v = `new UiSelector().text(${JSON.stringify(n.text)})`;
+        queries.set(v, { using: "-android uiautomator", value: v });
+      }
+      const c = `new UiSelector().className(${JSON.stringify(n.className)}).instance(1)`;
+      queries.set(c, { using: "-android uiautomator", value: c });
+    }
+    for (const q of queries.values()) {
+      const mine = lookup.find(q).map((i) => {
+        const b = lookup.table.node(i).bounds;
+        return `${b.x},${b.y},${b.w},${b.h}`;
+      });
+      const theirs = findNodes(raw, q.using, q.value).map((n) => rect(n.attrs.bounds));
+      assertEquals(mine, theirs, `${entry.name}: ${q.using} ${q.value}`);
+      checked++;
+    }
+  }
+  if (checked < 500) throw new Error(`only ${checked} lookups checked`);
+});
+
+Deno.test("AndroidScreenLookup.find() prefixes a bare id with the app package and reads textMatches", () => {
+  const xml = Deno.readTextFileSync(new URL("uiautomator_sample_bottom_navigation.xml", CORPUS));
+  const finder = new ScreenFinder(parseHierarchy(xml));
+  assertEquals(
+    finder.findSync({ using: "id", value: "navigation_dashboard" }).map((e) => e.bounds),
+    [
+      { x: 360, y: 2190, w: 360, h: 147 },
+    ],
+  );
+  const ci = finder.findSync({
+    using: "-android uiautomator",
+    value: 'new UiSelector().textMatches("(?i)\\\\s*dashboard\\\\s*")',
+  });
+  assertEquals(ci.map((e) => e.text), ["Dashboard"]);
+});
+
+Deno.test("parseUiSelector() rejects what is not a UiSelector chain with a SyntaxError", () => {
+  assertThrows(
+    () => parseUiSelector('new UiScrollable(new UiSelector()).scrollIntoView(text("x"))'),
+    SyntaxError,
+    "Cannot read UiSelector",
+  );
+  assertThrows(
+    () =>
+      new AndroidScreenLookup({
+        platform: "android",
+        format: "uiautomator2",
+        root: {
+          className: "hierarchy",
+          bounds: { x: 0, y: 0, w: 1, h: 1 },
+          clickable: false,
+          enabled: true,
+          focused: false,
+          checked: false,
+          checkable: false,
+          selected: false,
+          scrollable: false,
+          password: false,
+          visible: true,
+          children: [],
+        },
+        width: 1,
+        height: 1,
+      }).find({ using: "xpath", value: "//*" }),
+    TypeError,
+    "Cannot resolve xpath",
+  );
+});
