@@ -1,0 +1,145 @@
+/**
+ * Replaying Android actions through the playback runner, `AndroidDriver` and the STAND-IN
+ * WebDriver server (no device can run here), with a real SQLite event store: the W3C commands
+ * the Android cascade sends, healing from id to content-desc to text when the stand-in serves
+ * a changed screen, and the coordinate fallback scaled by screen size.
+ */
+import { AndroidDriver } from "../drivers/android/android_driver.ts";
+import { runPlayback } from "../drivers/playback_runner.ts";
+import type { PlaybackPlan } from "../engine/playback/actions.ts";
+import { SqliteEventStore } from "../events/sqlite_event_store.ts";
+import { type AndroidStandin, startAndroidStandin } from "./android_standin.ts";
+import { assert, assertEquals } from "./assert.ts";
+
+const NAV_XML = Deno.readTextFileSync(
+  new URL("../../shared/corpus/android/uiautomator_sample_bottom_navigation.xml", import.meta.url),
+);
+const DASH_ID = "com.example.my_sample_application:id/navigation_dashboard";
+/** The Dashboard tab of the corpus screen: [360,2190][720,2337]. */
+const DASH_CENTER = { x: 540, y: 2264 };
+
+/** The app after an update: the tab's resource id renamed. */
+const RENAMED_ID = NAV_XML.replace(
+  `resource-id="${DASH_ID}"`,
+  `resource-id="com.example.my_sample_application:id/nav_item_2"`,
+);
+/** …and its content description dropped too: only the label's text is left. */
+const NO_DESC = RENAMED_ID.replace('content-desc="Dashboard"', 'content-desc=""');
+/** …and the label reworded, on a device of half the resolution: only coordinates are left. */
+const HALF_SIZE = NO_DESC.replace('text="Dashboard"', 'text="Overview"').replace(
+  /\[(-?\d+),(-?\d+)\]\[(-?\d+),(-?\d+)\]/g,
+  (_, a, b, c, d) => `[${Number(a) / 2},${Number(b) / 2}][${Number(c) / 2},${Number(d) / 2}]`,
+);
+
+function plan(): PlaybackPlan {
+  return {
+    source: { kind: "actions" },
+    platform: "android",
+    viewport: { width: 1080, height: 2400 },
+    selectorMode: "adaptive",
+    actions: [{
+      type: "click",
+      label: "Open the dashboard",
+      target: {
+        id: DASH_ID,
+        contentDescription: "Dashboard",
+        text: "Dashboard",
+        point: { x: 540, y: 2263 },
+      },
+    }],
+  };
+}
+
+async function replayOn(xml: string) {
+  const standin = startAndroidStandin({ screens: { app: xml } });
+  const dir = await Deno.makeTempDir({ prefix: "cairn_android_replay_" });
+  const store = SqliteEventStore.open(`${dir}/cairn.db`);
+  const driver = await AndroidDriver.connect({ appium: standin.url });
+  try {
+    const report = await runPlayback(driver, store, plan(), { locateWaitMs: 0, settleAfterMs: 0 });
+    const events = [];
+    for await (const e of store.readStream(`playback-${report.playback_id}`)) events.push(e);
+    return { report, standin, events };
+  } finally {
+    await driver.close();
+    store.close();
+    await standin.close();
+    await Deno.remove(dir, { recursive: true });
+  }
+}
+
+function lookups(standin: AndroidStandin): string[] {
+  return standin.commands.filter((c) => c.path === "/elements").map((c) =>
+    `${c.body!.using}=${c.body!.value}`
+  );
+}
+
+function taps(standin: AndroidStandin) {
+  return standin.gestures.filter((g) => g.kind === "tap").map((g) => g.from);
+}
+
+Deno.test("runPlayback() on Android finds by resource id and taps the element's center with a touch pointer", async () => {
+  const { report, standin, events } = await replayOn(NAV_XML);
+  assertEquals(report.status, "completed");
+  assertEquals(report.results.map((r) => [r.status, r.selector_used]), [["ok", "id"]]);
+  assertEquals(lookups(standin)[0], `id=${DASH_ID}`);
+  const actions = standin.commands.find((c) => c.path === "/actions" && c.method === "POST")!;
+  const seq = (actions.body!.actions as { parameters: unknown; actions: unknown[] }[])[0]!;
+  assertEquals(seq.parameters, { pointerType: "touch" });
+  assertEquals(seq.actions.slice(0, 2), [
+    { type: "pointerMove", duration: 0, x: DASH_CENTER.x, y: DASH_CENTER.y, origin: "viewport" },
+    { type: "pointerDown", button: 0 },
+  ]);
+  assertEquals(taps(standin), [DASH_CENTER]);
+  const types = events.map((e) => e.type);
+  assertEquals(types[0], "PlaybackStarted");
+  assertEquals(types.at(-1), "PlaybackCompleted");
+  const resolved = events.find((e) => e.type === "PlaybackActionResolved")!.data as {
+    strategy: string;
+    healed: boolean;
+  };
+  assertEquals([resolved.strategy, resolved.healed], ["id", false]);
+});
+
+Deno.test("runPlayback() on Android heals from id to content-desc when the resource id changed", async () => {
+  const { report, standin } = await replayOn(RENAMED_ID);
+  assertEquals(report.results[0]!.status, "healed");
+  assertEquals(
+    report.results[0]!.healed_selector ?? report.results[0]!.selector_used,
+    "~Dashboard",
+  );
+  assertEquals(report.actions_healed, 1);
+  assertEquals(lookups(standin).slice(0, 2), [`id=${DASH_ID}`, "accessibility id=Dashboard"]);
+  assertEquals(taps(standin), [DASH_CENTER]);
+});
+
+Deno.test("runPlayback() on Android heals from id to content-desc to text when both changed", async () => {
+  const { report, standin } = await replayOn(NO_DESC);
+  assertEquals(report.results[0]!.status, "healed");
+  assertEquals(report.results[0]!.healed_selector, "text=Dashboard");
+  assertEquals(report.results[0]!.tried?.map((t) => [t.strategy, t.matches]).slice(0, 3), [
+    ["id", 0],
+    ["content_description", 0],
+    ["text", 1],
+  ]);
+  assertEquals(lookups(standin).slice(0, 3), [
+    `id=${DASH_ID}`,
+    "accessibility id=Dashboard",
+    '-android uiautomator=new UiSelector().text("Dashboard")',
+  ]);
+  // The label "Dashboard" is [458,2277][622,2320]: its center.
+  assertEquals(taps(standin), [{ x: 540, y: 2299 }]);
+});
+
+Deno.test("runPlayback() on Android falls back to the recorded point scaled to the device's screen size", async () => {
+  const { report, standin } = await replayOn(HALF_SIZE);
+  const result = report.results[0]!;
+  assertEquals(result.status, "healed");
+  assertEquals([result.selector_used, result.healed_selector], ["coordinates", "xy=270,1132"]);
+  // Recorded (540, 2263) on 1080x2400; the device is 540x1200.
+  assertEquals(taps(standin), [{ x: 270, y: 1132 }]);
+  assert(
+    report.warnings.some((w) => w.startsWith("viewport_mismatch")),
+    JSON.stringify(report.warnings),
+  );
+});
