@@ -4,15 +4,17 @@
  *
  * @module
  */
+import { join } from "node:path";
 import { type CommandSpec, type ParsedArgs, str } from "./args.ts";
 import { DB_FLAGS, openStore } from "./context.ts";
 import { type EventStore, NotFoundError } from "../events/event_store.ts";
 import type { StoredEvent } from "../events/schemas.ts";
 import { eventsToCapture } from "../engine/formats/capture_v1.ts";
 import { blobRefsIn, formatEventsJsonl } from "../engine/formats/events_jsonl.ts";
+import { eventsToRecording, recordingFileName } from "../engine/formats/recording_v1.ts";
 
 /** The formats `cairn export` writes. */
-export const EXPORT_FORMATS = ["events", "capture"] as const;
+export const EXPORT_FORMATS = ["events", "recording_v1", "capture"] as const;
 export type ExportFormat = typeof EXPORT_FORMATS[number];
 
 /** A session read back: its events and every blob they reference. */
@@ -44,20 +46,37 @@ export async function loadSession(store: EventStore, session: string): Promise<L
   return { sessionId, events, blobs };
 }
 
+/** A rendered export: the text and the file name it gets in a directory. */
+export interface RenderedSession {
+  text: string;
+  /** Seed 004's `vw-ax-{mode}-{id}-{yyyyMMdd-HHmmss}.json` for recordings. */
+  fileName: string;
+}
+
 /**
  * Renders a loaded session in an export format.
  *
  * @param session the loaded session
  * @param format the output format
- * @returns the file text
+ * @returns the file text and its default file name
  */
-export function renderSession(session: LoadedSession, format: ExportFormat): string {
+export function renderSession(session: LoadedSession, format: ExportFormat): RenderedSession {
   switch (format) {
     case "events":
-      return formatEventsJsonl(session.events, session.blobs);
+      return {
+        text: formatEventsJsonl(session.events, session.blobs),
+        fileName: `${session.sessionId}.events.jsonl`,
+      };
+    case "recording_v1": {
+      const rec = eventsToRecording(session.events, { blobs: session.blobs });
+      return { text: JSON.stringify(rec, null, 2) + "\n", fileName: recordingFileName(rec) };
+    }
     case "capture":
-      return JSON.stringify(eventsToCapture(session.events, { blobs: session.blobs }), null, 2) +
-        "\n";
+      return {
+        text: JSON.stringify(eventsToCapture(session.events, { blobs: session.blobs }), null, 2) +
+          "\n",
+        fileName: `${session.sessionId}.capture.json`,
+      };
   }
 }
 
@@ -74,14 +93,23 @@ export const spec: CommandSpec = {
       default: "events",
       description: "Output format",
     },
-    out: { type: "string", alias: "o", value: "FILE", description: "Write here (else stdout)" },
+    out: {
+      type: "string",
+      alias: "o",
+      value: "FILE|DIR",
+      description: "Write here (else stdout); in a directory under the format's file name",
+    },
   },
   details: `
 Hierarchies and screenshots travel inside the file (blob lines in events, inline text and
 data: URIs in a capture), so \`cairn ingest\` of the output rebuilds the same events.
 
+A recording written into a directory gets seed 004's name:
+vw-ax-agent-{id}-{yyyyMMdd-HHmmss}.json or vw-ax-human-{id}-{yyyyMMdd-HHmmss}.json.
+
 Examples:
   cairn export 3f2a… --format capture --out run.capture.json
+  cairn export 3f2a… --format recording_v1 --out recordings/
   cairn export 3f2a… > session.jsonl`,
 };
 
@@ -94,14 +122,20 @@ Examples:
 export async function run(args: ParsedArgs): Promise<number> {
   const format = (str(args, "format") ?? "events") as ExportFormat;
   const store = openStore(args);
-  let text: string;
+  let rendered: RenderedSession;
   try {
-    text = renderSession(await loadSession(store, args.positionals[0]!), format);
+    rendered = renderSession(await loadSession(store, args.positionals[0]!), format);
   } finally {
     store.close();
   }
-  const out = str(args, "out");
-  if (out) await Deno.writeTextFile(out, text);
-  else await Deno.stdout.write(new TextEncoder().encode(text));
+  let out = str(args, "out");
+  if (out === undefined) {
+    await Deno.stdout.write(new TextEncoder().encode(rendered.text));
+    return 0;
+  }
+  const isDir = await Deno.stat(out).then((s) => s.isDirectory, () => false);
+  if (isDir) out = join(out, rendered.fileName);
+  await Deno.writeTextFile(out, rendered.text);
+  console.log(out);
   return 0;
 }

@@ -81,6 +81,35 @@ Deno.test("cairn ingest then export --format capture and events round-trips to e
   });
 });
 
+Deno.test("cairn export --format recording_v1 into a directory uses seed 004's file name and round-trips", async () => {
+  await withTemp(async (dir) => {
+    const db = `${dir}/c.db`;
+    const name = "vw-ax-human-hs-0042-20251219-130500.json";
+    const first = await cairn(["ingest", "--db", db, `${ROOT}tests/testdata/formats/${name}`]);
+    assertEquals(first.code, 0, first.stderr);
+    const id = first.stdout.trim();
+    await Deno.mkdir(`${dir}/out`);
+    const exp = await cairn([
+      "export",
+      "--db",
+      db,
+      id,
+      "--format",
+      "recording_v1",
+      "-o",
+      `${dir}/out`,
+    ]);
+    assertEquals(exp.code, 0, exp.stderr);
+    assertEquals(exp.stdout.trim(), `${dir}/out/${name}`);
+    const again = await cairn(["ingest", "--db", db, `${dir}/out/${name}`]);
+    assertEquals(again.code, 0, again.stderr);
+    assertEquals(
+      comparableEvents(await readSession(db, again.stdout.trim())),
+      comparableEvents(await readSession(db, id)),
+    );
+  });
+});
+
 const BAD_CAPTURE = `{
   "format": "cairn.capture/v1",
   "platform": "android",

@@ -12,9 +12,10 @@ import { loadCaptureScreens, resolveScreens } from "./capture_screens.ts";
 import { parseEventsJsonl } from "./events_jsonl.ts";
 import { FormatError, zodToFormatError } from "./format_error.ts";
 import { parseJson } from "./json_text.ts";
+import { RECORDING_FORMAT, recordingToEvents } from "./recording_v1.ts";
 
 /** The file formats `cairn ingest` reads. */
-export const IMPORT_FORMATS = ["capture", "events"] as const;
+export const IMPORT_FORMATS = ["capture", "recording_v1", "events"] as const;
 export type ImportFormat = typeof IMPORT_FORMATS[number];
 
 /** Options of {@linkcode prepareImport}. */
@@ -39,8 +40,8 @@ export interface PreparedImport {
   external: Map<string, number>;
 }
 
-const UNKNOWN = `unknown format: expected a JSON object with "format": "${CAPTURE_FORMAT}", ` +
-  `or JSON lines of events (force one with --format)`;
+const UNKNOWN = `unknown format: expected a JSON object with "format": "${CAPTURE_FORMAT}" ` +
+  `or "schema_version": "${RECORDING_FORMAT}", or JSON lines of events (force one with --format)`;
 
 function isObject(v: unknown): v is Record<string, unknown> {
   return v !== null && typeof v === "object" && !Array.isArray(v);
@@ -75,6 +76,13 @@ export function detectImportFormat(text: string): { format: ImportFormat; value?
   }
   if (!isObject(value)) throw new FormatError(UNKNOWN);
   if (value.format === CAPTURE_FORMAT) return { format: "capture", value };
+  if (value.schema_version === RECORDING_FORMAT) return { format: "recording_v1", value };
+  if (typeof value.schema_version === "string") {
+    throw new FormatError(
+      `schema_version: unknown format ${JSON.stringify(value.schema_version)}`,
+      "schema_version",
+    );
+  }
   if (typeof value.type === "string" && "data" in value) return { format: "events" };
   if (typeof value.format === "string") {
     throw new FormatError(`format: unknown format ${JSON.stringify(value.format)}`, "format");
@@ -111,6 +119,13 @@ export async function prepareImport(
       const events = captureToEvents(parsed.data, {
         sessionId: options.sessionId,
         blobs: screens,
+        ...(options.file ? { file: options.file } : {}),
+      });
+      return { format, events, blobs, external: new Map() };
+    }
+    case "recording_v1": {
+      const { events, blobs } = recordingToEvents(value, {
+        sessionId: options.sessionId,
         ...(options.file ? { file: options.file } : {}),
       });
       return { format, events, blobs, external: new Map() };

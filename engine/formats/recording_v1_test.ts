@@ -1,0 +1,191 @@
+import { assert, assertEquals, assertThrows } from "../../tests/assert.ts";
+import type { NewEvent } from "../../events/schemas.ts";
+import { blobRefOf } from "./blob_ref.ts";
+import { FormatError } from "./format_error.ts";
+import {
+  eventsToRecording,
+  recordingFileName,
+  recordingToEvents,
+  RecordingV1,
+} from "./recording_v1.ts";
+import { comparableEvents } from "./round_trip.ts";
+
+const DIR = new URL("../../tests/testdata/formats/", import.meta.url);
+const AGENT = "vw-ax-agent-trace-7f3c-20251219-120000.json";
+const HUMAN = "vw-ax-human-hs-0042-20251219-130500.json";
+
+async function sample(name: string): Promise<Record<string, unknown>> {
+  return JSON.parse(await Deno.readTextFile(new URL(name, DIR)));
+}
+
+function blobMap(blobs: { bytes: Uint8Array; mediaType: string }[]) {
+  return new Map(blobs.map((b) => [blobRefOf(b).hash, b.bytes]));
+}
+
+function ofType<T extends NewEvent["type"]>(events: NewEvent[], type: T) {
+  return events.filter((e): e is Extract<NewEvent, { type: T }> => e.type === type);
+}
+
+Deno.test("recordingToEvents() maps an agent recording's timeline and summary", async () => {
+  const { events } = recordingToEvents(await sample(AGENT), { sessionId: "s1", file: AGENT });
+  assertEquals(events.map((e) => e.type), [
+    "SessionStarted",
+    "ScreenCaptured",
+    "ActionPerformed",
+    "ActionCompleted",
+    "ActionPerformed",
+    "ActionCompleted",
+    "ActionPerformed",
+    "ActionCompleted",
+    "NavigationOccurred",
+    "ScreenCaptured",
+    "ActionPerformed",
+    "ActionCompleted",
+    "SessionEnded",
+  ]);
+  assertEquals(events[0]!.data, {
+    sessionId: "s1",
+    mode: "agent",
+    platform: "web",
+    prompt: "Show me the cheapest flights from Lisbon to Oslo",
+    url: "https://flights.example.test/",
+    drivers: { extension: "1.8.2" },
+    source: { format: "recording_v1", id: "trace-7f3c", file: AGENT },
+  });
+  assertEquals(events[0]!.meta?.recordedAt, "2025-12-19T12:00:00Z");
+  const [first] = ofType(events, "ActionPerformed");
+  assertEquals(first!.data, {
+    actionId: "s1",
+    kind: "inputText",
+    text: "Lisbon",
+    toolName: "type",
+    toolParams: { timeout_ms: 4000, retries: 0, confidence: 0.92, notes: "fill origin" },
+    target: { axNodeId: "3", role: "combobox", name: "From" },
+    source: "agent",
+  });
+  const screen = ofType(events, "ScreenCaptured")[0]!;
+  assertEquals(screen.data.format, "axtree_v1");
+  assertEquals(screen.data.tabId, "123");
+  assertEquals(ofType(events, "ActionCompleted")[3]!.data, {
+    actionId: "s4",
+    ok: false,
+    durationMs: 4000,
+    error: "Element not interactable",
+  });
+  assertEquals(ofType(events, "SessionEnded")[0]!.data, { reason: "failed" });
+  assertEquals(ofType(events, "NavigationOccurred")[0]!.data.reason, "navigate");
+});
+
+Deno.test("recordingToEvents() reads a human recording with the recorder's x, y and selectors", async () => {
+  const { events } = recordingToEvents(await sample(HUMAN), { sessionId: "h" });
+  assertEquals(ofType(events, "SessionStarted")[0]!.data.mode, "human");
+  const actions = ofType(events, "ActionPerformed").map((e) => e.data);
+  assertEquals(actions.map((a) => a.source), ["human", "human", "human", "human"]);
+  assertEquals(actions[0]!.point, { x: 250, y: 216 });
+  assertEquals(actions[1]!, {
+    actionId: "h2",
+    kind: "inputText",
+    point: { x: 250, y: 216 },
+    text: "ana@work.example",
+    toolName: "change",
+    target: {
+      axNodeId: "1",
+      role: "textbox",
+      name: "Email",
+      selectors: { id: "email", cssPath: "#email" },
+    },
+    source: "human",
+  });
+  assertEquals(actions[2]!.target?.axNodeId, "2");
+  assertEquals(actions[3]!.kind, "keyPress");
+  assertEquals(actions[3]!.key, "Enter");
+  const screens = ofType(events, "ScreenCaptured").map((e) => e.data.format);
+  assertEquals(screens, ["chrome", "axtree_v1"]);
+  const navs = ofType(events, "NavigationOccurred").map((e) => e.data);
+  assertEquals(navs[1], { url: "http://127.0.0.1:8080/privacy", reason: "new_tab", tabId: "8" });
+  assertEquals(ofType(events, "ActionCompleted").length, 0);
+});
+
+for (const name of [AGENT, HUMAN]) {
+  Deno.test(`eventsToRecording() then recordingToEvents() gives the same events (${name})`, async () => {
+    const imported = recordingToEvents(await sample(name), { sessionId: "x", file: name });
+    const blobs = blobMap(imported.blobs);
+    const exported = eventsToRecording(imported.events, { blobs });
+    const text = JSON.stringify(exported);
+    assert(RecordingV1.safeParse(JSON.parse(text)).success);
+    const again = recordingToEvents(JSON.parse(text), { sessionId: "y" });
+    assertEquals(comparableEvents(again.events), comparableEvents(imported.events));
+    assertEquals(again.events.map((e) => e.meta), imported.events.map((e) => e.meta));
+    const original = (await sample(name)).summary;
+    assertEquals(exported.summary, original as typeof exported.summary);
+    assertEquals(recordingFileName(exported), name);
+  });
+}
+
+Deno.test("eventsToRecording() wraps a non-AX hierarchy so it reads back to the same bytes", () => {
+  const xml = `<hierarchy><node text="Hi" bounds="[0,0][1,1]"/></hierarchy>`;
+  const blob = { bytes: new TextEncoder().encode(xml), mediaType: "application/xml" };
+  const events: NewEvent[] = [
+    { type: "SessionStarted", data: { sessionId: "a", mode: "agent", platform: "android" } },
+    {
+      type: "ScreenCaptured",
+      data: { hierarchy: blobRefOf(blob), format: "uiautomator-dump" },
+    },
+    { type: "SessionEnded", data: { reason: "completed" } },
+  ];
+  const rec = eventsToRecording(events, { blobs: blobMap([blob]) });
+  const snapshot = rec.timeline[0]!.kind === "ax_snapshot" ? rec.timeline[0]!.snapshot : {};
+  assertEquals(snapshot, {
+    schema_version: "cairn.hierarchy/v1",
+    format: "uiautomator-dump",
+    text: xml,
+  });
+  const back = recordingToEvents(JSON.parse(JSON.stringify(rec)), { sessionId: "b" });
+  assertEquals(back.events[1]!.data, events[1]!.data);
+});
+
+const BAD: { name: string; edit: (r: Record<string, unknown>) => void; message: string }[] = [
+  {
+    name: "an unknown action type",
+    edit: (
+      r,
+    ) => ((r.timeline as { step?: { action_type: string } }[])[1]!.step!.action_type = "hover"),
+    message: 'timeline.1.step.action_type: unknown action type "hover"',
+  },
+  {
+    name: "an unknown snapshot schema",
+    edit: (r) => ((r.timeline as { snapshot?: { schema_version: string } }[])[0]!.snapshot!
+      .schema_version = "axtree_v9"),
+    message: 'timeline.0.snapshot.schema_version: unknown snapshot format "axtree_v9"',
+  },
+  {
+    name: "an action_result for no step",
+    edit: (r) => ((r.timeline as { step_id?: string }[])[2]!.step_id = "zz"),
+    message: 'timeline.2.step_id: no earlier decision or human_action has step_id "zz"',
+  },
+  {
+    name: "an unknown kind",
+    edit: (r) => ((r.timeline as { kind: string }[])[2]!.kind = "thought"),
+    message: "timeline.2.kind: ",
+  },
+  {
+    name: "a snapshot node without an id",
+    edit: (r) =>
+      delete (r.timeline as { snapshot?: { nodes: { node_id?: string }[] } }[])[0]!.snapshot!
+        .nodes[2]!.node_id,
+    message: "timeline.0.snapshot.nodes.2.node_id: ",
+  },
+  {
+    name: "a missing mode",
+    edit: (r) => delete r.mode,
+    message: "mode: ",
+  },
+];
+
+for (const c of BAD) {
+  Deno.test(`recordingToEvents() names the field of ${c.name}`, async () => {
+    const rec = await sample(AGENT);
+    c.edit(rec);
+    assertThrows(() => recordingToEvents(rec, { sessionId: "s" }), FormatError, c.message);
+  });
+}
