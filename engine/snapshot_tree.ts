@@ -1,0 +1,316 @@
+/**
+ * The snapshot walk: which nodes of a screen an agent sees, how they nest once generic layout
+ * containers are lifted away, and the ref of each. The renderer (`renderSnapshot`), ref
+ * resolution (`resolveRef`) and the set-of-mark screenshot all read this one walk, so a ref
+ * shown is a ref that resolves and the marks carry the same refs as the text.
+ *
+ * Rules, in order, for each node (document order):
+ * 1. System chrome is dropped with its subtree: on Android a `com.android.systemui` window
+ *    beside an app window; on iOS the status bar (the `StatusBar` element, and small
+ *    non-interactive leaves in the top 50 px), scroll indicators (extreme aspect ratio) and
+ *    chevrons (exact text).
+ * 2. A leaf repeating the label of its nearest shown ancestor adds nothing and is dropped.
+ * 3. Generic containers (View, FrameLayout, LinearLayout, ConstraintLayout, RelativeLayout,
+ *    ViewGroup, XCUIElementTypeOther, web `generic`/`none`, …) without a label, test id or
+ *    interaction are suppressed and their children lifted; a leaf of any class without a
+ *    label, test id or interaction (a decorative image) is suppressed.
+ * 4. A shown node whose only shown child is a text leaf takes that text inline
+ *    (`- ViewGroup "loginBtn" [ref=k42]: Sign in`); the text leaf gets no ref of its own.
+ * 5. Every other node is an entry with a ref (see `engine/refs.ts`).
+ *
+ * Refs do not depend on render options: depth, subtree, bounds and offscreen only change what
+ * is printed.
+ *
+ * @module
+ */
+import { assignRefs, nodeLabel } from "./refs.ts";
+import type { Screen, UiNode } from "./ui_node.ts";
+
+/** One shown node of a snapshot. */
+export interface SnapshotEntry {
+  node: UiNode;
+  ref: string;
+  /** Depth in the lifted tree (0 = top level). */
+  depth: number;
+  parent: SnapshotEntry | undefined;
+  children: SnapshotEntry[];
+  /** Text of a lone text-leaf child shown inline. */
+  inlineText?: string;
+  /** Off the screen (no overlap with it, or zero area) or hidden (itself or an ancestor). */
+  offscreen: boolean;
+  /** Hidden by the platform (`visible=false`, itself or an ancestor). */
+  hidden: boolean;
+}
+
+/** The walk of one screen: entries in document order and by ref. */
+export interface SnapshotTree {
+  screen: Screen;
+  /** Top-level entries. */
+  roots: SnapshotEntry[];
+  /** Every entry in document order. */
+  entries: SnapshotEntry[];
+  byRef: Map<string, SnapshotEntry>;
+}
+
+/** Short class names of layout containers that say nothing to a reader. */
+export const GENERIC_CLASSES: ReadonlySet<string> = new Set([
+  "View",
+  "FrameLayout",
+  "LinearLayout",
+  "ConstraintLayout",
+  "RelativeLayout",
+  "ViewGroup",
+  "CoordinatorLayout",
+  "DrawerLayout",
+  "ComposeView",
+  "Other",
+  "Window",
+  "generic",
+  "none",
+  "presentation",
+  "RootWebArea",
+  "WebArea",
+  "hierarchy",
+  "AppiumAUT",
+  "LabelText",
+]);
+
+/** Document-level wrappers never shown, whatever their label or focus. */
+const ALWAYS_LIFTED = new Set(["RootWebArea", "WebArea", "hierarchy", "AppiumAUT"]);
+
+/** Class names (short) of text leaves. */
+const TEXT_CLASSES = new Set(["TextView", "StaticText", "text"]);
+
+/** Exact labels of decorative iOS disclosure indicators. */
+const CHEVRON_LABELS = new Set([
+  "chevron",
+  "chevron.right",
+  "chevron.forward",
+  "chevron.up",
+  "chevron.down",
+  "Chevron",
+]);
+
+/**
+ * The short display name of a class: the last dotted segment on Android
+ * (`android.widget.Button` → `Button`), without the `XCUIElementType` prefix on iOS, the web
+ * role as is (`StaticText` → `text`).
+ *
+ * @param className the node's class name
+ * @returns the short name
+ * @example
+ * ```ts
+ * if (shortClassName("android.widget.Button") !== "Button") throw new Error();
+ * if (shortClassName("XCUIElementTypeStaticText") !== "StaticText") throw new Error();
+ * ```
+ */
+export function shortClassName(className: string): string {
+  if (className.startsWith("XCUIElementType")) return className.slice(15) || className;
+  if (className === "StaticText") return "text";
+  const dot = className.lastIndexOf(".");
+  return dot >= 0 && dot < className.length - 1 ? className.slice(dot + 1) : className;
+}
+
+/** Whether a user acts on a node (tap, type, toggle, scroll). */
+export function isInteractive(node: UiNode): boolean {
+  return node.clickable || node.checkable || node.scrollable || node.focused ||
+    INTERACTIVE_SHORT.has(shortClassName(node.className));
+}
+
+const INTERACTIVE_SHORT = new Set([
+  "Button",
+  "ImageButton",
+  "EditText",
+  "CheckBox",
+  "Switch",
+  "ToggleButton",
+  "RadioButton",
+  "SeekBar",
+  "Spinner",
+  "TextField",
+  "SecureTextField",
+  "SearchField",
+  "Link",
+  "Cell",
+  "Key",
+  "button",
+  "link",
+  "textbox",
+  "searchbox",
+  "checkbox",
+  "radio",
+  "switch",
+  "combobox",
+  "slider",
+  "tab",
+  "menuitem",
+  "option",
+]);
+
+const cache = new WeakMap<Screen, SnapshotTree>();
+
+/**
+ * Builds (once per screen object; later calls return the same tree) the snapshot walk.
+ *
+ * @param screen the parsed screen
+ * @returns the entries, nested and in document order, with their refs
+ */
+export function snapshotTree(screen: Screen): SnapshotTree {
+  const hit = cache.get(screen);
+  if (hit) return hit;
+  const tree = build(screen);
+  cache.set(screen, tree);
+  return tree;
+}
+
+interface Pending {
+  node: UiNode;
+  depth: number;
+  parent: SnapshotEntry | undefined;
+  inlineText?: string;
+  offscreen: boolean;
+  hidden: boolean;
+  children: Pending[];
+}
+
+function build(screen: Screen): SnapshotTree {
+  const { width, height } = screen;
+  const ios = screen.platform === "ios";
+  const droppedWindows = androidSystemWindows(screen);
+  const chromeCache = new Map<UiNode, boolean>();
+  const isChrome = (n: UiNode): boolean => {
+    let v = chromeCache.get(n);
+    if (v === undefined) {
+      v = ios && iosChrome(n, width, isChrome);
+      chromeCache.set(n, v);
+    }
+    return v;
+  };
+  const pendingRoots: Pending[] = [];
+  const order: Pending[] = [];
+  // Depth-first in document order; `shown` is the nearest shown ancestor.
+  const visit = (
+    node: UiNode,
+    shown: Pending | undefined,
+    label: string,
+    hiddenAbove: boolean,
+  ) => {
+    if (droppedWindows.has(node) || isChrome(node)) return;
+    const hidden = hiddenAbove || !node.visible;
+    const own = visibleLabel(node);
+    const leaf = node.children.length === 0;
+    if (leaf && own !== "" && own === label && !isInteractive(node)) return; // rule 2
+    const short = shortClassName(node.className);
+    const plain = own === "" && !isInteractive(node) && node.testId === undefined;
+    const suppressed = ALWAYS_LIFTED.has(node.className) ||
+      (plain && (leaf || GENERIC_CLASSES.has(short)));
+    if (suppressed) {
+      for (const c of node.children) visit(c, shown, label, hidden);
+      return;
+    }
+    const b = node.bounds;
+    const onScreen = b.w > 0 && b.h > 0 && b.x < width && b.y < height && b.x + b.w > 0 &&
+      b.y + b.h > 0;
+    const p: Pending = {
+      node,
+      depth: shown ? shown.depth + 1 : 0,
+      parent: undefined,
+      offscreen: hidden || !onScreen,
+      hidden,
+      children: [],
+    };
+    if (shown) shown.children.push(p);
+    else pendingRoots.push(p);
+    order.push(p);
+    for (const c of node.children) visit(c, p, own === "" ? label : own, hidden);
+  };
+  visit(screen.root, undefined, "", false);
+  // Rule 4: inline a lone text leaf into a label-less parent.
+  const merged = new Set<Pending>();
+  for (const p of order) {
+    const only = p.children.length === 1 ? p.children[0]! : undefined;
+    if (
+      only && only.children.length === 0 && p.node.value === undefined &&
+      TEXT_CLASSES.has(shortClassName(only.node.className)) && !isInteractive(only.node) &&
+      visibleLabel(only.node) !== ""
+    ) {
+      p.inlineText = nodeLabel(only.node);
+      p.children = [];
+      merged.add(only);
+    }
+  }
+  const kept = order.filter((p) => !merged.has(p));
+  const refs = assignRefs(kept.map((p) => p.node));
+  const entryOf = new Map<Pending, SnapshotEntry>();
+  const entries: SnapshotEntry[] = kept.map((p, i) => {
+    const e: SnapshotEntry = {
+      node: p.node,
+      ref: refs[i]!,
+      depth: p.depth,
+      parent: undefined,
+      children: [],
+      offscreen: p.offscreen,
+      hidden: p.hidden,
+    };
+    if (p.inlineText !== undefined) e.inlineText = p.inlineText;
+    entryOf.set(p, e);
+    return e;
+  });
+  for (const p of kept) {
+    const e = entryOf.get(p)!;
+    for (const c of p.children) {
+      const ce = entryOf.get(c)!;
+      ce.parent = e;
+      e.children.push(ce);
+    }
+  }
+  const byRef = new Map<string, SnapshotEntry>();
+  for (const e of entries) byRef.set(e.ref, e);
+  return { screen, roots: pendingRoots.map((p) => entryOf.get(p)!), entries, byRef };
+}
+
+/** Characters that print nothing (bidi marks, zero-width spaces) or only an icon-font glyph (private use area). */
+const INVISIBLE =
+  /[\s\u200b-\u200f\u202a-\u202e\u2060-\u2064\ufeff\ue000-\uf8ff\u{f0000}-\u{10ffff}]/gu;
+
+/**
+ * A node's label, or "" when it says nothing to a reader (only spaces, invisible marks or
+ * icon-font glyphs).
+ *
+ * @param node the node
+ * @returns the label the snapshot shows
+ */
+export function visibleLabel(node: UiNode): string {
+  const label = nodeLabel(node);
+  return label.replace(INVISIBLE, "") === "" ? "" : label;
+}
+
+/** Android `com.android.systemui` windows shown beside a window of another package. */
+function androidSystemWindows(screen: Screen): Set<UiNode> {
+  const out = new Set<UiNode>();
+  if (screen.platform !== "android") return out;
+  const windows = screen.root.className === "hierarchy" ? screen.root.children : [];
+  const pkg = (n: UiNode) => n.attrs?.package ?? "";
+  if (!windows.some((w) => pkg(w) !== "com.android.systemui" && pkg(w) !== "")) return out;
+  for (const w of windows) if (pkg(w) === "com.android.systemui") out.add(w);
+  return out;
+}
+
+/** iOS status bar chrome, scroll indicators and chevrons (whole non-interactive subtrees). */
+function iosChrome(n: UiNode, screenWidth: number, isChrome: (n: UiNode) => boolean): boolean {
+  if (n.className === "XCUIElementTypeStatusBar") return true;
+  if (isInteractive(n)) return false;
+  const negligible = (c: UiNode) =>
+    isChrome(c) || (c.children.length === 0 && visibleLabel(c) === "" && !isInteractive(c));
+  if (!n.children.every(negligible)) return false;
+  const b = n.bounds;
+  const label = visibleLabel(n);
+  if (CHEVRON_LABELS.has(label)) return true;
+  if (b.w <= 0 || b.h <= 0) return false;
+  const statusBar = b.y >= 0 && b.y + b.h <= 50 && b.w < screenWidth / 2 && label !== "";
+  const tallThin = b.h >= 8 * b.w;
+  const wideThin = b.w >= 8 * b.h && b.h <= 10;
+  // XCUITest reports indicators with a 30 pt frame and a percentage value ("0%").
+  const percent = /^\d{1,3}\s?%$/.test(n.value ?? n.text ?? "") && Math.min(b.w, b.h) <= 32;
+  return statusBar || tallThin || wideThin || percent;
+}
