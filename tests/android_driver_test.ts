@@ -4,10 +4,11 @@
  * what the driver sends over the W3C protocol and what it makes of the answers.
  */
 import { AndroidDriver } from "../drivers/android/android_driver.ts";
+import { AndroidStart, androidStartUrl, connectAndroid } from "../drivers/android/android_start.ts";
 import { DriverError } from "../drivers/driver.ts";
 import { walk } from "../engine/ui_node.ts";
 import { startAndroidStandin } from "./android_standin.ts";
-import { assert, assertEquals, assertRejects } from "./assert.ts";
+import { assert, assertEquals, assertRejects, assertThrows } from "./assert.ts";
 
 const CORPUS = new URL("../../shared/corpus/android/", import.meta.url);
 
@@ -186,4 +187,56 @@ Deno.test("AndroidDriver.connect() maps a refused session to a DriverError that 
   } finally {
     await standin.close();
   }
+});
+
+Deno.test("AndroidDriver.navigate() activates an app, starts an activity or opens a deep link", async () => {
+  const standin = startAndroidStandin({ screens: { nav: corpus(NAV) } });
+  const driver = await AndroidDriver.connect({ appium: standin.url });
+  try {
+    const nav = await driver.navigate("android-app://com.example.my_sample_application/");
+    assertEquals(nav.finalUrl, "android-app://com.example.my_sample_application/.MainActivity");
+    await driver.navigate("android-app://com.example.my_sample_application/.MainActivity");
+    await driver.navigate("https://example.com/items/42");
+    const sent = standin.commands.filter((c) =>
+      c.path === "/execute/sync" &&
+      /activateApp|startActivity|deepLink/.test(String(c.body!.script))
+    ).map((c) => [c.body!.script, c.body!.args]);
+    assertEquals(sent, [
+      ["mobile: activateApp", [{ appId: "com.example.my_sample_application" }]],
+      ["mobile: startActivity", [{
+        intent: "com.example.my_sample_application/.MainActivity",
+        wait: true,
+      }]],
+      ["mobile: deepLink", [{ url: "https://example.com/items/42", waitForLaunch: true }]],
+    ]);
+  } finally {
+    await driver.close();
+    await standin.close();
+  }
+});
+
+Deno.test("connectAndroid() reads CAIRN_APPIUM_URL and CAIRN_ANDROID_UDID when the request names none", async () => {
+  const standin = startAndroidStandin({ screens: { nav: corpus(NAV) } });
+  const env: Record<string, string> = {
+    CAIRN_APPIUM_URL: standin.url,
+    CAIRN_ANDROID_UDID: "emulator-5556",
+  };
+  const start = AndroidStart.parse({ appPackage: "com.example.my_sample_application" });
+  const driver = await connectAndroid(start, (n) => env[n]);
+  try {
+    const caps =
+      (standin.commands[0]!.body!.capabilities as { alwaysMatch: Record<string, unknown> })
+        .alwaysMatch;
+    assertEquals(caps["appium:udid"], "emulator-5556");
+    assertEquals(caps["appium:appPackage"], "com.example.my_sample_application");
+    assertEquals(androidStartUrl(start), "android-app://com.example.my_sample_application/");
+  } finally {
+    await driver.close();
+    await standin.close();
+  }
+  assertThrows(
+    () => AndroidStart.parse({ appPackage: "not a package" }),
+    Error,
+    "expected a package",
+  );
 });

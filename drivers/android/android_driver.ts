@@ -266,13 +266,20 @@ export class AndroidDriver implements Driver {
     if (node.checked !== checked) await this.tap(point);
   }
 
+  /**
+   * Opens an app or a deep link: `android-app://<package>/` activates the app,
+   * `android-app://<package>/<activity>` (or `<package>/<activity>`) starts the activity, any
+   * other url is sent as a deep link (`mobile: deepLink`).
+   */
   async navigate(url: string): Promise<NavigationResult> {
     const started = performance.now();
     await this.#do(`Cannot open ${url}`, async () => {
-      const component = /^([\w.]+)\/([\w.$]+)$/.exec(url);
+      const component = /^([\w.]+)\/([\w.$]+)$/.exec(url) ??
+        /^android-app:\/\/([\w.]+)\/([\w.$]+)$/.exec(url);
       const app = /^android-app:\/\/([\w.]+)\/?$/.exec(url);
       if (component) {
-        await this.#client.execute("mobile: startActivity", [{ intent: url, wait: true }]);
+        const intent = `${component[1]}/${component[2]}`;
+        await this.#client.execute("mobile: startActivity", [{ intent, wait: true }]);
       } else if (app) {
         await this.#client.execute("mobile: activateApp", [{ appId: app[1] }]);
       } else {
