@@ -31,16 +31,18 @@ export interface IngestOptions {
 /** What an ingest stored. */
 export interface IngestResult {
   file: string;
+  /** The (first) session's id. */
   sessionId: string;
   format: ImportFormat;
-  /** Events appended. */
+  /** Events appended to that session. */
   events: number;
+  /** Every session of the file (one, or one per flow of a DevTools map of flows). */
+  sessions: { sessionId: string; events: number; name?: string }[];
 }
 
 /** A file validated and mapped to events, not stored yet. */
 export interface PreparedFile extends PreparedImport {
   file: string;
-  sessionId: string;
 }
 
 /**
@@ -63,27 +65,31 @@ export async function prepareFile(
     if (err instanceof Deno.errors.IsADirectory) throw new InputError(`${path}: is a directory`);
     throw err;
   }
-  const sessionId = options.sessionId ?? crypto.randomUUID();
+  let count = 0;
+  const newSessionId = () => {
+    count++;
+    if (options.sessionId === undefined) return crypto.randomUUID();
+    return count === 1 ? options.sessionId : `${options.sessionId}-${count}`;
+  };
   const folder = dirname(resolve(path));
   try {
     const prepared = await prepareImport(text, {
-      sessionId,
+      newSessionId,
       file: path,
       readFile: (rel) => Deno.readFile(resolve(folder, rel)),
       ...(options.format ? { format: options.format } : {}),
     });
-    prepared.events.forEach((e, i) => {
-      const r = EVENT_SCHEMAS[e.type].safeParse(e.data);
-      if (!r.success) {
-        const issue = r.error.issues[0]!;
-        throw new FormatError(
-          `event ${i} (${e.type}): ${
-            ["data", ...issue.path.map(String)].join(".")
-          }: ${issue.message}`,
-        );
-      }
-    });
-    return { ...prepared, file: path, sessionId };
+    for (const session of prepared.sessions) {
+      session.events.forEach((e, i) => {
+        const r = EVENT_SCHEMAS[e.type].safeParse(e.data);
+        if (!r.success) {
+          const issue = r.error.issues[0]!;
+          const field = ["data", ...issue.path.map(String)].join(".");
+          throw new FormatError(`event ${i} (${e.type}): ${field}: ${issue.message}`);
+        }
+      });
+    }
+    return { ...prepared, file: path };
   } catch (err) {
     if (err instanceof FormatError) throw new InputError(`${path}: ${err.message}`);
     throw err;
@@ -91,8 +97,9 @@ export async function prepareFile(
 }
 
 /**
- * Stores a prepared file: its blobs, then its events in one append (`expectedVersion:
- * "no_stream"`, one transaction).
+ * Stores a prepared file: its blobs, then each session's events in one append
+ * (`expectedVersion: "no_stream"`, one transaction per session; a file is one session except a
+ * DevTools map of flows).
  *
  * @param store the event store
  * @param prepared the output of {@linkcode prepareFile}
@@ -120,14 +127,23 @@ export async function storePrepared(
       throw new Error(`Blob hash mismatch: stored ${ref.hash}, computed ${expected}`);
     }
   }
-  await store.append(`session-${prepared.sessionId}`, prepared.events, {
-    expectedVersion: "no_stream",
-  });
+  const sessions: IngestResult["sessions"] = [];
+  for (const session of prepared.sessions) {
+    await store.append(`session-${session.sessionId}`, session.events, {
+      expectedVersion: "no_stream",
+    });
+    sessions.push({
+      sessionId: session.sessionId,
+      events: session.events.length,
+      ...(session.name !== undefined ? { name: session.name } : {}),
+    });
+  }
   return {
     file: prepared.file,
-    sessionId: prepared.sessionId,
+    sessionId: sessions[0]!.sessionId,
     format: prepared.format,
-    events: prepared.events.length,
+    events: sessions[0]!.events,
+    sessions,
   };
 }
 
@@ -167,7 +183,7 @@ export const spec: CommandSpec = {
     },
     json: {
       type: "boolean",
-      description: "Print [{ file, sessionId, format, events }] as JSON instead of the ids",
+      description: "Print [{ file, sessionId, format, events, sessions }] as JSON, not the ids",
     },
   },
   details: `
@@ -198,7 +214,7 @@ export async function run(args: ParsedArgs): Promise<number> {
     const results: IngestResult[] = [];
     for (const p of prepared) results.push(await storePrepared(store, p));
     if (bool(args, "json")) console.log(JSON.stringify(results, null, 2));
-    else for (const r of results) console.log(r.sessionId);
+    else for (const r of results) for (const s of r.sessions) console.log(s.sessionId);
     return 0;
   } finally {
     store.close();

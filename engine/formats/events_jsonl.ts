@@ -33,6 +33,8 @@ export const SESSION_EVENT_TYPES: ReadonlySet<string> = new Set<EventType>([
 /** A parsed events file. */
 export interface EventsFile {
   events: NewEvent[];
+  /** The line of each event. */
+  lines: number[];
   /** Blobs the file carries, checked against their hashes. */
   blobs: PendingBlob[];
   /** Every blob the events reference, with the line of its first reference. */
@@ -92,6 +94,7 @@ function encodeBase64(bytes: Uint8Array): string {
  */
 export function parseEventsJsonl(text: string): EventsFile {
   const events: NewEvent[] = [];
+  const eventLines: number[] = [];
   const blobs: PendingBlob[] = [];
   const references = new Map<string, { ref: BlobRef; line: number }>();
   const lines = text.split("\n");
@@ -150,8 +153,9 @@ export function parseEventsJsonl(text: string): EventsFile {
       if (!references.has(ref.hash)) references.set(ref.hash, { ref, line: n });
     }
     events.push(event);
+    eventLines.push(n);
   });
-  return { events, blobs, references };
+  return { events, lines: eventLines, blobs, references };
 }
 
 /** An event as the exporter reads it. */

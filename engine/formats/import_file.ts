@@ -1,7 +1,7 @@
 /**
  * One entry for every importable file: detects the format from the text, validates the whole
- * file, reads the files it references, and returns the events of one session and the blobs
- * they need — before anything is stored.
+ * file, reads the files it references, and returns the events of its sessions (one; several for
+ * a file of many Recorder flows) and the blobs they need — before anything is stored.
  *
  * @module
  */
@@ -13,27 +13,36 @@ import { parseEventsJsonl } from "./events_jsonl.ts";
 import { FormatError, zodToFormatError } from "./format_error.ts";
 import { parseJson } from "./json_text.ts";
 import { RECORDING_FORMAT, recordingToEvents } from "./recording_v1.ts";
+import { flowToEvents, looksLikeChromeRecorder, parseChromeRecorder } from "./chrome_recorder.ts";
 
 /** The file formats `cairn ingest` reads. */
-export const IMPORT_FORMATS = ["capture", "recording_v1", "events"] as const;
+export const IMPORT_FORMATS = ["capture", "recording_v1", "chrome-recorder", "events"] as const;
 export type ImportFormat = typeof IMPORT_FORMATS[number];
 
 /** Options of {@linkcode prepareImport}. */
 export interface PrepareImportOptions {
   /** Force a format instead of detecting it. */
   format?: ImportFormat;
-  /** The id of the new session. */
-  sessionId: string;
+  /** Makes the id of each new session. */
+  newSessionId(): string;
   /** The file's name, kept in `SessionStarted.source`. */
   file?: string;
   /** Reads a file named relative to the imported file's folder. */
   readFile(relativePath: string): Promise<Uint8Array>;
 }
 
+/** One session of an import. */
+export interface PreparedSession {
+  sessionId: string;
+  events: NewEvent[];
+  /** The flow's name in a file of several (DevTools' map of flows by test name). */
+  name?: string;
+}
+
 /** A validated import, ready to store. */
 export interface PreparedImport {
   format: ImportFormat;
-  events: NewEvent[];
+  sessions: PreparedSession[];
   /** Blobs to store before the events are appended. */
   blobs: PendingBlob[];
   /** Blobs the events reference but the file does not carry (events files): hash → line. */
@@ -41,7 +50,8 @@ export interface PreparedImport {
 }
 
 const UNKNOWN = `unknown format: expected a JSON object with "format": "${CAPTURE_FORMAT}" ` +
-  `or "schema_version": "${RECORDING_FORMAT}", or JSON lines of events (force one with --format)`;
+  `or "schema_version": "${RECORDING_FORMAT}", a Chrome Recorder flow with "steps", ` +
+  `or JSON lines of events (force one with --format)`;
 
 function isObject(v: unknown): v is Record<string, unknown> {
   return v !== null && typeof v === "object" && !Array.isArray(v);
@@ -84,6 +94,7 @@ export function detectImportFormat(text: string): { format: ImportFormat; value?
     );
   }
   if (typeof value.type === "string" && "data" in value) return { format: "events" };
+  if (looksLikeChromeRecorder(value)) return { format: "chrome-recorder", value };
   if (typeof value.format === "string") {
     throw new FormatError(`format: unknown format ${JSON.stringify(value.format)}`, "format");
   }
@@ -116,39 +127,59 @@ export async function prepareImport(
       if (!parsed.success) throw zodToFormatError(parsed.error);
       const pending = await loadCaptureScreens(parsed.data, options);
       const { screens, blobs } = resolveScreens(pending);
+      const sessionId = options.newSessionId();
       const events = captureToEvents(parsed.data, {
-        sessionId: options.sessionId,
+        sessionId,
         blobs: screens,
         ...(options.file ? { file: options.file } : {}),
       });
-      return { format, events, blobs, external: new Map() };
+      return { format, sessions: [{ sessionId, events }], blobs, external: new Map() };
     }
     case "recording_v1": {
+      const sessionId = options.newSessionId();
       const { events, blobs } = recordingToEvents(value, {
-        sessionId: options.sessionId,
+        sessionId,
         ...(options.file ? { file: options.file } : {}),
       });
-      return { format, events, blobs, external: new Map() };
+      return { format, sessions: [{ sessionId, events }], blobs, external: new Map() };
+    }
+    case "chrome-recorder": {
+      const sessions = parseChromeRecorder(value).map(({ key, flow }): PreparedSession => {
+        const sessionId = options.newSessionId();
+        const events = flowToEvents(flow, {
+          sessionId,
+          ...(options.file ? { file: options.file } : {}),
+          ...(key !== undefined ? { key } : {}),
+        });
+        return { sessionId, events, ...(key !== undefined ? { name: key } : {}) };
+      });
+      return { format, sessions, blobs: [], external: new Map() };
     }
     case "events": {
       const file = parseEventsJsonl(text);
       const first = file.events[0];
       if (first?.type !== "SessionStarted") {
-        throw new FormatError("line 1: the first event must be SessionStarted", "1");
+        const line = file.lines[0] ?? 1;
+        throw new FormatError(`line ${line}: the first event must be SessionStarted`, `${line}`);
       }
+      const sessionId = options.newSessionId();
       const events = file.events.map((e, i): NewEvent => {
         if (i > 0 && e.type === "SessionStarted") {
-          throw new FormatError("a second SessionStarted: an events file holds one session");
+          const line = file.lines[i]!;
+          throw new FormatError(
+            `line ${line}: a second SessionStarted (an events file holds one session)`,
+            `${line}`,
+          );
         }
         if (e.type !== "SessionStarted") return e;
-        return { ...e, data: { ...e.data, sessionId: options.sessionId } };
+        return { ...e, data: { ...e.data, sessionId } };
       });
       const inFile = new Set(file.blobs.map((b) => blobRefOf(b).hash));
       const external = new Map<string, number>();
       for (const [hash, { line }] of file.references) {
         if (!inFile.has(hash)) external.set(hash, line);
       }
-      return { format, events, blobs: file.blobs, external };
+      return { format, sessions: [{ sessionId, events }], blobs: file.blobs, external };
     }
   }
 }

@@ -1,0 +1,280 @@
+/**
+ * Chrome DevTools Recorder user flows (`{ title, steps }`, old and new exports), also a bare
+ * single step and DevTools' own map of flows by test name, mapped into session events.
+ *
+ * A flow records what a person did, with no screens and no results: each step becomes an
+ * `ActionPerformed` (source `human`) whose `toolName` is the step type and whose `toolParams`
+ * keep the step's other raw fields (offsets, button, frame, target, …); the selectors go to
+ * `target.selectors`; asserted navigations become `NavigationOccurred`.
+ *
+ * @module
+ */
+import { z } from "zod";
+import type { ActionKind, EventData, NewEvent } from "../../events/schemas.ts";
+import { zodToFormatError } from "./format_error.ts";
+
+/** A selector: one string, or a chain of strings (each piercing a shadow root or frame). */
+const Selector = z.union([z.string(), z.array(z.string()).min(1)]);
+const Selectors = z.array(Selector).min(1);
+const AssertedEvent = z.object({
+  type: z.string(),
+  url: z.string().optional(),
+  title: z.string().optional(),
+}).loose();
+
+const STEP_TYPES = [
+  "setViewport",
+  "navigate",
+  "click",
+  "doubleClick",
+  "hover",
+  "change",
+  "keyDown",
+  "keyUp",
+  "scroll",
+  "waitForElement",
+  "waitForExpression",
+  "emulateNetworkConditions",
+  "close",
+  "customStep",
+] as const;
+
+/** One step, checked for the fields its type needs. */
+export const RecorderStep = z.object({
+  type: z.enum(STEP_TYPES),
+  selectors: Selectors.optional(),
+  assertedEvents: z.array(AssertedEvent).optional(),
+  target: z.string().optional(),
+  frame: z.array(z.number().int()).optional(),
+  url: z.string().optional(),
+  value: z.string().optional(),
+  key: z.string().optional(),
+  width: z.number().optional(),
+  height: z.number().optional(),
+  deviceScaleFactor: z.number().optional(),
+}).loose().superRefine((s, ctx) => {
+  const need = (field: keyof typeof s, ok: boolean) => {
+    if (!ok) ctx.addIssue({ code: "custom", path: [field], message: `${s.type} needs ${field}` });
+  };
+  switch (s.type) {
+    case "navigate":
+      need("url", typeof s.url === "string");
+      break;
+    case "click":
+    case "doubleClick":
+    case "hover":
+    case "waitForElement":
+      need("selectors", s.selectors !== undefined);
+      break;
+    case "change":
+      need("selectors", s.selectors !== undefined);
+      need("value", typeof s.value === "string");
+      break;
+    case "keyDown":
+    case "keyUp":
+      need("key", typeof s.key === "string");
+      break;
+    case "setViewport":
+      need("width", typeof s.width === "number");
+      need("height", typeof s.height === "number");
+      break;
+    default:
+      break;
+  }
+});
+export type RecorderStep = z.infer<typeof RecorderStep>;
+
+/** A user flow. */
+export const UserFlow = z.object({
+  title: z.string().optional(),
+  timeout: z.number().optional(),
+  selectorAttribute: z.string().optional(),
+  steps: z.array(RecorderStep),
+}).loose();
+export type UserFlow = z.infer<typeof UserFlow>;
+
+/** One flow of a file, named for its source (the map key of DevTools' snapshot file). */
+export interface NamedFlow {
+  /** The map key, or undefined for a file that is one flow. */
+  key?: string;
+  flow: UserFlow;
+}
+
+function isObject(v: unknown): v is Record<string, unknown> {
+  return v !== null && typeof v === "object" && !Array.isArray(v);
+}
+
+/**
+ * Whether a parsed JSON value looks like a Recorder file: a flow (`steps`), a single step
+ * (`type` among the Recorder's step types), or an object whose every value is a flow.
+ *
+ * @param value parsed JSON
+ * @returns true when it looks like one
+ */
+export function looksLikeChromeRecorder(value: unknown): boolean {
+  if (!isObject(value)) return false;
+  if (Array.isArray(value.steps)) return true;
+  if (typeof value.type === "string" && !("data" in value)) {
+    return (STEP_TYPES as readonly string[]).includes(value.type);
+  }
+  const values = Object.values(value);
+  return values.length > 0 && values.every((v) => isObject(v) && Array.isArray(v.steps));
+}
+
+/**
+ * Validates a Recorder file whole and returns its flows.
+ *
+ * @param value parsed JSON: a flow, a single step, or a map of flows by name
+ * @returns the flows in file order
+ * @throws {FormatError} naming the field (`steps.3.selectors: …`, `"test name".steps.0.type: …`)
+ */
+export function parseChromeRecorder(value: unknown): NamedFlow[] {
+  if (isObject(value) && !Array.isArray(value.steps) && typeof value.type === "string") {
+    const step = RecorderStep.safeParse(value);
+    if (!step.success) throw zodToFormatError(step.error);
+    return [{ flow: { steps: [step.data] } }];
+  }
+  if (isObject(value) && !Array.isArray(value.steps)) {
+    return Object.entries(value).map(([key, v]) => {
+      const flow = UserFlow.safeParse(v);
+      if (!flow.success) throw zodToFormatError(flow.error, JSON.stringify(key));
+      return { key, flow: flow.data };
+    });
+  }
+  const flow = UserFlow.safeParse(value);
+  if (!flow.success) throw zodToFormatError(flow.error);
+  return [{ flow: flow.data }];
+}
+
+const PREFIXES = ["aria", "xpath", "pierce", "text"] as const;
+
+/**
+ * Turns Recorder selectors into `target.selectors`: keys `aria`, `xpath`, `pierce`, `text`
+ * (the prefix) or `css`, a repeated kind numbered `css.2`, `css.3`; a chain joined with
+ * ` >>> ` (Puppeteer's shadow-piercing combinator).
+ *
+ * @param selectors the step's selectors
+ * @returns the selector map, in the step's order
+ * @example
+ * ```ts
+ * const m = recorderSelectors([["aria/Go"], ["#go"], ["host-el", "button"]]);
+ * if (JSON.stringify(m) !== '{"aria":"Go","css":"#go","css.2":"host-el >>> button"}') throw new Error();
+ * ```
+ */
+export function recorderSelectors(
+  selectors: readonly (string | string[])[],
+): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const sel of selectors) {
+    const chain = typeof sel === "string" ? [sel] : sel;
+    const head = chain[0]!;
+    const slash = head.indexOf("/");
+    const prefix = PREFIXES.find((p) => slash === p.length && head.startsWith(p));
+    const kind = prefix ?? "css";
+    const parts = prefix ? [head.slice(slash + 1), ...chain.slice(1)] : chain;
+    let key: string = kind;
+    for (let n = 2; key in out; n++) key = `${kind}.${n}`;
+    out[key] = parts.join(" >>> ");
+  }
+  return out;
+}
+
+const KINDS: Record<typeof STEP_TYPES[number], ActionKind | undefined> = {
+  setViewport: "wait",
+  navigate: "navigate",
+  click: "tap",
+  doubleClick: "tap",
+  hover: "assertVisible",
+  change: "inputText",
+  keyDown: "keyPress",
+  keyUp: undefined, // ends the keyPress its keyDown began
+  scroll: "scroll",
+  waitForElement: "assertVisible",
+  waitForExpression: "wait",
+  emulateNetworkConditions: "wait",
+  close: "wait",
+  customStep: "wait",
+};
+
+/** Fields that have their own place in the event; the rest of a step goes to `toolParams`. */
+const MAPPED = new Set(["type", "selectors", "assertedEvents", "url", "value", "key"]);
+
+/** Options of {@linkcode flowToEvents}. */
+export interface FlowToEventsOptions {
+  sessionId: string;
+  file?: string;
+  /** The map key of the flow in its file. */
+  key?: string;
+}
+
+/**
+ * Maps one flow into the events of a session: `SessionStarted` (title as the prompt, the
+ * first navigate's URL, the viewport of a `setViewport` that comes before the first
+ * `navigate`), one `ActionPerformed` per step (a `keyUp` adds nothing: the `keyDown` is the
+ * key press; steps no action kind expresses — a later `setViewport`, `waitForExpression`,
+ * `emulateNetworkConditions`, `close`, `customStep` — are `wait` actions carrying the raw
+ * step), `NavigationOccurred` per asserted navigation, and `SessionEnded` (completed).
+ *
+ * @param flow a validated flow
+ * @param options the new session's id, the file and the flow's key
+ * @returns the events (no blobs: a flow has no screens)
+ */
+export function flowToEvents(flow: UserFlow, options: FlowToEventsOptions): NewEvent[] {
+  const firstNav = flow.steps.findIndex((s) => s.type === "navigate");
+  const vpIndex = flow.steps.findIndex((s) => s.type === "setViewport");
+  const initialViewport = vpIndex >= 0 && (firstNav < 0 || vpIndex < firstNav)
+    ? flow.steps[vpIndex]
+    : undefined;
+  const title = flow.title ?? options.key;
+  const url = firstNav >= 0 ? flow.steps[firstNav]!.url : undefined;
+  const started: EventData<"SessionStarted"> = {
+    sessionId: options.sessionId,
+    mode: "human",
+    platform: "web",
+    ...(title !== undefined ? { prompt: title } : {}),
+    ...(url !== undefined ? { url } : {}),
+    ...(initialViewport
+      ? {
+        viewport: { width: initialViewport.width!, height: initialViewport.height! },
+        devicePixelRatio: initialViewport.deviceScaleFactor ?? 1,
+      }
+      : {}),
+    source: {
+      format: "chrome-recorder",
+      ...(options.file ? { file: options.file } : {}),
+      ...(options.key ? { id: options.key } : {}),
+    },
+  };
+  const events: NewEvent[] = [{ type: "SessionStarted", data: started }];
+  let n = 0;
+  for (const step of flow.steps) {
+    const kind = KINDS[step.type];
+    if (kind !== undefined && step !== initialViewport) {
+      const params: Record<string, unknown> = {};
+      for (const [k, v] of Object.entries(step)) if (!MAPPED.has(k)) params[k] = v;
+      const data: EventData<"ActionPerformed"> = {
+        actionId: `a${++n}`,
+        kind,
+        toolName: step.type,
+        ...(Object.keys(params).length > 0 ? { toolParams: params } : {}),
+        ...(step.selectors ? { target: { selectors: recorderSelectors(step.selectors) } } : {}),
+        source: "human",
+      };
+      if (step.url !== undefined && kind === "navigate") data.url = step.url;
+      else if (step.url !== undefined) params.url = step.url;
+      if (step.value !== undefined) {
+        if (kind === "inputText") data.text = step.value;
+        else data.value = step.value;
+      }
+      if (step.key !== undefined) data.key = step.key;
+      if (Object.keys(params).length > 0) data.toolParams = params;
+      events.push({ type: "ActionPerformed", data });
+    }
+    for (const e of step.assertedEvents ?? []) {
+      if (e.type !== "navigation" || !e.url) continue;
+      events.push({ type: "NavigationOccurred", data: { url: e.url, reason: "navigate" } });
+    }
+  }
+  events.push({ type: "SessionEnded", data: { reason: "completed" } });
+  return events;
+}
