@@ -88,7 +88,7 @@ export type NodePredicate =
   & { [K in keyof typeof PREDICATE_STRINGS]?: string }
   & { flags?: { [K in keyof typeof PREDICATE_FLAGS]?: boolean }; descendantsOf?: number };
 
-const LIMIT = 1 << 30; // coordinates are clamped to ±2^30 so sums and products stay in range
+const LIMIT = 1 << 29; // coordinates are clamped to ±2^29, the range the WASM range test is exact in
 
 function int(v: number): number {
   if (!Number.isFinite(v)) return 0;
@@ -129,7 +129,7 @@ function order(root: UiNode): { nodes: UiNode[]; parents: number[]; depths: numb
  * Flattens a tree into a table (document order, strings interned per table).
  *
  * Bounds are rounded to whole pixels (x2 = round(x + w), never left of x1) and clamped to
- * ±2^30; the centre columns hold `Math.round(x + w / 2)` of the unrounded bounds, as refs use.
+ * ±2^29; the centre columns hold `Math.round(x + w / 2)` of the unrounded bounds, as refs use.
  *
  * @param root the root node
  * @returns the table and the nodes by index

@@ -176,3 +176,25 @@ Deno.test("ScreenTable.from() rounds fractional bounds and keeps a one-node tree
   assertEquals(t.hitTest({ x: 9, y: 9 }), 0); // x2 = round(9.6) = 10
   assert(t.refHashes().length === 1);
 });
+
+Deno.test("ScreenTable.hitTest() agrees across engines on huge and non-finite coordinates", () => {
+  const big = node({ className: "Big", bounds: box(-1e12, -1e12, 2e12, 2e12) });
+  const far = node({ className: "Far", bounds: box(1e9, 1e9, 10, 10) });
+  const odd = node({ className: "Odd", bounds: box(Number.NaN, 0, Infinity, 10) });
+  const tree = node({ className: "Root", bounds: box(-5, -5, 10, 10) }, big, far, odd);
+  const points = [
+    { x: 0, y: 0 },
+    { x: -1e15, y: 0 },
+    { x: 1e15, y: 1e15 },
+    { x: 536870911, y: 536870911 },
+    { x: -536870912, y: -536870912 },
+    { x: 1e9 + 5, y: 1e9 + 5 },
+    { x: Infinity, y: 0 },
+  ];
+  const w = ScreenTable.from(tree, { engine: "wasm" });
+  const r = ScreenTable.from(tree, { engine: "reference" });
+  assertEquals(Array.from(w.hitTestBatch(points)), Array.from(r.hitTestBatch(points)));
+  assertEquals(points.map((p) => w.hitTest(p)), points.map((p) => r.hitTest(p)));
+  assertEquals(w.hitTest({ x: 0, y: 0 }), 1); // Big is deeper than Root, Far is clamped away
+  assertEquals(Array.from(w.refHashes()), Array.from(r.refHashes()));
+});

@@ -18,6 +18,8 @@
  * column starts 16-byte aligned and a SIMD loop may read the padding lanes of the last block.
  * Nodes are in document order (pre-order), so the subtree of node `i` is `[i, end[i])`.
  * String ids are indices into the string offsets; id 0 is the empty string and means "absent".
+ * Coordinates (columns and hit-test points) must lie within ±2^29 + 1: the SIMD range test
+ * computes `x - x1` in 32 bits. The engine's flattener clamps to that range.
  *
  * @module
  */
