@@ -16,7 +16,9 @@
  *    label, test id or interaction (a decorative image) is suppressed.
  * 4. A shown node whose only shown child is a text leaf takes that text inline
  *    (`- ViewGroup "loginBtn" [ref=k42]: Sign in`); the text leaf gets no ref of its own.
- * 5. Every other node is an entry with a ref (see `engine/refs.ts`).
+ * 5. Every other node is an entry with a ref (see `engine/refs.ts`). It is off screen when it has
+ *    no area, lies outside the screen or outside a scrolling container that holds it, or is
+ *    hidden (`visible=false`, itself or an ancestor).
  *
  * Refs do not depend on render options: depth, subtree, bounds and offscreen only change what
  * is printed.
@@ -163,6 +165,14 @@ export function snapshotTree(screen: Screen): SnapshotTree {
   return tree;
 }
 
+/** The visible rectangle at a point of the walk (the screen, narrowed by scrolling containers). */
+interface Clip {
+  x1: number;
+  y1: number;
+  x2: number;
+  y2: number;
+}
+
 interface Pending {
   node: UiNode;
   depth: number;
@@ -194,6 +204,7 @@ function build(screen: Screen): SnapshotTree {
     shown: Pending | undefined,
     label: string,
     hiddenAbove: boolean,
+    clip: Clip,
   ) => {
     if (droppedWindows.has(node) || isChrome(node)) return;
     const hidden = hiddenAbove || !node.visible;
@@ -205,12 +216,21 @@ function build(screen: Screen): SnapshotTree {
     const suppressed = ALWAYS_LIFTED.has(node.className) ||
       (plain && (leaf || GENERIC_CLASSES.has(short)));
     if (suppressed) {
-      for (const c of node.children) visit(c, shown, label, hidden);
+      for (const c of node.children) visit(c, shown, label, hidden, clip);
       return;
     }
     const b = node.bounds;
-    const onScreen = b.w > 0 && b.h > 0 && b.x < width && b.y < height && b.x + b.w > 0 &&
-      b.y + b.h > 0;
+    const onScreen = b.w > 0 && b.h > 0 && b.x < clip.x2 && b.y < clip.y2 && b.x + b.w > clip.x1 &&
+      b.y + b.h > clip.y1;
+    // A scrolling container clips what it holds: its children outside it are off screen.
+    const inner: Clip = node.scrollable && b.w > 0 && b.h > 0
+      ? {
+        x1: Math.max(clip.x1, b.x),
+        y1: Math.max(clip.y1, b.y),
+        x2: Math.min(clip.x2, b.x + b.w),
+        y2: Math.min(clip.y2, b.y + b.h),
+      }
+      : clip;
     const p: Pending = {
       node,
       depth: shown ? shown.depth + 1 : 0,
@@ -222,9 +242,9 @@ function build(screen: Screen): SnapshotTree {
     if (shown) shown.children.push(p);
     else pendingRoots.push(p);
     order.push(p);
-    for (const c of node.children) visit(c, p, own === "" ? label : own, hidden);
+    for (const c of node.children) visit(c, p, own === "" ? label : own, hidden, inner);
   };
-  visit(screen.root, undefined, "", false);
+  visit(screen.root, undefined, "", false, { x1: 0, y1: 0, x2: width, y2: height });
   // Rule 4: inline a lone text leaf into a label-less parent.
   const merged = new Set<Pending>();
   for (const p of order) {
