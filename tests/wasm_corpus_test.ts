@@ -1,6 +1,7 @@
 import { parseHierarchy } from "../engine/hierarchy.ts";
+import { nodeLabel, refHash } from "../engine/refs.ts";
 import { ScreenTable } from "../engine/screen_table.ts";
-import { type UiNode, walk } from "../engine/ui_node.ts";
+import { center, type UiNode, walk } from "../engine/ui_node.ts";
 import { Prng } from "../wasm/prng.ts";
 import { assert, assertEquals } from "./assert.ts";
 import { assertEnginesAgree } from "./wasm_random_tree.ts";
@@ -51,4 +52,24 @@ Deno.test("ScreenTable.refHashes() follows the ref hash definition on every corp
     const want = [...walk(screen.root)].map(([n]) => specHash(n));
     assertEquals(Array.from(ScreenTable.from(screen, { engine: "wasm" }).refHashes()), want, f);
   }
+});
+
+Deno.test("ScreenTable.refHashes() equals engine/refs.ts refHash() on every corpus node", () => {
+  let nodes = 0;
+  for (const f of corpusFiles()) {
+    const screen = parseHierarchy(Deno.readTextFileSync(new URL(f, CORPUS)));
+    const want = [...walk(screen.root)].map(([n]) => {
+      const c = center(n.bounds);
+      return refHash(n.className, nodeLabel(n), c.x, c.y) >>> 0;
+    });
+    nodes += want.length;
+    for (const engine of ["wasm", "reference"] as const) {
+      assertEquals(
+        Array.from(ScreenTable.from(screen, { engine }).refHashes()),
+        want,
+        `${f} ${engine}`,
+      );
+    }
+  }
+  assert(nodes > 1000, `only ${nodes} corpus nodes`);
 });

@@ -1,4 +1,5 @@
-import { type Point, type UiNode, walk } from "../engine/ui_node.ts";
+import { center, type Point, type UiNode, walk } from "../engine/ui_node.ts";
+import { nodeLabel, refHash } from "../engine/refs.ts";
 import { ScreenTable } from "../engine/screen_table.ts";
 import { Prng } from "../wasm/prng.ts";
 import { assertEquals } from "./assert.ts";
@@ -42,5 +43,21 @@ Deno.test("ScreenTable.hitTest() follows the hit-test rule on 200 random trees",
       const i = t.hitTest(p);
       assertEquals(i < 0 ? undefined : t.node(i), oracle(root, p), `seed ${seed} (${p.x}, ${p.y})`);
     }
+  }
+});
+
+Deno.test("ScreenTable.refHashes() equals engine/refs.ts refHash() on 300 random trees", () => {
+  for (let seed = 9001; seed <= 9300; seed++) {
+    const rng = new Prng(seed);
+    const root = randomTree(rng, rng.int(1, 60));
+    const want = [...walk(root)].map(([n]) => {
+      const c = center(n.bounds);
+      return refHash(n.className, nodeLabel(n), c.x, c.y) >>> 0;
+    });
+    assertEquals(
+      Array.from(ScreenTable.from(root, { engine: "wasm" }).refHashes()),
+      want,
+      `seed ${seed}`,
+    );
   }
 });
