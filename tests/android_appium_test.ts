@@ -8,6 +8,7 @@ import { AndroidDriver } from "../drivers/android/android_driver.ts";
 import { ensureAppium, installedDrivers } from "../drivers/android/appium_install.ts";
 import { AppiumServer } from "../drivers/android/appium_server.ts";
 import { DriverError } from "../drivers/driver.ts";
+import { DEBIAN_ANDROID_HOME } from "../scripts/setup_appium.ts";
 import { assert, assertEquals, assertRejects, assertStringIncludes } from "./assert.ts";
 
 const NO_SDK = ["ANDROID_HOME", "ANDROID_SDK_ROOT"];
@@ -86,6 +87,32 @@ Deno.test("AndroidDriver.connect() fails with a DriverError naming adb when ANDR
   } finally {
     await server.stop();
     await Deno.remove(sdk, { recursive: true });
+  }
+});
+
+Deno.test("AndroidDriver.connect() fails with a DriverError naming the missing device when adb finds none", async () => {
+  // Debian's adb (installed by scripts/setup_appium.ts) is real; no device or emulator is.
+  const adb = `${DEBIAN_ANDROID_HOME}/platform-tools/adb`;
+  assert(
+    await Deno.stat(adb).then(() => true, () => false),
+    `${adb} is missing: run deno task setup`,
+  );
+  const server = await AppiumServer.start({
+    env: { ANDROID_HOME: DEBIAN_ANDROID_HOME },
+    unsetEnv: ["ANDROID_SDK_ROOT"],
+  });
+  try {
+    const err = await assertRejects(
+      () => AndroidDriver.connect({ appium: server.url, session: SESSION }),
+      DriverError,
+      "no Android device or emulator is connected",
+    );
+    assertEquals((err as DriverError).code, "device_missing");
+    assertStringIncludes(err.message, "adb devices");
+  } finally {
+    await server.stop();
+    // Appium started adb's server daemon: stop it, it is ours.
+    await new Deno.Command(adb, { args: ["kill-server"], stdout: "null", stderr: "null" }).output();
   }
 });
 

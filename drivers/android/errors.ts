@@ -30,7 +30,7 @@ const SESSION_CAUSES: readonly Cause[] = [
   },
   {
     pattern:
-      /Could not find a connected Android device|No (connected )?devices? (connected|found|are connected)|device .* (not found|offline)/i,
+      /Could not find a connected Android device|was not in the list of connected devices|No (connected )?devices? (connected|found|are connected)|device .* (not found|offline)/i,
     code: "device_missing",
     missing:
       "no Android device or emulator is connected: start an emulator or plug in a device with USB debugging on (adb devices must list it), or pass --udid",
