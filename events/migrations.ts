@@ -72,6 +72,27 @@ export const MIGRATIONS: readonly Migration[] = [
       `);
     },
   },
+  {
+    version: 3,
+    name: "lean_appends",
+    up(db) {
+      // An append now writes only its event rows (and a streams row for a new stream): a
+      // stream's version and last position come from the (stream_id, stream_version) index,
+      // and log_head is a high-water mark written only when a stream is deleted.
+      db.exec(`
+        DROP INDEX IF EXISTS events_type;
+        CREATE TABLE streams_v3 (
+          stream_id TEXT PRIMARY KEY,
+          first_position INTEGER NOT NULL,
+          created_at TEXT NOT NULL
+        );
+        INSERT INTO streams_v3 (stream_id, first_position, created_at)
+          SELECT stream_id, first_position, created_at FROM streams;
+        DROP TABLE streams;
+        ALTER TABLE streams_v3 RENAME TO streams;
+      `);
+    },
+  },
 ];
 
 /** The newest layout version this code knows. */

@@ -133,6 +133,11 @@ Deno.test("streams() filters by prefix; deleteStream() removes one stream only",
     assertEquals((await collect(store.readAll())).map((e) => e.position), [3, 4]);
     // positions never repeat after a delete
     assertEquals((await store.append("session-a", [step(0)])).positions, [5]);
+    // …also when the newest stream is the one deleted
+    assertEquals(await store.deleteStream("session-a"), 1);
+    assertEquals(await store.headPosition(), 5);
+    assertEquals((await store.append("session-c", [step(0)])).positions, [6]);
+    assertEquals(await store.deleteStream("session-none"), 0);
   });
 });
 

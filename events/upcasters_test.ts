@@ -62,7 +62,6 @@ Deno.test("SqliteEventStore reads v1 ScreenCaptured rows upcast, leaving stored 
     raw.prepare(
       "INSERT INTO events VALUES (2, 'session-a', 2, 'ScreenCaptured', 1, ?, '{\"recordedAt\":\"2024-01-01T00:00:00.000Z\"}')",
     ).run(v1);
-    raw.exec("UPDATE log_head SET position = 2; UPDATE streams SET version = 2, last_position = 2");
     raw.close();
 
     const again = SqliteEventStore.open(path);
@@ -93,7 +92,7 @@ Deno.test("SqliteEventStore raises on a stored row of unknown type instead of sk
     const raw = new DatabaseSync(path);
     raw.exec(
       `INSERT INTO events VALUES (1, 'session-x', 1, 'FutureThingHappened', 1, '{}', '{"recordedAt":"x"}');
-       UPDATE log_head SET position = 1`,
+       INSERT INTO streams VALUES ('session-x', 1, 'x')`,
     );
     raw.close();
     const store = SqliteEventStore.open(path);

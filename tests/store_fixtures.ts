@@ -17,7 +17,7 @@ const hex = (n: number) => n.toString(16).padStart(64, "0");
  * @returns the events to append
  */
 export function syntheticSession(count: number, sessionId = "bench"): NewEvent[] {
-  const pad = "lorem ipsum dolor sit amet ".repeat(30).slice(0, 700);
+  const pad = "lorem ipsum dolor sit amet ".repeat(40).slice(0, 950);
   const out: NewEvent[] = [{
     type: "SessionStarted",
     data: {
@@ -41,7 +41,7 @@ export function syntheticSession(count: number, sessionId = "bench"): NewEvent[]
           hierarchy,
           screenshot,
           format: "chrome",
-          url: `http://127.0.0.1/app/page/${i % 9}`,
+          url: `http://127.0.0.1/app/page/${i % 9}?q=${encodeURIComponent(pad.slice(0, 500))}`,
           viewport: { width: 1280, height: 800 },
           scroll: { x: 0, y: i % 300 },
         },
@@ -53,7 +53,7 @@ export function syntheticSession(count: number, sessionId = "bench"): NewEvent[]
           kind: "tap",
           point: { x: 100 + (i % 50), y: 200 + (i % 70) },
           toolName: "tap",
-          toolParams: { ref: `y${i % 999}`, note: pad.slice(0, 600) },
+          toolParams: { ref: `y${i % 999}`, note: pad.slice(0, 800) },
           target: { ref: `y${i % 999}`, role: "button", name: `Button ${i}` },
           source: "agent",
           stepIndex: i,
@@ -62,7 +62,7 @@ export function syntheticSession(count: number, sessionId = "bench"): NewEvent[]
       {
         type: "MemorySnapshotted",
         data: {
-          memory: { email: "alice@example.com", counter: String(i), note: pad.slice(0, 800) },
+          memory: { email: "alice@example.com", counter: String(i), note: pad.slice(0, 900) },
         },
       },
       {
@@ -71,7 +71,8 @@ export function syntheticSession(count: number, sessionId = "bench"): NewEvent[]
           actionId,
           ok: i % 7 !== 0,
           durationMs: 12 + (i % 5),
-          ...(i % 7 === 0 ? { error: `not found ${pad.slice(0, 700)}` } : {}),
+          value: pad,
+          ...(i % 7 === 0 ? { error: `not found ${pad.slice(0, 100)}` } : {}),
         },
       },
     ];
