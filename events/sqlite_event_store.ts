@@ -224,7 +224,6 @@ export class SqliteEventStore implements EventStore {
       positions[i] = pos;
       s.insert!.run(pos, streamId, version + i + 1, r.type, r.schemaVersion, r.data, r.meta);
     }
-    const last = head + rows.length;
     const newVersion = version + rows.length;
     if (!stream) s.insertStream!.run(streamId, head + 1, rows[0]!.recordedAt ?? now);
     if (key !== undefined) s.insertIdem!.run(key, streamId, JSON.stringify(positions), newVersion);
