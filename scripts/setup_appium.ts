@@ -35,8 +35,15 @@ if (import.meta.main) {
   );
   if (!(await exists(`${DEBIAN_ANDROID_HOME}/platform-tools/adb`))) {
     console.log("setup: installing Debian adb with apt-get");
-    await apt(["update", "-q"]);
-    await apt(["install", "-y", "-q", "adb"]);
-    console.log(`setup: ${DEBIAN_ANDROID_HOME}/platform-tools/adb installed`);
+    try {
+      await apt(["update", "-q"]);
+      await apt(["install", "-y", "-q", "adb"]);
+      console.log(`setup: ${DEBIAN_ANDROID_HOME}/platform-tools/adb installed`);
+    } catch (err) {
+      // Only the no-device test needs adb; it says so when it is missing.
+      console.log(
+        `setup: warning: adb not installed (${err instanceof Error ? err.message : err})`,
+      );
+    }
   }
 }
