@@ -11,6 +11,7 @@
 import { z } from "zod";
 import { ActionKind, type BlobRef, type EventData, type NewEvent } from "../../events/schemas.ts";
 import { HierarchyFormat, Platform } from "../ui_node.ts";
+import { projectCapture, type ProjectedAction } from "../capture_projection.ts";
 
 /** The format tag of a capture file. */
 export const CAPTURE_FORMAT = "cairn.capture/v1";
@@ -347,12 +348,9 @@ export function eventsToCapture(
   events: readonly CaptureEventInput[],
   options: EventsToCaptureOptions,
 ): CaptureV1 {
-  const first = events[0];
-  if (first?.type !== "SessionStarted") {
-    throw new TypeError("A session's events must start with SessionStarted");
-  }
+  const view = projectCapture(events);
   const timestamps = options.timestamps ?? true;
-  const s = first.data;
+  const s = view.session.data;
   const capture: CaptureV1 = {
     format: CAPTURE_FORMAT,
     platform: s.platform,
@@ -368,106 +366,74 @@ export function eventsToCapture(
       "drivers",
       "memory",
     ]),
-    ...(timestamps && first.meta?.recordedAt ? { startedAt: first.meta.recordedAt } : {}),
-    actions: [],
+    ...(timestamps && view.session.at ? { startedAt: view.session.at } : {}),
+    actions: view.actions.map((pa) => captureActionOf(pa, options.blobs, timestamps)),
   };
-  const decoder = new TextDecoder();
-  const byId = new Map<string, CaptureAction>();
-  let nlStep: string | undefined;
-  let screen: EventData<"ScreenCaptured"> | undefined;
-  let last: CaptureAction | undefined;
-  for (const e of events.slice(1)) {
-    switch (e.type) {
-      case "StepStarted":
-        nlStep = e.data.text;
-        break;
-      case "StepEnded":
-        nlStep = undefined;
-        break;
-      case "ScreenCaptured":
-        screen = e.data;
-        break;
-      case "ActionPerformed": {
-        const d = e.data;
-        const { selector, ...rest } = d.target ?? {};
-        const a: CaptureAction = {
-          id: d.actionId,
-          action: d.kind,
-          ...(d.point ? { coordinates: d.point } : {}),
-          ...pick(d, [
-            "to",
-            "text",
-            "value",
-            "key",
-            "direction",
-            "url",
-            "expected",
-            "storeAs",
-            "checked",
-            "toolName",
-            "toolParams",
-            "tabId",
-          ]),
-          ...(selector ? { runtimeSelector: selector } : {}),
-          ...(Object.keys(rest).length > 0 ? { target: rest } : {}),
-          source: d.source,
-          ...(nlStep !== undefined ? { nlStep } : {}),
-          ...(timestamps && e.meta?.recordedAt ? { timestamp: e.meta.recordedAt } : {}),
-        };
-        if (screen) {
-          a.viewHierarchy = decoder.decode(blobOf(options.blobs, screen.hierarchy));
-          a.format = screen.format;
-          if (screen.screenshot) {
-            const bytes = blobOf(options.blobs, screen.screenshot);
-            a.screenshot = `data:${screen.screenshot.mediaType};base64,${base64(bytes)}`;
-          }
-          if (screen.url !== undefined) a.pageUrl = screen.url;
-          if (screen.tabId !== undefined && a.tabId === undefined) a.tabId = screen.tabId;
-          screen = undefined;
-        }
-        capture.actions.push(a);
-        byId.set(d.actionId, a);
-        last = a;
-        break;
-      }
-      case "ActionCompleted": {
-        const a = byId.get(e.data.actionId);
-        if (!a) break;
-        a.successful = e.data.ok;
-        a.durationMs = e.data.durationMs;
-        if (e.data.error !== undefined) a.error = e.data.error;
-        if (e.data.value !== undefined) a.value = e.data.value;
-        break;
-      }
-      case "MemorySnapshotted":
-        if (last) {
-          last.memoryState = e.data.memory;
-          if (e.data.writtenBy) last.memoryWrittenBy = e.data.writtenBy;
-        }
-        break;
-      case "SessionEnded":
-        capture.ended = {
-          reason: e.data.reason,
-          ...(e.data.error !== undefined ? { error: e.data.error } : {}),
-        };
-        if (timestamps && e.meta?.recordedAt) capture.endedAt = e.meta.recordedAt;
-        break;
-      case "NavigationOccurred":
-        break; // a capture has no navigation entries: documented as dropped
-      case "SessionStarted":
-      case "PlaybackStarted":
-      case "PlaybackActionResolved":
-      case "PlaybackActionCompleted":
-      case "PlaybackCompleted":
-      case "ValidationStarted":
-      case "ValidationIterationCompleted":
-      case "ValidationCompleted":
-        throw new TypeError(`A session stream cannot hold ${e.type} after SessionStarted`);
-      default: {
-        const never: never = e;
-        throw new TypeError(`Unknown event type ${(never as { type: string }).type}`);
-      }
-    }
+  if (view.ended) {
+    capture.ended = {
+      reason: view.ended.data.reason,
+      ...(view.ended.data.error !== undefined ? { error: view.ended.data.error } : {}),
+    };
+    if (timestamps && view.ended.at) capture.endedAt = view.ended.at;
   }
   return capture;
+}
+
+const decoder = new TextDecoder();
+
+function captureActionOf(
+  pa: ProjectedAction,
+  blobs: ReadonlyMap<string, Uint8Array>,
+  timestamps: boolean,
+): CaptureAction {
+  const d = pa.performed.data;
+  const { selector, ...rest } = d.target ?? {};
+  const a: CaptureAction = {
+    id: d.actionId,
+    action: d.kind,
+    ...(d.point ? { coordinates: d.point } : {}),
+    ...pick(d, [
+      "to",
+      "text",
+      "value",
+      "key",
+      "direction",
+      "url",
+      "expected",
+      "storeAs",
+      "checked",
+      "toolName",
+      "toolParams",
+      "tabId",
+    ]),
+    ...(selector ? { runtimeSelector: selector } : {}),
+    ...(Object.keys(rest).length > 0 ? { target: rest } : {}),
+    source: d.source,
+    ...(pa.step ? { nlStep: pa.step.text } : {}),
+    ...(timestamps && pa.performed.at ? { timestamp: pa.performed.at } : {}),
+  };
+  // A capture holds one screen per action: the last one captured since the previous action.
+  const screen = pa.freshScreens.at(-1)?.data;
+  if (screen) {
+    a.viewHierarchy = decoder.decode(blobOf(blobs, screen.hierarchy));
+    a.format = screen.format;
+    if (screen.screenshot) {
+      const bytes = blobOf(blobs, screen.screenshot);
+      a.screenshot = `data:${screen.screenshot.mediaType};base64,${base64(bytes)}`;
+    }
+    if (screen.url !== undefined) a.pageUrl = screen.url;
+    if (screen.tabId !== undefined && a.tabId === undefined) a.tabId = screen.tabId;
+  }
+  const done = pa.completed?.data;
+  if (done) {
+    a.successful = done.ok;
+    a.durationMs = done.durationMs;
+    if (done.error !== undefined) a.error = done.error;
+    if (done.value !== undefined) a.value = done.value;
+  }
+  if (pa.memoryAfter) {
+    a.memoryState = pa.memoryAfter.data.memory;
+    if (pa.memoryAfter.data.writtenBy) a.memoryWrittenBy = pa.memoryAfter.data.writtenBy;
+  }
+  return a;
 }

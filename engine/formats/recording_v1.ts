@@ -18,6 +18,7 @@ import { parseAxTree } from "./axtree.ts";
 import { blobRefOf, type PendingBlob } from "./blob_ref.ts";
 import { hierarchyMediaType } from "./detect_hierarchy.ts";
 import { FormatError, zodToFormatError } from "./format_error.ts";
+import { projectCapture } from "../capture_projection.ts";
 
 /** The format tag of a recording. */
 export const RECORDING_FORMAT = "recording_v1";
@@ -529,13 +530,9 @@ export function eventsToRecording(
   events: readonly RecordingEventInput[],
   options: EventsToRecordingOptions,
 ): RecordingV1 {
-  const first = events[0];
-  if (first?.type !== "SessionStarted") {
-    throw new TypeError("A session's events must start with SessionStarted");
-  }
+  const view = projectCapture(events);
   const fallback = options.fallbackTime ?? new Date(0).toISOString();
-  const timeOf = (e: RecordingEventInput) => e.meta?.recordedAt ?? fallback;
-  const s = first.data;
+  const s = view.session.data;
   const mode = s.mode === "human" ? "human" : "agent";
   const timeline: TimelineEntry[] = [];
   const urls: string[] = [];
@@ -543,126 +540,79 @@ export function eventsToRecording(
     if (u && !urls.includes(u)) urls.push(u);
   };
   addUrl(s.url);
-  let actions = 0;
-  let snapshots = 0;
-  let ended: { reason: typeof ENDED[number]; at: string } | undefined;
   const dec = new TextDecoder();
-  const sources = new Map<string, "agent" | "human">();
-  for (const e of events.slice(1)) {
-    const t = timeOf(e);
-    switch (e.type) {
-      case "ScreenCaptured": {
-        const bytes = options.blobs.get(e.data.hierarchy.hash);
-        if (!bytes) throw new TypeError(`Blob ${e.data.hierarchy.hash} is missing`);
+  for (const item of view.timeline) {
+    switch (item.kind) {
+      case "screen": {
+        const d = item.screen.data;
+        const bytes = options.blobs.get(d.hierarchy.hash);
+        if (!bytes) throw new TypeError(`Blob ${d.hierarchy.hash} is missing`);
         const text = dec.decode(bytes);
-        const snapshot = e.data.format === "axtree_v1" || e.data.format === "chrome"
+        const snapshot = d.format === "axtree_v1" || d.format === "chrome"
           ? JSON.parse(text)
-          : { schema_version: RAW_SNAPSHOT, format: e.data.format, text };
-        const tab = tabOf(e.data.tabId);
+          : { schema_version: RAW_SNAPSHOT, format: d.format, text };
+        const tab = tabOf(d.tabId);
         timeline.push({
-          t,
+          t: item.screen.at ?? fallback,
           kind: "ax_snapshot",
-          ...(e.data.url !== undefined ? { url: e.data.url } : {}),
+          ...(d.url !== undefined ? { url: d.url } : {}),
           ...(tab !== undefined ? { tab_id: tab } : {}),
           snapshot,
         });
-        addUrl(e.data.url);
-        snapshots++;
+        addUrl(d.url);
         break;
       }
-      case "ActionPerformed": {
-        const d = e.data;
-        actions++;
-        sources.set(d.actionId, d.source);
-        const type = d.toolName && ACTION_TYPES[d.toolName.toLowerCase()] === d.kind
-          ? d.toolName
-          : KIND_TO_TYPE[d.kind];
-        const params = d.toolParams ?? {};
-        const target: z.infer<typeof RecordingTarget> = {
-          ...(typeof d.target?.selector?.type === "string"
-            ? { selector_type: d.target.selector.type }
-            : d.target?.axNodeId !== undefined
-            ? { selector_type: "ax_node_id" }
-            : {}),
-          ...(d.target?.axNodeId !== undefined ? { ax_node_id: d.target.axNodeId } : {}),
-          ...(d.target?.role !== undefined ? { role: d.target.role } : {}),
-          ...(d.target?.name !== undefined ? { name: d.target.name } : {}),
-          ...(d.target?.selectors ? { selectors: d.target.selectors } : {}),
-        };
-        const step: z.infer<typeof RecordingStep> = {
-          step_id: d.actionId,
-          action_type: type,
-          target,
-          value: valueOf(d),
-          ...(typeof params.timeout_ms === "number" ? { timeout_ms: params.timeout_ms } : {}),
-          ...(typeof params.retries === "number" ? { retries: params.retries } : {}),
-          ...(d.point ? { x: d.point.x, y: d.point.y } : {}),
-        };
+      case "action": {
+        timeline.push(decisionOf(item.action.performed.data, item.action.performed.at ?? fallback));
+        if (item.action.performed.data.kind === "navigate") {
+          addUrl(item.action.performed.data.url);
+        }
+        break;
+      }
+      case "result": {
+        const r = item.action.completed!;
+        timeline.push({
+          t: r.at ?? fallback,
+          kind: "action_result",
+          source: item.action.performed.data.source,
+          step_id: r.data.actionId,
+          status: r.data.ok ? "success" : "error",
+          error: r.data.error ?? null,
+          duration_ms: r.data.durationMs,
+        });
+        break;
+      }
+      case "navigation": {
+        const d = item.navigation.data;
         const tab = tabOf(d.tabId);
         timeline.push({
-          t,
-          kind: d.source === "human" ? "human_action" : "decision",
-          source: d.source,
-          step,
-          ...(typeof params.confidence === "number" ? { confidence: params.confidence } : {}),
-          ...(typeof params.notes === "string" ? { notes: params.notes } : {}),
-          ...(tab !== undefined ? { tab_id: tab } : {}),
-        });
-        if (d.kind === "navigate") addUrl(d.url);
-        break;
-      }
-      case "ActionCompleted":
-        timeline.push({
-          t,
-          kind: "action_result",
-          source: sources.get(e.data.actionId) ?? mode,
-          step_id: e.data.actionId,
-          status: e.data.ok ? "success" : "error",
-          error: e.data.error ?? null,
-          duration_ms: e.data.durationMs,
-        });
-        break;
-      case "NavigationOccurred": {
-        const tab = tabOf(e.data.tabId);
-        timeline.push({
-          t,
+          t: item.navigation.at ?? fallback,
           kind: "navigation",
-          url: e.data.url,
-          reason: e.data.reason,
-          ...(e.data.from !== undefined ? { from: e.data.from } : {}),
+          url: d.url,
+          reason: d.reason,
+          ...(d.from !== undefined ? { from: d.from } : {}),
           ...(tab !== undefined ? { tab_id: tab } : {}),
         });
-        addUrl(e.data.url);
+        addUrl(d.url);
         break;
       }
-      case "SessionEnded":
-        ended = { reason: e.data.reason, at: t };
-        break;
-      case "StepStarted":
-      case "StepEnded":
-      case "MemorySnapshotted":
+      case "step_started":
+      case "step_ended":
+      case "memory":
         break; // recording_v1 has no steps or memory: documented as dropped
-      case "SessionStarted":
-      case "PlaybackStarted":
-      case "PlaybackActionResolved":
-      case "PlaybackActionCompleted":
-      case "PlaybackCompleted":
-      case "ValidationStarted":
-      case "ValidationIterationCompleted":
-      case "ValidationCompleted":
-        throw new TypeError(`A session stream cannot hold ${e.type} after SessionStarted`);
       default: {
-        const never: never = e;
-        throw new TypeError(`Unknown event type ${(never as { type: string }).type}`);
+        const never: never = item;
+        throw new TypeError(`Unknown timeline item ${(never as { kind: string }).kind}`);
       }
     }
   }
+  const ended = view.ended;
   return {
     schema_version: RECORDING_FORMAT,
     mode,
     id: s.source?.id ?? s.sessionId,
-    created_at: timeOf(first),
-    ended_at: ended?.at ?? null,
+    created_at: view.session.at ?? fallback,
+    ended_at: ended ? ended.at ?? fallback : null,
     prompt: {
       type: mode === "human" ? "human_example_prompt" : "agent_transcript",
       text: s.prompt ?? "",
@@ -676,12 +626,49 @@ export function eventsToRecording(
       ? {
         summary: {
           urls,
-          action_count: actions,
-          ax_snapshot_count: snapshots,
-          ended_reason: ended.reason,
+          action_count: view.actions.length,
+          ax_snapshot_count: timeline.filter((e) => e.kind === "ax_snapshot").length,
+          ended_reason: ended.data.reason,
         },
       }
       : {}),
+  };
+}
+
+function decisionOf(d: EventData<"ActionPerformed">, t: string): TimelineEntry {
+  const type = d.toolName && ACTION_TYPES[d.toolName.toLowerCase()] === d.kind
+    ? d.toolName
+    : KIND_TO_TYPE[d.kind];
+  const params = d.toolParams ?? {};
+  const target: z.infer<typeof RecordingTarget> = {
+    ...(typeof d.target?.selector?.type === "string"
+      ? { selector_type: d.target.selector.type }
+      : d.target?.axNodeId !== undefined
+      ? { selector_type: "ax_node_id" }
+      : {}),
+    ...(d.target?.axNodeId !== undefined ? { ax_node_id: d.target.axNodeId } : {}),
+    ...(d.target?.role !== undefined ? { role: d.target.role } : {}),
+    ...(d.target?.name !== undefined ? { name: d.target.name } : {}),
+    ...(d.target?.selectors ? { selectors: d.target.selectors } : {}),
+  };
+  const step: z.infer<typeof RecordingStep> = {
+    step_id: d.actionId,
+    action_type: type,
+    target,
+    value: valueOf(d),
+    ...(typeof params.timeout_ms === "number" ? { timeout_ms: params.timeout_ms } : {}),
+    ...(typeof params.retries === "number" ? { retries: params.retries } : {}),
+    ...(d.point ? { x: d.point.x, y: d.point.y } : {}),
+  };
+  const tab = tabOf(d.tabId);
+  return {
+    t,
+    kind: d.source === "human" ? "human_action" : "decision",
+    source: d.source,
+    step,
+    ...(typeof params.confidence === "number" ? { confidence: params.confidence } : {}),
+    ...(typeof params.notes === "string" ? { notes: params.notes } : {}),
+    ...(tab !== undefined ? { tab_id: tab } : {}),
   };
 }
 
