@@ -39,9 +39,15 @@ import {
   F_SCROLLABLE,
   F_SELECTED,
   F_VISIBLE,
+  P_CLAUSE_COUNT,
+  P_CLAUSES,
+  P_FLAGS_MASK,
+  P_FLAGS_VALUE,
+  P_FROM,
+  P_TO,
   PREDICATE_INTS,
 } from "../wasm/layout.ts";
-import { encodePredicate, type HotPath } from "../wasm/hot_path.ts";
+import type { HotPath } from "../wasm/hot_path.ts";
 import { type FlatTable, TableWriter } from "../wasm/table.ts";
 import { reference } from "../wasm/reference.ts";
 import { wasmAvailable, wasmHotPath } from "../wasm/mod.ts";
@@ -67,6 +73,11 @@ export const PREDICATE_STRINGS = {
   hint: COL_HINT,
 } as const;
 
+const STRING_ENTRIES = Object.entries(PREDICATE_STRINGS) as [
+  keyof typeof PREDICATE_STRINGS,
+  number,
+][];
+
 /** The flags a predicate may require, with their bit in the table. */
 export const PREDICATE_FLAGS = {
   clickable: F_CLICKABLE,
@@ -79,6 +90,8 @@ export const PREDICATE_FLAGS = {
   password: F_PASSWORD,
   visible: F_VISIBLE,
 } as const;
+
+const FLAG_ENTRIES = Object.entries(PREDICATE_FLAGS) as [keyof typeof PREDICATE_FLAGS, number][];
 
 /**
  * A conjunction of exact matches: every given string equals the node's, every given flag has
@@ -190,6 +203,7 @@ export class ScreenTable {
   readonly #nodes: UiNode[];
   #index: Map<UiNode, number> | undefined;
   #hashes: Uint32Array | undefined;
+  readonly #pred = new Int32Array(PREDICATE_INTS);
 
   private constructor(table: FlatTable, nodes: UiNode[], engine: HotPath) {
     this.table = table;
@@ -373,24 +387,35 @@ export class ScreenTable {
     return this.table.column(COL_DEPTH)[i]!;
   }
 
-  #encode(p: NodePredicate, out?: Int32Array): Int32Array {
-    const clauses: [number, number][] = [];
-    for (const [key, column] of Object.entries(PREDICATE_STRINGS)) {
-      const v = p[key as keyof typeof PREDICATE_STRINGS];
-      if (v !== undefined) clauses.push([column, this.table.stringId(v)]);
-    }
-    let flagsMask = 0, flagsValue = 0;
-    for (const [key, bit] of Object.entries(PREDICATE_FLAGS)) {
-      const v = p.flags?.[key as keyof typeof PREDICATE_FLAGS];
+  #encode(p: NodePredicate, out: Int32Array = this.#pred): Int32Array {
+    out.fill(0);
+    let clauses = 0;
+    for (const [key, column] of STRING_ENTRIES) {
+      const v = p[key];
       if (v === undefined) continue;
-      flagsMask |= bit;
-      if (v) flagsValue |= bit;
+      out[P_CLAUSES + 2 * clauses] = column;
+      out[P_CLAUSES + 2 * clauses + 1] = this.table.stringId(v);
+      clauses++;
     }
-    let from = 0, to = this.size;
-    if (p.descendantsOf !== undefined) {
-      from = p.descendantsOf + 1;
-      to = this.subtreeEnd(p.descendantsOf);
+    out[P_CLAUSE_COUNT] = clauses;
+    const flags = p.flags;
+    if (flags !== undefined) {
+      let mask = 0, value = 0;
+      for (const [key, bit] of FLAG_ENTRIES) {
+        const v = flags[key];
+        if (v === undefined) continue;
+        mask |= bit;
+        if (v) value |= bit;
+      }
+      out[P_FLAGS_MASK] = mask;
+      out[P_FLAGS_VALUE] = value;
     }
-    return encodePredicate({ clauses, flagsMask, flagsValue, from, to }, out);
+    if (p.descendantsOf === undefined) {
+      out[P_TO] = this.size;
+    } else {
+      out[P_FROM] = p.descendantsOf + 1;
+      out[P_TO] = this.subtreeEnd(p.descendantsOf);
+    }
+    return out;
   }
 }

@@ -76,12 +76,24 @@ class WasmBinding implements HotPath {
 
   /** Reserves `bytes` of scratch after the resident table; returns its address. */
   #scratchArea(bytes: number): number {
-    this.#reserve(this.#scratch + align(bytes));
+    if (this.#scratch + bytes > this.#x.memory.buffer.byteLength) {
+      this.#reserve(this.#scratch + align(bytes));
+    }
     return this.#scratch;
   }
 
-  #i32(ptr: number, len: number): Int32Array {
-    return new Int32Array(this.#x.memory.buffer, ptr, len);
+  #view: Int32Array<ArrayBufferLike> = new Int32Array(0);
+
+  /** All of memory as Int32 (re-made after the memory grew, which detaches the old buffer). */
+  #mem32(): Int32Array<ArrayBufferLike> {
+    if (this.#view.buffer !== this.#x.memory.buffer) {
+      this.#view = new Int32Array(this.#x.memory.buffer);
+    }
+    return this.#view;
+  }
+
+  #i32(ptr: number, len: number): Int32Array<ArrayBufferLike> {
+    return this.#mem32().subarray(ptr >> 2, (ptr >> 2) + len);
   }
 
   hitTest(t: FlatTable, x: number, y: number): number {
@@ -108,7 +120,10 @@ class WasmBinding implements HotPath {
   countMatches(t: FlatTable, pred: Int32Array): number {
     const table = this.#load(t);
     const p = this.#scratchArea(PREDICATE_INTS * 4);
-    this.#i32(p, PREDICATE_INTS).set(pred.subarray(0, PREDICATE_INTS));
+    this.#mem32().set(
+      pred.length === PREDICATE_INTS ? pred : pred.subarray(0, PREDICATE_INTS),
+      p >> 2,
+    );
     return this.#x.countMatches(table, p);
   }
 
@@ -127,9 +142,12 @@ class WasmBinding implements HotPath {
     const k = out.length;
     const p = this.#scratchArea(PREDICATE_INTS * 4 + k * 4);
     const o = p + PREDICATE_INTS * 4;
-    this.#i32(p, PREDICATE_INTS).set(pred.subarray(0, PREDICATE_INTS));
+    this.#mem32().set(
+      pred.length === PREDICATE_INTS ? pred : pred.subarray(0, PREDICATE_INTS),
+      p >> 2,
+    );
     const found = this.#x.firstMatches(table, p, o, k);
-    out.set(this.#i32(o, Math.min(found, k)));
+    if (found > 0 && k > 0) out.set(this.#i32(o, Math.min(found, k)));
     return found;
   }
 
