@@ -32,6 +32,12 @@ Deno.test("AndroidDriver.connect() opens a UiAutomator2 session with the app's c
         appActivity: ".MainActivity",
       },
     });
+    assertEquals(await driver.versions(), {
+      appium: "stand-in",
+      automationName: "UiAutomator2",
+      device: "stand-in",
+      udid: "emulator-5554",
+    });
     await driver.close();
     const caps =
       (standin.commands[0]!.body!.capabilities as { alwaysMatch: Record<string, unknown> })

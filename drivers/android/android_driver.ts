@@ -92,6 +92,39 @@ export class AndroidDriver implements Driver {
     return new AndroidDriver(client, server);
   }
 
+  /**
+   * What to record as the session's driver versions: Appium's build and the session's
+   * automation name, platform version and device (from `/status` and the session capabilities).
+   *
+   * @returns names → versions (`{ appium: "3.8.0", automationName: "UiAutomator2", … }`)
+   */
+  async versions(): Promise<Record<string, string>> {
+    const out: Record<string, string> = {};
+    try {
+      const build = (await this.#client.status()).build as { version?: unknown } | undefined;
+      if (typeof build?.version === "string") out.appium = build.version;
+    } catch {
+      // a grid may not expose /status: the versions are informative only
+    }
+    const caps = this.#client.capabilities;
+    for (
+      const [key, name] of [
+        ["automationName", "automationName"],
+        ["appium:automationName", "automationName"],
+        ["platformVersion", "platformVersion"],
+        ["appium:platformVersion", "platformVersion"],
+        ["deviceName", "device"],
+        ["appium:deviceName", "device"],
+        ["deviceUDID", "udid"],
+        ["appium:udid", "udid"],
+      ] as const
+    ) {
+      const v = caps[key];
+      if (typeof v === "string" && v !== "" && out[name] === undefined) out[name] = v;
+    }
+    return out;
+  }
+
   /** The WebDriver session id. */
   get sessionId(): string | undefined {
     return this.#client.sessionId;
