@@ -82,7 +82,8 @@ export function diffSnapshots(a: string, b: string): SnapshotDiff {
 
 /**
  * Formats a diff for people and agents: `unchanged`, or one line per difference prefixed
- * `+ `, `- ` or `~ ` (changed: the new line, then `was:` the old one).
+ * `+ `, `- ` or `~ ` (changed: the new line, then `was:` the old one); each snapshot line is
+ * shown without its indentation, bullet and trailing colon.
  *
  * @param diff the diff
  * @returns the text, ending with a newline
@@ -90,8 +91,12 @@ export function diffSnapshots(a: string, b: string): SnapshotDiff {
 export function formatSnapshotDiff(diff: SnapshotDiff): string {
   if (diff.unchanged) return "unchanged\n";
   const lines: string[] = [];
-  for (const l of diff.removed) lines.push(`- ${l.trim()}`);
-  for (const l of diff.added) lines.push(`+ ${l.trim()}`);
-  for (const c of diff.changed) lines.push(`~ ${c.after.trim()}`, `  was: ${c.before.trim()}`);
+  for (const l of diff.removed) lines.push(`- ${bare(l)}`);
+  for (const l of diff.added) lines.push(`+ ${bare(l)}`);
+  for (const c of diff.changed) lines.push(`~ ${bare(c.after)}`, `  was: ${bare(c.before)}`);
   return lines.join("\n") + "\n";
+}
+
+function bare(line: string): string {
+  return line.trim().replace(/^- /, "").replace(/:$/, "");
 }
