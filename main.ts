@@ -15,6 +15,10 @@ const COMMANDS: Record<string, { summary: string; load: () => Promise<CommandMod
   // One line per command, e.g.
   // optimize: { summary: "…", load: () => import("./cli/optimize.ts") },
   ingest: { summary: "Import capture files as sessions", load: () => import("./cli/ingest.ts") },
+  snapshot: {
+    summary: "Text snapshot with stable refs of a hierarchy; --diff, --marks",
+    load: () => import("./cli/snapshot.ts"),
+  },
   export: { summary: "Write a session back as a file", load: () => import("./cli/export.ts") },
   history: {
     summary: "A session's timeline, or its state at a position",
