@@ -1,0 +1,93 @@
+/**
+ * Event-store benches (`deno bench -A scripts/store_bench.ts`), on a real SQLite file in a
+ * temp dir with the event mix of a capture at ~1 KB of JSON per event
+ * (`tests/store_fixtures.ts`). Events/s = events per iteration ÷ time per iteration.
+ *
+ * @module
+ */
+import { SqliteEventStore } from "../events/sqlite_event_store.ts";
+import type { StoredEvent } from "../events/schemas.ts";
+import { evolveSession, sessionStateProjection, stateAt } from "../engine/time_travel.ts";
+import { syntheticSession } from "../tests/store_fixtures.ts";
+
+const dir = Deno.makeTempDirSync({ prefix: "cairn_bench_" });
+globalThis.addEventListener("unload", () => Deno.removeSync(dir, { recursive: true }));
+
+const BATCH = 1000;
+const events = syntheticSession(BATCH);
+
+// ---- append ----
+const appendStore = SqliteEventStore.open(`${dir}/append.db`);
+let stream = 0;
+let k = 0;
+
+Deno.bench({
+  name: "append: batch of 1000 events, one transaction",
+  group: "append",
+  n: 200,
+  fn: () => {
+    appendStore.appendSync(`session-batch-${stream++}`, events);
+  },
+});
+
+Deno.bench({
+  name: "append: 1 event per transaction (×1000)",
+  group: "append",
+  baseline: true,
+  n: 200,
+  fn: () => {
+    const s = `session-single-${stream++}`;
+    for (let i = 0; i < BATCH; i++) appendStore.appendSync(s, [events[k++ % BATCH]!]);
+  },
+});
+
+// ---- read ----
+const READ_N = 50_000;
+const readStore = SqliteEventStore.open(`${dir}/read.db`);
+for (let i = 0; i < READ_N / BATCH; i++) readStore.appendSync(`session-r${i}`, events);
+
+Deno.bench({
+  name: "readAll: 50,000 events (async iterator, pages of 1000)",
+  group: "read",
+  n: 20,
+  fn: async () => {
+    let n = 0;
+    for await (const _ of readStore.readAll()) n++;
+    if (n !== READ_N) throw new Error(`read ${n}`);
+  },
+});
+
+// ---- time travel ----
+const TT_N = 10_000;
+const ttStore = SqliteEventStore.open(`${dir}/tt.db`);
+ttStore.appendSync("session-noise", syntheticSession(2000, "noise"));
+ttStore.appendSync("session-tt", syntheticSession(TT_N, "tt"));
+const ttEvents: StoredEvent[] = [];
+for await (const e of ttStore.readStream("session-tt")) ttEvents.push(e);
+const positions = ttEvents.map((e) => e.position);
+await stateAt(ttStore, "session-tt"); // builds the checkpoints once
+let q = 0;
+const pick = () => positions[TT_N - 1 - ((q++ * 7919) % 1000)]!; // the last 1000 positions
+
+Deno.bench({
+  name: "stateAt: 10,000-event session, from the nearest checkpoint",
+  group: "stateAt",
+  fn: async () => {
+    await stateAt(ttStore, "session-tt", pick());
+  },
+});
+
+Deno.bench({
+  name: "stateAt: 10,000-event session, full fold from the log (no checkpoints)",
+  group: "stateAt",
+  baseline: true,
+  n: 20,
+  fn: async () => {
+    const at = pick();
+    let s = sessionStateProjection.initialState;
+    for await (const e of ttStore.readStream("session-tt")) {
+      if (e.position > at) break;
+      s = evolveSession(s, e);
+    }
+  },
+});
