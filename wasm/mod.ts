@@ -37,7 +37,7 @@ interface Exports {
   heapBase(): number;
   hitTest(table: number, x: number, y: number): number;
   hitTestBatch(table: number, points: number, len: number, out: number): void;
-  refHashes(table: number, out: number): void;
+  refHashes(table: number, out: number, cache: number): void;
   countMatches(table: number, pred: number): number;
   countBatch(table: number, preds: number, len: number, stride: number, out: number): void;
   firstMatches(table: number, pred: number, out: number, k: number): number;
@@ -112,8 +112,11 @@ class WasmBinding implements HotPath {
 
   refHashes(t: FlatTable, out: Uint32Array): void {
     const table = this.#load(t);
-    const o = this.#scratchArea(t.n * 4);
-    this.#x.refHashes(table, o);
+    const strings = t.strings.length;
+    const o = this.#scratchArea(align(t.n * 4) + strings * 4);
+    const cache = o + align(t.n * 4);
+    this.#mem32().fill(0, cache >> 2, (cache >> 2) + strings);
+    this.#x.refHashes(table, o, cache);
     out.set(new Uint32Array(this.#x.memory.buffer, o, t.n));
   }
 

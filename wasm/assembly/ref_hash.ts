@@ -44,8 +44,11 @@ import { column, count } from "./table";
   return h;
 }
 
-/** Writes the ref hash of every node (n Uint32 values) to `out`. */
-export function refHashes(table: usize, out: usize): void {
+/**
+ * Writes the ref hash of every node (n Uint32 values) to `out`. `cache` holds one zeroed Uint32
+ * per interned string: the hash state after `className \0`, computed once per class name.
+ */
+export function refHashes(table: usize, out: usize, cache: usize): void {
   const n = count(table);
   const offsets = table + <usize>load<i32>(table + (<usize>H_STR_OFFSETS << 2));
   const arena = table + <usize>load<i32>(table + (<usize>H_ARENA << 2));
@@ -57,9 +60,12 @@ export function refHashes(table: usize, out: usize): void {
   const cyp = column(table, COL_CY);
   for (let i = 0; i < n; i++) {
     const at = <usize>i << 2;
-    let h: u32 = <u32>FNV_OFFSET;
-    h = hashString(h, offsets, arena, load<i32>(cls + at));
-    h = step(h, 0);
+    const slot = cache + (<usize>load<i32>(cls + at) << 2);
+    let h = load<u32>(slot);
+    if (h == 0) { // not cached yet (a prefix state of 0 is merely recomputed)
+      h = step(hashString(<u32>FNV_OFFSET, offsets, arena, load<i32>(cls + at)), 0);
+      store<u32>(slot, h);
+    }
     let label = load<i32>(text + at);
     if (label == 0) label = load<i32>(desc + at);
     if (label == 0) label = load<i32>(name + at);
