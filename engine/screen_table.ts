@@ -155,8 +155,9 @@ export function flattenTree(root: UiNode): { table: FlatTable; nodes: UiNode[] }
   const x1 = w.column(COL_X1), y1 = w.column(COL_Y1), x2 = w.column(COL_X2);
   const y2 = w.column(COL_Y2), area = w.column(COL_AREA), flags = w.column(COL_FLAGS);
   const cx = w.column(COL_CX), cy = w.column(COL_CY);
-  const strings = Object.values(PREDICATE_STRINGS).map((c) => w.column(c));
-  const fields = Object.keys(PREDICATE_STRINGS) as (keyof typeof PREDICATE_STRINGS)[];
+  const cls = w.column(COL_CLASS), text = w.column(COL_TEXT), rid = w.column(COL_RESOURCE_ID);
+  const tid = w.column(COL_TEST_ID), desc = w.column(COL_CONTENT_DESCRIPTION);
+  const role = w.column(COL_ROLE), name = w.column(COL_NAME), hint = w.column(COL_HINT);
   for (let i = 0; i < n; i++) {
     const node = nodes[i]!, b = node.bounds;
     parent[i] = parents[i]!;
@@ -172,7 +173,15 @@ export function flattenTree(root: UiNode): { table: FlatTable; nodes: UiNode[] }
     flags[i] = flagsOf(node);
     cx[i] = int(b.x + b.w / 2);
     cy[i] = int(b.y + b.h / 2);
-    for (let f = 0; f < fields.length; f++) strings[f]![i] = w.intern(node[fields[f]!]);
+    // Named loads, not node[key]: nodes of many shapes make keyed loads megamorphic and slow.
+    cls[i] = w.intern(node.className);
+    if (node.text !== undefined) text[i] = w.intern(node.text);
+    if (node.resourceId !== undefined) rid[i] = w.intern(node.resourceId);
+    if (node.testId !== undefined) tid[i] = w.intern(node.testId);
+    if (node.contentDescription !== undefined) desc[i] = w.intern(node.contentDescription);
+    if (node.role !== undefined) role[i] = w.intern(node.role);
+    if (node.name !== undefined) name[i] = w.intern(node.name);
+    if (node.hint !== undefined) hint[i] = w.intern(node.hint);
   }
   // A node's subtree ends where its last descendant's does: fold ends up in reverse order.
   for (let i = n - 1; i > 0; i--) {
