@@ -97,6 +97,26 @@ export async function prepareFile(
 }
 
 /**
+ * Checks that every blob an events file references but does not carry is in the store.
+ *
+ * @param store the event store
+ * @param prepared the output of {@linkcode prepareFile}
+ * @throws {InputError} naming the file, the line and the hash of a missing blob
+ */
+export async function checkExternalBlobs(store: EventStore, prepared: PreparedFile): Promise<void> {
+  for (const [hash, line] of prepared.external) {
+    try {
+      await store.getBlob(hash);
+    } catch (err) {
+      if (!(err instanceof NotFoundError)) throw err;
+      throw new InputError(
+        `${prepared.file}: line ${line}: blob ${hash} is neither in the file nor in the database`,
+      );
+    }
+  }
+}
+
+/**
  * Stores a prepared file: its blobs, then each session's events in one append
  * (`expectedVersion: "no_stream"`, one transaction per session; a file is one session except a
  * DevTools map of flows).
@@ -110,16 +130,7 @@ export async function storePrepared(
   store: EventStore,
   prepared: PreparedFile,
 ): Promise<IngestResult> {
-  for (const [hash, line] of prepared.external) {
-    try {
-      await store.getBlob(hash);
-    } catch (err) {
-      if (!(err instanceof NotFoundError)) throw err;
-      throw new InputError(
-        `${prepared.file}: line ${line}: blob ${hash} is neither in the file nor in the database`,
-      );
-    }
-  }
+  await checkExternalBlobs(store, prepared);
   for (const blob of prepared.blobs) {
     const ref = await store.putBlob(blob.bytes, blob.mediaType);
     const expected = blobRefOf(blob).hash;
@@ -211,6 +222,8 @@ export async function run(args: ParsedArgs): Promise<number> {
   }
   const store = openStore(args);
   try {
+    // Every check before the first append: a bad file leaves the database unchanged.
+    for (const p of prepared) await checkExternalBlobs(store, p);
     const results: IngestResult[] = [];
     for (const p of prepared) results.push(await storePrepared(store, p));
     if (bool(args, "json")) console.log(JSON.stringify(results, null, 2));

@@ -143,6 +143,37 @@ const CASES: { name: string; file: string; text: string; expect: RegExp }[] = [
     expect: /events\.jsonl: line 2: type: unknown event type "ThingHappened"/,
   },
   {
+    name: "a truncated events file",
+    file: "cut.jsonl",
+    text: `{"type":"SessionStarted","data":{"sessionId":"x","mode":"agent","platform":"web"}}\n` +
+      `{"type":"StepStarted","data":{"index":0,"te`,
+    expect: /cut\.jsonl: line 2, column 44: unexpected end of input \(is the file truncated\?\)/,
+  },
+  {
+    name: "a recording with an unknown action type",
+    file: "rec.json",
+    text: JSON.stringify({
+      schema_version: "recording_v1",
+      mode: "agent",
+      id: "t",
+      created_at: "2025-12-19T12:00:00Z",
+      timeline: [{
+        t: "2025-12-19T12:00:01Z",
+        kind: "decision",
+        step: { step_id: "s1", action_type: "teleport", target: {} },
+      }],
+    }),
+    expect: /rec\.json: timeline\.0\.step\.action_type: unknown action type "teleport"/,
+  },
+  {
+    name: "an events file whose blob is missing",
+    file: "noblob.jsonl",
+    text: `{"type":"SessionStarted","data":{"sessionId":"x","mode":"agent","platform":"web"}}\n` +
+      `{"type":"ScreenCaptured","data":{"hierarchy":{"hash":"${"a".repeat(64)}",` +
+      `"mediaType":"application/json","size":2},"format":"chrome"}}\n`,
+    expect: /noblob\.jsonl: line 2: blob a{64} is neither in the file nor in the database/,
+  },
+  {
     name: "an unknown format",
     file: "other.json",
     text: '{ "hello": "world" }',
