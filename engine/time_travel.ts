@@ -294,7 +294,11 @@ export function summarizeEvent(e: StoredEvent): string {
       const d = e.data;
       const where = d.point ? ` at (${d.point.x}, ${d.point.y})` : "";
       const what = d.text ?? d.value ?? d.url ?? d.key ?? d.expected;
-      const target = d.target?.ref ?? d.target?.name;
+      const sel = d.target?.selector;
+      const target = d.target?.ref ?? d.target?.name ??
+        (sel
+          ? Object.entries(sel).map(([k, v]) => `${k}=${JSON.stringify(v)}`).join(",")
+          : undefined);
       return `${d.kind}${target ? ` ${target}` : ""}${where}${
         what !== undefined ? ` ${JSON.stringify(clip(what))}` : ""
       } [${d.source}]`;
