@@ -217,15 +217,13 @@ export function parseXml(text: string): XmlElement {
       }
       const close = text.indexOf(q === 34 ? '"' : "'", i + 1);
       if (close < 0) throw syntaxErrorAt(text, i, `Unterminated value of attribute ${attr}`);
-      const lt2 = text.indexOf("<", i + 1);
-      if (lt2 >= 0 && lt2 < close) throw syntaxErrorAt(text, lt2, "'<' in attribute value");
+      const raw = text.slice(i + 1, close);
+      const lt2 = raw.indexOf("<");
+      if (lt2 >= 0) throw syntaxErrorAt(text, i + 1 + lt2, "'<' in attribute value");
       if (Object.hasOwn(el.attrs, attr)) {
         throw syntaxErrorAt(text, i, `Duplicate attribute ${attr}`);
       }
-      const amp = text.indexOf("&", i + 1);
-      el.attrs[attr] = amp >= 0 && amp < close
-        ? decodeEntities(text, i + 1, close)
-        : text.slice(i + 1, close);
+      el.attrs[attr] = raw.includes("&") ? decodeEntities(text, i + 1, close) : raw;
       i = close + 1;
     }
     const parent = stack[stack.length - 1];
