@@ -86,3 +86,35 @@ Deno.test("append() keeps positions gap-free and strictly increasing with two pr
     await Deno.remove(dir, { recursive: true });
   }
 });
+
+Deno.test("subscribe() follows appends made by another process on the same file", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "cairn_conc_" });
+  const db = `${dir}/cairn.db`;
+  const store = SqliteEventStore.open(db);
+  const ac = new AbortController();
+  const child = spawnChild(["append", db, "session-other", "5"]);
+  try {
+    const seen: string[] = [];
+    const following = (async () => {
+      for await (const e of store.subscribe({ from: 1, signal: ac.signal })) {
+        seen.push(`${e.position}:${e.streamId}`);
+        if (seen.length === 5) ac.abort();
+      }
+    })();
+    const reader = await waitFor(child, "ready");
+    const w = child.stdin.getWriter();
+    await w.write(new TextEncoder().encode("go\n"));
+    await w.close();
+    for (;;) if ((await reader.read()).done) break;
+    assert((await child.status).success);
+    await child.stderr.cancel();
+    const timer = setTimeout(() => ac.abort(), 5000); // bounded: fail rather than hang
+    await following;
+    clearTimeout(timer);
+    assertEquals(seen, [1, 2, 3, 4, 5].map((p) => `${p}:session-other`));
+  } finally {
+    ac.abort();
+    store.close();
+    await Deno.remove(dir, { recursive: true });
+  }
+});
