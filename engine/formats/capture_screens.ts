@@ -69,7 +69,9 @@ export async function loadCaptureScreens(
       bytes = enc.encode(JSON.stringify(h));
       detectOn = h;
     }
-    const format = a.format ?? detectHierarchyFormat(detectOn);
+    const format = a.format === undefined || a.format === "auto"
+      ? detectHierarchyFormat(detectOn)
+      : a.format;
     if (!format) {
       throw new FormatError(
         `${field}: cannot detect the hierarchy format (set actions.${i}.format)`,

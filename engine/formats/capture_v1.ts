@@ -63,7 +63,9 @@ export const CaptureAction = z.strictObject({
   coordinates: Point.optional().describe("Where the action hit, in the screen's pixel space"),
   to: Point.optional().describe("Swipe end point"),
   viewHierarchy: ViewHierarchy.optional(),
-  format: HierarchyFormat.optional().describe("Format of viewHierarchy; detected when absent"),
+  format: z.union([HierarchyFormat, z.literal("auto")]).optional().describe(
+    "Format of viewHierarchy; detected when absent or auto",
+  ),
   screenshot: z.string().min(1).optional().describe(
     "Screenshot path relative to the capture file, or a data: URI",
   ),

@@ -3,16 +3,13 @@
  *
  * @module
  */
+import { detectFormat } from "../hierarchy.ts";
 import type { HierarchyFormat } from "../ui_node.ts";
 
-/** The schema_version prefix of Cairn's joined Chrome hierarchy (engine/chrome_hierarchy.ts). */
-const CHROME_PREFIX = /chrome/i;
-
 /**
- * Detects a hierarchy's format: XCUITest XML (`XCUIElementType…`), `uiautomator dump` XML
- * (`<node>` elements), Appium UiAutomator2 XML (class-name tags), `axtree_v1` JSON
- * (`schema_version` or a `nodes` list with `node_id`), Cairn's Chrome JSON (a `schema_version`
- * naming chrome), a Trailblaze waypoint (`viewHierarchy`) or Maestro JSON (`attributes`).
+ * Detects a hierarchy's format: the formats `engine/hierarchy.ts` detects (XCUITest,
+ * `uiautomator dump` and UiAutomator2 XML, Maestro, Trailblaze and Cairn Chrome JSON), and
+ * `axtree_v1` JSON (`schema_version: "axtree_v1"`, or a `nodes` list with `node_id`).
  *
  * @param raw hierarchy text or an already parsed JSON value
  * @returns the format, or undefined when none fits
@@ -22,36 +19,33 @@ const CHROME_PREFIX = /chrome/i;
  * ```
  */
 export function detectHierarchyFormat(raw: unknown): HierarchyFormat | undefined {
+  let value = raw;
   if (typeof raw === "string") {
     const t = raw.trimStart();
-    if (t.startsWith("<")) {
-      if (t.includes("XCUIElementType")) return "xcuitest";
-      if (/<node[\s>/]/.test(t)) return "uiautomator-dump";
-      if (/<hierarchy[\s>]/.test(t)) return "uiautomator2";
-      return undefined;
-    }
-    if (t.startsWith("{") || t.startsWith("[")) {
+    if (t.startsWith("{")) {
       try {
-        return detectHierarchyFormat(JSON.parse(t));
+        value = JSON.parse(t);
       } catch {
         return undefined;
       }
     }
-    return undefined;
   }
-  if (raw === null || typeof raw !== "object" || Array.isArray(raw)) return undefined;
-  const o = raw as Record<string, unknown>;
-  const version = o.schema_version ?? o.schemaVersion ?? o.format;
-  if (version === "axtree_v1") return "axtree_v1";
-  if (typeof version === "string" && CHROME_PREFIX.test(version)) return "chrome";
-  if (Array.isArray(o.nodes) && o.nodes.some((n) => n && typeof n === "object" && "node_id" in n)) {
-    return "axtree_v1";
+  if (isAxTree(value)) return "axtree_v1";
+  const text = typeof raw === "string" ? raw : JSON.stringify(raw);
+  try {
+    return detectFormat(text);
+  } catch (err) {
+    if (err instanceof SyntaxError) return undefined;
+    throw err;
   }
-  if (o.viewHierarchy && typeof o.viewHierarchy === "object") return "trailblaze";
-  if ("attributes" in o && (o.children === undefined || Array.isArray(o.children))) {
-    return "maestro";
-  }
-  return undefined;
+}
+
+function isAxTree(value: unknown): boolean {
+  if (value === null || typeof value !== "object" || Array.isArray(value)) return false;
+  const o = value as Record<string, unknown>;
+  if (o.schema_version === "axtree_v1") return true;
+  return Array.isArray(o.nodes) &&
+    o.nodes.some((n) => n !== null && typeof n === "object" && "node_id" in n);
 }
 
 /**
