@@ -94,11 +94,12 @@ export const PREDICATE_FLAGS = {
 const FLAG_ENTRIES = Object.entries(PREDICATE_FLAGS) as [keyof typeof PREDICATE_FLAGS, number][];
 
 /**
- * A conjunction of exact matches: every given string equals the node's, every given flag has
- * the given value; `descendantsOf` restricts the search to the strict descendants of a node.
+ * A conjunction of exact matches: every given string equals the node's (an undefined one is not
+ * compared; "" matches nodes without the property), every given flag has the given value;
+ * `descendantsOf` restricts the search to the strict descendants of a node.
  */
 export type NodePredicate =
-  & { [K in keyof typeof PREDICATE_STRINGS]?: string }
+  & { [K in keyof typeof PREDICATE_STRINGS]?: string | undefined }
   & { flags?: { [K in keyof typeof PREDICATE_FLAGS]?: boolean }; descendantsOf?: number };
 
 const LIMIT = 1 << 29; // coordinates are clamped to ±2^29, the range the WASM range test is exact in

@@ -1,5 +1,6 @@
-// The cost of flattening a screen into the hot-path table (once per screen):
-// deno bench -A tests/wasm_flatten_bench.ts
+// ScreenTable on real screens: the cost of flattening a screen into the hot-path table (once per
+// screen) and of single queries through the engine-facing API, WASM against the reference:
+// deno bench -A tests/wasm_screen_table_bench.ts
 import { parseHierarchy } from "../engine/hierarchy.ts";
 import { ScreenTable } from "../engine/screen_table.ts";
 import { type UiNode, walk } from "../engine/ui_node.ts";
@@ -49,6 +50,33 @@ Deno.bench({
     sink ^= t.hitTest({ x: 50, y: 50 });
   },
 });
+
+// Single calls as the optimizer and the Android lookup make them, on the largest corpus screen.
+const tables = {
+  reference: ScreenTable.from(corpus.root, { engine: "reference" }),
+  wasm: ScreenTable.from(corpus.root, { engine: "wasm" }),
+};
+const preds = [...walk(corpus.root)].map(([n]) => ({
+  resourceId: n.resourceId ?? "",
+  text: n.text,
+}));
+for (const [name, t] of Object.entries(tables)) {
+  Deno.bench({
+    name: `${name}: count() of each node's id + text (${preds.length} calls)`,
+    group: "single calls, largest corpus screen",
+    baseline: name === "reference",
+    fn() {
+      for (const p of preds) sink ^= t.count(p);
+    },
+  });
+  Deno.bench({
+    name: `${name}: hitTest() of 1,000 points`,
+    group: "single calls, largest corpus screen",
+    fn() {
+      for (let i = 0; i < 1000; i++) sink ^= t.hitTest({ x: (i * 7) % 1080, y: (i * 13) % 2400 });
+    },
+  });
+}
 
 globalThis.addEventListener("unload", () => {
   if (sink === 0.5) console.log(sink);
