@@ -69,7 +69,7 @@ export function createApp(options: AppOptions): Hono {
   app.use("*", bodyLimit({ maxSize: options.bodyLimit ?? DEFAULT_BODY_LIMIT }));
 
   // ---- Routers: one line each ----
-  app.route("/", openApiRouter());
+  app.route("/", openApiRouter(() => app.routes));
   app.route("/v1", eventsRouter(ctx));
   app.route("/v1", blobsRouter(ctx));
   app.route("/v1", sessionsRouter(ctx));

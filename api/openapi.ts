@@ -62,14 +62,32 @@ function jsonSchema(schema: z.ZodType): unknown {
   return z.toJSONSchema(schema, { io: "input", unrepresentable: "any" });
 }
 
+/** A route as the app serves it (hono's `app.routes` entries). */
+export interface ServedRoute {
+  method: string;
+  path: string;
+}
+
+const METHODS = new Set(["get", "post", "put", "patch", "delete"]);
+
 /**
- * Builds the OpenAPI 3.1 document from the registry.
+ * Builds the OpenAPI 3.1 document from the registry. Served routes that nobody described are
+ * listed too (summary "Undocumented route"), so the document names every route.
  *
+ * @param served the app's routes (`app.routes`)
  * @returns the document
  */
-export function openApiDocument(): Record<string, unknown> {
+export function openApiDocument(served: readonly ServedRoute[] = []): Record<string, unknown> {
   const paths: Record<string, Record<string, unknown>> = {};
-  for (const r of [...routes].sort((a, b) => a.path.localeCompare(b.path))) {
+  const all = [...routes];
+  for (const r of served) {
+    const method = r.method.toLowerCase();
+    if (!METHODS.has(method)) continue;
+    const path = r.path.replace(/:(\w+)/g, "{$1}");
+    if (all.some((d) => d.method === method && d.path === path)) continue;
+    all.push({ method: method as RouteDescription["method"], path, summary: "Undocumented route" });
+  }
+  for (const r of all.sort((a, b) => a.path.localeCompare(b.path))) {
     const responses: Record<string, unknown> = {};
     for (const [status, res] of Object.entries(r.responses ?? { "200": { description: "OK" } })) {
       responses[status] = {
@@ -144,8 +162,9 @@ describeRoute({
 /**
  * The router serving `GET /openapi.json`.
  *
+ * @param served the app's routes, read at request time (`() => app.routes`)
  * @returns a hono router
  */
-export function openApiRouter(): Hono {
-  return new Hono().get("/openapi.json", (c) => c.json(openApiDocument()));
+export function openApiRouter(served: () => readonly ServedRoute[] = () => []): Hono {
+  return new Hono().get("/openapi.json", (c) => c.json(openApiDocument(served())));
 }

@@ -166,6 +166,19 @@ Deno.test("GET /openapi.json lists every route as OpenAPI 3.1", async () => {
   });
 });
 
+Deno.test("GET /openapi.json lists routes nobody described, so every served route appears", async () => {
+  await withApp(async (app) => {
+    app.get("/v1/extra/:thing", (c) => c.text("x"));
+    const doc = await (await app.request("/openapi.json")).json();
+    assertEquals(doc.paths["/v1/extra/{thing}"].get.summary, "Undocumented route");
+    for (const r of app.routes) {
+      if (r.method === "ALL") continue;
+      const path = r.path.replace(/:(\w+)/g, "{$1}");
+      assert(doc.paths[path]?.[r.method.toLowerCase()], `${r.method} ${r.path} listed`);
+    }
+  });
+});
+
 Deno.test("GET /v1/events with Accept: application/json returns a page of the log", async () => {
   await withApp(async (app) => {
     await app.request(
