@@ -135,8 +135,8 @@ export interface DomSnapshotLike {
     layout: {
       nodeIndex: number[];
       bounds: number[][];
-      scrollRects?: number[][];
-      clientRects?: number[][];
+      /** Per layout node, string indices of the requested computed styles (`overflow-x`, `overflow-y`). */
+      styles?: number[][];
     };
   }[];
 }
@@ -197,7 +197,52 @@ interface DomIndex {
   attrs: (i: number) => Record<string, string>;
   layoutOf: Int32Array;
   clickable: Uint8Array;
+  /** 1 for a scroll container (`overflow: auto|scroll|overlay`) whose content overflows it. */
+  scrolls: Uint8Array;
   nodeType: number[];
+}
+
+const SCROLLING_OVERFLOW = new Set(["auto", "scroll", "overlay"]);
+
+/**
+ * Finds scroll containers without DOM rects: an element whose computed overflow lets it scroll
+ * and whose content (any layout box whose nearest scroll container it is) spills out of its box.
+ */
+function scrollContainers(
+  parent: Int32Array,
+  layoutOf: Int32Array,
+  layout: DomSnapshotLike["documents"][number]["layout"],
+  strings: string[],
+): Uint8Array {
+  const n = parent.length;
+  const scrolls = new Uint8Array(n);
+  const styles = layout.styles;
+  if (!styles) return scrolls;
+  const container = new Uint8Array(n);
+  layout.nodeIndex.forEach((d, k) => {
+    const st = styles[k];
+    if (!st) return;
+    const x = strings[st[0]!] ?? "", y = strings[st[1]!] ?? "";
+    if (SCROLLING_OVERFLOW.has(x) || SCROLLING_OVERFLOW.has(y)) container[d] = 1;
+  });
+  // nearest scroll-container ancestor of every node (parents precede children)
+  const nearest = new Int32Array(n).fill(-1);
+  for (let i = 0; i < n; i++) {
+    const p = parent[i]!;
+    if (p >= 0) nearest[i] = container[p] === 1 ? p : nearest[p]!;
+  }
+  layout.nodeIndex.forEach((d, k) => {
+    const c = nearest[d]!;
+    if (c < 0 || scrolls[c] === 1) return;
+    const cb = layout.bounds[layoutOf[c]!];
+    const b = layout.bounds[k];
+    if (!cb || !b) return;
+    if (
+      b[0]! < cb[0]! - 1 || b[1]! < cb[1]! - 1 || b[0]! + b[2]! > cb[0]! + cb[2]! + 1 ||
+      b[1]! + b[3]! > cb[1]! + cb[3]! + 1
+    ) scrolls[c] = 1;
+  });
+  return scrolls;
 }
 
 function indexDom(snap: DomSnapshotLike): DomIndex | undefined {
@@ -243,6 +288,7 @@ function indexDom(snap: DomSnapshotLike): DomIndex | undefined {
   doc.layout.nodeIndex.forEach((domIndex, k) => {
     if (layoutOf[domIndex] === -1) layoutOf[domIndex] = k;
   });
+  const scrolls = scrollContainers(flat.parent, layoutOf, doc.layout, s);
   const wanted = new Set<string>(CHROME_DOM_ATTRIBUTES);
   const attrs = (i: number): Record<string, string> => {
     const out: Record<string, string> = {};
@@ -254,7 +300,7 @@ function indexDom(snap: DomSnapshotLike): DomIndex | undefined {
     }
     return out;
   };
-  return { flat, byBackend, attrs, layoutOf, clickable, nodeType };
+  return { flat, byBackend, attrs, layoutOf, clickable, scrolls, nodeType };
 }
 
 /**
@@ -262,10 +308,12 @@ function indexDom(snap: DomSnapshotLike): DomIndex | undefined {
  *
  * Ignored AX nodes and inline text boxes are dropped and their children lifted; every kept
  * node backed by a DOM node gets its tag, selected attributes, CSS path, layout box and
- * clickability (`DOMSnapshot` `isClickable`); scrollability comes from scroll vs client rects.
+ * clickability (`DOMSnapshot` `isClickable`); an element is scrollable when its computed
+ * overflow is `auto`/`scroll`/`overlay` and a layout box inside it spills out of its box (DOM
+ * rects would say the same and double the snapshot's cost).
  *
  * @param axNodes `Accessibility.getFullAXTree().nodes`
- * @param snapshot `DOMSnapshot.captureSnapshot({ computedStyles: [], includeDOMRects: true })`
+ * @param snapshot `DOMSnapshot.captureSnapshot({ computedStyles: ["overflow-x", "overflow-y"] })`
  * @param page url, viewport, device pixel ratio and scroll of the page
  * @returns the joined hierarchy
  * @throws {TypeError} when the AX tree is empty
@@ -355,12 +403,7 @@ function convertAx(
   const box = k >= 0 ? layout?.bounds[k] : undefined;
   if (box && box.length >= 4) {
     node.bounds = [box[0]!, box[1]!, box[2]!, box[3]!];
-    const sr = layout?.scrollRects?.[k];
-    const cr = layout?.clientRects?.[k];
-    if (
-      sr && cr && sr.length >= 4 && cr.length >= 4 && cr[2]! > 0 && cr[3]! > 0 &&
-      (sr[2]! > cr[2]! + 1 || sr[3]! > cr[3]! + 1) && node.tag !== "html" && node.tag !== "body"
-    ) node.scrollable = true;
+    if (dom.scrolls[i] === 1 && node.tag !== "html" && node.tag !== "body") node.scrollable = true;
   }
   return node;
 }
@@ -412,7 +455,18 @@ export function parseChromeHierarchy(input: string | unknown): Screen {
       `Invalid Chrome hierarchy at ${issue.path.join(".") || "(root)"}: ${issue.message}`,
     );
   }
-  const h = parsed.data;
+  return chromeHierarchyToScreen(parsed.data);
+}
+
+/**
+ * Turns an already typed Chrome hierarchy (from `captureChromeHierarchy`, or validated by
+ * {@linkcode ChromeHierarchy}) into a screen, without validating it again.
+ *
+ * @param h the hierarchy
+ * @returns the screen
+ * @throws {SyntaxError} when a node's children are not later, parentless nodes
+ */
+export function chromeHierarchyToScreen(h: ChromeHierarchy): Screen {
   const { x: sx, y: sy } = h.scroll;
   const count = h.nodes.length;
   const built: UiNode[] = new Array(count);

@@ -1,7 +1,8 @@
 /**
  * Captures Cairn's joined Chrome hierarchy (`cairn.chrome/v1`, see
  * `engine/chrome_hierarchy.ts`) through a CDP session: three calls in parallel — the full
- * accessibility tree, a DOM snapshot with layout and DOM rects (no computed styles), and one
+ * accessibility tree, a DOM snapshot with layout boxes and two computed styles (`overflow-x`,
+ * `overflow-y`, to find scroll containers; DOM rects would double its cost), and one
  * `Runtime.evaluate` for url, title, viewport, device pixel ratio and scroll — then one join in
  * memory. No per-node CDP call.
  *
@@ -45,7 +46,7 @@ interface PageFacts {
 export async function captureChromeHierarchy(cdp: CDPSession): Promise<ChromeHierarchy> {
   const [ax, snapshot, facts] = await Promise.all([
     cdp.send("Accessibility.getFullAXTree", {}),
-    cdp.send("DOMSnapshot.captureSnapshot", { computedStyles: [], includeDOMRects: true }),
+    cdp.send("DOMSnapshot.captureSnapshot", { computedStyles: ["overflow-x", "overflow-y"] }),
     cdp.send("Runtime.evaluate", { expression: PAGE_FACTS, returnByValue: true }),
   ]);
   const f = JSON.parse(String(facts.result.value ?? "{}")) as PageFacts;
