@@ -7,6 +7,7 @@
  * @module
  */
 import type { HierarchyFormat } from "../ui_node.ts";
+import { decodeBase64 } from "./base64.ts";
 import { blobRefOf, type PendingBlob } from "./blob_ref.ts";
 import type { CaptureV1, ResolvedScreen } from "./capture_v1.ts";
 import { detectHierarchyFormat, hierarchyMediaType } from "./detect_hierarchy.ts";
@@ -111,14 +112,9 @@ async function screenshotOf(
   if (ref.startsWith("data:")) {
     const m = /^data:([\w.+-]+\/[\w.+-]+);base64,([A-Za-z0-9+/=\s]*)$/.exec(ref);
     if (!m) throw new FormatError(`${field}: expected a base64 data: URI`, field);
-    try {
-      const bin = atob(m[2]!.replace(/\s/g, ""));
-      const bytes = new Uint8Array(bin.length);
-      for (let k = 0; k < bin.length; k++) bytes[k] = bin.charCodeAt(k);
-      return { bytes, mediaType: m[1]! };
-    } catch {
-      throw new FormatError(`${field}: invalid base64 in data: URI`, field);
-    }
+    const bytes = decodeBase64(m[2]!);
+    if (!bytes) throw new FormatError(`${field}: invalid base64 in data: URI`, field);
+    return { bytes, mediaType: m[1]! };
   }
   const ext = ref.toLowerCase().split(".").at(-1) ?? "";
   return {

@@ -12,6 +12,7 @@ import { z } from "zod";
 import { ActionKind, type BlobRef, type EventData, type NewEvent } from "../../events/schemas.ts";
 import { HierarchyFormat, Platform } from "../ui_node.ts";
 import { projectCapture, type ProjectedAction } from "../capture_projection.ts";
+import { encodeBase64 } from "./base64.ts";
 
 /** The format tag of a capture file. */
 export const CAPTURE_FORMAT = "cairn.capture/v1";
@@ -322,14 +323,6 @@ export interface EventsToCaptureOptions {
   timestamps?: boolean;
 }
 
-function base64(bytes: Uint8Array): string {
-  let s = "";
-  for (let i = 0; i < bytes.length; i += 0x8000) {
-    s += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
-  }
-  return btoa(s);
-}
-
 function blobOf(blobs: ReadonlyMap<string, Uint8Array>, ref: BlobRef): Uint8Array {
   const bytes = blobs.get(ref.hash);
   if (!bytes) throw new TypeError(`Blob ${ref.hash} is missing`);
@@ -421,7 +414,7 @@ function captureActionOf(
     a.format = screen.format;
     if (screen.screenshot) {
       const bytes = blobOf(blobs, screen.screenshot);
-      a.screenshot = `data:${screen.screenshot.mediaType};base64,${base64(bytes)}`;
+      a.screenshot = `data:${screen.screenshot.mediaType};base64,${encodeBase64(bytes)}`;
     }
     if (screen.url !== undefined) a.pageUrl = screen.url;
     if (screen.tabId !== undefined && a.tabId === undefined) a.tabId = screen.tabId;

@@ -13,6 +13,7 @@ import {
   type NewEvent,
 } from "../../events/schemas.ts";
 import { upcast } from "../../events/upcasters.ts";
+import { decodeBase64, encodeBase64 } from "./base64.ts";
 import { blobRefOf, type PendingBlob } from "./blob_ref.ts";
 import { FormatError } from "./format_error.ts";
 import { parseJson } from "./json_text.ts";
@@ -52,31 +53,20 @@ export function blobRefsIn(data: unknown): BlobRef[] {
   const visit = (v: unknown) => {
     if (v === null || typeof v !== "object") return;
     if (Array.isArray(v)) return v.forEach(visit);
-    const r = BlobRef.safeParse(v);
-    if (r.success && Object.keys(v).length === 3) out.push(r.data);
+    if (isBlobRef(v)) out.push({ hash: v.hash, mediaType: v.mediaType, size: v.size });
     else Object.values(v).forEach(visit);
   };
   visit(data);
   return out;
 }
 
-function decodeBase64(s: string): Uint8Array | undefined {
-  try {
-    const bin = atob(s);
-    const bytes = new Uint8Array(bin.length);
-    for (let i = 0; i < bin.length; i++) bytes[i] = bin.charCodeAt(i);
-    return bytes;
-  } catch {
-    return undefined;
-  }
-}
+const HASH = /^[0-9a-f]{64}$/;
 
-function encodeBase64(bytes: Uint8Array): string {
-  let s = "";
-  for (let i = 0; i < bytes.length; i += 0x8000) {
-    s += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
-  }
-  return btoa(s);
+/** A `BlobRef` by shape: exactly hash (sha256 hex), mediaType and size (a hot path: no zod). */
+function isBlobRef(v: object): v is BlobRef {
+  const o = v as Record<string, unknown>;
+  return typeof o.hash === "string" && HASH.test(o.hash) && typeof o.mediaType === "string" &&
+    typeof o.size === "number" && Object.keys(o).length === 3;
 }
 
 /**
