@@ -14,6 +14,7 @@ import { z } from "zod";
 import type { ActionKind, EventData, NewEvent } from "../../events/schemas.ts";
 import type { HierarchyFormat } from "../ui_node.ts";
 import { HierarchyFormat as HierarchyFormatSchema } from "../ui_node.ts";
+import { CHROME_SCHEMA_VERSION, ChromeHierarchy } from "../chrome_hierarchy.ts";
 import { parseAxTree } from "./axtree.ts";
 import { blobRefOf, type PendingBlob } from "./blob_ref.ts";
 import { hierarchyMediaType } from "./detect_hierarchy.ts";
@@ -23,7 +24,7 @@ import { projectCapture } from "../capture_projection.ts";
 /** The format tag of a recording. */
 export const RECORDING_FORMAT = "recording_v1";
 /** Snapshot schema of Cairn's joined Chrome hierarchy (engine/chrome_hierarchy.ts). */
-export const CHROME_SNAPSHOT = "cairn.chrome/v1";
+export const CHROME_SNAPSHOT = CHROME_SCHEMA_VERSION;
 /** Snapshot schema wrapping any other hierarchy as text. */
 export const RAW_SNAPSHOT = "cairn.hierarchy/v1";
 
@@ -229,14 +230,14 @@ function snapshotScreen(
         blob: { bytes: enc.encode(JSON.stringify(snapshot)), mediaType: "application/json" },
         format: "axtree_v1",
       };
-    case CHROME_SNAPSHOT:
-      if (!Array.isArray(snapshot.nodes)) {
-        throw new FormatError(`${path}.nodes: expected an array of nodes`, `${path}.nodes`);
-      }
+    case CHROME_SNAPSHOT: {
+      const chrome = ChromeHierarchy.safeParse(snapshot);
+      if (!chrome.success) throw zodToFormatError(chrome.error, path);
       return {
         blob: { bytes: enc.encode(JSON.stringify(snapshot)), mediaType: "application/json" },
         format: "chrome",
       };
+    }
     case RAW_SNAPSHOT: {
       const format = HierarchyFormatSchema.safeParse(snapshot.format);
       if (!format.success) throw zodToFormatError(format.error, `${path}.format`);

@@ -189,3 +189,13 @@ for (const c of BAD) {
     assertThrows(() => recordingToEvents(rec, { sessionId: "s" }), FormatError, c.message);
   });
 }
+
+Deno.test("recordingToEvents() checks a Cairn Chrome snapshot against its schema", async () => {
+  const rec = await sample(HUMAN);
+  delete (rec.timeline as { snapshot?: { viewport?: unknown } }[])[0]!.snapshot!.viewport;
+  assertThrows(
+    () => recordingToEvents(rec, { sessionId: "s" }),
+    FormatError,
+    "timeline.0.snapshot.viewport: ",
+  );
+});
