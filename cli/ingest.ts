@@ -198,8 +198,9 @@ export const spec: CommandSpec = {
     },
   },
   details: `
-Each file becomes one session, appended in one transaction; every file is validated before
-anything is stored, so a bad file leaves the database unchanged (exit code 2).
+Each file becomes one session (DevTools' map of flows: one per flow), appended in one
+transaction; every file is validated before anything is stored, so a bad file leaves the
+database unchanged (exit code 2).
 Prints one session id per line.
 
 Examples:
