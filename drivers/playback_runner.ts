@@ -543,6 +543,13 @@ class Run {
       } else await sleep(Math.min(100, left));
       res = await resolveTarget(this.driver, selectorLevels);
     }
+    if (res.element && res.level && res.healed) {
+      // The page may have rendered the element between two levels' lookups: look again
+      // with the better levels before calling it healed.
+      const better = selectorLevels.slice(0, selectorLevels.indexOf(res.level));
+      const again = await resolveTarget(this.driver, better);
+      if (again.element) res = { ...again, tried: [...res.tried, ...again.tried] };
+    }
     const tried = res.tried.map((t) => ({
       strategy: t.strategy,
       selector: t.selector,

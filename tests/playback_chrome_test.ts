@@ -1,0 +1,316 @@
+/**
+ * The playback engine in real headless Chromium on local pages, with planned changes between
+ * recording and replay: each scenario records on the app as served, switches the server to a
+ * variant, replays, and checks the report and what the page itself logged (every target
+ * element logs its own identity when acted on, so a wrong element cannot pass).
+ */
+import { ChromeDriver } from "../drivers/chrome/chrome_driver.ts";
+import { SqliteEventStore } from "../events/sqlite_event_store.ts";
+import type { PlaybackAction, PlaybackPlan } from "../engine/playback/actions.ts";
+import { runPlayback } from "../drivers/playback_runner.ts";
+import { servePlaybackPages } from "./playback_server.ts";
+import { recordTarget } from "./playback_record_helper.ts";
+import {
+  assert,
+  assertEquals,
+  assertGreaterOrEqual,
+  assertLessOrEqual,
+  assertStringIncludes,
+} from "./assert.ts";
+
+interface Env {
+  driver: ChromeDriver;
+  store: SqliteEventStore;
+  server: ReturnType<typeof servePlaybackPages>;
+  dir: string;
+}
+
+async function withChrome(
+  fn: (env: Env) => Promise<void>,
+  viewport?: { width: number; height: number },
+): Promise<void> {
+  const dir = await Deno.makeTempDir({ prefix: "cairn-playback-chrome-" });
+  const store = SqliteEventStore.open(`${dir}/cairn.db`);
+  const server = servePlaybackPages();
+  const driver = await ChromeDriver.launch(viewport ? { viewport } : {});
+  try {
+    await fn({ driver, store, server, dir });
+  } finally {
+    await driver.close();
+    await server.close();
+    store.close();
+    await Deno.remove(dir, { recursive: true });
+  }
+}
+
+/** Records one target on the live page (the app as served now). */
+async function target(env: Env, selector: string) {
+  return await recordTarget(env.driver.page, selector);
+}
+
+function plan(actions: PlaybackAction[], extra: Partial<PlaybackPlan> = {}): PlaybackPlan {
+  return {
+    source: { kind: "recording" },
+    platform: "web",
+    viewport: { width: 1280, height: 800 },
+    actions,
+    ...extra,
+  };
+}
+
+async function pageLog(env: Env): Promise<string[]> {
+  return await env.driver.page.evaluate(() => (globalThis as unknown as { __log: string[] }).__log);
+}
+
+Deno.test("playback in Chromium heals a removed data-testid to aria-label and screenshots the healed element", async () => {
+  await withChrome(async (env) => {
+    const url = env.server.url + "app.html";
+    await env.driver.navigate(url);
+    const email = await target(env, "#email");
+    const submit = await target(env, "#submit");
+    env.server.setVariant("notestid");
+    const report = await runPlayback(
+      env.driver,
+      env.store,
+      plan([
+        { type: "navigate", url },
+        { type: "type", target: email, text: "ann@example.com" },
+        { type: "click", target: submit },
+      ]),
+      { screenshotDir: `${env.dir}/shots` },
+    );
+    assertEquals(report.results.map((r) => r.status), ["ok", "healed", "healed"]);
+    assertEquals(report.results[2]!.selector_used, "aria_label");
+    assertEquals(report.results[2]!.healed_selector, '[aria-label="Log in"]');
+    assertEquals(await pageLog(env), [
+      "click:email",
+      "change:email=ann@example.com",
+      "click:submit",
+    ]);
+    const value = await env.driver.page.$eval(
+      "[data-ident=email]",
+      (e) => (e as HTMLInputElement).value,
+    );
+    assertEquals(value, "ann@example.com");
+    const png = await Deno.readFile(report.results[2]!.screenshot_path!);
+    assertEquals([...png.slice(1, 4)], [0x50, 0x4e, 0x47]);
+    assertEquals(report.screenshots.length, 2);
+  });
+});
+
+Deno.test("playback in Chromium heals renamed ids to text and changed copy to the CSS path", async () => {
+  await withChrome(async (env) => {
+    const url = env.server.url + "app.html";
+    await env.driver.navigate(url);
+    const add = await target(env, "#add-item");
+    // A trail-style target: the id is the primary selector, text its fallback.
+    const byId: PlaybackAction = { type: "click", target: { id: add.id!, text: add.text! } };
+    env.server.setVariant("renameids");
+    const renamed = await runPlayback(
+      env.driver,
+      env.store,
+      plan([{ type: "navigate", url }, byId]),
+    );
+    assertEquals(renamed.results[1]!.status, "healed");
+    assertEquals(renamed.results[1]!.selector_used, "text");
+    assertEquals(renamed.results[1]!.healed_selector, "text=Add item");
+    assertEquals(await pageLog(env), ["click:add"]);
+
+    env.server.setVariant("renameids,copy");
+    const copy = await runPlayback(
+      env.driver,
+      env.store,
+      plan([
+        { type: "navigate", url },
+        { type: "click", target: add },
+      ]),
+    );
+    assertEquals(copy.results[1]!.status, "healed");
+    assertEquals(copy.results[1]!.selector_used, "css_path");
+    assertEquals(copy.results[1]!.tried!.map((t) => [t.strategy, t.matches]), [
+      ["role_name", 0],
+      ["id", 0],
+      ["text", 0],
+      ["css_path", 1],
+    ]);
+    assertEquals(await pageLog(env), ["click:add"]);
+  });
+});
+
+Deno.test("playback in Chromium falls back to coordinates scaled to a smaller viewport when an element moved", async () => {
+  let recorded: PlaybackAction | undefined;
+  await withChrome(async (env) => {
+    await env.driver.navigate(env.server.url + "app.html");
+    recorded = { type: "click", target: await target(env, "#go") };
+  });
+  await withChrome(async (env) => {
+    const url = env.server.url + "app.html";
+    env.server.setVariant("move");
+    const report = await runPlayback(
+      env.driver,
+      env.store,
+      plan([{ type: "navigate", url }, recorded!]),
+    );
+    const r = report.results[1]!;
+    assertEquals(r.status, "healed");
+    assertEquals(r.selector_used, "coordinates");
+    assertEquals(r.healed_selector, "xy=717,435");
+    assertStringIncludes(
+      report.warnings[0]!,
+      "viewport_mismatch: Recording was 1280x800, current is 960x600",
+    );
+    assertEquals(await pageLog(env), ["click:go"]);
+  }, { width: 960, height: 600 });
+});
+
+Deno.test("playback in Chromium reports url_mismatch on an auth redirect and auth_redirect on the failures after it", async () => {
+  await withChrome(async (env) => {
+    await env.driver.navigate(env.server.url + "account");
+    const submit = await target(env, "#submit");
+    env.server.setLoggedIn(false);
+    const report = await runPlayback(
+      env.driver,
+      env.store,
+      plan([
+        { type: "navigate", url: env.server.url + "account" },
+        { type: "click", target: submit },
+      ]),
+      { locateWaitMs: 300 },
+    );
+    const [nav, click] = report.results;
+    assertEquals(nav!.status, "ok");
+    assertEquals(nav!.error_code, "url_mismatch");
+    assertEquals(nav!.page_url, env.server.url + "login.html");
+    assertEquals(click!.status, "failed");
+    assertEquals(click!.error_code, "selector_not_found");
+    assertEquals(click!.likely_cause, "auth_redirect");
+  });
+});
+
+Deno.test("playback in Chromium follows an SPA navigation to an element rendered after the route change", async () => {
+  await withChrome(async (env) => {
+    const url = env.server.url + "app.html";
+    await env.driver.navigate(url);
+    const link = await target(env, "#spa-link");
+    await env.driver.tap(link.point!);
+    await env.driver.waitForSettle({ quietMs: 300 });
+    const cont = await target(env, "[data-testid=continue-btn]");
+    const report = await runPlayback(
+      env.driver,
+      env.store,
+      plan([
+        { type: "navigate", url },
+        { type: "click", target: link },
+        { type: "click", target: cont },
+      ]),
+    );
+    assertEquals(report.results.map((r) => r.status), ["ok", "ok", "ok"]);
+    assertEquals(report.results[2]!.page_url, env.server.url + "spa/next");
+    assertEquals(await pageLog(env), ["click:spa-link", "click:continue"]);
+  });
+});
+
+Deno.test("playback in Chromium never types [redacted]: skipped without an override, typed with one", async () => {
+  await withChrome(async (env) => {
+    const url = env.server.url + "app.html";
+    await env.driver.navigate(url);
+    const pw = await target(env, "#password");
+    const actions: PlaybackAction[] = [
+      { type: "navigate", url },
+      { type: "type", target: pw, text: "[redacted]" },
+    ];
+    const value = () => env.driver.page.$eval("#password", (e) => (e as HTMLInputElement).value);
+    const skipped = await runPlayback(env.driver, env.store, plan(actions));
+    assertEquals(skipped.results[1]!.status, "skipped");
+    assertEquals(skipped.results[1]!.error_code, "redacted_value");
+    assertEquals(await value(), "");
+    const typed = await runPlayback(env.driver, env.store, plan(actions), {
+      valueOverrides: { "1": "hunter2" },
+    });
+    assertEquals(typed.results[1]!.status, "ok");
+    assertEquals(await value(), "hunter2");
+  });
+});
+
+Deno.test("playback in Chromium honours each error mode", async () => {
+  await withChrome(async (env) => {
+    const url = env.server.url + "app.html";
+    await env.driver.navigate(url);
+    const email = await target(env, "#email");
+    const submit = await target(env, "#submit");
+    const actions: PlaybackAction[] = [
+      { type: "navigate", url },
+      { type: "click", target: { testId: "missing-button" } },
+      { type: "type", target: email, text: "a@b.c" },
+      { type: "click", target: submit },
+      { type: "type", target: email, text: "d@e.f" },
+    ];
+    const opts = { locateWaitMs: 200 };
+    const cont = await runPlayback(env.driver, env.store, plan(actions), {
+      ...opts,
+      onError: "continue",
+    });
+    assertEquals(cont.results.map((r) => r.status), ["ok", "failed", "ok", "ok", "ok"]);
+    assertEquals(cont.status, "completed");
+    const skip = await runPlayback(env.driver, env.store, plan(actions), {
+      ...opts,
+      onError: "skip_dependent",
+    });
+    assertEquals(skip.results.map((r) => r.status), ["ok", "failed", "skipped", "ok", "ok"]);
+    assertEquals(skip.results[2]!.error_code, "skipped_dependency");
+    const stop = await runPlayback(env.driver, env.store, plan(actions), {
+      ...opts,
+      onError: "stop",
+    });
+    assertEquals(stop.results.map((r) => r.status), ["ok", "failed"]);
+    assertEquals(stop.status, "failed");
+    assert(stop.results[1]!.screenshot_hash, "a failed action has a screenshot");
+  });
+});
+
+Deno.test("playback in Chromium runs every mapped action type and recorded timing keeps the gaps", async () => {
+  await withChrome(async (env) => {
+    const url = env.server.url + "app.html";
+    await env.driver.navigate(url);
+    const actions: PlaybackAction[] = [
+      { type: "navigate", url, timestampMs: 1_000 },
+      { type: "select", target: await target(env, "#plan"), value: "pro", timestampMs: 1_300 },
+      { type: "check", target: await target(env, "#terms"), checked: true, timestampMs: 1_900 },
+      { type: "click", target: await target(env, "#email"), timestampMs: 1_700 },
+      { type: "key_press", key: "Tab", timestampMs: 2_000 },
+      { type: "scroll", scrollTo: { x: 0, y: 40 }, timestampMs: 2_100 },
+      { type: "screenshot", timestampMs: 2_100 },
+      { type: "read_text", target: await target(env, "#count"), storeAs: "n", timestampMs: 2_100 },
+      { type: "hover", timestampMs: 2_100 },
+    ];
+    const t0 = performance.now();
+    const fast = await runPlayback(env.driver, env.store, plan(actions));
+    const fastMs = performance.now() - t0;
+    assertEquals(fast.results.map((r) => r.status), [
+      "ok",
+      "ok",
+      "ok",
+      "ok",
+      "ok",
+      "ok",
+      "ok",
+      "ok",
+      "skipped",
+    ]);
+    assertEquals(fast.results[7]!.value, "5");
+    assertEquals(await pageLog(env), [
+      "change:plan=pro",
+      "click:terms",
+      "change:terms=true",
+      "click:email",
+    ]);
+    const focused = await env.driver.page.evaluate(() => document.activeElement?.id);
+    assertEquals(focused, "password"); // Tab moved the focus from the email field on
+    const t1 = performance.now();
+    await runPlayback(env.driver, env.store, plan(actions), { timing: "recorded" });
+    const recordedMs = performance.now() - t1;
+    // Gaps 300 + 600 + 0 (negative) + 300 + 100 = 1 300 ms beyond the fast run.
+    assertGreaterOrEqual(recordedMs - fastMs, 1_000);
+    assertLessOrEqual(recordedMs - fastMs, 4_000);
+  });
+});
