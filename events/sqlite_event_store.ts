@@ -276,11 +276,15 @@ export class SqliteEventStore implements EventStore {
     const { signal } = options;
     let next = options.from ?? 0;
     while (!signal.aborted && !this.#closed) {
+      // Every position ≤ head is committed: once read, none of them can appear later (a
+      // deleted tail leaves head above the last row, which must not wake us forever).
+      const head = this.#headSync();
       for (const e of this.readAllSync({ from: next })) {
         next = e.position + 1;
         yield e;
         if (signal.aborted || this.#closed) return;
       }
+      if (next <= head) next = head + 1;
       await this.#waitForAppend(next, signal);
     }
   }

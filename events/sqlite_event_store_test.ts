@@ -2,7 +2,13 @@ import { SqliteEventStore } from "./sqlite_event_store.ts";
 import { ConcurrencyError, NotFoundError } from "./event_store.ts";
 import type { NewEvent, StoredEvent } from "./schemas.ts";
 import { CURRENT_SCHEMA_VERSION } from "./schemas.ts";
-import { assert, assertEquals, assertRejects, assertStringIncludes } from "../tests/assert.ts";
+import {
+  assert,
+  assertEquals,
+  assertGreaterOrEqual,
+  assertRejects,
+  assertStringIncludes,
+} from "../tests/assert.ts";
 
 function step(index: number, text = `step ${index}`): NewEvent {
   return { type: "StepStarted", data: { index, text } };
@@ -172,5 +178,29 @@ Deno.test("subscribe() replays from a position and then follows live appends", a
     await store.append("session-b", [step(0), step(1)]);
     await done;
     assertEquals(seen, [2, 3, 4]);
+  });
+});
+
+Deno.test("subscribe() waits quietly after the newest stream was deleted, then follows appends", async () => {
+  await withStore(async (store) => {
+    await store.append("session-a", [step(0)]);
+    await store.append("session-b", [step(0), step(1)]);
+    await store.deleteStream("session-b"); // head stays 3; positions 2 and 3 are gone
+    const ac = new AbortController();
+    let wakeups = 0;
+    const seen: number[] = [];
+    const done = (async () => {
+      for await (const e of store.subscribe({ from: 2, signal: ac.signal })) {
+        seen.push(e.position);
+        ac.abort();
+      }
+    })();
+    const ticker = setInterval(() => wakeups++, 10);
+    await new Promise((r) => setTimeout(r, 60));
+    clearInterval(ticker);
+    assertGreaterOrEqual(wakeups, 3); // the event loop was not starved by a spinning subscriber
+    await store.append("session-c", [step(0)]);
+    await done;
+    assertEquals(seen, [4]);
   });
 });
