@@ -8,9 +8,7 @@
  */
 import { z } from "zod";
 import { makeNode, type Screen, type UiNode } from "../ui_node.ts";
-import { registerHierarchyParser } from "../hierarchy.ts";
 import { zodToFormatError } from "./format_error.ts";
-import { parseJson } from "./json_text.ts";
 
 const Id = z.union([z.string(), z.number()], { error: "expected a node id (string or number)" })
   .transform(String);
@@ -176,6 +174,3 @@ export function parseAxTree(value: unknown): Screen {
     ...(tree.page_url ? { url: tree.page_url } : {}),
   };
 }
-
-// `parseHierarchy(text, { format: "axtree_v1" })` dispatches here once this module is loaded.
-registerHierarchyParser("axtree_v1", (text, json) => parseAxTree(json ?? parseJson(text)));
