@@ -1,0 +1,225 @@
+/**
+ * The optimizer's working model: the capture folded into actions (each with the screen
+ * captured before it and the memory snapshot after it), and the draft trail the passes refine.
+ *
+ * @module
+ */
+import type { EventData, NewEvent } from "../../events/schemas.ts";
+import type { Point, Screen } from "../ui_node.ts";
+import type { Selector, SelectorMode, TrailActionKind } from "../trail.ts";
+import type { ScreenTable } from "../screen_table.ts";
+
+/** A captured action with its context. */
+export interface CapturedAction {
+  /** Position in the capture's action order. */
+  seq: number;
+  step: number;
+  data: EventData<"ActionPerformed">;
+  ok: boolean;
+  error?: string;
+  /** The value read (readText, memoryGet). */
+  value?: string;
+  /** Blob hash of the last screen captured before the action. */
+  screen?: string;
+  /** Memory right after the action (001: the snapshot follows the tool call). */
+  memory: Record<string, string>;
+  writtenBy: Record<string, string>;
+}
+
+/** The capture, folded. */
+export interface CaptureModel {
+  sessionId: string;
+  platform: "web" | "android" | "ios";
+  prompt?: string;
+  systemPrompt?: string;
+  url?: string;
+  initialMemory: Record<string, string>;
+  steps: string[];
+  actions: CapturedAction[];
+  /** Screen size by blob hash. */
+  sizes: Map<string, { width: number; height: number }>;
+}
+
+/** A selector candidate with its score and verdict. */
+export interface Candidate {
+  selector: Selector;
+  /** Lower is more durable. */
+  score: number;
+  /** The family it belongs to (id, testId, contentDescription, roleName, parent, text, classIndex, cssPath, xy). */
+  family: string;
+  /** How many nodes it matches on the screen (1 = unique; xy is always 1). */
+  matches: number;
+  /** Why it was rejected, when it was. */
+  rejected?: string;
+}
+
+/** One action of the draft. */
+export interface DraftAction {
+  src: CapturedAction;
+  kind: TrailActionKind;
+  /** Index of the target node in the table of `src.screen`. */
+  node?: number;
+  /** A node used only for naming (the focused field of a selector-less inputText). */
+  fieldNode?: number;
+  point?: Point;
+  candidates?: Candidate[];
+  selector?: Selector;
+  selectors?: Selector[];
+  text?: string;
+  storeAs?: string;
+  equals?: string;
+  matches?: string;
+  url?: string;
+  key?: string;
+  direction?: "up" | "down" | "left" | "right";
+  value?: string;
+  checked?: boolean;
+  repeat?: number;
+  /** Why the action leaves the trail (concision). */
+  drop?: string;
+  /** Set when a later pass folded this action into another. */
+  mergedInto?: number;
+  /** Explanation lines (chosen, rejected, slot, pattern, expression). */
+  notes: string[];
+  /** The value the action saw (readText value, assertion expected), before templating. */
+  literal?: string;
+}
+
+/** One step of the draft. */
+export interface DraftStep {
+  text: string;
+  selectorMode?: SelectorMode;
+  recordable?: boolean;
+  actions: DraftAction[];
+}
+
+/** A captured slot: a value read from the screen and stored under a name. */
+export interface CapturedSlot {
+  name: string;
+  value: string;
+  seq: number;
+}
+
+/** The draft trail the passes refine. */
+export interface Draft {
+  model: CaptureModel;
+  mode: SelectorMode;
+  steps: DraftStep[];
+  memory: Record<string, string | null>;
+  /** Captured slots in capture order (set by the slots pass). */
+  captured: CapturedSlot[];
+  warnings: string[];
+}
+
+/** What every pass may read besides the draft. */
+export interface PassContext {
+  /** The table of a screen by blob hash (cached: one per distinct blob). */
+  table(hash: string): ScreenTable | undefined;
+  screen(hash: string): Screen | undefined;
+}
+
+/**
+ * Folds capture events into a {@linkcode CaptureModel}.
+ *
+ * @param events the session stream's events in order
+ * @param screens parsed screens by blob hash (their sizes are kept)
+ * @returns the model
+ * @throws {TypeError} when the stream has no SessionStarted
+ */
+export function foldCapture(
+  events: readonly NewEvent[],
+  screens: ReadonlyMap<string, Screen>,
+): CaptureModel {
+  let started: EventData<"SessionStarted"> | undefined;
+  const steps: string[] = [];
+  const actions: CapturedAction[] = [];
+  const byId = new Map<string, CapturedAction>();
+  let screen: string | undefined;
+  let step = -1;
+  let memory: Record<string, string> = {};
+  let writtenBy: Record<string, string> = {};
+  let last: CapturedAction | undefined;
+  const sizes = new Map<string, { width: number; height: number }>();
+  for (const e of events) {
+    switch (e.type) {
+      case "SessionStarted":
+        started = e.data;
+        memory = { ...(e.data.memory ?? {}) };
+        break;
+      case "StepStarted":
+        steps.push(e.data.text);
+        step = steps.length - 1;
+        break;
+      case "ScreenCaptured": {
+        screen = e.data.hierarchy.hash;
+        const s = screens.get(screen);
+        if (s && !sizes.has(screen)) sizes.set(screen, { width: s.width, height: s.height });
+        break;
+      }
+      case "ActionPerformed": {
+        if (step < 0) {
+          steps.push("");
+          step = 0;
+        }
+        const a: CapturedAction = {
+          seq: actions.length,
+          step,
+          data: e.data,
+          ok: true,
+          memory: { ...memory },
+          writtenBy: { ...writtenBy },
+        };
+        if (screen !== undefined) a.screen = screen;
+        actions.push(a);
+        byId.set(e.data.actionId, a);
+        last = a;
+        break;
+      }
+      case "ActionCompleted": {
+        const a = byId.get(e.data.actionId);
+        if (a) {
+          a.ok = e.data.ok;
+          if (e.data.error !== undefined) a.error = e.data.error;
+          if (e.data.value !== undefined) a.value = e.data.value;
+        }
+        break;
+      }
+      case "MemorySnapshotted":
+        memory = { ...e.data.memory };
+        writtenBy = { ...writtenBy, ...(e.data.writtenBy ?? {}) };
+        if (last) {
+          last.memory = { ...memory };
+          last.writtenBy = { ...writtenBy };
+        }
+        break;
+      case "NavigationOccurred":
+      case "StepEnded":
+      case "SessionEnded":
+      case "PlaybackStarted":
+      case "PlaybackActionResolved":
+      case "PlaybackActionCompleted":
+      case "PlaybackCompleted":
+      case "ValidationStarted":
+      case "ValidationIterationCompleted":
+      case "ValidationCompleted":
+        break;
+      default: {
+        const never: never = e;
+        throw new TypeError(`Unknown event type ${(never as { type: string }).type}`);
+      }
+    }
+  }
+  if (!started) throw new TypeError("Cannot project a trail: the stream has no SessionStarted");
+  const model: CaptureModel = {
+    sessionId: started.sessionId,
+    platform: started.platform,
+    initialMemory: { ...(started.memory ?? {}) },
+    steps,
+    actions,
+    sizes,
+  };
+  if (started.prompt !== undefined) model.prompt = started.prompt;
+  if (started.systemPrompt !== undefined) model.systemPrompt = started.systemPrompt;
+  if (started.url !== undefined) model.url = started.url;
+  return model;
+}

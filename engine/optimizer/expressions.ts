@@ -1,0 +1,162 @@
+/**
+ * The expressions pass (000 "Expression detection"): an asserted number that relates to
+ * numbers captured earlier, in the way the NL step says, becomes an expression:
+ * "increased by 2" with 5 read and 7 asserted → `{{inventoryCount + 2}}`; "total" with a
+ * price and a quantity → `{{price * quantity}}`. Nothing is invented: a relation needs both
+ * an NL phrase and exact arithmetic support, and the expression must evaluate (with Cairn's
+ * evaluator, formats kept) to exactly the text asserted.
+ *
+ * @module
+ */
+import { evaluateTemplate, parseDisplayNumber } from "../template.ts";
+import type { CapturedSlot, Draft, DraftAction } from "./draft.ts";
+import { retargetAssertion } from "./modes.ts";
+
+const NUMBER_WORDS: Record<string, number> = {
+  one: 1,
+  two: 2,
+  three: 3,
+  four: 4,
+  five: 5,
+  six: 6,
+  seven: 7,
+  eight: 8,
+  nine: 9,
+  ten: 10,
+};
+const N = String.raw`(\d+(?:\.\d+)?|one|two|three|four|five|six|seven|eight|nine|ten)`;
+
+function num(word: string): number {
+  return NUMBER_WORDS[word.toLowerCase()] ?? Number(word);
+}
+
+/** A relation the NL step states, as candidate expressions over slots. */
+interface Relation {
+  phrase: string;
+  build(slots: CapturedSlot[], target: number): string[];
+}
+
+/**
+ * The relations an NL step states.
+ *
+ * @param stepText the NL step
+ * @returns the relations (empty when the step states none)
+ */
+function relations(stepText: string): Relation[] {
+  const out: Relation[] = [];
+  const t = stepText.toLowerCase();
+  const inc =
+    new RegExp(String.raw`\b(?:increased|increases|went up|grew|rose|goes up)\s+by\s+${N}`).exec(
+      t,
+    ) ??
+      new RegExp(String.raw`\b${N}\s+more\b`).exec(t);
+  if (inc) {
+    const k = num(inc[1]!);
+    out.push({ phrase: inc[0], build: (slots) => slots.map((s) => `${s.name} + ${k}`) });
+  }
+  const dec =
+    new RegExp(String.raw`\b(?:decreased|decreases|went down|dropped|fell|goes down)\s+by\s+${N}`)
+      .exec(t) ??
+      new RegExp(String.raw`\b${N}\s+(?:fewer|less)\b`).exec(t);
+  if (dec) {
+    const k = num(dec[1]!);
+    out.push({ phrase: dec[0], build: (slots) => slots.map((s) => `${s.name} - ${k}`) });
+  }
+  if (/\bdoubled?\b|\btwice\b/.test(t)) {
+    out.push({ phrase: "doubled", build: (slots) => slots.map((s) => `${s.name} * 2`) });
+  }
+  if (/\bhalved?\b/.test(t)) {
+    out.push({ phrase: "halved", build: (slots) => slots.map((s) => `${s.name} / 2`) });
+  }
+  if (/\b(total|sum|subtotal|combined|altogether)\b/.test(t)) {
+    out.push({
+      phrase: "total",
+      build: (slots) => {
+        const exprs: string[] = [];
+        for (let i = 0; i < slots.length; i++) {
+          for (let j = i + 1; j < slots.length; j++) {
+            exprs.push(
+              `${slots[i]!.name} * ${slots[j]!.name}`,
+              `${slots[i]!.name} + ${slots[j]!.name}`,
+            );
+          }
+        }
+        if (slots.length > 2) exprs.push(slots.map((s) => s.name).join(" + "));
+        return exprs;
+      },
+    });
+  }
+  return out;
+}
+
+/**
+ * The expressions pass.
+ *
+ * @param draft the draft after generalization
+ * @returns the draft with computed assertions written as expressions
+ */
+export function expressionsPass(draft: Draft): Draft {
+  return {
+    ...draft,
+    steps: draft.steps.map((s) => {
+      const rels = relations(s.text);
+      if (rels.length === 0) return s;
+      return {
+        ...s,
+        actions: s.actions.map((a) => detect(a, rels, draft, s.selectorMode ?? draft.mode)),
+      };
+    }),
+  };
+}
+
+function detect(a: DraftAction, rels: Relation[], draft: Draft, mode: Draft["mode"]): DraftAction {
+  if (a.drop || !a.src.ok || a.literal === undefined) return a;
+  if (a.kind !== "assertText" && a.kind !== "assertVisible") return a;
+  if (a.equals !== undefined && a.equals !== a.literal) return a;
+  if (a.matches !== undefined) return a;
+  const target = parseDisplayNumber(a.literal);
+  if (!target) return a;
+  // Numeric slots captured before this action, most recent first (latest value per name).
+  const latest = new Map<string, CapturedSlot>();
+  for (const c of draft.captured) if (c.seq < a.src.seq) latest.set(c.name, c);
+  const slots = [...latest.values()]
+    .filter((c) => parseDisplayNumber(c.value) !== undefined)
+    .sort((x, y) => y.seq - x.seq);
+  if (slots.length === 0) return a;
+  const memory: Record<string, string> = {};
+  for (const c of slots) memory[c.name] = c.value;
+  for (const rel of rels) {
+    for (const expr of rel.build(slots, target.value)) {
+      let got: string;
+      try {
+        got = evaluateTemplate(`{{${expr}}}`, memory);
+      } catch {
+        continue;
+      }
+      if (got !== a.literal) continue;
+      const r = retargetAssertion(a, mode, { equals: `{{${expr}}}` });
+      if (!r) {
+        return {
+          ...a,
+          notes: [
+            ...a.notes,
+            `{{${expr}}} fits, but no selector independent of the value: kept exact`,
+          ],
+        };
+      }
+      return {
+        ...r,
+        notes: [
+          ...r.notes,
+          `${JSON.stringify(a.literal)} → {{${expr}}} (NL "${rel.phrase}", ${
+            slots.map((c) => `${c.name} = ${c.value}`).join(", ")
+          })`,
+        ],
+      };
+    }
+  }
+  return {
+    ...a,
+    notes: [...a.notes, `NL states a relation, but no captured value supports it: kept exact`],
+  };
+}

@@ -1,0 +1,94 @@
+/**
+ * The optimizer heuristics version and the one function that maps public selector modes to
+ * internal flags. Changing any pass's logic bumps the version; a projection names the version
+ * it ran, so a stored capture can be re-projected under a newer one (`cairn reproject`).
+ *
+ * @module
+ */
+import type { SelectorMode } from "../trail.ts";
+
+/** The current heuristics version. */
+export const HEURISTICS_VERSION = "v1";
+
+/** Every heuristics version this build can run. */
+export const HEURISTICS_VERSIONS: readonly string[] = ["v1"];
+
+/**
+ * Checks a heuristics version.
+ *
+ * @param version the version asked for
+ * @returns the version
+ * @throws {RangeError} when this build does not know it
+ */
+export function checkHeuristics(version: string): string {
+  if (!HEURISTICS_VERSIONS.includes(version)) {
+    throw new RangeError(
+      `Unknown heuristics version ${JSON.stringify(version)} (known: ${
+        HEURISTICS_VERSIONS.join(", ")
+      })`,
+    );
+  }
+  return version;
+}
+
+/** What a selector mode lets the selector and mode passes do. */
+export interface ModeFlags {
+  /** Only one exact property (id, testId, contentDescription/ariaLabel) may be emitted. */
+  exactOnly: boolean;
+  /** Text and content description are preferred over structural properties. */
+  preferLabels: boolean;
+  /** An ordered fallback chain (`selectors: [...]`) is emitted when the best is weaker than an id. */
+  fallbackChain: boolean;
+  /** Coordinates may be emitted (as a last resort). */
+  allowXy: boolean;
+  /** Text may be emitted. */
+  allowText: boolean;
+  /** An action with no acceptable selector fails its step (marked `recordable: false`). */
+  failWithoutSelector: boolean;
+}
+
+/**
+ * Maps a public selector mode to the internal flags (the only place that does).
+ *
+ * @param mode strict, flexible or adaptive
+ * @returns the flags
+ * @example
+ * ```ts
+ * if (modeFlags("strict").allowText) throw new Error();
+ * ```
+ */
+export function modeFlags(mode: SelectorMode): ModeFlags {
+  switch (mode) {
+    case "strict":
+      return {
+        exactOnly: true,
+        preferLabels: false,
+        fallbackChain: false,
+        allowXy: false,
+        allowText: false,
+        failWithoutSelector: true,
+      };
+    case "flexible":
+      return {
+        exactOnly: false,
+        preferLabels: true,
+        fallbackChain: false,
+        allowXy: true,
+        allowText: true,
+        failWithoutSelector: false,
+      };
+    case "adaptive":
+      return {
+        exactOnly: false,
+        preferLabels: false,
+        fallbackChain: true,
+        allowXy: true,
+        allowText: true,
+        failWithoutSelector: false,
+      };
+    default: {
+      const never: never = mode;
+      throw new TypeError(`Unknown selector mode ${String(never)}`);
+    }
+  }
+}

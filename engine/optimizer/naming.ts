@@ -1,0 +1,136 @@
+/**
+ * Slot names from what a field or an NL step says: `email_field` → `email`, hint "Search" →
+ * `searchTerm`, "Note the current inventory count" → `inventoryCount`.
+ *
+ * @module
+ */
+import type { UiNode } from "../ui_node.ts";
+
+const KNOWN: [RegExp, string][] = [
+  [/\b(e-?mail|email address)\b/i, "email"],
+  [/\b(password|passcode|passwd|pwd)\b/i, "password"],
+  [/\b(user ?name|login|user id)\b/i, "username"],
+  [/\bsearch\b|\bquery\b|\bfind\b/i, "searchTerm"],
+  [/\b(phone|mobile|tel)\b/i, "phone"],
+  [/\b(otp|verification code|one-time code|pin)\b/i, "code"],
+  [/\bfirst ?name\b/i, "firstName"],
+  [/\blast ?name\b|\bsurname\b/i, "lastName"],
+  [/\b(zip|postal code|postcode)\b/i, "postalCode"],
+];
+
+const NOISE = new Set([
+  "field",
+  "input",
+  "edit",
+  "text",
+  "txt",
+  "et",
+  "box",
+  "view",
+  "tv",
+  "label",
+  "value",
+  "btn",
+  "button",
+  "id",
+  "the",
+  "a",
+  "an",
+  "current",
+  "note",
+  "read",
+  "enter",
+  "your",
+  "type",
+  "remember",
+  "store",
+  "save",
+  "check",
+  "verify",
+  "of",
+  "in",
+  "on",
+  "for",
+  "and",
+  "how",
+  "many",
+  "much",
+  "what",
+  "is",
+  "are",
+  "shown",
+  "there",
+]);
+
+/**
+ * Camel-cases words, dropping noise words (`inventory-count` → `inventoryCount`).
+ *
+ * @param text words separated by anything
+ * @param maxWords at most this many words
+ * @returns an identifier, or "" when nothing is left
+ */
+export function camelName(text: string, maxWords = 3): string {
+  const words = text
+    .replace(/^.*:id\//, "")
+    .replace(/([a-z])([A-Z])/g, "$1 $2")
+    .split(/[^A-Za-z0-9]+/)
+    .map((w) => w.toLowerCase())
+    .filter((w) => w !== "" && !NOISE.has(w) && !/^\d+$/.test(w));
+  const picked = words.slice(0, maxWords);
+  return picked.map((w, i) => i === 0 ? w : w[0]!.toUpperCase() + w.slice(1)).join("");
+}
+
+function known(text: string | undefined): string | undefined {
+  if (!text) return undefined;
+  for (const [re, name] of KNOWN) if (re.test(text)) return name;
+  return undefined;
+}
+
+/**
+ * Names an input slot from its field (password flag, id, hint, label) and the NL step.
+ *
+ * @param field the field typed into, when known
+ * @param stepText the NL step
+ * @returns a name such as `email`, `password`, `searchTerm`
+ */
+export function inputSlotName(field: UiNode | undefined, stepText: string): string {
+  if (field?.password) return "password";
+  const sources = [field?.resourceId, field?.testId, field?.hint, field?.contentDescription];
+  for (const s of sources) {
+    const k = known(s);
+    if (k) return k;
+  }
+  for (const s of sources) {
+    const c = s ? camelName(s) : "";
+    if (c && !/^\d/.test(c)) return c;
+  }
+  return known(stepText) ?? "input";
+}
+
+/**
+ * Names a captured slot from the element read (its id) or the NL step's noun phrase.
+ *
+ * @param node the element read, when known
+ * @param stepText the NL step ("Note the current inventory count")
+ * @returns a name such as `inventoryCount`
+ */
+export function capturedSlotName(node: UiNode | undefined, stepText: string): string {
+  for (const s of [node?.resourceId, node?.testId]) {
+    const c = s ? camelName(s) : "";
+    if (c && !/^\d/.test(c)) return c;
+  }
+  const c = camelName(stepText);
+  return c && !/^\d/.test(c) ? c : "value";
+}
+
+/**
+ * Makes a name unique among those taken (`email`, `email2`, …).
+ *
+ * @param name the wanted name
+ * @param taken names already used
+ * @returns a free name
+ */
+export function uniqueName(name: string, taken: ReadonlySet<string>): string {
+  if (!taken.has(name)) return name;
+  for (let i = 2;; i++) if (!taken.has(`${name}${i}`)) return `${name}${i}`;
+}

@@ -1,0 +1,148 @@
+/**
+ * The resolve pass: each action's point → the node it hit on the screen captured before the
+ * action (the WASM hit test). Taps climb from a non-clickable hit (a label inside a button) to
+ * the nearest clickable ancestor that contains the point. Reads and assertions without a point
+ * resolve by their value on the screen; a selector-less inputText keeps the focused field for
+ * naming. A point that hits nothing keeps `xy` and is flagged; a runtime selector that picks a
+ * different node than the point hit is reported and replaced.
+ *
+ * @module
+ */
+import type { TrailActionKind } from "../trail.ts";
+import type { Draft, DraftAction, DraftStep, PassContext } from "./draft.ts";
+import { matchSelector } from "./selector_match.ts";
+
+const CLIMB_KINDS = new Set<TrailActionKind>(["tap", "longPress", "check"]);
+const MAX_CLIMB = 3; // a clickable ancestor further up is a container, not the control
+
+const KIND_OF: Record<string, TrailActionKind | undefined> = {
+  tap: "tap",
+  inputText: "inputText",
+  swipe: "swipe",
+  scroll: "scroll",
+  navigate: "navigate",
+  keyPress: "keyPress",
+  select: "select",
+  check: "check",
+  readText: "readText",
+  assertVisible: "assertVisible",
+  assertText: "assertText",
+  memorySet: "memorySet",
+  memoryGet: undefined,
+  back: "back",
+  wait: "wait",
+};
+
+/**
+ * Builds the draft's steps from the capture model and resolves every action's node.
+ *
+ * @param draft a draft with the model and no steps yet
+ * @param ctx screen tables
+ * @returns the draft with one step per NL step and resolved actions
+ */
+export function resolvePass(draft: Draft, ctx: PassContext): Draft {
+  const steps: DraftStep[] = draft.model.steps.map((text) => ({ text, actions: [] }));
+  for (const src of draft.model.actions) {
+    const kind = KIND_OF[src.data.kind];
+    const a: DraftAction = { src, kind: kind ?? "wait", notes: [] };
+    if (kind === undefined) a.drop = `${src.data.kind} reads memory only (recorded as {{name}})`;
+    copyFields(a);
+    resolveNode(a, ctx);
+    steps[src.step]!.actions.push(a);
+  }
+  return { ...draft, steps };
+}
+
+function copyFields(a: DraftAction): void {
+  const d = a.src.data;
+  if (d.text !== undefined) a.text = d.text;
+  if (d.url !== undefined) a.url = d.url;
+  if (d.key !== undefined) a.key = d.key;
+  if (d.direction !== undefined) a.direction = d.direction;
+  if (d.checked !== undefined) a.checked = d.checked;
+  if (d.storeAs !== undefined) a.storeAs = d.storeAs;
+  if (a.kind === "select" || a.kind === "memorySet") {
+    const v = d.value ?? a.src.value;
+    if (v !== undefined) a.value = v;
+  }
+  if (a.kind === "readText") {
+    const v = a.src.value ?? d.value;
+    if (v !== undefined) a.literal = v;
+  }
+  if (a.kind === "assertText" || a.kind === "assertVisible") {
+    const v = d.expected ?? d.text ?? d.target?.selector?.text;
+    if (v !== undefined) a.literal = v;
+  }
+  if (a.kind === "assertText" && a.literal !== undefined) a.equals = a.literal;
+}
+
+function resolveNode(a: DraftAction, ctx: PassContext): void {
+  const d = a.src.data;
+  const hash = a.src.screen;
+  const table = hash === undefined ? undefined : ctx.table(hash);
+  if (d.point) a.point = { x: d.point.x, y: d.point.y };
+  if (!table) {
+    if (d.point) a.notes.push(`no screen captured before the action: keeping xy`);
+    return;
+  }
+  if (d.point) {
+    let hit = table.hitTest(d.point);
+    if (hit < 0) {
+      a.notes.push(
+        `flagged: no node contains (${Math.round(d.point.x)}, ${
+          Math.round(d.point.y)
+        }): keeping xy`,
+      );
+    } else {
+      if (CLIMB_KINDS.has(a.kind) && !table.node(hit).clickable) {
+        const up = table.ancestors(hit).slice(0, MAX_CLIMB).find((i) => table.node(i).clickable);
+        if (up !== undefined) hit = up;
+      }
+      a.node = hit;
+    }
+  } else if (a.kind === "inputText") {
+    const focused = table.matches({ flags: { focused: true } }, 2);
+    if (focused.count === 1) a.fieldNode = focused.indices[0]!;
+  } else if (a.literal !== undefined) {
+    const byText = table.matches({ text: a.literal }, 2);
+    const byDesc = byText.count === 0
+      ? table.matches({ contentDescription: a.literal }, 2)
+      : byText;
+    if (byDesc.count === 1) a.node = byDesc.indices[0]!;
+    else {
+      a.notes.push(
+        `flagged: ${JSON.stringify(a.literal)} is on ${byDesc.count} nodes: no node resolved`,
+      );
+    }
+  }
+  const runtime = d.target?.selector;
+  if (runtime && Object.keys(runtime).length > 0) {
+    const sel = {
+      ...(runtime.id ? { id: runtime.id } : {}),
+      ...(runtime.text ? { text: runtime.text } : {}),
+      ...(runtime.contentDescription ? { contentDescription: runtime.contentDescription } : {}),
+      ...(runtime.testId ? { testId: runtime.testId } : {}),
+    };
+    const desc = JSON.stringify(runtime);
+    if (Object.keys(sel).length === 0) {
+      a.notes.push(`runtime selector ${desc} ignored: not a node property`);
+    } else {
+      const m = matchSelector(table, sel, 2);
+      if (a.node === undefined && m.count === 1) {
+        a.node = m.indices[0]!;
+        a.notes.push(`resolved by the runtime selector ${desc} (no point captured)`);
+      } else if (a.node !== undefined) {
+        if (m.count !== 1) {
+          a.notes.push(`runtime selector ${desc} matches ${m.count} nodes: replaced`);
+        } else if (m.indices[0] !== a.node) {
+          const other = table.node(m.indices[0]!);
+          a.notes.push(
+            `runtime selector ${desc} resolves to a different node (${other.className}${
+              other.text ? ` "${other.text}"` : ""
+            }) than the point hit: replaced`,
+          );
+        }
+      }
+    }
+  }
+}

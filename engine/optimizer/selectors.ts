@@ -1,0 +1,308 @@
+/**
+ * The selectors pass: for every resolved node, candidates ranked by durability, each checked
+ * for uniqueness against the whole screen, minimised (one property before two), with parent
+ * context or an index added only when needed. Generated ids and class names are never chosen.
+ *
+ * Ranking (000): Android/iOS id > contentDescription > type + parent context > text >
+ * class + index > xy; web (003's cascade) testId > aria-label > role + name > id > text >
+ * CSS path > xy. Lower scores are more durable.
+ *
+ * @module
+ */
+import type { ScreenTable } from "../screen_table.ts";
+import type { Selector } from "../trail.ts";
+import type { UiNode } from "../ui_node.ts";
+import type { Candidate, Draft, DraftAction, PassContext } from "./draft.ts";
+import { generatedClassReason, generatedIdReason } from "./generated.ts";
+import { countSelector, matchSelector } from "./selector_match.ts";
+
+// Mobile scores.
+const ID_SCORE = 1; // authored resource id / accessibility identifier: survives copy and layout changes
+const TEST_ID_SCORE = 1; // authored for tests (Compose testTag, RN testID): as durable as an id
+const CONTENT_DESC_SCORE = 2; // accessibility label: stable, but copy can change
+const PARENT_CONTEXT_SCORE = 3; // type under a durable ancestor: survives copy changes, not re-parenting
+const TEXT_SCORE = 4; // visible copy: breaks on localisation and copy edits
+const CLASS_INDEX_SCORE = 5; // position among same-class nodes: breaks when a sibling is added
+const XY_SCORE = 6; // coordinates: break on any layout change
+
+// Web scores (003's cascade order).
+const WEB_TEST_ID_SCORE = 1; // data-testid family: authored for tests
+const WEB_ARIA_LABEL_SCORE = 2; // aria-label: accessibility contract
+const WEB_ROLE_NAME_SCORE = 3; // role + accessible name: what a user perceives
+const WEB_ID_SCORE = 4; // DOM id: often stable, sometimes framework-generated
+const WEB_TEXT_SCORE = 5; // visible copy
+const WEB_CSS_PATH_SCORE = 6; // structure: breaks on markup changes
+const WEB_XY_SCORE = 7; // coordinates scaled by viewport
+
+// Penalties for combined candidates.
+const WITH_TEXT_PENALTY = 0.2; // a second property that disambiguates
+const WITH_PARENT_PENALTY = 0.4; // scoped under a durable ancestor
+const WITH_INDEX_PENALTY = 1.5; // n-th of several: fragile
+const MAX_INDEX = 20; // beyond this an index is noise, not a selector
+const MAX_PARENT_HOPS = 6; // how far up a durable ancestor is looked for
+
+/** Options of {@linkcode rankSelectors}. */
+export interface RankOptions {
+  platform: "web" | "android" | "ios";
+  /** The point acted on (for the xy candidate). */
+  point?: { x: number; y: number };
+  /** Screen size, recorded with xy. */
+  size?: { width: number; height: number };
+  /** Leave the node's text out (it is the value read or asserted, not an identity). */
+  excludeText?: boolean;
+}
+
+interface Base {
+  family: string;
+  score: number;
+  sel: Selector;
+  rejected?: string;
+}
+
+function baseCandidates(node: UiNode, web: boolean, excludeText: boolean): Base[] {
+  const out: Base[] = [];
+  const idWhy = node.resourceId ? generatedIdReason(node.resourceId) : undefined;
+  const testWhy = node.testId ? generatedIdReason(node.testId) : undefined;
+  const classWhy = generatedClassReason(node.className);
+  const withReject = (b: Base, why: string | undefined): Base => why ? { ...b, rejected: why } : b;
+  if (web) {
+    if (node.testId) {
+      out.push(withReject(
+        { family: "testId", score: WEB_TEST_ID_SCORE, sel: { testId: node.testId } },
+        testWhy && `generated test id (${testWhy})`,
+      ));
+    }
+    if (node.contentDescription) {
+      out.push({
+        family: "contentDescription",
+        score: WEB_ARIA_LABEL_SCORE,
+        sel: { ariaLabel: node.contentDescription },
+      });
+    }
+    const role = node.role ?? node.className;
+    if (node.name && role && !(excludeText && node.name === node.text)) {
+      out.push({ family: "roleName", score: WEB_ROLE_NAME_SCORE, sel: { role, name: node.name } });
+    }
+    if (node.resourceId) {
+      out.push(withReject(
+        { family: "id", score: WEB_ID_SCORE, sel: { id: node.resourceId } },
+        idWhy && `generated id (${idWhy})`,
+      ));
+    }
+    if (node.text && !excludeText) {
+      out.push({ family: "text", score: WEB_TEXT_SCORE, sel: { text: node.text } });
+    }
+    if (node.attrs?.cssPath) {
+      out.push({
+        family: "cssPath",
+        score: WEB_CSS_PATH_SCORE,
+        sel: { cssPath: node.attrs.cssPath },
+      });
+    }
+    return out;
+  }
+  if (node.resourceId) {
+    out.push(withReject(
+      { family: "id", score: ID_SCORE, sel: { id: node.resourceId } },
+      idWhy && `generated id (${idWhy})`,
+    ));
+  }
+  if (node.testId) {
+    out.push(withReject(
+      { family: "testId", score: TEST_ID_SCORE, sel: { testId: node.testId } },
+      testWhy && `generated test id (${testWhy})`,
+    ));
+  }
+  if (node.contentDescription) {
+    out.push({
+      family: "contentDescription",
+      score: CONTENT_DESC_SCORE,
+      sel: { contentDescription: node.contentDescription },
+    });
+  }
+  if (node.text && !excludeText) {
+    out.push({ family: "text", score: TEXT_SCORE, sel: { text: node.text } });
+  }
+  out.push(withReject(
+    { family: "classIndex", score: CLASS_INDEX_SCORE, sel: { className: node.className } },
+    classWhy && `generated class name (${classWhy})`,
+  ));
+  return out;
+}
+
+/** The nearest ancestor that a durable property identifies uniquely, as a selector. */
+function durableAncestor(table: ScreenTable, i: number, web: boolean): Selector | undefined {
+  let hops = 0;
+  for (const a of table.ancestors(i)) {
+    if (++hops > MAX_PARENT_HOPS) break;
+    const n = table.node(a);
+    const options: Selector[] = [];
+    if (n.testId && !generatedIdReason(n.testId)) options.push({ testId: n.testId });
+    if (n.resourceId && !generatedIdReason(n.resourceId)) options.push({ id: n.resourceId });
+    if (n.contentDescription) {
+      options.push(
+        web ? { ariaLabel: n.contentDescription } : {
+          contentDescription: n.contentDescription,
+        },
+      );
+    }
+    for (const o of options) if (countSelector(table, o) === 1) return o;
+  }
+  return undefined;
+}
+
+/**
+ * Ranks the selector candidates of a node: every candidate with its uniqueness and, when
+ * rejected, the reason; sorted by score (most durable first), the xy fallback last.
+ *
+ * @param table the screen the node is on
+ * @param node the node's index
+ * @param options platform, point, screen size
+ * @returns the candidates; the first without `rejected` is the best
+ */
+export function rankSelectors(table: ScreenTable, node: number, options: RankOptions): Candidate[] {
+  const web = options.platform === "web";
+  const n = table.node(node);
+  const out: Candidate[] = [];
+  const seen = new Set<string>();
+  const add = (c: Candidate) => {
+    const key = JSON.stringify(c.selector);
+    if (seen.has(key)) return;
+    seen.add(key);
+    out.push(c);
+  };
+  const end = table.subtreeEnd(node);
+  const check = (sel: Selector, inside = false): { matches: number; pickedOther: boolean } => {
+    const m = matchSelector(table, sel, 2);
+    const i = m.indices[0] ?? -1;
+    const mine = inside ? i >= node && i < end : i === node;
+    return { matches: m.count, pickedOther: m.count === 1 && !mine };
+  };
+  const bases = baseCandidates(n, web, options.excludeText === true);
+  // A control without text of its own (a button around a label): its one label's text.
+  if (!n.text && options.excludeText !== true) {
+    const labels: number[] = [];
+    for (let i = node + 1; i < end && labels.length < 2; i++) {
+      if (table.node(i).text) labels.push(i);
+    }
+    if (labels.length === 1) {
+      const text = table.node(labels[0]!).text!;
+      const c = check({ text }, true);
+      add({
+        selector: { text },
+        score: web ? WEB_TEXT_SCORE : TEXT_SCORE,
+        family: "text",
+        matches: c.matches,
+        ...(c.matches === 1 && !c.pickedOther ? {} : { rejected: `matches ${c.matches} nodes` }),
+      });
+    }
+  }
+  let parent: Selector | undefined | null = null;
+  for (const b of bases) {
+    if (b.rejected) {
+      add({ selector: b.sel, score: b.score, family: b.family, matches: -1, rejected: b.rejected });
+      continue;
+    }
+    const single = check(b.sel);
+    const isClass = b.family === "classIndex";
+    if (single.matches === 1 && !single.pickedOther) {
+      add({ selector: b.sel, score: b.score, family: b.family, matches: 1 });
+      continue;
+    }
+    if (!isClass) {
+      add({
+        selector: b.sel,
+        score: b.score,
+        family: b.family,
+        matches: single.matches,
+        rejected: `matches ${single.matches} nodes`,
+      });
+    }
+    // Combine with the node's text (minimal second property).
+    if (b.family !== "text" && n.text && !options.excludeText && !web) {
+      const sel = { ...b.sel, text: n.text };
+      const c = check(sel);
+      add({
+        selector: sel,
+        score: b.score + WITH_TEXT_PENALTY,
+        family: b.family,
+        matches: c.matches,
+        ...(c.matches === 1 && !c.pickedOther ? {} : { rejected: `matches ${c.matches} nodes` }),
+      });
+      if (c.matches === 1 && !c.pickedOther) continue;
+    }
+    // Parent context: the type (or property) under a durable ancestor.
+    if (parent === null) parent = durableAncestor(table, node, web);
+    if (parent) {
+      const sel = { ...b.sel, childOf: parent };
+      const c = check(sel);
+      const score = isClass ? PARENT_CONTEXT_SCORE : b.score + WITH_PARENT_PENALTY;
+      add({
+        selector: sel,
+        score,
+        family: isClass ? "parent" : b.family,
+        matches: c.matches,
+        ...(c.matches === 1 && !c.pickedOther ? {} : { rejected: `matches ${c.matches} nodes` }),
+      });
+      if (c.matches === 1 && !c.pickedOther) continue;
+    }
+    // Index among the matches, capped.
+    const all = matchSelector(table, b.sel, MAX_INDEX + 1);
+    const at = all.indices.indexOf(node);
+    if (at >= 0) {
+      add({
+        selector: { ...b.sel, index: at },
+        score: isClass ? CLASS_INDEX_SCORE : b.score + WITH_INDEX_PENALTY,
+        family: b.family,
+        matches: 1,
+      });
+    } else if (isClass) {
+      add({
+        selector: b.sel,
+        score: CLASS_INDEX_SCORE,
+        family: b.family,
+        matches: all.count,
+        rejected: `index beyond ${MAX_INDEX}`,
+      });
+    }
+  }
+  if (options.point) {
+    const sel: Selector = { xy: [Math.round(options.point.x), Math.round(options.point.y)] };
+    if (options.size) sel.viewport = { width: options.size.width, height: options.size.height };
+    add({ selector: sel, score: web ? WEB_XY_SCORE : XY_SCORE, family: "xy", matches: 1 });
+  }
+  return out.sort((a, b) => (a.rejected ? 1 : 0) - (b.rejected ? 1 : 0) || a.score - b.score);
+}
+
+/** Actions whose node's own text is the value read or asserted. */
+const VALUE_KINDS = new Set(["readText", "assertText"]);
+
+/**
+ * The selectors pass: ranks the candidates of every resolved action.
+ *
+ * @param draft the draft after resolve
+ * @param ctx screen tables
+ * @returns the draft with `candidates` set
+ */
+export function selectorsPass(draft: Draft, ctx: PassContext): Draft {
+  const platform = draft.model.platform;
+  return {
+    ...draft,
+    steps: draft.steps.map((s) => ({
+      ...s,
+      actions: s.actions.map((a): DraftAction => {
+        if (a.node === undefined || a.src.screen === undefined) return a;
+        const table = ctx.table(a.src.screen);
+        if (!table) return a;
+        const size = draft.model.sizes.get(a.src.screen);
+        const candidates = rankSelectors(table, a.node, {
+          platform,
+          ...(a.point ? { point: a.point } : {}),
+          ...(size ? { size } : {}),
+          excludeText: VALUE_KINDS.has(a.kind),
+        });
+        return { ...a, candidates };
+      }),
+    })),
+  };
+}

@@ -1,0 +1,223 @@
+/**
+ * The slots pass (000 "Slot extraction", 001 reverse substitution):
+ *
+ * - input slots: every `inputText` literal (a run of keystrokes into one field counts as one)
+ *   becomes `{{name}}`, named from the field's id, hint or label or the NL words; its value is
+ *   the initial memory's, a memory snapshot's (001 guards), or the literal (also when the
+ *   system prompt holds it). A repeated literal reuses its slot. A password field's value is
+ *   never written: its slot has no default (`null`) unless the test author seeded it in the
+ *   session's initial memory (then `config.memory` restates the author's own input).
+ * - captured slots: a `readText` value gets a `storeAs` (the agent's `memory.set` name, a key
+ *   of the snapshot after it, the element's id or the NL noun phrase); a later assertion of
+ *   exactly that value becomes `{{name}}`.
+ * - memory reverse substitution on assertion values, URLs and selected values (001).
+ *
+ * @module
+ */
+import type { UiNode } from "../ui_node.ts";
+import type { CapturedSlot, Draft, DraftAction, PassContext } from "./draft.ts";
+import { retargetAssertion } from "./modes.ts";
+import { capturedSlotName, inputSlotName, uniqueName } from "./naming.ts";
+import { reverseSubstitute } from "./substitution.ts";
+
+const MIN_REPEAT_LENGTH = 3; // shorter repeated literals ("1", "OK") are coincidences
+
+function nodeOf(a: DraftAction, ctx: PassContext, which: "node" | "fieldNode"): UiNode | undefined {
+  const i = a[which];
+  if (i === undefined || a.src.screen === undefined) return undefined;
+  return ctx.table(a.src.screen)?.node(i);
+}
+
+function targetKey(a: DraftAction): string {
+  return a.node !== undefined
+    ? `n${a.node}`
+    : a.fieldNode !== undefined
+    ? `f${a.fieldNode}`
+    : "focus";
+}
+
+/**
+ * The slots pass.
+ *
+ * @param draft the draft after the modes pass
+ * @param ctx screen tables
+ * @returns the draft with templates, `storeAs` names and `config.memory`
+ */
+export function slotsPass(draft: Draft, ctx: PassContext): Draft {
+  const model = draft.model;
+  const memory: Record<string, string | null> = { ...draft.memory };
+  const taken = new Set<string>([...Object.keys(model.initialMemory)]);
+  const inputByValue = new Map<string, string>();
+  const captured: CapturedSlot[] = [];
+  const initialWrittenBy: Record<string, string> = {};
+  for (const k of Object.keys(model.initialMemory)) initialWrittenBy[k] = "config";
+  const prompts = `${model.systemPrompt ?? ""}\n${model.prompt ?? ""}`;
+
+  const steps = draft.steps.map((s) => ({
+    ...s,
+    actions: s.actions.map((a) => ({ ...a, notes: [...a.notes] })),
+  }));
+  for (const s of steps) {
+    const mode = s.selectorMode ?? draft.mode;
+    let prevInput: DraftAction | undefined;
+    let runText = "";
+    for (let i = 0; i < s.actions.length; i++) {
+      const a = s.actions[i]!;
+      if (a.drop || !a.src.ok) continue;
+      const writtenBy = { ...initialWrittenBy, ...a.src.writtenBy };
+      const snapshot = { ...model.initialMemory, ...a.src.memory };
+      if (a.kind === "inputText" && a.text !== undefined) {
+        if (prevInput && targetKey(prevInput) === targetKey(a)) {
+          prevInput.mergedInto = a.src.seq;
+          runText = a.text.startsWith(runText) ? a.text : runText + a.text;
+          if (a.node === undefined && prevInput.node !== undefined) {
+            a.node = prevInput.node;
+            if (prevInput.candidates) a.candidates = prevInput.candidates;
+            if (prevInput.selector) a.selector = prevInput.selector;
+            if (prevInput.selectors) a.selectors = prevInput.selectors;
+          }
+        } else runText = a.text;
+        prevInput = a;
+        a.literal = runText;
+        const field = nodeOf(a, ctx, "node") ?? nodeOf(a, ctx, "fieldNode");
+        const secret = field?.password === true;
+        const name = inputSlot(a, runText, field, secret, s.text);
+        a.text = `{{${name}}}`;
+        continue;
+      }
+      prevInput = undefined;
+      if (a.kind === "readText" && a.literal !== undefined) {
+        const v = a.literal;
+        let name = a.storeAs;
+        let how = "the agent's memory.set";
+        if (!name) {
+          const set = s.actions.slice(i + 1).find((x) =>
+            x.kind === "memorySet" && !x.drop && x.value === v && x.storeAs
+          );
+          if (set) {
+            name = set.storeAs!;
+            set.drop = `folded into the readText before it (storeAs ${name})`;
+          }
+        }
+        if (!name) {
+          const keys = Object.keys(a.src.memory).filter((k) => a.src.memory[k] === v).sort();
+          if (keys[0]) {
+            name = keys[0];
+            how = "the memory snapshot after the read";
+          }
+        }
+        if (!name) {
+          name = uniqueName(capturedSlotName(nodeOf(a, ctx, "node"), s.text), taken);
+          how = "the element id or the NL step";
+        }
+        taken.add(name);
+        a.storeAs = name;
+        captured.push({ name, value: v, seq: a.src.seq });
+        a.notes.push(`captured slot ${name} = ${JSON.stringify(v)} (named from ${how})`);
+        continue;
+      }
+      if (a.kind === "memorySet" && a.storeAs && a.value !== undefined) {
+        captured.push({ name: a.storeAs, value: a.value, seq: a.src.seq });
+        taken.add(a.storeAs);
+        continue;
+      }
+      if ((a.kind === "assertText" || a.kind === "assertVisible") && a.literal !== undefined) {
+        const L = a.literal;
+        const cap = [...captured].reverse().find((c) => c.value === L);
+        let name = cap?.name;
+        let how = "a captured slot";
+        if (!name && L.length >= MIN_REPEAT_LENGTH) {
+          name = inputByValue.get(L);
+          how = "a repeated input literal";
+        }
+        if (!name) {
+          const sub = reverseSubstitute(L, snapshot, writtenBy);
+          for (const r of sub.rejected) a.notes.push(`not substituted: ${r}`);
+          if (sub.key) {
+            name = sub.key;
+            how = "memory (001 reverse substitution)";
+            if (!(name in memory) && !captured.some((c) => c.name === name)) memory[name] = L;
+          }
+        }
+        if (name) {
+          const r = retargetAssertion(a, mode, { equals: `{{${name}}}` });
+          if (r) {
+            r.notes.push(`expected ${JSON.stringify(L)} → {{${name}}} (${how})`);
+            s.actions[i] = r;
+          } else a.notes.push(`kept ${JSON.stringify(L)}: no selector independent of the value`);
+        }
+        continue;
+      }
+      if (a.kind === "navigate" && a.url !== undefined) {
+        a.url = substituted(a, a.url, snapshot, writtenBy);
+      }
+      if (a.kind === "select" && a.value !== undefined) {
+        a.value = substituted(a, a.value, snapshot, writtenBy);
+      }
+    }
+  }
+
+  function substituted(
+    a: DraftAction,
+    v: string,
+    snapshot: Record<string, string>,
+    writtenBy: Record<string, string>,
+  ): string {
+    const sub = reverseSubstitute(v, snapshot, writtenBy);
+    for (const r of sub.rejected) a.notes.push(`not substituted: ${r}`);
+    if (!sub.key) return v;
+    if (!(sub.key in memory)) memory[sub.key] = v;
+    a.notes.push(`${JSON.stringify(v)} → {{${sub.key}}} (001 reverse substitution)`);
+    return `{{${sub.key}}}`;
+  }
+
+  function inputSlot(
+    a: DraftAction,
+    literal: string,
+    field: UiNode | undefined,
+    secret: boolean,
+    stepText: string,
+  ): string {
+    const init = Object.keys(model.initialMemory).sort().find((k) =>
+      model.initialMemory[k] === literal
+    );
+    if (init) {
+      memory[init] = model.initialMemory[init]!;
+      a.notes.push(
+        `input slot ${init} from the initial memory${
+          secret ? " (password field: the author's own seed)" : ""
+        }`,
+      );
+      inputByValue.set(literal, init);
+      return init;
+    }
+    const sub = reverseSubstitute(literal, { ...a.src.memory }, { ...a.src.writtenBy });
+    for (const r of sub.rejected) a.notes.push(`not substituted: ${r}`);
+    if (sub.key) {
+      if (!(sub.key in memory)) memory[sub.key] = secret ? null : literal;
+      a.notes.push(`input slot ${sub.key} from memory (001 reverse substitution)`);
+      inputByValue.set(literal, sub.key);
+      return sub.key;
+    }
+    const repeated = inputByValue.get(literal);
+    if (repeated) {
+      a.notes.push(`input slot ${repeated} (repeated literal)`);
+      return repeated;
+    }
+    const name = uniqueName(inputSlotName(field, stepText), taken);
+    taken.add(name);
+    memory[name] = secret ? null : literal;
+    inputByValue.set(literal, name);
+    const from = prompts.includes(literal)
+      ? "a value of the system prompt"
+      : "an inputText literal";
+    a.notes.push(
+      secret
+        ? `input slot ${name} from a password field: value not written (no default)`
+        : `input slot ${name} from ${from}`,
+    );
+    return name;
+  }
+
+  return { ...draft, steps, memory, captured };
+}

@@ -1,0 +1,45 @@
+/**
+ * Writes the optimizer's golden inputs, `tests/testdata/optimizer/<case>/events.jsonl`, from
+ * the example captures (Cairn's event export with the hierarchies embedded), and — with
+ * `--expected` — the expected trail YAML of each case, to be read by eye before committing.
+ * Run: `deno run -A scripts/make_optimizer_goldens.ts [--expected]`.
+ *
+ * @module
+ */
+import { blobRefOf } from "../engine/formats/blob_ref.ts";
+import { formatEventsJsonl } from "../engine/formats/events_jsonl.ts";
+import { projectTrail } from "../engine/trail_projection.ts";
+import { loadCaptureFile, loadEventsFile } from "../tests/optimizer_support.ts";
+
+/** Golden cases: name → example capture file. */
+export const GOLDEN_CASES: Record<string, string> = {
+  inventory: "examples/inventory.capture.json",
+  merchant_email: "examples/merchant.capture.json",
+  substitution_guards: "tests/testdata/optimizer/substitution_guards.capture.json",
+  web_checkout: "examples/web_checkout.capture.json",
+};
+
+if (import.meta.main) {
+  const expected = Deno.args.includes("--expected");
+  for (const [name, file] of Object.entries(GOLDEN_CASES)) {
+    try {
+      await Deno.stat(file);
+    } catch {
+      console.log(`skip ${name}: ${file} missing`);
+      continue;
+    }
+    const dir = `tests/testdata/optimizer/${name}`;
+    await Deno.mkdir(dir, { recursive: true });
+    const c = await loadCaptureFile(file, name);
+    const blobs = new Map(c.blobs.map((b) => [blobRefOf(b).hash, b.bytes]));
+    await Deno.writeTextFile(`${dir}/events.jsonl`, formatEventsJsonl(c.events, blobs));
+    if (expected) {
+      const g = await loadEventsFile(`${dir}/events.jsonl`);
+      for (const mode of ["strict", "flexible", "adaptive"] as const) {
+        const p = projectTrail(g.events, { screens: g.screens, mode });
+        await Deno.writeTextFile(`${dir}/${mode}.yaml`, p.yaml);
+      }
+    }
+    console.log(`wrote ${dir}`);
+  }
+}

@@ -1,0 +1,70 @@
+import { assertEquals } from "./assert.ts";
+import { parseTrail } from "../engine/trail.ts";
+import { projectTrail } from "../engine/trail_projection.ts";
+import { loadCaptureFile, loadEventsFile } from "./optimizer_support.ts";
+
+const DIR = new URL("./testdata/optimizer/", import.meta.url);
+
+/** Seed 000's "After post-processing" text, verbatim (trail section and config.memory). */
+const AFTER_000_TRAIL = `trail:
+  - step: Sign in with the test account
+    recording:
+      - inputText: "{{email}}"
+      - tap:
+          id: "next-button"
+      - inputText: "{{password}}"
+      - tap:
+          id: "sign-in-button"
+  - step: Note the current inventory count
+    recording:
+      - readText:
+          selector:
+            id: "inventory-count"
+          storeAs: inventoryCount
+  - step: Add 2 items
+    recording:
+      - tap:
+          id: "add-item-button"
+      - tap:
+          id: "add-item-button"
+  - step: Verify inventory increased by 2
+    recording:
+      - assertText:
+          selector:
+            id: "inventory-count"
+          equals: "{{inventoryCount + 2}}"
+`;
+const AFTER_000_MEMORY = { email: "alice@example.com", password: "password123" };
+
+function trailSection(yaml: string): string {
+  return yaml.slice(yaml.indexOf("\ntrail:\n") + 1);
+}
+
+for (const mode of ["adaptive", "strict"] as const) {
+  Deno.test(`projectTrail() turns 000's inventory capture into 000's after trail (${mode})`, async () => {
+    const c = await loadEventsFile(new URL("inventory/events.jsonl", DIR).pathname);
+    const p = projectTrail(c.events, { screens: c.screens, mode });
+    assertEquals(trailSection(p.yaml), AFTER_000_TRAIL);
+    assertEquals(parseTrail(p.yaml).config.memory, AFTER_000_MEMORY);
+  });
+}
+
+Deno.test("projectTrail() gives the same trail from examples/inventory.capture.json as from its golden events", async () => {
+  const file = await loadCaptureFile("examples/inventory.capture.json", "inventory");
+  const golden = await loadEventsFile(new URL("inventory/events.jsonl", DIR).pathname);
+  assertEquals(
+    projectTrail(file.events, { screens: file.screens }).yaml,
+    projectTrail(golden.events, { screens: golden.screens }).yaml,
+  );
+});
+
+for await (const entry of Deno.readDir(DIR)) {
+  if (!entry.isDirectory) continue;
+  for (const mode of ["strict", "flexible", "adaptive"] as const) {
+    Deno.test(`projectTrail() matches the golden ${entry.name}/${mode}.yaml`, async () => {
+      const c = await loadEventsFile(new URL(`${entry.name}/events.jsonl`, DIR).pathname);
+      const expected = await Deno.readTextFile(new URL(`${entry.name}/${mode}.yaml`, DIR));
+      assertEquals(projectTrail(c.events, { screens: c.screens, mode }).yaml, expected);
+    });
+  }
+}
