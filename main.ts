@@ -15,6 +15,10 @@ const COMMANDS: Record<string, { summary: string; load: () => Promise<CommandMod
   // One line per command, e.g.
   // optimize: { summary: "…", load: () => import("./cli/optimize.ts") },
   ingest: { summary: "Import capture files as sessions", load: () => import("./cli/ingest.ts") },
+  optimize: {
+    summary: "Project a capture into a trail (selectors, slots, expressions)",
+    load: () => import("./cli/optimize.ts"),
+  },
   snapshot: {
     summary: "Text snapshot with stable refs of a hierarchy; --diff, --marks",
     load: () => import("./cli/snapshot.ts"),
@@ -27,6 +31,10 @@ const COMMANDS: Record<string, { summary: string; load: () => Promise<CommandMod
   serve: {
     summary: "Serve the HTTP API (events, SSE, sessions, blobs)",
     load: () => import("./cli/serve.ts"),
+  },
+  blaze: {
+    summary: "Drive a browser with recorded agent tools",
+    load: () => import("./cli/blaze.ts"),
   },
   appium: {
     summary: "Install, start or check Appium (Android)",

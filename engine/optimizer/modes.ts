@@ -99,6 +99,7 @@ export function applyChoice(
   for (const c of a.candidates) {
     if (c === choice.chosen) continue;
     if (c.rejected) out.notes.push(`rejected ${JSON.stringify(c.selector)}: ${c.rejected}`);
+    else out.notes.push(`passed over ${JSON.stringify(c.selector)} (${c.family}, score ${c.score})`);
   }
   if (choice.chosen) {
     out.notes.push(
@@ -206,5 +207,9 @@ export function retargetAssertion(
   if (choice.selectors) out.selectors = choice.selectors;
   if ("equals" in expect) out.equals = expect.equals;
   else out.matches = expect.matches;
+  out.notes = [
+    ...a.notes,
+    `retargeted to ${JSON.stringify(choice.selectors ?? choice.selector)}: a selector that does not use the value`,
+  ];
   return out;
 }

@@ -134,7 +134,9 @@ function resolveNode(a: DraftAction, ctx: PassContext): void {
       } else if (a.node !== undefined) {
         if (m.count !== 1) {
           a.notes.push(`runtime selector ${desc} matches ${m.count} nodes: replaced`);
-        } else if (m.indices[0] !== a.node) {
+        } else if (
+          m.indices[0]! < a.node || m.indices[0]! >= table.subtreeEnd(a.node)
+        ) {
           const other = table.node(m.indices[0]!);
           a.notes.push(
             `runtime selector ${desc} resolves to a different node (${other.className}${

@@ -1,0 +1,153 @@
+/**
+ * `cairn optimize CAPTURE_FILE|SESSION_ID`: projects a capture into a trail and prints its
+ * YAML. A file is ingested first (any format `cairn ingest` reads) under a session id derived
+ * from its content, so optimizing the same file again reuses the stored session.
+ *
+ * @module
+ */
+import { type CommandSpec, type ParsedArgs, str } from "./args.ts";
+import { bool } from "./args.ts";
+import { DB_FLAGS, openStore } from "./context.ts";
+import { InputError } from "./errors.ts";
+import { prepareFile, storePrepared } from "./ingest.ts";
+import type { EventStore } from "../events/event_store.ts";
+import { NotFoundError } from "../events/event_store.ts";
+import { HEURISTICS_VERSION, HEURISTICS_VERSIONS } from "../engine/optimizer/heuristics.ts";
+import type { ExplainEntry } from "../engine/optimizer/optimize.ts";
+import { projectSessionTrail } from "../engine/trail_projection.ts";
+import type { SelectorMode } from "../engine/trail.ts";
+
+/** The command's flags and help. */
+export const spec: CommandSpec = {
+  name: "optimize",
+  summary: "Project a capture into a trail with durable selectors, slots and expressions",
+  positionals: ["CAPTURE_FILE|SESSION_ID"],
+  flags: {
+    ...DB_FLAGS,
+    mode: {
+      type: "string",
+      choices: ["strict", "flexible", "adaptive"],
+      default: "adaptive",
+      description: "Selector mode",
+    },
+    heuristics: {
+      type: "string",
+      choices: HEURISTICS_VERSIONS,
+      default: HEURISTICS_VERSION,
+      description: "Optimizer heuristics version",
+    },
+    out: { type: "string", alias: "o", value: "FILE", description: "Write the trail here" },
+    explain: {
+      type: "boolean",
+      description: "Per action: the chosen selector, slot or pattern and the rejected candidates",
+    },
+  },
+  details: `
+Examples:
+  deno task optimize examples/inventory.capture.json
+  deno task optimize examples/inventory.capture.json --mode strict --explain
+  deno task cairn optimize 3f1c…                       # a stored session
+`,
+};
+
+/**
+ * Ingests a capture file once: its session id is derived from the file's events and blobs.
+ *
+ * @param store the event store
+ * @param path the capture file
+ * @returns the session id
+ * @throws {InputError} for a missing or malformed file
+ */
+export async function ingestOnce(store: EventStore, path: string): Promise<string> {
+  const probe = await prepareFile(path, { sessionId: "probe" });
+  const hasher = new TextEncoder().encode(
+    JSON.stringify(probe.sessions.map((s) => s.events.map((e) => [e.type, e.data]))),
+  );
+  const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", hasher));
+  const id = "capture-" +
+    Array.from(digest.subarray(0, 8), (b) => b.toString(16).padStart(2, "0")).join("");
+  const existing = await store.streams(`session-${id}`);
+  if (existing.some((s) => s.streamId === `session-${id}`)) return id;
+  const prepared = await prepareFile(path, { sessionId: id });
+  await storePrepared(store, prepared);
+  return id;
+}
+
+async function isFile(path: string): Promise<boolean> {
+  try {
+    return (await Deno.stat(path)).isFile;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Renders the explanation as YAML comment lines.
+ *
+ * @param entries the optimizer's explanation
+ * @param warnings its warnings
+ * @returns the text
+ */
+export function renderExplain(
+  entries: readonly ExplainEntry[],
+  warnings: readonly string[],
+): string {
+  const out: string[] = ["# --explain"];
+  let step = -1;
+  for (const e of entries) {
+    if (e.step !== step) {
+      step = e.step;
+      out.push(`# step ${e.step}: ${e.stepText}`);
+    }
+    out.push(`#   action ${e.action} (${e.kind}) → ${e.outcome}`);
+    for (const l of e.lines) out.push(`#       ${l}`);
+  }
+  for (const w of warnings) out.push(`# warning: ${w}`);
+  return out.join("\n") + "\n";
+}
+
+/**
+ * Runs the command.
+ *
+ * @param args parsed arguments
+ * @returns the exit code
+ */
+export async function run(args: ParsedArgs): Promise<number> {
+  const target = args.positionals[0]!;
+  const mode = (str(args, "mode") ?? "adaptive") as SelectorMode;
+  const heuristics = str(args, "heuristics") ?? HEURISTICS_VERSION;
+  const store = openStore(args);
+  try {
+    let sessionId: string;
+    if (await isFile(target)) sessionId = await ingestOnce(store, target);
+    else if (/\.(json|jsonl|ya?ml)$/i.test(target) || target.includes("/")) {
+      throw new InputError(`${target}: no such file`);
+    } else sessionId = target.replace(/^session-/, "");
+    let projection;
+    try {
+      projection = await projectSessionTrail(store, sessionId, { mode, heuristics });
+    } catch (err) {
+      if (err instanceof NotFoundError) {
+        throw new InputError(`${target}: neither a file nor a stored session`);
+      }
+      throw err;
+    }
+    const out = str(args, "out");
+    if (out) {
+      await Deno.writeTextFile(out, projection.yaml);
+      console.error(`wrote ${out} (session ${sessionId}, ${mode}, heuristics ${heuristics})`);
+    } else {
+      console.log(projection.yaml.trimEnd());
+    }
+    if (bool(args, "explain")) {
+      console.log(
+        (out ? "" : "\n") + renderExplain(projection.explain, projection.warnings).trimEnd(),
+      );
+    } else {
+      for (const w of projection.warnings) console.error(`warning: ${w}`);
+    }
+    return 0;
+  } finally {
+    store.close();
+  }
+}
