@@ -22,12 +22,12 @@ function word(rng: Prng): string | undefined {
   return rng.chance(0.45) ? undefined : rng.pick(WORDS);
 }
 
-function bounds(rng: Prng) {
+function bounds(rng: Prng, scale: number, shift: number) {
   const x = rng.chance(0.7) ? rng.pick(COORDS) : rng.next() * 140 - 20;
   const y = rng.chance(0.7) ? rng.pick(COORDS) : rng.next() * 140 - 20;
   const side = () =>
     rng.chance(0.1) ? 0 : rng.chance(0.6) ? rng.pick([10, 20, 40, 80, 100]) : rng.next() * 90;
-  return { x, y, w: side(), h: side() };
+  return { x: x * scale + shift, y: y * scale + shift, w: side() * scale, h: side() * scale };
 }
 
 /**
@@ -36,14 +36,16 @@ function bounds(rng: Prng) {
  *
  * @param rng the generator
  * @param size about how many nodes
+ * @param scale multiplies every coordinate (default 1: a 140-pixel screen)
+ * @param shift is added to every coordinate after scaling
  * @returns the root
  */
-export function randomTree(rng: Prng, size: number): UiNode {
+export function randomTree(rng: Prng, size: number, scale = 1, shift = 0): UiNode {
   const nodes: UiNode[] = [];
   const make = (): UiNode => {
     const n = makeNode({
       className: rng.pick(CLASSES),
-      bounds: bounds(rng),
+      bounds: bounds(rng, scale, shift),
       visible: rng.chance(0.85),
       enabled: rng.chance(0.8),
       clickable: rng.chance(0.4),

@@ -10,12 +10,19 @@
  * ```
  * offset 0                      header: HEADER_INTS Int32 fields (H_* indices)
  * HEADER_BYTES + c * stride     column c (COL_*), n Int32 values, zero-padded to `stride` bytes
+ * H_NARROW_COLUMNS (header)    narrow columns k (NARROW_*), n Int16 values each, `narrowStride` apart
  * H_STR_OFFSETS (from header)   string offsets: stringCount + 1 Int32 (byte offsets in the arena)
  * H_ARENA (from header)         string arena: the UTF-8 bytes of every interned string
  * ```
  *
  * with `stride = ceil(n / LANES) * LANES * 4` bytes (a whole number of `v128` blocks), so every
  * column starts 16-byte aligned and a SIMD loop may read the padding lanes of the last block.
+ * and `narrowStride = ceil(n / 8) * 8 * 2` bytes (whole blocks of eight Int16 lanes).
+ *
+ * The narrow columns are a derived Int16 copy of the bounds (left, top, width, height) for the
+ * hit test: eight nodes per `v128` instead of four. They are valid (`H_NARROW` = 1) only when
+ * every x1, y1 ≥ -NARROW_LIMIT - 1 and every x2, y2 ≤ NARROW_LIMIT, which holds on phone, tablet
+ * and viewport screens; otherwise the hit test reads the Int32 columns.
  * Nodes are in document order (pre-order), so the subtree of node `i` is `[i, end[i])`.
  * String ids are indices into the string offsets; id 0 is the empty string and means "absent".
  * Coordinates (columns and hit-test points) must lie within ±2^29 + 1: the SIMD range test
@@ -50,6 +57,12 @@ export const H_ARENA = 5;
 export const H_ARENA_BYTES = 6;
 /** Header field: total size of the table in bytes (a multiple of ALIGN). */
 export const H_TOTAL_BYTES = 7;
+/** Header field: 1 when the narrow Int16 columns hold the bounds, else 0. */
+export const H_NARROW = 8;
+/** Header field: byte offset (from the table start) of the narrow columns. */
+export const H_NARROW_COLUMNS = 9;
+/** Header field: bytes from one narrow column to the next. */
+export const H_NARROW_STRIDE = 10;
 /** The value of the `H_MAGIC` field ("CAIR" little-endian). */
 export const MAGIC = 0x52494143;
 
@@ -96,6 +109,22 @@ export const COL_HINT = 18;
 export const NUM_COLUMNS = 19;
 /** First string-id column; string columns run from here to NUM_COLUMNS - 1. */
 export const FIRST_STRING_COLUMN = 11;
+
+// ---- narrow columns (Int16, valid when H_NARROW is 1) ----
+/** Narrow column: x1. */
+export const NARROW_X1 = 0;
+/** Narrow column: y1. */
+export const NARROW_Y1 = 1;
+/** Narrow column: width, x2 - x1 (0 for padding lanes, which then contain no point). */
+export const NARROW_W = 2;
+/** Narrow column: height, y2 - y1. */
+export const NARROW_H = 3;
+/** Number of narrow columns. */
+export const NUM_NARROW = 4;
+/** Bounds fit the narrow columns when x1, y1 ≥ -NARROW_LIMIT - 1 and x2, y2 ≤ NARROW_LIMIT. */
+export const NARROW_LIMIT = 16383;
+/** Int16 lanes per `v128`. */
+export const NARROW_LANES = 8;
 
 // ---- flags (bits of COL_FLAGS) ----
 /** Flag: clickable. */

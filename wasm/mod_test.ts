@@ -1,5 +1,20 @@
 import { assert, assertEquals, assertThrows } from "../tests/assert.ts";
-import { COL_RESOURCE_ID, COL_TEXT, PREDICATE_INTS } from "./layout.ts";
+import {
+  COL_AREA,
+  COL_DEPTH,
+  COL_END,
+  COL_FLAGS,
+  COL_PARENT,
+  COL_RESOURCE_ID,
+  COL_TEXT,
+  COL_X1,
+  COL_X2,
+  COL_Y1,
+  COL_Y2,
+  F_VISIBLE,
+  NARROW_LIMIT,
+  PREDICATE_INTS,
+} from "./layout.ts";
 import { encodePredicate } from "./hot_path.ts";
 import { reference } from "./reference.ts";
 import { wasmAvailable, wasmHotPath } from "./mod.ts";
@@ -91,4 +106,69 @@ Deno.test("TableWriter interns each string once and lays out UTF-8 bytes", () =>
   assertEquals(t.stringId("missing"), -1);
   assertEquals(t.bytes.length % 16, 0);
   assertThrows(() => new TableWriter(-1), RangeError, "Cannot build a table of -1 nodes");
+});
+
+function boxes(list: [number, number, number, number][]): FlatTable {
+  const w = new TableWriter(list.length);
+  const [x1, y1, x2, y2] = [COL_X1, COL_Y1, COL_X2, COL_Y2].map((c) => w.column(c));
+  const area = w.column(COL_AREA), flags = w.column(COL_FLAGS), depth = w.column(COL_DEPTH);
+  const end = w.column(COL_END), parent = w.column(COL_PARENT);
+  list.forEach(([l, t, r, b], i) => {
+    x1![i] = l;
+    y1![i] = t;
+    x2![i] = r;
+    y2![i] = b;
+    area[i] = Math.min((r - l) * (b - t), 0x7fffffff);
+    flags[i] = F_VISIBLE;
+    depth[i] = i === 0 ? 0 : 1;
+    parent[i] = i === 0 ? -1 : 0;
+    end[i] = i === 0 ? list.length : i + 1;
+  });
+  return w.finish();
+}
+
+Deno.test("hitTest() is exact at the narrow Int16 limits and beyond them", () => {
+  const L = NARROW_LIMIT;
+  const edge = [
+    -L - 3,
+    -L - 2,
+    -L - 1,
+    -L,
+    -1,
+    0,
+    1,
+    L - 1,
+    L,
+    L + 1,
+    L + 2,
+    40000,
+    -40000,
+    2 ** 29,
+  ];
+  const pts: number[] = [];
+  for (const x of edge) for (const y of edge) pts.push(x, y);
+  const cases: [string, FlatTable, boolean][] = [
+    [
+      "narrow",
+      boxes([[-L - 1, -L - 1, L, L], [-L - 1, 0, 0, L], [L - 1, -L - 1, L, -L], [5, 5, 5, 9]]),
+      true,
+    ],
+    ["wide", boxes([[-L - 1, -L - 1, L + 1, L], [-L - 2, 0, 0, L], [L - 1, -L - 1, L, -L]]), false],
+  ];
+  for (const [name, t, narrow] of cases) {
+    assertEquals(t.narrow, narrow, name);
+    const points = Int32Array.from(pts);
+    const w = new Int32Array(pts.length / 2), r = new Int32Array(pts.length / 2);
+    wasmHotPath().hitTestBatch(t, points, w);
+    reference.hitTestBatch(t, points, r);
+    assertEquals(w, r, name);
+    for (let k = 0; k < r.length; k++) {
+      assertEquals(
+        wasmHotPath().hitTest(t, pts[2 * k]!, pts[2 * k + 1]!),
+        r[k],
+        `${name} point ${k}`,
+      );
+    }
+    assert(r.some((i) => i > 0) && r.some((i) => i < 0), name);
+  }
 });

@@ -7,10 +7,17 @@
  */
 import {
   ALIGN,
+  COL_X1,
+  COL_X2,
+  COL_Y1,
+  COL_Y2,
   H_ARENA,
   H_ARENA_BYTES,
   H_COUNT,
   H_MAGIC,
+  H_NARROW,
+  H_NARROW_COLUMNS,
+  H_NARROW_STRIDE,
   H_STR_OFFSETS,
   H_STRIDE,
   H_STRING_COUNT,
@@ -19,12 +26,24 @@ import {
   HEADER_INTS,
   LANES,
   MAGIC,
+  NARROW_H,
+  NARROW_LANES,
+  NARROW_LIMIT,
+  NARROW_W,
+  NARROW_X1,
+  NARROW_Y1,
   NUM_COLUMNS,
+  NUM_NARROW,
 } from "./layout.ts";
 
 /** Rounds `bytes` up to a multiple of `ALIGN`. */
 export function align(bytes: number): number {
   return Math.ceil(bytes / ALIGN) * ALIGN;
+}
+
+/** Byte distance between two narrow Int16 columns of a table of `n` nodes. */
+export function narrowStride(n: number): number {
+  return Math.ceil(n / NARROW_LANES) * NARROW_LANES * 2;
 }
 
 /** Byte distance between two columns of a table of `n` nodes (whole `v128` blocks). */
@@ -50,6 +69,8 @@ export class FlatTable {
   readonly strOffsets: Int32Array;
   /** UTF-8 bytes of every interned string. */
   readonly arena: Uint8Array;
+  /** Whether the narrow Int16 bounds are valid (every box within ±NARROW_LIMIT). */
+  readonly narrow: boolean;
   readonly #columns: Int32Array[];
   readonly #ids: ReadonlyMap<string, number>;
 
@@ -65,6 +86,7 @@ export class FlatTable {
     if (header[H_MAGIC] !== MAGIC) throw new TypeError("Cannot read table: bad magic number");
     this.bytes = bytes;
     this.n = header[H_COUNT]!;
+    this.narrow = header[H_NARROW] === 1;
     this.stride = header[H_STRIDE]!;
     this.strings = strings;
     this.#ids = ids;
@@ -174,6 +196,27 @@ export class TableWriter {
     return id;
   }
 
+  /** Writes the Int16 copy of the bounds when every node fits; returns whether it did. */
+  #writeNarrow(bytes: Uint8Array, at: number, nStride: number): boolean {
+    const x1 = this.column(COL_X1), y1 = this.column(COL_Y1);
+    const x2 = this.column(COL_X2), y2 = this.column(COL_Y2);
+    const lo = -NARROW_LIMIT - 1;
+    for (let i = 0; i < this.n; i++) {
+      if (x1[i]! < lo || y1[i]! < lo || x2[i]! > NARROW_LIMIT || y2[i]! > NARROW_LIMIT) {
+        return false;
+      }
+    }
+    const col = (k: number) => new Int16Array(bytes.buffer, at + k * nStride, this.n);
+    const nx = col(NARROW_X1), ny = col(NARROW_Y1), nw = col(NARROW_W), nh = col(NARROW_H);
+    for (let i = 0; i < this.n; i++) {
+      nx[i] = x1[i]!;
+      ny[i] = y1[i]!;
+      nw[i] = x2[i]! - x1[i]!;
+      nh[i] = y2[i]! - y1[i]!;
+    }
+    return true;
+  }
+
   /**
    * Lays out the strings after the columns and returns the finished table.
    *
@@ -183,7 +226,9 @@ export class TableWriter {
     const encoder = new TextEncoder();
     const encoded = this.#strings.map((s) => encoder.encode(s));
     const arenaBytes = encoded.reduce((sum, e) => sum + e.length, 0);
-    const strOffsets = this.#columnBytes.length;
+    const narrow = this.#columnBytes.length;
+    const nStride = narrowStride(this.n);
+    const strOffsets = narrow + NUM_NARROW * nStride;
     const arena = strOffsets + align((encoded.length + 1) * 4);
     const total = arena + align(arenaBytes);
     const bytes = new Uint8Array(total);
@@ -197,6 +242,9 @@ export class TableWriter {
     header[H_ARENA] = arena;
     header[H_ARENA_BYTES] = arenaBytes;
     header[H_TOTAL_BYTES] = total;
+    header[H_NARROW_COLUMNS] = narrow;
+    header[H_NARROW_STRIDE] = nStride;
+    header[H_NARROW] = this.#writeNarrow(bytes, narrow, nStride) ? 1 : 0;
     const offsets = new Int32Array(bytes.buffer, strOffsets, encoded.length + 1);
     let at = 0;
     encoded.forEach((e, id) => {
