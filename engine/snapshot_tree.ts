@@ -152,7 +152,8 @@ const INTERACTIVE_SHORT = new Set([
 const cache = new WeakMap<Screen, SnapshotTree>();
 
 /**
- * Builds (once per screen object; later calls return the same tree) the snapshot walk.
+ * Builds (once per screen object; later calls return the same tree) the snapshot walk. A screen
+ * is treated as immutable once rendered: change a copy, not the screen, to see a change.
  *
  * @param screen the parsed screen
  * @returns the entries, nested and in document order, with their refs
