@@ -4,6 +4,9 @@
  * no bounds. Parsed into a {@linkcode UiNode} tree; every bound is the zero rectangle, so
  * resolving a point against such a screen finds nothing (selectors come from role and name).
  *
+ * The raw result of CDP's `Accessibility.getFullAXTree` (`{ nodes: [{ nodeId, role: { value },
+ * childIds, properties: [{ name, value }] }] }`, no `schema_version`) is read the same way.
+ *
  * @module
  */
 import { z } from "zod";
@@ -44,6 +47,45 @@ export const AxTreeV1 = z.object({
   nodes: z.array(AxNode),
 }).loose();
 export type AxTreeV1 = z.infer<typeof AxTreeV1>;
+
+/**
+ * Whether a value is CDP's raw `Accessibility.getFullAXTree` result: no `schema_version`, a
+ * `nodes` list whose nodes carry `nodeId`.
+ *
+ * @param value parsed JSON
+ * @returns true for a raw CDP AX tree
+ */
+export function isCdpAxTree(value: unknown): value is { nodes: Record<string, unknown>[] } {
+  if (value === null || typeof value !== "object" || Array.isArray(value)) return false;
+  const o = value as Record<string, unknown>;
+  return o.schema_version === undefined && Array.isArray(o.nodes) && o.nodes.length > 0 &&
+    o.nodes.every((n) => n !== null && typeof n === "object" && "nodeId" in n);
+}
+
+/** Renames CDP's node fields to axtree_v1's (properties as a name → value map). */
+function fromCdp(tree: { nodes: Record<string, unknown>[] }): unknown {
+  return {
+    schema_version: "axtree_v1",
+    nodes: tree.nodes.map((n) => {
+      const props: Record<string, unknown> = {};
+      if (Array.isArray(n.properties)) {
+        for (const p of n.properties as { name?: unknown; value?: { value?: unknown } }[]) {
+          if (typeof p?.name === "string") props[p.name] = p.value?.value ?? p.value;
+        }
+      }
+      return {
+        node_id: n.nodeId,
+        role: n.role,
+        name: n.name,
+        value: n.value,
+        description: n.description,
+        ignored: n.ignored,
+        properties: props,
+        children: n.childIds ?? [],
+      };
+    }),
+  };
+}
 
 /** Roles whose name is their visible text. */
 const TEXT_ROLES = new Set(["StaticText", "text", "InlineTextBox", "LabelText", "heading"]);
@@ -124,7 +166,7 @@ function nodeOf(ax: AxNode, children: UiNode[]): UiNode {
  * ```
  */
 export function parseAxTree(value: unknown): Screen {
-  const parsed = AxTreeV1.safeParse(value);
+  const parsed = AxTreeV1.safeParse(isCdpAxTree(value) ? fromCdp(value) : value);
   if (!parsed.success) throw zodToFormatError(parsed.error);
   const tree = parsed.data;
   const byId = new Map<string, AxNode>();

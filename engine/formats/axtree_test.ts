@@ -101,3 +101,36 @@ Deno.test("parseHierarchy() dispatches axtree_v1 text to parseAxTree", () => {
   assertEquals(s.format, "axtree_v1");
   assertEquals(s.root.children[0]!.name, "Shop");
 });
+
+Deno.test("parseAxTree() reads CDP's raw getFullAXTree result", () => {
+  const s = parseAxTree({
+    nodes: [
+      {
+        nodeId: "1",
+        ignored: false,
+        role: { type: "role", value: "RootWebArea" },
+        name: { type: "computedString", value: "Shop" },
+        childIds: ["2"],
+      },
+      {
+        nodeId: "2",
+        ignored: false,
+        role: { type: "role", value: "checkbox" },
+        name: { type: "computedString", value: "Gift wrap" },
+        properties: [
+          { name: "checked", value: { type: "tristate", value: "true" } },
+          { name: "disabled", value: { type: "boolean", value: true } },
+        ],
+        childIds: [],
+      },
+    ],
+  });
+  const box = s.root.children[0]!;
+  assertEquals([s.root.name, box.role, box.name, box.checked, box.enabled], [
+    "Shop",
+    "checkbox",
+    "Gift wrap",
+    true,
+    false,
+  ]);
+});

@@ -5,11 +5,13 @@
  */
 import { detectFormat } from "../hierarchy.ts";
 import type { HierarchyFormat } from "../ui_node.ts";
+import { isCdpAxTree } from "./axtree.ts";
 
 /**
  * Detects a hierarchy's format: the formats `engine/hierarchy.ts` detects (XCUITest,
  * `uiautomator dump` and UiAutomator2 XML, Maestro, Trailblaze and Cairn Chrome JSON), and
- * `axtree_v1` JSON (`schema_version: "axtree_v1"`, or a `nodes` list with `node_id`).
+ * `axtree_v1` JSON (`schema_version: "axtree_v1"`, a `nodes` list with `node_id`, or CDP's raw
+ * `getFullAXTree` result).
  *
  * @param raw hierarchy text or an already parsed JSON value
  * @returns the format, or undefined when none fits
@@ -43,7 +45,7 @@ export function detectHierarchyFormat(raw: unknown): HierarchyFormat | undefined
 function isAxTree(value: unknown): boolean {
   if (value === null || typeof value !== "object" || Array.isArray(value)) return false;
   const o = value as Record<string, unknown>;
-  if (o.schema_version === "axtree_v1") return true;
+  if (o.schema_version === "axtree_v1" || isCdpAxTree(o)) return true;
   return Array.isArray(o.nodes) &&
     o.nodes.some((n) => n !== null && typeof n === "object" && "node_id" in n);
 }

@@ -15,7 +15,7 @@ import type { ActionKind, EventData, NewEvent } from "../../events/schemas.ts";
 import type { HierarchyFormat } from "../ui_node.ts";
 import { HierarchyFormat as HierarchyFormatSchema } from "../ui_node.ts";
 import { CHROME_SCHEMA_VERSION, ChromeHierarchy } from "../chrome_hierarchy.ts";
-import { parseAxTree } from "./axtree.ts";
+import { isCdpAxTree, parseAxTree } from "./axtree.ts";
 import { blobRefOf, type PendingBlob } from "./blob_ref.ts";
 import { hierarchyMediaType } from "./detect_hierarchy.ts";
 import { FormatError, zodToFormatError } from "./format_error.ts";
@@ -57,7 +57,7 @@ export const RecordingStep = z.object({
   selectors: Selectors.nullable().optional(),
 }).loose();
 
-const Snapshot = z.object({ schema_version: z.string() }).loose();
+const Snapshot = z.object({ schema_version: z.string().optional() }).loose();
 
 const AxSnapshotEntry = z.object({
   t: Time,
@@ -218,7 +218,9 @@ function snapshotScreen(
   path: string,
 ): { blob: PendingBlob; format: HierarchyFormat } {
   const enc = new TextEncoder();
-  switch (snapshot.schema_version) {
+  // A raw CDP getFullAXTree result has no schema_version: read as axtree_v1 (axtree.ts).
+  const version = snapshot.schema_version ?? (isCdpAxTree(snapshot) ? "axtree_v1" : undefined);
+  switch (version) {
     case "axtree_v1":
       try {
         parseAxTree(snapshot);
@@ -251,9 +253,9 @@ function snapshotScreen(
     }
     default:
       throw new FormatError(
-        `${path}.schema_version: unknown snapshot format ${
-          JSON.stringify(snapshot.schema_version)
-        } (expected axtree_v1, ${CHROME_SNAPSHOT} or ${RAW_SNAPSHOT})`,
+        `${path}.schema_version: ${
+          version === undefined ? "missing" : `unknown snapshot format ${JSON.stringify(version)}`
+        } (expected axtree_v1, ${CHROME_SNAPSHOT} or ${RAW_SNAPSHOT}, or a raw CDP AX tree)`,
         `${path}.schema_version`,
       );
   }

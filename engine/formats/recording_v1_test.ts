@@ -199,3 +199,27 @@ Deno.test("recordingToEvents() checks a Cairn Chrome snapshot against its schema
     "timeline.0.snapshot.viewport: ",
   );
 });
+
+Deno.test("recordingToEvents() takes a raw CDP AX tree as an axtree_v1 snapshot", async () => {
+  const rec = await sample(AGENT);
+  const timeline = rec.timeline as { snapshot?: unknown }[];
+  timeline[0]!.snapshot = {
+    nodes: [{ nodeId: "7", ignored: false, role: { type: "role", value: "button" }, childIds: [] }],
+  };
+  const imported = recordingToEvents(rec, { sessionId: "s" });
+  const screen = ofType(imported.events, "ScreenCaptured")[0]!;
+  assertEquals(screen.data.format, "axtree_v1");
+  const again = recordingToEvents(
+    JSON.parse(
+      JSON.stringify(eventsToRecording(imported.events, { blobs: blobMap(imported.blobs) })),
+    ),
+    { sessionId: "t" },
+  );
+  assertEquals(comparableEvents(again.events), comparableEvents(imported.events));
+  timeline[0]!.snapshot = { nodes: [{ id: 1 }] };
+  assertThrows(
+    () => recordingToEvents(rec, { sessionId: "s" }),
+    FormatError,
+    "timeline.0.snapshot.schema_version: missing",
+  );
+});
