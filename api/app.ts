@@ -17,6 +17,7 @@ import type { EventStore } from "../events/event_store.ts";
 import { handleError } from "./errors.ts";
 import { openApiRouter } from "./openapi.ts";
 import { eventsRouter } from "./events.ts";
+import { blazeRouter } from "./blaze.ts";
 import { blobsRouter } from "./blobs.ts";
 import { sessionsRouter } from "./sessions.ts";
 
@@ -73,6 +74,7 @@ export function createApp(options: AppOptions): Hono {
   app.route("/v1", eventsRouter(ctx));
   app.route("/v1", blobsRouter(ctx));
   app.route("/v1", sessionsRouter(ctx));
+  app.route("/v1", blazeRouter(ctx));
   return app;
 }
 

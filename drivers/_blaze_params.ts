@@ -8,7 +8,9 @@ import { z } from "zod";
 
 const Num = z.union([z.number(), z.string().trim().regex(/^-?\d+(\.\d+)?$/).transform(Number)]);
 const Bool = z.union([z.boolean(), z.enum(["true", "false"]).transform((s) => s === "true")]);
-const Ref = z.string().regex(/^[a-z]\d{1,3}[a-z]?$/, "expected a ref such as y778 or k42b");
+const Ref = z.string().trim().transform((s) => s.replace(/^(@|ref=)/, "")).pipe(
+  z.string().regex(/^[a-z]\d{1,3}[a-z]*$/, "expected a ref such as y778 or k42b"),
+);
 const Direction = z.enum(["up", "down", "left", "right"]);
 
 /** A target: a ref from the latest snapshot, or a point. */

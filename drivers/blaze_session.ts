@@ -12,9 +12,10 @@ import { z } from "zod";
 import type { Driver } from "./driver.ts";
 import type { EventStore } from "../events/event_store.ts";
 import type { EventData, NewEvent } from "../events/schemas.ts";
-import { center, type Point, type Screen, type UiNode, walk } from "../engine/ui_node.ts";
+import type { Point, Screen, UiNode } from "../engine/ui_node.ts";
+import { walk } from "../engine/ui_node.ts";
 import { isToolName, TOOL_PARAMS, type ToolName, type ToolParams } from "./_blaze_params.ts";
-import { interimRefs, interimRender } from "./_interim_refs.ts";
+import { renderSnapshot, resolveRef } from "../engine/snapshot.ts";
 
 export { isToolName, TOOL_NAMES, type ToolName } from "./_blaze_params.ts";
 
@@ -25,8 +26,8 @@ export interface BlazeStartOptions {
   /** Session id (default a random UUID). */
   sessionId?: string;
   /** Memory at the start of the run (input slots). */
-  memory?: Record<string, string>;
-  systemPrompt?: string;
+  memory?: Record<string, string> | undefined;
+  systemPrompt?: string | undefined;
   /** Driver names and versions to record (`{ chrome: "156.0…" }`). */
   drivers?: Record<string, string>;
   /** Record a screenshot with every screen (default true). */
@@ -66,7 +67,6 @@ type Performed = Omit<EventData<"ActionPerformed">, "actionId" | "source" | "kin
 
 interface Latest {
   screen: Screen;
-  refs: Map<string, UiNode>;
 }
 
 /** One agent run, recorded to the stream `session-<id>`. */
@@ -239,7 +239,7 @@ export class BlazeSession {
         const latest = await this.#capture();
         return {
           ok: true,
-          output: interimRender(latest.screen, {
+          output: renderSnapshot(latest.screen, {
             bounds: any.bounds === true,
             offscreen: any.offscreen === true,
           }),
@@ -280,11 +280,26 @@ export class BlazeSession {
     let point: Point | undefined;
     const resolveTarget = (): string | undefined => {
       if (typeof p.ref === "string") {
-        node = latest?.refs.get(p.ref);
-        if (!node) return `Ref ${p.ref} is not on the current screen (take a new snapshot)`;
-        point = center(node.bounds);
+        if (!latest) return `Ref ${p.ref} needs a screen`;
+        try {
+          const r = resolveRef(latest.screen, p.ref);
+          node = r.node;
+          point = r.point;
+          if ((r.offscreen || r.hidden) && ACTS_ON_SCREEN.has(tool)) {
+            return `Ref ${p.ref} is ${r.hidden ? "hidden" : "off screen"}: scroll to it first`;
+          }
+        } catch (err) {
+          if (err instanceof RangeError || err instanceof SyntaxError) {
+            return `Ref ${p.ref} is not on the current screen (take a new snapshot)`;
+          }
+          throw err;
+        }
       } else if (typeof p.x === "number" && typeof p.y === "number") {
         point = { x: p.x, y: p.y };
+        const s = latest?.screen;
+        if (s && (p.x < 0 || p.y < 0 || p.x > s.width || p.y > s.height)) {
+          return `Point (${p.x}, ${p.y}) is outside the screen (${s.width}×${s.height})`;
+        }
         node = latest ? hitTest(latest.screen.root, point) : undefined;
       }
       return undefined;
@@ -398,7 +413,7 @@ export class BlazeSession {
     switch (tool) {
       case "tap":
         await this.#driver.tap(point!);
-        return ok(`Tapped ${label}${where}`);
+        return ok(`Tapped ${label || "the point"}${where}`);
       case "type":
         await this.#driver.type(String(p.text), {
           ...(point ? { point } : {}),
@@ -490,7 +505,7 @@ export class BlazeSession {
         ...(tab ? { tabId: tab } : {}),
       },
     }]);
-    this.#latest = { screen: snap.screen, refs: interimRefs(snap.screen) };
+    this.#latest = { screen: snap.screen };
     return this.#latest;
   }
 
@@ -526,6 +541,9 @@ export class BlazeSession {
   }
 }
 
+/** Tools that act at the node's point, so the node must be on screen. */
+const ACTS_ON_SCREEN = new Set<ToolName>(["tap", "type", "select", "check"]);
+
 /** The deepest visible node whose bounds contain the point (ties: the later in document order). */
 function hitTest(root: UiNode, p: Point): UiNode | undefined {
   let best: UiNode | undefined;
@@ -555,8 +573,14 @@ const TargetShape = z.object({
   axNodeId: z.string().optional(),
 });
 
+/** What reading an element gives: an input's value, else its own or its descendants' text, else its name. */
 function textOf(node: UiNode): string {
-  return node.value ?? node.text ?? node.name ?? node.contentDescription ?? "";
+  if (node.value !== undefined) return node.value;
+  if (node.text !== undefined) return node.text;
+  const parts: string[] = [];
+  for (const [n] of walk(node)) if (n !== node && n.text !== undefined) parts.push(n.text);
+  const inner = parts.join(" ").replace(/\s+/g, " ").trim();
+  return inner || node.name || node.contentDescription || "";
 }
 
 function describeNode(node: UiNode): string {

@@ -7,8 +7,10 @@ import { serveFolder } from "./web_server.ts";
 
 /** The ref a snapshot shows on the line with `label`. */
 export function refIn(snapshot: string, label: string): string {
-  const line = snapshot.split("\n").find((l) => l.includes(JSON.stringify(label)));
-  const m = line?.match(/\[([a-z]\d{1,3}[a-z]?)\]/);
+  const line = snapshot.split("\n").find((l) =>
+    l.includes(JSON.stringify(label)) || l.endsWith(`: ${label}`)
+  );
+  const m = line?.match(/\[(?:ref=)?([a-z]\d{1,3}[a-z]*)\]/);
   if (!m) throw new Error(`No ref for ${label} in snapshot:\n${snapshot}`);
   return m[1]!;
 }

@@ -29,7 +29,7 @@ import {
   waitScrollEndInPage,
 } from "./_page_functions.ts";
 import { captureChromeHierarchy } from "./hierarchy.ts";
-import { parseChromeHierarchy } from "../../engine/chrome_hierarchy.ts";
+import { chromeHierarchyToScreen } from "../../engine/chrome_hierarchy.ts";
 import { findSelector } from "./_find.ts";
 
 /** Options of {@linkcode ChromeDriver.launch}. */
@@ -143,7 +143,7 @@ export class ChromeDriver implements Driver {
     const cdp = await this.cdp();
     const hierarchy = await this.#wrap("capture the page", captureChromeHierarchy(cdp));
     return {
-      screen: parseChromeHierarchy(hierarchy),
+      screen: chromeHierarchyToScreen(hierarchy),
       raw: {
         bytes: new TextEncoder().encode(JSON.stringify(hierarchy)),
         mediaType: "application/json",

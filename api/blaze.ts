@@ -1,0 +1,237 @@
+/**
+ * Blaze sessions over HTTP: start a recorded agent run, call its tools, end it, and read it
+ * back as a capture file. A registry per event store holds the live sessions and their
+ * browsers; `blazeRegistry(store, { createDriver })` configures it before the app serves.
+ *
+ * @module
+ */
+import { Hono } from "hono";
+import { z } from "zod";
+import type { EventStore } from "../events/event_store.ts";
+import { type Driver, DriverError } from "../drivers/driver.ts";
+import {
+  BlazeSession,
+  SessionEndedError,
+  TOOL_NAMES,
+  ToolInputError,
+} from "../drivers/blaze_session.ts";
+import { ChromeDriver } from "../drivers/chrome/chrome_driver.ts";
+import { readSession, sessionToCapture } from "../drivers/session_export.ts";
+import type { ApiContext } from "./app.ts";
+import { ApiError, invalidRequest, parseInput, readJson } from "./errors.ts";
+import { describeRoute } from "./openapi.ts";
+
+/** How the registry gets a driver for a new session. */
+export interface BlazeRegistryOptions {
+  /** Creates the driver of a new session (default: a headless Chromium, or `CAIRN_BROWSER_WS`). */
+  createDriver?: () => Promise<Driver>;
+  /** Record screenshots with every screen (default true). */
+  screenshots?: boolean;
+  /** DOM quiet time after an action (ms). */
+  settleMs?: number;
+}
+
+/** `POST /v1/blaze/sessions` body. */
+export const StartBody = z.strictObject({
+  url: z.string().url(),
+  prompt: z.string().min(1),
+  memory: z.record(z.string(), z.string()).optional(),
+  systemPrompt: z.string().optional(),
+});
+
+/** The live blaze sessions of one store, each with its own driver. */
+export class BlazeRegistry {
+  #store: EventStore;
+  #options: BlazeRegistryOptions;
+  #sessions = new Map<string, BlazeSession>();
+
+  constructor(store: EventStore, options: BlazeRegistryOptions = {}) {
+    this.#store = store;
+    this.#options = options;
+  }
+
+  /** Replaces how drivers are created (e.g. a remote browser, or a test's). */
+  configure(options: BlazeRegistryOptions): void {
+    this.#options = { ...this.#options, ...options };
+  }
+
+  /**
+   * Starts a session on a fresh driver.
+   *
+   * @param body url, prompt, optional memory and system prompt
+   * @returns the running session
+   */
+  async start(body: z.infer<typeof StartBody>): Promise<BlazeSession> {
+    const driver = await (this.#options.createDriver ?? defaultDriver)();
+    try {
+      const drivers = driver instanceof ChromeDriver
+        ? { chrome: await driver.browser.version() }
+        : undefined;
+      const session = await BlazeSession.start(driver, this.#store, {
+        ...body,
+        ...(drivers ? { drivers } : {}),
+        ...(this.#options.screenshots !== undefined
+          ? { screenshots: this.#options.screenshots }
+          : {}),
+        ...(this.#options.settleMs !== undefined ? { settleMs: this.#options.settleMs } : {}),
+      });
+      this.#sessions.set(session.id, session);
+      return session;
+    } catch (err) {
+      await driver.close();
+      throw err;
+    }
+  }
+
+  /** The live session with this id, if any. */
+  get(id: string): BlazeSession | undefined {
+    return this.#sessions.get(id);
+  }
+
+  /** Ids of the live sessions. */
+  ids(): string[] {
+    return [...this.#sessions.keys()];
+  }
+
+  /** Ends a live session (if not yet ended) and closes its driver. */
+  async finish(id: string, reason: "completed" | "failed" | "clarification" | "interrupted") {
+    const session = this.#sessions.get(id);
+    if (!session) return;
+    this.#sessions.delete(id);
+    try {
+      await session.end(reason);
+    } finally {
+      await session.driver.close();
+    }
+  }
+
+  /** Ends every live session as interrupted and closes the drivers. */
+  async closeAll(): Promise<void> {
+    await Promise.all(this.ids().map((id) => this.finish(id, "interrupted")));
+  }
+}
+
+const registries = new WeakMap<EventStore, BlazeRegistry>();
+
+/**
+ * The blaze registry of a store (created on first use).
+ *
+ * @param store the event store the sessions record to
+ * @param options applied when given
+ * @returns the registry
+ */
+export function blazeRegistry(store: EventStore, options?: BlazeRegistryOptions): BlazeRegistry {
+  let r = registries.get(store);
+  if (!r) {
+    r = new BlazeRegistry(store, options);
+    registries.set(store, r);
+  } else if (options) r.configure(options);
+  return r;
+}
+
+function defaultDriver(): Promise<Driver> {
+  const ws = Deno.env.get("CAIRN_BROWSER_WS");
+  return ChromeDriver.launch(ws ? { browserWs: ws } : {});
+}
+
+const SessionId = z.string().min(1).max(100).regex(/^[A-Za-z0-9._-]+$/);
+
+describeRoute({
+  method: "post",
+  path: "/v1/blaze/sessions",
+  summary: "Start a recorded agent run: opens the url in a new browser",
+  tags: ["blaze"],
+  body: StartBody,
+  responses: { "201": { description: "Started: the session id and the url landed on" } },
+});
+describeRoute({
+  method: "get",
+  path: "/v1/blaze/sessions",
+  summary: "The live blaze sessions",
+  tags: ["blaze"],
+});
+describeRoute({
+  method: "post",
+  path: "/v1/blaze/sessions/{id}/tools/{tool}",
+  summary: `Call a tool (${TOOL_NAMES.join(", ")}); the call is recorded`,
+  tags: ["blaze"],
+  responses: {
+    "200": { description: "The tool result: ok, output, value, error, actionId, url" },
+    "404": { description: "No live session with this id" },
+    "409": { description: "The session has ended" },
+  },
+});
+describeRoute({
+  method: "get",
+  path: "/v1/blaze/sessions/{id}/capture",
+  summary: "A recorded session (live or ended) as a cairn.capture/v1 file",
+  tags: ["blaze"],
+});
+
+/**
+ * The blaze router (mounted under `/v1`).
+ *
+ * @param ctx the shared API context
+ * @returns a hono router
+ */
+export function blazeRouter(ctx: ApiContext): Hono {
+  const registry = blazeRegistry(ctx.store);
+  const app = new Hono();
+  app.post("/blaze/sessions", async (c) => {
+    const body = parseInput(StartBody, await readJson(c), "body");
+    const session = await registry.start(body).catch((err) => {
+      throw asDriverFailure(err);
+    });
+    return c.json({ sessionId: session.id, streamId: session.streamId, url: body.url }, 201);
+  });
+  app.get("/blaze/sessions", (c) =>
+    c.json({
+      sessions: registry.ids().map((id) => {
+        const s = registry.get(id)!;
+        return { sessionId: id, actionCount: s.actionCount, memory: s.memory };
+      }),
+    }));
+  app.post("/blaze/sessions/:id/tools/:tool", async (c) => {
+    const id = parseInput(SessionId, c.req.param("id"), "path.id");
+    const tool = c.req.param("tool");
+    const session = registry.get(id);
+    if (!session) throw new ApiError(404, "not_found", `No live blaze session ${id}`);
+    const text = await c.req.text();
+    let params: unknown = {};
+    if (text.trim() !== "") {
+      try {
+        params = JSON.parse(text);
+      } catch (err) {
+        throw invalidRequest(`Body is not valid JSON: ${(err as Error).message}`);
+      }
+    }
+    if (typeof params !== "object" || params === null || Array.isArray(params)) {
+      throw invalidRequest("Body must be a JSON object of tool parameters");
+    }
+    try {
+      const result = await session.call(tool, params as Record<string, unknown>);
+      if (tool === "end") await registry.finish(id, "completed");
+      return c.json(result, 200);
+    } catch (err) {
+      if (err instanceof ToolInputError) {
+        throw invalidRequest(
+          err.message,
+          err.issues.map((i) => ({ path: `body.${i.path}`, message: i.message })),
+        );
+      }
+      if (err instanceof SessionEndedError) {
+        throw new ApiError(409, "session_ended", err.message);
+      }
+      throw asDriverFailure(err);
+    }
+  });
+  app.get("/blaze/sessions/:id/capture", async (c) => {
+    const id = parseInput(SessionId, c.req.param("id"), "path.id");
+    return c.json(sessionToCapture(await readSession(ctx.store, id)));
+  });
+  return app;
+}
+
+function asDriverFailure(err: unknown): unknown {
+  return err instanceof DriverError ? new ApiError(502, err.code, err.message) : err;
+}

@@ -1,0 +1,41 @@
+/**
+ * Writes a recorded session to a folder: the `recording_v1` file under the name 004 gives it
+ * (`vw-ax-agent-…` / `vw-ax-human-…`) and the Cairn capture file `<session>.capture.json`.
+ *
+ * @module
+ */
+import { join } from "node:path";
+import type { EventStore } from "../events/event_store.ts";
+import { recordingFileName } from "../engine/formats/recording_v1.ts";
+import { readSession, sessionToCapture, sessionToRecording } from "../drivers/session_export.ts";
+
+/**
+ * Exports a session as `recording_v1` and as a capture file.
+ *
+ * @param store the event store
+ * @param sessionId the session
+ * @param dir the folder to write to (created when missing)
+ * @param options `recording` overrides the recording's file path
+ * @returns the paths written: the recording first, then the capture
+ */
+export async function writeSessionFiles(
+  store: EventStore,
+  sessionId: string,
+  dir: string,
+  options: { recording?: string } = {},
+): Promise<string[]> {
+  const data = await readSession(store, sessionId);
+  const recording = sessionToRecording(data);
+  const capture = sessionToCapture(data);
+  const recordingPath = options.recording ?? join(dir, recordingFileName(recording));
+  const capturePath = join(dir, `${sessionId}.capture.json`);
+  await Deno.mkdir(dir, { recursive: true });
+  await writeAtomic(recordingPath, JSON.stringify(recording, null, 2) + "\n");
+  await writeAtomic(capturePath, JSON.stringify(capture, null, 2) + "\n");
+  return [recordingPath, capturePath];
+}
+
+async function writeAtomic(path: string, text: string): Promise<void> {
+  await Deno.writeTextFile(path + ".tmp", text);
+  await Deno.rename(path + ".tmp", path);
+}

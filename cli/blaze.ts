@@ -1,0 +1,273 @@
+/**
+ * `cairn blaze <tool> [key=value…]`: the tools an agent blazes with, each call recorded.
+ * `blaze start` launches a background daemon (one browser that lives across calls, its
+ * HTTP API on 127.0.0.1); every other subcommand calls that API; `blaze end` writes the
+ * recording files and stops the daemon.
+ *
+ * @module
+ */
+import { bool, type CommandSpec, list, type ParsedArgs, str, UsageError } from "./args.ts";
+
+import { DB_FLAGS, dbPath } from "./context.ts";
+import { InputError } from "./errors.ts";
+import { type DaemonState, readState, statePath, writeState } from "./_blaze_state.ts";
+
+/** The command's flags and help. */
+export const spec: CommandSpec = {
+  name: "blaze",
+  summary: "Drive a browser with recorded agent tools (start, snapshot, tap, type, …, end)",
+  positionals: ["TOOL", "[PARAMS...]"],
+  flags: {
+    url: { type: "string", value: "URL", description: "start: the page to open" },
+    prompt: { type: "string", value: "TEXT", description: "start: what the agent was asked" },
+    memory: {
+      type: "list",
+      value: "NAME=VALUE",
+      description: "start: initial memory (repeatable)",
+    },
+    bounds: { type: "boolean", description: "snapshot: add each element's bounds" },
+    offscreen: { type: "boolean", description: "snapshot: include off-screen elements" },
+    reason: {
+      type: "string",
+      choices: ["completed", "failed", "clarification"],
+      description: "end: why the run ended",
+    },
+    out: {
+      type: "string",
+      value: "DIR",
+      description: "end: folder for the recording_v1 and capture files (default .)",
+    },
+    session: {
+      type: "string",
+      value: "ID",
+      description: "The session to target (default: last started)",
+    },
+    json: { type: "boolean", description: "Print the tool result as JSON" },
+    ...DB_FLAGS,
+  },
+  details: `
+Tools:
+  start --url URL --prompt "…"          open the url in a new browser and start recording
+  snapshot [--bounds] [--offscreen]     the screen as text with refs such as [y778]
+  tap ref=y778 | x=120,y=480            tap an element of the latest snapshot or a point
+  type ref=k42 text="alice@example.com" type into a field (replacing its value; clear=false appends)
+  press key=Enter                       press a key (Enter, Tab, Escape, ArrowDown, Back, …)
+  scroll [ref=r74] direction=down       scroll the page or an element
+  navigate url=https://…                open a url in the current tab
+  assert ref=y778 visible | text="…"    check an element is visible or has a text
+  read ref=y778 storeAs=total           read an element's text into memory
+  memory set name=value | get name      write or read memory
+  step "Add two coffees"                start the next natural-language step
+  end [--reason completed|failed|clarification] [--out DIR]
+
+Each call is recorded (screen before, decision, result, memory) to the session's stream.
+Exit code: 0 ok, 1 the tool failed (assertion, missing ref), 2 bad input.`,
+};
+
+/**
+ * Parses a tool's words into parameters: `key=value` pairs, bare words as `true`, and the
+ * special forms of `memory set|get`, `step TEXT` and `x=1,y=2`.
+ *
+ * @param tool the tool name
+ * @param words the words after it
+ * @returns the parameters
+ * @throws {UsageError} when a word does not fit
+ * @example
+ * ```ts
+ * import { toolParams } from "./blaze.ts";
+ * const p = toolParams("tap", ["x=120,y=480"]);
+ * if (p.x !== "120" || p.y !== "480") throw new Error();
+ * ```
+ */
+export function toolParams(tool: string, words: readonly string[]): Record<string, unknown> {
+  if (tool === "step") {
+    const text = words.join(" ").replace(/^text=/, "");
+    if (!text) throw new UsageError('blaze step: needs the step text, e.g. blaze step "Sign in"');
+    return { text };
+  }
+  const params: Record<string, unknown> = {};
+  let rest = [...words];
+  if (tool === "memory") {
+    const op = rest.shift();
+    if (op !== "set" && op !== "get") {
+      throw new UsageError("blaze memory: use memory set name=value or memory get name");
+    }
+    params.op = op;
+    if (op === "get") {
+      const name = rest.shift()?.replace(/^name=/, "");
+      if (!name) throw new UsageError("blaze memory get: needs a name");
+      params.name = name;
+    } else {
+      const pair = rest.shift() ?? "";
+      const eq = pair.indexOf("=");
+      if (eq <= 0) throw new UsageError("blaze memory set: needs name=value");
+      params.name = pair.slice(0, eq);
+      params.value = pair.slice(eq + 1);
+    }
+    rest = rest.filter(Boolean);
+  }
+  for (const word of rest) {
+    const point = word.match(/^x=(-?[\d.]+),y=(-?[\d.]+)$/);
+    if (point) {
+      params.x = point[1];
+      params.y = point[2];
+      continue;
+    }
+    const eq = word.indexOf("=");
+    if (eq > 0) params[word.slice(0, eq)] = word.slice(eq + 1);
+    else if (/^[A-Za-z]\w*$/.test(word)) params[word] = true;
+    else throw new UsageError(`blaze ${tool}: cannot read ${JSON.stringify(word)} (use key=value)`);
+  }
+  return params;
+}
+
+/**
+ * Runs `cairn blaze`.
+ *
+ * @param args parsed arguments
+ * @returns the exit code
+ */
+export async function run(args: ParsedArgs): Promise<number> {
+  const [tool, ...words] = args.positionals;
+  const db = dbPath(args);
+  if (tool === "__daemon") {
+    const { runDaemon } = await import("./_blaze_daemon.ts");
+    await runDaemon(db);
+    return 0;
+  }
+  if (tool === "start") return await start(args, db);
+  const state = await liveState(db);
+  if (!state) {
+    throw new InputError(
+      `No blaze session is running for ${db} (start one with cairn blaze start)`,
+    );
+  }
+  const sessionId = str(args, "session") ?? state.sessionId;
+  if (!sessionId) throw new InputError("No blaze session is running (cairn blaze start)");
+  const params = toolParams(tool!, words);
+  if (tool === "snapshot") {
+    if (bool(args, "bounds")) params.bounds = true;
+    if (bool(args, "offscreen")) params.offscreen = true;
+  }
+  if (tool === "end") {
+    const reason = str(args, "reason");
+    if (reason) params.reason = reason;
+  }
+  const res = await call(state, `/v1/blaze/sessions/${sessionId}/tools/${tool}`, params);
+  const body = await res.json() as Record<string, unknown>;
+  if (!res.ok) return failed(res.status, body);
+  if (bool(args, "json")) console.log(JSON.stringify(body, null, 2));
+  else console.log(String(body.output ?? ""));
+  if (tool === "end") {
+    const files = await exportAndStop(state, db, sessionId, str(args, "out") ?? ".");
+    for (const f of files) console.log(`Wrote ${f}`);
+  }
+  return body.ok === false ? 1 : 0;
+}
+
+async function start(args: ParsedArgs, db: string): Promise<number> {
+  const url = str(args, "url");
+  const prompt = str(args, "prompt");
+  if (!url) throw new UsageError("blaze start: --url is required");
+  if (!prompt) throw new UsageError("blaze start: --prompt is required");
+  const memory: Record<string, string> = {};
+  for (const pair of list(args, "memory")) {
+    const eq = pair.indexOf("=");
+    if (eq <= 0) throw new UsageError(`blaze start: --memory needs NAME=VALUE, got ${pair}`);
+    memory[pair.slice(0, eq)] = pair.slice(eq + 1);
+  }
+  const state = await liveState(db) ?? await spawnDaemon(db);
+  const res = await call(state, "/v1/blaze/sessions", {
+    url,
+    prompt,
+    ...(Object.keys(memory).length ? { memory } : {}),
+  });
+  const body = await res.json() as Record<string, unknown>;
+  if (!res.ok) return failed(res.status, body);
+  await writeState(db, { ...state, sessionId: String(body.sessionId) });
+  console.log(`Session ${body.sessionId} started at ${url}`);
+  return 0;
+}
+
+function failed(status: number, body: Record<string, unknown>): number {
+  const err = body.error as { code?: string; message?: string } | undefined;
+  console.error(`cairn blaze: ${err?.message ?? `HTTP ${status}`}`);
+  return status === 400 ? 2 : 1;
+}
+
+async function call(state: DaemonState, path: string, body?: unknown): Promise<Response> {
+  return await fetch(`http://127.0.0.1:${state.port}${path}`, {
+    method: body === undefined ? "GET" : "POST",
+    headers: { authorization: `Bearer ${state.token}`, "content-type": "application/json" },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  });
+}
+
+/** The daemon's state when it answers; a stale state file is removed. */
+async function liveState(db: string): Promise<DaemonState | undefined> {
+  const state = await readState(db);
+  if (!state) return undefined;
+  try {
+    const res = await call(state, "/v1/blaze/sessions");
+    await res.body?.cancel();
+    if (res.ok) return state;
+  } catch {
+    // not answering: stale
+  }
+  await Deno.remove(statePath(db)).catch(() => {});
+  return undefined;
+}
+
+async function spawnDaemon(db: string): Promise<DaemonState> {
+  const main = new URL("../main.ts", import.meta.url).pathname;
+  const child = new Deno.Command(Deno.execPath(), {
+    args: ["run", "-A", main, "blaze", "__daemon", "--db", db],
+    stdin: "null",
+    stdout: "null",
+    stderr: "null",
+  }).spawn();
+  child.unref();
+  for (let i = 0; i < 300; i++) {
+    const state = await readState(db);
+    if (state?.pid === child.pid) return state;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  try {
+    child.kill("SIGTERM");
+  } catch { /* already gone */ }
+  throw new Error(`The blaze daemon did not start within 15 s (state file ${statePath(db)})`);
+}
+
+async function exportAndStop(
+  state: DaemonState,
+  db: string,
+  sessionId: string,
+  out: string,
+): Promise<string[]> {
+  const { SqliteEventStore } = await import("../events/sqlite_event_store.ts");
+  const { writeSessionFiles } = await import("./_session_files.ts");
+  const store = SqliteEventStore.open(db);
+  try {
+    return await writeSessionFiles(store, sessionId, out);
+  } finally {
+    store.close();
+    await stopDaemon(state);
+  }
+}
+
+async function stopDaemon(state: DaemonState): Promise<void> {
+  const res = await fetch(`http://127.0.0.1:${state.port}/daemon/shutdown`, {
+    method: "POST",
+    headers: { authorization: `Bearer ${state.token}` },
+  }).catch(() => undefined);
+  await res?.body?.cancel();
+  // wait (bounded) for the daemon to exit so its browser is gone when the command returns
+  for (let i = 0; i < 100; i++) {
+    try {
+      Deno.kill(state.pid, "SIGCONT");
+    } catch {
+      return;
+    }
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
