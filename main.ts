@@ -32,6 +32,10 @@ const COMMANDS: Record<string, { summary: string; load: () => Promise<CommandMod
     summary: "Serve the HTTP API (events, SSE, sessions, blobs)",
     load: () => import("./cli/serve.ts"),
   },
+  blaze: {
+    summary: "Drive a browser with recorded agent tools",
+    load: () => import("./cli/blaze.ts"),
+  },
   appium: {
     summary: "Install, start or check Appium (Android)",
     load: () => import("./cli/appium.ts"),
