@@ -1,0 +1,77 @@
+import { assertEquals, assertThrows } from "../../tests/assert.ts";
+import type { NewEvent } from "../../events/schemas.ts";
+import { blobRefOf } from "./blob_ref.ts";
+import { encodeBase64 } from "./base64.ts";
+import { formatEventsJsonl, parseEventsJsonl } from "./events_jsonl.ts";
+import { FormatError } from "./format_error.ts";
+
+const XML = new TextEncoder().encode("<hierarchy><node/></hierarchy>");
+const REF = blobRefOf({ bytes: XML, mediaType: "application/xml" });
+const START = `{"type":"SessionStarted","data":{"sessionId":"x","mode":"agent","platform":"web"}}`;
+
+Deno.test("formatEventsJsonl() writes each blob once before its first reference and reads back", () => {
+  const events: NewEvent[] = [
+    { type: "SessionStarted", data: { sessionId: "x", mode: "agent", platform: "web" } },
+    { type: "ScreenCaptured", data: { hierarchy: REF, format: "uiautomator-dump" } },
+    { type: "ScreenCaptured", data: { hierarchy: REF, format: "uiautomator-dump" } },
+  ];
+  const text = formatEventsJsonl(events, new Map([[REF.hash, XML]]));
+  const lines = text.trim().split("\n").map((l) => JSON.parse(l));
+  assertEquals(lines.map((l) => l.type ?? "blob"), [
+    "SessionStarted",
+    "blob",
+    "ScreenCaptured",
+    "ScreenCaptured",
+  ]);
+  const file = parseEventsJsonl(text);
+  assertEquals(file.events.map((e) => e.data), events.map((e) => e.data));
+  assertEquals(file.lines, [1, 3, 4]);
+  assertEquals(file.blobs, [{ bytes: XML, mediaType: "application/xml" }]);
+});
+
+Deno.test("parseEventsJsonl() upcasts an older schemaVersion", () => {
+  const v1 = JSON.stringify({
+    type: "ScreenCaptured",
+    schemaVersion: 1,
+    data: { hierarchyHash: REF.hash, hierarchySize: REF.size, format: "uiautomator-dump" },
+  });
+  const file = parseEventsJsonl(`${START}\n${v1}\n`);
+  assertEquals(file.events[1]!.data, { hierarchy: REF, format: "uiautomator-dump" });
+  assertEquals(file.references.get(REF.hash)?.line, 2);
+});
+
+const BAD: [string, string, string][] = [
+  ["a line that is not JSON", `${START}\n{"type": }\n`, "line 2, column 10: expected a value"],
+  [
+    "an unknown type",
+    `${START}\n{"type":"Nope","data":{}}`,
+    'line 2: type: unknown event type "Nope"',
+  ],
+  [
+    "a playback event",
+    `${START}\n{"type":"PlaybackCompleted","data":{"status":"completed","durationMs":1}}`,
+    "line 2: type: PlaybackCompleted is not a session event",
+  ],
+  [
+    "data that does not fit",
+    `${START}\n{"type":"StepStarted","data":{"index":-1,"text":"a"}}`,
+    "line 2: data: ",
+  ],
+  [
+    "a blob whose bytes do not match its hash",
+    `${START}\n${JSON.stringify({ blob: REF, base64: encodeBase64(new Uint8Array([1])) })}`,
+    "line 2: blob.hash does not match the sha256 of its bytes",
+  ],
+  [
+    "a blob that is not base64",
+    `${START}\n${JSON.stringify({ blob: REF, base64: "%%" })}`,
+    "line 2: base64: ",
+  ],
+  ["an array line", `${START}\n[1, 2]`, "line 2: expected an event object"],
+];
+
+for (const [name, text, message] of BAD) {
+  Deno.test(`parseEventsJsonl() names the line of ${name}`, () => {
+    assertThrows(() => parseEventsJsonl(text), FormatError, message);
+  });
+}
