@@ -4,16 +4,7 @@ import { ChromeDriver } from "../drivers/chrome/chrome_driver.ts";
 import { SqliteEventStore } from "../events/sqlite_event_store.ts";
 import type { StoredEvent } from "../events/schemas.ts";
 import { serveFolder } from "./web_server.ts";
-
-/** The ref a snapshot shows on the line with `label`. */
-export function refIn(snapshot: string, label: string): string {
-  const line = snapshot.split("\n").find((l) =>
-    l.includes(JSON.stringify(label)) || l.endsWith(`: ${label}`)
-  );
-  const m = line?.match(/\[(?:ref=)?([a-z]\d{1,3}[a-z]*)\]/);
-  if (!m) throw new Error(`No ref for ${label} in snapshot:\n${snapshot}`);
-  return m[1]!;
-}
+import { refIn } from "./blaze_refs.ts";
 
 async function events(store: SqliteEventStore, streamId: string): Promise<StoredEvent[]> {
   const out: StoredEvent[] = [];

@@ -1,0 +1,99 @@
+import { assert, assertEquals, assertStringIncludes } from "./assert.ts";
+import { SqliteEventStore } from "../events/sqlite_event_store.ts";
+import { RecordingV1 } from "../engine/formats/recording_v1.ts";
+import { serveFolder } from "./web_server.ts";
+import { refIn } from "./blaze_refs.ts";
+
+const MAIN = new URL("../main.ts", import.meta.url).pathname;
+
+async function cairn(db: string, ...args: string[]) {
+  const out = await new Deno.Command(Deno.execPath(), {
+    args: ["run", "-A", MAIN, "blaze", "--db", db, ...args],
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  return {
+    code: out.code,
+    stdout: new TextDecoder().decode(out.stdout),
+    stderr: new TextDecoder().decode(out.stderr),
+  };
+}
+
+function alive(pid: number): boolean {
+  try {
+    Deno.kill(pid, "SIGCONT");
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+Deno.test("cairn blaze runs a recorded flow across separate processes and writes recording_v1", async () => {
+  const dir = await Deno.makeTempDir();
+  const db = `${dir}/cairn.db`;
+  const server = serveFolder();
+  let pid: number | undefined;
+  try {
+    const none = await cairn(db, "snapshot");
+    assertEquals(none.code, 2);
+    assertStringIncludes(none.stderr, "cairn blaze start");
+
+    const start = await cairn(
+      db,
+      "start",
+      "--url",
+      server.url + "cart.html",
+      "--prompt",
+      "Add two coffees",
+    );
+    assertEquals(start.code, 0, start.stderr);
+    pid = JSON.parse(await Deno.readTextFile(`${dir}/blaze.json`)).pid;
+    assertEquals((await cairn(db, "step", "Add two coffees")).code, 0);
+    const snap = await cairn(db, "snapshot", "--bounds");
+    assertEquals(snap.code, 0, snap.stderr);
+    assertStringIncludes(snap.stdout, "{x:");
+    const plus = refIn(snap.stdout, "Add one Coffee");
+    for (let i = 0; i < 2; i++) {
+      const tap = await cairn(db, "tap", `ref=${plus}`);
+      assertEquals(tap.code, 0, tap.stderr);
+      assertStringIncludes(tap.stdout, 'Tapped button "Add one Coffee"');
+    }
+    const total = refIn((await cairn(db, "snapshot")).stdout, "$15.98");
+    assertEquals(
+      (await cairn(db, "read", `ref=${total}`, "storeAs=total")).stdout.trim(),
+      'total = "$15.98"',
+    );
+    assertEquals((await cairn(db, "assert", `ref=${total}`, "text=$15.98")).code, 0);
+    const wrong = await cairn(db, "assert", `ref=${total}`, "text=$1.00");
+    assertEquals(wrong.code, 1);
+    assertEquals((await cairn(db, "tap", "ref=Nope")).code, 2);
+    assertEquals((await cairn(db, "tap", "x=10,y=10")).code, 0);
+    assertEquals((await cairn(db, "memory", "get", "total")).stdout.trim(), "$15.98");
+
+    const end = await cairn(db, "end", "--reason", "completed", "--out", `${dir}/out`);
+    assertEquals(end.code, 0, end.stderr);
+    const files = [...Deno.readDirSync(`${dir}/out`)].map((f) => f.name).sort();
+    assertEquals(files.length, 2);
+    assert(/^vw-ax-agent-[0-9a-f-]+-\d{8}-\d{6}\.json$/.test(files[1]!), files[1]);
+    assert(files[0]!.endsWith(".capture.json"));
+    const recording = RecordingV1.parse(
+      JSON.parse(await Deno.readTextFile(`${dir}/out/${files[1]}`)),
+    );
+    assertEquals(recording.mode, "agent");
+    assertEquals(recording.summary?.ended_reason, "completed");
+    assertEquals(recording.summary?.action_count, 7);
+    // the daemon and its browser are gone
+    assert(!(await Deno.stat(`${dir}/blaze.json`).then(() => true, () => false)));
+    for (let i = 0; i < 40 && alive(pid!); i++) await new Promise((r) => setTimeout(r, 50));
+    assert(!alive(pid!), "daemon still running");
+    // everything stays in the log
+    const store = SqliteEventStore.open(db);
+    const streams = await store.streams("session-");
+    store.close();
+    assertEquals(streams.length, 1);
+  } finally {
+    if (pid !== undefined && alive(pid)) Deno.kill(pid, "SIGTERM");
+    await server.close();
+    await Deno.remove(dir, { recursive: true });
+  }
+});
