@@ -40,8 +40,10 @@ const capture = {
 };
 const capturePath = `${dir}/bench.capture.json`;
 Deno.writeTextFileSync(capturePath, JSON.stringify(capture));
-const devtools =
-  "/work/shared/corpus/chrome-recorder/devtools-frontend_recorder_test_snapshots.json";
+const devtools = new URL(
+  "../../shared/corpus/chrome-recorder/devtools-frontend_recorder_test_snapshots.json",
+  import.meta.url,
+).pathname;
 
 const store = SqliteEventStore.open(`${dir}/bench.db`);
 globalThis.addEventListener("unload", () => store.close());

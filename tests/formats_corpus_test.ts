@@ -10,7 +10,7 @@ import { type ExportFormat, loadSession, renderSession } from "../cli/export.ts"
 import { ingestFile } from "../cli/ingest.ts";
 import { comparableEvents } from "../engine/formats/round_trip.ts";
 
-const CORPUS = "/work/shared/corpus/chrome-recorder/";
+const CORPUS = new URL("../../shared/corpus/chrome-recorder/", import.meta.url).pathname;
 const SAMPLES = new URL("./testdata/formats/", import.meta.url).pathname;
 
 async function withStore(fn: (store: SqliteEventStore, dir: string) => Promise<void>) {

@@ -3,7 +3,7 @@ import type { NewEvent } from "../../events/schemas.ts";
 import { flowToEvents, looksLikeChromeRecorder, parseChromeRecorder } from "./chrome_recorder.ts";
 import { FormatError } from "./format_error.ts";
 
-const CORPUS = "/work/shared/corpus/chrome-recorder/";
+const CORPUS = new URL("../../../shared/corpus/chrome-recorder/", import.meta.url).pathname;
 
 async function corpus(name: string): Promise<unknown> {
   return JSON.parse(await Deno.readTextFile(CORPUS + name));

@@ -1,7 +1,7 @@
 import { assertEquals } from "../../tests/assert.ts";
 import { detectHierarchyFormat } from "./detect_hierarchy.ts";
 
-const CORPUS = "/work/shared/corpus/";
+const CORPUS = new URL("../../../shared/corpus/", import.meta.url).pathname;
 
 Deno.test("detectHierarchyFormat() names the format of every corpus hierarchy", async () => {
   const cases: [string, string][] = [
