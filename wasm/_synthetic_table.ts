@@ -51,9 +51,11 @@ export const HEIGHT = 2400;
  *
  * @param rng the generator
  * @param n the number of nodes
+ * @param scale multiplies the screen size (10 makes a 10,800 × 24,000 screen, beyond the narrow
+ *   Int16 columns, so the hit test scans the Int32 ones)
  * @returns the table
  */
-export function syntheticTable(rng: Prng, n: number): FlatTable {
+export function syntheticTable(rng: Prng, n: number, scale = 1): FlatTable {
   const w = new TableWriter(n);
   const c = (col: number) => w.column(col);
   const [parent, depth, end, x1, y1, x2, y2, area, flags, cx, cy] = [
@@ -128,6 +130,6 @@ export function syntheticTable(rng: Prng, n: number): FlatTable {
     }
     end[i] = next;
   };
-  build(-1, 0, 0, 0, WIDTH, HEIGHT, n);
+  build(-1, 0, 0, 0, WIDTH * scale, HEIGHT * scale, n);
   return w.finish();
 }

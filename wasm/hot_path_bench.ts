@@ -21,6 +21,7 @@ const COUNTS = 1_000;
 const rng = new Prng(20261122);
 const table = syntheticTable(rng, NODES);
 const points = new Int32Array(POINTS * 2);
+if (!table.narrow) throw new Error("the bench table should fit the narrow columns");
 for (let k = 0; k < POINTS; k++) {
   points[2 * k] = rng.int(-10, WIDTH + 10);
   points[2 * k + 1] = rng.int(-10, HEIGHT + 10);
@@ -42,6 +43,11 @@ for (let j = 0; j < COUNTS; j++) {
   encodePredicate(p, preds.subarray(j * PREDICATE_INTS, (j + 1) * PREDICATE_INTS));
 }
 
+// The same screen ten times larger: boxes beyond ±16383, so the Int32 scan runs.
+const wide = syntheticTable(new Prng(20261122), NODES, 10);
+const widePoints = points.map((v) => v * 10);
+if (wide.narrow) throw new Error("the wide bench table should not fit the narrow columns");
+
 const engines: [string, HotPath][] = [["reference", reference], ["wasm", wasmHotPath()]];
 const hits = new Int32Array(POINTS);
 const hashes = new Uint32Array(NODES);
@@ -58,6 +64,17 @@ for (const [name, hot] of engines) {
     warmup: 1,
     fn() {
       hot.hitTestBatch(table, points, hits);
+      sink ^= hits[POINTS - 1]!;
+    },
+  });
+  Deno.bench({
+    name: `${name}: hitTestBatch, ${POINTS} points, Int32 scan`,
+    group: "hit test (10,000 nodes, coordinates beyond ±16383)",
+    baseline,
+    n: 3,
+    warmup: 1,
+    fn() {
+      hot.hitTestBatch(wide, widePoints, hits);
       sink ^= hits[POINTS - 1]!;
     },
   });
