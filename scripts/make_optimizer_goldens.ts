@@ -15,7 +15,6 @@ import { loadCaptureFile, loadEventsFile } from "../tests/optimizer_support.ts";
 export const GOLDEN_CASES: Record<string, string> = {
   inventory: "examples/inventory.capture.json",
   merchant_email: "examples/merchant.capture.json",
-  substitution_guards: "tests/testdata/optimizer/substitution_guards.capture.json",
   web_checkout: "examples/web_checkout.capture.json",
 };
 

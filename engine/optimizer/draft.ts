@@ -108,6 +108,8 @@ export interface Draft {
   memory: Record<string, string | null>;
   /** Captured slots in capture order (set by the slots pass). */
   captured: CapturedSlot[];
+  /** Input slots with the literal they replaced (set by the slots pass). */
+  inputs: CapturedSlot[];
   warnings: string[];
 }
 

@@ -71,7 +71,8 @@ function relations(stepText: string): Relation[] {
   if (/\b(total|sum|subtotal|combined|altogether)\b/.test(t)) {
     out.push({
       phrase: "total",
-      build: (slots) => {
+      build: (recentFirst) => {
+        const slots = [...recentFirst].sort((x, y) => x.seq - y.seq);
         const exprs: string[] = [];
         for (let i = 0; i < slots.length; i++) {
           for (let j = i + 1; j < slots.length; j++) {
@@ -118,7 +119,9 @@ function detect(a: DraftAction, rels: Relation[], draft: Draft, mode: Draft["mod
   if (!target) return a;
   // Numeric slots captured before this action, most recent first (latest value per name).
   const latest = new Map<string, CapturedSlot>();
-  for (const c of draft.captured) if (c.seq < a.src.seq) latest.set(c.name, c);
+  for (const c of [...draft.inputs, ...draft.captured].sort((x, y) => x.seq - y.seq)) {
+    if (c.seq < a.src.seq) latest.set(c.name, c);
+  }
   const slots = [...latest.values()]
     .filter((c) => parseDisplayNumber(c.value) !== undefined)
     .sort((x, y) => y.seq - x.seq);

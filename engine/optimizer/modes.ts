@@ -99,7 +99,9 @@ export function applyChoice(
   for (const c of a.candidates) {
     if (c === choice.chosen) continue;
     if (c.rejected) out.notes.push(`rejected ${JSON.stringify(c.selector)}: ${c.rejected}`);
-    else out.notes.push(`passed over ${JSON.stringify(c.selector)} (${c.family}, score ${c.score})`);
+    else {out.notes.push(
+        `passed over ${JSON.stringify(c.selector)} (${c.family}, score ${c.score})`,
+      );}
   }
   if (choice.chosen) {
     out.notes.push(
@@ -158,6 +160,15 @@ export function modesPass(draft: Draft): Draft {
       }
       const r = applyChoice(a, mode);
       if (r.error && a.src.ok) failed ??= `${a.kind} ${where(a)}: ${r.error}`;
+      const sel = r.a.selector;
+      if (
+        r.a.kind === "assertVisible" && a.literal !== undefined && !r.a.selectors && sel &&
+        !usesValue(sel, a.literal)
+      ) {
+        r.a.kind = "assertText";
+        r.a.equals = a.literal;
+        r.a.notes.push(`assertVisible → assertText: the selector does not carry the value`);
+      }
       return r.a;
     });
     if (failed) {
@@ -209,7 +220,9 @@ export function retargetAssertion(
   else out.matches = expect.matches;
   out.notes = [
     ...a.notes,
-    `retargeted to ${JSON.stringify(choice.selectors ?? choice.selector)}: a selector that does not use the value`,
+    `retargeted to ${
+      JSON.stringify(choice.selectors ?? choice.selector)
+    }: a selector that does not use the value`,
   ];
   return out;
 }

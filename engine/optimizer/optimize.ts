@@ -88,7 +88,7 @@ export function optimize(
     screen: (hash) => screens.get(hash),
   };
   const model = foldCapture(events, screens);
-  let draft: Draft = { model, mode, steps: [], memory: {}, captured: [], warnings: [] };
+  let draft: Draft = { model, mode, steps: [], memory: {}, captured: [], inputs: [], warnings: [] };
   draft = resolvePass(draft, ctx);
   if (options.stepModes) {
     draft.steps.forEach((s, i) => {

@@ -8,6 +8,7 @@
  *
  * @module
  */
+import type { ScreenTable } from "../screen_table.ts";
 import type { TrailActionKind } from "../trail.ts";
 import type { Draft, DraftAction, DraftStep, PassContext } from "./draft.ts";
 import { matchSelector } from "./selector_match.ts";
@@ -32,6 +33,25 @@ const KIND_OF: Record<string, TrailActionKind | undefined> = {
   back: "back",
   wait: "wait",
 };
+
+const VALUE_KINDS = new Set<TrailActionKind>(["readText", "assertText", "assertVisible"]);
+const MAX_HOLDER_CLIMB = 2;
+
+/**
+ * A value shown in an anonymous text node (a web `StaticText`, an unnamed label) is identified
+ * by the element that holds it alone: climb while the node has no identity of its own and is
+ * its parent's only child.
+ */
+function climbToHolder(table: ScreenTable, i: number): number {
+  for (let k = 0; k < MAX_HOLDER_CLIMB; k++) {
+    const n = table.node(i);
+    if (n.resourceId || n.testId || n.contentDescription) return i;
+    const p = table.parent(i);
+    if (p < 0 || table.node(p).children.length !== 1) return i;
+    i = p;
+  }
+  return i;
+}
 
 /**
  * Builds the draft's steps from the capture model and resolves every action's node.
@@ -115,6 +135,7 @@ function resolveNode(a: DraftAction, ctx: PassContext): void {
       );
     }
   }
+  if (a.node !== undefined && VALUE_KINDS.has(a.kind)) a.node = climbToHolder(table, a.node);
   const runtime = d.target?.selector;
   if (runtime && Object.keys(runtime).length > 0) {
     const sel = {

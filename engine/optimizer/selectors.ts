@@ -80,7 +80,7 @@ function baseCandidates(node: UiNode, web: boolean, excludeText: boolean): Base[
       });
     }
     const role = node.role ?? node.className;
-    if (node.name && role && !(excludeText && node.name === node.text)) {
+    if (node.name && role && role !== "StaticText" && !(excludeText && node.name === node.text)) {
       out.push({ family: "roleName", score: WEB_ROLE_NAME_SCORE, sel: { role, name: node.name } });
     }
     if (node.resourceId) {

@@ -18,7 +18,7 @@ import type { UiNode } from "../ui_node.ts";
 import type { CapturedSlot, Draft, DraftAction, PassContext } from "./draft.ts";
 import { retargetAssertion } from "./modes.ts";
 import { capturedSlotName, inputSlotName, uniqueName } from "./naming.ts";
-import { reverseSubstitute } from "./substitution.ts";
+import { isProvisioningTool, reverseSubstitute } from "./substitution.ts";
 
 const MIN_REPEAT_LENGTH = 3; // shorter repeated literals ("1", "OK") are coincidences
 
@@ -49,6 +49,7 @@ export function slotsPass(draft: Draft, ctx: PassContext): Draft {
   const taken = new Set<string>([...Object.keys(model.initialMemory)]);
   const inputByValue = new Map<string, string>();
   const captured: CapturedSlot[] = [];
+  const inputs: CapturedSlot[] = [];
   const initialWrittenBy: Record<string, string> = {};
   for (const k of Object.keys(model.initialMemory)) initialWrittenBy[k] = "config";
   const prompts = `${model.systemPrompt ?? ""}\n${model.prompt ?? ""}`;
@@ -79,10 +80,18 @@ export function slotsPass(draft: Draft, ctx: PassContext): Draft {
         } else runText = a.text;
         prevInput = a;
         a.literal = runText;
+        const next = s.actions.slice(i + 1).find((x) => !x.drop && x.src.ok);
+        if (
+          next?.kind === "inputText" && next.text !== undefined && targetKey(next) === targetKey(a)
+        ) {
+          a.notes.push(`keystrokes ${JSON.stringify(a.text)}: part of a longer input`);
+          continue;
+        }
         const field = nodeOf(a, ctx, "node") ?? nodeOf(a, ctx, "fieldNode");
         const secret = field?.password === true;
         const name = inputSlot(a, runText, field, secret, s.text);
         a.text = `{{${name}}}`;
+        if (!secret) inputs.push({ name, value: runText, seq: a.src.seq });
         continue;
       }
       prevInput = undefined;
@@ -114,6 +123,18 @@ export function slotsPass(draft: Draft, ctx: PassContext): Draft {
         a.storeAs = name;
         captured.push({ name, value: v, seq: a.src.seq });
         a.notes.push(`captured slot ${name} = ${JSON.stringify(v)} (named from ${how})`);
+        continue;
+      }
+      if (a.kind === "memorySet" && isProvisioningTool(a.src.data.toolName)) {
+        const tool = a.src.data.toolName!;
+        const keys = Object.keys(a.src.memory).filter((k) => a.src.writtenBy[k] === tool).sort();
+        for (const k of keys) {
+          memory[k] = a.src.memory[k]!;
+          taken.add(k);
+        }
+        a.drop = `provisioning call ${tool}: the keys it wrote (${
+          keys.join(", ")
+        }) are input slots in config.memory`;
         continue;
       }
       if (a.kind === "memorySet" && a.storeAs && a.value !== undefined) {
@@ -219,5 +240,5 @@ export function slotsPass(draft: Draft, ctx: PassContext): Draft {
     return name;
   }
 
-  return { ...draft, steps, memory, captured };
+  return { ...draft, steps, memory, captured, inputs };
 }
