@@ -9,7 +9,8 @@
  *    beside an app window; on iOS the status bar (the `StatusBar` element, and small
  *    non-interactive leaves in the top 50 px), scroll indicators (extreme aspect ratio) and
  *    chevrons (exact text).
- * 2. A leaf repeating the label of its nearest shown ancestor adds nothing and is dropped.
+ * 2. A leaf repeating the label of its nearest shown ancestor adds nothing and is dropped (on
+ *    the web, a text node that is part of that label).
  * 3. Generic containers (View, FrameLayout, LinearLayout, ConstraintLayout, RelativeLayout,
  *    ViewGroup, XCUIElementTypeOther, web `generic`/`none`, …) without a label, test id or
  *    interaction are suppressed and their children lifted; a leaf of any class without a
@@ -212,6 +213,10 @@ function build(screen: Screen): SnapshotTree {
     const own = visibleLabel(node);
     const leaf = node.children.length === 0;
     if (leaf && own !== "" && own === label && !isInteractive(node)) return; // rule 2
+    // Web text inside a named element is part of that name (`link "Hello World"` ← "Hello ").
+    if (leaf && node.className === "StaticText" && label !== "" && label.includes(own.trim())) {
+      return;
+    }
     const short = shortClassName(node.className);
     const plain = own === "" && !isInteractive(node) && node.testId === undefined;
     const suppressed = ALWAYS_LIFTED.has(node.className) ||

@@ -6,8 +6,10 @@ import { captureChromeHierarchy } from "../drivers/chrome/hierarchy.ts";
 import { launchChrome } from "../drivers/chrome/launch.ts";
 import { ChromeHierarchy, parseChromeHierarchy } from "../engine/chrome_hierarchy.ts";
 import { parseHierarchy } from "../engine/hierarchy.ts";
+import { resolveRef } from "../engine/resolve_ref.ts";
+import { renderSnapshot } from "../engine/snapshot.ts";
 import { type UiNode, walk } from "../engine/ui_node.ts";
-import { assert, assertEquals, assertThrows } from "./assert.ts";
+import { assert, assertEquals, assertMatch, assertThrows } from "./assert.ts";
 import { serveFolder } from "./web_server.ts";
 
 const OWN_PAGES = new URL("./testdata/snapshots/web/", import.meta.url).pathname;
@@ -127,4 +129,49 @@ Deno.test("parseChromeHierarchy() throws SyntaxError naming the field of a bad h
     "nodes.0.children",
   );
   assertThrows(() => parseChromeHierarchy('{"schema_version": '), SyntaxError, "line 1, column 20");
+});
+
+Deno.test("captureChromeHierarchy() captures every corpus web page; every ref shown resolves", async () => {
+  const server = serveFolder(CORPUS_WEB);
+  const browser = await launchChrome();
+  try {
+    const page = await browser.browser.newPage();
+    let pages = 0;
+    let total = 0;
+    for (
+      const dir of [
+        "puppeteer-replay",
+        "trailblaze-playwright-native-sample-app",
+        "devtools-recorder",
+      ]
+    ) {
+      for (
+        const e of [...Deno.readDirSync(`${CORPUS_WEB}${dir}`)].sort((a, b) =>
+          a.name < b.name ? -1 : 1
+        )
+      ) {
+        await page.goto(`${server.url}${dir}/${e.name}`, { waitUntil: "load" });
+        const cdp = await page.createCDPSession();
+        const h = await captureChromeHierarchy(cdp);
+        await cdp.detach();
+        const screen = parseChromeHierarchy(JSON.parse(JSON.stringify(h)));
+        const text = renderSnapshot(screen, { offscreen: true });
+        const refs = [...text.matchAll(/\[ref=([a-z]\d+[a-z]*)\]/g)].map((m) => m[1]!);
+        if (refs.length === 0) assertEquals(text, "(no elements)\n", `${dir}/${e.name}`);
+        else total += refs.length;
+        for (const ref of refs) assertEquals(resolveRef(screen, ref).ref, ref);
+        if (e.name === "main.html" && dir === "puppeteer-replay") {
+          // a link's text nodes are its name, not children
+          assertMatch(text, /\n- link "Hello\sWorld" \[ref=[a-z]\d+\]\n/);
+          assert(!/text "Hello\s"/.test(text), text);
+        }
+        pages++;
+      }
+    }
+    assertEquals(pages, 19);
+    assert(total > 150, `${total} refs over the corpus pages`);
+  } finally {
+    await browser.close();
+    await server.close();
+  }
 });
