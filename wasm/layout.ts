@@ -5,24 +5,25 @@
  * AssemblyScript (`wasm/assembly/index.ts` imports it). It therefore holds only integer
  * constants, which both compilers read the same way.
  *
- * A table of `n` nodes is one contiguous, 16-byte aligned block of bytes (`tableBytes`):
+ * A table of `n` nodes is one contiguous, 16-byte aligned block of bytes (`H_TOTAL_BYTES`):
  *
  * ```
- * offset 0                      header: HEADER_INTS Int32 fields (H_* indices)
- * HEADER_BYTES + c * stride     column c (COL_*), n Int32 values, zero-padded to `stride` bytes
- * H_NARROW_COLUMNS (header)    narrow columns k (NARROW_*), n Int16 values each, `narrowStride` apart
- * H_STR_OFFSETS (from header)   string offsets: stringCount + 1 Int32 (byte offsets in the arena)
- * H_ARENA (from header)         string arena: the UTF-8 bytes of every interned string
+ * offset 0                        header: HEADER_INTS Int32 fields (H_* indices)
+ * HEADER_BYTES + c * stride       column c (COL_*): n Int32 values, zero-padded to `stride` bytes
+ * H_NARROW_COLUMNS + k * nStride  narrow column k (NARROW_*): n Int16 values, zero-padded
+ * H_STR_OFFSETS                   string offsets: stringCount + 1 Int32 (byte offsets in the arena)
+ * H_ARENA                         string arena: the UTF-8 bytes of every interned string
  * ```
  *
- * with `stride = ceil(n / LANES) * LANES * 4` bytes (a whole number of `v128` blocks), so every
- * column starts 16-byte aligned and a SIMD loop may read the padding lanes of the last block.
- * and `narrowStride = ceil(n / 8) * 8 * 2` bytes (whole blocks of eight Int16 lanes).
+ * with `stride = ceil(n / LANES) * LANES * 4` and `nStride = ceil(n / NARROW_LANES) *
+ * NARROW_LANES * 2` bytes (whole `v128` blocks), so every column starts 16-byte aligned and a SIMD
+ * loop may read the padding lanes of the last block.
  *
  * The narrow columns are a derived Int16 copy of the bounds (left, top, width, height) for the
  * hit test: eight nodes per `v128` instead of four. They are valid (`H_NARROW` = 1) only when
  * every x1, y1 ≥ -NARROW_LIMIT - 1 and every x2, y2 ≤ NARROW_LIMIT, which holds on phone, tablet
  * and viewport screens; otherwise the hit test reads the Int32 columns.
+ *
  * Nodes are in document order (pre-order), so the subtree of node `i` is `[i, end[i])`.
  * String ids are indices into the string offsets; id 0 is the empty string and means "absent".
  * Coordinates (columns and hit-test points) must lie within ±2^29 + 1: the SIMD range test
