@@ -41,6 +41,9 @@ export const AppendResponse = z.object({
   duplicate: z.boolean(),
 });
 
+/** Idle SSE streams get a comment line this often. */
+const KEEPALIVE_MS = 15_000;
+
 const Position = z.coerce.number().int().nonnegative();
 const ReadQuery = z.object({
   from: Position.optional(),
@@ -155,9 +158,15 @@ export function eventsRouter(ctx: ApiContext): Hono {
       stream.onAbort(() => ac.abort());
       ctx.shutdown?.addEventListener("abort", () => ac.abort(), { once: true });
       if (ctx.shutdown?.aborted) ac.abort();
-      for await (const e of ctx.store.subscribe({ from, signal: ac.signal })) {
-        await stream.writeSSE({ id: String(e.position), event: "event", data: JSON.stringify(e) });
-        if (ac.signal.aborted) break;
+      // a comment line now and then keeps proxies from closing an idle stream
+      const keepalive = setInterval(() => void stream.write(": keepalive\n\n"), KEEPALIVE_MS);
+      try {
+        for await (const e of ctx.store.subscribe({ from, signal: ac.signal })) {
+          await stream.writeSSE({ id: String(e.position), data: JSON.stringify(e) });
+          if (ac.signal.aborted) break;
+        }
+      } finally {
+        clearInterval(keepalive);
       }
     });
   });

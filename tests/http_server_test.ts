@@ -94,3 +94,29 @@ Deno.test("GET /v1/events over a real server replays from `from` and follows ano
     await Deno.remove(dir, { recursive: true });
   }
 });
+
+Deno.test("GET /v1/events resumes after Last-Event-ID on a real server", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "cairn_http_srv_" });
+  const store = SqliteEventStore.open(`${dir}/cairn.db`);
+  const shutdown = new AbortController();
+  const server = Deno.serve(
+    { hostname: "127.0.0.1", port: 0, signal: shutdown.signal, onListen: () => {} },
+    createApp({ store, shutdown: shutdown.signal }).fetch,
+  );
+  try {
+    await store.append(
+      "session-a",
+      [0, 1, 2, 3].map((index) => ({ type: "StepStarted" as const, data: { index, text: "t" } })),
+    );
+    const res = await fetch(`http://127.0.0.1:${server.addr.port}/v1/events?from=1`, {
+      headers: { Accept: "text/event-stream", "Last-Event-ID": "2" },
+    });
+    const got = await readSse(res, 2, () => Promise.resolve());
+    assertEquals(got.map((m) => m.id), ["3", "4"]);
+  } finally {
+    shutdown.abort();
+    await server.finished;
+    store.close();
+    await Deno.remove(dir, { recursive: true });
+  }
+});
