@@ -32,12 +32,16 @@ async function upToDate(): Promise<boolean> {
 if (import.meta.main) {
   if (Deno.args.includes("--force") || !(await upToDate())) {
     await Deno.mkdir(new URL("build/", root), { recursive: true });
+    // Written under temporary names and renamed, so a process loading the module meanwhile never
+    // reads a half-written file.
+    const tmp = `.${Deno.pid}.tmp`;
+    const wat = new URL("build/cairn.wat", root).pathname;
     const { error, stderr } = await asc.main([
       entry.pathname,
       "--outFile",
-      out.pathname,
+      out.pathname + tmp,
       "--textFile",
-      new URL("build/cairn.wat", root).pathname,
+      wat + tmp,
       "-O3",
       "--runtime",
       "stub",
@@ -48,8 +52,12 @@ if (import.meta.main) {
     if (error) {
       console.error(stderr.toString());
       console.error(`build:wasm: ${error.message}`);
+      await Deno.remove(out.pathname + tmp).catch(() => {});
+      await Deno.remove(wat + tmp).catch(() => {});
       Deno.exit(1);
     }
+    await Deno.rename(wat + tmp, wat);
+    await Deno.rename(out.pathname + tmp, out.pathname);
     console.log(`build:wasm: wrote ${out.pathname}`);
   } else {
     console.log("build:wasm: wasm/build/cairn.wasm is up to date");
