@@ -69,7 +69,8 @@ function annotations(e: SnapshotEntry, screen: Screen, label: string): string {
   const n = e.node;
   let out = "";
   if (
-    n.text !== undefined && n.contentDescription !== undefined && n.contentDescription !== n.text
+    n.text !== undefined && n.contentDescription !== undefined &&
+    n.contentDescription.trim() !== n.text.trim()
   ) {
     out += ` [desc=${quote(n.contentDescription)}]`;
   }
@@ -85,7 +86,7 @@ function annotations(e: SnapshotEntry, screen: Screen, label: string): string {
   if (n.scrollable) out += " [scrollable]";
   const expanded = n.attrs?.expanded;
   if (expanded === "true") out += " [expanded]";
-  if (n.hint !== undefined && n.hint !== label) {
+  if (n.hint !== undefined && n.hint.trim() !== label.trim()) {
     out += screen.platform === "web"
       ? ` [placeholder=${quote(n.hint)}]`
       : ` [hint=${quote(n.hint)}]`;
