@@ -24,7 +24,7 @@ let k = 0;
 Deno.bench({
   name: "append: batch of 1000 events, one transaction",
   group: "append",
-  n: 200,
+  n: 100,
   fn: () => {
     appendStore.appendSync(`session-batch-${stream++}`, events);
   },
@@ -34,7 +34,7 @@ Deno.bench({
   name: "append: 1 event per transaction (×1000)",
   group: "append",
   baseline: true,
-  n: 200,
+  n: 30,
   fn: () => {
     const s = `session-single-${stream++}`;
     for (let i = 0; i < BATCH; i++) appendStore.appendSync(s, [events[k++ % BATCH]!]);
@@ -49,7 +49,7 @@ for (let i = 0; i < READ_N / BATCH; i++) readStore.appendSync(`session-r${i}`, e
 Deno.bench({
   name: "readAll: 50,000 events (async iterator, pages of 1000)",
   group: "read",
-  n: 20,
+  n: 10,
   fn: async () => {
     let n = 0;
     for await (const _ of readStore.readAll()) n++;
@@ -81,7 +81,7 @@ Deno.bench({
   name: "stateAt: 10,000-event session, full fold from the log (no checkpoints)",
   group: "stateAt",
   baseline: true,
-  n: 20,
+  n: 10,
   fn: async () => {
     const at = pick();
     let s = sessionStateProjection.initialState;
