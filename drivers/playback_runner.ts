@@ -429,6 +429,10 @@ class Run {
           await d.scrollTo(action.scrollTo);
           return { status: "ok", selectorUsed: "scroll" };
         }
+        if (!action.target) {
+          await d.scroll(action.direction ?? "down");
+          return { status: "ok", selectorUsed: "scroll" };
+        }
         break;
       }
       case "screenshot": {
@@ -479,7 +483,7 @@ class Run {
         await d.check(point, action.checked ?? true);
         return { status, ...sel };
       case "scroll":
-        await d.scroll("down", { point });
+        await d.scroll(action.direction ?? "down", { point });
         return { status, ...sel };
       case "read_text": {
         const value = element?.text ?? "";

@@ -203,7 +203,7 @@ export class StandInDriver implements Driver {
 function matches(e: StandInElement, q: FindQuery): boolean {
   if (q.using === "aria") {
     const [role, name] = q.value.split("|");
-    return e.role === role && (e.name ?? e.ariaLabel ?? e.text) === name;
+    return (!role || e.role === role) && (e.name ?? e.ariaLabel ?? e.text) === name;
   }
   if (q.using === "css") {
     const attr = /^\[([\w-]+)="((?:[^"\\]|\\.)*)"\]$/.exec(q.value);

@@ -94,6 +94,8 @@ export const PlaybackAction = z.object({
   key: z.string().optional(),
   /** Url for `navigate`. */
   url: z.string().optional(),
+  /** Direction of a relative `scroll` (trail scrolls). */
+  direction: z.enum(["up", "down", "left", "right"]).optional(),
   /** Absolute scroll position for `scroll`. */
   scrollTo: Point.optional(),
   /** Expected text of `assert_text` (templates allowed) or a regex source. */

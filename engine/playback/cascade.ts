@@ -157,11 +157,14 @@ export function webCascade(target: Target, mode: SelectorMode = "adaptive"): Cas
   if (target.ariaLabel) {
     levels.push(css("aria_label", `[aria-label=${cssString(target.ariaLabel)}]`));
   }
-  if (target.role && target.name) {
+  if (target.name) {
+    // A Chrome Recorder `aria/Name` selector carries a name without a role.
     levels.push({
       strategy: "role_name",
-      selector: `role=${target.role}[name=${cssString(target.name)}]`,
-      queries: [{ using: "aria", value: `${target.role}|${target.name}` }],
+      selector: target.role
+        ? `role=${target.role}[name=${cssString(target.name)}]`
+        : `aria/${target.name}`,
+      queries: [{ using: "aria", value: `${target.role ?? ""}|${target.name}` }],
     });
   }
   if (target.id) {

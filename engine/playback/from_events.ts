@@ -1,0 +1,104 @@
+/**
+ * A captured session (its events: an agent blaze, a human recording, an import of a
+ * `recording_v1` or a Chrome Recorder file) as a playback plan: every `ActionPerformed` whose
+ * `ActionCompleted` did not fail becomes an action; its recorder selectors become the
+ * cascade's target, its point the coordinate fallback; `recordedAt` drives recorded timing;
+ * the screen captured before it gives its viewport.
+ *
+ * @module
+ */
+import type { EventData, EventType } from "../../events/schemas.ts";
+import type { PlaybackAction, PlaybackPlan, Target } from "./actions.ts";
+import { targetFromSelectors } from "./target_from_selectors.ts";
+
+/** An event as stored or about to be appended: type, data and optionally its time. */
+export type SessionEvent = {
+  [T in EventType]: { type: T; data: EventData<T>; meta?: { recordedAt?: string } };
+}[EventType];
+
+const KIND_MAP: Record<string, string> = {
+  tap: "click",
+  inputText: "type",
+  keyPress: "key_press",
+  readText: "read_text",
+  assertText: "assert_text",
+  assertVisible: "assert_visible",
+  navigate: "navigate",
+  select: "select",
+  check: "check",
+  scroll: "scroll",
+};
+
+/** Kinds that replay as nothing (setViewport, waits): left out of the plan. */
+const NO_OPS = new Set(["wait", "memoryGet"]);
+
+/**
+ * Converts a session's events into a plan.
+ *
+ * @param events the session's events in order
+ * @param source where the session came from (recording id, file)
+ * @returns the plan
+ * @throws {TypeError} when the events hold no `SessionStarted`
+ */
+export function eventsToPlan(
+  events: readonly SessionEvent[],
+  source: PlaybackPlan["source"] = { kind: "recording" },
+): PlaybackPlan {
+  const started = events.find((e) => e.type === "SessionStarted");
+  if (!started || started.type !== "SessionStarted") {
+    throw new TypeError("The session has no SessionStarted event: it cannot be replayed");
+  }
+  const failed = new Set<string>();
+  for (const e of events) {
+    if (e.type === "ActionCompleted" && !e.data.ok) failed.add(e.data.actionId);
+  }
+  let viewport = started.data.viewport;
+  let dpr = started.data.devicePixelRatio;
+  let step = "";
+  const actions: PlaybackAction[] = [];
+  for (const e of events) {
+    if (e.type === "ScreenCaptured") {
+      if (e.data.viewport) viewport = e.data.viewport;
+      if (e.data.devicePixelRatio) dpr ??= e.data.devicePixelRatio;
+      continue;
+    }
+    if (e.type === "StepStarted") step = e.data.text;
+    if (e.type !== "ActionPerformed") continue;
+    const d = e.data;
+    if (failed.has(d.actionId) || NO_OPS.has(d.kind)) continue;
+    const type = KIND_MAP[d.kind] ?? d.kind;
+    const action: PlaybackAction = { type };
+    const target: Target = {
+      ...targetFromSelectors(d.target?.selector ?? {}),
+      ...targetFromSelectors(d.target?.selectors ?? {}),
+    };
+    if (d.target?.role && !target.role) target.role = d.target.role;
+    if (d.target?.name && !target.name) target.name = d.target.name;
+    if (d.point && type !== "navigate" && type !== "key_press") target.point = d.point;
+    if (Object.keys(target).length > 0 && type !== "navigate") action.target = target;
+    if (d.text !== undefined) action.text = d.text;
+    if (d.value !== undefined) {
+      if (type === "type" && action.text === undefined) action.text = d.value;
+      else action.value = d.value;
+    }
+    if (d.url !== undefined) action.url = d.url;
+    if (d.key !== undefined) action.key = d.key;
+    if (d.checked !== undefined) action.checked = d.checked;
+    if (d.expected !== undefined) action.expected = d.expected;
+    if (d.storeAs !== undefined) action.storeAs = d.storeAs;
+    if (d.direction !== undefined) action.direction = d.direction;
+    if (viewport) action.viewport = viewport;
+    if (step) action.label = step;
+    const ts = e.meta?.recordedAt ? Date.parse(e.meta.recordedAt) : NaN;
+    if (Number.isFinite(ts)) action.timestampMs = ts;
+    actions.push(action);
+  }
+  return {
+    source: { ...source, sessionId: started.data.sessionId },
+    platform: started.data.platform,
+    actions,
+    ...(started.data.viewport ? { viewport: started.data.viewport } : {}),
+    ...(dpr ? { devicePixelRatio: dpr } : {}),
+    ...(started.data.memory ? { memory: started.data.memory } : {}),
+  };
+}

@@ -1,0 +1,111 @@
+/**
+ * A Cairn trail (DESIGN.md "Trail format") as a playback plan. Trail kinds map onto 003's
+ * actions: tap → click, inputText → type, keyPress → key_press, readText → read_text (with
+ * `storeAs`), assertText → assert_text (`equals` or `matches`), assertVisible →
+ * assert_visible; navigate, select, check and scroll keep their names. Templates stay as
+ * written: the runner evaluates them against memory at replay time. A step's selector mode
+ * rides on each of its actions; a `recordable: false` step becomes an `agent_step` action,
+ * reported as skipped (the agent handles it on every run).
+ *
+ * @module
+ */
+import type { Selector, Trail, TrailAction } from "../trail.ts";
+import type { PlaybackAction, PlaybackPlan, Target } from "./actions.ts";
+
+const KIND_MAP: Record<string, string> = {
+  tap: "click",
+  inputText: "type",
+  keyPress: "key_press",
+  readText: "read_text",
+  assertText: "assert_text",
+  assertVisible: "assert_visible",
+  navigate: "navigate",
+  select: "select",
+  check: "check",
+  scroll: "scroll",
+};
+
+/**
+ * Merges a trail selector (and its fallbacks, in order) into one target: the first selector's
+ * properties lead the cascade, later ones fill what it lacks.
+ *
+ * @param selectors the selector and the fallback list, in order
+ * @returns the target
+ */
+export function targetFromTrailSelectors(selectors: readonly Selector[]): Target {
+  const t: Target = {};
+  for (const s of selectors) {
+    if (s.testId && !t.testId) t.testId = s.testId;
+    if (s.ariaLabel && !t.ariaLabel) t.ariaLabel = s.ariaLabel;
+    if (s.contentDescription && !t.contentDescription) t.contentDescription = s.contentDescription;
+    if (s.role && !t.role) t.role = s.role;
+    if (s.name && !t.name) t.name = s.name;
+    if (s.id && !t.id) t.id = s.id;
+    if (s.text && !t.text) t.text = s.text;
+    if (s.className && !t.className) t.className = s.className;
+    if (s.index !== undefined && t.index === undefined) t.index = s.index;
+    if (s.cssPath && !t.cssPath) t.cssPath = s.cssPath;
+    if (s.xy && !t.point) t.point = { x: s.xy[0], y: s.xy[1] };
+  }
+  return t;
+}
+
+function convert(a: TrailAction, label: string, stepIndex: number): PlaybackAction[] {
+  const type = KIND_MAP[a.kind] ?? a.kind;
+  const selectors = [...(a.selector ? [a.selector] : []), ...(a.selectors ?? [])];
+  const viewport = selectors.find((s) => s.viewport)?.viewport;
+  const action: PlaybackAction = { type, label, stepIndex };
+  if (selectors.length > 0) action.target = targetFromTrailSelectors(selectors);
+  if (viewport) action.viewport = viewport;
+  if (a.text !== undefined) action.text = a.text;
+  if (a.url !== undefined) action.url = a.url;
+  if (a.key !== undefined) action.key = a.key;
+  if (a.value !== undefined) action.value = a.value;
+  if (a.checked !== undefined) action.checked = a.checked;
+  if (a.storeAs !== undefined) action.storeAs = a.storeAs;
+  if (a.equals !== undefined) action.expected = a.equals;
+  if (a.matches !== undefined) action.expectedPattern = a.matches;
+  if (a.direction !== undefined) action.direction = a.direction;
+  return Array.from({ length: a.repeat ?? 1 }, () => ({ ...action }));
+}
+
+/**
+ * Converts a trail into a plan.
+ *
+ * @param trail a parsed trail (`parseTrail` of `engine/trail.ts`)
+ * @param options the file it came from
+ * @returns the plan: one action per recorded action (repeats expanded)
+ * @example
+ * ```ts
+ * const plan = trailToPlan({ config: { platform: "web" }, trail: [{ step: "Go", recording: [{ kind: "tap", selector: { id: "go" } }] }] });
+ * if (plan.actions[0]!.type !== "click" || plan.actions[0]!.target!.id !== "go") throw new Error();
+ * ```
+ */
+export function trailToPlan(trail: Trail, options: { file?: string } = {}): PlaybackPlan {
+  const actions: PlaybackAction[] = [];
+  trail.trail.forEach((step, stepIndex) => {
+    if (step.recordable === false || !step.recording) {
+      actions.push({ type: "agent_step", label: step.step, stepIndex });
+      return;
+    }
+    for (const a of step.recording) {
+      for (const action of convert(a, step.step, stepIndex)) {
+        if (step.selectorMode) action.selectorMode = step.selectorMode;
+        actions.push(action);
+      }
+    }
+  });
+  const memory: Record<string, string> = {};
+  for (const [k, v] of Object.entries(trail.config.memory ?? {})) if (v !== null) memory[k] = v;
+  if (trail.config.url && actions[0]?.type !== "navigate") {
+    actions.unshift({ type: "navigate", url: trail.config.url, label: "Open the app" });
+  }
+  return {
+    source: { kind: "trail", ...(options.file ? { file: options.file } : {}) },
+    platform: trail.config.platform ?? "web",
+    actions,
+    ...(trail.config.viewport ? { viewport: trail.config.viewport } : {}),
+    ...(Object.keys(memory).length ? { memory } : {}),
+    ...(trail.config.selectorMode ? { selectorMode: trail.config.selectorMode } : {}),
+  };
+}

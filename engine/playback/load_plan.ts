@@ -1,0 +1,106 @@
+/**
+ * Reads any playable file into a plan: a trail (YAML), a `recording_v1`, a Chrome DevTools
+ * Recorder flow, a synthetic action array (`[…]` or `{ "actions": […] }`), or a Cairn capture
+ * / events file (through the import, as session events). Also re-points a plan at another
+ * base url (`cairn replay FILE --url URL`).
+ *
+ * @module
+ */
+import { parseTrail } from "../trail.ts";
+import { parseChromeRecorder } from "../formats/chrome_recorder.ts";
+import { FormatError } from "../formats/format_error.ts";
+import { detectImportFormat, prepareImport } from "../formats/import_file.ts";
+import type { PlaybackPlan } from "./actions.ts";
+import { trailToPlan } from "./from_trail.ts";
+import { recordingV1ToPlan } from "./from_recording_v1.ts";
+import { chromeRecorderToPlan } from "./from_chrome_recorder.ts";
+import { syntheticToPlan } from "./from_synthetic.ts";
+import { eventsToPlan, type SessionEvent } from "./from_events.ts";
+
+/** Options of {@linkcode planFromText}. */
+export interface LoadPlanOptions {
+  /** The file name (errors and the plan's source name it). */
+  file?: string;
+  /** Reads a file referenced by a capture, relative to the loaded file. */
+  readFile?: (relativePath: string) => Promise<Uint8Array>;
+}
+
+/**
+ * Parses a file's text into a plan, detecting its kind.
+ *
+ * @param text the file's text
+ * @param options the file name and a reader for referenced files
+ * @returns the plan
+ * @throws {SyntaxError} (a `FormatError` or a YAML error) naming the file and the field or line
+ */
+export async function planFromText(
+  text: string,
+  options: LoadPlanOptions = {},
+): Promise<PlaybackPlan> {
+  const file = options.file;
+  const trimmed = text.trimStart();
+  const json = trimmed.startsWith("{") || trimmed.startsWith("[");
+  if (!json) return trailToPlan(parseTrail(text, file ?? "trail"), file ? { file } : {});
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    detectImportFormat(text); // throws with line and column
+  }
+  if (Array.isArray(value)) return syntheticToPlan(value);
+  const obj = value as Record<string, unknown>;
+  if (obj && Array.isArray(obj.actions)) return syntheticToPlan(obj.actions);
+  if (obj && "schema_version" in obj) return recordingV1ToPlan(obj, file ? { file } : {});
+  const { format } = detectImportFormat(text);
+  if (format === "chrome-recorder") {
+    const flows = parseChromeRecorder(value);
+    const first = flows[0];
+    if (!first) throw new FormatError(`${file ?? "flow"}: the file holds no flow`);
+    return chromeRecorderToPlan(first.flow, file ? { file } : {});
+  }
+  let n = 0;
+  const prepared = await prepareImport(text, {
+    newSessionId: () => `replay-${++n}`,
+    ...(file ? { file } : {}),
+    readFile: options.readFile ??
+      (() => Promise.reject(new Error("Referenced files cannot be read here"))),
+  });
+  const session = prepared.sessions[0];
+  if (!session) throw new FormatError(`${file ?? "file"}: the file holds no session`);
+  return eventsToPlan(session.events as SessionEvent[], {
+    kind: "recording",
+    ...(file ? { file } : {}),
+  });
+}
+
+/**
+ * Re-points a plan at another base url: every navigate keeps its path, query and fragment
+ * but takes the base's origin; a plan that does not start with a navigate opens `base` first.
+ *
+ * @param plan the plan
+ * @param base the app's url
+ * @returns a new plan
+ * @throws {TypeError} when `base` is not an absolute url
+ * @example
+ * ```ts
+ * const p = rebasePlan({ source: { kind: "actions" }, platform: "web", actions: [{ type: "navigate", url: "http://a.test/x?y=1" }] }, "http://b.test:8080/");
+ * if (p.actions[0]!.url !== "http://b.test:8080/x?y=1") throw new Error();
+ * ```
+ */
+export function rebasePlan(plan: PlaybackPlan, base: string): PlaybackPlan {
+  const origin = new URL(base);
+  const actions = plan.actions.map((a) => {
+    if (a.type !== "navigate" || !a.url || a.url.includes("{{")) return a;
+    let u: URL;
+    try {
+      u = new URL(a.url);
+    } catch {
+      return { ...a, url: new URL(a.url, origin).href };
+    }
+    return { ...a, url: origin.origin + u.pathname + u.search + u.hash };
+  });
+  if (actions[0]?.type !== "navigate") {
+    actions.unshift({ type: "navigate", url: origin.href, label: "Open the app" });
+  }
+  return { ...plan, actions };
+}
