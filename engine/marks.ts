@@ -33,6 +33,38 @@ function colourOf(ref: string): string {
 }
 
 /**
+ * Where a label goes: above the box's top-left corner, else inside it, else below it, else at its
+ * top-right — the first spot that overlaps no label placed before (else the first spot).
+ */
+function placeLabel(
+  placed: readonly [number, number, number, number][],
+  x: number,
+  y: number,
+  w: number,
+  h: number,
+  tw: number,
+  th: number,
+  width: number,
+  height: number,
+): [number, number] {
+  const clamp = (px: number, py: number): [number, number] => [
+    Math.min(Math.max(0, px), Math.max(0, width - tw)),
+    Math.min(Math.max(0, py), Math.max(0, height - th)),
+  ];
+  const spots = [
+    clamp(x, y - th),
+    clamp(x, y),
+    clamp(x, y + h),
+    clamp(x + w - tw, y - th),
+    clamp(x + w - tw, y),
+  ];
+  const free = spots.find(([sx, sy]) =>
+    !placed.some(([px, py, pw, ph]) => sx < px + pw && px < sx + tw && sy < py + ph && py < sy + th)
+  );
+  return free ?? spots[0]!;
+}
+
+/**
  * The SVG overlay of marks for an image of the given size.
  *
  * @param screen the parsed screen (its width and height give the scale)
@@ -62,6 +94,7 @@ export function marksSvg(
   const boxes: string[] = [];
   const labels: string[] = [];
   const refs: string[] = [];
+  const placed: [number, number, number, number][] = [];
   for (const e of snapshotTree(screen).entries) {
     if (e.offscreen && !options.offscreen) continue;
     const n = e.node;
@@ -79,8 +112,8 @@ export function marksSvg(
     );
     const tw = Math.round(font * 0.62 * e.ref.length + font * 0.5);
     const th = Math.round(font * 1.25);
-    const lx = Math.min(Math.max(0, x), Math.max(0, width - tw));
-    const ly = y - th >= 0 ? y - th : Math.min(Math.max(0, y), Math.max(0, height - th));
+    const [lx, ly] = placeLabel(placed, x, y, w, h, tw, th, width, height);
+    placed.push([lx, ly, tw, th]);
     labels.push(
       `<rect x="${lx}" y="${ly}" width="${tw}" height="${th}" fill="${colour}" rx="${
         Math.round(font / 5)
