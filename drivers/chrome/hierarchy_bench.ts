@@ -31,9 +31,17 @@ const browser = await puppeteer.launch({
 });
 globalThis.addEventListener("unload", () => {
   browser.process()?.kill("SIGKILL");
-  try {
-    Deno.removeSync(profile, { recursive: true });
-  } catch { /* Chromium may still hold a file; the temp dir is reclaimed by the OS */ }
+  // The killed browser may still be writing its profile for a moment: retry, waiting 50 ms.
+  const pause = new Int32Array(new SharedArrayBuffer(4));
+  for (let i = 0; i < 40; i++) {
+    try {
+      Deno.removeSync(profile, { recursive: true });
+      return;
+    } catch (err) {
+      if (err instanceof Deno.errors.NotFound) return;
+      Atomics.wait(pause, 0, 0, 50);
+    }
+  }
 });
 const page = await browser.newPage();
 await page.setContent(HTML);
