@@ -1,0 +1,132 @@
+import { assert, assertEquals, assertStringIncludes } from "./assert.ts";
+import { generatedClassReason, generatedIdReason } from "../engine/optimizer/generated.ts";
+import { rankSelectors } from "../engine/optimizer/selectors.ts";
+import { chooseSelector } from "../engine/optimizer/modes.ts";
+import { ScreenTable } from "../engine/screen_table.ts";
+import { makeNode, type UiNode, type UiNodeInit } from "../engine/ui_node.ts";
+
+let y = 0;
+function n(init: Omit<UiNodeInit, "bounds">): UiNode {
+  y += 100;
+  return makeNode({ ...init, bounds: { x: 0, y, w: 500, h: 80 } });
+}
+function screen(...children: UiNode[]): ScreenTable {
+  return ScreenTable.from(
+    makeNode({ className: "Root", bounds: { x: 0, y: 0, w: 1000, h: 5000 }, children }),
+  );
+}
+function best(t: ScreenTable, node: UiNode, platform: "android" | "web" = "android") {
+  const c = rankSelectors(t, t.indexOf(node), { platform });
+  return c.find((x) => !x.rejected)?.selector;
+}
+
+const GENERATED: [string, string][] = [
+  ["3f2504e0-4f89-11d3-9a0c-0305e82c3301", "a GUID"],
+  [":r3:", "a React useId"],
+  ["ember123", "a framework counter"],
+  ["row-1234567", "a long digit run"],
+  ["btn-deadbeefcafe", "a hash"],
+  ["com.app:id/r7", "an obfuscated resource name"],
+];
+for (const [id, why] of GENERATED) {
+  Deno.test(`generatedIdReason() flags ${id} as ${why}`, () => {
+    assertEquals(generatedIdReason(id), why);
+  });
+}
+for (
+  const id of ["next-button", "com.example:id/sign_in_button", "email_field", "checkout-email"]
+) {
+  Deno.test(`generatedIdReason() accepts the authored id ${id}`, () => {
+    assertEquals(generatedIdReason(id), undefined);
+  });
+}
+Deno.test("generatedClassReason() flags CSS-in-JS and obfuscated classes only", () => {
+  assert(generatedClassReason("css-1x7q2v"));
+  assert(generatedClassReason("a.b.c"));
+  assertEquals(generatedClassReason("android.widget.Button"), undefined);
+});
+
+Deno.test("rankSelectors() prefers a unique id over content description and text", () => {
+  const b = n({
+    className: "Button",
+    resourceId: "save",
+    contentDescription: "Save",
+    text: "Save",
+  });
+  assertEquals(best(screen(b), b), { id: "save" });
+});
+
+Deno.test("rankSelectors() never chooses a generated id", () => {
+  const b = n({ className: "Button", resourceId: ":r3:", contentDescription: "Apply" });
+  const t = screen(b);
+  const c = rankSelectors(t, t.indexOf(b), { platform: "android" });
+  assertEquals(c.find((x) => !x.rejected)?.selector, { contentDescription: "Apply" });
+  assertStringIncludes(c.find((x) => x.selector.id === ":r3:")!.rejected!, "React useId");
+});
+
+Deno.test("rankSelectors() adds the text when an id repeats", () => {
+  const a = n({ className: "TextView", resourceId: "row", text: "Apples" });
+  const b = n({ className: "TextView", resourceId: "row", text: "Pears" });
+  assertEquals(best(screen(a, b), b), { id: "row", text: "Pears" });
+});
+
+Deno.test("rankSelectors() adds parent context when id and text repeat", () => {
+  const a = n({ className: "TextView", resourceId: "qty", text: "1" });
+  const b = n({ className: "TextView", resourceId: "qty", text: "1" });
+  const list1 = n({ className: "Group", resourceId: "list-a", children: [a] });
+  const list2 = n({ className: "Group", resourceId: "list-b", children: [b] });
+  assertEquals(best(screen(list1, list2), b), { id: "qty", childOf: { id: "list-b" } });
+});
+
+Deno.test("rankSelectors() falls back to class and index for an anonymous node", () => {
+  const a = n({ className: "ImageView" });
+  const b = n({ className: "ImageView" });
+  assertEquals(best(screen(a, b), b), { className: "ImageView", index: 1 });
+});
+
+Deno.test("rankSelectors() orders web candidates testId > aria-label > role + name > id", () => {
+  const b = n({
+    className: "button",
+    role: "button",
+    name: "Send",
+    resourceId: "send",
+    testId: "send-btn",
+    contentDescription: "Send message",
+  });
+  const t = screen(b);
+  const fams = rankSelectors(t, t.indexOf(b), { platform: "web" }).map((c) => c.family);
+  assertEquals(fams.slice(0, 4), ["testId", "contentDescription", "roleName", "id"]);
+});
+
+Deno.test("chooseSelector() in strict mode refuses text and coordinates", () => {
+  const b = n({ className: "Button", text: "Go" });
+  const t = screen(b);
+  const c = rankSelectors(t, t.indexOf(b), { platform: "android", point: { x: 10, y: 10 } });
+  const r = chooseSelector(c, "strict");
+  assertEquals(r.selector, undefined);
+  assertStringIncludes(r.error!, "strict mode");
+});
+
+Deno.test("chooseSelector() in flexible mode prefers text over an id", () => {
+  const b = n({ className: "Button", resourceId: "go", text: "Go" });
+  const t = screen(b);
+  assertEquals(
+    chooseSelector(rankSelectors(t, t.indexOf(b), { platform: "android" }), "flexible").selector,
+    { text: "Go" },
+  );
+});
+
+Deno.test("chooseSelector() in adaptive mode emits a chain when no id exists", () => {
+  const b = n({ className: "Button", contentDescription: "Menu", text: "☰" });
+  const t = screen(b);
+  const c = rankSelectors(t, t.indexOf(b), {
+    platform: "android",
+    point: { x: 5, y: 5 },
+    size: { width: 1000, height: 5000 },
+  });
+  assertEquals(chooseSelector(c, "adaptive").selectors, [
+    { contentDescription: "Menu" },
+    { text: "☰" },
+    { xy: [5, 5], viewport: { width: 1000, height: 5000 } },
+  ]);
+});
