@@ -6,7 +6,6 @@
  *
  * @module
  */
-import asc from "assemblyscript/asc";
 
 const root = new URL("../wasm/", import.meta.url);
 const entry = new URL("assembly/index.ts", root);
@@ -31,6 +30,8 @@ async function upToDate(): Promise<boolean> {
 
 if (import.meta.main) {
   if (Deno.args.includes("--force") || !(await upToDate())) {
+    // Loaded only when a compile is needed: the up-to-date check stays fast.
+    const { default: asc } = await import("assemblyscript/asc");
     await Deno.mkdir(new URL("build/", root), { recursive: true });
     // Written under temporary names and renamed, so a process loading the module meanwhile never
     // reads a half-written file.
