@@ -48,8 +48,7 @@ export const CHROME_DOM_ATTRIBUTES = [
   "title",
   "alt",
   "for",
-  "value",
-] as const;
+] as const; // never `value`: an input's value attribute may hold a password (the AX value is masked)
 
 /** Test-id attributes, most specific first. */
 export const TEST_ID_ATTRIBUTES = [

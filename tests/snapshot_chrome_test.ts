@@ -20,7 +20,12 @@ function find(root: UiNode, pred: (n: UiNode) => boolean): UiNode {
   throw new Error("node not found");
 }
 
-async function capture(folder: string, path: string, scrollY = 0): Promise<ChromeHierarchy> {
+async function capture(
+  folder: string,
+  path: string,
+  scrollY = 0,
+  before?: (page: import("puppeteer-core").Page) => Promise<void>,
+): Promise<ChromeHierarchy> {
   const server = serveFolder(folder);
   const browser = await launchChrome();
   try {
@@ -28,6 +33,7 @@ async function capture(folder: string, path: string, scrollY = 0): Promise<Chrom
     await page.setViewport({ width: 1000, height: 700 });
     await page.goto(server.url + path, { waitUntil: "load" });
     if (scrollY) await page.evaluate(`window.scrollTo(0, ${scrollY})`);
+    if (before) await before(page);
     const cdp = await page.createCDPSession();
     const h = await captureChromeHierarchy(cdp);
     await cdp.detach();
@@ -174,4 +180,18 @@ Deno.test("captureChromeHierarchy() captures every corpus web page; every ref sh
     await browser.close();
     await server.close();
   }
+});
+
+Deno.test("captureChromeHierarchy() never holds a typed password", async () => {
+  const h = await capture(OWN_PAGES, "form.html", 0, async (page) => {
+    await page.type("#pw", "hunter2-secret");
+    await page.type("#email", "alice@example.com");
+  });
+  const json = JSON.stringify(h);
+  assert(!json.includes("hunter2"), "password text captured");
+  const email = parseChromeHierarchy(h).root;
+  assert(
+    [...walk(email)].some(([n]) => n.value === "alice@example.com"),
+    "the email value is kept",
+  );
 });
