@@ -53,6 +53,8 @@ export interface SessionState {
 
 /** Events per stream between two checkpoints. */
 export const CHECKPOINT_EVERY = 256;
+/** Streams whose checkpoints are kept per store (the least recently queried dropped first). */
+export const MAX_CACHED_STREAMS = 64;
 
 const INITIAL: SessionState = {
   position: 0,
@@ -192,8 +194,11 @@ export async function foldAt<S>(
       firstPosition: first.position,
       states: [{ state: projection.initialState, position: 0 }],
     };
-    perStore.set(key, cp as Checkpoints<unknown>);
   }
+  // least recently used goes first: re-insert on every use, drop the oldest beyond the cap
+  perStore.delete(key);
+  perStore.set(key, cp as Checkpoints<unknown>);
+  if (perStore.size > MAX_CACHED_STREAMS) perStore.delete(perStore.keys().next().value!);
   // nearest checkpoint at or before `position`
   let k = cp.states.length - 1;
   while (k > 0 && cp.states[k]!.position > position) k--;
