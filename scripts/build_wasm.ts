@@ -59,8 +59,8 @@ if (import.meta.main) {
     }
     await Deno.rename(wat + tmp, wat);
     await Deno.rename(out.pathname + tmp, out.pathname);
-    console.log(`build:wasm: wrote ${out.pathname}`);
+    console.error(`build:wasm: wrote ${out.pathname}`);
   } else {
-    console.log("build:wasm: wasm/build/cairn.wasm is up to date");
+    console.error("build:wasm: wasm/build/cairn.wasm is up to date");
   }
 }
