@@ -178,7 +178,6 @@ interface Clip {
 interface Pending {
   node: UiNode;
   depth: number;
-  parent: SnapshotEntry | undefined;
   inlineText?: string;
   offscreen: boolean;
   hidden: boolean;
@@ -240,7 +239,6 @@ function build(screen: Screen): SnapshotTree {
     const p: Pending = {
       node,
       depth: shown ? shown.depth + 1 : 0,
-      parent: undefined,
       offscreen: hidden || !onScreen,
       hidden,
       children: [],
@@ -251,7 +249,7 @@ function build(screen: Screen): SnapshotTree {
     for (const c of node.children) visit(c, p, own === "" ? label : own, hidden, inner);
   };
   visit(screen.root, undefined, "", false, { x1: 0, y1: 0, x2: width, y2: height });
-  // Rule 4: inline a lone text leaf into a label-less parent.
+  // Rule 4: a lone text-leaf child is shown inline on its parent's line.
   const merged = new Set<Pending>();
   for (const p of order) {
     const only = p.children.length === 1 ? p.children[0]! : undefined;
