@@ -45,6 +45,10 @@ export interface ExplainEntry {
   outcome: string;
   /** Chosen selector, rejected candidates with reasons, slot, pattern, expression. */
   lines: string[];
+  /** The action as written, when it was kept. */
+  written?: TrailAction;
+  /** The node the action targets: screen blob hash and node index (document order). */
+  target?: { screen: string; node: number };
 }
 
 /** The optimizer's output. */
@@ -123,6 +127,10 @@ function toResult(draft: Draft, heuristics: string, id: string): OptimizeResult 
           ? "step not recordable"
           : describe(action!),
         lines: a.notes,
+        ...(action && s.recordable !== false ? { written: action } : {}),
+        ...(a.node !== undefined && a.src.screen !== undefined
+          ? { target: { screen: a.src.screen, node: a.node } }
+          : {}),
       });
     }
     const out: TrailStep = { step: s.text };
