@@ -40,6 +40,10 @@ const COMMANDS: Record<string, { summary: string; load: () => Promise<CommandMod
     summary: "Install, start or check Appium (Android)",
     load: () => import("./cli/appium.ts"),
   },
+  replay: {
+    summary: "Replay a trail or recording with self-healing selectors",
+    load: () => import("./cli/replay.ts"),
+  },
 };
 
 /**

@@ -1,0 +1,213 @@
+/**
+ * `cairn replay FILE --url URL`: plays a trail, a `recording_v1`, a Chrome DevTools Recorder
+ * flow, a synthetic action array or a stored session (by id) in headless Chromium with the
+ * self-healing cascade, stores the playback events, and prints the report (a table, or JSON
+ * with `--json`). Exits 1 when an action failed.
+ *
+ * @module
+ */
+import { resolve } from "node:path";
+import { bool, type CommandSpec, list, num, type ParsedArgs, str } from "./args.ts";
+import { DB_FLAGS, openStore } from "./context.ts";
+import { InputError } from "./errors.ts";
+import type { EventStore } from "../events/event_store.ts";
+import type { PlaybackPlan } from "../engine/playback/actions.ts";
+import { planFromText, rebasePlan } from "../engine/playback/load_plan.ts";
+import { eventsToPlan, type SessionEvent } from "../engine/playback/from_events.ts";
+import type { PlaybackReport } from "../engine/playback/report.ts";
+import { runPlayback } from "../drivers/playback_runner.ts";
+import { ChromeDriver } from "../drivers/chrome/chrome_driver.ts";
+
+/** The command's flags and help. */
+export const spec: CommandSpec = {
+  name: "replay",
+  summary: "Replay a trail, recording or flow in Chromium with self-healing selectors",
+  positionals: ["FILE"],
+  flags: {
+    url: {
+      type: "string",
+      value: "URL",
+      description: "App url: recorded navigations are re-pointed at its origin",
+    },
+    timing: {
+      type: "string",
+      choices: ["fast", "recorded"],
+      default: "fast",
+      description: "Inter-action delays",
+    },
+    "on-error": {
+      type: "string",
+      choices: ["continue", "skip_dependent", "stop"],
+      default: "continue",
+      description: "What a failed action does to the rest",
+    },
+    override: {
+      type: "list",
+      value: "N=VALUE",
+      description: "Text typed by action N instead of the recorded (redacted) value; repeatable",
+    },
+    "test-id": {
+      type: "string",
+      value: "ID",
+      description: "Test boundary id carried by every event",
+    },
+    "auto-boundary": { type: "boolean", description: "Record the test boundary's start and end" },
+    timeout: { type: "number", value: "MS", default: 10_000, description: "Per-action timeout" },
+    viewport: {
+      type: "string",
+      value: "WxH",
+      description: "Browser viewport (default: the recording's, else 1280x800)",
+    },
+    screenshots: {
+      type: "string",
+      value: "DIR",
+      description: "Where screenshots of failed and healed actions go (default .cairn/screenshots)",
+    },
+    "browser-ws": {
+      type: "string",
+      value: "URL",
+      description: "Connect to a running browser instead of launching one",
+    },
+    json: { type: "boolean", description: "Print the report as JSON" },
+    ...DB_FLAGS,
+  },
+  details: `
+FILE is a trail (.yaml), a recording_v1 or Chrome Recorder JSON, a JSON action array
+([{"action":"click","selector":"#go"}] or {"actions":[…]}), a Cairn capture, or the id of
+a session stored in the event log.
+
+Examples:
+  cairn replay login.trail.yaml --url http://127.0.0.1:8000/
+  cairn replay vw-ax-human-….json --on-error stop --override 3=hunter2 --json`,
+};
+
+/**
+ * Parses `--override N=VALUE` flags.
+ *
+ * @param overrides the raw flags
+ * @returns overrides by action index
+ * @throws {InputError} on a malformed entry
+ */
+export function parseOverrides(overrides: readonly string[]): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const o of overrides) {
+    const m = /^(\d+)=(.*)$/s.exec(o);
+    if (!m) {
+      throw new InputError(
+        `--override: expected N=VALUE with N an action index, got ${JSON.stringify(o)}`,
+      );
+    }
+    out[m[1]!] = m[2]!;
+  }
+  return out;
+}
+
+function parseViewport(v: string | undefined): { width: number; height: number } | undefined {
+  if (v === undefined) return undefined;
+  const m = /^(\d+)x(\d+)$/.exec(v);
+  if (!m) throw new InputError(`--viewport: expected WIDTHxHEIGHT, got ${JSON.stringify(v)}`);
+  return { width: Number(m[1]), height: Number(m[2]) };
+}
+
+async function loadPlan(file: string, store: EventStore): Promise<PlaybackPlan> {
+  let text: string;
+  try {
+    text = await Deno.readTextFile(file);
+  } catch (err) {
+    if (!(err instanceof Deno.errors.NotFound)) {
+      throw new InputError(`${file}: ${(err as Error).message}`);
+    }
+    const events: SessionEvent[] = [];
+    for await (const e of store.readStream(`session-${file}`)) events.push(e as SessionEvent);
+    if (events.length === 0) throw new InputError(`${file}: no such file or stored session`);
+    return eventsToPlan(events, { kind: "recording", recordingId: file });
+  }
+  const dir = resolve(file, "..");
+  return await planFromText(text, {
+    file,
+    readFile: (rel) => Deno.readFile(resolve(dir, rel)),
+  });
+}
+
+/**
+ * Renders a report as a readable table.
+ *
+ * @param report the playback report
+ * @returns the lines to print
+ */
+export function formatReport(report: PlaybackReport): string {
+  const head =
+    `Playback ${report.playback_id}  ${report.status}  ${report.actions_total} actions: ` +
+    `${report.actions_executed - report.actions_healed} ok · ${report.actions_healed} healed · ` +
+    `${report.actions_failed} failed · ${report.actions_skipped} skipped  (${
+      (report.duration_ms / 1000).toFixed(1)
+    } s)`;
+  const rows = report.results.map((r) => {
+    const what = (r.description ?? r.action).slice(0, 44);
+    const detail = r.status === "healed"
+      ? r.healed_selector ?? ""
+      : [r.error_code, r.error, r.likely_cause ? `(likely cause: ${r.likely_cause})` : ""]
+        .filter(Boolean).join(": ");
+    return `${String(r.index).padStart(3)}  ${r.status.padEnd(7)}  ${what.padEnd(44)}  ${
+      (r.selector_used ?? "").padEnd(11)
+    }  ${String(r.duration_ms).padStart(5)}  ${detail}`;
+  });
+  const lines = [
+    head,
+    `${"#".padStart(3)}  ${"status".padEnd(7)}  ${"action".padEnd(44)}  ${"strategy".padEnd(11)}  ${
+      "ms".padStart(5)
+    }  detail`,
+    ...rows,
+  ];
+  for (const w of report.warnings) lines.push(`warning: ${w}`);
+  for (const s of report.screenshots) lines.push(`screenshot: ${s}`);
+  return lines.join("\n");
+}
+
+/**
+ * Runs the command.
+ *
+ * @param args parsed arguments
+ * @returns 0 when no action failed, 1 otherwise
+ */
+export async function run(args: ParsedArgs): Promise<number> {
+  const file = args.positionals[0]!;
+  const overrides = parseOverrides(list(args, "override"));
+  const viewportFlag = parseViewport(str(args, "viewport"));
+  const url = str(args, "url");
+  if (url !== undefined && !URL.canParse(url)) {
+    throw new InputError(`--url: not an absolute url: ${url}`);
+  }
+  const store = openStore(args);
+  try {
+    let plan = await loadPlan(file, store);
+    if (plan.platform !== "web") {
+      throw new InputError(
+        `${file}: a ${plan.platform} plan needs the Android driver; cairn replay drives Chromium`,
+      );
+    }
+    if (url) plan = rebasePlan(plan, url);
+    const viewport = viewportFlag ?? plan.viewport ?? { width: 1280, height: 800 };
+    const browserWs = str(args, "browser-ws");
+    const driver = await ChromeDriver.launch({ viewport, ...(browserWs ? { browserWs } : {}) });
+    let report: PlaybackReport;
+    try {
+      const testId = str(args, "test-id");
+      report = await runPlayback(driver, store, plan, {
+        timing: str(args, "timing") as "fast" | "recorded",
+        onError: str(args, "on-error") as "continue" | "skip_dependent" | "stop",
+        valueOverrides: overrides,
+        actionTimeoutMs: num(args, "timeout") ?? 10_000,
+        screenshotDir: str(args, "screenshots") ?? resolve(".cairn", "screenshots"),
+        ...(testId ? { testId } : {}),
+        ...(bool(args, "auto-boundary") ? { autoBoundary: true } : {}),
+      });
+    } finally {
+      await driver.close();
+    }
+    console.log(bool(args, "json") ? JSON.stringify(report, null, 2) : formatReport(report));
+    return report.actions_failed > 0 ? 1 : 0;
+  } finally {
+    store.close();
+  }
+}
