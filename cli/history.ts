@@ -38,18 +38,19 @@ const EXT: Record<string, string> = {
 };
 
 /**
- * Writes a state's screenshot blob next to the database (once) and returns its path.
+ * Writes a state's screenshot blob to `blobs/` beside the database (once) and returns its path.
  *
  * @param store the store
  * @param state the state
- * @param db the database path
+ * @param options `dbPath`: the database file (`.cairn/cairn.db` → `.cairn/blobs/<hash>.png`)
  * @returns the file path, or null when the state has no screenshot or the blob is missing
  */
 export async function extractScreenshot(
   store: EventStore,
   state: SessionState,
-  db: string,
+  options: { dbPath: string },
 ): Promise<string | null> {
+  const db = options.dbPath;
   const ref = state.screen?.screenshot;
   if (!ref) return null;
   const dir = join(db === ":memory:" ? join(Deno.cwd(), ".cairn") : dirname(db), "blobs");
@@ -81,11 +82,11 @@ export async function run(args: ParsedArgs): Promise<number> {
   try {
     if (at !== undefined) {
       const state = await stateAt(store, streamId, at);
-      const screenshotPath = await extractScreenshot(store, state, dbPath(args));
+      const screenshotPath = await extractScreenshot(store, state, { dbPath: dbPath(args) });
       if (bool(args, "json")) {
         console.log(JSON.stringify({ streamId, at, state, screenshotPath }, null, 2));
       } else {
-        console.log(renderState(streamId, at, state, screenshotPath));
+        console.log(renderState(state, { streamId, at, screenshotPath }));
       }
       return 0;
     }
@@ -125,18 +126,15 @@ export async function run(args: ParsedArgs): Promise<number> {
 /**
  * Renders a state for the terminal.
  *
- * @param streamId the stream
- * @param at the position asked for
  * @param s the state
- * @param screenshotPath where the screenshot was written
+ * @param options the stream, the position asked for, and where the screenshot was written
  * @returns the text
  */
 export function renderState(
-  streamId: string,
-  at: number,
   s: SessionState,
-  screenshotPath: string | null,
+  options: { streamId: string; at: number; screenshotPath: string | null },
 ): string {
+  const { streamId, at, screenshotPath } = options;
   const lines = [
     `${streamId} at position ${at} (last event ${s.position}${
       s.recordedAt ? `, ${s.recordedAt}` : ""

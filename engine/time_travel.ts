@@ -165,23 +165,39 @@ interface Checkpoints<S> {
 
 const caches = new WeakMap<EventStore, Map<string, Checkpoints<unknown>>>();
 
+/** Options of {@linkcode foldAt}. */
+export interface FoldAtOptions {
+  /** The stream to fold. */
+  streamId: string;
+  /** Fold events with position ≤ this. Default: all (the latest state). */
+  position?: number;
+}
+
 /**
  * Folds a stream with a projection up to a global position, starting from the nearest
  * in-memory checkpoint at or before it and recording new checkpoints on the way.
  *
  * @param store the event store
  * @param projection the projection
- * @param streamId the stream
- * @param position fold events with position ≤ this (`Infinity` for the latest state)
+ * @param options the stream and the position
  * @returns the projected state
  * @throws {NotFoundError} when the stream has no events
+ * @example
+ * ```ts
+ * import { SqliteEventStore } from "../events/sqlite_event_store.ts";
+ * const store = SqliteEventStore.open(":memory:");
+ * await store.append("session-a", [{ type: "StepStarted", data: { index: 0, text: "Open" } }]);
+ * const s = await foldAt(store, sessionStateProjection, { streamId: "session-a" });
+ * if (s.counts.events !== 1) throw new Error();
+ * store.close();
+ * ```
  */
 export async function foldAt<S>(
   store: EventStore,
   projection: Projection<S>,
-  streamId: string,
-  position: number,
+  options: FoldAtOptions,
 ): Promise<S> {
+  const { streamId, position = Infinity } = options;
   let first: StoredEvent | undefined;
   for await (const e of store.readStream(streamId, { limit: 1 })) first = e;
   if (!first) throw new NotFoundError(`No stream ${streamId}`);
@@ -251,7 +267,7 @@ export function stateAt(
   streamId: string,
   position: number = Infinity,
 ): Promise<SessionState> {
-  return foldAt(store, sessionStateProjection, streamId, position);
+  return foldAt(store, sessionStateProjection, { streamId, position });
 }
 
 /**

@@ -108,12 +108,12 @@ Deno.test("foldAt() on a 10,000-event session folds only events since the neares
     const all: StoredEvent[] = [];
     for await (const e of store.readStream("session-big")) all.push(e);
     // the first query builds the checkpoints
-    await foldAt(store, counting, "session-big", Infinity);
+    await foldAt(store, counting, { streamId: "session-big" });
     assertEquals(calls, 10_000);
     for (const v of [1, 255, 256, 257, 4321, 9_999, 10_000]) {
       const pos = all[v - 1]!.position;
       calls = 0;
-      const fast = await foldAt(store, counting, "session-big", pos);
+      const fast = await foldAt(store, counting, { streamId: "session-big", position: pos });
       assertLessOrEqual(calls, CHECKPOINT_EVERY);
       const slow = all.slice(0, v).reduce(evolveSession, sessionStateProjection.initialState);
       assertEquals(fast, slow, `state at version ${v}`);
