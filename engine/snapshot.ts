@@ -20,7 +20,13 @@
  *
  * @module
  */
-import { shortClassName, type SnapshotEntry, snapshotTree, visibleLabel } from "./snapshot_tree.ts";
+import {
+  isReadable,
+  shortClassName,
+  type SnapshotEntry,
+  snapshotTree,
+  visibleLabel,
+} from "./snapshot_tree.ts";
 import type { Screen } from "./ui_node.ts";
 
 export { resolveRef, resolveRefAction } from "./resolve_ref.ts";
@@ -69,7 +75,7 @@ function annotations(e: SnapshotEntry, screen: Screen, label: string): string {
   const n = e.node;
   let out = "";
   if (
-    n.text !== undefined && n.contentDescription !== undefined &&
+    isReadable(n.text) && isReadable(n.contentDescription) &&
     n.contentDescription.trim() !== n.text.trim()
   ) {
     out += ` [desc=${quote(n.contentDescription)}]`;

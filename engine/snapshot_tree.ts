@@ -26,7 +26,7 @@
  *
  * @module
  */
-import { assignRefs, nodeLabel } from "./refs.ts";
+import { assignRefs } from "./refs.ts";
 import type { Screen, UiNode } from "./ui_node.ts";
 
 /** One shown node of a snapshot. */
@@ -258,7 +258,7 @@ function build(screen: Screen): SnapshotTree {
       TEXT_CLASSES.has(shortClassName(only.node.className)) && !isInteractive(only.node) &&
       visibleLabel(only.node) !== ""
     ) {
-      p.inlineText = nodeLabel(only.node);
+      p.inlineText = visibleLabel(only.node);
       p.children = [];
       merged.add(only);
     }
@@ -298,15 +298,29 @@ const INVISIBLE =
   /[\s\u200b-\u200f\u202a-\u202e\u2060-\u2064\ufeff\ue000-\uf8ff\u{f0000}-\u{10ffff}]/gu;
 
 /**
- * A node's label, or "" when it says nothing to a reader (only spaces, invisible marks or
- * icon-font glyphs).
+ * Whether a string says something to a reader (not only spaces, invisible marks or icon-font
+ * glyphs).
+ *
+ * @param s the string
+ * @returns true when it has a visible character
+ */
+export function isReadable(s: string | undefined): s is string {
+  return s !== undefined && s.replace(INVISIBLE, "") !== "";
+}
+
+/**
+ * The label the snapshot shows: the first readable of text, content description and name
+ * (an icon glyph as text gives way to its description), or "". The ref hashes
+ * {@linkcode nodeLabel} as it is.
  *
  * @param node the node
- * @returns the label the snapshot shows
+ * @returns the label shown
  */
 export function visibleLabel(node: UiNode): string {
-  const label = nodeLabel(node);
-  return label.replace(INVISIBLE, "") === "" ? "" : label;
+  if (isReadable(node.text)) return node.text;
+  if (isReadable(node.contentDescription)) return node.contentDescription;
+  if (isReadable(node.name)) return node.name;
+  return "";
 }
 
 /** Android `com.android.systemui` windows shown beside a window of another package. */
