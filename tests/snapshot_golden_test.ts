@@ -33,6 +33,7 @@ const CASES: [string, string, RenderSnapshotOptions][] = [
     "android/uiautomator_google_messages_compose_conversation.xml",
     {},
   ],
+  ["android_zomato_offers_sheet", "android/appium-source_zomato_offers_bottom_sheet.xml", {}],
   ["ios_safari_offscreen", "ios/xcuitest-source_safari_iphone.xml", { offscreen: true }],
   ["ios_lockscreen", "ios/xcuitest-source_ios_lockscreen_springboard.xml", { offscreen: true }],
   ["maestro_rn_iphone", "ios/maestro-hierarchy_rn_testingmaestro_iphone.json", {}],
