@@ -20,6 +20,7 @@ import { eventsRouter } from "./events.ts";
 import { blazeRouter } from "./blaze.ts";
 import { blobsRouter } from "./blobs.ts";
 import { sessionsRouter } from "./sessions.ts";
+import { playbacksRouter } from "./playbacks.ts";
 
 /** What every router receives: the shared store (and whatever else the app was given). */
 export interface ApiContext {
@@ -75,6 +76,7 @@ export function createApp(options: AppOptions): Hono {
   app.route("/v1", blobsRouter(ctx));
   app.route("/v1", sessionsRouter(ctx));
   app.route("/v1", blazeRouter(ctx));
+  app.route("/v1", playbacksRouter(ctx));
   return app;
 }
 

@@ -1,0 +1,261 @@
+/**
+ * Playbacks over HTTP (003 R5): `POST /v1/playbacks` starts one (a trail, a stored recording
+ * or a synthetic action array) and answers at once with its id; `GET /v1/playbacks/:id` is
+ * the partial or final report; `GET /v1/selectors/fragile` the fragile-selector statistics.
+ * A registry per event store owns the browser playbacks run in; one runs at a time.
+ *
+ * @module
+ */
+import { Hono } from "hono";
+import { z } from "zod";
+import type { EventStore } from "../events/event_store.ts";
+import type { Driver } from "../drivers/driver.ts";
+import { ChromeDriver } from "../drivers/chrome/chrome_driver.ts";
+import {
+  ALREADY_RUNNING,
+  PlaybackBusyError,
+  readPlaybackReport,
+  startPlayback,
+} from "../drivers/playback_runner.ts";
+import type { PlaybackPlan } from "../engine/playback/actions.ts";
+import { parseTrail } from "../engine/trail.ts";
+import { trailToPlan } from "../engine/playback/from_trail.ts";
+import { syntheticToPlan } from "../engine/playback/from_synthetic.ts";
+import { eventsToPlan, type SessionEvent } from "../engine/playback/from_events.ts";
+import { rebasePlan } from "../engine/playback/load_plan.ts";
+import { fragileSelectors } from "../engine/playback/fragile.ts";
+import type { ApiContext } from "./app.ts";
+import { ApiError, invalidRequest, parseInput, readJson } from "./errors.ts";
+import { describeRoute } from "./openapi.ts";
+
+/** `POST /v1/playbacks` body (003 R5; exactly one of `trail`, `recording_id`, `actions`). */
+export const StartPlaybackBody = z.strictObject({
+  trail: z.string().min(1).optional(),
+  recording_id: z.string().min(1).max(200).optional(),
+  actions: z.array(z.unknown()).optional(),
+  timing: z.enum(["fast", "recorded"]).default("fast"),
+  on_error: z.enum(["continue", "skip_dependent", "stop"]).default("continue"),
+  test_id: z.string().min(1).optional(),
+  auto_boundary: z.boolean().optional(),
+  value_overrides: z.record(z.string().regex(/^\d+$/, "an action index"), z.string()).optional(),
+  tab: z.string().min(1).optional(),
+  /** Re-point recorded navigations at this app url. */
+  url: z.string().url().optional(),
+  timeout_ms: z.number().int().positive().max(600_000).optional(),
+}).refine(
+  (b) => [b.trail, b.recording_id, b.actions].filter((x) => x !== undefined).length === 1,
+  { message: "give exactly one of trail, recording_id or actions" },
+);
+
+/** How the registry gets its browser. */
+export interface PlaybackRegistryOptions {
+  /** Creates the driver playbacks run in (default: a headless Chromium, or `CAIRN_BROWSER_WS`). */
+  createDriver?: () => Promise<Driver>;
+  /** Folder screenshots are written to (default `.cairn/screenshots`). */
+  screenshotDir?: string;
+  /** How long a lookup waits for the page before healing gives up (ms). */
+  locateWaitMs?: number;
+}
+
+/** The browser of one store's playbacks and the playbacks it runs. */
+export class PlaybackRegistry {
+  #store: EventStore;
+  #options: PlaybackRegistryOptions;
+  #driver: Promise<Driver> | undefined;
+  #running = new Set<Promise<unknown>>();
+
+  constructor(store: EventStore, options: PlaybackRegistryOptions = {}) {
+    this.#store = store;
+    this.#options = options;
+  }
+
+  /** Replaces the options (a test's driver, a remote browser). */
+  configure(options: PlaybackRegistryOptions): void {
+    this.#options = { ...this.#options, ...options };
+  }
+
+  #browser(): Promise<Driver> {
+    this.#driver ??= (this.#options.createDriver ?? defaultDriver)().catch((err) => {
+      this.#driver = undefined;
+      throw err;
+    });
+    return this.#driver;
+  }
+
+  /**
+   * Starts a playback.
+   *
+   * @param plan the actions
+   * @param body the request's options
+   * @returns the playback id
+   * @throws {PlaybackBusyError} while another playback runs
+   */
+  async start(plan: PlaybackPlan, body: z.infer<typeof StartPlaybackBody>): Promise<string> {
+    const driver = await this.#browser();
+    const started = await startPlayback(driver, this.#store, plan, {
+      timing: body.timing,
+      onError: body.on_error,
+      ...(body.test_id ? { testId: body.test_id } : {}),
+      ...(body.auto_boundary ? { autoBoundary: true } : {}),
+      ...(body.value_overrides ? { valueOverrides: body.value_overrides } : {}),
+      ...(body.tab ? { tab: body.tab } : {}),
+      ...(body.timeout_ms ? { actionTimeoutMs: body.timeout_ms } : {}),
+      ...(this.#options.locateWaitMs !== undefined
+        ? { locateWaitMs: this.#options.locateWaitMs }
+        : {}),
+      screenshotDir: this.#options.screenshotDir ?? ".cairn/screenshots",
+    });
+    const done = started.done.catch((err) => console.error("cairn playback:", err));
+    this.#running.add(done);
+    done.finally(() => this.#running.delete(done));
+    return started.playbackId;
+  }
+
+  /** Waits for running playbacks, then closes the browser. */
+  async close(): Promise<void> {
+    await Promise.all([...this.#running]);
+    const d = this.#driver;
+    this.#driver = undefined;
+    if (d) await (await d.catch(() => undefined))?.close();
+  }
+}
+
+const registries = new WeakMap<EventStore, PlaybackRegistry>();
+
+/**
+ * The playback registry of a store (created on first use).
+ *
+ * @param store the event store playbacks record to
+ * @param options applied when given
+ * @returns the registry
+ */
+export function playbackRegistry(
+  store: EventStore,
+  options?: PlaybackRegistryOptions,
+): PlaybackRegistry {
+  let r = registries.get(store);
+  if (!r) {
+    r = new PlaybackRegistry(store, options);
+    registries.set(store, r);
+  } else if (options) r.configure(options);
+  return r;
+}
+
+function defaultDriver(): Promise<Driver> {
+  const ws = Deno.env.get("CAIRN_BROWSER_WS");
+  return ChromeDriver.launch(ws ? { browserWs: ws } : {});
+}
+
+const PlaybackId = z.string().min(1).max(100).regex(/^[A-Za-z0-9._-]+$/);
+
+describeRoute({
+  method: "post",
+  path: "/v1/playbacks",
+  summary: "Start a playback of a trail, a stored recording or an action array; answers at once",
+  tags: ["playbacks"],
+  body: StartPlaybackBody,
+  responses: {
+    "202": { description: '{ status: "running", playback_id }' },
+    "409": { description: "Another playback is running (PLAYBACK: Already running. …)" },
+  },
+});
+describeRoute({
+  method: "get",
+  path: "/v1/playbacks/{id}",
+  summary: "The playback's report (003 R5): partial while running, final after",
+  tags: ["playbacks"],
+});
+describeRoute({
+  method: "get",
+  path: "/v1/selectors/fragile",
+  summary:
+    "Every selector tried by any playback: failures / total, fragile above 50 % over ≥ 2 runs",
+  tags: ["playbacks"],
+});
+
+async function planOf(
+  ctx: ApiContext,
+  body: z.infer<typeof StartPlaybackBody>,
+): Promise<PlaybackPlan> {
+  if (body.trail !== undefined) return trailToPlan(parseTrail(body.trail, "body.trail"));
+  if (body.actions !== undefined) {
+    const r = z.array(z.unknown()).safeParse(body.actions);
+    if (!r.success) throw invalidRequest("actions must be an array");
+    try {
+      return syntheticToPlan(body.actions);
+    } catch (err) {
+      if (err instanceof z.ZodError) {
+        const issues = err.issues.map((i) => ({
+          path: ["body", "actions", ...i.path.map(String)].join("."),
+          message: i.message,
+        }));
+        throw invalidRequest(
+          `Invalid body: ${issues.map((i) => `${i.path}: ${i.message}`).join("; ")}`,
+          issues,
+        );
+      }
+      throw err;
+    }
+  }
+  const id = body.recording_id!;
+  const events: SessionEvent[] = [];
+  for await (const e of ctx.store.readStream(`session-${id}`)) events.push(e as SessionEvent);
+  if (events.length === 0) throw new ApiError(404, "not_found", `No recording ${id}`);
+  return eventsToPlan(events, { kind: "recording", recordingId: id });
+}
+
+/**
+ * The playbacks router (mounted under `/v1`).
+ *
+ * @param ctx the shared API context
+ * @returns a hono router
+ */
+export function playbacksRouter(ctx: ApiContext): Hono {
+  const app = new Hono();
+  const registry = playbackRegistry(ctx.store);
+
+  app.post("/playbacks", async (c) => {
+    const body = parseInput(StartPlaybackBody, await readJson(c), "body");
+    let plan = await planOf(ctx, body);
+    if (plan.platform !== "web") {
+      throw invalidRequest(`A ${plan.platform} plan cannot play in the browser`);
+    }
+    if (body.url) plan = rebasePlan(plan, body.url);
+    try {
+      const id = await registry.start(plan, body);
+      return c.json({ status: "running", playback_id: id }, 202);
+    } catch (err) {
+      if (err instanceof PlaybackBusyError) {
+        throw new ApiError(409, "playback_running", ALREADY_RUNNING);
+      }
+      throw err;
+    }
+  });
+
+  app.get("/playbacks/:id", async (c) => {
+    const id = parseInput(PlaybackId, c.req.param("id"), "path.id");
+    const report = await readPlaybackReport(ctx.store, id);
+    if (!report) {
+      return c.json({
+        status: "not_found",
+        playback_id: id,
+        error: { code: "not_found", message: `No playback ${id}` },
+      }, 404);
+    }
+    return c.json(report);
+  });
+
+  app.get("/selectors/fragile", async (c) => {
+    const all = [];
+    for (const s of await ctx.store.streams("playback-")) {
+      for await (const e of ctx.store.readStream(s.streamId)) all.push(e);
+    }
+    const stats = await fragileSelectors(all);
+    return c.json({
+      selectors: stats,
+      fragile: stats.filter((s) => s.fragile).map((s) => s.selector),
+    });
+  });
+
+  return app;
+}
