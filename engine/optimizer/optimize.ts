@@ -6,7 +6,7 @@
  * @module
  */
 import type { NewEvent } from "../../events/schemas.ts";
-import { ScreenTable } from "../screen_table.ts";
+import { ScreenTable, type TableEngine } from "../screen_table.ts";
 import type { Selector, SelectorMode, Trail, TrailAction, TrailStep } from "../trail.ts";
 import type { Screen } from "../ui_node.ts";
 import { concisionPass } from "./concision.ts";
@@ -31,6 +31,8 @@ export interface OptimizeOptions {
   id?: string;
   /** A cache of screen tables by blob hash, shared across calls (e.g. re-projections). */
   tables?: Map<string, ScreenTable>;
+  /** Which engine answers the table queries (default auto: WASM when built). */
+  tableEngine?: TableEngine;
 }
 
 /** What the optimizer decided for one captured action. */
@@ -84,7 +86,7 @@ export function optimize(
       if (t === undefined) {
         const s = screens.get(hash);
         if (!s) return undefined;
-        t = ScreenTable.from(s);
+        t = ScreenTable.from(s, { engine: options.tableEngine ?? "auto" });
         tables.set(hash, t);
       }
       return t;
