@@ -140,6 +140,12 @@ export interface DomSnapshotLike {
   }[];
 }
 
+/** The raw CDP results a Chrome hierarchy is joined from. */
+export interface ChromeCdpResults {
+  axNodes: readonly AXNodeLike[];
+  snapshot: DomSnapshotLike;
+}
+
 /** Page facts captured beside the trees. */
 export interface ChromePageInfo {
   url: string;
@@ -311,17 +317,14 @@ function indexDom(snap: DomSnapshotLike): DomIndex | undefined {
  * overflow is `auto`/`scroll`/`overlay` and a layout box inside it spills out of its box (DOM
  * rects would say the same and double the snapshot's cost).
  *
- * @param axNodes `Accessibility.getFullAXTree().nodes`
- * @param snapshot `DOMSnapshot.captureSnapshot({ computedStyles: ["overflow-x", "overflow-y"] })`
+ * @param raw the CDP results: `axNodes` of `Accessibility.getFullAXTree()` and `snapshot` of
+ *   `DOMSnapshot.captureSnapshot({ computedStyles: ["overflow-x", "overflow-y"] })`
  * @param page url, viewport, device pixel ratio and scroll of the page
  * @returns the joined hierarchy
  * @throws {TypeError} when the AX tree is empty
  */
-export function joinChromeHierarchy(
-  axNodes: readonly AXNodeLike[],
-  snapshot: DomSnapshotLike,
-  page: ChromePageInfo,
-): ChromeHierarchy {
+export function joinChromeHierarchy(raw: ChromeCdpResults, page: ChromePageInfo): ChromeHierarchy {
+  const { axNodes, snapshot } = raw;
   const root = axNodes.find((n) => n.parentId === undefined) ?? axNodes[0];
   if (!root) throw new TypeError("Cannot join an empty accessibility tree");
   const byId = new Map<string, AXNodeLike>();

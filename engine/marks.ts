@@ -68,8 +68,7 @@ function placeLabel(
  * The SVG overlay of marks for an image of the given size.
  *
  * @param screen the parsed screen (its width and height give the scale)
- * @param width the image width in pixels
- * @param height the image height in pixels
+ * @param image the image size in pixels
  * @param options which elements to mark
  * @returns the SVG text and the refs marked, in document order
  * @example
@@ -77,16 +76,16 @@ function placeLabel(
  * import { makeNode } from "./ui_node.ts";
  * const screen = { platform: "android" as const, format: "uiautomator2" as const, width: 100, height: 100,
  *   root: makeNode({ className: "android.widget.Button", text: "OK", bounds: { x: 10, y: 10, w: 40, h: 20 } }) };
- * const { svg, refs } = marksSvg(screen, 200, 200);
+ * const { svg, refs } = marksSvg(screen, { width: 200, height: 200 });
  * if (refs.length !== 1 || !svg.includes('x="20"')) throw new Error(svg);
  * ```
  */
 export function marksSvg(
   screen: Screen,
-  width: number,
-  height: number,
+  image: { width: number; height: number },
   options: MarksOptions = {},
 ): { svg: string; refs: string[] } {
+  const { width, height } = image;
   const sx = screen.width > 0 ? width / screen.width : 1;
   const sy = screen.height > 0 ? height / screen.height : 1;
   const font = Math.max(11, Math.round(Math.min(width, height) / 45));
@@ -149,7 +148,7 @@ export async function drawMarks(
   const width = meta.width ?? 0;
   const height = meta.height ?? 0;
   if (width <= 0 || height <= 0) throw new Error("Cannot draw marks: the screenshot has no size");
-  const { svg, refs } = marksSvg(screen, width, height, options);
+  const { svg, refs } = marksSvg(screen, { width, height }, options);
   const png = await image
     .composite([{ input: Buffer.from(svg), top: 0, left: 0 }])
     .png()

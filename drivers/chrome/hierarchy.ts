@@ -57,9 +57,8 @@ export async function captureChromeHierarchy(cdp: CDPSession): Promise<ChromeHie
     devicePixelRatio: f.dpr || 1,
     scroll: { x: f.x || 0, y: f.y || 0 },
   };
-  return joinChromeHierarchy(
-    ax.nodes as AXNodeLike[],
-    snapshot as unknown as DomSnapshotLike,
-    page,
-  );
+  return joinChromeHierarchy({
+    axNodes: ax.nodes as AXNodeLike[],
+    snapshot: snapshot as unknown as DomSnapshotLike,
+  }, page);
 }
