@@ -19,6 +19,10 @@ const COMMANDS: Record<string, { summary: string; load: () => Promise<CommandMod
     summary: "Project a capture into a trail (selectors, slots, expressions)",
     load: () => import("./cli/optimize.ts"),
   },
+  reproject: {
+    summary: "Re-project stored captures under a heuristics version; print changed trails",
+    load: () => import("./cli/reproject.ts"),
+  },
   snapshot: {
     summary: "Text snapshot with stable refs of a hierarchy; --diff, --marks",
     load: () => import("./cli/snapshot.ts"),

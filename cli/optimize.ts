@@ -10,6 +10,7 @@ import { bool } from "./args.ts";
 import { DB_FLAGS, openStore } from "./context.ts";
 import { InputError } from "./errors.ts";
 import { prepareFile, storePrepared } from "./ingest.ts";
+import { trailCachePath, writeTrailCache } from "./reproject.ts";
 import type { EventStore } from "../events/event_store.ts";
 import { NotFoundError } from "../events/event_store.ts";
 import { HEURISTICS_VERSION, HEURISTICS_VERSIONS } from "../engine/optimizer/heuristics.ts";
@@ -132,6 +133,7 @@ export async function run(args: ParsedArgs): Promise<number> {
       }
       throw err;
     }
+    await writeTrailCache(trailCachePath(args, sessionId, mode), projection.yaml);
     const out = str(args, "out");
     if (out) {
       await Deno.writeTextFile(out, projection.yaml);

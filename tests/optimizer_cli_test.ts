@@ -1,0 +1,103 @@
+import { assert, assertEquals, assertStringIncludes } from "./assert.ts";
+import { lineDiff } from "../cli/reproject.ts";
+
+const ROOT = new URL("../", import.meta.url).pathname;
+
+async function cairn(
+  args: string[],
+  db: string,
+): Promise<{ code: number; out: string; err: string }> {
+  const cmd = new Deno.Command(Deno.execPath(), {
+    args: ["run", "-A", "main.ts", ...args],
+    cwd: ROOT,
+    env: { CAIRN_DB: db },
+    stdout: "piped",
+    stderr: "piped",
+  });
+  const r = await cmd.output();
+  const dec = new TextDecoder();
+  return { code: r.code, out: dec.decode(r.stdout), err: dec.decode(r.stderr) };
+}
+
+function trailSection(yaml: string): string {
+  return yaml.slice(yaml.indexOf("\ntrail:\n") + 1);
+}
+
+Deno.test("cairn optimize prints the golden trail of a capture file and reuses its session", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    const db = `${dir}/c.db`;
+    const golden = await Deno.readTextFile(
+      `${ROOT}tests/testdata/optimizer/inventory/adaptive.yaml`,
+    );
+    const first = await cairn(["optimize", "examples/inventory.capture.json"], db);
+    assertEquals(first.code, 0, first.err);
+    assertEquals(trailSection(first.out), trailSection(golden));
+    const again = await cairn([
+      "optimize",
+      "examples/inventory.capture.json",
+      "--mode",
+      "strict",
+      "--explain",
+    ], db);
+    assertEquals(again.code, 0, again.err);
+    assertStringIncludes(again.out, "selectorMode: strict");
+    assertStringIncludes(again.out, "# --explain");
+    assertStringIncludes(again.out, "dropped: failed call dropped");
+    const id = /id: (capture-[0-9a-f]+)/.exec(first.out)![1]!;
+    assertStringIncludes(again.out, `id: ${id}`);
+    const byId = await cairn(["optimize", id, "--out", `${dir}/t.yaml`], db);
+    assertEquals(byId.code, 0, byId.err);
+    assertEquals(await Deno.readTextFile(`${dir}/t.yaml`), first.out);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("cairn optimize exits 2 with one line for a missing file or unknown session", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    const missing = await cairn(["optimize", "nope.capture.json"], `${dir}/c.db`);
+    assertEquals(missing.code, 2);
+    assertEquals(missing.err.trim(), "cairn optimize: nope.capture.json: no such file");
+    const unknown = await cairn(["optimize", "no-such-session"], `${dir}/c.db`);
+    assertEquals(unknown.code, 2);
+    assertStringIncludes(unknown.err, "neither a file nor a stored session");
+    const mode = await cairn(["optimize", "x", "--mode", "loose"], `${dir}/c.db`);
+    assertEquals(mode.code, 2);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("cairn reproject prints which trails changed since the last one printed, with a diff", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    const db = `${dir}/c.db`;
+    assertEquals((await cairn(["optimize", "examples/inventory.capture.json"], db)).code, 0);
+    assertEquals((await cairn(["optimize", "examples/merchant.capture.json"], db)).code, 0);
+    const same = await cairn(["reproject", "--heuristics", "v1", "--all"], db);
+    assertEquals(same.code, 0, same.err);
+    assertStringIncludes(same.out, "2 sessions: 0 changed, 0 failed");
+    // An older trail in the cache: the re-projection reports the change.
+    for await (const f of Deno.readDir(`${dir}/trails`)) {
+      const p = `${dir}/trails/${f.name}`;
+      const t = await Deno.readTextFile(p);
+      if (t.includes("next-button")) {
+        await Deno.writeTextFile(p, t.replace('id: "next-button"', 'text: "Next"'));
+      }
+    }
+    const changed = await cairn(["reproject", "--heuristics", "v1", "--all"], db);
+    assertStringIncludes(changed.out, "2 sessions: 1 changed, 0 failed");
+    assertStringIncludes(changed.out, '-          text: "Next"');
+    assertStringIncludes(changed.out, '+          id: "next-button"');
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("lineDiff() shows removed then added lines with context, and nothing for equal text", () => {
+  assertEquals(lineDiff("a\nb\nc", "a\nb\nc"), []);
+  assertEquals(lineDiff("a\nb\nc\nd\ne\nf", "a\nb\nc\nX\ne\nf", 1), [" c", "-d", "+X", " e"]);
+  assert(lineDiff("", "x").includes("+x"));
+});
