@@ -9,12 +9,12 @@
  * @module
  */
 import type { CDPSession } from "puppeteer-core";
+import type { ChromeHierarchy } from "../../engine/chrome_hierarchy.ts";
 import {
   type AXNodeLike,
-  type ChromeHierarchy,
   type DomSnapshotLike,
   joinChromeHierarchy,
-} from "../../engine/chrome_hierarchy.ts";
+} from "../../engine/chrome_join.ts";
 
 const PAGE_FACTS = `JSON.stringify({
   url: location.href,

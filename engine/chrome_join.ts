@@ -1,0 +1,328 @@
+/**
+ * The join behind Cairn's Chrome hierarchy (`engine/chrome_hierarchy.ts`): CDP
+ * `Accessibility.getFullAXTree` nodes joined by `backendDOMNodeId` with the attributes, CSS path,
+ * layout box, clickability and scrollability of their DOM node from `DOMSnapshot.captureSnapshot`.
+ * Pure: the CDP calls are in `drivers/chrome/hierarchy.ts`.
+ *
+ * @module
+ */
+import {
+  CHROME_DOM_ATTRIBUTES,
+  CHROME_SCHEMA_VERSION,
+  type ChromeHierarchy,
+  type ChromeNode,
+} from "./chrome_hierarchy.ts";
+import { CssPathBuilder, type FlatDom } from "./css_path.ts";
+
+/** The part of a CDP `Accessibility.AXValue` Cairn reads. */
+export interface AXValueLike {
+  type?: string;
+  value?: unknown;
+}
+
+/** The part of a CDP `Accessibility.AXNode` Cairn reads. */
+export interface AXNodeLike {
+  nodeId: string;
+  ignored: boolean;
+  role?: AXValueLike;
+  name?: AXValueLike;
+  description?: AXValueLike;
+  value?: AXValueLike;
+  properties?: { name: string; value: AXValueLike }[];
+  parentId?: string;
+  childIds?: string[];
+  backendDOMNodeId?: number;
+}
+
+/** The part of a CDP `DOMSnapshot.captureSnapshot` result Cairn reads. */
+export interface DomSnapshotLike {
+  strings: string[];
+  documents: {
+    nodes: {
+      parentIndex?: number[];
+      nodeType?: number[];
+      nodeName?: number[];
+      backendNodeId?: number[];
+      attributes?: number[][];
+      shadowRootType?: { index: number[]; value: number[] };
+      isClickable?: { index: number[] };
+      inputValue?: { index: number[]; value: number[] };
+    };
+    layout: {
+      nodeIndex: number[];
+      bounds: number[][];
+      /** Per layout node, string indices of the requested computed styles (`overflow-x`, `overflow-y`). */
+      styles?: number[][];
+    };
+  }[];
+}
+
+/** The raw CDP results a Chrome hierarchy is joined from. */
+export interface ChromeCdpResults {
+  axNodes: readonly AXNodeLike[];
+  snapshot: DomSnapshotLike;
+}
+
+/** Page facts captured beside the trees. */
+export interface ChromePageInfo {
+  url: string;
+  title?: string;
+  viewport: { width: number; height: number };
+  devicePixelRatio: number;
+  scroll: { x: number; y: number };
+}
+
+/** AX roles never kept (their text is on the parent). */
+const DROPPED_ROLES = new Set(["InlineTextBox", "ListMarker"]);
+
+const BOOLEAN_STATES = new Set([
+  "focused",
+  "focusable",
+  "disabled",
+  "selected",
+  "required",
+  "readonly",
+  "modal",
+  "multiline",
+]);
+
+function axString(v: AXValueLike | undefined): string | undefined {
+  const x = v?.value;
+  if (x === undefined || x === null || x === "") return undefined;
+  return typeof x === "string" ? x : String(x);
+}
+
+function axStates(ax: AXNodeLike): { states: string[]; level?: number } {
+  const states: string[] = [];
+  let level: number | undefined;
+  for (const p of ax.properties ?? []) {
+    const v = p.value?.value;
+    if (BOOLEAN_STATES.has(p.name)) {
+      if (v === true || v === "true") states.push(p.name);
+    } else if (p.name === "checked" || p.name === "pressed") {
+      if (v === "true" || v === true) states.push(p.name);
+      else if (v === "mixed") states.push("mixed");
+      else states.push(p.name === "checked" ? "unchecked" : "unpressed");
+    } else if (p.name === "expanded") {
+      states.push(v === true || v === "true" ? "expanded" : "collapsed");
+    } else if (p.name === "editable" && typeof v === "string" && v !== "") {
+      states.push("editable");
+    } else if (p.name === "level" && typeof v === "number") level = v;
+  }
+  return level === undefined ? { states } : { states, level };
+}
+
+/** Flat view of the main document of a DOM snapshot. */
+interface DomIndex {
+  flat: FlatDom;
+  byBackend: Map<number, number>;
+  attrs: (i: number) => Record<string, string>;
+  layoutOf: Int32Array;
+  clickable: Uint8Array;
+  /** 1 for a scroll container (`overflow: auto|scroll|overlay`) whose content overflows it. */
+  scrolls: Uint8Array;
+  nodeType: number[];
+}
+
+const SCROLLING_OVERFLOW = new Set(["auto", "scroll", "overlay"]);
+
+/**
+ * Finds scroll containers without DOM rects: an element whose computed overflow lets it scroll
+ * and whose content (any layout box whose nearest scroll container it is) spills out of its box.
+ */
+function scrollContainers(
+  parent: Int32Array,
+  layoutOf: Int32Array,
+  layout: DomSnapshotLike["documents"][number]["layout"],
+  strings: string[],
+): Uint8Array {
+  const n = parent.length;
+  const scrolls = new Uint8Array(n);
+  const styles = layout.styles;
+  if (!styles) return scrolls;
+  const container = new Uint8Array(n);
+  layout.nodeIndex.forEach((d, k) => {
+    const st = styles[k];
+    if (!st) return;
+    const x = strings[st[0]!] ?? "", y = strings[st[1]!] ?? "";
+    if (SCROLLING_OVERFLOW.has(x) || SCROLLING_OVERFLOW.has(y)) container[d] = 1;
+  });
+  // nearest scroll-container ancestor of every node (parents precede children)
+  const nearest = new Int32Array(n).fill(-1);
+  for (let i = 0; i < n; i++) {
+    const p = parent[i]!;
+    if (p >= 0) nearest[i] = container[p] === 1 ? p : nearest[p]!;
+  }
+  layout.nodeIndex.forEach((d, k) => {
+    const c = nearest[d]!;
+    if (c < 0 || scrolls[c] === 1) return;
+    const cb = layout.bounds[layoutOf[c]!];
+    const b = layout.bounds[k];
+    if (!cb || !b) return;
+    if (
+      b[0]! < cb[0]! - 1 || b[1]! < cb[1]! - 1 || b[0]! + b[2]! > cb[0]! + cb[2]! + 1 ||
+      b[1]! + b[3]! > cb[1]! + cb[3]! + 1
+    ) scrolls[c] = 1;
+  });
+  return scrolls;
+}
+
+function indexDom(snap: DomSnapshotLike): DomIndex | undefined {
+  const doc = snap.documents[0];
+  if (!doc) return undefined;
+  const s = snap.strings;
+  const nodes = doc.nodes;
+  const parentIndex = nodes.parentIndex ?? [];
+  const n = parentIndex.length;
+  const nodeType = nodes.nodeType ?? [];
+  const flat: FlatDom = {
+    parent: Int32Array.from(parentIndex),
+    tag: new Array<string>(n),
+    id: new Array<string>(n),
+    className: new Array<string>(n),
+    inShadow: new Uint8Array(n),
+  };
+  const byBackend = new Map<number, number>();
+  const backend = nodes.backendNodeId ?? [];
+  const names = nodes.nodeName ?? [];
+  const attributes = nodes.attributes ?? [];
+  for (let i = 0; i < n; i++) {
+    byBackend.set(backend[i]!, i);
+    const isElement = nodeType[i] === 1;
+    flat.tag[i] = isElement ? (s[names[i]!] ?? "").toLowerCase() : "";
+    let id = "";
+    let cls = "";
+    if (isElement) {
+      const a = attributes[i] ?? [];
+      for (let k = 0; k + 1 < a.length; k += 2) {
+        const name = s[a[k]!];
+        if (name === "id") id = s[a[k + 1]!] ?? "";
+        else if (name === "class") cls = s[a[k + 1]!] ?? "";
+      }
+    }
+    flat.id[i] = id;
+    flat.className[i] = cls;
+  }
+  for (const i of nodes.shadowRootType?.index ?? []) flat.inShadow[i] = 1;
+  const clickable = new Uint8Array(n);
+  for (const i of nodes.isClickable?.index ?? []) clickable[i] = 1;
+  const layoutOf = new Int32Array(n).fill(-1);
+  doc.layout.nodeIndex.forEach((domIndex, k) => {
+    if (layoutOf[domIndex] === -1) layoutOf[domIndex] = k;
+  });
+  const scrolls = scrollContainers(flat.parent, layoutOf, doc.layout, s);
+  const wanted = new Set<string>(CHROME_DOM_ATTRIBUTES);
+  const attrs = (i: number): Record<string, string> => {
+    const out: Record<string, string> = {};
+    const a = attributes[i] ?? [];
+    for (let k = 0; k + 1 < a.length; k += 2) {
+      const name = s[a[k]!] ?? "";
+      const value = s[a[k + 1]!] ?? "";
+      if (wanted.has(name) && value !== "") out[name] = value;
+    }
+    return out;
+  };
+  return { flat, byBackend, attrs, layoutOf, clickable, scrolls, nodeType };
+}
+
+/**
+ * Joins the CDP accessibility tree with the DOM snapshot into Cairn's Chrome hierarchy.
+ *
+ * Ignored AX nodes and inline text boxes are dropped and their children lifted; every kept
+ * node backed by a DOM node gets its tag, selected attributes, CSS path, layout box and
+ * clickability (`DOMSnapshot` `isClickable`); an element is scrollable when its computed
+ * overflow is `auto`/`scroll`/`overlay` and a layout box inside it spills out of its box (DOM
+ * rects would say the same and double the snapshot's cost).
+ *
+ * @param raw the CDP results: `axNodes` of `Accessibility.getFullAXTree()` and `snapshot` of
+ *   `DOMSnapshot.captureSnapshot({ computedStyles: ["overflow-x", "overflow-y"] })`
+ * @param page url, viewport, device pixel ratio and scroll of the page
+ * @returns the joined hierarchy
+ * @throws {TypeError} when the AX tree is empty
+ */
+export function joinChromeHierarchy(raw: ChromeCdpResults, page: ChromePageInfo): ChromeHierarchy {
+  const { axNodes, snapshot } = raw;
+  const root = axNodes.find((n) => n.parentId === undefined) ?? axNodes[0];
+  if (!root) throw new TypeError("Cannot join an empty accessibility tree");
+  const byId = new Map<string, AXNodeLike>();
+  for (const n of axNodes) byId.set(n.nodeId, n);
+  const dom = indexDom(snapshot);
+  const paths = dom ? new CssPathBuilder(dom.flat) : undefined;
+  const layout = snapshot.documents[0]?.layout;
+  const out: ChromeNode[] = [];
+  const stack: [AXNodeLike, number][] = [[root, -1]];
+  while (stack.length > 0) {
+    const [ax, parent] = stack.pop()!;
+    const role = axString(ax.role) ?? "none";
+    const keep = ax === root ||
+      (!ax.ignored && !DROPPED_ROLES.has(role) && !isUserAgentFiller(ax, role, dom));
+    let index = parent;
+    if (keep) {
+      index = out.length;
+      out.push(convertAx(ax, role, dom, paths, layout));
+      if (parent >= 0) (out[parent]!.children ??= []).push(index);
+    }
+    const kids = ax.childIds ?? [];
+    for (let i = kids.length - 1; i >= 0; i--) {
+      const child = byId.get(kids[i]!);
+      if (child) stack.push([child, index]);
+    }
+  }
+  const result: ChromeHierarchy = {
+    schema_version: CHROME_SCHEMA_VERSION,
+    url: page.url,
+    viewport: page.viewport,
+    devicePixelRatio: page.devicePixelRatio,
+    scroll: page.scroll,
+    nodes: out,
+  };
+  if (page.title) result.title = page.title;
+  return result;
+}
+
+/** A nameless generic node outside the snapshot's DOM (user-agent shadow: an input's editor). */
+function isUserAgentFiller(ax: AXNodeLike, role: string, dom: DomIndex | undefined): boolean {
+  if (role !== "generic" && role !== "none") return false;
+  if (axString(ax.name) !== undefined) return false;
+  return ax.backendDOMNodeId === undefined || dom?.byBackend.get(ax.backendDOMNodeId) === undefined;
+}
+
+function convertAx(
+  ax: AXNodeLike,
+  role: string,
+  dom: DomIndex | undefined,
+  paths: CssPathBuilder | undefined,
+  layout: DomSnapshotLike["documents"][number]["layout"] | undefined,
+): ChromeNode {
+  const node: ChromeNode = { role };
+  const name = axString(ax.name);
+  if (name !== undefined) node.name = name;
+  const value = axString(ax.value);
+  if (value !== undefined) node.value = value;
+  const description = axString(ax.description);
+  if (description !== undefined) node.description = description;
+  const { states, level } = axStates(ax);
+  if (states.length > 0) node.states = states;
+  if (level !== undefined) node.level = level;
+  const backend = ax.backendDOMNodeId;
+  if (backend === undefined || !dom) return node;
+  node.backendNodeId = backend;
+  const i = dom.byBackend.get(backend);
+  if (i === undefined) return node;
+  const type = dom.nodeType[i];
+  if (type === 1) {
+    node.tag = dom.flat.tag[i]!;
+    const attrs = dom.attrs(i);
+    if (Object.keys(attrs).length > 0) node.dom = attrs;
+    const path = node.tag.startsWith("::") ? "" : paths!.path(i);
+    if (path !== "") node.cssPath = path;
+  } else if (type === 3) node.tag = "#text";
+  if (dom.clickable[i] === 1) node.clickable = true;
+  const k = dom.layoutOf[i]!;
+  const box = k >= 0 ? layout?.bounds[k] : undefined;
+  if (box && box.length >= 4) {
+    node.bounds = [box[0]!, box[1]!, box[2]!, box[3]!];
+    if (dom.scrolls[i] === 1 && node.tag !== "html" && node.tag !== "body") node.scrollable = true;
+  }
+  return node;
+}
