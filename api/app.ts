@@ -21,6 +21,7 @@ import { blazeRouter } from "./blaze.ts";
 import { blobsRouter } from "./blobs.ts";
 import { sessionsRouter } from "./sessions.ts";
 import { playbacksRouter } from "./playbacks.ts";
+import { trailsRouter } from "./trails.ts";
 
 /** What every router receives: the shared store (and whatever else the app was given). */
 export interface ApiContext {
@@ -77,6 +78,7 @@ export function createApp(options: AppOptions): Hono {
   app.route("/v1", sessionsRouter(ctx));
   app.route("/v1", blazeRouter(ctx));
   app.route("/v1", playbacksRouter(ctx));
+  app.route("/v1", trailsRouter(ctx));
   return app;
 }
 

@@ -1,0 +1,82 @@
+/**
+ * Trails over HTTP: `GET /v1/sessions/:id/trail?mode=&heuristics=` projects a stored capture
+ * into trail YAML (the same bytes `cairn optimize` prints); `&format=json` returns the trail
+ * with the optimizer's explanation and warnings.
+ *
+ * @module
+ */
+import { Hono } from "hono";
+import { z } from "zod";
+import { HEURISTICS_VERSION, HEURISTICS_VERSIONS } from "../engine/optimizer/heuristics.ts";
+import type { ScreenTable } from "../engine/screen_table.ts";
+import { projectSessionTrail } from "../engine/trail_projection.ts";
+import type { Screen } from "../engine/ui_node.ts";
+import type { ApiContext } from "./app.ts";
+import { parseInput } from "./errors.ts";
+import { describeRoute } from "./openapi.ts";
+
+const SessionId = z.string().min(1).max(200).regex(
+  /^[A-Za-z0-9._:-]+$/,
+  "letters, digits, . _ : -",
+);
+const TrailQuery = z.object({
+  mode: z.enum(["strict", "flexible", "adaptive"]).default("adaptive"),
+  heuristics: z.enum(HEURISTICS_VERSIONS as [string, ...string[]]).default(HEURISTICS_VERSION),
+  format: z.enum(["yaml", "json"]).default("yaml"),
+});
+const CACHE_LIMIT = 256; // parsed screens and tables kept across requests
+
+describeRoute({
+  method: "get",
+  path: "/v1/sessions/{id}/trail",
+  summary: "The session's capture projected into a trail (YAML; format=json adds the explanation)",
+  tags: ["trails"],
+  parameters: [
+    { name: "mode", in: "query", description: "strict | flexible | adaptive (default adaptive)" },
+    {
+      name: "heuristics",
+      in: "query",
+      description: `Optimizer heuristics version (default ${HEURISTICS_VERSION})`,
+    },
+    { name: "format", in: "query", description: "yaml (default) | json" },
+  ],
+});
+
+/**
+ * The trails router (mounted under `/v1`).
+ *
+ * @param ctx the shared API context
+ * @returns a hono router
+ */
+export function trailsRouter(ctx: ApiContext): Hono {
+  const app = new Hono();
+  const screens = new Map<string, Screen>();
+  const tables = new Map<string, ScreenTable>();
+  app.get("/sessions/:id/trail", async (c) => {
+    const id = parseInput(SessionId, c.req.param("id"), "path.id").replace(/^session-/, "");
+    const q = parseInput(TrailQuery, c.req.query(), "query");
+    if (screens.size > CACHE_LIMIT) {
+      screens.clear();
+      tables.clear();
+    }
+    const p = await projectSessionTrail(ctx.store, id, {
+      mode: q.mode,
+      heuristics: q.heuristics,
+      screens,
+      tables,
+    });
+    c.header("X-Cairn-Heuristics", p.heuristics);
+    c.header("X-Cairn-Selector-Mode", p.mode);
+    if (q.format === "json") {
+      return c.json({
+        sessionId: id,
+        yaml: p.yaml,
+        trail: p.trail,
+        explain: p.explain,
+        warnings: p.warnings,
+      });
+    }
+    return c.body(p.yaml, 200, { "Content-Type": "application/yaml; charset=utf-8" });
+  });
+  return app;
+}
