@@ -127,6 +127,11 @@ export class ChromeDriver implements Driver {
     return this.#ids.get(this.#page) ?? "tab-0";
   }
 
+  /** The id of a tab's page (`tab-1`, …), or undefined for a page this driver does not track. */
+  tabIdOf(page: Page): string | undefined {
+    return this.#ids.get(page);
+  }
+
   /** Calls `listener` with every tab the browser opens from now on (popups, `target=_blank`). */
   onNewTab(listener: (page: Page) => void): void {
     this.#listeners.push(listener);

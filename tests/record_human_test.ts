@@ -1,0 +1,186 @@
+import { assert, assertEquals } from "./assert.ts";
+import { ChromeDriver } from "../drivers/chrome/chrome_driver.ts";
+import { HumanRecorder } from "../drivers/chrome/human_recorder.ts";
+import { SqliteEventStore } from "../events/sqlite_event_store.ts";
+import type { StoredEvent } from "../events/schemas.ts";
+import { parseChromeHierarchy } from "../engine/chrome_hierarchy.ts";
+import { walk } from "../engine/ui_node.ts";
+import { serveFolder } from "./web_server.ts";
+
+/** Clicks an element's centre with the mouse, as a person would, then pauses like one. */
+async function click(d: ChromeDriver, css: string): Promise<void> {
+  const page = d.page;
+  await page.waitForSelector(css, { visible: true, timeout: 5_000 });
+  const box = await page.$eval(css, (el) => {
+    const r = el.getBoundingClientRect();
+    return { x: r.x + r.width / 2, y: r.y + r.height / 2 };
+  });
+  await page.mouse.click(box.x, box.y, { delay: 40 });
+  await pause(d);
+}
+
+async function type(d: ChromeDriver, text: string): Promise<void> {
+  await d.page.keyboard.type(text, { delay: 5 });
+  await pause(d);
+}
+
+async function pause(d: ChromeDriver): Promise<void> {
+  await d.waitForSettle({ quietMs: 150, timeoutMs: 3_000 });
+  await new Promise((r) => setTimeout(r, 150));
+}
+
+async function withRecorder(
+  url: string,
+  fn: (d: ChromeDriver, base: string) => Promise<void>,
+): Promise<{ events: StoredEvent[]; store: SqliteEventStore; cleanup: () => Promise<void> }> {
+  const dir = await Deno.makeTempDir();
+  const server = serveFolder();
+  const store = SqliteEventStore.open(`${dir}/cairn.db`);
+  const driver = await ChromeDriver.launch();
+  let recorder: HumanRecorder | undefined;
+  try {
+    recorder = await HumanRecorder.start(driver, store, { url: server.url + url, prompt: "demo" });
+    await pause(driver);
+    await fn(driver, server.url);
+    await recorder.stop();
+    assertEquals(recorder.errors, []);
+    const events: StoredEvent[] = [];
+    for await (const e of store.readStream(recorder.streamId)) events.push(e);
+    return {
+      events,
+      store,
+      cleanup: async () => {
+        store.close();
+        await Deno.remove(dir, { recursive: true });
+      },
+    };
+  } catch (err) {
+    store.close();
+    await Deno.remove(dir, { recursive: true });
+    throw err;
+  } finally {
+    await driver.close();
+    await server.close();
+  }
+}
+
+function actions(events: StoredEvent[]) {
+  return events.flatMap((e) => e.type === "ActionPerformed" ? [e.data] : []);
+}
+
+Deno.test("HumanRecorder records clicks, values, selects and checks with redaction", async () => {
+  const { events, store, cleanup } = await withRecorder("login.html", async (d) => {
+    await click(d, "#email");
+    await type(d, "alice@example.com");
+    await click(d, "#password");
+    await type(d, "hunter22secret");
+    await click(d, "#card");
+    await type(d, "4111111111111111");
+    await click(d, "#plan"); // focus moves to the select: the card number is committed
+    await d.page.select("#plan", "pro");
+    await pause(d);
+    await click(d, "#remember");
+    await click(d, "#sign-in");
+    await click(d, "#to-cart");
+    await click(d, "[data-testid=inc-coffee]");
+    await click(d, "[data-testid=inc-coffee]");
+  });
+  try {
+    const acts = actions(events);
+    assertEquals(acts.map((a) => a.kind), [
+      "tap",
+      "inputText",
+      "tap",
+      "inputText",
+      "tap",
+      "inputText",
+      "select",
+      "check",
+      "tap",
+      "tap",
+      "tap",
+      "tap",
+    ]);
+    assert(acts.every((a) => a.source === "human"));
+    assertEquals(acts[1]?.text, "alice@example.com");
+    assertEquals(acts[3]?.text, "[redacted]");
+    assertEquals(acts[5]?.text, "[redacted]");
+    assertEquals(acts[6]?.value, "Pro");
+    assertEquals(acts[7]?.checked, true);
+    const signIn = acts[8]!;
+    assertEquals(signIn.target?.role, "button");
+    assertEquals(signIn.target?.name, "Sign in");
+    assertEquals(signIn.target?.selectors?.testId, "sign-in-button");
+    assertEquals(signIn.target?.selectors?.id, "sign-in");
+    assert(signIn.point && signIn.point.x > 0 && signIn.point.y > 0);
+    // every action has a screen before it; the second "+" saw the count at 1, not 2
+    const plus = events.filter((e) => e.type === "ActionPerformed").at(-1)!;
+    const screens = events.slice(0, events.indexOf(plus)).filter((e) =>
+      e.type === "ScreenCaptured"
+    );
+    const before = screens.at(-1)!;
+    assert(before.type === "ScreenCaptured");
+    const screen = parseChromeHierarchy(
+      new TextDecoder().decode((await store.getBlob(before.data.hierarchy.hash)).bytes),
+    );
+    const qty = [...walk(screen.root)].find(([n]) => n.resourceId === "qty-coffee")?.[0];
+    const qtyText = [...walk(qty!)].map(([n]) => n.text).filter(Boolean).join("");
+    assertEquals(qtyText, "1");
+    // nothing stored holds the secrets
+    for (const e of events) {
+      const json = JSON.stringify(e.data);
+      assert(!json.includes("hunter22secret") && !json.includes("4111111111111111"), json);
+      if (e.type === "ScreenCaptured") {
+        const raw = new TextDecoder().decode((await store.getBlob(e.data.hierarchy.hash)).bytes);
+        assert(!raw.includes("hunter22secret"), "password in a snapshot");
+        assert(!raw.includes("4111111111111111"), "card number in a snapshot");
+      }
+    }
+    assertEquals(events.at(-1)?.type, "SessionEnded");
+  } finally {
+    await cleanup();
+  }
+});
+
+Deno.test("HumanRecorder keeps recording across a reload, an SPA route and a new tab", async () => {
+  const { events, cleanup } = await withRecorder("reload.html", async (d) => {
+    await click(d, "#bump");
+    await click(d, "#reload");
+    await click(d, "#bump");
+    await click(d, "#to-app");
+    await click(d, "a[href='/spa/items']");
+    await click(d, "[data-testid=item-beta]");
+    await click(d, "a[href='/new_tab.html']");
+    await click(d, "#blank-link");
+    assert(d.page.url().includes("opened.html"), d.page.url());
+    await click(d, "#comment");
+    await type(d, "looks good");
+    await click(d, "#save");
+    assertEquals(
+      await d.page.$eval("#saved", (e) => e.textContent),
+      "Saved: looks good",
+    );
+  });
+  try {
+    const acts = actions(events);
+    assertEquals(acts.length, 11, JSON.stringify(acts.map((a) => a.kind)));
+    assertEquals(acts.filter((a) => a.kind === "tap").length, 10);
+    assertEquals(acts.find((a) => a.kind === "inputText")?.text, "looks good");
+    const navs = events.flatMap((e) => e.type === "NavigationOccurred" ? [e.data.reason] : []);
+    assertEquals(
+      navs,
+      ["navigate", "reload", "load", "spa", "load", "new_tab"],
+      JSON.stringify(events.flatMap((e) => e.type === "NavigationOccurred" ? [e.data] : [])),
+    );
+    const tabs = new Set(acts.map((a) => a.tabId));
+    assertEquals(tabs.size, 2);
+    // each action follows a screen of its own tab
+    let lastTab: string | undefined;
+    for (const e of events) {
+      if (e.type === "ScreenCaptured") lastTab = e.data.tabId;
+      if (e.type === "ActionPerformed") assertEquals(lastTab, e.data.tabId);
+    }
+  } finally {
+    await cleanup();
+  }
+});
