@@ -537,7 +537,13 @@ class Run {
     const selectorLevels = levels.filter((l) => l.strategy !== "coordinates");
     const waitMs = this.options.locateWaitMs ?? 2_000;
     const deadline = performance.now() + waitMs;
-    let res: Resolution = await resolveTarget(this.driver, selectorLevels);
+    const verify = async (_level: CascadeLevel, element: FoundElement): Promise<true | string> => {
+      const snap = await this.driver.snapshot();
+      const check = checkPointTarget(snap.screen, center(element.bounds), target);
+      return check.ok ? true : check.reason;
+    };
+    const resolve = (levels: CascadeLevel[]) => resolveTarget(this.driver, levels, { verify });
+    let res: Resolution = await resolve(selectorLevels);
     for (let attempt = 0; !res.element && selectorLevels.length > 0 && attempt < 40; attempt++) {
       const left = deadline - performance.now();
       if (left <= 0) break;
@@ -545,13 +551,13 @@ class Run {
         await this.driver.waitForSettle({ quietMs: 150, timeoutMs: Math.min(left, 1_500) })
           .catch(() => {});
       } else await sleep(Math.min(100, left));
-      res = await resolveTarget(this.driver, selectorLevels);
+      res = await resolve(selectorLevels);
     }
     if (res.element && res.level && res.healed) {
       // The page may have rendered the element between two levels' lookups: look again
       // with the better levels before calling it healed.
       const better = selectorLevels.slice(0, selectorLevels.indexOf(res.level));
-      const again = await resolveTarget(this.driver, better);
+      const again = await resolve(better);
       if (again.element) res = { ...again, tried: [...res.tried, ...again.tried] };
     }
     const tried = res.tried.map((t) => ({

@@ -414,3 +414,63 @@ Deno.test("runPlayback() records the test boundary and tags every event with the
     assertEquals((await Deno.readFile(path))[1], 0x50);
   });
 });
+
+Deno.test("runPlayback() refuses a CSS path whose one match is not the recorded element", async () => {
+  await withStore(async (store) => {
+    const page: StandInElement[] = [
+      {
+        ident: "mug",
+        role: "button",
+        name: "Mug",
+        text: "Mug",
+        cssPath: "ul > li:nth-child(1) > button",
+        bounds: { x: 0, y: 0, w: 80, h: 20 },
+      },
+      {
+        ident: "nb1",
+        role: "button",
+        name: "Notebook",
+        text: "Notebook",
+        bounds: { x: 0, y: 40, w: 80, h: 20 },
+      },
+      {
+        ident: "nb2",
+        role: "button",
+        name: "Notebook",
+        text: "Notebook",
+        bounds: { x: 0, y: 80, w: 80, h: 20 },
+      },
+    ];
+    const driver = new StandInDriver(page);
+    const target = {
+      role: "button",
+      name: "Notebook",
+      text: "Notebook",
+      cssPath: "ul > li:nth-child(1) > button",
+    };
+    const report = await runPlayback(driver, store, plan([{ type: "click", target }]), {
+      locateWaitMs: 50,
+    });
+    assertEquals(report.results[0]!.status, "failed");
+    assertEquals(report.results[0]!.tried!.map((t) => [t.strategy, t.matches]), [
+      ["role_name", 2],
+      ["text", 2],
+      ["css_path", 0],
+    ]);
+    assertEquals(driver.inputs, []);
+    // A path that lands on one of the two "Notebook" buttons disambiguates them.
+    const withPath = page.map((e) =>
+      e.ident === "nb2" ? { ...e, cssPath: "ul > li:nth-child(3) > button" } : e
+    );
+    const d2 = new StandInDriver(withPath);
+    const ok = await runPlayback(
+      d2,
+      store,
+      plan([{ type: "click", target: { ...target, cssPath: "ul > li:nth-child(3) > button" } }]),
+      { locateWaitMs: 50 },
+    );
+    assertEquals(ok.results[0]!.status, "healed");
+    assertEquals(ok.results[0]!.selector_used, "css_path");
+    assertEquals(d2.inputs.map((i) => i.ident), ["nb2"]);
+  });
+});

@@ -291,7 +291,12 @@ export interface TriedLevel {
   selector: string;
   matches: number;
   hidden?: number;
+  /** Why the verifier refused its one match. */
+  refused?: string;
 }
+
+/** Levels that match by position, not identity: their one match is verified before use. */
+export const WEAK: ReadonlySet<Strategy> = new Set(["css_path", "xpath"]);
 
 /** The outcome of a resolve: the element found and the level, or what every level matched. */
 export interface Resolution {
@@ -315,6 +320,10 @@ export interface Resolution {
 export async function resolveTarget(
   finder: ElementFinder,
   levels: readonly CascadeLevel[],
+  options: {
+    /** Checks a weak level's match (CSS path, XPath); a string is the reason it is refused. */
+    verify?: (level: CascadeLevel, element: LookupMatch) => Promise<true | string>;
+  } = {},
 ): Promise<Resolution> {
   const tried: TriedLevel[] = [];
   let sawHidden = false;
@@ -333,11 +342,25 @@ export async function resolveTarget(
       visibleCount = visible.length;
       hiddenCount = found.length - visible.length;
       if (visible.length === 1) {
+        const verdict = options.verify && WEAK.has(level.strategy)
+          ? await options.verify(level, visible[0]!)
+          : true;
+        if (verdict !== true) {
+          tried.push({
+            strategy: level.strategy,
+            selector: level.selector,
+            matches: 0,
+            refused: verdict,
+          });
+          visibleCount = -1;
+          break;
+        }
         tried.push({ strategy: level.strategy, selector: level.selector, matches: 1 });
         return { level, element: visible[0]!, healed: i > 0, tried, sawHidden };
       }
       if (visible.length > 1) break; // ambiguous: a looser lookup would only match more
     }
+    if (visibleCount < 0) continue; // refused by the verifier, already listed
     if (hiddenCount > 0 && visibleCount === 0) sawHidden = true;
     tried.push({
       strategy: level.strategy,

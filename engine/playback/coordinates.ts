@@ -90,13 +90,21 @@ export function nodeAt(
 
 const ANCESTORS_CHECKED = 3; // a label inside a button: the button is at most a few levels up
 
+function norm(s: string | undefined): string {
+  return (s ?? "").replace(/\s+/g, " ").trim().toLowerCase();
+}
+
 /**
- * Whether the element under a point is plausibly the recorded one: when the recording knows
- * the element's role, the node at the point (or one of its nearest ancestors) must have it.
- * Without a recorded role, the node must at least be clickable, editable or checkable.
+ * Whether the element under a point is plausibly the recorded one — the guard of the weak
+ * levels (CSS path, XPath, coordinates), which match by position, not identity:
+ * - when the recording knows the role, the node at the point (or a near ancestor) must have it;
+ *   without a role, it must at least be interactive;
+ * - when the recording knows the accessible name (or text), the node must carry that name,
+ *   unless no element on the screen carries it any more (the copy changed): a name that moved
+ *   to another element means this one is the wrong element.
  *
  * @param screen the current screen
- * @param point where the fallback would act
+ * @param point the center of the candidate element
  * @param target what the recording knows of the element
  * @returns `{ ok: true }` or `{ ok: false, reason }`
  */
@@ -109,20 +117,41 @@ export function checkPointTarget(
   if (!hit) return { ok: false, reason: `no element at (${point.x}, ${point.y})` };
   const chain = [hit.node, ...hit.ancestors.slice(0, ANCESTORS_CHECKED)];
   const roleOf = (n: UiNode) => n.role ?? n.className;
+  let node: UiNode | undefined;
   if (target.role) {
-    const match = chain.find((n) => roleOf(n) === target.role);
-    if (match) return { ok: true, role: roleOf(match) };
-    return {
-      ok: false,
-      reason: `the element at (${point.x}, ${point.y}) is a ${
-        roleOf(hit.node)
-      }, the recording targeted a ${target.role}`,
-    };
+    node = chain.find((n) => roleOf(n) === target.role);
+    if (!node) {
+      return {
+        ok: false,
+        reason: `the element at (${point.x}, ${point.y}) is a ${
+          roleOf(hit.node)
+        }, the recording targeted a ${target.role}`,
+      };
+    }
+  } else {
+    node = chain.find((n) => n.clickable || n.checkable || n.hint !== undefined);
+    if (!node) {
+      return {
+        ok: false,
+        reason: `the element at (${point.x}, ${point.y}) (${roleOf(hit.node)}) is not interactive`,
+      };
+    }
   }
-  const actionable = chain.find((n) => n.clickable || n.checkable || n.hint !== undefined);
-  if (actionable) return { ok: true, role: roleOf(actionable) };
-  return {
-    ok: false,
-    reason: `the element at (${point.x}, ${point.y}) (${roleOf(hit.node)}) is not interactive`,
-  };
+  const recorded = norm(target.name ?? target.ariaLabel ?? target.text);
+  if (recorded) {
+    const here = [node, ...chain].map((n) => norm(n.name ?? n.text));
+    if (!here.includes(recorded)) {
+      for (const [n] of walk(screen.root)) {
+        if (n.visible && (norm(n.name) === recorded || norm(n.text) === recorded)) {
+          return {
+            ok: false,
+            reason: `the element at (${point.x}, ${point.y}) is "${
+              node.name ?? node.text ?? ""
+            }", and the recorded "${target.name ?? target.ariaLabel ?? target.text}" is elsewhere`,
+          };
+        }
+      }
+    }
+  }
+  return { ok: true, role: roleOf(node) };
 }
