@@ -10,7 +10,9 @@ import { projectSessionTrail } from "../engine/trail_projection.ts";
 import { SqliteEventStore } from "../events/sqlite_event_store.ts";
 import { AndroidScreenLookup } from "../drivers/android/screen_lookup.ts";
 import { parseHierarchy } from "../engine/hierarchy.ts";
-import { startAndroidStandin } from "./android_standin.ts";
+import { type AndroidStandin, startAndroidStandin } from "./android_standin.ts";
+import { runPlayback } from "../drivers/playback_runner.ts";
+import { trailToPlan } from "../engine/playback/from_trail.ts";
 import { assert, assertEquals, assertStringIncludes } from "./assert.ts";
 
 const CORPUS = new URL("../../shared/corpus/android/", import.meta.url);
@@ -51,10 +53,10 @@ function matchSelector(lookup: AndroidScreenLookup, sel: Record<string, unknown>
   return sets.reduce((a, b) => a.filter((i) => b.includes(i)));
 }
 
-Deno.test("a blaze on Android records the capture and optimizes to resource ids and content descriptions", async () => {
-  const standin = startAndroidStandin({
+/** The app: the LOGIN button of the login screen leads to the home screen's bottom navigation. */
+function app(): AndroidStandin {
+  return startAndroidStandin({
     screens: { login: LOGIN, home: NAV },
-    // The app: the LOGIN button leads to the home screen with the bottom navigation.
     onTap: (_p, hit, screen) => {
       for (let n = hit; n; n = n.parent) {
         if (screen === "login" && n.attrs["content-desc"] === "button-LOGIN") return "home";
@@ -62,6 +64,10 @@ Deno.test("a blaze on Android records the capture and optimizes to resource ids 
       return undefined;
     },
   });
+}
+
+Deno.test("a blaze on Android records the capture, optimizes to resource ids and content descriptions, and replays", async () => {
+  const standin = app();
   const dir = await Deno.makeTempDir({ prefix: "cairn_android_blaze_" });
   const store = SqliteEventStore.open(`${dir}/cairn.db`);
   const driver = await AndroidDriver.connect({
@@ -139,6 +145,37 @@ Deno.test("a blaze on Android records the capture and optimizes to resource ids 
       assertEquals(hits.map((n) => login.table.node(n).contentDescription), [desc]);
     }
     assertStringIncludes(yaml, "platform: android");
+
+    // The trail replays on a fresh run of the app (a new stand-in at the login screen).
+    const replayApp = app();
+    const replayDriver = await AndroidDriver.connect({ appium: replayApp.url });
+    try {
+      const report = await runPlayback(replayDriver, store, trailToPlan(trail), {
+        memory: { password: "s3cret-pass" }, // a password slot is never written to the trail
+        locateWaitMs: 0,
+        settleAfterMs: 0,
+      });
+      assertEquals(report.status, "completed", JSON.stringify(report.results));
+      assertEquals(report.actions_failed, 0);
+      assertEquals([report.results[0]!.action, report.results[0]!.error], ["navigate", undefined]);
+      assertEquals(replayApp.typed.map((t) => t.text), ["alice@example.com", "s3cret-pass"]);
+      assertEquals(replayApp.screen(), "home");
+      const lookups = replayApp.commands.filter((c) => c.path === "/elements").map((c) =>
+        `${c.body!.using}=${c.body!.value}`
+      );
+      assert(lookups.includes("accessibility id=button-LOGIN"), lookups.join("\n"));
+      assert(
+        lookups.includes("id=com.example.my_sample_application:id/navigation_dashboard"),
+        lookups.join("\n"),
+      );
+      assertEquals(replayApp.gestures.filter((g) => g.kind === "tap").at(-1)!.from, {
+        x: 540,
+        y: 2264,
+      });
+    } finally {
+      await replayDriver.close();
+      await replayApp.close();
+    }
   } finally {
     await driver.close();
     store.close();

@@ -3,7 +3,7 @@
  * device or emulator can run here), serving real page sources from `../shared/corpus/android/`:
  * what the driver sends over the W3C protocol and what it makes of the answers.
  */
-import { AndroidDriver } from "../drivers/android/android_driver.ts";
+import { AndroidDriver, landedUrl } from "../drivers/android/android_driver.ts";
 import { AndroidStart, androidStartUrl, connectAndroid } from "../drivers/android/android_start.ts";
 import { DriverError } from "../drivers/driver.ts";
 import { walk } from "../engine/ui_node.ts";
@@ -200,9 +200,16 @@ Deno.test("AndroidDriver.navigate() activates an app, starts an activity or open
   const driver = await AndroidDriver.connect({ appium: standin.url });
   try {
     const nav = await driver.navigate("android-app://com.example.my_sample_application/");
-    assertEquals(nav.finalUrl, "android-app://com.example.my_sample_application/.MainActivity");
-    await driver.navigate("android-app://com.example.my_sample_application/.MainActivity");
-    await driver.navigate("https://example.com/items/42");
+    assertEquals(nav.finalUrl, "android-app://com.example.my_sample_application/");
+    const activity = await driver.navigate(
+      "android-app://com.example.my_sample_application/.MainActivity",
+    );
+    assertEquals(
+      activity.finalUrl,
+      "android-app://com.example.my_sample_application/.MainActivity",
+    );
+    const link = await driver.navigate("https://example.com/items/42");
+    assertEquals(link.finalUrl, "https://example.com/items/42");
     const sent = standin.commands.filter((c) =>
       c.path === "/execute/sync" &&
       /activateApp|startActivity|deepLink/.test(String(c.body!.script))
@@ -219,6 +226,16 @@ Deno.test("AndroidDriver.navigate() activates an app, starts an activity or open
     await driver.close();
     await standin.close();
   }
+});
+
+Deno.test("landedUrl() names where the device is when it is not the app asked for", () => {
+  const landed = "android-app://com.android.permissioncontroller/.GrantPermissionsActivity";
+  assertEquals(landedUrl("android-app://com.example.shop/", landed), landed);
+  assertEquals(
+    landedUrl("android-app://com.example.shop/", "android-app://com.example.shop/.Main"),
+    "android-app://com.example.shop/",
+  );
+  assertEquals(landedUrl("com.example.shop/.Main", landed), landed);
 });
 
 Deno.test("connectAndroid() reads CAIRN_APPIUM_URL and CAIRN_ANDROID_UDID when the request names none", async () => {

@@ -302,7 +302,10 @@ export class AndroidDriver implements Driver {
   /**
    * Opens an app or a deep link: `android-app://<package>/` activates the app,
    * `android-app://<package>/<activity>` (or `<package>/<activity>`) starts the activity, any
-   * other url is sent as a deep link (`mobile: deepLink`).
+   * other url is sent as a deep link (`mobile: deepLink`). The final url is where the device
+   * landed (`android-app://<package>/<activity>`), or the url asked for when the device shows
+   * what it names: the app's package for an app url, any app for a deep link (a device does
+   * not expose the url an app displays).
    */
   async navigate(url: string): Promise<NavigationResult> {
     const started = performance.now();
@@ -322,7 +325,7 @@ export class AndroidDriver implements Driver {
     await this.waitForSettle();
     return {
       requestedUrl: url,
-      finalUrl: await this.url(),
+      finalUrl: landedUrl(url, await this.url()),
       waitedFor: "load",
       durationMs: performance.now() - started,
     };
@@ -446,6 +449,23 @@ export class AndroidDriver implements Driver {
       throw toDriverError(err, doing);
     }
   }
+}
+
+/**
+ * The final url of a navigation, from the url asked for and the device's `android-app://` url.
+ *
+ * @param requested the url navigated to
+ * @param landed `android-app://<package>/<activity>` of the foreground app ("" when unknown)
+ * @returns `requested` when the device is where it names, else `landed`
+ */
+export function landedUrl(requested: string, landed: string): string {
+  if (landed === "") return requested;
+  const app = /^android-app:\/\/([\w.]+)\/?$/.exec(requested);
+  if (app) return landed.startsWith(`android-app://${app[1]}/`) ? requested : landed;
+  if (requested.startsWith("android-app://") || /^[\w.]+\/[\w.$]+$/.test(requested)) {
+    return landed;
+  }
+  return requested; // a deep link: the app that opened it shows it
 }
 
 /** A point rounded to whole device pixels (W3C pointer moves take integers). */
