@@ -40,6 +40,10 @@ const COMMANDS: Record<string, { summary: string; load: () => Promise<CommandMod
     summary: "Drive a browser with recorded agent tools",
     load: () => import("./cli/blaze.ts"),
   },
+  record: {
+    summary: "Record a person using the browser (recording_v1, mode human)",
+    load: () => import("./cli/record.ts"),
+  },
   appium: {
     summary: "Install, start or check Appium (Android)",
     load: () => import("./cli/appium.ts"),

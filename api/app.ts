@@ -18,6 +18,7 @@ import { handleError } from "./errors.ts";
 import { openApiRouter } from "./openapi.ts";
 import { eventsRouter } from "./events.ts";
 import { blazeRouter } from "./blaze.ts";
+import { recordRouter } from "./record.ts";
 import { blobsRouter } from "./blobs.ts";
 import { sessionsRouter } from "./sessions.ts";
 import { playbacksRouter } from "./playbacks.ts";
@@ -77,6 +78,7 @@ export function createApp(options: AppOptions): Hono {
   app.route("/v1", blobsRouter(ctx));
   app.route("/v1", sessionsRouter(ctx));
   app.route("/v1", blazeRouter(ctx));
+  app.route("/v1", recordRouter(ctx));
   app.route("/v1", playbacksRouter(ctx));
   app.route("/v1", trailsRouter(ctx));
   return app;

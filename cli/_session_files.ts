@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import type { EventStore } from "../events/event_store.ts";
 import { recordingFileName } from "../engine/formats/recording_v1.ts";
 import { readSession, sessionToCapture, sessionToRecording } from "../drivers/session_export.ts";
@@ -15,23 +15,24 @@ import { readSession, sessionToCapture, sessionToRecording } from "../drivers/se
  * @param store the event store
  * @param sessionId the session
  * @param dir the folder to write to (created when missing)
- * @param options `recording` overrides the recording's file path
+ * @param options `recording` overrides the recording's file path; `capture: false` skips the capture file
  * @returns the paths written: the recording first, then the capture
  */
 export async function writeSessionFiles(
   store: EventStore,
   sessionId: string,
   dir: string,
-  options: { recording?: string } = {},
+  options: { recording?: string; capture?: boolean } = {},
 ): Promise<string[]> {
   const data = await readSession(store, sessionId);
   const recording = sessionToRecording(data);
-  const capture = sessionToCapture(data);
   const recordingPath = options.recording ?? join(dir, recordingFileName(recording));
+  await Deno.mkdir(dirname(recordingPath), { recursive: true });
+  await writeAtomic(recordingPath, JSON.stringify(recording, null, 2) + "\n");
+  if (options.capture === false) return [recordingPath];
   const capturePath = join(dir, `${sessionId}.capture.json`);
   await Deno.mkdir(dir, { recursive: true });
-  await writeAtomic(recordingPath, JSON.stringify(recording, null, 2) + "\n");
-  await writeAtomic(capturePath, JSON.stringify(capture, null, 2) + "\n");
+  await writeAtomic(capturePath, JSON.stringify(sessionToCapture(data), null, 2) + "\n");
   return [recordingPath, capturePath];
 }
 
