@@ -16,6 +16,8 @@ import {
   ToolInputError,
 } from "../drivers/blaze_session.ts";
 import { ChromeDriver } from "../drivers/chrome/chrome_driver.ts";
+import { AndroidDriver } from "../drivers/android/android_driver.ts";
+import { AndroidStart, connectAndroid } from "../drivers/android/android_start.ts";
 import { readSession, sessionToCapture } from "../drivers/session_export.ts";
 import type { ApiContext } from "./app.ts";
 import { ApiError, invalidRequest, parseInput, readJson } from "./errors.ts";
@@ -37,6 +39,10 @@ export const StartBody = z.strictObject({
   prompt: z.string().min(1),
   memory: z.record(z.string(), z.string()).optional(),
   systemPrompt: z.string().optional(),
+  /** `web` (Chrome, the default) or `android` (Appium UiAutomator2, engineer F's driver). */
+  platform: z.enum(["web", "android"]).optional(),
+  /** The device and app of an Android start (Appium URL, udid, package, activity, apk). */
+  android: AndroidStart.optional(),
 });
 
 /** The live blaze sessions of one store, each with its own driver. */
@@ -62,13 +68,18 @@ export class BlazeRegistry {
    * @returns the running session
    */
   async start(body: z.infer<typeof StartBody>): Promise<BlazeSession> {
-    const driver = await (this.#options.createDriver ?? defaultDriver)();
+    const { platform, android, ...start } = body;
+    const driver = platform === "android"
+      ? await connectAndroid(android ?? {})
+      : await (this.#options.createDriver ?? defaultDriver)();
     try {
       const drivers = driver instanceof ChromeDriver
         ? { chrome: await driver.browser.version() }
+        : driver instanceof AndroidDriver
+        ? await driver.versions()
         : undefined;
       const session = await BlazeSession.start(driver, this.#store, {
-        ...body,
+        ...start,
         ...(drivers ? { drivers } : {}),
         ...(this.#options.screenshots !== undefined
           ? { screenshots: this.#options.screenshots }

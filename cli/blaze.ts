@@ -11,6 +11,7 @@ import { bool, type CommandSpec, list, type ParsedArgs, str, UsageError } from "
 import { DB_FLAGS, dbPath } from "./context.ts";
 import { InputError } from "./errors.ts";
 import { type DaemonState, readState, statePath, writeState } from "./_blaze_state.ts";
+import { AndroidStart, androidStartUrl } from "../drivers/android/android_start.ts";
 
 /** The command's flags and help. */
 export const spec: CommandSpec = {
@@ -19,6 +20,16 @@ export const spec: CommandSpec = {
   positionals: ["TOOL", "[PARAMS...]"],
   flags: {
     url: { type: "string", value: "URL", description: "start: the page to open" },
+    platform: {
+      type: "string",
+      choices: ["web", "android"],
+      description: "start: web (Chrome) or android (Appium UiAutomator2; see README Android)",
+    },
+    appium: { type: "string", value: "URL", description: "start (android): Appium server or grid" },
+    udid: { type: "string", value: "SERIAL", description: "start (android): device (adb devices)" },
+    "app-package": { type: "string", value: "PKG", description: "start (android): app package" },
+    "app-activity": { type: "string", value: "ACT", description: "start (android): activity" },
+    app: { type: "string", value: "APK", description: "start (android): .apk to install" },
     prompt: { type: "string", value: "TEXT", description: "start: what the agent was asked" },
     memory: {
       type: "list",
@@ -166,9 +177,14 @@ export async function run(args: ParsedArgs): Promise<number> {
 }
 
 async function start(args: ParsedArgs, db: string): Promise<number> {
-  const url = str(args, "url");
+  const android = androidStartFromArgs(args);
+  const url = str(args, "url") ?? (android ? androidStartUrl(android) : undefined);
   const prompt = str(args, "prompt");
-  if (!url) throw new UsageError("blaze start: --url is required");
+  if (!url) {
+    throw new UsageError(
+      `blaze start: --url is required${android ? " (or --app-package on android)" : ""}`,
+    );
+  }
   if (!prompt) throw new UsageError("blaze start: --prompt is required");
   const memory: Record<string, string> = {};
   for (const pair of list(args, "memory")) {
@@ -181,12 +197,31 @@ async function start(args: ParsedArgs, db: string): Promise<number> {
     url,
     prompt,
     ...(Object.keys(memory).length ? { memory } : {}),
+    ...(android ? { platform: "android", android } : {}),
   });
   const body = await res.json() as Record<string, unknown>;
   if (!res.ok) return failed(res.status, body);
   await writeState(db, { ...state, sessionId: String(body.sessionId) });
   console.log(`Session ${body.sessionId} started at ${url}`);
   return 0;
+}
+
+/** The Android part of `blaze start`, or undefined unless `--platform android`. */
+function androidStartFromArgs(args: ParsedArgs): AndroidStart | undefined {
+  if (str(args, "platform") !== "android") return undefined;
+  const parsed = AndroidStart.safeParse({
+    appium: str(args, "appium"),
+    udid: str(args, "udid"),
+    appPackage: str(args, "app-package"),
+    appActivity: str(args, "app-activity"),
+    app: str(args, "app"),
+  });
+  if (!parsed.success) {
+    const i = parsed.error.issues[0]!;
+    const flag = String(i.path[0]).replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
+    throw new UsageError(`blaze start: --${flag}: ${i.message}`);
+  }
+  return parsed.data;
 }
 
 function failed(status: number, body: Record<string, unknown>): number {
