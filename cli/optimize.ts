@@ -6,7 +6,7 @@
  * @module
  */
 import { type CommandSpec, type ParsedArgs, str } from "./args.ts";
-import { bool } from "./args.ts";
+import { bool, list, UsageError } from "./args.ts";
 import { DB_FLAGS, openStore } from "./context.ts";
 import { InputError } from "./errors.ts";
 import { prepareFile, storePrepared } from "./ingest.ts";
@@ -38,6 +38,11 @@ export const spec: CommandSpec = {
       description: "Optimizer heuristics version",
     },
     out: { type: "string", alias: "o", value: "FILE", description: "Write the trail here" },
+    "step-mode": {
+      type: "list",
+      value: "N=MODE",
+      description: "Selector mode of step N (1-based), overriding --mode; repeatable",
+    },
     explain: {
       type: "boolean",
       description: "Per action: the chosen selector, slot or pattern and the rejected candidates",
@@ -72,6 +77,29 @@ export async function ingestOnce(store: EventStore, path: string): Promise<strin
   const prepared = await prepareFile(path, { sessionId: id });
   await storePrepared(store, prepared);
   return id;
+}
+
+/**
+ * Parses `--step-mode N=MODE` values into 0-based step overrides.
+ *
+ * @param values the flag's values
+ * @returns step index → mode
+ * @throws {UsageError} on a malformed value
+ */
+export function parseStepModes(values: readonly string[]): Record<number, SelectorMode> {
+  const out: Record<number, SelectorMode> = {};
+  for (const v of values) {
+    const m = /^(\d+)=(strict|flexible|adaptive)$/.exec(v);
+    if (!m || Number(m[1]) < 1) {
+      throw new UsageError(
+        `optimize: --step-mode must be N=strict|flexible|adaptive with N ≥ 1, got ${
+          JSON.stringify(v)
+        }`,
+      );
+    }
+    out[Number(m[1]) - 1] = m[2] as SelectorMode;
+  }
+  return out;
 }
 
 async function isFile(path: string): Promise<boolean> {
@@ -117,6 +145,7 @@ export async function run(args: ParsedArgs): Promise<number> {
   const target = args.positionals[0]!;
   const mode = (str(args, "mode") ?? "adaptive") as SelectorMode;
   const heuristics = str(args, "heuristics") ?? HEURISTICS_VERSION;
+  const stepModes = parseStepModes(list(args, "step-mode"));
   const store = openStore(args);
   try {
     let sessionId: string;
@@ -126,7 +155,7 @@ export async function run(args: ParsedArgs): Promise<number> {
     } else sessionId = target.replace(/^session-/, "");
     let projection;
     try {
-      projection = await projectSessionTrail(store, sessionId, { mode, heuristics });
+      projection = await projectSessionTrail(store, sessionId, { mode, heuristics, stepModes });
     } catch (err) {
       if (err instanceof NotFoundError) {
         throw new InputError(`${target}: neither a file nor a stored session`);

@@ -101,3 +101,15 @@ Deno.test("lineDiff() shows removed then added lines with context, and nothing f
   assertEquals(lineDiff("a\nb\nc\nd\ne\nf", "a\nb\nc\nX\ne\nf", 1), [" c", "-d", "+X", " e"]);
   assert(lineDiff("", "x").includes("+x"));
 });
+
+Deno.test("parseStepModes() reads 1-based step overrides and rejects malformed ones", async () => {
+  const { parseStepModes } = await import("../cli/optimize.ts");
+  assertEquals(parseStepModes(["2=strict", "5=flexible"]), { 1: "strict", 4: "flexible" });
+  let threw = false;
+  try {
+    parseStepModes(["x=strict"]);
+  } catch (err) {
+    threw = (err as Error).name === "UsageError";
+  }
+  assert(threw);
+});

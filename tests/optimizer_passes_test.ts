@@ -248,3 +248,28 @@ Deno.test("projectTrail() applies a per-step selector mode override", () => {
     recording: [{ kind: "tap", selector: { text: "Go" } }],
   });
 });
+
+Deno.test("projectTrail() types a value read earlier as its captured slot, not a new input", () => {
+  const order = screenOf(label("order-number", "A-10442", 300));
+  const search = screenOf(
+    makeNode({
+      className: "android.widget.EditText",
+      resourceId: "search",
+      focused: true,
+      bounds: { x: 0, y: 100, w: 1080, h: 100 },
+    }),
+  );
+  const { events, screens } = buildCapture("android", [
+    {
+      step: "Note the order number",
+      screen: order,
+      kind: "readText",
+      point: { x: 5, y: 350 },
+      value: "A-10442",
+    },
+    { step: "Search for the order", screen: search, kind: "inputText", text: "A-10442" },
+  ]);
+  const t = parseTrail(projectTrail(events, { screens }).yaml);
+  assertEquals(t.trail[1]!.recording, [{ kind: "inputText", text: "{{orderNumber}}" }]);
+  assertEquals(t.config.memory, undefined);
+});

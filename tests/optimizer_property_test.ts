@@ -7,7 +7,7 @@ import { projectTrail } from "../engine/trail_projection.ts";
 import { makeNode, type Screen, type UiNode, walk } from "../engine/ui_node.ts";
 import { buildCapture, type ScriptAction } from "./optimizer_support.ts";
 
-const CORPUS = "/work/shared/corpus";
+const CORPUS = new URL("../../shared/corpus", import.meta.url).pathname;
 const POINTS_PER_SCREEN = 40;
 const RANDOM_TREES = 150;
 

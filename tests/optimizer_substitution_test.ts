@@ -7,33 +7,39 @@ import { buildCapture } from "./optimizer_support.ts";
 const EMAIL = "trailblaze+merchant.coffee-shop.abc123@example.com";
 
 Deno.test("reverseSubstitute() substitutes an exact value of 8+ characters", () => {
-  assertEquals(reverseSubstitute(EMAIL, { merchant_email: EMAIL }, {}).key, "merchant_email");
+  assertEquals(reverseSubstitute(EMAIL, { merchant_email: EMAIL }).key, "merchant_email");
 });
 
 Deno.test("reverseSubstitute() leaves a short value alone unless a provisioning tool wrote it", () => {
   const memory = { country: "US", pin: "4821" };
-  assertEquals(reverseSubstitute("US", memory, { country: "memory.set" }).key, undefined);
-  assertEquals(reverseSubstitute("4821", memory, {}).key, undefined);
   assertEquals(
-    reverseSubstitute("4821", memory, { pin: "merchantFactory_loadAccount" }).key,
+    reverseSubstitute("US", memory, { writtenBy: { country: "memory.set" } }).key,
+    undefined,
+  );
+  assertEquals(reverseSubstitute("4821", memory).key, undefined);
+  assertEquals(
+    reverseSubstitute("4821", memory, { writtenBy: { pin: "merchantFactory_loadAccount" } }).key,
     "pin",
   );
-  assertEquals(reverseSubstitute("US", memory, { country: "rememberWithAi" }).key, "country");
+  assertEquals(
+    reverseSubstitute("US", memory, { writtenBy: { country: "rememberWithAi" } }).key,
+    "country",
+  );
 });
 
 Deno.test("reverseSubstitute() never substitutes a substring of a longer parameter", () => {
-  const s = reverseSubstitute(`Signed in as ${EMAIL}`, { merchant_email: EMAIL }, {});
+  const s = reverseSubstitute(`Signed in as ${EMAIL}`, { merchant_email: EMAIL });
   assertEquals(s.key, undefined);
   assertStringIncludes(s.rejected.join(), "only a substring");
 });
 
 Deno.test("reverseSubstitute() resolves one value under two keys deterministically", () => {
   const memory = { zeta_token: "ML4XV8YWNMESK", alpha_token: "ML4XV8YWNMESK" };
-  assertEquals(reverseSubstitute("ML4XV8YWNMESK", memory, {}).key, "alpha_token");
+  assertEquals(reverseSubstitute("ML4XV8YWNMESK", memory).key, "alpha_token");
   const reversed = { alpha_token: "ML4XV8YWNMESK", zeta_token: "ML4XV8YWNMESK" };
-  assertEquals(reverseSubstitute("ML4XV8YWNMESK", reversed, {}).key, "alpha_token");
+  assertEquals(reverseSubstitute("ML4XV8YWNMESK", reversed).key, "alpha_token");
   const provisioned = reverseSubstitute("ML4XV8YWNMESK", memory, {
-    zeta_token: "merchantFactory_loadAccount",
+    writtenBy: { zeta_token: "merchantFactory_loadAccount" },
   });
   assertEquals(provisioned.key, "zeta_token");
   assertStringIncludes(provisioned.rejected.join(), "alpha_token: holds the same value");
@@ -41,8 +47,8 @@ Deno.test("reverseSubstitute() resolves one value under two keys deterministical
 
 Deno.test("reverseSubstitute() tries the longest value first and ignores empty values", () => {
   const memory = { short: "abc12345", long: "abc12345-extended", empty: "" };
-  assertEquals(reverseSubstitute("abc12345-extended", memory, {}).key, "long");
-  assertEquals(reverseSubstitute("", memory, {}).key, undefined);
+  assertEquals(reverseSubstitute("abc12345-extended", memory).key, "long");
+  assertEquals(reverseSubstitute("", memory).key, undefined);
 });
 
 function loginScreen(password: boolean): Screen {

@@ -137,7 +137,7 @@ function detect(a: DraftAction, rels: Relation[], draft: Draft, mode: Draft["mod
         continue;
       }
       if (got !== a.literal) continue;
-      const r = retargetAssertion(a, mode, { equals: `{{${expr}}}` });
+      const r = retargetAssertion(a, { mode, equals: `{{${expr}}}` });
       if (!r) {
         return {
           ...a,

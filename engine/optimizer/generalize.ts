@@ -128,7 +128,7 @@ export function generalizePass(draft: Draft): Draft {
             ],
           };
         }
-        const r = retargetAssertion(a, s.selectorMode ?? draft.mode, { matches: f.pattern });
+        const r = retargetAssertion(a, { mode: s.selectorMode ?? draft.mode, matches: f.pattern });
         if (!r) {
           return {
             ...a,

@@ -197,15 +197,14 @@ function usesValue(sel: Selector, literal: string | undefined): boolean {
  * when the count changes). Leaves the action unchanged when no such selector exists.
  *
  * @param a the assertion
- * @param mode the step's selector mode
- * @param expect `equals` (a template) or `matches` (a regex)
+ * @param expect the step's selector `mode`, and `equals` (a template) or `matches` (a regex)
  * @returns the retargeted action, or undefined when it cannot be retargeted
  */
 export function retargetAssertion(
   a: DraftAction,
-  mode: SelectorMode,
-  expect: { equals: string } | { matches: string },
+  expect: { mode: SelectorMode } & ({ equals: string } | { matches: string }),
 ): DraftAction | undefined {
+  const mode = expect.mode;
   const pool = (a.candidates ?? []).filter((c) => !usesValue(c.selector, a.literal));
   const choice = chooseSelector(pool, mode);
   if (!choice.selector && !choice.selectors) return undefined;

@@ -152,7 +152,7 @@ export function slotsPass(draft: Draft, ctx: PassContext): Draft {
           how = "a repeated input literal";
         }
         if (!name) {
-          const sub = reverseSubstitute(L, snapshot, writtenBy);
+          const sub = reverseSubstitute(L, snapshot, { writtenBy });
           for (const r of sub.rejected) a.notes.push(`not substituted: ${r}`);
           if (sub.key) {
             name = sub.key;
@@ -161,7 +161,7 @@ export function slotsPass(draft: Draft, ctx: PassContext): Draft {
           }
         }
         if (name) {
-          const r = retargetAssertion(a, mode, { equals: `{{${name}}}` });
+          const r = retargetAssertion(a, { mode, equals: `{{${name}}}` });
           if (r) {
             r.notes.push(`expected ${JSON.stringify(L)} → {{${name}}} (${how})`);
             s.actions[i] = r;
@@ -184,7 +184,7 @@ export function slotsPass(draft: Draft, ctx: PassContext): Draft {
     snapshot: Record<string, string>,
     writtenBy: Record<string, string>,
   ): string {
-    const sub = reverseSubstitute(v, snapshot, writtenBy);
+    const sub = reverseSubstitute(v, snapshot, { writtenBy });
     for (const r of sub.rejected) a.notes.push(`not substituted: ${r}`);
     if (!sub.key) return v;
     if (!(sub.key in memory)) memory[sub.key] = v;
@@ -212,7 +212,14 @@ export function slotsPass(draft: Draft, ctx: PassContext): Draft {
       inputByValue.set(literal, init);
       return init;
     }
-    const sub = reverseSubstitute(literal, { ...a.src.memory }, { ...a.src.writtenBy });
+    const read = literal.length >= MIN_REPEAT_LENGTH
+      ? [...captured].reverse().find((c) => c.value === literal)
+      : undefined;
+    if (read) {
+      a.notes.push(`typed the captured slot ${read.name} (read earlier from the screen)`);
+      return read.name;
+    }
+    const sub = reverseSubstitute(literal, a.src.memory, { writtenBy: a.src.writtenBy });
     for (const r of sub.rejected) a.notes.push(`not substituted: ${r}`);
     if (sub.key) {
       if (!(sub.key in memory)) memory[sub.key] = secret ? null : literal;

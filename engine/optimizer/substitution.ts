@@ -35,6 +35,12 @@ export function isProvisioningTool(tool: string | undefined): boolean {
   return tool !== undefined && PROVISIONING_TOOLS.some((re) => re.test(tool));
 }
 
+/** Options of {@linkcode reverseSubstitute}. */
+export interface SubstitutionOptions {
+  /** Key → the tool that last wrote it (provisioned keys are trusted at any length). */
+  writtenBy?: Readonly<Record<string, string>>;
+}
+
 /** The outcome of one substitution attempt. */
 export interface Substitution {
   /** The key substituted, when one was. */
@@ -48,19 +54,20 @@ export interface Substitution {
  *
  * @param literal the parameter value as executed
  * @param memory the snapshot after the tool call
- * @param writtenBy key → the tool that wrote it (`config` for the initial memory)
+ * @param options `writtenBy`: key → the tool that wrote it (`config` for the initial memory)
  * @returns the key (if any) and the rejected alternatives with reasons
  * @example
  * ```ts
- * const s = reverseSubstitute("trailblaze+merchant@example.com", { merchant_email: "trailblaze+merchant@example.com" }, {});
+ * const s = reverseSubstitute("trailblaze+merchant@example.com", { merchant_email: "trailblaze+merchant@example.com" });
  * if (s.key !== "merchant_email") throw new Error();
  * ```
  */
 export function reverseSubstitute(
   literal: string,
   memory: Readonly<Record<string, string>>,
-  writtenBy: Readonly<Record<string, string>>,
+  options: SubstitutionOptions = {},
 ): Substitution {
+  const writtenBy = options.writtenBy ?? {};
   const rejected: string[] = [];
   const entries = Object.entries(memory)
     .filter(([, v]) => v !== "")
