@@ -251,6 +251,12 @@ export const StepStability = z.object({
   step: z.string(),
   status: z.enum(["stable", "refined", "unstable"]),
   evidence: z.array(z.string()),
+  /** The step passed in this iteration's replay (validation iterations). */
+  passed: z.boolean().optional(),
+  /** This iteration adopted new selectors for the step (tried by the next replay). */
+  refined: z.boolean().optional(),
+  /** It failed only after an earlier step failed: not held against its own selectors. */
+  dependent: z.boolean().optional(),
 });
 
 export const ValidationIterationCompleted = z.object({
@@ -260,6 +266,12 @@ export const ValidationIterationCompleted = z.object({
   steps: z.array(StepStability),
   /** The trail YAML replayed in this iteration. */
   trail: z.string(),
+  /** The replay's screens: the hierarchy each action resolved against, by plan action index. */
+  screens: z.array(z.object({
+    index: z.number().int().nonnegative(),
+    hierarchy: BlobRef,
+    format: z.string(),
+  })).optional(),
 });
 
 export const ValidationCompleted = z.object({

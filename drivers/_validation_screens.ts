@@ -1,0 +1,98 @@
+/**
+ * Captures the replay's screens without changing the playback runner: the driver is wrapped so
+ * that the first element lookup after anything that may change the page takes a snapshot, and
+ * the store is wrapped so that each `PlaybackActionCompleted` files the screen its action
+ * resolved against under the action's index. Private to `drivers/`.
+ *
+ * @module
+ */
+import type { Driver, Snapshot } from "./driver.ts";
+import type { EventStore } from "../events/event_store.ts";
+import type { NewEvent } from "../events/schemas.ts";
+
+const MUTATING = new Set([
+  "navigate",
+  "tap",
+  "type",
+  "press",
+  "scroll",
+  "scrollTo",
+  "select",
+  "check",
+  "switchTab",
+]);
+
+/** A driver and store pair that records the screen each action resolved against. */
+export interface ScreenRecorder {
+  driver: Driver;
+  store: EventStore;
+  /** Snapshot each action's lookups ran against, by plan action index. */
+  screens: Map<number, Snapshot>;
+}
+
+/**
+ * Wraps a driver and a store for one playback.
+ *
+ * @param driver the browser or device
+ * @param store the event store
+ * @returns the wrapped pair and the screens they fill
+ */
+export function recordScreens(driver: Driver, store: EventStore): ScreenRecorder {
+  let dirty = true;
+  let current: Snapshot | undefined;
+  let looked = false;
+  const screens = new Map<number, Snapshot>();
+  const wrappedDriver = new Proxy(driver, {
+    get(target, prop) {
+      const value = Reflect.get(target, prop, target);
+      if (typeof value !== "function") return value;
+      if (prop === "snapshot") {
+        return async () => {
+          current = await target.snapshot();
+          dirty = false;
+          looked = true;
+          return current;
+        };
+      }
+      if (prop === "find") {
+        return async (...args: unknown[]) => {
+          if (dirty || !current) {
+            current = await target.snapshot();
+            dirty = false;
+          }
+          looked = true;
+          return await value.apply(target, args);
+        };
+      }
+      if (typeof prop === "string" && MUTATING.has(prop)) {
+        return async (...args: unknown[]) => {
+          dirty = true;
+          try {
+            return await value.apply(target, args);
+          } finally {
+            dirty = true;
+          }
+        };
+      }
+      return value.bind(target);
+    },
+  });
+  const wrappedStore = new Proxy(store, {
+    get(target, prop) {
+      const value = Reflect.get(target, prop, target);
+      if (typeof value !== "function") return value;
+      if (prop === "append") {
+        return (streamId: string, events: NewEvent[], options?: unknown) => {
+          for (const e of events) {
+            if (e.type !== "PlaybackActionCompleted") continue;
+            if (looked && current) screens.set(e.data.index, current);
+            looked = false;
+          }
+          return value.call(target, streamId, events, options);
+        };
+      }
+      return value.bind(target);
+    },
+  });
+  return { driver: wrappedDriver, store: wrappedStore, screens };
+}

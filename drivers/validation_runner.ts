@@ -1,0 +1,461 @@
+/**
+ * The validation loop (000 "Validation Loop"): project a capture's trail → replay it
+ * deterministically through the playback runner on a fresh page load (no agent) → capture the
+ * replay's screens → compare every action with the capture → refine failing steps from the
+ * hierarchies of every run → replay again, as the policy allows. Every iteration is appended to
+ * `validation-<id>` (`ValidationStarted`, `ValidationIterationCompleted`,
+ * `ValidationCompleted`); the report is the fold of that stream ({@linkcode readValidation}).
+ *
+ * @module
+ */
+import type { EventStore } from "../events/event_store.ts";
+import { NotFoundError } from "../events/event_store.ts";
+import type { EventData, NewEvent, StoredEvent } from "../events/schemas.ts";
+import { trailToPlan } from "../engine/playback/from_trail.ts";
+import { projectSessionTrail } from "../engine/trail_projection.ts";
+import type { ScreenTable } from "../engine/screen_table.ts";
+import { type Selector, type SelectorMode, stringifyTrail, type Trail } from "../engine/trail.ts";
+import type { Screen } from "../engine/ui_node.ts";
+import {
+  type CapturedAction,
+  compareAction,
+  type ReplayedAction,
+} from "../engine/validation/compare.ts";
+import {
+  converged,
+  decide,
+  DEFAULT_MAX_ITERATIONS,
+  evolve,
+  initialState,
+  nextMove,
+  type Policy,
+  policyFlags,
+  type StepOutcome,
+  type ValidationCommand,
+  type ValidationState,
+} from "../engine/validation/decider.ts";
+import { describeSelector, pruneSelectors, refineSelectors } from "../engine/validation/refine.ts";
+import { flagUnrecordable, withSelectors } from "../engine/validation/trail_edit.ts";
+import type { Driver } from "./driver.ts";
+import { playbackStream, runPlayback } from "./playback_runner.ts";
+import { recordScreens } from "./_validation_screens.ts";
+
+/** Options of {@linkcode startValidation}. */
+export interface ValidationOptions {
+  /** The url every replay opens (default: the capture's). */
+  url?: string;
+  /** authoring (default), dev or ci. */
+  policy?: Policy;
+  /** Replays at most under the authoring policy (default 3). */
+  maxIterations?: number;
+  /** Validation id (default a random `val-…`). */
+  validationId?: string;
+  /** Selector mode of the projection (default adaptive). */
+  mode?: SelectorMode;
+  /** A trail to validate instead of projecting the capture (ci: the committed trail). */
+  trail?: Trail;
+  /** One line per iteration and per step. */
+  onProgress?: (line: string) => void;
+  /** How long a lookup waits for the page before the cascade gives up (default 1 000 ms). */
+  locateWaitMs?: number;
+  /** Per-action timeout (default 10 000 ms). */
+  actionTimeoutMs?: number;
+}
+
+/** A started validation. */
+export interface StartedValidation {
+  validationId: string;
+  streamId: string;
+  /** Settles with the final state; rejects only when the loop itself breaks. */
+  done: Promise<ValidationState>;
+}
+
+/**
+ * The stream a validation's events go to.
+ *
+ * @param validationId the validation id
+ * @returns `validation-<id>`
+ */
+export function validationStream(validationId: string): string {
+  return `validation-${validationId}`;
+}
+
+/**
+ * Reads a validation's state (progress while it runs, the report once done).
+ *
+ * @param store the event store
+ * @param validationId the validation id
+ * @returns the state, or undefined for an unknown id
+ */
+export async function readValidation(
+  store: EventStore,
+  validationId: string,
+): Promise<ValidationState | undefined> {
+  let state = initialState;
+  let any = false;
+  for await (const e of store.readStream(validationStream(validationId))) {
+    state = evolve(state, e);
+    any = true;
+  }
+  return any ? state : undefined;
+}
+
+interface CaptureIndex {
+  /** By step index, by recording action index. */
+  actions: Map<number, CapturedAction[]>;
+  trail: Trail;
+}
+
+async function indexCapture(
+  store: EventStore,
+  sessionId: string,
+  mode: SelectorMode | undefined,
+): Promise<CaptureIndex> {
+  const screens = new Map<string, Screen>();
+  const tables = new Map<string, ScreenTable>();
+  const projection = await projectSessionTrail(store, sessionId, {
+    screens,
+    tables,
+    ...(mode ? { mode } : {}),
+  });
+  const events: StoredEvent[] = [];
+  for await (const e of store.readStream(`session-${sessionId}`)) events.push(e);
+  const performed = events.filter((e) => e.type === "ActionPerformed");
+  const completed = new Map<string, EventData<"ActionCompleted">>();
+  for (const e of events) if (e.type === "ActionCompleted") completed.set(e.data.actionId, e.data);
+  const actions = new Map<number, CapturedAction[]>();
+  for (const x of projection.explain) {
+    if (!x.written) continue;
+    const list = actions.get(x.step - 1) ?? [];
+    const src = performed[x.action - 1];
+    const done = src?.type === "ActionPerformed" ? completed.get(src.data.actionId) : undefined;
+    const c: CapturedAction = { kind: x.written.kind };
+    if (x.target) {
+      const screen = screens.get(x.target.screen);
+      const table = tables.get(x.target.screen);
+      if (screen && table) {
+        c.screen = screen;
+        c.node = table.node(x.target.node);
+      }
+    }
+    if (done) {
+      c.ok = done.ok;
+      if (done.value !== undefined) c.value = done.value;
+    }
+    if (x.written.storeAs) c.storeAs = x.written.storeAs;
+    list.push(c);
+    actions.set(x.step - 1, list);
+  }
+  return { actions, trail: projection.trail };
+}
+
+function selectorsOf(trail: Trail, step: number, action: number): Selector[] {
+  const a = trail.trail[step]?.recording?.[action];
+  if (!a) return [];
+  return [...(a.selector ? [a.selector] : []), ...(a.selectors ?? [])];
+}
+
+/** For each plan action: its step and the recording action it came from. */
+function planOrigins(trail: Trail): ({ step: number; action: number } | undefined)[] {
+  const out: ({ step: number; action: number } | undefined)[] = [];
+  const plan = trailToPlan(trail);
+  const cursor = new Map<number, { action: number; left: number }>();
+  for (const a of plan.actions) {
+    if (a.stepIndex === undefined || a.type === "agent_step") {
+      out.push(undefined);
+      continue;
+    }
+    const rec = trail.trail[a.stepIndex]?.recording ?? [];
+    let c = cursor.get(a.stepIndex);
+    if (!c || c.left === 0) {
+      const next = c ? c.action + 1 : 0;
+      c = { action: next, left: rec[next]?.repeat ?? 1 };
+    }
+    c.left--;
+    cursor.set(a.stepIndex, c);
+    out.push({ step: a.stepIndex, action: c.action });
+  }
+  return out;
+}
+
+/**
+ * Starts a validation and returns its id at once; the loop runs in the background.
+ *
+ * @param driver the browser (one validation or playback at a time per browser)
+ * @param store the event store holding the capture
+ * @param sessionId the capture session
+ * @param options url, policy, iterations, progress
+ * @returns the validation id and a promise of the final state
+ * @throws {NotFoundError} when the session does not exist
+ */
+export async function startValidation(
+  driver: Driver,
+  store: EventStore,
+  sessionId: string,
+  options: ValidationOptions = {},
+): Promise<StartedValidation> {
+  const capture = await indexCapture(store, sessionId, options.mode);
+  const policy = options.policy ?? "authoring";
+  const flags = policyFlags(policy, options.maxIterations ?? DEFAULT_MAX_ITERATIONS);
+  const validationId = options.validationId ?? `val-${crypto.randomUUID().slice(0, 12)}`;
+  const streamId = validationStream(validationId);
+  let trail: Trail = options.trail ?? capture.trail;
+  const url = options.url ?? trail.config.url;
+  if (url) trail = { ...trail, config: { ...trail.config, url } };
+  const loop = new Loop(driver, store, streamId, capture, options);
+  await loop.apply({
+    type: "StartValidation",
+    data: {
+      validationId,
+      sessionId,
+      policy,
+      maxIterations: flags.maxIterations,
+      ...(url ? { url } : {}),
+    },
+  });
+  const done = loop.run(trail);
+  return { validationId, streamId, done };
+}
+
+/**
+ * Runs a validation to the end.
+ *
+ * @param driver the browser
+ * @param store the event store
+ * @param sessionId the capture session
+ * @param options see {@linkcode ValidationOptions}
+ * @returns the final state (status, iterations, steps, trail)
+ */
+export async function runValidation(
+  driver: Driver,
+  store: EventStore,
+  sessionId: string,
+  options: ValidationOptions = {},
+): Promise<ValidationState> {
+  const started = await startValidation(driver, store, sessionId, options);
+  return await started.done;
+}
+
+class Loop {
+  state: ValidationState = initialState;
+  #version = 0;
+  /** Replay screens of each (step, action), oldest first. */
+  #replayScreens = new Map<string, Screen[]>();
+
+  constructor(
+    readonly driver: Driver,
+    readonly store: EventStore,
+    readonly streamId: string,
+    readonly capture: CaptureIndex,
+    readonly options: ValidationOptions,
+  ) {}
+
+  async apply(command: ValidationCommand): Promise<void> {
+    const events: NewEvent[] = decide(command, this.state);
+    const res = await this.store.append(this.streamId, events, {
+      expectedVersion: this.#version === 0 ? "no_stream" : this.#version,
+    });
+    this.#version = res.streamVersion;
+    for (const e of events) this.state = evolve(this.state, e);
+  }
+
+  #say(line: string): void {
+    this.options.onProgress?.(line);
+  }
+
+  async run(start: Trail): Promise<ValidationState> {
+    let trail = start;
+    const flags = policyFlags(this.state.policy, this.state.maxIterations);
+    while (nextMove(this.state) === "replay") {
+      const n = this.state.iteration + 1;
+      const yaml = stringifyTrail(trail);
+      const plan = trailToPlan(trail);
+      const origins = planOrigins(trail);
+      this.#say(`iteration ${n}/${flags.maxIterations}: replaying ${plan.actions.length} actions`);
+      const rec = recordScreens(this.driver, this.store);
+      const playbackId = `${this.state.validationId}-${n}`;
+      await runPlayback(rec.driver, rec.store, plan, {
+        playbackId,
+        overlay: false,
+        onError: "continue",
+        locateWaitMs: this.options.locateWaitMs ?? 1_000,
+        ...(this.options.actionTimeoutMs ? { actionTimeoutMs: this.options.actionTimeoutMs } : {}),
+      });
+      const replayed = await readReplay(this.store, playbackId);
+      const screens: EventData<"ValidationIterationCompleted">["screens"] = [];
+      for (const [index, snap] of rec.screens) {
+        const ref = await this.store.putBlob(snap.raw.bytes, snap.raw.mediaType);
+        screens.push({ index, hierarchy: ref, format: snap.raw.format });
+      }
+      const outcomes: StepOutcome[] = [];
+      const perStep = new Map<
+        number,
+        { passed: boolean; evidence: string[]; failing: number[]; elementFailure: boolean }
+      >();
+      origins.forEach((o, i) => {
+        if (!o) return;
+        const r = replayed.get(i) ?? { status: "skipped" as const, error: "no result recorded" };
+        const snap = rec.screens.get(i);
+        const replay: ReplayedAction = snap ? { ...r, screen: snap.screen } : r;
+        const captured = this.capture.actions.get(o.step)?.[o.action] ??
+          { kind: trail.trail[o.step]?.recording?.[o.action]?.kind ?? "unknown" };
+        const verdict = compareAction(captured, replay);
+        const entry = perStep.get(o.step) ??
+          { passed: true, evidence: [], failing: [], elementFailure: false };
+        entry.passed &&= verdict.passed;
+        entry.elementFailure ||= verdict.elementFailure;
+        for (const e of verdict.evidence) {
+          entry.evidence.push(`action ${o.action + 1} (${captured.kind}): ${e}`);
+        }
+        if (verdict.elementFailure) entry.failing.push(o.action);
+        perStep.set(o.step, entry);
+        if (snap) {
+          const key = `${o.step}:${o.action}`;
+          const list = this.#replayScreens.get(key) ?? [];
+          if (!list.includes(snap.screen)) list.push(snap.screen);
+          this.#replayScreens.set(key, list);
+        }
+      });
+      let earlierFailed = false;
+      for (const [index, step] of trail.trail.entries()) {
+        const entry = perStep.get(index);
+        if (!entry) {
+          outcomes.push({
+            index,
+            step: step.step,
+            passed: true,
+            evidence: ["recordable: false: the agent handles this step, nothing to replay"],
+            refined: false,
+          });
+          continue;
+        }
+        let refined = false;
+        const dependent = !entry.passed && !entry.elementFailure && earlierFailed;
+        if (dependent) {
+          entry.evidence.push(
+            "failed after an earlier step failed: not held against its selectors",
+          );
+        }
+        earlierFailed ||= !entry.passed;
+        if (!entry.passed && flags.refine) {
+          for (const action of new Set(entry.failing)) {
+            const next = this.#refine(trail, index, action);
+            entry.evidence.push(`action ${action + 1}: ${next.line}`);
+            if (next.trail) {
+              trail = next.trail;
+              refined = true;
+            }
+          }
+        }
+        outcomes.push({
+          index,
+          step: step.step,
+          passed: entry.passed,
+          evidence: entry.evidence,
+          refined,
+          ...(dependent ? { dependent } : {}),
+        });
+      }
+      await this.apply({
+        type: "RecordIteration",
+        data: { playbackId, trail: yaml, outcomes, screens },
+      });
+      for (const s of this.state.iterations.at(-1)?.steps ?? []) {
+        const why = s.passed
+          ? ""
+          : `: ${s.evidence.find((e) => !/same element|resolved with/.test(e)) ?? ""}`;
+        this.#say(
+          `  step ${s.index + 1} ${s.passed ? "passed" : "FAILED"}${
+            s.refined ? " → refined" : ""
+          } ` +
+            `"${s.step}"${why}`,
+        );
+      }
+    }
+    const unconverged = this.state.steps.filter((s) => !converged(s)).map((s) => s.index);
+    const final = flags.onUnstable === "reblaze"
+      ? trail
+      : flagUnrecordable(this.#prune(trail, unconverged), unconverged);
+    await this.apply({ type: "CompleteValidation", data: { trail: stringifyTrail(final) } });
+    this.#say(
+      `${this.state.status} after ${this.state.iteration} iteration(s)` +
+        (this.state.message ? `: ${this.state.message}` : ""),
+    );
+    return this.state;
+  }
+
+  /** Drops fallbacks of converged steps that did not hold in every replay. */
+  #prune(trail: Trail, skip: readonly number[]): Trail {
+    let out = trail;
+    for (const [step, s] of trail.trail.entries()) {
+      if (skip.includes(step)) continue;
+      for (const [action] of (s.recording ?? []).entries()) {
+        const captured = this.capture.actions.get(step)?.[action];
+        const replays = this.#replayScreens.get(`${step}:${action}`) ?? [];
+        const current = selectorsOf(out, step, action);
+        if (!captured?.node || replays.length === 0 || current.length < 2) continue;
+        const { kept, dropped } = pruneSelectors(current, captured.node, replays, {
+          platform: trail.config.platform ?? "web",
+          kind: captured.kind,
+        });
+        if (dropped.length === 0) continue;
+        out = withSelectors(out, step, action, kept);
+        this.#say(
+          `  step ${step + 1}: dropped fallback ${dropped.map(describeSelector).join(", ")} ` +
+            "(changed between runs)",
+        );
+      }
+    }
+    return out;
+  }
+
+  #refine(trail: Trail, step: number, action: number): { trail?: Trail; line: string } {
+    const captured = this.capture.actions.get(step)?.[action];
+    if (!captured?.screen || !captured.node) {
+      return { line: "not refined: the capture has no element for this action" };
+    }
+    const replays = this.#replayScreens.get(`${step}:${action}`) ?? [];
+    if (replays.length === 0) return { line: "not refined: no replay screen for this action" };
+    const r = refineSelectors({ screen: captured.screen, node: captured.node }, replays, {
+      platform: trail.config.platform ?? "web",
+      kind: captured.kind,
+    });
+    if (!r.ok) return { line: `not refined: ${r.reason}` };
+    const current = selectorsOf(trail, step, action);
+    if (JSON.stringify(current) === JSON.stringify(r.selectors)) {
+      return { line: "not refined: the selectors that hold in every run are the current ones" };
+    }
+    return {
+      trail: withSelectors(trail, step, action, r.selectors),
+      line: `refined from ${replays.length + 1} runs: ${r.evidence.join("; ")}`,
+    };
+  }
+}
+
+async function readReplay(
+  store: EventStore,
+  playbackId: string,
+): Promise<Map<number, ReplayedAction>> {
+  const out = new Map<number, ReplayedAction>();
+  const resolved = new Map<number, EventData<"PlaybackActionResolved">>();
+  let any = false;
+  for await (const e of store.readStream(playbackStream(playbackId))) {
+    any = true;
+    if (e.type === "PlaybackActionResolved") resolved.set(e.data.index, e.data);
+    if (e.type !== "PlaybackActionCompleted") continue;
+    const d = e.data;
+    const r = resolved.get(d.index);
+    out.set(d.index, {
+      status: d.status,
+      ...(d.errorCode ? { errorCode: d.errorCode } : {}),
+      ...(d.error ? { error: d.error } : {}),
+      ...(d.value !== undefined ? { value: d.value } : {}),
+      ...(r && r.strategy !== "none"
+        ? { strategy: r.strategy, selector: r.selector, healed: r.healed }
+        : {}),
+      ...(r?.bounds ? { bounds: r.bounds } : {}),
+    });
+  }
+  if (!any) throw new NotFoundError(`Playback ${playbackId} recorded nothing`);
+  return out;
+}

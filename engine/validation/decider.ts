@@ -1,0 +1,332 @@
+/**
+ * The validation loop as a decider (HOUSE_STYLE, event sourcing): pure
+ * {@linkcode decide}`(command, state) → events` and {@linkcode evolve}`(state, event) → state`
+ * over the stream `validation-<id>`, with the workflow policies of 000 mapped to flags in one
+ * place ({@linkcode policyFlags}) and the loop's next move in {@linkcode nextMove}.
+ *
+ * A step converges when its current selectors passed a replay and have not failed since they
+ * were adopted. A step whose selectors failed and could not be refined stays unconverged, so
+ * a later lucky replay cannot call a random target stable.
+ *
+ * @module
+ */
+import type { EventData, NewEvent, StoredEvent } from "../../events/schemas.ts";
+
+/** The workflows of 000: test authoring, dev loop, CI regression. */
+export type Policy = "authoring" | "dev" | "ci";
+
+/** What a policy does (000 "Workflow Policies"). */
+export interface PolicyFlags {
+  /** Replays at most. */
+  maxIterations: number;
+  /** Refine failing steps from both runs' hierarchies. */
+  refine: boolean;
+  /** Keep replaying while a step is unconverged even when nothing was refined (new data each run). */
+  persist: boolean;
+  /** What an unstable step becomes: flagged `recordable: false`, NL fallback, or a re-blaze alert. */
+  onUnstable: "flag" | "fallback_nl" | "reblaze";
+}
+
+/** Default number of iterations of the authoring loop (000 "Convergence failure"). */
+export const DEFAULT_MAX_ITERATIONS = 3;
+
+/**
+ * The one place policies map to loop behaviour. Authoring: all passes and the loop until
+ * stable (up to `maxIterations`), unstable steps flagged. Dev: one replay, one refinement from
+ * both sessions and one more replay, then NL fallback. CI: replay only; a failure is reported
+ * and needs a new blaze.
+ *
+ * @param policy the workflow
+ * @param maxIterations the authoring limit (ignored by dev and ci)
+ * @returns the flags
+ * @example
+ * ```ts
+ * if (policyFlags("ci").refine || policyFlags("dev").maxIterations !== 2) throw new Error();
+ * ```
+ */
+export function policyFlags(policy: Policy, maxIterations = DEFAULT_MAX_ITERATIONS): PolicyFlags {
+  switch (policy) {
+    case "authoring":
+      return { maxIterations, refine: true, persist: true, onUnstable: "flag" };
+    case "dev":
+      return { maxIterations: 2, refine: true, persist: false, onUnstable: "fallback_nl" };
+    case "ci":
+      return { maxIterations: 1, refine: false, persist: false, onUnstable: "reblaze" };
+  }
+}
+
+/** Where one step stands. */
+export interface StepTrack {
+  index: number;
+  step: string;
+  refinedEver: boolean;
+  failedSinceRefine: boolean;
+  passesSinceRefine: number;
+  evidence: string[];
+}
+
+/** One iteration as folded from its event. */
+export interface IterationSummary {
+  iteration: number;
+  playbackId: string;
+  passed: boolean;
+  steps: EventData<"ValidationIterationCompleted">["steps"];
+}
+
+/** The state of a validation. */
+export interface ValidationState {
+  status: "new" | "running" | "stable" | "unstable" | "failed";
+  validationId: string;
+  sessionId: string;
+  policy: Policy;
+  maxIterations: number;
+  url?: string;
+  iteration: number;
+  steps: StepTrack[];
+  iterations: IterationSummary[];
+  /** The latest trail YAML (the final one once completed). */
+  trail: string;
+  finalSteps?: EventData<"ValidationCompleted">["steps"];
+  message?: string;
+}
+
+/** The state before `ValidationStarted`. */
+export const initialState: ValidationState = {
+  status: "new",
+  validationId: "",
+  sessionId: "",
+  policy: "authoring",
+  maxIterations: DEFAULT_MAX_ITERATIONS,
+  iteration: 0,
+  steps: [],
+  iterations: [],
+  trail: "",
+};
+
+/** One step's outcome in a replay, as the runner measured it. */
+export interface StepOutcome {
+  index: number;
+  step: string;
+  passed: boolean;
+  evidence: string[];
+  /** New selectors were adopted for the next replay. */
+  refined: boolean;
+  /** It failed only after an earlier step failed (the right element, a different outcome). */
+  dependent?: boolean;
+}
+
+/** Commands (imperative). */
+export type ValidationCommand =
+  | { type: "StartValidation"; data: EventData<"ValidationStarted"> }
+  | {
+    type: "RecordIteration";
+    data: {
+      playbackId: string;
+      trail: string;
+      outcomes: StepOutcome[];
+      screens?: EventData<"ValidationIterationCompleted">["screens"];
+    };
+  }
+  | { type: "CompleteValidation"; data: { trail: string } };
+
+/**
+ * Whether a step has converged: its current selectors passed and have not failed since.
+ *
+ * @param s the step
+ * @returns true when converged
+ */
+export function converged(s: StepTrack): boolean {
+  return !s.failedSinceRefine && s.passesSinceRefine > 0;
+}
+
+/**
+ * Decides the events a command produces.
+ *
+ * @param command the command
+ * @param state the current state
+ * @returns the events to append
+ * @throws {TypeError} when the command does not fit the state (start twice, record before start)
+ * @example
+ * ```ts
+ * const events = decide({ type: "StartValidation", data: { validationId: "v1", sessionId: "s1", policy: "ci", maxIterations: 1 } }, initialState);
+ * if (events[0]!.type !== "ValidationStarted") throw new Error();
+ * ```
+ */
+export function decide(command: ValidationCommand, state: ValidationState): NewEvent[] {
+  switch (command.type) {
+    case "StartValidation":
+      if (state.status !== "new") {
+        throw new TypeError(`Validation ${state.validationId} already started`);
+      }
+      return [{ type: "ValidationStarted", data: command.data }];
+    case "RecordIteration": {
+      if (state.status !== "running") {
+        throw new TypeError(`Validation is ${state.status}, not running`);
+      }
+      const prior = new Map(state.steps.map((s) => [s.index, s]));
+      const steps = command.data.outcomes.map((o) => {
+        const refinedBefore = prior.get(o.index)?.refinedEver ?? false;
+        return {
+          index: o.index,
+          step: o.step,
+          status: !o.passed
+            ? "unstable" as const
+            : refinedBefore
+            ? "refined" as const
+            : "stable" as const,
+          evidence: o.evidence,
+          passed: o.passed,
+          ...(o.refined ? { refined: true } : {}),
+          ...(!o.passed && o.dependent ? { dependent: true } : {}),
+        };
+      });
+      return [{
+        type: "ValidationIterationCompleted",
+        data: {
+          iteration: state.iteration + 1,
+          playbackId: command.data.playbackId,
+          passed: command.data.outcomes.every((o) => o.passed),
+          steps,
+          trail: command.data.trail,
+          ...(command.data.screens ? { screens: command.data.screens } : {}),
+        },
+      }];
+    }
+    case "CompleteValidation": {
+      if (state.status !== "running") {
+        throw new TypeError(`Validation is ${state.status}, not running`);
+      }
+      const flags = policyFlags(state.policy, state.maxIterations);
+      const steps = state.steps.map((s) => ({
+        index: s.index,
+        step: s.step,
+        status: !converged(s)
+          ? "unstable" as const
+          : s.refinedEver
+          ? "refined" as const
+          : "stable" as const,
+        evidence: s.evidence,
+      }));
+      const unstable = steps.filter((s) => s.status === "unstable");
+      const list = unstable.map((s) => `step ${s.index + 1} "${s.step}"`).join(", ");
+      let status: EventData<"ValidationCompleted">["status"] = "stable";
+      let message: string | undefined;
+      if (unstable.length > 0 && flags.onUnstable === "reblaze") {
+        status = "failed";
+        const first = unstable[0]!;
+        message = `Replay failed at ${list}: ${first.evidence.find((e) => e) ?? "no evidence"}. ` +
+          "The trail no longer matches the app: a new blaze from the NL steps is needed";
+      } else if (unstable.length > 0) {
+        status = "unstable";
+        message = flags.onUnstable === "fallback_nl"
+          ? `Fell back to the NL step for ${list} (recordable: false)`
+          : `Could not stabilise ${list} after ${state.iteration} iterations: marked recordable: false`;
+      }
+      return [{
+        type: "ValidationCompleted",
+        data: {
+          status,
+          iterations: state.iteration,
+          trail: command.data.trail,
+          steps,
+          ...(message ? { message } : {}),
+        },
+      }];
+    }
+  }
+}
+
+/**
+ * Folds one event into the state.
+ *
+ * @param state the state so far
+ * @param event a `validation-<id>` event
+ * @returns the next state
+ * @throws {TypeError} for an event type that does not belong to a validation stream
+ */
+export function evolve(state: ValidationState, event: NewEvent | StoredEvent): ValidationState {
+  switch (event.type) {
+    case "ValidationStarted": {
+      const d = event.data;
+      return {
+        ...initialState,
+        status: "running",
+        validationId: d.validationId,
+        sessionId: d.sessionId,
+        policy: d.policy,
+        maxIterations: d.maxIterations,
+        ...(d.url ? { url: d.url } : {}),
+      };
+    }
+    case "ValidationIterationCompleted": {
+      const d = event.data;
+      const prior = new Map(state.steps.map((s) => [s.index, s]));
+      const steps = d.steps.map((o): StepTrack => {
+        const p = prior.get(o.index) ??
+          {
+            index: o.index,
+            step: o.step,
+            refinedEver: false,
+            failedSinceRefine: false,
+            passesSinceRefine: 0,
+            evidence: [],
+          };
+        const passed = o.passed ?? o.status !== "unstable";
+        const next: StepTrack = {
+          ...p,
+          evidence: o.evidence,
+          passesSinceRefine: passed ? p.passesSinceRefine + 1 : p.passesSinceRefine,
+          failedSinceRefine: passed || o.dependent ? p.failedSinceRefine : true,
+        };
+        if (o.refined) {
+          next.refinedEver = true;
+          next.failedSinceRefine = false;
+          next.passesSinceRefine = 0;
+        }
+        return next;
+      });
+      return {
+        ...state,
+        iteration: d.iteration,
+        steps,
+        trail: d.trail,
+        iterations: [...state.iterations, {
+          iteration: d.iteration,
+          playbackId: d.playbackId,
+          passed: d.passed,
+          steps: d.steps,
+        }],
+      };
+    }
+    case "ValidationCompleted": {
+      const d = event.data;
+      return {
+        ...state,
+        status: d.status,
+        trail: d.trail,
+        finalSteps: d.steps,
+        ...(d.message ? { message: d.message } : {}),
+      };
+    }
+    default:
+      throw new TypeError(`Event ${event.type} does not belong to a validation stream`);
+  }
+}
+
+/**
+ * What the loop does next: replay again, or complete.
+ *
+ * @param state the state after the latest iteration
+ * @returns `replay` or `complete`
+ */
+export function nextMove(state: ValidationState): "replay" | "complete" {
+  if (state.status !== "running") throw new TypeError(`Validation is ${state.status}`);
+  if (state.iteration === 0) return "replay";
+  const flags = policyFlags(state.policy, state.maxIterations);
+  if (state.steps.every(converged)) return "complete";
+  if (state.iteration >= flags.maxIterations || !flags.refine) return "complete";
+  const last = state.iterations.at(-1);
+  const refinedNow = last?.steps.some((s) => s.refined) ?? false;
+  if (!flags.persist && !refinedNow) return "complete";
+  return "replay";
+}
