@@ -11,7 +11,8 @@ import { bool, type CommandSpec, list, type ParsedArgs, str, UsageError } from "
 import { DB_FLAGS, dbPath } from "./context.ts";
 import { InputError } from "./errors.ts";
 import { type DaemonState, readState, statePath, writeState } from "./_blaze_state.ts";
-import { AndroidStart, androidStartUrl } from "../drivers/android/android_start.ts";
+import { type AndroidStart, androidStartUrl } from "../drivers/android/android_start.ts";
+import { ANDROID_FLAGS, androidStartFromArgs } from "./_android_flags.ts";
 
 /** The command's flags and help. */
 export const spec: CommandSpec = {
@@ -25,11 +26,7 @@ export const spec: CommandSpec = {
       choices: ["web", "android"],
       description: "start: web (Chrome) or android (Appium UiAutomator2; see README Android)",
     },
-    appium: { type: "string", value: "URL", description: "start (android): Appium server or grid" },
-    udid: { type: "string", value: "SERIAL", description: "start (android): device (adb devices)" },
-    "app-package": { type: "string", value: "PKG", description: "start (android): app package" },
-    "app-activity": { type: "string", value: "ACT", description: "start (android): activity" },
-    app: { type: "string", value: "APK", description: "start (android): .apk to install" },
+    ...ANDROID_FLAGS,
     prompt: { type: "string", value: "TEXT", description: "start: what the agent was asked" },
     memory: {
       type: "list",
@@ -177,7 +174,7 @@ export async function run(args: ParsedArgs): Promise<number> {
 }
 
 async function start(args: ParsedArgs, db: string): Promise<number> {
-  const android = androidStartFromArgs(args);
+  const android = androidStart(args);
   const url = str(args, "url") ?? (android ? androidStartUrl(android) : undefined);
   const prompt = str(args, "prompt");
   if (!url) {
@@ -207,21 +204,10 @@ async function start(args: ParsedArgs, db: string): Promise<number> {
 }
 
 /** The Android part of `blaze start`, or undefined unless `--platform android`. */
-function androidStartFromArgs(args: ParsedArgs): AndroidStart | undefined {
-  if (str(args, "platform") !== "android") return undefined;
-  const parsed = AndroidStart.safeParse({
-    appium: str(args, "appium"),
-    udid: str(args, "udid"),
-    appPackage: str(args, "app-package"),
-    appActivity: str(args, "app-activity"),
-    app: str(args, "app"),
-  });
-  if (!parsed.success) {
-    const i = parsed.error.issues[0]!;
-    const flag = String(i.path[0]).replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
-    throw new UsageError(`blaze start: --${flag}: ${i.message}`);
-  }
-  return parsed.data;
+function androidStart(args: ParsedArgs): AndroidStart | undefined {
+  return str(args, "platform") === "android"
+    ? androidStartFromArgs(args, "blaze start")
+    : undefined;
 }
 
 function failed(status: number, body: Record<string, unknown>): number {

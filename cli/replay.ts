@@ -17,6 +17,9 @@ import { eventsToPlan, type SessionEvent } from "../engine/playback/from_events.
 import type { PlaybackReport } from "../engine/playback/report.ts";
 import { runPlayback } from "../drivers/playback_runner.ts";
 import { ChromeDriver } from "../drivers/chrome/chrome_driver.ts";
+import type { Driver } from "../drivers/driver.ts";
+import { connectAndroid } from "../drivers/android/android_start.ts";
+import { ANDROID_FLAGS, androidStartFromArgs } from "./_android_flags.ts";
 
 /** The command's flags and help. */
 export const spec: CommandSpec = {
@@ -52,6 +55,7 @@ export const spec: CommandSpec = {
       description: "Test boundary id carried by every event",
     },
     "auto-boundary": { type: "boolean", description: "Record the test boundary's start and end" },
+    ...ANDROID_FLAGS,
     timeout: { type: "number", value: "MS", default: 10_000, description: "Per-action timeout" },
     viewport: {
       type: "string",
@@ -181,15 +185,21 @@ export async function run(args: ParsedArgs): Promise<number> {
   const store = openStore(args);
   try {
     let plan = await loadPlan(file, store);
-    if (plan.platform !== "web") {
+    if (plan.platform === "ios") {
       throw new InputError(
-        `${file}: a ${plan.platform} plan needs the Android driver; cairn replay drives Chromium`,
+        `${file}: an ios plan cannot be replayed: Cairn drives Chromium and Android`,
       );
     }
-    if (url) plan = rebasePlan(plan, url);
-    const viewport = viewportFlag ?? plan.viewport ?? { width: 1280, height: 800 };
-    const browserWs = str(args, "browser-ws");
-    const driver = await ChromeDriver.launch({ viewport, ...(browserWs ? { browserWs } : {}) });
+    let driver: Driver;
+    if (plan.platform === "android") {
+      // Android (Appium UiAutomator2): --appium, --udid, --app-package … pick the device and app.
+      driver = await connectAndroid(androidStartFromArgs(args, "replay"));
+    } else {
+      if (url) plan = rebasePlan(plan, url);
+      const viewport = viewportFlag ?? plan.viewport ?? { width: 1280, height: 800 };
+      const browserWs = str(args, "browser-ws");
+      driver = await ChromeDriver.launch({ viewport, ...(browserWs ? { browserWs } : {}) });
+    }
     let report: PlaybackReport;
     try {
       const testId = str(args, "test-id");
