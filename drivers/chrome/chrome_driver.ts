@@ -117,6 +117,11 @@ export class ChromeDriver implements Driver {
     return this.#page;
   }
 
+  /** The temporary profile folder of a browser this driver launched. */
+  get userDataDir(): string | undefined {
+    return this.#launched?.userDataDir;
+  }
+
   /** The puppeteer browser. */
   get browser(): Browser {
     return this.#browser;

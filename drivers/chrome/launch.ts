@@ -38,6 +38,8 @@ export interface LaunchedBrowser {
   browser: Browser;
   /** True when connected to a browser Cairn did not start (closing only disconnects). */
   remote: boolean;
+  /** The temporary profile folder of a launched browser (removed by `close`). */
+  userDataDir?: string;
   /** Closes the browser (or disconnects from a remote one) and removes the user-data-dir. */
   close(): Promise<void>;
 }
@@ -103,6 +105,7 @@ export async function launchChrome(options: LaunchOptions = {}): Promise<Launche
   return {
     browser,
     remote: false,
+    userDataDir,
     close: async () => {
       if (closed) return;
       closed = true;
