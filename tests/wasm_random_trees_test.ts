@@ -12,16 +12,16 @@ Deno.test(`WASM hot path equals the TS reference on ${TREES} random trees`, () =
   for (let seed = 1; seed <= TREES; seed++) {
     const rng = new Prng(seed);
     const size = seed % 10 === 0 ? rng.int(200, 600) : rng.int(1, 60);
-    // Every 8th tree straddles the narrow Int16 limit (±16383) or lies far beyond it, so the
-    // hit test's Int32 scan and the clamping of far points run too.
+    // Every 8th tree lies far from the origin (narrow columns shifted by an origin) or spans more
+    // than 32,767 px (the hit test's Int32 scan), so both paths and the clamping run.
     const [scale, shift] = seed % 8 === 0
-      ? rng.pick([[1, 16300], [1, -16400], [200, 0], [1, 1e6]])
+      ? rng.pick([[1, 16300], [1, -1e6], [200, 0], [300, -5e4]])
       : [1, 0];
     const root = randomTree(rng, size, scale, shift);
     if (!ScreenTable.from(root).table.narrow) wide++;
     assertEnginesAgree(rng, root, `seed ${seed}`);
   }
-  assert(wide > 50 && wide < TREES / 4, `${wide} trees without narrow columns`);
+  assert(wide > 40 && wide < TREES / 4, `${wide} trees without narrow columns`);
 });
 
 // The hit-test rule written against the tree itself, independent of the table.

@@ -51,8 +51,8 @@ export const HEIGHT = 2400;
  *
  * @param rng the generator
  * @param n the number of nodes
- * @param scale multiplies the screen size (10 makes a 10,800 × 24,000 screen, beyond the narrow
- *   Int16 columns, so the hit test scans the Int32 ones)
+ * @param scale multiplies the screen size (20 makes a 21,600 × 48,000 screen, beyond the reach of
+ *   the narrow Int16 columns, so the hit test scans the Int32 ones)
  * @returns the table
  */
 export function syntheticTable(rng: Prng, n: number, scale = 1): FlatTable {

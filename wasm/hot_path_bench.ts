@@ -43,9 +43,9 @@ for (let j = 0; j < COUNTS; j++) {
   encodePredicate(p, preds.subarray(j * PREDICATE_INTS, (j + 1) * PREDICATE_INTS));
 }
 
-// The same screen ten times larger: boxes beyond ±16383, so the Int32 scan runs.
-const wide = syntheticTable(new Prng(20261122), NODES, 10);
-const widePoints = points.map((v) => v * 10);
+// The same screen twenty times larger: a 48,000 px span, so the Int32 scan runs.
+const wide = syntheticTable(new Prng(20261122), NODES, 20);
+const widePoints = points.map((v) => v * 20);
 if (wide.narrow) throw new Error("the wide bench table should not fit the narrow columns");
 
 const engines: [string, HotPath][] = [["reference", reference], ["wasm", wasmHotPath()]];
@@ -69,7 +69,7 @@ for (const [name, hot] of engines) {
   });
   Deno.bench({
     name: `${name}: hitTestBatch, ${POINTS} points, Int32 scan`,
-    group: "hit test (10,000 nodes, coordinates beyond ±16383)",
+    group: "hit test (10,000 nodes spanning 48,000 px: Int32 scan)",
     baseline,
     n: 3,
     warmup: 1,

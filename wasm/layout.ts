@@ -20,9 +20,11 @@
  * loop may read the padding lanes of the last block.
  *
  * The narrow columns are a derived Int16 copy of the bounds (left, top, width, height) for the
- * hit test: eight nodes per `v128` instead of four. They are valid (`H_NARROW` = 1) only when
- * every x1, y1 ≥ -NARROW_LIMIT - 1 and every x2, y2 ≤ NARROW_LIMIT, which holds on phone, tablet
- * and viewport screens; otherwise the hit test reads the Int32 columns.
+ * hit test: eight nodes per `v128` instead of four. They hold coordinates minus an origin
+ * (`H_NARROW_OX`, `H_NARROW_OY`) chosen so that every box lies within ±NARROW_LIMIT, and are valid
+ * (`H_NARROW` = 1) when the boxes span at most 2 * NARROW_LIMIT + 1 pixels on each axis: phone,
+ * tablet and viewport screens, and web pages up to 32,767 px long. Otherwise the hit test reads
+ * the Int32 columns.
  *
  * Nodes are in document order (pre-order), so the subtree of node `i` is `[i, end[i])`.
  * String ids are indices into the string offsets; id 0 is the empty string and means "absent".
@@ -64,6 +66,10 @@ export const H_NARROW = 8;
 export const H_NARROW_COLUMNS = 9;
 /** Header field: bytes from one narrow column to the next. */
 export const H_NARROW_STRIDE = 10;
+/** Header field: x origin subtracted from the narrow columns' x1 (and from points). */
+export const H_NARROW_OX = 11;
+/** Header field: y origin subtracted from the narrow columns' y1 (and from points). */
+export const H_NARROW_OY = 12;
 /** The value of the `H_MAGIC` field ("CAIR" little-endian). */
 export const MAGIC = 0x52494143;
 
@@ -122,7 +128,7 @@ export const NARROW_W = 2;
 export const NARROW_H = 3;
 /** Number of narrow columns. */
 export const NUM_NARROW = 4;
-/** Bounds fit the narrow columns when x1, y1 ≥ -NARROW_LIMIT - 1 and x2, y2 ≤ NARROW_LIMIT. */
+/** Shifted by the origin, narrow boxes satisfy x1, y1 ≥ -NARROW_LIMIT - 1 and x2, y2 ≤ NARROW_LIMIT. */
 export const NARROW_LIMIT = 16383;
 /** Int16 lanes per `v128`. */
 export const NARROW_LANES = 8;

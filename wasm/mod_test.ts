@@ -145,18 +145,32 @@ Deno.test("hitTest() is exact at the narrow Int16 limits and beyond them", () =>
     -40000,
     2 ** 29,
   ];
-  const pts: number[] = [];
-  for (const x of edge) for (const y of edge) pts.push(x, y);
-  const cases: [string, FlatTable, boolean][] = [
-    [
-      "narrow",
-      boxes([[-L - 1, -L - 1, L, L], [-L - 1, 0, 0, L], [L - 1, -L - 1, L, -L], [5, 5, 5, 9]]),
-      true,
-    ],
-    ["wide", boxes([[-L - 1, -L - 1, L + 1, L], [-L - 2, 0, 0, L], [L - 1, -L - 1, L, -L]]), false],
+  const narrowBoxes: [number, number, number, number][] = [
+    [-L - 1, -L - 1, L, L],
+    [-L - 1, 0, 0, L],
+    [L - 1, -L - 1, L, -L],
+    [5, 5, 5, 9],
   ];
-  for (const [name, t, narrow] of cases) {
+  const far = 1_000_000; // a span of 32,767 px far from 0 still fits, shifted by an origin
+  const cases: [string, FlatTable, boolean, number][] = [
+    ["narrow", boxes(narrowBoxes), true, 0],
+    [
+      "narrow, shifted",
+      boxes(narrowBoxes.map((b) => b.map((v) => v + far) as typeof b)),
+      true,
+      far,
+    ],
+    [
+      "wide",
+      boxes([[-L - 1, -L - 1, L + 1, L], [-L - 2, 0, 0, L], [L - 1, -L - 1, L, -L]]),
+      false,
+      0,
+    ],
+  ];
+  for (const [name, t, narrow, shift] of cases) {
     assertEquals(t.narrow, narrow, name);
+    const pts: number[] = [];
+    for (const x of edge) for (const y of edge) pts.push(x + shift, y + shift);
     const points = Int32Array.from(pts);
     const w = new Int32Array(pts.length / 2), r = new Int32Array(pts.length / 2);
     wasmHotPath().hitTestBatch(t, points, w);

@@ -17,6 +17,8 @@ import {
   H_MAGIC,
   H_NARROW,
   H_NARROW_COLUMNS,
+  H_NARROW_OX,
+  H_NARROW_OY,
   H_NARROW_STRIDE,
   H_STR_OFFSETS,
   H_STRIDE,
@@ -69,7 +71,7 @@ export class FlatTable {
   readonly strOffsets: Int32Array;
   /** UTF-8 bytes of every interned string. */
   readonly arena: Uint8Array;
-  /** Whether the narrow Int16 bounds are valid (every box within ±NARROW_LIMIT). */
+  /** Whether the narrow Int16 bounds are valid (the boxes span at most 32,767 px per axis). */
   readonly narrow: boolean;
   readonly #columns: Int32Array[];
   readonly #ids: ReadonlyMap<string, number>;
@@ -196,25 +198,34 @@ export class TableWriter {
     return id;
   }
 
-  /** Writes the Int16 copy of the bounds when every node fits; returns whether it did. */
-  #writeNarrow(bytes: Uint8Array, at: number, nStride: number): boolean {
+  /**
+   * Writes the Int16 copy of the bounds, shifted by an origin, when the boxes span at most
+   * 2 * NARROW_LIMIT + 1 pixels on each axis; returns the origin, or undefined when they do not.
+   */
+  #writeNarrow(bytes: Uint8Array, at: number, nStride: number): [number, number] | undefined {
     const x1 = this.column(COL_X1), y1 = this.column(COL_Y1);
     const x2 = this.column(COL_X2), y2 = this.column(COL_Y2);
-    const lo = -NARROW_LIMIT - 1;
+    let left = Infinity, top = Infinity, right = -Infinity, bottom = -Infinity;
     for (let i = 0; i < this.n; i++) {
-      if (x1[i]! < lo || y1[i]! < lo || x2[i]! > NARROW_LIMIT || y2[i]! > NARROW_LIMIT) {
-        return false;
-      }
+      left = Math.min(left, x1[i]!);
+      top = Math.min(top, y1[i]!);
+      right = Math.max(right, x2[i]!);
+      bottom = Math.max(bottom, y2[i]!);
     }
+    if (this.n === 0) return [0, 0];
+    if (right - left > 2 * NARROW_LIMIT + 1 || bottom - top > 2 * NARROW_LIMIT + 1) {
+      return undefined;
+    }
+    const ox = left + NARROW_LIMIT + 1, oy = top + NARROW_LIMIT + 1;
     const col = (k: number) => new Int16Array(bytes.buffer, at + k * nStride, this.n);
     const nx = col(NARROW_X1), ny = col(NARROW_Y1), nw = col(NARROW_W), nh = col(NARROW_H);
     for (let i = 0; i < this.n; i++) {
-      nx[i] = x1[i]!;
-      ny[i] = y1[i]!;
+      nx[i] = x1[i]! - ox;
+      ny[i] = y1[i]! - oy;
       nw[i] = x2[i]! - x1[i]!;
       nh[i] = y2[i]! - y1[i]!;
     }
-    return true;
+    return [ox, oy];
   }
 
   /**
@@ -244,7 +255,10 @@ export class TableWriter {
     header[H_TOTAL_BYTES] = total;
     header[H_NARROW_COLUMNS] = narrow;
     header[H_NARROW_STRIDE] = nStride;
-    header[H_NARROW] = this.#writeNarrow(bytes, narrow, nStride) ? 1 : 0;
+    const origin = this.#writeNarrow(bytes, narrow, nStride);
+    header[H_NARROW] = origin === undefined ? 0 : 1;
+    header[H_NARROW_OX] = origin?.[0] ?? 0;
+    header[H_NARROW_OY] = origin?.[1] ?? 0;
     const offsets = new Int32Array(bytes.buffer, strOffsets, encoded.length + 1);
     let at = 0;
     encoded.forEach((e, id) => {

@@ -4,7 +4,7 @@
 // bounds, which contain no point.
 import {
   COL_AREA, COL_DEPTH, COL_FLAGS, COL_X1, COL_X2, COL_Y1, COL_Y2, F_VISIBLE, H_NARROW,
-  H_NARROW_COLUMNS, H_NARROW_STRIDE, LANES, NARROW_H, NARROW_LANES, NARROW_LIMIT, NARROW_W,
+  H_NARROW_COLUMNS, H_NARROW_OX, H_NARROW_OY, H_NARROW_STRIDE, LANES, NARROW_H, NARROW_LANES, NARROW_LIMIT, NARROW_W,
   NARROW_X1, NARROW_Y1,
 } from "../layout";
 import { column, count } from "./table";
@@ -20,11 +20,11 @@ import { column, count } from "./table";
   return table + <usize>header(table, H_NARROW_COLUMNS) + <usize>(k * header(table, H_NARROW_STRIDE));
 }
 
-// A point coordinate clamped so that `x - x1` fits 16 bits; the clamped point lies outside every
-// narrow table box exactly when the point does.
+// A point coordinate shifted by the narrow origin and clamped so that `x - x1` fits 16 bits; the
+// clamped point lies outside every narrow box exactly when the point does.
 // @ts-ignore: decorator
-@inline function clamp16(v: i32): i32 {
-  return min(max(v, -NARROW_LIMIT - 2), NARROW_LIMIT + 1);
+@inline function clamp16(v: i32, origin: i32): i32 {
+  return min(max(v - origin, -NARROW_LIMIT - 2), NARROW_LIMIT + 1);
 }
 
 // Folds the lanes set in `bits` (nodes base, base + 1, …) into the best index so far.
@@ -87,8 +87,8 @@ function hitNarrow(table: usize, x: i32, y: i32): i32 {
   const y1p = narrow(table, NARROW_Y1);
   const wp = narrow(table, NARROW_W);
   const hp = narrow(table, NARROW_H);
-  const xs = i16x8.splat(<i16>clamp16(x));
-  const ys = i16x8.splat(<i16>clamp16(y));
+  const xs = i16x8.splat(<i16>clamp16(x, header(table, H_NARROW_OX)));
+  const ys = i16x8.splat(<i16>clamp16(y, header(table, H_NARROW_OY)));
   const end = <usize>(((count(table) + NARROW_LANES - 1) / NARROW_LANES) * 16);
   let best = -1;
   for (let off: usize = 0; off < end; off += 16) {
@@ -110,13 +110,15 @@ function batchNarrow(table: usize, points: usize, len: i32, out: usize): i32 {
   const wp = narrow(table, NARROW_W);
   const hp = narrow(table, NARROW_H);
   const end = <usize>(((count(table) + NARROW_LANES - 1) / NARROW_LANES) * 16);
+  const ox = header(table, H_NARROW_OX);
+  const oy = header(table, H_NARROW_OY);
   let k = 0;
   for (; k + 4 <= len; k += 4) {
     const p = points + (<usize>k << 3);
-    const xa = i16x8.splat(<i16>clamp16(load<i32>(p, 0))), ya = i16x8.splat(<i16>clamp16(load<i32>(p, 4)));
-    const xb = i16x8.splat(<i16>clamp16(load<i32>(p, 8))), yb = i16x8.splat(<i16>clamp16(load<i32>(p, 12)));
-    const xc = i16x8.splat(<i16>clamp16(load<i32>(p, 16))), yc = i16x8.splat(<i16>clamp16(load<i32>(p, 20)));
-    const xd = i16x8.splat(<i16>clamp16(load<i32>(p, 24))), yd = i16x8.splat(<i16>clamp16(load<i32>(p, 28)));
+    const xa = i16x8.splat(<i16>clamp16(load<i32>(p, 0), ox)), ya = i16x8.splat(<i16>clamp16(load<i32>(p, 4), oy));
+    const xb = i16x8.splat(<i16>clamp16(load<i32>(p, 8), ox)), yb = i16x8.splat(<i16>clamp16(load<i32>(p, 12), oy));
+    const xc = i16x8.splat(<i16>clamp16(load<i32>(p, 16), ox)), yc = i16x8.splat(<i16>clamp16(load<i32>(p, 20), oy));
+    const xd = i16x8.splat(<i16>clamp16(load<i32>(p, 24), ox)), yd = i16x8.splat(<i16>clamp16(load<i32>(p, 28), oy));
     let ba = -1, bb = -1, bc = -1, bd = -1;
     for (let off: usize = 0; off < end; off += 16) {
       const x1 = v128.load(x1p + off), y1 = v128.load(y1p + off);
