@@ -15,6 +15,9 @@ export const APPIUM_VERSION = "3.8.0";
 /** The pinned UiAutomator2 driver version. */
 export const UIAUTOMATOR2_VERSION = "8.7.0";
 
+/** A lock older than this belongs to an install that died (a real one takes well under it). */
+const STALE_LOCK_MS = 10 * 60_000;
+
 /** Where an installed Appium lives. */
 export interface AppiumInstall {
   /** The `APPIUM_HOME` folder. */
@@ -93,6 +96,12 @@ export async function ensureAppium(options: EnsureAppiumOptions = {}): Promise<A
       break;
     } catch (err) {
       if (!(err instanceof Deno.errors.AlreadyExists)) throw err;
+      const held = await Deno.stat(lock).then((st) => st.mtime?.getTime() ?? Date.now(), () => 0);
+      if (Date.now() - held > STALE_LOCK_MS) {
+        // An install killed midway left its lock: npm install is idempotent, take over.
+        await Deno.remove(lock).catch(() => {});
+        continue;
+      }
       if (Date.now() > deadline) {
         throw new DriverError(
           `Cannot install Appium: ${lock} is held by another install (remove it if none is running)`,
