@@ -252,7 +252,7 @@ export class ScreenTable {
    * @throws {RangeError} when i is not a node index
    */
   node(i: number): UiNode {
-    const n = this.#nodes[i];
+    const n = Number.isInteger(i) ? this.#nodes[i] : undefined;
     if (n === undefined) throw new RangeError(`Cannot find node ${i}: the screen has ${this.size}`);
     return n;
   }
@@ -358,8 +358,8 @@ export class ScreenTable {
    * @throws {RangeError} when i is not a node index
    */
   subtreeEnd(i: number): number {
+    this.node(i);
     const end = this.engine.subtreeEnd(this.table, i);
-    if (end < 0) throw new RangeError(`Cannot find node ${i}: the screen has ${this.size}`);
     return end;
   }
 

@@ -133,6 +133,8 @@ for (const engine of ENGINES) {
     assertEquals(t.indexOf(makeNode({ className: "Frame" })), -1);
     assertThrows(() => t.subtreeEnd(8), RangeError, "Cannot find node 8");
     assertThrows(() => t.node(-1), RangeError);
+    assertThrows(() => t.node(1.5), RangeError, "Cannot find node 1.5");
+    assertThrows(() => t.count({ descendantsOf: 99 }), RangeError, "Cannot find node 99");
   });
 }
 
