@@ -184,3 +184,38 @@ Deno.test("HumanRecorder keeps recording across a reload, an SPA route and a new
     await cleanup();
   }
 });
+
+Deno.test("HumanRecorder records Tab and Enter after the value typed before them", async () => {
+  const { events, cleanup } = await withRecorder("login.html", async (d) => {
+    await click(d, "#email");
+    await type(d, "bob@example.com");
+    await d.page.keyboard.press("Tab");
+    await pause(d);
+    await type(d, "pw-for-bob-123");
+    await d.page.keyboard.press("Enter");
+    await pause(d);
+    assert(d.page.url().includes("welcome.html"), d.page.url());
+    await d.page.keyboard.press("Escape");
+    await pause(d);
+  });
+  try {
+    const acts = actions(events);
+    assertEquals(
+      acts.map((a) => [a.kind, a.key ?? a.text ?? ""]),
+      [
+        ["tap", ""],
+        ["inputText", "bob@example.com"],
+        ["keyPress", "Tab"],
+        ["inputText", "[redacted]"],
+        ["keyPress", "Enter"],
+        ["keyPress", "Escape"],
+      ],
+    );
+    assertEquals(acts[4]?.target?.selectors?.id, "password");
+    const navs = events.flatMap((e) => e.type === "NavigationOccurred" ? [e.data.reason] : []);
+    assertEquals(navs, ["navigate", "load"]);
+    assert(!JSON.stringify(events).includes("pw-for-bob-123"));
+  } finally {
+    await cleanup();
+  }
+});

@@ -202,6 +202,7 @@ export function recorderScript(binding: string): void {
   }, true);
 
   let pointerGen = 0;
+  let lastEnter = -Infinity;
   addEventListener("pointerdown", () => {
     pointerGen = gen;
     send({ type: "pre" });
@@ -219,12 +220,17 @@ export function recorderScript(binding: string): void {
     }
     if (el.closest("select")) return;
     const me = e as MouseEvent;
+    // a click the Enter key caused (implicit submission, activating a button) is the key press
+    if (me.detail === 0 && performance.now() - lastEnter < 500) return;
     const actionable = el.closest("a,button,[role=button],[role=link],input,label,[onclick]") ?? el;
+    const keyboard = me.detail === 0 && me.clientX === 0 && me.clientY === 0;
+    const at = keyboard
+      ? centre(actionable)
+      : { x: Math.round(me.clientX), y: Math.round(me.clientY) };
     send({
       type: "action",
       kind: "tap",
-      x: Math.round(me.clientX),
-      y: Math.round(me.clientY),
+      ...at,
       selectors: selectorsOf(actionable),
       gen: pointerGen,
     });
@@ -232,6 +238,7 @@ export function recorderScript(binding: string): void {
   addEventListener("keydown", (e) => {
     const k = (e as KeyboardEvent).key;
     if (k !== "Enter" && k !== "Tab" && k !== "Escape") return;
+    if (k === "Enter") lastEnter = performance.now();
     send({ type: "pre" });
     const el = targetOf(e);
     if (el) commit(el); // the value typed so far comes before the key that follows it
