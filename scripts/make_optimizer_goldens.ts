@@ -16,6 +16,8 @@ export const GOLDEN_CASES: Record<string, string> = {
   inventory: "examples/inventory.capture.json",
   merchant_email: "examples/merchant.capture.json",
   web_checkout: "examples/web_checkout.capture.json",
+  // A Chrome DevTools Recorder flow: no screens, selectors from the recorder.
+  chrome_recorder_coffee: "../shared/corpus/chrome-recorder/nightwatch_order-a-coffee.json",
 };
 
 if (import.meta.main) {

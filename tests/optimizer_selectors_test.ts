@@ -130,3 +130,21 @@ Deno.test("chooseSelector() in adaptive mode emits a chain when no id exists", (
     { xy: [5, 5], viewport: { width: 1000, height: 5000 } },
   ]);
 });
+
+Deno.test("rankRecordedSelectors() ranks a recorder's selectors by the web order, skipping generated ids", async () => {
+  const { rankRecordedSelectors } = await import("../engine/optimizer/selectors.ts");
+  const c = rankRecordedSelectors({
+    aria: 'Send[role="button"]',
+    css: "#\u003Ar3\u003A",
+    "css.2": "[data-testid=send]",
+    "css.3": "form > button",
+    text: "Send",
+  });
+  assertEquals(c.filter((x) => !x.rejected).map((x) => x.selector), [
+    { testId: "send" },
+    { role: "button", name: "Send" },
+    { text: "Send" },
+    { cssPath: "form > button" },
+  ]);
+  assertEquals(rankRecordedSelectors({ css: "#submit" })[0]!.selector, { id: "submit" });
+});

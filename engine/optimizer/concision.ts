@@ -56,8 +56,10 @@ export function concisionPass(draft: Draft, ctx: PassContext): Draft {
         if (tap.kind !== "tap" || next.kind !== "inputText") continue;
         const tapped = nodeOf(tap, ctx, "node");
         const field = nodeOf(next, ctx, "node") ?? nodeOf(next, ctx, "fieldNode");
-        const focusTap = tapped !== undefined &&
-          (field ? sameNode(tapped, field) : EDITABLE.test(tapped.className) && !next.point);
+        const focusTap = tapped !== undefined
+          ? (field ? sameNode(tapped, field) : EDITABLE.test(tapped.className) && !next.point)
+          : tap.src.screen === undefined && (tap.selector ?? tap.selectors) !== undefined &&
+            sameTarget(tap, next);
         if (!focusTap) continue;
         tap.drop = "no-op focus tap before typing (its selector moves to the inputText)";
         if (!next.selector && !next.selectors) {

@@ -160,7 +160,7 @@ export function foldCapture(
       }
       case "ActionPerformed": {
         if (step < 0) {
-          steps.push("");
+          steps.push(started?.prompt ?? "Recorded actions");
           step = 0;
         }
         const a: CapturedAction = {

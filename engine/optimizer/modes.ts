@@ -16,7 +16,7 @@ import { type ModeFlags, modeFlags } from "./heuristics.ts";
 
 const EXACT_FAMILIES = new Set(["id", "testId", "contentDescription"]);
 const AUTHORED_ID_FAMILIES = new Set(["id", "testId"]);
-const CHAIN_ORDER = ["id", "testId", "contentDescription", "roleName", "text", "xy"];
+const CHAIN_ORDER = ["id", "testId", "contentDescription", "roleName", "text", "cssPath", "xy"];
 const LABEL_FAMILIES = ["text", "contentDescription"];
 
 /** A mode's choice for one action. */

@@ -92,7 +92,7 @@ function baseCandidates(node: UiNode, web: boolean, excludeText: boolean): Base[
     if (node.text && !excludeText) {
       out.push({ family: "text", score: WEB_TEXT_SCORE, sel: { text: node.text } });
     }
-    if (node.attrs?.cssPath) {
+    if (node.attrs?.cssPath && node.attrs.cssPath !== `#${node.resourceId}`) {
       out.push({
         family: "cssPath",
         score: WEB_CSS_PATH_SCORE,
@@ -274,6 +274,56 @@ export function rankSelectors(table: ScreenTable, node: number, options: RankOpt
   return out.sort((a, b) => (a.rejected ? 1 : 0) - (b.rejected ? 1 : 0) || a.score - b.score);
 }
 
+const RECORDED_TEST_ID = /^\[data-(?:testid|test-id|test|cy|qa|pw)=["']?([^"'\]]+)["']?\]$/;
+const RECORDED_ID = /^#((?:\\.|[^\s>+~.#[\]\\])+)$/;
+
+/**
+ * Candidates from the selectors a recorder computed at run time (Chrome DevTools Recorder
+ * `aria`/`css`/`text`, Cairn's human recorder `testId`/`ariaLabel`/`id`/`cssPath`), for actions
+ * captured without a screen. They cannot be checked for uniqueness here: each is marked
+ * unverified in its family, ranked by the web order.
+ *
+ * @param recorded selector kind → value (`target.selectors`)
+ * @returns candidates, most durable first
+ * @example
+ * ```ts
+ * const c = rankRecordedSelectors({ aria: "Mocha", css: "[data-test=Mocha]" });
+ * if (c[0]?.selector.testId !== "Mocha") throw new Error();
+ * ```
+ */
+export function rankRecordedSelectors(recorded: Readonly<Record<string, string>>): Candidate[] {
+  const out: Candidate[] = [];
+  const push = (family: string, score: number, selector: Selector, rejected?: string) => {
+    if (out.some((c) => JSON.stringify(c.selector) === JSON.stringify(selector))) return;
+    out.push({ selector, score, family, matches: 1, ...(rejected ? { rejected } : {}) });
+  };
+  const id = (v: string) => {
+    const why = generatedIdReason(v);
+    push("id", WEB_ID_SCORE, { id: v }, why && `generated id (${why})`);
+  };
+  for (const [rawKey, v] of Object.entries(recorded)) {
+    const key = rawKey.replace(/\.\d+$/, "");
+    if (v === "") continue;
+    if (key === "testId" || key === "data-testid") push("testId", WEB_TEST_ID_SCORE, { testId: v });
+    else if (key === "ariaLabel") {
+      push("contentDescription", WEB_ARIA_LABEL_SCORE, { ariaLabel: v });
+    } else if (key === "aria") {
+      const m = /^(.*)\[role="([\w-]+)"\]$/.exec(v);
+      if (m) push("roleName", WEB_ROLE_NAME_SCORE, { role: m[2]!, name: m[1]! });
+      else push("contentDescription", WEB_ARIA_LABEL_SCORE, { ariaLabel: v });
+    } else if (key === "id") id(v);
+    else if (key === "text") push("text", WEB_TEXT_SCORE, { text: v });
+    else if (key === "css" || key === "cssPath" || key === "pierce") {
+      const t = RECORDED_TEST_ID.exec(v);
+      const i = RECORDED_ID.exec(v);
+      if (t) push("testId", WEB_TEST_ID_SCORE, { testId: t[1]! });
+      else if (i) id(i[1]!.replace(/\\(.)/g, "$1"));
+      else push("cssPath", WEB_CSS_PATH_SCORE, { cssPath: v });
+    }
+  }
+  return out.sort((a, b) => (a.rejected ? 1 : 0) - (b.rejected ? 1 : 0) || a.score - b.score);
+}
+
 /** Actions whose node's own text is the value read or asserted. */
 const VALUE_KINDS = new Set(["readText", "assertText"]);
 
@@ -291,6 +341,16 @@ export function selectorsPass(draft: Draft, ctx: PassContext): Draft {
     steps: draft.steps.map((s) => ({
       ...s,
       actions: s.actions.map((a): DraftAction => {
+        const recorded = a.src.data.target?.selectors;
+        if (a.node === undefined && a.src.screen === undefined && recorded) {
+          const candidates = rankRecordedSelectors(recorded);
+          if (candidates.length === 0) return a;
+          return {
+            ...a,
+            candidates,
+            notes: [...a.notes, "no screen captured: selectors from the recorder, unverified"],
+          };
+        }
         if (a.node === undefined || a.src.screen === undefined) return a;
         const table = ctx.table(a.src.screen);
         if (!table) return a;

@@ -14,7 +14,7 @@
  *
  * @module
  */
-import type { UiNode } from "../ui_node.ts";
+import { makeNode, type UiNode } from "../ui_node.ts";
 import type { CapturedSlot, Draft, DraftAction, PassContext } from "./draft.ts";
 import { retargetAssertion } from "./modes.ts";
 import { capturedSlotName, inputSlotName, uniqueName } from "./naming.ts";
@@ -26,6 +26,21 @@ function nodeOf(a: DraftAction, ctx: PassContext, which: "node" | "fieldNode"): 
   const i = a[which];
   if (i === undefined || a.src.screen === undefined) return undefined;
   return ctx.table(a.src.screen)?.node(i);
+}
+
+/** A stand-in field for naming, from the selectors a recorder computed (no screen captured). */
+function recordedField(a: DraftAction): UiNode | undefined {
+  const r = a.src.data.target?.selectors;
+  if (!r) return undefined;
+  const css = r.css ?? r.cssPath ?? "";
+  const id = r.id ?? /^#([A-Za-z][\w-]*)$/.exec(css)?.[1] ??
+    /\[(?:name|id)=["']?([^"'\]]+)/.exec(css)?.[1];
+  return makeNode({
+    className: "field",
+    ...(id ? { resourceId: id } : {}),
+    ...(r.testId ? { testId: r.testId } : {}),
+    ...(r.aria ?? r.ariaLabel ? { contentDescription: (r.aria ?? r.ariaLabel)! } : {}),
+  });
 }
 
 function targetKey(a: DraftAction): string {
@@ -87,7 +102,8 @@ export function slotsPass(draft: Draft, ctx: PassContext): Draft {
           a.notes.push(`keystrokes ${JSON.stringify(a.text)}: part of a longer input`);
           continue;
         }
-        const field = nodeOf(a, ctx, "node") ?? nodeOf(a, ctx, "fieldNode");
+        const field = nodeOf(a, ctx, "node") ?? nodeOf(a, ctx, "fieldNode") ??
+          recordedField(a);
         const secret = field?.password === true;
         const name = inputSlot(a, runText, field, secret, s.text);
         a.text = `{{${name}}}`;
