@@ -120,7 +120,20 @@ Deno.test("a blaze on Android records the capture, optimizes to resource ids and
     for (const s of screens) {
       stored.add(new TextDecoder().decode((await store.getBlob(s.hierarchy.hash)).bytes));
     }
-    assertEquals([...stored].sort(), [LOGIN, NAV].sort());
+    // The login screen as served before each action: as loaded, with the email typed, then
+    // with the password typed too (masked, as Android dumps password fields).
+    assertEquals(stored.size, 4);
+    assert(stored.has(LOGIN) && stored.has(NAV), "the corpus screens are stored as served");
+    assertEquals([...stored].filter((x) => x.includes('text="alice@example.com"')).length, 2);
+    assert(
+      [...stored].some((x) =>
+        x.includes('text="\u2022\u2022\u2022\u2022\u2022\u2022\u2022\u2022\u2022\u2022\u2022"')
+      ),
+    );
+    assert(
+      ![...stored].some((x) => x.includes("s3cret-pass")),
+      "a password reached a stored screen",
+    );
     const kinds = events.filter((e) => e.type === "ActionPerformed").map((e) =>
       (e.data as { kind: string }).kind
     );

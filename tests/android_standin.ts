@@ -31,6 +31,8 @@ export interface StandinNode {
   parent?: StandinNode;
   /** Document order index. */
   order: number;
+  /** Where its start tag sits in the source: [start, end). */
+  span: [number, number];
 }
 
 /** A tap or swipe the stand-in saw, decoded from W3C pointer actions. */
@@ -118,6 +120,30 @@ export function startAndroidStandin(options: StandinOptions): AndroidStandin {
     return nodesOf(current)[Number(m[2])];
   };
   const ref = (n: StandinNode) => ({ [ELEMENT_KEY]: `${version}-${n.order}` });
+  /** Text typed into fields, by screen: the served source shows it, as a device would. */
+  const edited = new Map<string, Set<StandinNode>>();
+  const setText = (node: StandinNode, text: string) => {
+    node.attrs.text = text;
+    const set = edited.get(current) ?? new Set<StandinNode>();
+    set.add(node);
+    edited.set(current, set);
+  };
+  const sourceOf = (name: string): string => {
+    let xml = options.screens[name]!;
+    const nodes = [...(edited.get(name) ?? [])].sort((a, b) => b.span[0] - a.span[0]);
+    for (const n of nodes) {
+      const tag = xml.slice(n.span[0], n.span[1]);
+      const shown = n.attrs.password === "true" // Android masks password fields in dumps
+        ? "\u2022".repeat([...(n.attrs.text ?? "")].length)
+        : n.attrs.text ?? "";
+      const attr = `text="${escapeXml(shown)}"`;
+      const next = /\stext="[^"]*"/.test(tag)
+        ? tag.replace(/(\s)text="[^"]*"/, `$1${attr}`)
+        : tag.replace(/^<[\w.$:-]+/, (open) => `${open} ${attr}`);
+      xml = xml.slice(0, n.span[0]) + next + xml.slice(n.span[1]);
+    }
+    return xml;
+  };
 
   const handler = async (req: Request): Promise<Response> => {
     const url = new URL(req.url);
@@ -151,7 +177,7 @@ export function startAndroidStandin(options: StandinOptions): AndroidStandin {
       open = false;
       return ok(null);
     }
-    if (path === "/source") return ok(options.screens[current]!);
+    if (path === "/source") return ok(sourceOf(current));
     if (path === "/screenshot") return ok(PNG_1X1);
     if (path === "/window/rect") {
       const size = screenSize(root, nodes);
@@ -242,15 +268,17 @@ export function startAndroidStandin(options: StandinOptions): AndroidStandin {
           return ok(isDisplayed(node));
         case "enabled":
           return ok(node.attrs.enabled !== "false");
-        case "clear":
         case "click":
           return ok(null);
-        case "value":
-          typed.push({
-            resourceId: node.attrs["resource-id"] ?? "",
-            text: String(body?.text ?? ""),
-          });
+        case "clear":
+          setText(node, "");
           return ok(null);
+        case "value": {
+          const text = String(body?.text ?? "");
+          typed.push({ resourceId: node.attrs["resource-id"] ?? "", text });
+          setText(node, (node.attrs.text ?? "") + text); // W3C send keys appends
+          return ok(null);
+        }
         default:
           return ok(attribute(node, decodeURIComponent(el[3]!)));
       }
@@ -294,6 +322,13 @@ function decodeGesture(body: Record<string, unknown> | undefined): StandinGestur
 
 const ENTITIES: Record<string, string> = { amp: "&", lt: "<", gt: ">", quot: '"', apos: "'" };
 
+function escapeXml(s: string): string {
+  return s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(
+    /"/g,
+    "&quot;",
+  );
+}
+
 function decode(s: string): string {
   return s.replace(/&(#x[0-9a-fA-F]+|#\d+|\w+);/g, (whole, e: string) => {
     if (e.startsWith("#x")) return String.fromCodePoint(parseInt(e.slice(2), 16));
@@ -322,7 +357,8 @@ export function readXml(xml: string): StandinNode {
     }
     const attrs: Record<string, string> = {};
     for (const a of (m[3] ?? "").matchAll(attrRe)) attrs[a[1]!] = decode(a[2] ?? a[3] ?? "");
-    const node: StandinNode = { tag: m[2], attrs, children: [], order: 0 };
+    const span: [number, number] = [m.index, m.index + m[0].length];
+    const node: StandinNode = { tag: m[2], attrs, children: [], order: 0, span };
     const parent = stack[stack.length - 1];
     if (parent) {
       node.parent = parent;
