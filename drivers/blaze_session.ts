@@ -278,6 +278,7 @@ export class BlazeSession {
     let performed: Performed = {};
     let node: UiNode | undefined;
     let point: Point | undefined;
+    let onScreen = true;
     const resolveTarget = (): string | undefined => {
       if (typeof p.ref === "string") {
         if (!latest) return `Ref ${p.ref} needs a screen`;
@@ -285,6 +286,7 @@ export class BlazeSession {
           const r = resolveRef(latest.screen, p.ref);
           node = r.node;
           point = r.point;
+          onScreen = !r.offscreen && !r.hidden;
           if ((r.offscreen || r.hidden) && ACTS_ON_SCREEN.has(tool)) {
             return `Ref ${p.ref} is ${r.hidden ? "hidden" : "off screen"}: scroll to it first`;
           }
@@ -370,7 +372,7 @@ export class BlazeSession {
     const started = performance.now();
     let outcome: { ok: boolean; output: string; value?: string; error?: string };
     try {
-      outcome = problem ? fail(problem) : await this.#execute(tool, p, point, node);
+      outcome = problem ? fail(problem) : await this.#execute(tool, p, point, node, onScreen);
     } catch (err) {
       outcome = fail(err instanceof Error ? err.message : String(err));
     }
@@ -407,6 +409,7 @@ export class BlazeSession {
     p: Record<string, unknown>,
     point: Point | undefined,
     node: UiNode | undefined,
+    onScreen: boolean,
   ): Promise<{ ok: boolean; output: string; value?: string; error?: string }> {
     const where = point ? ` at (${point.x}, ${point.y})` : "";
     const label = node ? describeNode(node) : "";
@@ -453,7 +456,7 @@ export class BlazeSession {
             }`,
           );
         }
-        const visible = n.visible && n.bounds.w > 0 && n.bounds.h > 0;
+        const visible = onScreen && n.visible && n.bounds.w > 0 && n.bounds.h > 0;
         return visible === (p.visible !== false)
           ? ok(`${label} is ${visible ? "visible" : "not visible"}`)
           : fail(`Expected ${label} to be ${p.visible === false ? "hidden" : "visible"}`);

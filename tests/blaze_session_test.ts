@@ -118,3 +118,47 @@ Deno.test("BlazeSession records navigations: links, SPA routes and new tabs", as
     await Deno.remove(dir, { recursive: true });
   }
 });
+
+Deno.test("BlazeSession scrolls, asserts visibility and refuses off-screen refs", async () => {
+  const dir = await Deno.makeTempDir();
+  const server = serveFolder();
+  const store = SqliteEventStore.open(`${dir}/cairn.db`);
+  const driver = await ChromeDriver.launch();
+  try {
+    const s = await BlazeSession.start(driver, store, {
+      url: server.url + "big.html",
+      prompt: "Buy product 90",
+      screenshots: false,
+      settleMs: 100,
+    });
+    const compact = (await s.call("snapshot", {})).output;
+    assert(/\(\d+ offscreen\)/.test(compact), compact.slice(-200));
+    const all = (await s.call("snapshot", { offscreen: "true", bounds: "true" })).output;
+    const buy90 = refIn(all, "Buy 90");
+    const hidden = await s.call("assert", { ref: buy90, visible: true });
+    assertEquals(hidden.ok, false);
+    const tapOff = await s.call("tap", { ref: buy90 });
+    assertEquals(tapOff.ok, false);
+    assertStringIncludes(tapOff.error ?? "", "scroll");
+    for (let i = 0; i < 20; i++) {
+      const snap = (await s.call("snapshot", {})).output;
+      if (snap.includes('"Buy 90"')) break;
+      assert((await s.call("scroll", { direction: "down", distance: 600 })).ok);
+    }
+    const now = refIn((await s.call("snapshot", {})).output, "Buy 90");
+    assert((await s.call("assert", { ref: now, visible: true })).ok);
+    assert(
+      (await s.call("check", { ref: refIn((await s.call("snapshot", {})).output, "Pick 90") })).ok,
+    );
+    assertEquals(await driver.page.$eval("#pick-90", (e) => (e as HTMLInputElement).checked), true);
+    await s.end("completed");
+    const log = await events(store, s.streamId);
+    const kinds = log.flatMap((e) => e.type === "ActionPerformed" ? [e.data.kind] : []);
+    assert(kinds.includes("scroll") && kinds.includes("assertVisible") && kinds.includes("check"));
+  } finally {
+    await driver.close();
+    store.close();
+    await server.close();
+    await Deno.remove(dir, { recursive: true });
+  }
+});
