@@ -52,6 +52,10 @@ const COMMANDS: Record<string, { summary: string; load: () => Promise<CommandMod
     summary: "Replay a trail or recording with self-healing selectors",
     load: () => import("./cli/replay.ts"),
   },
+  validate: {
+    summary: "Replay a trail, compare with the capture, refine until stable (policies)",
+    load: () => import("./cli/validate.ts"),
+  },
 };
 
 /**

@@ -23,6 +23,7 @@ import { blobsRouter } from "./blobs.ts";
 import { sessionsRouter } from "./sessions.ts";
 import { playbacksRouter } from "./playbacks.ts";
 import { trailsRouter } from "./trails.ts";
+import { validationsRouter } from "./validations.ts";
 
 /** What every router receives: the shared store (and whatever else the app was given). */
 export interface ApiContext {
@@ -81,6 +82,7 @@ export function createApp(options: AppOptions): Hono {
   app.route("/v1", recordRouter(ctx));
   app.route("/v1", playbacksRouter(ctx));
   app.route("/v1", trailsRouter(ctx));
+  app.route("/v1", validationsRouter(ctx));
   return app;
 }
 

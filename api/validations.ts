@@ -1,0 +1,185 @@
+/**
+ * Validations over HTTP: `POST /v1/sessions/:id/validations` starts the validation loop of a
+ * capture and answers at once with its id; `GET /v1/validations/:id` answers with the progress
+ * (the runs so far) and, once done, the report (steps with evidence, the final trail).
+ * A registry per event store owns the browser validations replay in; one runs at a time.
+ *
+ * @module
+ */
+import { Hono } from "hono";
+import { z } from "zod";
+import type { EventStore } from "../events/event_store.ts";
+import type { Driver } from "../drivers/driver.ts";
+import { ChromeDriver } from "../drivers/chrome/chrome_driver.ts";
+import { readValidation, startValidation } from "../drivers/validation_runner.ts";
+import { DEFAULT_MAX_ITERATIONS } from "../engine/validation/decider.ts";
+import { validationReport } from "../engine/validation/report.ts";
+import type { ApiContext } from "./app.ts";
+import { ApiError, parseInput, readJson } from "./errors.ts";
+import { describeRoute } from "./openapi.ts";
+
+const Id = z.string().min(1).max(200).regex(/^[A-Za-z0-9._:-]+$/, "letters, digits, . _ : -");
+
+/** Body of `POST /v1/sessions/:id/validations`. */
+export const StartValidationBody = z.object({
+  /** The url every replay opens (default: the capture's). */
+  url: z.string().url().optional(),
+  policy: z.enum(["authoring", "dev", "ci"]).default("authoring"),
+  max_iterations: z.number().int().min(1).max(20).default(DEFAULT_MAX_ITERATIONS),
+  mode: z.enum(["strict", "flexible", "adaptive"]).optional(),
+}).strict();
+
+/** How the registry gets its browser. */
+export interface ValidationRegistryOptions {
+  /** Creates the browser validations replay in (default: headless Chromium, or `CAIRN_BROWSER_WS`). */
+  createDriver?: () => Promise<Driver>;
+  /** How long a lookup waits for the page before the cascade gives up (ms). */
+  locateWaitMs?: number;
+}
+
+/** The browser of one store's validations and the validation it runs. */
+export class ValidationRegistry {
+  #store: EventStore;
+  #options: ValidationRegistryOptions;
+  #driver: Promise<Driver> | undefined;
+  #running: Promise<unknown> | undefined;
+
+  constructor(store: EventStore, options: ValidationRegistryOptions = {}) {
+    this.#store = store;
+    this.#options = options;
+  }
+
+  /** Replaces the options (a test's driver, a remote browser). */
+  configure(options: ValidationRegistryOptions): void {
+    this.#options = { ...this.#options, ...options };
+  }
+
+  /**
+   * Starts a validation.
+   *
+   * @param sessionId the capture session
+   * @param body url, policy, iterations
+   * @returns the validation id
+   * @throws {ApiError} 404 for an unknown session, 409 while another validation runs
+   */
+  async start(sessionId: string, body: z.infer<typeof StartValidationBody>): Promise<string> {
+    if (this.#running) {
+      throw new ApiError(
+        409,
+        "validation_running",
+        "A validation is already running; query it or wait",
+      );
+    }
+    const streams = await this.#store.streams(`session-${sessionId}`);
+    if (!streams.some((s) => s.streamId === `session-${sessionId}`)) {
+      throw new ApiError(404, "not_found", `No session ${sessionId}`);
+    }
+    const marker = Promise.resolve();
+    this.#running = marker;
+    try {
+      this.#driver ??= (this.#options.createDriver ?? defaultDriver)().catch((err) => {
+        this.#driver = undefined;
+        throw err;
+      });
+      const driver = await this.#driver;
+      const started = await startValidation(driver, this.#store, sessionId, {
+        policy: body.policy,
+        maxIterations: body.max_iterations,
+        ...(body.url ? { url: body.url } : {}),
+        ...(body.mode ? { mode: body.mode } : {}),
+        ...(this.#options.locateWaitMs !== undefined
+          ? { locateWaitMs: this.#options.locateWaitMs }
+          : {}),
+      });
+      const done = started.done.catch((err) => console.error("cairn validation:", err))
+        .finally(() => {
+          if (this.#running === done) this.#running = undefined;
+        });
+      this.#running = done;
+      return started.validationId;
+    } catch (err) {
+      if (this.#running === marker) this.#running = undefined;
+      throw err;
+    }
+  }
+
+  /** Waits for the running validation, then closes the browser. */
+  async close(): Promise<void> {
+    await this.#running;
+    const d = this.#driver;
+    this.#driver = undefined;
+    if (d) await (await d.catch(() => undefined))?.close();
+  }
+}
+
+const registries = new WeakMap<EventStore, ValidationRegistry>();
+
+/**
+ * The validation registry of a store (created on first use).
+ *
+ * @param store the event store
+ * @param options applied when given
+ * @returns the registry
+ */
+export function validationRegistry(
+  store: EventStore,
+  options?: ValidationRegistryOptions,
+): ValidationRegistry {
+  let r = registries.get(store);
+  if (!r) {
+    r = new ValidationRegistry(store, options);
+    registries.set(store, r);
+  } else if (options) r.configure(options);
+  return r;
+}
+
+function defaultDriver(): Promise<Driver> {
+  const ws = Deno.env.get("CAIRN_BROWSER_WS");
+  return ChromeDriver.launch(ws ? { browserWs: ws } : {});
+}
+
+describeRoute({
+  method: "post",
+  path: "/v1/sessions/{id}/validations",
+  summary: "Start the validation loop of a capture (replay, compare, refine); answers at once",
+  tags: ["validations"],
+  body: StartValidationBody,
+  responses: {
+    "202": { description: '{ status: "running", validation_id }' },
+    "404": { description: "No such session" },
+    "409": { description: "Another validation is running" },
+  },
+});
+describeRoute({
+  method: "get",
+  path: "/v1/validations/{id}",
+  summary: "A validation's progress (runs so far) and, once done, its report and final trail",
+  tags: ["validations"],
+});
+
+/**
+ * The validations router (mounted under `/v1`).
+ *
+ * @param ctx the shared API context
+ * @returns a hono router
+ */
+export function validationsRouter(ctx: ApiContext): Hono {
+  const app = new Hono();
+  const registry = validationRegistry(ctx.store);
+
+  app.post("/sessions/:id/validations", async (c) => {
+    const id = parseInput(Id, c.req.param("id"), "path.id");
+    const body = parseInput(StartValidationBody, await readJson(c), "body");
+    const validationId = await registry.start(id, body);
+    return c.json({ status: "running", validation_id: validationId }, 202);
+  });
+
+  app.get("/validations/:id", async (c) => {
+    const id = parseInput(Id, c.req.param("id"), "path.id");
+    const state = await readValidation(ctx.store, id);
+    if (!state) throw new ApiError(404, "not_found", `No validation ${id}`);
+    return c.json(validationReport(state));
+  });
+
+  return app;
+}

@@ -1,0 +1,157 @@
+/**
+ * `cairn validate SESSION --url URL`: proves a capture's trail is stable by replaying it in a
+ * fresh headless Chromium (no agent), comparing each run with the capture and refining from
+ * both runs' hierarchies, as the policy allows (000 "Validation Loop", "Workflow Policies").
+ * Progress goes to stderr, one line per iteration and step; the final trail to stdout (or
+ * `--out`), or the whole report with `--json`. Exit 0 when the trail is stable or its unstable
+ * steps were flagged (authoring, dev); 1 when a ci replay failed (a new blaze is needed).
+ *
+ * @module
+ */
+import { bool, type CommandSpec, num, type ParsedArgs, str } from "./args.ts";
+import { DB_FLAGS, openStore } from "./context.ts";
+import { InputError } from "./errors.ts";
+import { ingestOnce } from "./optimize.ts";
+import { NotFoundError } from "../events/event_store.ts";
+import { ChromeDriver } from "../drivers/chrome/chrome_driver.ts";
+import { runValidation } from "../drivers/validation_runner.ts";
+import { DEFAULT_MAX_ITERATIONS, type Policy } from "../engine/validation/decider.ts";
+import { renderStepTable, validationReport } from "../engine/validation/report.ts";
+import { parseTrail, type SelectorMode, type Trail } from "../engine/trail.ts";
+
+/** The command's flags and help. */
+export const spec: CommandSpec = {
+  name: "validate",
+  summary: "Replay a capture's trail, compare with the capture, refine until stable",
+  positionals: ["SESSION|CAPTURE_FILE"],
+  flags: {
+    ...DB_FLAGS,
+    url: {
+      type: "string",
+      value: "URL",
+      description: "Url each replay opens (default: the capture's)",
+    },
+    policy: {
+      type: "string",
+      choices: ["authoring", "dev", "ci"],
+      default: "authoring",
+      description:
+        "authoring: loop until stable, flag unstable steps; dev: refine once, else NL; ci: replay only",
+    },
+    "max-iterations": {
+      type: "number",
+      default: DEFAULT_MAX_ITERATIONS,
+      description: "Replays at most (authoring)",
+    },
+    mode: {
+      type: "string",
+      choices: ["strict", "flexible", "adaptive"],
+      default: "adaptive",
+      description: "Selector mode of the projected trail",
+    },
+    trail: {
+      type: "string",
+      value: "FILE",
+      description:
+        "Validate this trail instead of projecting the capture (ci: the committed trail)",
+    },
+    out: { type: "string", alias: "o", value: "FILE", description: "Write the final trail here" },
+    json: {
+      type: "boolean",
+      description: "Print the report (runs, steps, evidence, trail) as JSON",
+    },
+    "browser-ws": { type: "string", value: "URL", description: "Connect to this browser instead" },
+  },
+  details: `
+Examples:
+  deno task cairn validate 3f1c… --url http://127.0.0.1:8000/shop
+  deno task cairn validate 3f1c… --url http://127.0.0.1:8000/shop --policy dev --out shop.trail.yaml
+  deno task cairn validate 3f1c… --trail shop.trail.yaml --policy ci   # exit 1: re-blaze needed
+`,
+};
+
+async function isFile(path: string): Promise<boolean> {
+  try {
+    return (await Deno.stat(path)).isFile;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Runs the command.
+ *
+ * @param args parsed arguments
+ * @returns 0 when stable or flagged, 1 when a ci replay failed
+ * @throws {InputError} for an unknown session, a bad url, a bad trail file or iteration count
+ */
+export async function run(args: ParsedArgs): Promise<number> {
+  const target = args.positionals[0]!;
+  const policy = (str(args, "policy") ?? "authoring") as Policy;
+  const maxIterations = num(args, "max-iterations") ?? DEFAULT_MAX_ITERATIONS;
+  if (!Number.isInteger(maxIterations) || maxIterations < 1 || maxIterations > 20) {
+    throw new InputError(
+      `--max-iterations: expected a whole number from 1 to 20, got ${maxIterations}`,
+    );
+  }
+  const url = str(args, "url");
+  if (url !== undefined && !/^https?:\/\//.test(url)) {
+    throw new InputError(`--url: expected an http(s) url, got ${JSON.stringify(url)}`);
+  }
+  let trail: Trail | undefined;
+  const trailFile = str(args, "trail");
+  if (trailFile) {
+    let text: string;
+    try {
+      text = await Deno.readTextFile(trailFile);
+    } catch {
+      throw new InputError(`${trailFile}: no such file`);
+    }
+    trail = parseTrail(text, trailFile);
+  }
+  const json = bool(args, "json");
+  const store = openStore(args);
+  let driver: ChromeDriver | undefined;
+  try {
+    const sessionId = await isFile(target)
+      ? await ingestOnce(store, target)
+      : target.replace(/^session-/, "");
+    const found = await store.streams(`session-${sessionId}`);
+    if (!found.some((s) => s.streamId === `session-${sessionId}`)) {
+      throw new InputError(`${target}: neither a capture file nor a stored session`);
+    }
+    const ws = str(args, "browser-ws");
+    driver = await ChromeDriver.launch(ws ? { browserWs: ws } : {});
+    let state;
+    try {
+      state = await runValidation(driver, store, sessionId, {
+        policy,
+        maxIterations,
+        mode: (str(args, "mode") ?? "adaptive") as SelectorMode,
+        ...(url ? { url } : {}),
+        ...(trail ? { trail } : {}),
+        onProgress: (line) => console.error(line),
+      });
+    } catch (err) {
+      if (err instanceof NotFoundError) throw new InputError(`${target}: ${err.message}`);
+      throw err;
+    }
+    const report = validationReport(state);
+    const out = str(args, "out");
+    if (out) await Deno.writeTextFile(out, report.trail);
+    if (json) console.log(JSON.stringify(report, null, 2));
+    else {
+      console.error(renderStepTable(report));
+      if (out) console.error(`wrote ${out} (validation ${report.validation_id}, ${report.status})`);
+      else console.log(report.trail.trimEnd());
+    }
+    if (report.status === "failed") {
+      console.error(`error: ${report.message ?? "validation failed"}`);
+      return 1;
+    }
+    return 0;
+  } finally {
+    await driver?.close();
+    store.close();
+  }
+}

@@ -1,0 +1,80 @@
+/**
+ * The validation report: the fold of `validation-<id>` (see `decider.ts`) as the JSON the CLI
+ * (`--json`) and `GET /v1/validations/:id` return, and the per-step table the CLI prints.
+ *
+ * @module
+ */
+import type { EventData } from "../../events/schemas.ts";
+import type { ValidationState } from "./decider.ts";
+
+type Step = EventData<"ValidationCompleted">["steps"][number];
+
+/** The report of a validation, running or done. */
+export interface ValidationReport {
+  validation_id: string;
+  session_id: string;
+  policy: ValidationState["policy"];
+  /** `running` until `ValidationCompleted`, then stable | unstable | failed. */
+  status: "running" | "stable" | "unstable" | "failed";
+  url?: string;
+  iterations: number;
+  max_iterations: number;
+  /** Each replay: its playback id, whether every step passed, each step's verdict. */
+  runs: { iteration: number; playback_id: string; passed: boolean; steps: Step[] }[];
+  /** Per step: stable, refined or unstable, with the evidence (the final verdict once done). */
+  steps: Step[];
+  /** The trail YAML: the latest replayed, or the final one once done. */
+  trail: string;
+  message?: string;
+}
+
+/**
+ * Builds the report from a validation's state.
+ *
+ * @param state the folded state (`readValidation` of `drivers/validation_runner.ts`)
+ * @returns the report
+ * @example
+ * ```ts
+ * import { initialState } from "./decider.ts";
+ * const r = validationReport({ ...initialState, status: "running", validationId: "v1", sessionId: "s1" });
+ * if (r.status !== "running" || r.runs.length !== 0) throw new Error();
+ * ```
+ */
+export function validationReport(state: ValidationState): ValidationReport {
+  const latest = state.iterations.at(-1);
+  return {
+    validation_id: state.validationId,
+    session_id: state.sessionId,
+    policy: state.policy,
+    status: state.status === "new" ? "running" : state.status,
+    ...(state.url ? { url: state.url } : {}),
+    iterations: state.iteration,
+    max_iterations: state.maxIterations,
+    runs: state.iterations.map((i) => ({
+      iteration: i.iteration,
+      playback_id: i.playbackId,
+      passed: i.passed,
+      steps: i.steps,
+    })),
+    steps: state.finalSteps ?? latest?.steps ?? [],
+    trail: state.trail,
+    ...(state.message ? { message: state.message } : {}),
+  };
+}
+
+/**
+ * The per-step table the CLI prints: status, step and the first telling line of evidence.
+ *
+ * @param report the report
+ * @returns lines of text
+ */
+export function renderStepTable(report: ValidationReport): string {
+  const lines = report.steps.map((s) => {
+    const why = s.evidence.find((e) => !/same element|resolved with|moved by/.test(e)) ??
+      s.evidence[0] ?? "";
+    return `${s.status.padEnd(8)} ${String(s.index + 1).padStart(2)}. ${s.step}${
+      why ? `\n            ${why}` : ""
+    }`;
+  });
+  return lines.join("\n");
+}
