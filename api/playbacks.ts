@@ -9,8 +9,9 @@
 import { Hono } from "hono";
 import { z } from "zod";
 import type { EventStore } from "../events/event_store.ts";
-import type { Driver } from "../drivers/driver.ts";
+import { type Driver, DriverError } from "../drivers/driver.ts";
 import { ChromeDriver } from "../drivers/chrome/chrome_driver.ts";
+import { AndroidStart, connectAndroid } from "../drivers/android/android_start.ts";
 import {
   ALREADY_RUNNING,
   PlaybackBusyError,
@@ -42,6 +43,8 @@ export const StartPlaybackBody = z.strictObject({
   /** Re-point recorded navigations at this app url. */
   url: z.string().url().optional(),
   timeout_ms: z.number().int().positive().max(600_000).optional(),
+  /** Device and app of an Android plan (Appium URL, udid, package, activity, apk). */
+  android: AndroidStart.optional(),
 }).refine(
   (b) => [b.trail, b.recording_id, b.actions].filter((x) => x !== undefined).length === 1,
   { message: "give exactly one of trail, recording_id or actions" },
@@ -63,6 +66,8 @@ export class PlaybackRegistry {
   #options: PlaybackRegistryOptions;
   #driver: Promise<Driver> | undefined;
   #running = new Set<Promise<unknown>>();
+  /** An Android playback holds the device. */
+  #device = false;
 
   constructor(store: EventStore, options: PlaybackRegistryOptions = {}) {
     this.#store = store;
@@ -91,8 +96,40 @@ export class PlaybackRegistry {
    * @throws {PlaybackBusyError} while another playback runs
    */
   async start(plan: PlaybackPlan, body: z.infer<typeof StartPlaybackBody>): Promise<string> {
-    const driver = await this.#browser();
-    const started = await startPlayback(driver, this.#store, plan, {
+    // Android: a device session per playback (one at a time), closed when it ends.
+    const android = plan.platform === "android";
+    if (android && this.#device) throw new PlaybackBusyError();
+    if (android) this.#device = true;
+    let driver: Driver;
+    try {
+      driver = android ? await connectAndroid(body.android ?? {}) : await this.#browser();
+    } catch (err) {
+      if (android) this.#device = false;
+      throw err;
+    }
+    let started;
+    try {
+      started = await this.#play(driver, plan, body);
+    } catch (err) {
+      if (android) {
+        this.#device = false;
+        await driver.close();
+      }
+      throw err;
+    }
+    const done = (android
+      ? started.done.finally(async () => {
+        await driver.close();
+        this.#device = false;
+      })
+      : started.done).catch((err) => console.error("cairn playback:", err));
+    this.#running.add(done);
+    done.finally(() => this.#running.delete(done));
+    return started.playbackId;
+  }
+
+  #play(driver: Driver, plan: PlaybackPlan, body: z.infer<typeof StartPlaybackBody>) {
+    return startPlayback(driver, this.#store, plan, {
       timing: body.timing,
       onError: body.on_error,
       ...(body.test_id ? { testId: body.test_id } : {}),
@@ -105,10 +142,6 @@ export class PlaybackRegistry {
         : {}),
       screenshotDir: this.#options.screenshotDir ?? ".cairn/screenshots",
     });
-    const done = started.done.catch((err) => console.error("cairn playback:", err));
-    this.#running.add(done);
-    done.finally(() => this.#running.delete(done));
-    return started.playbackId;
   }
 
   /** Waits for running playbacks, then closes the browser. */
@@ -217,10 +250,10 @@ export function playbacksRouter(ctx: ApiContext): Hono {
   app.post("/playbacks", async (c) => {
     const body = parseInput(StartPlaybackBody, await readJson(c), "body");
     let plan = await planOf(ctx, body);
-    if (plan.platform !== "web") {
-      throw invalidRequest(`A ${plan.platform} plan cannot play in the browser`);
+    if (plan.platform === "ios") {
+      throw invalidRequest("An ios plan cannot be played: Cairn drives Chromium and Android");
     }
-    if (body.url) plan = rebasePlan(plan, body.url);
+    if (body.url && plan.platform === "web") plan = rebasePlan(plan, body.url);
     try {
       const id = await registry.start(plan, body);
       return c.json({ status: "running", playback_id: id }, 202);
@@ -228,6 +261,7 @@ export function playbacksRouter(ctx: ApiContext): Hono {
       if (err instanceof PlaybackBusyError) {
         throw new ApiError(409, "playback_running", ALREADY_RUNNING);
       }
+      if (err instanceof DriverError) throw new ApiError(502, err.code, err.message); // no device
       throw err;
     }
   });
