@@ -1,0 +1,163 @@
+import { assert, assertEquals } from "../../tests/assert.ts";
+import { makeNode, type Screen, type UiNode } from "../ui_node.ts";
+import {
+  type CapturedAction,
+  compareAction,
+  nodeAtBounds,
+  type ReplayedAction,
+} from "./compare.ts";
+
+function button(name: string, y: number, extra: Partial<UiNode> = {}): UiNode {
+  return makeNode({
+    className: "button",
+    role: "button",
+    name,
+    clickable: true,
+    bounds: { x: 10, y, w: 80, h: 24 },
+    ...extra,
+  });
+}
+
+function screenOf(...children: UiNode[]): Screen {
+  return {
+    platform: "web",
+    format: "chrome",
+    width: 400,
+    height: 400,
+    root: makeNode({ className: "RootWebArea", bounds: { x: 0, y: 0, w: 400, h: 400 }, children }),
+  };
+}
+
+const save = button("Save", 10);
+const captured: CapturedAction = { kind: "tap", node: save, ok: true };
+
+Deno.test("compareAction() judges each replay outcome", () => {
+  const moved = screenOf(button("Save", 90));
+  const cases: [string, ReplayedAction, boolean, boolean, string][] = [
+    [
+      "same element moved by a banner",
+      {
+        status: "ok",
+        strategy: "role_name",
+        bounds: { x: 10, y: 90, w: 80, h: 24 },
+        screen: moved,
+      },
+      true,
+      false,
+      "moved by (0, 80)",
+    ],
+    [
+      "healed",
+      {
+        status: "healed",
+        strategy: "text",
+        healed: true,
+        bounds: { x: 10, y: 90, w: 80, h: 24 },
+        screen: moved,
+      },
+      false,
+      true,
+      "primary selector missed",
+    ],
+    [
+      "coordinate fallback",
+      { status: "ok", strategy: "coordinates", selector: "xy=50,20" },
+      false,
+      true,
+      "coordinate fallback",
+    ],
+    [
+      "not found",
+      { status: "failed", errorCode: "selector_not_found", error: "none" },
+      false,
+      true,
+      "selector_not_found",
+    ],
+    [
+      "a different element",
+      {
+        status: "ok",
+        strategy: "css_path",
+        bounds: { x: 10, y: 10, w: 80, h: 24 },
+        screen: screenOf(button("Delete", 10)),
+      },
+      false,
+      true,
+      'name "Save" → "Delete"',
+    ],
+    [
+      "disabled on replay",
+      {
+        status: "failed",
+        errorCode: "element_disabled",
+        strategy: "role_name",
+        bounds: { x: 10, y: 10, w: 80, h: 24 },
+        screen: screenOf(button("Save", 10, { enabled: false })),
+      },
+      false,
+      true,
+      "disabled in the replay",
+    ],
+  ];
+  for (const [label, replay, passed, elementFailure, evidence] of cases) {
+    const v = compareAction(captured, replay);
+    assertEquals(v.passed, passed, label);
+    assertEquals(v.elementFailure, elementFailure, label);
+    assert(v.evidence.some((e) => e.includes(evidence)), `${label}: ${v.evidence.join(" | ")}`);
+  }
+});
+
+Deno.test("compareAction() treats an assertion failing on the right element as an outcome, not a selector problem", () => {
+  const total = makeNode({
+    className: "status",
+    role: "status",
+    bounds: { x: 0, y: 0, w: 50, h: 20 },
+  });
+  const v = compareAction({ kind: "assertText", node: total, ok: true }, {
+    status: "failed",
+    errorCode: "assertion_failed",
+    error: "Expected 2, found 1",
+    strategy: "id",
+    bounds: { x: 0, y: 0, w: 50, h: 20 },
+    screen: screenOf(total),
+  });
+  assertEquals([v.passed, v.elementFailure], [false, false]);
+});
+
+Deno.test("compareAction() requires a memory slot to be populated", () => {
+  const count = makeNode({
+    className: "status",
+    role: "status",
+    text: "1",
+    bounds: { x: 0, y: 0, w: 10, h: 20 },
+  });
+  const base = { kind: "readText", node: count, storeAs: "n", value: "1" };
+  const ok = compareAction(base, { status: "ok", strategy: "test_id", value: "3" });
+  assertEquals(ok.passed, true);
+  assert(ok.evidence.some((e) => e.includes('memory slot n = "3" (capture: "1")')));
+  assertEquals(
+    compareAction(base, { status: "ok", strategy: "test_id", value: " " }).passed,
+    false,
+  );
+});
+
+Deno.test("nodeAtBounds() prefers the node with the captured role when several share a box", () => {
+  const text = makeNode({
+    className: "StaticText",
+    role: "StaticText",
+    name: "1",
+    text: "1",
+    bounds: { x: 0, y: 0, w: 9, h: 17 },
+  });
+  const status = makeNode({
+    className: "status",
+    role: "status",
+    testId: "count",
+    bounds: { x: 0, y: 0, w: 9, h: 17 },
+    children: [text],
+  });
+  const s = screenOf(status);
+  assertEquals(nodeAtBounds(s, { x: 0, y: 0, w: 9, h: 17 }, status), status);
+  assertEquals(nodeAtBounds(s, { x: 0, y: 0, w: 9, h: 17 }, text), text);
+  assertEquals(nodeAtBounds(s, { x: 100, y: 0, w: 9, h: 17 }), undefined);
+});

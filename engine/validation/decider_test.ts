@@ -1,0 +1,144 @@
+import { assertEquals, assertStringIncludes, assertThrows } from "../../tests/assert.ts";
+import type { NewEvent } from "../../events/schemas.ts";
+import {
+  decide,
+  evolve,
+  initialState,
+  nextMove,
+  type Policy,
+  policyFlags,
+  type StepOutcome,
+  type ValidationCommand,
+  type ValidationState,
+} from "./decider.ts";
+
+function given(events: NewEvent[]): ValidationState {
+  return events.reduce(evolve, initialState);
+}
+
+function when(state: ValidationState, command: ValidationCommand): ValidationState {
+  return decide(command, state).reduce(evolve, state);
+}
+
+function started(policy: Policy, maxIterations = 3): ValidationState {
+  return given(decide({
+    type: "StartValidation",
+    data: { validationId: "v1", sessionId: "s1", policy, maxIterations },
+  }, initialState));
+}
+
+function outcome(index: number, passed: boolean, extra: Partial<StepOutcome> = {}): StepOutcome {
+  return { index, step: `step ${index}`, passed, evidence: [], refined: false, ...extra };
+}
+
+function iterate(state: ValidationState, outcomes: StepOutcome[]): ValidationState {
+  return when(state, {
+    type: "RecordIteration",
+    data: { playbackId: `p${state.iteration + 1}`, trail: "t", outcomes },
+  });
+}
+
+Deno.test("policyFlags() maps each workflow to its loop", () => {
+  const cases: [Policy, number, ReturnType<typeof policyFlags>][] = [
+    ["authoring", 3, { maxIterations: 3, refine: true, persist: true, onUnstable: "flag" }],
+    ["authoring", 5, { maxIterations: 5, refine: true, persist: true, onUnstable: "flag" }],
+    ["dev", 5, { maxIterations: 2, refine: true, persist: false, onUnstable: "fallback_nl" }],
+    ["ci", 5, { maxIterations: 1, refine: false, persist: false, onUnstable: "reblaze" }],
+  ];
+  for (const [policy, n, want] of cases) assertEquals(policyFlags(policy, n), want);
+});
+
+Deno.test("decide() refuses to start twice or record before starting", () => {
+  const s = started("authoring");
+  assertThrows(
+    () =>
+      decide({
+        type: "StartValidation",
+        data: { validationId: "v1", sessionId: "s1", policy: "ci", maxIterations: 1 },
+      }, s),
+    TypeError,
+    "already started",
+  );
+  assertThrows(
+    () =>
+      decide(
+        { type: "RecordIteration", data: { playbackId: "p", trail: "", outcomes: [] } },
+        initialState,
+      ),
+    TypeError,
+    "not running",
+  );
+});
+
+Deno.test("decide() and nextMove() under authoring: a step refined after a failure converges when the next replay passes", () => {
+  let s = started("authoring");
+  assertEquals(nextMove(s), "replay");
+  s = iterate(s, [outcome(0, true), outcome(1, false, { refined: true })]);
+  assertEquals(s.iterations[0]!.steps.map((x) => x.status), ["stable", "unstable"]);
+  assertEquals(nextMove(s), "replay");
+  s = iterate(s, [outcome(0, true), outcome(1, true)]);
+  assertEquals(nextMove(s), "complete");
+  s = when(s, { type: "CompleteValidation", data: { trail: "final" } });
+  assertEquals(s.status, "stable");
+  assertEquals(s.finalSteps!.map((x) => x.status), ["stable", "refined"]);
+});
+
+Deno.test("decide() and nextMove() under authoring: a step that failed without a refinement stays unstable even if a later replay passes", () => {
+  let s = started("authoring");
+  s = iterate(s, [outcome(0, true), outcome(1, false)]);
+  assertEquals(nextMove(s), "replay");
+  s = iterate(s, [outcome(0, true), outcome(1, true)]); // a lucky load
+  assertEquals(nextMove(s), "replay");
+  s = iterate(s, [outcome(0, true), outcome(1, false)]);
+  assertEquals(nextMove(s), "complete"); // 3 of 3
+  s = when(s, { type: "CompleteValidation", data: { trail: "final" } });
+  assertEquals(s.status, "unstable");
+  assertEquals(s.finalSteps!.map((x) => x.status), ["stable", "unstable"]);
+  assertStringIncludes(s.message ?? "", 'step 2 "step 1" after 3 iterations');
+});
+
+Deno.test("decide() and nextMove() under authoring: a failure that only followed an earlier failure is not held against the step", () => {
+  let s = started("authoring");
+  s = iterate(s, [outcome(0, false, { refined: true }), outcome(1, false, { dependent: true })]);
+  assertEquals(s.iterations[0]!.steps[1]!.dependent, true);
+  s = iterate(s, [outcome(0, true), outcome(1, true)]);
+  assertEquals(nextMove(s), "complete");
+  s = when(s, { type: "CompleteValidation", data: { trail: "final" } });
+  assertEquals(s.finalSteps!.map((x) => x.status), ["refined", "stable"]);
+});
+
+Deno.test("decide() and nextMove() under dev: stops after one replay when nothing could be refined, and falls back to NL", () => {
+  let s = started("dev", 9);
+  s = iterate(s, [outcome(0, false)]);
+  assertEquals(nextMove(s), "complete");
+  s = when(s, { type: "CompleteValidation", data: { trail: "final" } });
+  assertEquals(s.status, "unstable");
+  assertStringIncludes(s.message ?? "", "Fell back to the NL step");
+});
+
+Deno.test("decide() and nextMove() under dev: one refinement earns one more replay, never a third", () => {
+  let s = started("dev");
+  s = iterate(s, [outcome(0, false, { refined: true })]);
+  assertEquals(nextMove(s), "replay");
+  s = iterate(s, [outcome(0, false, { refined: true })]);
+  assertEquals(nextMove(s), "complete");
+});
+
+Deno.test("decide() and nextMove() under ci: one replay; a failure completes as failed and asks for a new blaze", () => {
+  let s = started("ci", 3);
+  assertEquals(s.maxIterations, 3);
+  s = iterate(s, [outcome(0, true), outcome(1, false, { evidence: ["selector_not_found: x"] })]);
+  assertEquals(nextMove(s), "complete");
+  s = when(s, { type: "CompleteValidation", data: { trail: "t" } });
+  assertEquals(s.status, "failed");
+  assertStringIncludes(s.message ?? "", 'step 2 "step 1": selector_not_found: x');
+  assertStringIncludes(s.message ?? "", "a new blaze");
+});
+
+Deno.test("evolve() rejects an event of another stream", () => {
+  assertThrows(
+    () => evolve(initialState, { type: "StepStarted", data: { index: 0, text: "x" } }),
+    TypeError,
+    "does not belong",
+  );
+});

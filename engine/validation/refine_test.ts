@@ -1,0 +1,115 @@
+import { assert, assertEquals, assertStringIncludes } from "../../tests/assert.ts";
+import { makeNode, type Screen, type UiNode } from "../ui_node.ts";
+import { pruneSelectors, refineSelectors } from "./refine.ts";
+
+function page(children: UiNode[]): Screen {
+  return {
+    platform: "web",
+    format: "chrome",
+    width: 600,
+    height: 600,
+    root: makeNode({ className: "RootWebArea", bounds: { x: 0, y: 0, w: 600, h: 600 }, children }),
+  };
+}
+
+function add(product: string, testId: string, y: number, enabled = true): UiNode {
+  return makeNode({
+    className: "button",
+    role: "button",
+    name: `Add ${product}`,
+    contentDescription: `Add ${product}`,
+    testId,
+    resourceId: `p-${testId}`,
+    clickable: true,
+    enabled,
+    bounds: { x: 500, y, w: 40, h: 21 },
+    children: [
+      makeNode({
+        className: "StaticText",
+        role: "StaticText",
+        text: "Add",
+        name: "Add",
+        bounds: { x: 505, y, w: 30, h: 17 },
+      }),
+    ],
+  });
+}
+
+Deno.test("refineSelectors() drops the test id regenerated between runs and keeps the label both runs share", () => {
+  const capture = page([add("Latte", "add-qkzv", 100), add("Espresso", "add-mwtr", 130)]);
+  const replay = page([add("Espresso", "add-bxyo", 100), add("Latte", "add-jjeu", 130)]); // shuffled
+  const target = capture.root.children[1]!;
+  const r = refineSelectors({ screen: capture, node: target }, [replay], {
+    platform: "web",
+    kind: "tap",
+  });
+  assert(r.ok);
+  assertEquals(r.selectors[0], { ariaLabel: "Add Espresso" });
+  assert(
+    r.selectors.every((s) => s.testId === undefined && s.id === undefined && s.xy === undefined),
+  );
+});
+
+Deno.test("refineSelectors() finds no selector when the captured target is disabled on the replay", () => {
+  const slot = (t: string, on: boolean) =>
+    makeNode({
+      className: "button",
+      role: "button",
+      name: t,
+      enabled: on,
+      clickable: true,
+      bounds: { x: 10, y: 10 + 30 * Number(t.slice(0, 2)), w: 70, h: 21 },
+    });
+  const capture = page([slot("09:00", false), slot("10:00", true)]);
+  const replay = page([slot("09:00", true), slot("10:00", false)]);
+  const r = refineSelectors({ screen: capture, node: capture.root.children[1]! }, [replay], {
+    platform: "web",
+    kind: "tap",
+  });
+  assert(!r.ok);
+  assertStringIncludes(r.reason, "picks a disabled element in replay 1");
+});
+
+Deno.test("refineSelectors() climbs to an ancestor with the same box when the text run has no identity", () => {
+  const count = (n: string) =>
+    makeNode({
+      className: "status",
+      role: "status",
+      testId: "cart-count",
+      bounds: { x: 55, y: 400, w: 9, h: 17 },
+      children: [
+        makeNode({
+          className: "StaticText",
+          role: "StaticText",
+          text: n,
+          name: n,
+          bounds: { x: 55, y: 400, w: 9, h: 17 },
+        }),
+      ],
+    });
+  const capture = page([count("1")]);
+  const replay = page([count("1")]);
+  const r = refineSelectors({ screen: capture, node: capture.root.children[0]!.children[0]! }, [
+    replay,
+  ], {
+    platform: "web",
+    kind: "readText",
+  });
+  assert(r.ok);
+  assertEquals(r.selectors[0], { testId: "cart-count" });
+});
+
+Deno.test("pruneSelectors() keeps the first selector and drops fallbacks that changed between runs", () => {
+  const capture = page([add("Latte", "add-qkzv", 100)]);
+  const replay = page([add("Latte", "add-abcd", 160)]);
+  const { kept, dropped } = pruneSelectors(
+    [{ ariaLabel: "Add Latte" }, { id: "p-add-qkzv" }, { role: "button", name: "Add Latte" }, {
+      xy: [520, 110],
+    }],
+    capture.root.children[0]!,
+    [replay],
+    { platform: "web", kind: "tap" },
+  );
+  assertEquals(kept, [{ ariaLabel: "Add Latte" }, { role: "button", name: "Add Latte" }]);
+  assertEquals(dropped, [{ id: "p-add-qkzv" }, { xy: [520, 110] }]);
+});
