@@ -395,6 +395,10 @@ function actionToYaml(a: TrailAction, web: boolean): Record<string, unknown> {
   const fields = ACTION_FIELD_ORDER.filter((f) => a[f] !== undefined);
   if (fields.length === 0) return { [name]: {} };
   if (fields.length === 1 && fields[0] === "selector") {
+    const keys = Object.keys(a.selector!);
+    if (SCALAR_SELECTOR_KINDS.has(a.kind) && keys.length === 1 && keys[0] === "text") {
+      return { [name]: a.selector!.text }; // 000's compact form: `tap: "Next"`
+    }
     return { [name]: selectorToYaml(a.selector!) };
   }
   const only = fields.length === 1 ? fields[0] : undefined;

@@ -1,7 +1,8 @@
 /**
  * Writes the optimizer's golden inputs, `tests/testdata/optimizer/<case>/events.jsonl`, from
  * the example captures (Cairn's event export with the hierarchies embedded), and — with
- * `--expected` — the expected trail YAML of each case, to be read by eye before committing.
+ * `--expected` — the expected trail YAML of each case (`strict`, `flexible`, `adaptive` under
+ * heuristics v1, `raw_v0` under v0), to be read by eye before committing.
  * Run: `deno run -A scripts/make_optimizer_goldens.ts [--expected]`.
  *
  * @module
@@ -40,6 +41,8 @@ if (import.meta.main) {
         const p = projectTrail(g.events, { screens: g.screens, mode });
         await Deno.writeTextFile(`${dir}/${mode}.yaml`, p.yaml);
       }
+      const raw = projectTrail(g.events, { screens: g.screens, heuristics: "v0" });
+      await Deno.writeTextFile(`${dir}/raw_v0.yaml`, raw.yaml);
     }
     console.log(`wrote ${dir}`);
   }

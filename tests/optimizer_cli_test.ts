@@ -91,6 +91,12 @@ Deno.test("cairn reproject prints which trails changed since the last one printe
     assertStringIncludes(changed.out, "2 sessions: 1 changed, 0 failed");
     assertStringIncludes(changed.out, '-          text: "Next"');
     assertStringIncludes(changed.out, '+          id: "next-button"');
+    // Against the raw lens (v0): what the optimizer changed in the blaze's recording.
+    const id = /capture-[0-9a-f]+/.exec(changed.out)![0];
+    const vsRaw = await cairn(["reproject", "--from", "v0", "--heuristics", "v1", id], db);
+    assertStringIncludes(vsRaw.out, "(adaptive, v0 → v1)");
+    assertStringIncludes(vsRaw.out, '-      - inputText: "alice@example.com"');
+    assertStringIncludes(vsRaw.out, '+      - inputText: "{{email}}"');
   } finally {
     await Deno.remove(dir, { recursive: true });
   }

@@ -5,6 +5,26 @@ import { loadCaptureFile, loadEventsFile } from "./optimizer_support.ts";
 
 const DIR = new URL("./testdata/optimizer/", import.meta.url);
 
+/** Seed 000's "Raw recording (from blaze)" text, verbatim. */
+const BEFORE_000_TRAIL = `trail:
+  - step: Sign in with the test account
+    recording:
+      - inputText: "alice@example.com"
+      - tap: "Next"
+      - inputText: "password123"
+      - tap: "Sign In"
+  - step: Note the current inventory count
+    recording:
+      - readText: "5"
+  - step: Add 2 items
+    recording:
+      - tap: "Add item"
+      - tap: "Add item"
+  - step: Verify inventory increased by 2
+    recording:
+      - assertVisible: "7"
+`;
+
 /** Seed 000's "After post-processing" text, verbatim (trail section and config.memory). */
 const AFTER_000_TRAIL = `trail:
   - step: Sign in with the test account
@@ -49,6 +69,14 @@ for (const mode of ["adaptive", "strict"] as const) {
   });
 }
 
+Deno.test("projectTrail() under heuristics v0 gives 000's raw recording of the same capture, exactly", async () => {
+  const c = await loadEventsFile(new URL("inventory/events.jsonl", DIR).pathname);
+  const before = projectTrail(c.events, { screens: c.screens, heuristics: "v0" });
+  assertEquals(trailSection(before.yaml), BEFORE_000_TRAIL);
+  const after = projectTrail(c.events, { screens: c.screens, heuristics: "v1" });
+  assertEquals(trailSection(after.yaml), AFTER_000_TRAIL);
+});
+
 Deno.test("projectTrail() gives the same trail from examples/inventory.capture.json as from its golden events", async () => {
   const file = await loadCaptureFile("examples/inventory.capture.json", "inventory");
   const golden = await loadEventsFile(new URL("inventory/events.jsonl", DIR).pathname);
@@ -60,6 +88,11 @@ Deno.test("projectTrail() gives the same trail from examples/inventory.capture.j
 
 for await (const entry of Deno.readDir(DIR)) {
   if (!entry.isDirectory) continue;
+  Deno.test(`projectTrail() matches the golden ${entry.name}/raw_v0.yaml`, async () => {
+    const c = await loadEventsFile(new URL(`${entry.name}/events.jsonl`, DIR).pathname);
+    const expected = await Deno.readTextFile(new URL(`${entry.name}/raw_v0.yaml`, DIR));
+    assertEquals(projectTrail(c.events, { screens: c.screens, heuristics: "v0" }).yaml, expected);
+  });
   for (const mode of ["strict", "flexible", "adaptive"] as const) {
     Deno.test(`projectTrail() matches the golden ${entry.name}/${mode}.yaml`, async () => {
       const c = await loadEventsFile(new URL(`${entry.name}/events.jsonl`, DIR).pathname);

@@ -10,8 +10,11 @@ import type { SelectorMode } from "../trail.ts";
 /** The current heuristics version. */
 export const HEURISTICS_VERSION = "v1";
 
-/** Every heuristics version this build can run. */
-export const HEURISTICS_VERSIONS: readonly string[] = ["v1"];
+/**
+ * Every heuristics version this build can run: `v0` is the raw lens (the recording as the
+ * blaze made it, no post-processing), `v1` the optimizer's passes.
+ */
+export const HEURISTICS_VERSIONS: readonly string[] = ["v0", "v1"];
 
 /**
  * Checks a heuristics version.

@@ -15,6 +15,7 @@ import { expressionsPass } from "./expressions.ts";
 import { generalizePass } from "./generalize.ts";
 import { checkHeuristics, HEURISTICS_VERSION } from "./heuristics.ts";
 import { modesPass } from "./modes.ts";
+import { rawSteps } from "./raw.ts";
 import { resolvePass } from "./resolve.ts";
 import { selectorsPass } from "./selectors.ts";
 import { slotsPass } from "./slots.ts";
@@ -94,6 +95,14 @@ export function optimize(
     screen: (hash) => screens.get(hash),
   };
   const model = foldCapture(events, screens);
+  if (heuristics === "v0") {
+    const trail: Trail = {
+      config: { id: options.id ?? model.sessionId, platform: model.platform, heuristics },
+      trail: rawSteps(model),
+    };
+    if (model.url !== undefined) trail.config.url = model.url;
+    return { trail, explain: [], warnings: [], heuristics, mode };
+  }
   let draft: Draft = { model, mode, steps: [], memory: {}, captured: [], inputs: [], warnings: [] };
   draft = resolvePass(draft, ctx);
   if (options.stepModes) {
