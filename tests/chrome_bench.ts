@@ -4,6 +4,9 @@
  * parsed into a screen, serialised as the stored blob) against the raw CDP
  * `Accessibility.getFullAXTree` call; and a Cairn tap against the browser's own click.
  *
+ * The two snapshot benches interleave the two calls (each times only its own), so both see the
+ * same machine load — on a 2-core machine shared with other work, sequential runs drift apart.
+ *
  * Run: `deno bench -A tests/chrome_bench.ts`
  */
 import { ChromeDriver } from "../drivers/chrome/chrome_driver.ts";
@@ -43,16 +46,22 @@ Deno.bench({
   name: "raw CDP Accessibility.getFullAXTree",
   group: "snapshot",
   baseline: true,
-  async fn() {
+  async fn(b) {
+    await driver.snapshot(); // untimed: both benches run both calls, each times its own
+    b.start();
     await cdp.send("Accessibility.getFullAXTree");
+    b.end();
   },
 });
 
 Deno.bench({
   name: "ChromeDriver.snapshot() (AX + DOM + layout, parsed, serialised)",
   group: "snapshot",
-  async fn() {
+  async fn(b) {
+    await cdp.send("Accessibility.getFullAXTree"); // untimed, as above
+    b.start();
     await driver.snapshot();
+    b.end();
   },
 });
 
