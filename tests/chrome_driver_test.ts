@@ -145,3 +145,16 @@ Deno.test("ChromeDriver.scroll() moves the page and snapshot() sees the page", a
     assertEquals([...png.slice(1, 4)], [0x50, 0x4e, 0x47]); // "PNG"
   });
 });
+
+Deno.test("ChromeDriver.navigate() waits past a slow load and gives up at the 5 s cap", async () => {
+  await withDriver(async (d, base) => {
+    const slow = await d.navigate(base + "slow?ms=1500&to=/cart.html");
+    assertEquals(slow.waitedFor, "load");
+    assertEquals(slow.finalUrl, base + "cart.html");
+    assertGreaterOrEqual(slow.durationMs, 1400);
+    const stuck = await d.navigate(base + "slow?ms=6000&to=/login.html");
+    assertEquals(stuck.waitedFor, "timeout");
+    assertGreaterOrEqual(stuck.durationMs, 4900);
+    assert(stuck.durationMs < 6000, `took ${stuck.durationMs} ms`);
+  });
+});
