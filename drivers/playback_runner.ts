@@ -566,23 +566,25 @@ class Run {
       matches: t.matches,
     }));
     if (res.element && res.level) {
-      const point = center(res.element.bounds);
-      state.element = res.element;
+      const level = res.level;
+      const element = await this.#intoView(level, res.element);
+      const point = center(element.bounds);
+      state.element = element;
       state.resolved = {
         index,
-        strategy: res.level.strategy,
-        selector: res.level.selector,
+        strategy: level.strategy,
+        selector: level.selector,
         healed: res.healed,
         point,
-        bounds: roundBounds(res.element.bounds),
+        bounds: roundBounds(element.bounds),
         tried,
       };
       return {
         point,
-        element: res.element,
+        element,
         healed: res.healed,
-        strategy: res.level.strategy,
-        selector: res.level.selector,
+        strategy: level.strategy,
+        selector: level.selector,
       };
     }
     const coords = levels.find((l) => l.strategy === "coordinates");
@@ -647,6 +649,32 @@ class Run {
         : `No usable selector for ${describeAction(action)} in ${mode} mode`,
       tried,
     );
+  }
+
+  /**
+   * Scrolls an element found outside the viewport into it (input lands on points, so the
+   * point must be on screen) and looks it up again with the level that found it.
+   */
+  async #intoView(level: CascadeLevel, element: FoundElement): Promise<FoundElement> {
+    const vp = this.#viewport;
+    const c = center(element.bounds);
+    if (c.x >= 0 && c.y >= 0 && c.x < vp.width && c.y < vp.height) return element;
+    const dy = Math.round(c.y - vp.height / 2);
+    const dx = Math.round(c.x - vp.width / 2);
+    if (c.y < 0 || c.y >= vp.height) {
+      await this.driver.scroll(dy > 0 ? "down" : "up", { distance: Math.abs(dy) });
+    }
+    if (c.x < 0 || c.x >= vp.width) {
+      await this.driver.scroll(dx > 0 ? "right" : "left", { distance: Math.abs(dx) });
+    }
+    for (const q of level.queries) {
+      const found = (await this.driver.find(q).catch(() => [])).filter((e) =>
+        e.visible && e.bounds.w > 0 && e.bounds.h > 0
+      );
+      if (found.length === 1) return found[0]!;
+      if (found.length > 1) break;
+    }
+    return element;
   }
 
   async #settle(): Promise<void> {

@@ -98,12 +98,12 @@ Deno.test("playback in Chromium heals a removed data-testid to aria-label and sc
   });
 });
 
-Deno.test("playback in Chromium heals renamed ids to text and changed copy to the CSS path", async () => {
+Deno.test("playback in Chromium heals renamed ids to text, changed text to the id, and refuses a path onto a renamed element", async () => {
   await withChrome(async (env) => {
     const url = env.server.url + "app.html";
     await env.driver.navigate(url);
     const add = await target(env, "#add-item");
-    // A trail-style target: the id is the primary selector, text its fallback.
+    // A trail-style target: the id first, the text as its fallback.
     const byId: PlaybackAction = { type: "click", target: { id: add.id!, text: add.text! } };
     env.server.setVariant("renameids");
     const renamed = await runPlayback(
@@ -116,7 +116,8 @@ Deno.test("playback in Chromium heals renamed ids to text and changed copy to th
     assertEquals(renamed.results[1]!.healed_selector, "text=Add item");
     assertEquals(await pageLog(env), ["click:add"]);
 
-    env.server.setVariant("renameids,copy");
+    // Copy changed: the recorded role + name no longer matches; the id still does.
+    env.server.setVariant("copy");
     const copy = await runPlayback(
       env.driver,
       env.store,
@@ -126,14 +127,31 @@ Deno.test("playback in Chromium heals renamed ids to text and changed copy to th
       ]),
     );
     assertEquals(copy.results[1]!.status, "healed");
-    assertEquals(copy.results[1]!.selector_used, "css_path");
-    assertEquals(copy.results[1]!.tried!.map((t) => [t.strategy, t.matches]), [
+    assertEquals(copy.results[1]!.selector_used, "id");
+    assertEquals(copy.results[1]!.healed_selector, "#add-item");
+    assertEquals(await pageLog(env), ["click:add"]);
+
+    // Ids renamed and copy changed: only the CSS path still matches, onto a button whose
+    // name is no longer the recorded one. Position never overrules identity: it fails.
+    env.server.setVariant("renameids,copy");
+    const both = await runPlayback(
+      env.driver,
+      env.store,
+      plan([
+        { type: "navigate", url },
+        { type: "click", target: add },
+      ]),
+      { locateWaitMs: 300 },
+    );
+    assertEquals(both.results[1]!.status, "failed");
+    assertEquals(both.results[1]!.tried!.map((t) => [t.strategy, t.matches]), [
       ["role_name", 0],
       ["id", 0],
       ["text", 0],
-      ["css_path", 1],
+      ["css_path", 0],
+      ["coordinates", 0],
     ]);
-    assertEquals(await pageLog(env), ["click:add"]);
+    assertEquals(await pageLog(env), []);
   });
 });
 

@@ -25,9 +25,14 @@ export const PLAYBACK_PAGES: string = new URL("./testdata/playback/", import.met
  * Serves `root` on 127.0.0.1 at a free port.
  *
  * @param root the folder (default `tests/testdata/playback/`)
+ * @param options `index`: the page every path without an extension serves (default `app.html`)
  * @returns the server
  */
-export function servePlaybackPages(root: string = PLAYBACK_PAGES): PlaybackServer {
+export function servePlaybackPages(
+  root: string = PLAYBACK_PAGES,
+  options: { index?: string } = {},
+): PlaybackServer {
+  const index = options.index ?? "app.html";
   let variant = "";
   let loggedIn = true;
   const base = root.endsWith("/") ? root : root + "/";
@@ -43,7 +48,7 @@ export function servePlaybackPages(root: string = PLAYBACK_PAGES): PlaybackServe
       return new Response(null, { status: 302, headers: { location: "/login.html" } });
     }
     let file = url.pathname.replace(/^\/+/, "");
-    if (file === "" || file === "account" || file.startsWith("spa/")) file = "app.html";
+    if (file === "" || !/\.[a-z0-9]+$/i.test(file)) file = index;
     if (file.split("/").some((p) => p === "..")) return new Response("Bad path", { status: 400 });
     try {
       const bytes = await Deno.readFile(base + file);

@@ -99,9 +99,8 @@ function norm(s: string | undefined): string {
  * levels (CSS path, XPath, coordinates), which match by position, not identity:
  * - when the recording knows the role, the node at the point (or a near ancestor) must have it;
  *   without a role, it must at least be interactive;
- * - when the recording knows the accessible name (or text), the node must carry that name,
- *   unless no element on the screen carries it any more (the copy changed): a name that moved
- *   to another element means this one is the wrong element.
+ * - when the recording knows the accessible name (or text), a node with another name is refused:
+ *   position alone never overrules identity (a renamed element fails rather than risk a wrong one).
  *
  * @param screen the current screen
  * @param point the center of the candidate element
@@ -138,20 +137,14 @@ export function checkPointTarget(
     }
   }
   const recorded = norm(target.name ?? target.ariaLabel ?? target.text);
-  if (recorded) {
-    const here = [node, ...chain].map((n) => norm(n.name ?? n.text));
-    if (!here.includes(recorded)) {
-      for (const [n] of walk(screen.root)) {
-        if (n.visible && (norm(n.name) === recorded || norm(n.text) === recorded)) {
-          return {
-            ok: false,
-            reason: `the element at (${point.x}, ${point.y}) is "${
-              node.name ?? node.text ?? ""
-            }", and the recorded "${target.name ?? target.ariaLabel ?? target.text}" is elsewhere`,
-          };
-        }
-      }
-    }
+  const name = norm(node.name ?? node.text);
+  if (recorded && name && name !== recorded) {
+    return {
+      ok: false,
+      reason: `the element at (${point.x}, ${point.y}) is "${node.name ?? node.text}", the recording targeted "${
+        target.name ?? target.ariaLabel ?? target.text
+      }"`,
+    };
   }
   return { ok: true, role: roleOf(node) };
 }
