@@ -68,6 +68,8 @@ export class PlaybackRegistry {
   #running = new Set<Promise<unknown>>();
   /** An Android playback holds the device. */
   #device = false;
+  /** The close of the last Android playback's session. */
+  #closing: Promise<void> | undefined;
 
   constructor(store: EventStore, options: PlaybackRegistryOptions = {}) {
     this.#store = store;
@@ -99,7 +101,10 @@ export class PlaybackRegistry {
     // Android: a device session per playback (one at a time), closed when it ends.
     const android = plan.platform === "android";
     if (android && this.#device) throw new PlaybackBusyError();
-    if (android) this.#device = true;
+    if (android) {
+      this.#device = true;
+      await this.#closing; // the previous session's close, if it is still under way
+    }
     let driver: Driver;
     try {
       driver = android ? await connectAndroid(body.android ?? {}) : await this.#browser();
@@ -118,9 +123,11 @@ export class PlaybackRegistry {
       throw err;
     }
     const done = (android
-      ? started.done.finally(async () => {
-        await driver.close();
+      ? started.done.finally(() => {
+        // The report is final: the next Android playback may start (after this close).
+        this.#closing = driver.close().catch(() => {});
         this.#device = false;
+        return this.#closing;
       })
       : started.done).catch((err) => console.error("cairn playback:", err));
     this.#running.add(done);
