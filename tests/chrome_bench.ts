@@ -11,6 +11,8 @@
  */
 import { ChromeDriver } from "../drivers/chrome/chrome_driver.ts";
 import { serveFolder } from "./web_server.ts";
+import { captureChromeHierarchy } from "../drivers/chrome/hierarchy.ts";
+import { chromeHierarchyToScreen } from "../engine/chrome_hierarchy.ts";
 
 const server = serveFolder();
 const driver = await ChromeDriver.launch();
@@ -20,6 +22,7 @@ const [buy] = await driver.find({ using: "css", value: "[data-testid=buy-3]" });
 if (!buy) throw new Error("big.html did not render");
 const at = { x: Math.round(buy.bounds.x + buy.bounds.w / 2), y: Math.round(buy.bounds.y + 8) };
 const axNodes = (await cdp.send("Accessibility.getFullAXTree")).nodes.length;
+const captured = await captureChromeHierarchy(cdp);
 console.log(`big.html: ${axNodes} AX nodes`);
 
 // Chromium and the server go with the process (deno bench has no after-all hook).
@@ -62,6 +65,15 @@ Deno.bench({
     b.start();
     await driver.snapshot();
     b.end();
+  },
+});
+
+Deno.bench({
+  name: "offline share of snapshot(): to screen + serialise the captured hierarchy",
+  group: "snapshot",
+  fn() {
+    chromeHierarchyToScreen(captured);
+    new TextEncoder().encode(JSON.stringify(captured));
   },
 });
 
