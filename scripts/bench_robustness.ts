@@ -251,7 +251,8 @@ class MeasuredDriver implements Driver {
     const timed = (...args: unknown[]) =>
       this.#t(() => (page.evaluate as (...a: unknown[]) => Promise<unknown>).apply(page, args));
     return new Proxy(page, {
-      get: (target, key, receiver) => key === "evaluate" ? timed : Reflect.get(target, key, receiver),
+      get: (target, key, receiver) =>
+        key === "evaluate" ? timed : Reflect.get(target, key, receiver),
     });
   }
   get browser() {
@@ -447,6 +448,32 @@ if (import.meta.main) {
         await chrome.close();
       }
     }
+    // A 100-action playback on the unchanged app: dispatch overhead and the size of its state.
+    server.setVariant("");
+    const hundred: PlaybackPlan = {
+      ...plan,
+      actions: [...plan.actions, ...plan.actions, ...plan.actions].slice(0, 100),
+    };
+    const big = await ChromeDriver.launch({ viewport: RECORDED_VIEWPORT });
+    let state100 = { overheadMs: 0, reportBytes: 0, eventBytes: 0, located: 0 };
+    try {
+      const measured = new MeasuredDriver(big);
+      const t0 = performance.now();
+      const report = await runPlayback(measured, store, hundred, { playbackId: "pb-hundred" });
+      const wall = performance.now() - t0;
+      let eventBytes = 0;
+      for await (const e of store.readStream("playback-pb-hundred")) {
+        eventBytes += new TextEncoder().encode(JSON.stringify(e)).length;
+      }
+      state100 = {
+        overheadMs: Math.round(((wall - measured.driverMs) / 100) * 100) / 100,
+        reportBytes: new TextEncoder().encode(JSON.stringify(report)).length,
+        eventBytes,
+        located: report.actions_executed,
+      };
+    } finally {
+      await big.close();
+    }
     const sum = (pick: (r: typeof rows[number]) => number) => rows.reduce((a, r) => a + pick(r), 0);
     const total = sum((r) => r.cairn.steps);
     const summary = {
@@ -469,6 +496,7 @@ if (import.meta.main) {
         (overheads.reduce((a, b) => a + b, 0) / overheads.length) * 100,
       ) / 100,
       reportBytes: stateBytes,
+      hundredActions: state100,
     };
     if (json) console.log(JSON.stringify({ rows, summary }, null, 2));
     else {
@@ -492,6 +520,9 @@ if (import.meta.main) {
       );
       console.log(
         `\nCairn dispatch overhead beyond the driver's time: ${summary.overheadMsPerAction} ms/action (mean over variants); report of a ${FLOW.length}-action playback: ${stateBytes} bytes`,
+      );
+      console.log(
+        `100-action playback: ${state100.located}/100 executed, overhead ${state100.overheadMs} ms/action beyond the driver, report ${state100.reportBytes} bytes, stored events ${state100.eventBytes} bytes`,
       );
       console.log("Cairn strategies used per variant:");
       for (const r of rows) console.log(`  ${r.variant}: ${JSON.stringify(r.strategies)}`);
