@@ -31,7 +31,7 @@ export interface VaryingShop {
 
 const TEMPLATE = new URL("./testdata/validation/shop.html", import.meta.url);
 
-function token(n: number): string {
+function randomToken(n: number): string {
   const abc = "abcdefghijklmnopqrstuvwxyz";
   const bytes = crypto.getRandomValues(new Uint8Array(n));
   return Array.from(bytes, (b) => abc[b % abc.length]).join("");
@@ -50,21 +50,33 @@ function escape(s: string): string {
   return s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/"/g, "&quot;");
 }
 
+/** Options of {@linkcode serveVaryingShop}. */
+export interface ShopOptions {
+  /** Vary between loads (default true); false serves the same page every time (a control). */
+  vary?: boolean;
+}
+
 /**
  * Serves the varying shop on 127.0.0.1 at a free port (`/shop`).
  *
+ * @param options `vary: false` for a page that never changes
  * @returns the url, the loads served and `close`
  */
-export async function serveVaryingShop(): Promise<VaryingShop> {
+export async function serveVaryingShop(options: ShopOptions = {}): Promise<VaryingShop> {
   const template = await Deno.readTextFile(TEMPLATE);
   const loads: ShopLoad[] = [];
+  const vary = options.vary ?? true;
   const render = (): string => {
     const n = loads.length;
-    const banner = n % 2 === 0;
+    let fixed = 0;
+    const token = vary ? randomToken : (k: number) => `f${String(fixed++).padStart(k - 1, "0")}`;
+    const banner = vary && n % 2 === 0;
     const previous = loads.at(-1)?.slot;
     const free = SLOTS.filter((s) => s !== previous);
-    const slot = free[crypto.getRandomValues(new Uint32Array(1))[0]! % free.length]!;
-    const order = shuffle(PRODUCTS);
+    const slot = vary
+      ? free[crypto.getRandomValues(new Uint32Array(1))[0]! % free.length]!
+      : "10:00";
+    const order = vary ? shuffle(PRODUCTS) : [...PRODUCTS];
     loads.push({ banner, slot, order });
     const cls = `css-${token(6)}`;
     const products = order.map((p) =>
