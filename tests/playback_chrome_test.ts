@@ -95,6 +95,13 @@ Deno.test("playback in Chromium heals a removed data-testid to aria-label and sc
     const png = await Deno.readFile(report.results[2]!.screenshot_path!);
     assertEquals([...png.slice(1, 4)], [0x50, 0x4e, 0x47]);
     assertEquals(report.screenshots.length, 2);
+    const subtitle = await env.driver.page.evaluate(() =>
+      (globalThis as unknown as { __cairnOverlay?: ShadowRoot }).__cairnOverlay?.querySelector(
+        ".sub",
+      )
+        ?.textContent
+    );
+    assertEquals(subtitle, "Playback [3/3]: click [data-testid=submit-btn]");
   });
 });
 

@@ -474,3 +474,36 @@ Deno.test("runPlayback() refuses a CSS path whose one match is not the recorded 
     assertEquals(d2.inputs.map((i) => i.ident), ["nb2"]);
   });
 });
+
+Deno.test("runPlayback() reports element_hidden and element_disabled", async () => {
+  await withStore(async (store) => {
+    const page: StandInElement[] = [
+      {
+        ident: "h",
+        role: "button",
+        testId: "hidden",
+        bounds: { x: 0, y: 0, w: 10, h: 10 },
+        visible: false,
+      },
+      {
+        ident: "d",
+        role: "button",
+        testId: "off",
+        bounds: { x: 0, y: 20, w: 10, h: 10 },
+        enabled: false,
+      },
+    ];
+    const driver = new StandInDriver(page);
+    const report = await runPlayback(
+      driver,
+      store,
+      plan([{ type: "click", target: { testId: "hidden" } }, {
+        type: "click",
+        target: { testId: "off" },
+      }]),
+      { locateWaitMs: 50 },
+    );
+    assertEquals(report.results.map((r) => r.error_code), ["element_hidden", "element_disabled"]);
+    assertEquals(driver.inputs, []);
+  });
+});

@@ -1,0 +1,125 @@
+import { assertEquals } from "../../tests/assert.ts";
+import {
+  androidCascade,
+  resolveTarget,
+  sanitizeCssPath,
+  textQueries,
+  webCascade,
+  xpathString,
+} from "./cascade.ts";
+
+const FULL = {
+  testId: "submit",
+  ariaLabel: "Log in",
+  role: "button",
+  name: "Log in",
+  id: "submit-btn",
+  text: "Sign in",
+  cssPath: "form > button.css-1x2y3z",
+  point: { x: 10, y: 20 },
+};
+
+Deno.test("webCascade() orders the seven levels of 003 and shapes them by mode", () => {
+  const cases: [string, string[]][] = [
+    ["adaptive", ["test_id", "aria_label", "role_name", "id", "text", "css_path", "coordinates"]],
+    ["flexible", ["test_id", "aria_label", "role_name", "id", "text", "css_path"]],
+    ["strict", ["test_id"]],
+  ];
+  for (const [mode, expected] of cases) {
+    assertEquals(webCascade(FULL, mode as "strict").map((l) => l.strategy), expected);
+  }
+  const levels = webCascade(FULL);
+  assertEquals(levels.map((l) => l.selector), [
+    '[data-testid="submit"]',
+    '[aria-label="Log in"]',
+    'role=button[name="Log in"]',
+    "#submit-btn",
+    "text=Sign in",
+    "form > button",
+    "xy=10,20",
+  ]);
+  assertEquals(levels[2]!.queries, [{ using: "aria", value: "button|Log in" }]);
+  assertEquals(levels[3]!.queries, [{ using: "css", value: '[id="submit-btn"]' }]);
+});
+
+Deno.test("webCascade() tries a synthetic flow's raw CSS selector first", () => {
+  assertEquals(webCascade({ css: "#go", text: "Go" }).map((l) => l.strategy), ["css", "text"]);
+});
+
+Deno.test("androidCascade() plans id → content description → text → class + index → coordinates", () => {
+  const levels = androidCascade({
+    id: "com.app:id/ok",
+    contentDescription: "Confirm",
+    text: "OK",
+    className: "android.widget.Button",
+    index: 2,
+    point: { x: 5, y: 6 },
+  });
+  assertEquals(levels.map((l) => l.strategy), [
+    "id",
+    "content_description",
+    "text",
+    "class_index",
+    "coordinates",
+  ]);
+  assertEquals(levels[2]!.queries[0], {
+    using: "-android uiautomator",
+    value: 'new UiSelector().text("OK")',
+  });
+  assertEquals(
+    levels[3]!.queries[0]!.value,
+    'new UiSelector().className("android.widget.Button").instance(2)',
+  );
+});
+
+Deno.test("sanitizeCssPath() drops generated class names and keeps authored ones", () => {
+  const cases: [string, string][] = [
+    ["div.css-1x9ab > button.btn.sc-hKgIl", "div > button.btn"],
+    [
+      "main > ul.items > li:nth-child(2) > button.primary.x7f2kq",
+      "main > ul.items > li:nth-child(2) > button.primary",
+    ],
+    ["div.Card_title__a8Xk2 > h2", "div > h2"],
+    ["section.hero > a.nav-link", "section.hero > a.nav-link"],
+  ];
+  for (const [input, expected] of cases) assertEquals(sanitizeCssPath(input), expected);
+});
+
+Deno.test("xpathString() quotes any string as an XPath literal", () => {
+  const cases: [string, string][] = [
+    ["plain", '"plain"'],
+    ['say "hi"', `'say "hi"'`],
+    [`it's "x"`, `concat("it's ", '"', "x", '"', "")`],
+  ];
+  for (const [input, expected] of cases) assertEquals(xpathString(input), expected);
+});
+
+Deno.test("textQueries() match exactly, then normalised, then case-insensitively", () => {
+  const [exact, normalised, folded] = textQueries("  Add  Item ");
+  assertEquals(exact!.value, '//body//*[text()[. = "  Add  Item "]]');
+  assertEquals(normalised!.value.includes('normalize-space(.) = "Add Item"'), true);
+  assertEquals(folded!.value.includes('= "add item"'), true);
+});
+
+Deno.test("resolveTarget() skips ambiguous and hidden levels and counts what each matched", async () => {
+  const box = { x: 0, y: 0, w: 10, h: 10 };
+  const finder = {
+    find: (q: { using: string; value: string }) =>
+      Promise.resolve(
+        q.value.includes("data-testid")
+          ? [{ bounds: box, visible: false, enabled: true }]
+          : q.value.includes("aria-label")
+          ? [{ bounds: box, visible: true, enabled: true }, {
+            bounds: box,
+            visible: true,
+            enabled: true,
+          }]
+          : [{ bounds: box, visible: true, enabled: true }],
+      ),
+  };
+  const res = await resolveTarget(finder, webCascade({ testId: "a", ariaLabel: "b", id: "c" }));
+  assertEquals(res.level?.strategy, "id");
+  assertEquals(res.healed, true);
+  assertEquals(res.sawHidden, true);
+  assertEquals(res.tried.map((t) => t.matches), [0, 2, 1]);
+});
