@@ -72,6 +72,12 @@ export async function ingestOnce(store: EventStore, path: string): Promise<strin
   const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", hasher));
   const id = "capture-" +
     Array.from(digest.subarray(0, 8), (b) => b.toString(16).padStart(2, "0")).join("");
+  if (probe.sessions.length > 1) {
+    console.error(
+      `note: ${path} holds ${probe.sessions.length} sessions; optimizing the first (${id}; the ` +
+        `others are ${id}-2 … ${id}-${probe.sessions.length})`,
+    );
+  }
   const existing = await store.streams(`session-${id}`);
   if (existing.some((s) => s.streamId === `session-${id}`)) return id;
   const prepared = await prepareFile(path, { sessionId: id });

@@ -19,6 +19,8 @@ export const GOLDEN_CASES: Record<string, string> = {
   web_checkout: "examples/web_checkout.capture.json",
   // A Chrome DevTools Recorder flow: no screens, selectors from the recorder.
   chrome_recorder_coffee: "../shared/corpus/chrome-recorder/nightwatch_order-a-coffee.json",
+  // An agent's recording_v1 trace: AX snapshots, targets by role + name, no points.
+  recording_v1_agent: "tests/testdata/formats/vw-ax-agent-trace-7f3c-20251219-120000.json",
 };
 
 if (import.meta.main) {

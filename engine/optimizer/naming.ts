@@ -95,7 +95,15 @@ function known(text: string | undefined): string | undefined {
  */
 export function inputSlotName(field: UiNode | undefined, stepText: string): string {
   if (field?.password) return "password";
-  const sources = [field?.resourceId, field?.testId, field?.hint, field?.contentDescription];
+  // On the web the class is the ARIA role and `name` the accessible name ("Email", "From").
+  const webName = field && field.role === field.className ? field.name : undefined;
+  const sources = [
+    field?.resourceId,
+    field?.testId,
+    field?.hint,
+    field?.contentDescription,
+    webName,
+  ];
   for (const s of sources) {
     const k = known(s);
     if (k) return k;

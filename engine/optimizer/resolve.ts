@@ -96,6 +96,22 @@ function copyFields(a: DraftAction): void {
   if (a.kind === "assertText" && a.literal !== undefined) a.equals = a.literal;
 }
 
+/** The node an action's recorded target names (AX node id, else a unique role + name). */
+function byTarget(a: DraftAction, table: ScreenTable): number | undefined {
+  const t = a.src.data.target;
+  if (!t) return undefined;
+  if (t.axNodeId !== undefined) {
+    for (let i = 0; i < table.size; i++) {
+      if (table.node(i).attrs?.axNodeId === t.axNodeId) return i;
+    }
+  }
+  if (t.name !== undefined) {
+    const m = table.matches({ ...(t.role !== undefined ? { role: t.role } : {}), name: t.name }, 2);
+    if (m.count === 1) return m.indices[0]!;
+  }
+  return undefined;
+}
+
 function resolveNode(a: DraftAction, ctx: PassContext): void {
   const d = a.src.data;
   const hash = a.src.screen;
@@ -120,6 +136,14 @@ function resolveNode(a: DraftAction, ctx: PassContext): void {
       }
       a.node = hit;
     }
+  } else if (byTarget(a, table) !== undefined) {
+    a.node = byTarget(a, table)!;
+    const t = d.target!;
+    a.notes.push(
+      `resolved by the target the agent saw (${
+        t.axNodeId !== undefined ? `AX node ${t.axNodeId}` : `${t.role ?? ""} "${t.name ?? ""}"`
+      })`,
+    );
   } else if (a.kind === "inputText") {
     const focused = table.matches({ flags: { focused: true } }, 2);
     if (focused.count === 1) a.fieldNode = focused.indices[0]!;
