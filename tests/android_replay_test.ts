@@ -143,3 +143,47 @@ Deno.test("runPlayback() on Android falls back to the recorded point scaled to t
     JSON.stringify(report.warnings),
   );
 });
+
+Deno.test("runPlayback() on Android reads, asserts, presses keys and honours on_error stop like the web", async () => {
+  const standin = startAndroidStandin({ screens: { app: NAV_XML } });
+  const dir = await Deno.makeTempDir({ prefix: "cairn_android_replay_" });
+  const store = SqliteEventStore.open(`${dir}/cairn.db`);
+  const driver = await AndroidDriver.connect({ appium: standin.url });
+  const TEXT_ID = "com.example.my_sample_application:id/text_notifications";
+  try {
+    const report = await runPlayback(driver, store, {
+      source: { kind: "actions" },
+      platform: "android",
+      actions: [
+        { type: "read_text", target: { id: TEXT_ID }, storeAs: "message" },
+        { type: "assert_text", target: { id: TEXT_ID }, expected: "{{message}}" },
+        {
+          type: "assert_text",
+          target: { id: TEXT_ID },
+          expectedPattern: "^This is \\w+ Fragment$",
+        },
+        { type: "key_press", key: "Back" },
+        { type: "click", target: { id: "com.example.my_sample_application:id/gone" } },
+        { type: "click", target: { id: DASH_ID } },
+      ],
+    }, { onError: "stop", locateWaitMs: 0, settleAfterMs: 0 });
+    assertEquals(report.status, "failed");
+    assertEquals(report.results.map((r) => [r.action, r.status, r.error_code]), [
+      ["read_text", "ok", undefined],
+      ["assert_text", "ok", undefined],
+      ["assert_text", "ok", undefined],
+      ["key_press", "ok", undefined],
+      ["click", "failed", "selector_not_found"],
+    ]); // stop: the last click never runs
+    assertEquals([report.actions_total, report.actions_failed], [6, 1]);
+    assertEquals(report.results[0]!.value, "This is notifications Fragment");
+    const keys = standin.commands.filter((c) => c.body?.script === "mobile: pressKey");
+    assertEquals(keys.map((c) => c.body!.args), [[{ keycode: 4 }]]);
+    assertEquals(taps(standin), []);
+  } finally {
+    await driver.close();
+    store.close();
+    await standin.close();
+    await Deno.remove(dir, { recursive: true });
+  }
+});
