@@ -134,6 +134,7 @@ export const TRAIL_ACTION_KINDS = [
   "back",
   "wait",
 ] as const;
+/** Zod enum of {@linkcode TRAIL_ACTION_KINDS}. */
 export const TrailActionKind = z.enum(TRAIL_ACTION_KINDS);
 export type TrailActionKind = z.infer<typeof TrailActionKind>;
 

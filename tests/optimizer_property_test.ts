@@ -7,7 +7,15 @@ import { projectTrail } from "../engine/trail_projection.ts";
 import { makeNode, type Screen, type UiNode, walk } from "../engine/ui_node.ts";
 import { buildCapture, type ScriptAction } from "./optimizer_support.ts";
 
-const CORPUS = new URL("../../shared/corpus", import.meta.url).pathname;
+/** The shared corpus: next to the checkout, else at its home on these machines. */
+const CORPUS = [new URL("../../shared/corpus", import.meta.url).pathname, "/work/shared/corpus"]
+  .find((p) => {
+    try {
+      return Deno.statSync(p).isDirectory;
+    } catch {
+      return false;
+    }
+  }) ?? "../shared/corpus (missing)";
 const POINTS_PER_SCREEN = 40;
 const RANDOM_TREES = 150;
 
