@@ -11,7 +11,11 @@ import { z } from "zod";
 import type { EventStore } from "../events/event_store.ts";
 import type { Driver } from "../drivers/driver.ts";
 import { ChromeDriver } from "../drivers/chrome/chrome_driver.ts";
-import { readValidation, startValidation } from "../drivers/validation_runner.ts";
+import {
+  readValidation,
+  startValidation,
+  ValidationBusyError,
+} from "../drivers/validation_runner.ts";
 import { DEFAULT_MAX_ITERATIONS } from "../engine/validation/decider.ts";
 import { validationReport } from "../engine/validation/report.ts";
 import type { ApiContext } from "./app.ts";
@@ -99,6 +103,9 @@ export class ValidationRegistry {
       return started.validationId;
     } catch (err) {
       if (this.#running === marker) this.#running = undefined;
+      if (err instanceof ValidationBusyError) {
+        throw new ApiError(409, "validation_running", err.message);
+      }
       throw err;
     }
   }

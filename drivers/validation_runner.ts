@@ -103,8 +103,20 @@ export async function readValidation(
 interface CaptureIndex {
   /** By step index, by recording action index. */
   actions: Map<number, CapturedAction[]>;
+  /** The NL text of each captured step, by index. */
+  steps: Map<number, string>;
   trail: Trail;
 }
+
+/** Raised by {@linkcode startValidation} while another validation runs on the same browser. */
+export class ValidationBusyError extends Error {
+  override name = "ValidationBusyError";
+  constructor() {
+    super("A validation is already running on this browser; wait for it to complete");
+  }
+}
+
+const busy = new WeakSet<Driver>();
 
 async function indexCapture(
   store: EventStore,
@@ -124,7 +136,9 @@ async function indexCapture(
   const completed = new Map<string, EventData<"ActionCompleted">>();
   for (const e of events) if (e.type === "ActionCompleted") completed.set(e.data.actionId, e.data);
   const actions = new Map<number, CapturedAction[]>();
+  const steps = new Map<number, string>();
   for (const x of projection.explain) {
+    steps.set(x.step - 1, x.stepText);
     if (!x.written) continue;
     const list = actions.get(x.step - 1) ?? [];
     const src = performed[x.action - 1];
@@ -146,7 +160,7 @@ async function indexCapture(
     list.push(c);
     actions.set(x.step - 1, list);
   }
-  return { actions, trail: projection.trail };
+  return { actions, steps, trail: projection.trail };
 }
 
 function selectorsOf(trail: Trail, step: number, action: number): Selector[] {
@@ -187,12 +201,31 @@ function planOrigins(trail: Trail): ({ step: number; action: number } | undefine
  * @param options url, policy, iterations, progress
  * @returns the validation id and a promise of the final state
  * @throws {NotFoundError} when the session does not exist
+ * @throws {ValidationBusyError} while another validation runs on this browser
  */
 export async function startValidation(
   driver: Driver,
   store: EventStore,
   sessionId: string,
   options: ValidationOptions = {},
+): Promise<StartedValidation> {
+  if (busy.has(driver)) throw new ValidationBusyError();
+  busy.add(driver);
+  try {
+    const started = await begin(driver, store, sessionId, options);
+    started.done = started.done.finally(() => busy.delete(driver));
+    return started;
+  } catch (err) {
+    busy.delete(driver);
+    throw err;
+  }
+}
+
+async function begin(
+  driver: Driver,
+  store: EventStore,
+  sessionId: string,
+  options: ValidationOptions,
 ): Promise<StartedValidation> {
   const capture = await indexCapture(store, sessionId, options.mode);
   const policy = options.policy ?? "authoring";
@@ -297,7 +330,7 @@ class Loop {
         const r = replayed.get(i) ?? { status: "skipped" as const, error: "no result recorded" };
         const snap = rec.screens.get(i);
         const replay: ReplayedAction = snap ? { ...r, screen: snap.screen } : r;
-        const captured = this.capture.actions.get(o.step)?.[o.action] ??
+        const captured = this.#captured(trail, o.step, o.action) ??
           { kind: trail.trail[o.step]?.recording?.[o.action]?.kind ?? "unknown" };
         const verdict = compareAction(captured, replay);
         const entry = perStep.get(o.step) ??
@@ -384,13 +417,21 @@ class Loop {
     return this.state;
   }
 
+  /** The capture's record of a trail action, when the trail's step is the captured one. */
+  #captured(trail: Trail, step: number, action: number): CapturedAction | undefined {
+    if (this.capture.steps.get(step) !== trail.trail[step]?.step) return undefined;
+    const c = this.capture.actions.get(step)?.[action];
+    const kind = trail.trail[step]?.recording?.[action]?.kind;
+    return c && c.kind === kind ? c : undefined;
+  }
+
   /** Drops fallbacks of converged steps that did not hold in every replay. */
   #prune(trail: Trail, skip: readonly number[]): Trail {
     let out = trail;
     for (const [step, s] of trail.trail.entries()) {
       if (skip.includes(step)) continue;
       for (const [action] of (s.recording ?? []).entries()) {
-        const captured = this.capture.actions.get(step)?.[action];
+        const captured = this.#captured(out, step, action);
         const replays = this.#replayScreens.get(`${step}:${action}`) ?? [];
         const current = selectorsOf(out, step, action);
         if (!captured?.node || replays.length === 0 || current.length < 2) continue;
@@ -410,7 +451,7 @@ class Loop {
   }
 
   #refine(trail: Trail, step: number, action: number): { trail?: Trail; line: string } {
-    const captured = this.capture.actions.get(step)?.[action];
+    const captured = this.#captured(trail, step, action);
     if (!captured?.screen || !captured.node) {
       return { line: "not refined: the capture has no element for this action" };
     }

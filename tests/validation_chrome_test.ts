@@ -3,9 +3,14 @@
  * page that changes on every load (random ids and test ids, regenerated class names, shuffled
  * list, an A/B banner on half the loads, one random available slot) → optimize → validate.
  */
-import { assert, assertEquals, assertStringIncludes } from "./assert.ts";
+import { assert, assertEquals, assertRejects, assertStringIncludes } from "./assert.ts";
 import { ChromeDriver } from "../drivers/chrome/chrome_driver.ts";
-import { runValidation, validationStream } from "../drivers/validation_runner.ts";
+import {
+  runValidation,
+  startValidation,
+  ValidationBusyError,
+  validationStream,
+} from "../drivers/validation_runner.ts";
 import { runPlayback } from "../drivers/playback_runner.ts";
 import { trailToPlan } from "../engine/playback/from_trail.ts";
 import { parseTrail, type Selector, type Trail } from "../engine/trail.ts";
@@ -111,10 +116,16 @@ Deno.test("runValidation() authoring marks the random-slot step recordable: fals
   });
 });
 
-Deno.test("runValidation() converges in two iterations when only regenerated ids broke the first replay", async () => {
+Deno.test("startValidation() converges in two iterations when only regenerated ids broke the first replay, one at a time per browser", async () => {
   await withRig(async ({ store, driver, shop }) => {
     const sessionId = await blazeShop(driver, store, shop.url);
-    const state = await runValidation(driver, store, sessionId, { url: shop.url });
+    const started = await startValidation(driver, store, sessionId, { url: shop.url });
+    await assertRejects(
+      () => startValidation(driver, store, sessionId, { url: shop.url }),
+      ValidationBusyError,
+      "already running",
+    );
+    const state = await started.done;
     assertEquals(state.status, "stable");
     assertEquals(state.iteration, 2);
     assertEquals(state.iterations.map((i) => i.passed), [false, true]);

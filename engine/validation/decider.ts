@@ -313,6 +313,14 @@ export function evolve(state: ValidationState, event: NewEvent | StoredEvent): V
   }
 }
 
+/** The validation projection (HOUSE_STYLE): a stream's events folded into its state. */
+export const validationProjection = {
+  name: "validation",
+  version: 1,
+  evolve,
+  initialState,
+} as const;
+
 /**
  * What the loop does next: replay again, or complete.
  *
