@@ -4,12 +4,12 @@
  * 100 driver calls made directly. The difference is what the engine adds per action:
  * cascade planning, template and redaction checks, the event appends, the report.
  *
- * Run: `deno bench -A drivers/playback_runner_bench.ts`
+ * Run: `deno bench -A tests/playback_dispatch_bench.ts`
  */
 import { SqliteEventStore } from "../events/sqlite_event_store.ts";
 import type { PlaybackAction } from "../engine/playback/actions.ts";
-import { runPlayback } from "./playback_runner.ts";
-import { StandInDriver } from "../tests/playback_stand_in_driver.ts";
+import { runPlayback } from "../drivers/playback_runner.ts";
+import { StandInDriver } from "./playback_stand_in_driver.ts";
 
 const dir = Deno.makeTempDirSync({ prefix: "cairn-playback-bench-" });
 const store = SqliteEventStore.open(`${dir}/cairn.db`);
