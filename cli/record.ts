@@ -76,7 +76,9 @@ export async function run(args: ParsedArgs): Promise<number> {
   const controller = new AbortController();
   const onSigint = () => controller.abort("interrupt");
   try {
-    driver = await ChromeDriver.launch(ws ? { browserWs: ws } : { headless });
+    driver = await ChromeDriver.launch(
+      ws ? { browserWs: ws, followTabs: "all" } : { headless, followTabs: "all" },
+    );
     const recorder = await HumanRecorder.start(driver, store, { url, prompt });
     const registry = recordRegistry(store);
     registry.register(recorder.id, () => controller.abort("http"));

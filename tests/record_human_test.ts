@@ -31,17 +31,17 @@ async function pause(d: ChromeDriver): Promise<void> {
 
 async function withRecorder(
   url: string,
-  fn: (d: ChromeDriver, base: string) => Promise<void>,
+  fn: (d: ChromeDriver, base: string, r: HumanRecorder) => Promise<void>,
 ): Promise<{ events: StoredEvent[]; store: SqliteEventStore; cleanup: () => Promise<void> }> {
   const dir = await Deno.makeTempDir();
   const server = serveFolder();
   const store = SqliteEventStore.open(`${dir}/cairn.db`);
-  const driver = await ChromeDriver.launch();
+  const driver = await ChromeDriver.launch({ followTabs: "all" });
   let recorder: HumanRecorder | undefined;
   try {
     recorder = await HumanRecorder.start(driver, store, { url: server.url + url, prompt: "demo" });
     await pause(driver);
-    await fn(driver, server.url);
+    await fn(driver, server.url, recorder);
     await recorder.stop();
     assertEquals(recorder.errors, []);
     const events: StoredEvent[] = [];
@@ -143,7 +143,7 @@ Deno.test("HumanRecorder records clicks, values, selects and checks with redacti
 });
 
 Deno.test("HumanRecorder keeps recording across a reload, an SPA route and a new tab", async () => {
-  const { events, cleanup } = await withRecorder("reload.html", async (d) => {
+  const { events, cleanup } = await withRecorder("reload.html", async (d, base, r) => {
     await click(d, "#bump");
     await click(d, "#reload");
     await click(d, "#bump");
@@ -160,20 +160,28 @@ Deno.test("HumanRecorder keeps recording across a reload, an SPA route and a new
       await d.page.$eval("#saved", (e) => e.textContent),
       "Saved: looks good",
     );
+    // a tab the person opens by hand (no opener) is followed too
+    const page = await d.browser.newPage();
+    await page.goto(base + "cart.html");
+    await d.url(); // the driver has taken the tab in
+    await r.ready();
+    await pause(d);
+    assertEquals(d.page, page);
+    await click(d, "[data-testid=inc-apple]");
   });
   try {
     const acts = actions(events);
-    assertEquals(acts.length, 11, JSON.stringify(acts.map((a) => a.kind)));
-    assertEquals(acts.filter((a) => a.kind === "tap").length, 10);
+    assertEquals(acts.length, 12, JSON.stringify(acts.map((a) => a.kind)));
+    assertEquals(acts.filter((a) => a.kind === "tap").length, 11);
     assertEquals(acts.find((a) => a.kind === "inputText")?.text, "looks good");
     const navs = events.flatMap((e) => e.type === "NavigationOccurred" ? [e.data.reason] : []);
     assertEquals(
       navs,
-      ["navigate", "reload", "load", "spa", "load", "new_tab"],
+      ["navigate", "reload", "load", "spa", "load", "new_tab", "new_tab"],
       JSON.stringify(events.flatMap((e) => e.type === "NavigationOccurred" ? [e.data] : [])),
     );
     const tabs = new Set(acts.map((a) => a.tabId));
-    assertEquals(tabs.size, 2);
+    assertEquals(tabs.size, 3);
     // each action follows a screen of its own tab
     let lastTab: string | undefined;
     for (const e of events) {

@@ -36,6 +36,11 @@ import { findSelector } from "./_find.ts";
 export interface ChromeDriverOptions extends LaunchOptions {
   /** Viewport in CSS pixels and its device pixel ratio (default 1280×800 @1). */
   viewport?: { width: number; height: number; devicePixelRatio?: number };
+  /**
+   * Which new tabs to follow: those a tracked page opens (popups, `target=_blank`; default), or
+   * every new tab of the browser (a person opening one by hand, as the human recorder needs).
+   */
+  followTabs?: "opened" | "all";
 }
 
 /** How long navigation waits: the cap, and when a missing load event means an SPA. */
@@ -56,13 +61,16 @@ export class ChromeDriver implements Driver {
   #viewport: { width: number; height: number; deviceScaleFactor: number };
   #navigating = new Set<Page>();
   #listeners: ((page: Page) => void)[] = [];
+  #followTabs: "opened" | "all";
 
   private constructor(
     browser: Browser,
     page: Page,
     viewport: { width: number; height: number; deviceScaleFactor: number },
-    launched?: LaunchedBrowser,
+    launched: LaunchedBrowser | undefined,
+    followTabs: "opened" | "all",
   ) {
+    this.#followTabs = followTabs;
     this.#browser = browser;
     this.#page = page;
     this.#viewport = viewport;
@@ -109,7 +117,7 @@ export class ChromeDriver implements Driver {
       deviceScaleFactor: options.viewport?.devicePixelRatio ?? 1,
     };
     await page.setViewport(viewport);
-    return new ChromeDriver(browser, page, viewport, launched);
+    return new ChromeDriver(browser, page, viewport, launched, options.followTabs ?? "opened");
   }
 
   /** The puppeteer page every command targets (the active tab). */
@@ -363,7 +371,7 @@ export class ChromeDriver implements Driver {
     if (target.type() !== "page") return;
     const opener = target.opener();
     const ours = [...this.#ids.keys()].some((p) => p.target() === opener);
-    if (!ours) return;
+    if (!ours && this.#followTabs !== "all") return;
     const work = (async () => {
       const page = await target.page();
       if (!page) return;

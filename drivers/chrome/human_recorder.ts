@@ -69,6 +69,7 @@ export class HumanRecorder {
   #errors: string[] = [];
   /** Values seen in sensitive fields: scrubbed from everything stored (snapshots, urls). */
   #secrets = new Set<string>();
+  #attaching = new Set<Promise<void>>();
 
   private constructor(driver: ChromeDriver, store: EventStore, id: string) {
     this.#driver = driver;
@@ -106,7 +107,11 @@ export class HumanRecorder {
       },
     }], "no_stream");
     driver.onNewTab((page) => {
-      r.#attach(page).catch((err) => r.#errors.push(String(err)));
+      const work = r.#attach(page).catch((err) => {
+        r.#errors.push(String(err));
+      });
+      r.#attaching.add(work);
+      work.finally(() => r.#attaching.delete(work));
     });
     await r.#attach(driver.page);
     const nav = await driver.navigate(options.url);
@@ -129,6 +134,18 @@ export class HumanRecorder {
   /** Problems met while recording (a snapshot that failed), for the report. */
   get errors(): readonly string[] {
     return this.#errors;
+  }
+
+  /**
+   * Waits until the recorder listens in every tab opened so far (a tab is followed a moment
+   * after it opens).
+   *
+   * @returns when no tab is being attached
+   */
+  async ready(): Promise<void> {
+    for (let i = 0; i < 10 && this.#attaching.size > 0; i++) {
+      await Promise.all([...this.#attaching]);
+    }
   }
 
   /**
@@ -177,7 +194,11 @@ export class HumanRecorder {
       this.#enqueue(() => this.#onMessage(page, state, msg));
     });
     await page.evaluateOnNewDocument(recorderScript, BINDING);
-    await page.evaluate(recorderScript, BINDING).catch(() => {});
+    // a document that committed while the script was being registered gets it on its load
+    // (the script installs itself once per document)
+    const install = () => page.evaluate(recorderScript, BINDING).catch(() => {});
+    page.on("domcontentloaded", install);
+    await install();
     if (opened) {
       await this.#enqueue(() =>
         this.#append([{
