@@ -12,6 +12,7 @@ import type { EventStore } from "../events/event_store.ts";
 import { NotFoundError } from "../events/event_store.ts";
 import type { EventData, NewEvent, StoredEvent } from "../events/schemas.ts";
 import { trailToPlan } from "../engine/playback/from_trail.ts";
+import { rebasePlan } from "../engine/playback/load_plan.ts";
 import { projectSessionTrail } from "../engine/trail_projection.ts";
 import type { ScreenTable } from "../engine/screen_table.ts";
 import { type Selector, type SelectorMode, stringifyTrail, type Trail } from "../engine/trail.ts";
@@ -302,7 +303,10 @@ class Loop {
     while (nextMove(this.state) === "replay") {
       const n = this.state.iteration + 1;
       const yaml = stringifyTrail(trail);
-      const plan = trailToPlan(trail);
+      // Recorded navigations are re-pointed at the url's origin (a capture made elsewhere).
+      const plan = this.options.url
+        ? rebasePlan(trailToPlan(trail), this.options.url)
+        : trailToPlan(trail);
       const origins = planOrigins(trail);
       this.#say(`iteration ${n}/${flags.maxIterations}: replaying ${plan.actions.length} actions`);
       const rec = recordScreens(this.driver, this.store);
