@@ -24,9 +24,13 @@ async function type(d: ChromeDriver, text: string): Promise<void> {
   await pause(d);
 }
 
+/** The recorder of the running test: a pause lets it catch up, as a person's pace would. */
+let current: HumanRecorder | undefined;
+
 async function pause(d: ChromeDriver): Promise<void> {
   await d.waitForSettle({ quietMs: 150, timeoutMs: 3_000 });
   await new Promise((r) => setTimeout(r, 150));
+  await current?.flush();
 }
 
 async function withRecorder(
@@ -40,6 +44,7 @@ async function withRecorder(
   let recorder: HumanRecorder | undefined;
   try {
     recorder = await HumanRecorder.start(driver, store, { url: server.url + url, prompt: "demo" });
+    current = recorder;
     await pause(driver);
     await fn(driver, server.url, recorder);
     await recorder.stop();
