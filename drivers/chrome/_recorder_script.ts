@@ -43,9 +43,11 @@ export function recorderScript(binding: string): void {
   w.__cairnRecorder = true;
   const send = (msg: Record<string, unknown>) => {
     const fn = w[binding];
-    if (typeof fn === "function") {
-      (fn as (m: string) => Promise<unknown>)(JSON.stringify({ gen, url: location.href, ...msg }))
-        .catch(() => {});
+    if (typeof fn !== "function") return;
+    try {
+      (fn as (m: string) => void)(JSON.stringify({ gen, url: location.href, ...msg }));
+    } catch {
+      // the recorder went away
     }
   };
   let gen = 0;

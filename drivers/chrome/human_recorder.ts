@@ -189,10 +189,17 @@ export class HumanRecorder {
     const state: PageState = { tab, snapshots: new Map(), lastUrl: page.url(), loads: -1 };
     this.#pages.set(page, state);
     const opened = page !== this.#driver.page || this.#pages.size > 1;
-    await page.exposeFunction(BINDING, (json: string) => {
-      const msg = JSON.parse(json) as RecorderMessage;
+    // A raw CDP binding: Chromium itself defines it in every document of the tab, including
+    // those created later, so no navigation can outrun it.
+    state.cdp = page.createCDPSession();
+    const cdp = await state.cdp;
+    cdp.on("Runtime.bindingCalled", (e) => {
+      if (e.name !== BINDING) return;
+      const msg = JSON.parse(e.payload) as RecorderMessage;
       this.#enqueue(() => this.#onMessage(page, state, msg));
     });
+    await cdp.send("Runtime.enable");
+    await cdp.send("Runtime.addBinding", { name: BINDING });
     await page.evaluateOnNewDocument(recorderScript, BINDING);
     // a document that committed while the script was being registered gets it on its load
     // (the script installs itself once per document)
