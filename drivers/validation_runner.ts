@@ -401,11 +401,13 @@ class Loop {
         const why = s.passed
           ? ""
           : `: ${s.evidence.find((e) => !/same element|resolved with/.test(e)) ?? ""}`;
+        const mark = s.passed
+          ? "passed"
+          : s.dependent
+          ? "FAILED (after an earlier failure)"
+          : "FAILED";
         this.#say(
-          `  step ${s.index + 1} ${s.passed ? "passed" : "FAILED"}${
-            s.refined ? " → refined" : ""
-          } ` +
-            `"${s.step}"${why}`,
+          `  step ${s.index + 1} ${mark}${s.refined ? " → refined" : ""} "${s.step}"${why}`,
         );
       }
     }

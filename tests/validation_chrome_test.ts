@@ -79,6 +79,12 @@ Deno.test("runValidation() authoring marks the random-slot step recordable: fals
     }
     // The random data-testid the optimizer chose was refined away with both runs' hierarchies.
     assertEquals(statuses[1], "refined");
+    assert(
+      state.finalSteps![1]!.evidence.some((e) =>
+        e.startsWith("iteration 1: action 1: refined from 2 runs: ariaLabel=")
+      ),
+      state.finalSteps![1]!.evidence.join(" | "),
+    );
     const add = final.trail[1]!.recording![0]!;
     const addSelectors = [...(add.selector ? [add.selector] : []), ...(add.selectors ?? [])];
     assert(addSelectors.every((s) => s.testId === undefined && s.id === undefined));

@@ -62,7 +62,10 @@ export interface StepTrack {
   refinedEver: boolean;
   failedSinceRefine: boolean;
   passesSinceRefine: number;
+  /** The latest replay's evidence. */
   evidence: string[];
+  /** What each refinement changed, prefixed with its iteration. */
+  refinements: string[];
 }
 
 /** One iteration as folded from its event. */
@@ -205,7 +208,7 @@ export function decide(command: ValidationCommand, state: ValidationState): NewE
           : s.refinedEver
           ? "refined" as const
           : "stable" as const,
-        evidence: s.evidence,
+        evidence: [...s.refinements, ...s.evidence],
       }));
       const unstable = steps.filter((s) => s.status === "unstable");
       const list = unstable.map((s) => `step ${s.index + 1} "${s.step}"`).join(", ");
@@ -270,6 +273,7 @@ export function evolve(state: ValidationState, event: NewEvent | StoredEvent): V
             failedSinceRefine: false,
             passesSinceRefine: 0,
             evidence: [],
+            refinements: [],
           };
         const passed = o.passed ?? o.status !== "unstable";
         const next: StepTrack = {
@@ -279,6 +283,12 @@ export function evolve(state: ValidationState, event: NewEvent | StoredEvent): V
           failedSinceRefine: passed || o.dependent ? p.failedSinceRefine : true,
         };
         if (o.refined) {
+          next.refinements = [
+            ...p.refinements,
+            ...o.evidence.filter((e) => e.includes("refined from")).map((e) =>
+              `iteration ${d.iteration}: ${e}`
+            ),
+          ];
           next.refinedEver = true;
           next.failedSinceRefine = false;
           next.passesSinceRefine = 0;

@@ -70,7 +70,8 @@ export function validationReport(state: ValidationState): ValidationReport {
  */
 export function renderStepTable(report: ValidationReport): string {
   const lines = report.steps.map((s) => {
-    const why = s.evidence.find((e) => !/same element|resolved with|moved by/.test(e)) ??
+    const why = s.evidence.find((e) => /refined from|not refined/.test(e)) ??
+      s.evidence.find((e) => !/same element|resolved with|moved by/.test(e)) ??
       s.evidence[0] ?? "";
     return `${s.status.padEnd(8)} ${String(s.index + 1).padStart(2)}. ${s.step}${
       why ? `\n            ${why}` : ""
