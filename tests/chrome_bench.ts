@@ -77,6 +77,24 @@ Deno.bench({
   },
 });
 
+// The same pair run back to back (each call after itself), as a plain sequential comparison.
+Deno.bench({
+  name: "sequential: raw CDP Accessibility.getFullAXTree",
+  group: "snapshot, sequential",
+  baseline: true,
+  async fn() {
+    await cdp.send("Accessibility.getFullAXTree");
+  },
+});
+
+Deno.bench({
+  name: "sequential: ChromeDriver.snapshot()",
+  group: "snapshot, sequential",
+  async fn() {
+    await driver.snapshot();
+  },
+});
+
 Deno.bench({
   name: "browser click: page.mouse.click",
   group: "tap",
