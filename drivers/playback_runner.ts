@@ -84,6 +84,15 @@ export interface PlaybackOptions {
   settleAfterMs?: number;
   /** Sleep used by recorded timing (tests pass a recorder). */
   sleep?: (ms: number) => Promise<void>;
+  /**
+   * Called after each action's events are stored, before the next action (a validation loop
+   * captures the new run's screen here). A throw is ignored.
+   */
+  afterAction?: (
+    index: number,
+    action: PlaybackAction,
+    result: EventData<"PlaybackActionCompleted">,
+  ) => Promise<void> | void;
 }
 
 /** A started playback. */
@@ -254,6 +263,13 @@ class Run {
         lastTs = action.timestampMs;
       }
       const result = await this.#playOne(index, action);
+      if (this.options.afterAction) {
+        try {
+          await this.options.afterAction(index, action, result);
+        } catch {
+          // the hook never fails the playback
+        }
+      }
       if (result.status === "failed" && this.options.onError === "stop") {
         failedStop = true;
         break;

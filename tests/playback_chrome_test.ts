@@ -339,3 +339,54 @@ Deno.test("playback in Chromium runs every mapped action type and recorded timin
     assertLessOrEqual(recordedMs - fastMs, 4_000);
   });
 });
+
+Deno.test("playback in Chromium caps a navigation at 5 s with a warning and reports an unreachable page as page_error", async () => {
+  await withChrome(async (env) => {
+    const report = await runPlayback(
+      env.driver,
+      env.store,
+      plan([
+        { type: "navigate", url: env.server.url + "slow.html" },
+        { type: "click", target: { id: "ready" } },
+        { type: "navigate", url: "http://127.0.0.1:9/unreachable" },
+      ]),
+    );
+    const [slow, click, dead] = report.results;
+    assertEquals(slow!.status, "ok");
+    assertEquals(slow!.error_code, "navigation_timeout");
+    assertEquals(slow!.navigation_wait, "timeout");
+    assertStringIncludes(slow!.warning!, "navigation_timeout");
+    assertGreaterOrEqual(slow!.duration_ms, 4_900);
+    assertEquals(click!.status, "ok");
+    assertEquals(dead!.status, "failed");
+    assertEquals(dead!.error_code, "page_error");
+  });
+});
+
+Deno.test("playback in Chromium targets the tab it is given", async () => {
+  await withChrome(async (env) => {
+    const url = env.server.url + "app.html";
+    await env.driver.navigate(url);
+    const add = await target(env, "#add-item");
+    await env.driver.tap((await target(env, "#popup-link")).point!);
+    let tabs = await env.driver.tabs();
+    for (let i = 0; i < 50 && tabs.length < 2; i++) {
+      await new Promise((r) => setTimeout(r, 100));
+      tabs = await env.driver.tabs();
+    }
+    assertEquals(tabs.length, 2);
+    assertEquals(tabs.find((t) => t.active)!.url, env.server.url + "login.html");
+    const first = tabs.find((t) => !t.active)!;
+    const report = await runPlayback(
+      env.driver,
+      env.store,
+      plan([{ type: "click", target: add }]),
+      {
+        tab: first.id,
+      },
+    );
+    assertEquals(report.results[0]!.status, "ok");
+    assertEquals(report.results[0]!.page_url, url);
+    assertEquals(await pageLog(env), ["click:add"]);
+  });
+});

@@ -507,3 +507,13 @@ Deno.test("runPlayback() reports element_hidden and element_disabled", async () 
     assertEquals(driver.inputs, []);
   });
 });
+
+Deno.test("runPlayback() calls afterAction once per action, in order, with each result", async () => {
+  await withStore(async (store) => {
+    const seen: [number, string][] = [];
+    await runPlayback(new StandInDriver(PAGE), store, plan([clickLogin, { type: "hover" }]), {
+      afterAction: (i, _a, r) => void seen.push([i, r.status]),
+    });
+    assertEquals(seen, [[0, "healed"], [1, "skipped"]]);
+  });
+});

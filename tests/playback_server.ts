@@ -44,6 +44,11 @@ export function servePlaybackPages(
         headers: { location: url.searchParams.get("to") ?? "/" },
       });
     }
+    if (url.pathname === "/hang.png") {
+      // A resource that answers after 8 s keeps the load event from firing (navigation cap tests).
+      await new Promise((r) => setTimeout(r, 8_000));
+      return new Response(new Uint8Array(), { headers: { "content-type": "image/png" } });
+    }
     if (url.pathname === "/account" && !loggedIn) {
       return new Response(null, { status: 302, headers: { location: "/login.html" } });
     }
