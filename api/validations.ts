@@ -12,6 +12,7 @@ import type { EventStore } from "../events/event_store.ts";
 import type { Driver } from "../drivers/driver.ts";
 import { ChromeDriver } from "../drivers/chrome/chrome_driver.ts";
 import {
+  PlatformMismatchError,
   readValidation,
   startValidation,
   ValidationBusyError,
@@ -105,6 +106,9 @@ export class ValidationRegistry {
       if (this.#running === marker) this.#running = undefined;
       if (err instanceof ValidationBusyError) {
         throw new ApiError(409, "validation_running", err.message);
+      }
+      if (err instanceof PlatformMismatchError) {
+        throw new ApiError(400, "invalid_request", err.message);
       }
       throw err;
     }

@@ -14,7 +14,7 @@ import { InputError } from "./errors.ts";
 import { ingestOnce } from "./optimize.ts";
 import { NotFoundError } from "../events/event_store.ts";
 import { ChromeDriver } from "../drivers/chrome/chrome_driver.ts";
-import { runValidation } from "../drivers/validation_runner.ts";
+import { PlatformMismatchError, runValidation } from "../drivers/validation_runner.ts";
 import { DEFAULT_MAX_ITERATIONS, type Policy } from "../engine/validation/decider.ts";
 import { renderStepTable, validationReport } from "../engine/validation/report.ts";
 import { parseTrail, type SelectorMode, type Trail } from "../engine/trail.ts";
@@ -133,7 +133,9 @@ export async function run(args: ParsedArgs): Promise<number> {
         onProgress: (line) => console.error(line),
       });
     } catch (err) {
-      if (err instanceof NotFoundError) throw new InputError(`${target}: ${err.message}`);
+      if (err instanceof NotFoundError || err instanceof PlatformMismatchError) {
+        throw new InputError(`${target}: ${err.message}`);
+      }
       throw err;
     }
     const report = validationReport(state);

@@ -117,6 +117,11 @@ export class ValidationBusyError extends Error {
   }
 }
 
+/** Raised by {@linkcode startValidation} when the trail's platform is not the driver's. */
+export class PlatformMismatchError extends Error {
+  override name = "PlatformMismatchError";
+}
+
 const busy = new WeakSet<Driver>();
 
 async function indexCapture(
@@ -203,6 +208,7 @@ function planOrigins(trail: Trail): ({ step: number; action: number } | undefine
  * @returns the validation id and a promise of the final state
  * @throws {NotFoundError} when the session does not exist
  * @throws {ValidationBusyError} while another validation runs on this browser
+ * @throws {PlatformMismatchError} when the trail is for another platform than the driver's
  */
 export async function startValidation(
   driver: Driver,
@@ -234,6 +240,12 @@ async function begin(
   const validationId = options.validationId ?? `val-${crypto.randomUUID().slice(0, 12)}`;
   const streamId = validationStream(validationId);
   let trail: Trail = options.trail ?? capture.trail;
+  const platform = trail.config.platform ?? "web";
+  if (platform !== driver.platform) {
+    throw new PlatformMismatchError(
+      `Session ${sessionId} was captured on ${platform}; this driver replays ${driver.platform}`,
+    );
+  }
   const url = options.url ?? trail.config.url;
   if (url) trail = { ...trail, config: { ...trail.config, url } };
   const loop = new Loop(driver, store, streamId, capture, options);

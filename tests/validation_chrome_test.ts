@@ -6,6 +6,7 @@
 import { assert, assertEquals, assertRejects, assertStringIncludes } from "./assert.ts";
 import { ChromeDriver } from "../drivers/chrome/chrome_driver.ts";
 import {
+  PlatformMismatchError,
   runValidation,
   startValidation,
   ValidationBusyError,
@@ -185,5 +186,12 @@ Deno.test("runValidation() ci replays only and names the failing step and the ne
     });
     assertEquals(ci.status, "stable");
     assertEquals(ci.iteration, 1);
+    const android = parseTrail(authored.trail);
+    android.config.platform = "android";
+    await assertRejects(
+      () => runValidation(driver, store, sessionId, { policy: "ci", trail: android }),
+      PlatformMismatchError,
+      "was captured on android; this driver replays web",
+    );
   });
 });
