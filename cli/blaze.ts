@@ -35,6 +35,12 @@ export const spec: CommandSpec = {
     },
     bounds: { type: "boolean", description: "snapshot: add each element's bounds" },
     offscreen: { type: "boolean", description: "snapshot: include off-screen elements" },
+    depth: { type: "number", value: "N", description: "snapshot: show at most N levels" },
+    root: { type: "string", value: "REF", description: "snapshot: only the subtree of REF" },
+    diff: {
+      type: "boolean",
+      description: "snapshot: only what changed since the previous snapshot",
+    },
     reason: {
       type: "string",
       choices: ["completed", "failed", "clarification"],
@@ -56,7 +62,8 @@ export const spec: CommandSpec = {
   details: `
 Tools:
   start --url URL --prompt "…"          open the url in a new browser and start recording
-  snapshot [--bounds] [--offscreen]     the screen as text with refs such as [y778]
+  snapshot [--bounds] [--offscreen] [--depth N] [--root REF] [--diff]
+                                        the screen as text with refs such as [ref=y778]
   tap ref=y778 | x=120,y=480            tap an element of the latest snapshot or a point
   type ref=k42 text="alice@example.com" type into a field (replacing its value; clear=false appends)
   press key=Enter                       press a key (Enter, Tab, Escape, ArrowDown, Back, …)
@@ -156,6 +163,11 @@ export async function run(args: ParsedArgs): Promise<number> {
   if (tool === "snapshot") {
     if (bool(args, "bounds")) params.bounds = true;
     if (bool(args, "offscreen")) params.offscreen = true;
+    if (bool(args, "diff")) params.diff = true;
+    const depth = args.flags.depth;
+    if (typeof depth === "number") params.depth = depth;
+    const root = str(args, "root");
+    if (root) params.root = root;
   }
   if (tool === "end") {
     const reason = str(args, "reason");

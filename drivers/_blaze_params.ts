@@ -45,7 +45,16 @@ function requireTarget<T extends { ref?: string | undefined; x?: number | undefi
 
 /** Parameters of every tool, by tool name. */
 export const TOOL_PARAMS = {
-  snapshot: z.strictObject({ bounds: Bool.optional(), offscreen: Bool.optional() }),
+  snapshot: z.strictObject({
+    bounds: Bool.optional(),
+    offscreen: Bool.optional(),
+    /** Show at most this many levels. */
+    depth: Num.pipe(z.number().int().positive()).optional(),
+    /** Render only the subtree of this ref. */
+    root: Ref.optional(),
+    /** Only what changed since the previous snapshot with the same options. */
+    diff: Bool.optional(),
+  }),
   tap: z.strictObject({ ...Target }).superRefine(oneTarget).superRefine(requireTarget),
   type: z.strictObject({ ...Target, text: z.string(), clear: Bool.optional() }).superRefine(
     oneTarget,

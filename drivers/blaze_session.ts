@@ -16,6 +16,7 @@ import type { Point, Screen, UiNode } from "../engine/ui_node.ts";
 import { walk } from "../engine/ui_node.ts";
 import { isToolName, TOOL_PARAMS, type ToolName, type ToolParams } from "./_blaze_params.ts";
 import { renderSnapshot, resolveRef } from "../engine/snapshot.ts";
+import { diffSnapshots, formatSnapshotDiff } from "../engine/snapshot_diff.ts";
 
 export { isToolName, TOOL_NAMES, type ToolName } from "./_blaze_params.ts";
 
@@ -88,6 +89,8 @@ export class BlazeSession {
   #settleMs: number;
   #lastUrl = "";
   #lastTab = "";
+  /** The last text the snapshot tool returned and the options it was rendered with. */
+  #rendered: { key: string; text: string } | undefined;
 
   private constructor(driver: Driver, store: EventStore, id: string, options: BlazeStartOptions) {
     this.#driver = driver;
@@ -236,15 +239,30 @@ export class BlazeSession {
     const any = p as Record<string, unknown>;
     switch (tool) {
       case "snapshot": {
+        const q = p as ToolParams<"snapshot">;
         const latest = await this.#capture();
-        return {
-          ok: true,
-          output: renderSnapshot(latest.screen, {
-            bounds: any.bounds === true,
-            offscreen: any.offscreen === true,
-          }),
-          url: latest.screen.url ?? "",
+        const options = {
+          bounds: q.bounds === true,
+          offscreen: q.offscreen === true,
+          ...(q.depth !== undefined ? { depth: q.depth } : {}),
+          ...(q.root !== undefined ? { root: q.root } : {}),
         };
+        let text: string;
+        try {
+          text = renderSnapshot(latest.screen, options);
+        } catch (err) {
+          if (err instanceof RangeError) {
+            return fail(`Ref ${q.root} is not on the current screen (take a new snapshot)`);
+          }
+          throw err;
+        }
+        const key = JSON.stringify(options);
+        const previous = this.#rendered?.key === key ? this.#rendered.text : undefined;
+        this.#rendered = { key, text };
+        const output = q.diff && previous !== undefined
+          ? formatSnapshotDiff(diffSnapshots(previous, text))
+          : text;
+        return { ok: true, output, url: latest.screen.url ?? "" };
       }
       case "step": {
         const events: NewEvent[] = [];

@@ -58,6 +58,12 @@ Deno.test("cairn blaze runs a recorded flow across separate processes and writes
       assertEquals(tap.code, 0, tap.stderr);
       assertStringIncludes(tap.stdout, 'Tapped button "Add one Coffee"');
     }
+    const diff = await cairn(db, "snapshot", "--bounds", "--diff");
+    assertEquals(diff.code, 0, diff.stderr);
+    assert(/^~ /m.test(diff.stdout), diff.stdout); // only the changed lines
+    assert(!diff.stdout.includes("Checkout"), diff.stdout);
+    const shallow = await cairn(db, "snapshot", "--depth", "1");
+    assertEquals(shallow.code, 0, shallow.stderr);
     const total = refIn((await cairn(db, "snapshot")).stdout, "$15.98");
     assertEquals(
       (await cairn(db, "read", `ref=${total}`, "storeAs=total")).stdout.trim(),

@@ -27,6 +27,13 @@ Deno.test("BlazeSession records screen, decision, result and memory for every to
     const plus = refIn(snap.output, "Add one Coffee");
     assert((await s.call("tap", { ref: plus })).ok);
     assert((await s.call("tap", { ref: plus })).ok);
+    const diff = (await s.call("snapshot", { diff: true })).output;
+    assertStringIncludes(diff, "~ "); // the coffee count and the totals changed
+    assertEquals((await s.call("snapshot", { diff: "true" })).output, "unchanged\n");
+    const sub = (await s.call("snapshot", { root: plus })).output;
+    assertStringIncludes(sub, "Add one Coffee");
+    assert(!sub.includes("Checkout"), sub);
+    assertEquals((await s.call("snapshot", { root: "q999" })).ok, false);
     await s.call("step", { text: "Check the total is $15.98" });
     const total = refIn((await s.call("snapshot", {})).output, "$15.98");
     const read = await s.call("read", { ref: total, storeAs: "total" });
