@@ -141,9 +141,9 @@ export function checkPointTarget(
   if (recorded && name && name !== recorded) {
     return {
       ok: false,
-      reason: `the element at (${point.x}, ${point.y}) is "${node.name ?? node.text}", the recording targeted "${
-        target.name ?? target.ariaLabel ?? target.text
-      }"`,
+      reason: `the element at (${point.x}, ${point.y}) is "${
+        node.name ?? node.text
+      }", the recording targeted "${target.name ?? target.ariaLabel ?? target.text}"`,
     };
   }
   return { ok: true, role: roleOf(node) };
