@@ -201,7 +201,8 @@ async function start(args: ParsedArgs, db: string): Promise<number> {
     if (eq <= 0) throw new UsageError(`blaze start: --memory needs NAME=VALUE, got ${pair}`);
     memory[pair.slice(0, eq)] = pair.slice(eq + 1);
   }
-  const state = await liveState(db) ?? await spawnDaemon(db);
+  const running = await liveState(db);
+  const state = running ?? await spawnDaemon(db);
   const res = await call(state, "/v1/blaze/sessions", {
     url,
     prompt,
@@ -209,7 +210,10 @@ async function start(args: ParsedArgs, db: string): Promise<number> {
     ...(android ? { platform: "android", android } : {}),
   });
   const body = await res.json() as Record<string, unknown>;
-  if (!res.ok) return failed(res.status, body);
+  if (!res.ok) {
+    if (!running) await stopDaemon(state); // a daemon started for nothing does not linger
+    return failed(res.status, body);
+  }
   await writeState(db, { ...state, sessionId: String(body.sessionId) });
   console.log(`Session ${body.sessionId} started at ${url}`);
   return 0;

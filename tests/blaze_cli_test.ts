@@ -38,6 +38,12 @@ Deno.test("cairn blaze runs a recorded flow across separate processes and writes
     assertEquals(none.code, 2);
     assertStringIncludes(none.stderr, "cairn blaze start");
 
+    // a start that cannot open its page fails and leaves no daemon behind
+    const refused = await cairn(db, "start", "--url", "http://127.0.0.1:9/", "--prompt", "x");
+    assertEquals(refused.code, 1, refused.stderr);
+    assertStringIncludes(refused.stderr, "Cannot navigate");
+    assert(!(await Deno.stat(`${dir}/blaze.json`).then(() => true, () => false)));
+
     const start = await cairn(
       db,
       "start",
@@ -92,11 +98,17 @@ Deno.test("cairn blaze runs a recorded flow across separate processes and writes
     assert(!(await Deno.stat(`${dir}/blaze.json`).then(() => true, () => false)));
     for (let i = 0; i < 40 && alive(pid!); i++) await new Promise((r) => setTimeout(r, 50));
     assert(!alive(pid!), "daemon still running");
-    // everything stays in the log
+    // everything stays in the log, the refused start too (ended as failed)
     const store = SqliteEventStore.open(db);
     const streams = await store.streams("session-");
+    const reasons: string[] = [];
+    for (const s of streams) {
+      for await (const e of store.readStream(s.streamId)) {
+        if (e.type === "SessionEnded") reasons.push(e.data.reason);
+      }
+    }
     store.close();
-    assertEquals(streams.length, 1);
+    assertEquals(reasons, ["failed", "completed"]);
   } finally {
     if (pid !== undefined && alive(pid)) Deno.kill(pid, "SIGTERM");
     await server.close();
