@@ -30,6 +30,9 @@ const EXACT: Readonly<Record<string, keyof NodePredicate>> = {
   className: "className",
 };
 
+/** At most this many matches of one lookup are returned (a device driver describes 20). */
+export const MAX_MATCHES = 64;
+
 /** One method call of a `new UiSelector()…` chain. */
 interface Call {
   name: string;
@@ -116,7 +119,7 @@ export class AndroidScreenLookup {
    * Resolves a lookup.
    *
    * @param query strategy and selector
-   * @returns matching node indices in document order
+   * @returns matching node indices in document order (at most {@linkcode MAX_MATCHES})
    * @throws {SyntaxError} on an unreadable UiSelector; {TypeError} on xpath or an unknown strategy
    */
   find(query: FindQuery): number[] {
@@ -134,8 +137,10 @@ export class AndroidScreenLookup {
     }
   }
 
-  #all(p: NodePredicate): number[] {
-    return this.table.matches(p, this.table.size).indices.filter((i) => i > 0); // 0 = hierarchy
+  #all(p: NodePredicate, limit = MAX_MATCHES): number[] {
+    const hits = this.table.matches(p, Math.min(limit + 1, this.table.size)).indices;
+    if (hits[0] === 0) hits.shift(); // node 0 is the synthetic hierarchy root
+    return hits.length > limit ? hits.slice(0, limit) : hits;
   }
 
   #byId(value: string): number[] {
@@ -147,7 +152,10 @@ export class AndroidScreenLookup {
     }
     if (ids.size === 1) return this.#all({ resourceId: value });
     const hits = new Set<number>();
-    for (const id of ids) for (const i of this.#all({ resourceId: id })) hits.add(i);
+    for (const id of ids) {
+      if (this.table.count({ resourceId: id }) === 0) continue; // a count is ~3x cheaper
+      for (const i of this.#all({ resourceId: id })) hits.add(i);
+    }
     return [...hits].sort((a, b) => a - b);
   }
 
@@ -195,12 +203,17 @@ export class AndroidScreenLookup {
       const want = String(index);
       filters.push((n) => n.attrs?.index === want);
     }
-    let hits = this.#all(predicate);
+    // Post-filters need every candidate; `.instance(n)` needs only the first n + 1.
+    let hits = this.#all(
+      predicate,
+      filters.length > 0 ? this.table.size : instance !== undefined ? instance + 1 : MAX_MATCHES,
+    );
     if (filters.length > 0) {
       hits = hits.filter((i) => {
         const n = this.table.node(i);
         return filters.every((f) => f(n));
       });
+      if (instance === undefined && hits.length > MAX_MATCHES) hits = hits.slice(0, MAX_MATCHES);
     }
     if (instance === undefined) return hits;
     const one = hits[instance];
