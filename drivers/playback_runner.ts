@@ -451,6 +451,12 @@ class Run {
         }
         break;
       }
+      case "memory_set": {
+        if (!action.storeAs) throw new ActionFailure("page_error", "memory_set has no storeAs");
+        const value = this.#template(action.value ?? action.text ?? "");
+        this.#memory[action.storeAs] = value;
+        return { status: "ok", selectorUsed: "memory", value, storeAs: action.storeAs };
+      }
       case "screenshot": {
         const shot = await this.#screenshot(index, "checkpoint", undefined);
         return { status: "ok", selectorUsed: "screenshot", ...(shot ?? {}) };

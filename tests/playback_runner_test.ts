@@ -517,3 +517,22 @@ Deno.test("runPlayback() calls afterAction once per action, in order, with each 
     assertEquals(seen, [[0, "healed"], [1, "skipped"]]);
   });
 });
+
+Deno.test("runPlayback() memory_set writes memory that later templates read", async () => {
+  await withStore(async (store) => {
+    const driver = new StandInDriver(PAGE);
+    const report = await runPlayback(
+      driver,
+      store,
+      plan([
+        { type: "memory_set", storeAs: "total", value: "{{price * 2}}" },
+        { type: "type", target: { id: "email" }, text: "{{total}}" },
+      ], { memory: { price: "$25.00" } }),
+    );
+    assertEquals(report.results.map((r) => [r.status, r.value]), [["ok", "$50.00"], [
+      "ok",
+      undefined,
+    ]]);
+    assertEquals(driver.inputs.at(-1)!.text, "$50.00");
+  });
+});

@@ -20,6 +20,7 @@ export const ACTION_TYPES = [
   "read_text",
   "assert_text",
   "assert_visible",
+  "memory_set",
 ] as const;
 export type ActionType = typeof ACTION_TYPES[number];
 

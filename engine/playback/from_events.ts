@@ -27,6 +27,7 @@ const KIND_MAP: Record<string, string> = {
   select: "select",
   check: "check",
   scroll: "scroll",
+  memorySet: "memory_set",
 };
 
 /** Kinds that replay as nothing (setViewport, waits): left out of the plan. */

@@ -2,7 +2,8 @@
  * A Cairn trail (DESIGN.md "Trail format") as a playback plan. Trail kinds map onto 003's
  * actions: tap → click, inputText → type, keyPress → key_press, readText → read_text (with
  * `storeAs`), assertText → assert_text (`equals` or `matches`), assertVisible →
- * assert_visible; navigate, select, check and scroll keep their names. Templates stay as
+ * assert_visible, memorySet → memory_set (`value` into `storeAs`); navigate, select, check and
+ * scroll keep their names. Templates stay as
  * written: the runner evaluates them against memory at replay time. A step's selector mode
  * rides on each of its actions; a `recordable: false` step becomes an `agent_step` action,
  * reported as skipped (the agent handles it on every run).
@@ -23,6 +24,7 @@ const KIND_MAP: Record<string, string> = {
   select: "select",
   check: "check",
   scroll: "scroll",
+  memorySet: "memory_set",
 };
 
 /**
