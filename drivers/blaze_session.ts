@@ -185,7 +185,7 @@ export class BlazeSession {
    * @throws {ToolInputError} for an unknown tool or bad parameters (nothing recorded)
    * @throws {SessionEndedError} after `end`
    */
-  call(tool: string, params: Record<string, unknown>): Promise<ToolResult> {
+  async call(tool: string, params: Record<string, unknown>): Promise<ToolResult> {
     if (!isToolName(tool)) {
       throw new ToolInputError(`Unknown tool ${JSON.stringify(tool)}`);
     }
@@ -202,7 +202,7 @@ export class BlazeSession {
     }
     const run = this.#queue.then(() => this.#run(tool, parsed.data as never, params));
     this.#queue = run.catch(() => {});
-    return run;
+    return await run;
   }
 
   /**
