@@ -401,10 +401,13 @@ export class AndroidDriver implements Driver {
       const ids = await this.#client.findElements(query.using, query.value);
       const found: FoundElement[] = [];
       for (const id of ids.slice(0, MAX_FOUND)) {
-        const rect = await this.#client.elementRect(id);
-        const displayed = await this.#client.elementAttribute(id, "displayed");
-        const enabled = await this.#client.elementAttribute(id, "enabled");
-        const text = await this.#client.elementAttribute(id, "text");
+        // Sent together: Appium queues a session's commands, but the round trips overlap.
+        const [rect, displayed, enabled, text] = await Promise.all([
+          this.#client.elementRect(id),
+          this.#client.elementAttribute(id, "displayed"),
+          this.#client.elementAttribute(id, "enabled"),
+          this.#client.elementAttribute(id, "text"),
+        ]);
         found.push({
           bounds: { x: rect.x, y: rect.y, w: rect.width, h: rect.height },
           visible: displayed !== "false",
