@@ -493,7 +493,10 @@ class Run {
         if (value.includes(REDACTED)) {
           throw new ActionFailure("redacted_value", "Refusing to type a redacted placeholder");
         }
-        await d.type(value, { point, clear: true });
+        if (tagOf(element) === "select") {
+          // A Recorder `change` on a <select> (or any typing into one) picks the option.
+          await d.select(point, value);
+        } else await d.type(value, { point, clear: true });
         return { status, ...sel };
       }
       case "select": {
@@ -776,6 +779,12 @@ function sleep(ms: number): Promise<void> {
 function errorText(err: unknown): string {
   if (err instanceof DriverError || err instanceof Error) return err.message.split("\n")[0]!;
   return String(err);
+}
+
+/** The tag name of a found element, from the CSS path the Chrome driver gives as its handle. */
+function tagOf(element: FoundElement | undefined): string | undefined {
+  const last = element?.handle?.split(/\s*>+\s*/).at(-1);
+  return last?.match(/^[a-z][a-z0-9-]*/)?.[0];
 }
 
 function normalise(s: string): string {

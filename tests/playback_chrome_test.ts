@@ -302,6 +302,8 @@ Deno.test("playback in Chromium runs every mapped action type and recorded timin
       { type: "select", target: await target(env, "#plan"), value: "pro", timestampMs: 1_300 },
       { type: "check", target: await target(env, "#terms"), checked: true, timestampMs: 1_900 },
       { type: "click", target: await target(env, "#email"), timestampMs: 1_700 },
+      // Typing into a <select> (a Recorder `change` step) picks the option.
+      { type: "type", target: { id: "plan" }, text: "Free", timestampMs: 1_700 },
       { type: "key_press", key: "Tab", timestampMs: 2_000 },
       { type: "scroll", scrollTo: { x: 0, y: 40 }, timestampMs: 2_100 },
       { type: "screenshot", timestampMs: 2_100 },
@@ -320,17 +322,19 @@ Deno.test("playback in Chromium runs every mapped action type and recorded timin
       "ok",
       "ok",
       "ok",
+      "ok",
       "skipped",
     ]);
-    assertEquals(fast.results[7]!.value, "5");
+    assertEquals(fast.results[8]!.value, "5");
     assertEquals(await pageLog(env), [
       "change:plan=pro",
       "click:terms",
       "change:terms=true",
       "click:email",
+      "change:plan=free",
     ]);
     const focused = await env.driver.page.evaluate(() => document.activeElement?.id);
-    assertEquals(focused, "password"); // Tab moved the focus from the email field on
+    assertEquals(focused, "terms"); // Tab moved the focus on from the plan select
     const t1 = performance.now();
     await runPlayback(env.driver, env.store, plan(actions), { timing: "recorded" });
     const recordedMs = performance.now() - t1;

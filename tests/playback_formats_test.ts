@@ -73,12 +73,15 @@ Deno.test("cairn replay plays a recording_v1 file, the same recording stored as 
       ["navigate", "ok"],
       ["click", "ok"],
       ["type", "ok"],
+      ["type", "ok"],
       ["key_press", "ok"],
       ["click", "ok"],
       ["hover", "skipped"],
     ]);
     // `[data-testid='email-input']` of the Recorder's CSS alternative is read as the test id.
     assertEquals(flow.report.results[1]!.selector_used, "test_id");
+    // The Recorder's `change` on the <select> picked the option: the aria/Plan name found it.
+    assertEquals(flow.report.results[3]!.selector_used, "role_name");
   } finally {
     await server.close();
     await Deno.remove(dir, { recursive: true });
