@@ -158,6 +158,15 @@ export async function ensureAppium(options: EnsureAppiumOptions = {}): Promise<A
         "appium_install_failed",
       );
     }
+    // Let Appium index its extensions once now (it writes a manifest under APPIUM_HOME), so
+    // servers started side by side later never race to write it; and check it sees the driver.
+    const drivers = await installedDrivers(installed);
+    if (!drivers.some((d) => d.name === "uiautomator2")) {
+      throw new DriverError(
+        `Cannot install Appium: appium does not list the uiautomator2 driver in ${home}`,
+        "appium_install_failed",
+      );
+    }
     options.log?.(`appium: installed in ${home}`);
     return installed;
   } finally {
