@@ -8,14 +8,13 @@
  *
  * @module
  */
-import { z } from "zod";
 import type { Driver } from "./driver.ts";
 import type { EventStore } from "../events/event_store.ts";
 import type { EventData, NewEvent } from "../events/schemas.ts";
 import type { Point, Screen, UiNode } from "../engine/ui_node.ts";
-import { walk } from "../engine/ui_node.ts";
 import { isToolName, TOOL_PARAMS, type ToolName, type ToolParams } from "./_blaze_params.ts";
-import { renderSnapshot, resolveRef } from "../engine/snapshot.ts";
+import { renderSnapshot } from "../engine/snapshot.ts";
+import { actionOf, describeNode, resolveTarget, targetOf, textOf } from "./_blaze_actions.ts";
 import { diffSnapshots, formatSnapshotDiff } from "../engine/snapshot_diff.ts";
 
 export { isToolName, TOOL_NAMES, type ToolName } from "./_blaze_params.ts";
@@ -63,8 +62,6 @@ export class SessionEndedError extends Error {
   override name = "SessionEndedError";
 }
 
-type ActionKind = EventData<"ActionPerformed">["kind"];
-type Performed = Omit<EventData<"ActionPerformed">, "actionId" | "source" | "kind">;
 
 interface Latest {
   screen: Screen;
@@ -292,84 +289,8 @@ export class BlazeSession {
     const needsScreen = tool !== "memory";
     const latest = needsScreen ? await this.#capture() : undefined;
     const actionId = crypto.randomUUID();
-    let kind: ActionKind;
-    let performed: Performed = {};
-    let node: UiNode | undefined;
-    let point: Point | undefined;
-    let onScreen = true;
-    const resolveTarget = (): string | undefined => {
-      if (typeof p.ref === "string") {
-        if (!latest) return `Ref ${p.ref} needs a screen`;
-        try {
-          const r = resolveRef(latest.screen, p.ref);
-          node = r.node;
-          point = r.point;
-          onScreen = !r.offscreen && !r.hidden;
-          if ((r.offscreen || r.hidden) && ACTS_ON_SCREEN.has(tool)) {
-            return `Ref ${p.ref} is ${r.hidden ? "hidden" : "off screen"}: scroll to it first`;
-          }
-        } catch (err) {
-          if (err instanceof RangeError || err instanceof SyntaxError) {
-            return `Ref ${p.ref} is not on the current screen (take a new snapshot)`;
-          }
-          throw err;
-        }
-      } else if (typeof p.x === "number" && typeof p.y === "number") {
-        point = { x: p.x, y: p.y };
-        const s = latest?.screen;
-        if (s && (p.x < 0 || p.y < 0 || p.x > s.width || p.y > s.height)) {
-          return `Point (${p.x}, ${p.y}) is outside the screen (${s.width}×${s.height})`;
-        }
-        node = latest ? hitTest(latest.screen.root, point) : undefined;
-      }
-      return undefined;
-    };
-    const problem = resolveTarget();
-    switch (tool) {
-      case "tap":
-        kind = "tap";
-        break;
-      case "type":
-        kind = "inputText";
-        performed = { text: String(p.text) };
-        break;
-      case "press":
-        kind = "keyPress";
-        performed = { key: String(p.key) };
-        break;
-      case "scroll":
-        kind = "scroll";
-        performed = { direction: p.direction as "up" };
-        break;
-      case "navigate":
-        kind = "navigate";
-        performed = { url: String(p.url) };
-        break;
-      case "assert":
-        kind = p.text !== undefined ? "assertText" : "assertVisible";
-        performed = p.text !== undefined ? { expected: String(p.text) } : {};
-        break;
-      case "read":
-        kind = "readText";
-        performed = { storeAs: String(p.storeAs) };
-        break;
-      case "select":
-        kind = "select";
-        performed = { value: String(p.value) };
-        break;
-      case "check":
-        kind = "check";
-        performed = { checked: p.checked !== false };
-        break;
-      case "memory":
-        kind = p.op === "set" ? "memorySet" : "memoryGet";
-        performed = p.op === "set"
-          ? { storeAs: String(p.name), value: String(p.value) }
-          : { storeAs: String(p.name) };
-        break;
-      default:
-        throw new ToolInputError(`Tool ${tool} records no action`);
-    }
+    const { node, point, onScreen, problem } = resolveTarget(latest?.screen, tool, p);
+    const { kind, performed } = actionOf(tool, p);
     const tab = this.#lastTab;
     await this.#append([{
       type: "ActionPerformed",
@@ -560,53 +481,6 @@ export class BlazeSession {
     });
     this.#version = r.streamVersion;
   }
-}
-
-/** Tools that act at the node's point, so the node must be on screen. */
-const ACTS_ON_SCREEN = new Set<ToolName>(["tap", "type", "select", "check"]);
-
-/** The deepest visible node whose bounds contain the point (ties: the later in document order). */
-function hitTest(root: UiNode, p: Point): UiNode | undefined {
-  let best: UiNode | undefined;
-  let bestDepth = -1;
-  for (const [node, depth] of walk(root)) {
-    const b = node.bounds;
-    if (!node.visible || b.w <= 0 || b.h <= 0) continue;
-    if (p.x < b.x || p.y < b.y || p.x > b.x + b.w || p.y > b.y + b.h) continue;
-    if (depth >= bestDepth) {
-      best = node;
-      bestDepth = depth;
-    }
-  }
-  return best;
-}
-
-function targetOf(node: UiNode): z.infer<typeof TargetShape> {
-  const role = node.role ?? node.className;
-  const name = node.name ?? node.text ?? node.contentDescription;
-  const ax = node.attrs?.axNodeId ?? node.attrs?.backendNodeId;
-  return { role, ...(name ? { name } : {}), ...(ax ? { axNodeId: ax } : {}) };
-}
-
-const TargetShape = z.object({
-  role: z.string(),
-  name: z.string().optional(),
-  axNodeId: z.string().optional(),
-});
-
-/** What reading an element gives: an input's value, else its own or its descendants' text, else its name. */
-function textOf(node: UiNode): string {
-  if (node.value !== undefined) return node.value;
-  if (node.text !== undefined) return node.text;
-  const parts: string[] = [];
-  for (const [n] of walk(node)) if (n !== node && n.text !== undefined) parts.push(n.text);
-  const inner = parts.join(" ").replace(/\s+/g, " ").trim();
-  return inner || node.name || node.contentDescription || "";
-}
-
-function describeNode(node: UiNode): string {
-  const name = node.name ?? node.text ?? node.contentDescription;
-  return `${node.role ?? node.className}${name ? ` ${JSON.stringify(name)}` : ""}`;
 }
 
 function ok(output: string) {
