@@ -148,3 +148,12 @@ Deno.test("rankRecordedSelectors() ranks a recorder's selectors by the web order
   ]);
   assertEquals(rankRecordedSelectors({ css: "#submit" })[0]!.selector, { id: "submit" });
 });
+
+Deno.test("chooseSelector() in flexible mode writes a number in the text as \\d+", () => {
+  const b = n({ className: "Button", resourceId: "cart", text: "Cart (3)" });
+  const t = screen(b, n({ className: "Button", text: "Checkout" }));
+  const c = rankSelectors(t, t.indexOf(b), { platform: "android" });
+  assertEquals(chooseSelector(c, "flexible").selector, { textRegex: "Cart \\(\\d+\\)" });
+  assertEquals(chooseSelector(c, "adaptive").selector, { id: "cart" });
+  assertEquals(chooseSelector(c, "strict").selector, { id: "cart" });
+});

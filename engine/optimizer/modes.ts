@@ -3,8 +3,8 @@
  *
  * - strict: one exact unique property (id, testId, contentDescription / ariaLabel); an action
  *   with none fails its step, which is marked `recordable: false` with a clear message.
- * - flexible: text or content description first (tolerant of structure changes), then the
- *   ranked best.
+ * - flexible: text or content description first (tolerant of structure changes; a number in
+ *   the text becomes `\d+` in a `textRegex`), then the ranked best.
  * - adaptive: the best selector; when it is weaker than an authored id, an ordered fallback
  *   chain id → contentDescription → text → position (`selectors: [...]`).
  *
@@ -17,7 +17,8 @@ import { type ModeFlags, modeFlags } from "./heuristics.ts";
 const EXACT_FAMILIES = new Set(["id", "testId", "contentDescription"]);
 const AUTHORED_ID_FAMILIES = new Set(["id", "testId"]);
 const CHAIN_ORDER = ["id", "testId", "contentDescription", "roleName", "text", "cssPath", "xy"];
-const LABEL_FAMILIES = ["text", "contentDescription"];
+/** Flexible mode's preference: copy with numbers as patterns, then copy, then labels. */
+const LABEL_FAMILIES = ["textPattern", "text", "contentDescription"];
 
 /** A mode's choice for one action. */
 export interface Choice {

@@ -38,6 +38,7 @@ const WEB_XY_SCORE = 7; // coordinates scaled by viewport
 const WITH_TEXT_PENALTY = 0.2; // a second property that disambiguates
 const WITH_PARENT_PENALTY = 0.4; // scoped under a durable ancestor
 const WITH_INDEX_PENALTY = 1.5; // n-th of several: fragile
+const TEXT_PATTERN_PENALTY = 0.1; // copy with its numbers as \d+: survives counts, not copy edits
 const MAX_INDEX = 20; // beyond this an index is noise, not a selector
 const MAX_PARENT_HOPS = 6; // how far up a durable ancestor is looked for
 
@@ -130,6 +131,10 @@ function baseCandidates(node: UiNode, web: boolean, excludeText: boolean): Base[
   return out;
 }
 
+function escapeRegex(s: string): string {
+  return s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+}
+
 /** The nearest ancestor that a durable property identifies uniquely, as a selector. */
 function durableAncestor(table: ScreenTable, i: number, web: boolean): Selector | undefined {
   let hops = 0;
@@ -180,6 +185,7 @@ export function rankSelectors(table: ScreenTable, node: number, options: RankOpt
   };
   const bases = baseCandidates(n, web, options.excludeText === true);
   // A control without text of its own (a button around a label): its one label's text.
+  let labelText: string | undefined;
   if (!n.text && options.excludeText !== true) {
     const labels: number[] = [];
     for (let i = node + 1; i < end && labels.length < 2; i++) {
@@ -187,6 +193,7 @@ export function rankSelectors(table: ScreenTable, node: number, options: RankOpt
     }
     if (labels.length === 1) {
       const text = table.node(labels[0]!).text!;
+      labelText = text;
       const c = check({ text }, true);
       add({
         selector: { text },
@@ -265,6 +272,19 @@ export function rankSelectors(table: ScreenTable, node: number, options: RankOpt
         rejected: `index beyond ${MAX_INDEX}`,
       });
     }
+  }
+  // Text with a number in it ("Cart (3)"): a pattern tolerant of the number changing.
+  const shown = options.excludeText === true ? undefined : n.text ?? labelText;
+  if (shown && /\d/.test(shown) && /\p{L}/u.test(shown)) {
+    const textRegex = shown.split(/\d+/).map(escapeRegex).join("\\d+");
+    const c = check({ textRegex }, n.text === undefined);
+    add({
+      selector: { textRegex },
+      score: (web ? WEB_TEXT_SCORE : TEXT_SCORE) + TEXT_PATTERN_PENALTY,
+      family: "textPattern",
+      matches: c.matches,
+      ...(c.matches === 1 && !c.pickedOther ? {} : { rejected: `matches ${c.matches} nodes` }),
+    });
   }
   if (options.point) {
     const sel: Selector = { xy: [Math.round(options.point.x), Math.round(options.point.y)] };
