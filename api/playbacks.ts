@@ -201,6 +201,12 @@ describeRoute({
 });
 describeRoute({
   method: "get",
+  path: "/v1/playbacks",
+  summary: "Every playback, oldest first: id, status, counts and duration",
+  tags: ["playbacks"],
+});
+describeRoute({
+  method: "get",
   path: "/v1/playbacks/{id}",
   summary: "The playback's report (003 R5): partial while running, final after",
   tags: ["playbacks"],
@@ -271,6 +277,17 @@ export function playbacksRouter(ctx: ApiContext): Hono {
       if (err instanceof DriverError) throw new ApiError(502, err.code, err.message); // no device
       throw err;
     }
+  });
+
+  app.get("/playbacks", async (c) => {
+    const playbacks = [];
+    for (const s of await ctx.store.streams("playback-")) {
+      const r = await readPlaybackReport(ctx.store, s.streamId.slice("playback-".length));
+      if (!r) continue;
+      const { results: _results, screenshots: _screenshots, ...summary } = r;
+      playbacks.push(summary);
+    }
+    return c.json({ playbacks });
   });
 
   app.get("/playbacks/:id", async (c) => {

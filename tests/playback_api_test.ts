@@ -89,6 +89,15 @@ Deno.test("POST /v1/playbacks answers at once, GET reports progress, a second st
     const text = fragile.selectors.find((s) => s.selector === "text=Add item");
     assertEquals([text?.failures, text?.total, text?.fragile], [0, 2, false]);
 
+    const list = await (await app.request("/v1/playbacks")).json() as {
+      playbacks: { playback_id: string; status: string; results?: unknown }[];
+    };
+    assertEquals(list.playbacks.map((p) => [p.playback_id, p.status]), [
+      [started.playback_id, "completed"],
+      [second.playback_id, "completed"],
+    ]);
+    assertEquals(list.playbacks[0]!.results, undefined);
+
     const missing = await app.request("/v1/playbacks/pb-nope");
     assertEquals(missing.status, 404);
     assertEquals((await missing.json()).status, "not_found");
