@@ -55,7 +55,11 @@ export function chooseSelector(candidates: readonly Candidate[], mode: SelectorM
   if (flags.preferLabels) {
     for (const fam of LABEL_FAMILIES) {
       const c = ok.find((x) => x.family === fam);
-      if (c) return { selector: c.selector, chosen: c };
+      if (!c) continue;
+      // A pattern falls back to the exact copy (for players that do not read textRegex).
+      const exact = fam === "textPattern" ? ok.find((x) => x.family === "text") : undefined;
+      if (exact) return { selectors: [c.selector, exact.selector], chosen: c };
+      return { selector: c.selector, chosen: c };
     }
     return { selector: ok[0]!.selector, chosen: ok[0]! };
   }
