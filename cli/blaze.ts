@@ -56,6 +56,12 @@ export const spec: CommandSpec = {
       value: "ID",
       description: "The session to target (default: last started)",
     },
+    step: {
+      type: "string",
+      alias: "o",
+      value: "TEXT",
+      description: "Any action: the NL step it serves (starts that step when new)",
+    },
     json: { type: "boolean", description: "Print the tool result as JSON" },
     ...DB_FLAGS,
   },
@@ -169,6 +175,8 @@ export async function run(args: ParsedArgs): Promise<number> {
     const root = str(args, "root");
     if (root) params.root = root;
   }
+  const stepText = str(args, "step");
+  if (stepText && tool !== "step") params.step = stepText;
   if (tool === "end") {
     const reason = str(args, "reason");
     if (reason) params.reason = reason;

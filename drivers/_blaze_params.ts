@@ -13,6 +13,17 @@ const Ref = z.string().trim().transform((s) => s.replace(/^(@|ref=)/, "")).pipe(
 );
 const Direction = z.enum(["up", "down", "left", "right"]);
 
+/**
+ * What every action call may add: the NL step it serves (starts that step when it is not the
+ * current one, like seed 002's `-o "Tap Network & internet"`), and notes and a confidence that
+ * recording_v1 keeps on the decision.
+ */
+const Meta = {
+  step: z.string().min(1).optional(),
+  notes: z.string().optional(),
+  confidence: Num.pipe(z.number().min(0).max(1)).optional(),
+};
+
 /** A target: a ref from the latest snapshot, or a point. */
 const Target = {
   ref: Ref.optional(),
@@ -55,23 +66,60 @@ export const TOOL_PARAMS = {
     /** Only what changed since the previous snapshot with the same options. */
     diff: Bool.optional(),
   }),
-  tap: z.strictObject({ ...Target }).superRefine(oneTarget).superRefine(requireTarget),
-  type: z.strictObject({ ...Target, text: z.string(), clear: Bool.optional() }).superRefine(
+  tap: z.strictObject({
+    ...Meta,
+    ...Target,
+  }).superRefine(oneTarget).superRefine(requireTarget),
+  type: z.strictObject({
+    ...Meta,
+    ...Target,
+    text: z.string(),
+    clear: Bool.optional(),
+  }).superRefine(
     oneTarget,
   ),
-  press: z.strictObject({ key: z.string().min(1) }),
-  scroll: z.strictObject({ ...Target, direction: Direction, distance: Num.optional() })
+  press: z.strictObject({
+    ...Meta,
+    key: z.string().min(1),
+  }),
+  scroll: z.strictObject({
+    ...Meta,
+    ...Target,
+    direction: Direction,
+    distance: Num.optional(),
+  })
     .superRefine(oneTarget),
-  navigate: z.strictObject({ url: z.string().url() }),
-  assert: z.strictObject({ ref: Ref, visible: Bool.optional(), text: z.string().optional() })
+  navigate: z.strictObject({
+    ...Meta,
+    url: z.string().url(),
+  }),
+  assert: z.strictObject({
+    ...Meta,
+    ref: Ref,
+    visible: Bool.optional(),
+    text: z.string().optional(),
+  })
     .refine((v) => v.visible !== undefined || v.text !== undefined, {
       message: "needs visible or text=…",
       path: ["visible"],
     }),
-  read: z.strictObject({ ref: Ref, storeAs: z.string().regex(/^[A-Za-z_][\w]*$/) }),
-  select: z.strictObject({ ref: Ref, value: z.string() }),
-  check: z.strictObject({ ref: Ref, checked: Bool.optional() }),
+  read: z.strictObject({
+    ...Meta,
+    ref: Ref,
+    storeAs: z.string().regex(/^[A-Za-z_][\w]*$/),
+  }),
+  select: z.strictObject({
+    ...Meta,
+    ref: Ref,
+    value: z.string(),
+  }),
+  check: z.strictObject({
+    ...Meta,
+    ref: Ref,
+    checked: Bool.optional(),
+  }),
   memory: z.strictObject({
+    ...Meta,
     op: z.enum(["set", "get"]),
     name: z.string().regex(/^[A-Za-z_][\w]*$/, "expected a name such as email or item_count"),
     value: z.string().optional(),

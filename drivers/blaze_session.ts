@@ -62,7 +62,6 @@ export class SessionEndedError extends Error {
   override name = "SessionEndedError";
 }
 
-
 interface Latest {
   screen: Screen;
 }
@@ -77,6 +76,7 @@ export class BlazeSession {
   #memory = new Map<string, string>();
   #writtenBy = new Map<string, string>();
   #step: number | undefined;
+  #stepText: string | undefined;
   #nextStep = 0;
   #actions = 0;
   #latest: Latest | undefined;
@@ -262,14 +262,8 @@ export class BlazeSession {
         return { ok: true, output, url: latest.screen.url ?? "" };
       }
       case "step": {
-        const events: NewEvent[] = [];
-        if (this.#step !== undefined) {
-          events.push({ type: "StepEnded", data: { index: this.#step } });
-        }
-        this.#step = this.#nextStep++;
-        events.push({ type: "StepStarted", data: { index: this.#step, text: String(any.text) } });
-        await this.#append(events);
-        return { ok: true, output: `Step ${this.#step + 1}: ${String(any.text)}` };
+        await this.#startStep(String(any.text));
+        return { ok: true, output: `Step ${this.#step! + 1}: ${String(any.text)}` };
       }
       case "end": {
         const q = p as ToolParams<"end">;
@@ -286,6 +280,7 @@ export class BlazeSession {
     p: Record<string, unknown>,
     raw: Record<string, unknown>,
   ): Promise<ToolResult> {
+    if (typeof p.step === "string" && p.step !== this.#stepText) await this.#startStep(p.step);
     const needsScreen = tool !== "memory";
     const latest = needsScreen ? await this.#capture() : undefined;
     const actionId = crypto.randomUUID();
@@ -421,6 +416,16 @@ export class BlazeSession {
       default:
         return fail(`Tool ${tool} cannot act`);
     }
+  }
+
+  /** Ends the open step (if any) and starts the next one. */
+  async #startStep(text: string): Promise<void> {
+    const events: NewEvent[] = [];
+    if (this.#step !== undefined) events.push({ type: "StepEnded", data: { index: this.#step } });
+    this.#step = this.#nextStep++;
+    this.#stepText = text;
+    events.push({ type: "StepStarted", data: { index: this.#step, text } });
+    await this.#append(events);
   }
 
   /** Records the current screen (hierarchy and screenshot blobs) and makes it the latest. */

@@ -33,11 +33,16 @@ Deno.test("POST /v1/blaze/sessions/:id/tools/:tool drives real Chromium and reco
     const tool = (name: string, params?: unknown) =>
       post(`/v1/blaze/sessions/${sessionId}/tools/${name}`, params);
 
-    await tool("step", { text: "Sign in" });
     const snap = await (await tool("snapshot", {})).json();
     assertStringIncludes(snap.output, "Sign in");
     const email = refIn(snap.output, "Email");
-    const typed = await (await tool("type", { ref: email, text: "alice@example.com" })).json();
+    const typed = await (await tool("type", {
+      ref: email,
+      text: "alice@example.com",
+      step: "Sign in", // starts the step, as seed 002's -o does
+      notes: "the e-mail field",
+      confidence: 0.9,
+    })).json();
     assert(typed.ok, JSON.stringify(typed));
     const password = refIn(snap.output, "Password");
     assert((await (await tool("type", { ref: password, text: "hunter22" })).json()).ok);
@@ -80,7 +85,12 @@ Deno.test("POST /v1/blaze/sessions/:id/tools/:tool drives real Chromium and reco
     const { readSession, sessionToRecording } = await import("../drivers/session_export.ts");
     const recording = RecordingV1.parse(sessionToRecording(await readSession(store, sessionId)));
     assertEquals(recording.summary?.ended_reason, "completed");
-    assertEquals(recording.timeline.filter((e) => e.kind === "decision").length, 4);
+    const decisions = recording.timeline.filter((e) => e.kind === "decision");
+    assertEquals(decisions.length, 4);
+    const first = decisions[0]!;
+    assert(first.kind === "decision");
+    assertEquals([first.notes, first.confidence], ["the e-mail field", 0.9]);
+    assertEquals(capture.actions[0]?.nlStep, "Sign in");
   } finally {
     await registry.closeAll();
     store.close();
