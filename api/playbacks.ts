@@ -274,6 +274,9 @@ export function playbacksRouter(ctx: ApiContext): Hono {
       if (err instanceof PlaybackBusyError) {
         throw new ApiError(409, "playback_running", ALREADY_RUNNING);
       }
+      if (err instanceof DriverError && err.code === "no_tab") {
+        throw invalidRequest(`tab: ${err.message}`, [{ path: "body.tab", message: err.message }]);
+      }
       if (err instanceof DriverError) throw new ApiError(502, err.code, err.message); // no device
       throw err;
     }

@@ -111,6 +111,9 @@ Deno.test("POST /v1/playbacks answers at once, GET reports progress, a second st
     const badField = await post({ actions: [{ action: "navigate", url: 42 }] });
     assertEquals(badField.status, 400);
     assertEquals((await badField.json()).error.issues[0].path, "body.actions.0.url");
+    const noTab = await post({ actions, tab: "tab-99" });
+    assertEquals(noTab.status, 400);
+    assertEquals((await noTab.json()).error.issues[0].path, "body.tab");
     const noRecording = await post({ recording_id: "nope" });
     assertEquals(noRecording.status, 404);
   } finally {
