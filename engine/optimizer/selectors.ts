@@ -131,6 +131,30 @@ function baseCandidates(node: UiNode, web: boolean, excludeText: boolean): Base[
   return out;
 }
 
+const SHAPES = new WeakMap<ScreenTable, Map<string, number[]>>();
+
+function shapeOf(text: string): string {
+  return text.replace(/\d+/g, "#");
+}
+
+/** Node indices by text shape, built once per table. */
+function shapeIndex(table: ScreenTable): Map<string, number[]> {
+  let m = SHAPES.get(table);
+  if (m === undefined) {
+    m = new Map();
+    for (let i = 0; i < table.size; i++) {
+      const t = table.node(i).text;
+      if (t === undefined || !/\d/.test(t)) continue;
+      const k = shapeOf(t);
+      const list = m.get(k);
+      if (list) list.push(i);
+      else m.set(k, [i]);
+    }
+    SHAPES.set(table, m);
+  }
+  return m;
+}
+
 function escapeRegex(s: string): string {
   return s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 }
@@ -277,7 +301,12 @@ export function rankSelectors(table: ScreenTable, node: number, options: RankOpt
   const shown = options.excludeText === true ? undefined : n.text ?? labelText;
   if (shown && /\d/.test(shown) && /\p{L}/u.test(shown)) {
     const textRegex = shown.split(/\d+/).map(escapeRegex).join("\\d+");
-    const c = check({ textRegex }, n.text === undefined);
+    // The pattern matches exactly the texts of the same shape (digit runs as #): one indexed
+    // lookup per screen instead of a regex over every node.
+    const same = shapeIndex(table).get(shapeOf(shown)) ?? [];
+    const i = same[0] ?? -1;
+    const mine = n.text === undefined ? i >= node && i < end : i === node;
+    const c = { matches: same.length, pickedOther: same.length === 1 && !mine };
     add({
       selector: { textRegex },
       score: (web ? WEB_TEXT_SCORE : TEXT_SCORE) + TEXT_PATTERN_PENALTY,
