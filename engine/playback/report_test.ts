@@ -1,0 +1,28 @@
+import type { StoredEvent } from "../../events/schemas.ts";
+import { assertEquals, assertThrows } from "../../tests/assert.ts";
+import { evolveReport, projectReport } from "./report.ts";
+
+const GOLDEN = new URL("../../tests/testdata/playback/report_golden/", import.meta.url);
+
+async function events(): Promise<StoredEvent[]> {
+  const text = await Deno.readTextFile(new URL("events.jsonl", GOLDEN));
+  return text.trim().split("\n").map((l) => JSON.parse(l) as StoredEvent);
+}
+
+Deno.test("projectReport() folds a stored playback stream into the golden 003 report", async () => {
+  const expected = JSON.parse(await Deno.readTextFile(new URL("report.json", GOLDEN)));
+  assertEquals(await projectReport(await events()), expected);
+});
+
+Deno.test("projectReport() is partial and running until PlaybackCompleted", async () => {
+  const all = await events();
+  const partial = (await projectReport(all.slice(0, 4)))!;
+  assertEquals(partial.status, "running");
+  assertEquals(partial.results.length, 2);
+  assertEquals(partial.test_boundary?.ended_at, undefined);
+});
+
+Deno.test("evolveReport() refuses a stream that does not start with PlaybackStarted", async () => {
+  const all = await events();
+  assertThrows(() => evolveReport(undefined, all[1]!), Error, "must start with PlaybackStarted");
+});
