@@ -263,3 +263,25 @@ Deno.test("connectAndroid() reads CAIRN_APPIUM_URL and CAIRN_ANDROID_UDID when t
     "expected a package",
   );
 });
+
+Deno.test("AndroidDriver.waitForSettle() reads the source twice when quiet and the next snapshot reuses it", async () => {
+  const standin = startAndroidStandin({ screens: { nav: corpus(NAV) } });
+  const driver = await AndroidDriver.connect({ appium: standin.url });
+  const sources = () => standin.commands.filter((c) => c.path === "/source").length;
+  try {
+    await driver.waitForSettle({ quietMs: 30 });
+    assertEquals(sources(), 2);
+    const snap = await driver.snapshot();
+    assertEquals(sources(), 2); // the settled source, no new round trip
+    assertEquals(new TextDecoder().decode(snap.raw.bytes), corpus(NAV));
+    await driver.snapshot();
+    assertEquals(sources(), 3); // used once only
+    await driver.waitForSettle({ quietMs: 30 });
+    await driver.tap({ x: 540, y: 2264 });
+    await driver.snapshot();
+    assertEquals(sources(), 6); // an action in between: read afresh
+  } finally {
+    await driver.close();
+    await standin.close();
+  }
+});

@@ -46,6 +46,9 @@ export const ANDROID_STRATEGIES = ["id", "accessibility id", "-android uiautomat
 /** At most this many elements of one lookup are described (rect + state round trips). */
 const MAX_FOUND = 20;
 
+/** How long a settled page source may stand in for a fresh one (no action in between). */
+const SETTLED_REUSE_MS = 250;
+
 /** The one tab a device screen has. */
 const MAIN_TAB = "main";
 
@@ -56,6 +59,8 @@ export class AndroidDriver implements Driver {
   readonly #server: AppiumServer | undefined;
   #viewport: Viewport | undefined;
   #lastScreen: Screen | undefined;
+  /** The source `waitForSettle` ended on; any action drops it. */
+  #settled: { xml: string; at: number } | undefined;
 
   /**
    * Wraps an open WebDriver session. Use {@linkcode AndroidDriver.connect} to open one.
@@ -136,7 +141,11 @@ export class AndroidDriver implements Driver {
   }
 
   async snapshot(): Promise<Snapshot> {
-    const xml = await this.#do("Cannot read the page source", () => this.#client.source());
+    const settled = this.#settled;
+    this.#settled = undefined;
+    const xml = settled && performance.now() - settled.at < SETTLED_REUSE_MS
+      ? settled.xml
+      : await this.#source();
     let screen: Screen;
     try {
       screen = parseHierarchy(xml);
@@ -197,6 +206,7 @@ export class AndroidDriver implements Driver {
   }
 
   async type(text: string, options: { point?: Point; clear?: boolean } = {}): Promise<void> {
+    this.#settled = undefined;
     if (options.point) await this.tap(options.point);
     await this.#do("Cannot type", async () => {
       let el = await this.#client.activeElement();
@@ -220,6 +230,7 @@ export class AndroidDriver implements Driver {
   }
 
   async press(key: string): Promise<void> {
+    this.#settled = undefined;
     const keycode = androidKeycode(key);
     if (keycode === undefined) {
       throw new DriverError(
@@ -308,6 +319,7 @@ export class AndroidDriver implements Driver {
    * not expose the url an app displays).
    */
   async navigate(url: string): Promise<NavigationResult> {
+    this.#settled = undefined;
     const started = performance.now();
     await this.#do(`Cannot open ${url}`, async () => {
       const component = /^([\w.]+)\/([\w.$]+)$/.exec(url) ??
@@ -331,20 +343,25 @@ export class AndroidDriver implements Driver {
     };
   }
 
+  /**
+   * Waits until two page sources `quietMs` apart are the same (each read is a device round trip,
+   * so it reads as few as that takes), at most `timeoutMs`. The settled source serves the next
+   * {@linkcode AndroidDriver.snapshot} if no action comes between.
+   */
   async waitForSettle(options: { quietMs?: number; timeoutMs?: number } = {}): Promise<void> {
     const quietMs = options.quietMs ?? 300;
     const deadline = performance.now() + (options.timeoutMs ?? 5_000);
-    let last = await this.#do("Cannot read the page source", () => this.#client.source());
-    let stableSince = performance.now();
+    let last = await this.#source();
     while (performance.now() < deadline) {
-      await new Promise((r) => setTimeout(r, Math.min(100, quietMs)));
-      const now = await this.#do("Cannot read the page source", () => this.#client.source());
-      if (now !== last) {
-        last = now;
-        stableSince = performance.now();
-      } else if (performance.now() - stableSince >= quietMs) {
+      await new Promise((r) =>
+        setTimeout(r, Math.min(quietMs, Math.max(0, deadline - performance.now())))
+      );
+      const now = await this.#source();
+      if (now === last) {
+        this.#settled = { xml: now, at: performance.now() };
         return;
       }
+      last = now;
     }
   }
 
@@ -435,7 +452,12 @@ export class AndroidDriver implements Driver {
     }
   }
 
+  #source(): Promise<string> {
+    return this.#do("Cannot read the page source", () => this.#client.source());
+  }
+
   async #actions(doing: string, actions: W3cAction[]): Promise<void> {
+    this.#settled = undefined;
     const seq: PointerSequence = {
       type: "pointer",
       id: "finger1",
