@@ -157,7 +157,13 @@ Deno.test("HumanRecorder keeps recording across a reload, an SPA route and a new
     await click(d, "[data-testid=item-beta]");
     await click(d, "a[href='/new_tab.html']");
     await click(d, "#blank-link");
+    // the new tab reaches the driver a moment later on a busy machine
+    for (let i = 0; i < 50 && !(await d.url()).includes("opened.html"); i++) {
+      await new Promise((r) => setTimeout(r, 100));
+    }
     assert(d.page.url().includes("opened.html"), d.page.url());
+    await r.ready();
+    await pause(d);
     await click(d, "#comment");
     await type(d, "looks good");
     await click(d, "#save");

@@ -229,7 +229,8 @@ export class HumanRecorder {
     switch (msg.type) {
       case "quiet":
       case "pre":
-        if (!state.snapshots.has(msg.gen)) await this.#capture(page, state);
+        // a page that navigates away mid-capture is no error: the next document reports itself
+        if (!state.snapshots.has(msg.gen)) await this.#capture(page, state).catch(() => {});
         return;
       case "load": {
         if (msg.url === "about:blank") return; // a tab's initial empty document
@@ -273,11 +274,15 @@ export class HumanRecorder {
   ): Promise<void> {
     // the page as it was before the action: the snapshot at the action's mutation count
     const before = state.snapshots.get(msg.gen) ?? state.latest ??
-      await this.#capture(page, state);
+      await this.#capture(page, state).catch((err) => {
+        // never lose the action: it is recorded with the screen last stored
+        this.#errors.push(`No screen before a ${msg.kind}: ${String(err)}`);
+        return undefined;
+      });
     const point: Point = { x: msg.x, y: msg.y };
-    const node = axTarget(before.screen.root, point);
+    const node = before ? axTarget(before.screen.root, point) : undefined;
     const events: NewEvent[] = [];
-    if (this.#lastAppended !== before.data) {
+    if (before && this.#lastAppended !== before.data) {
       events.push({ type: "ScreenCaptured", data: before.data });
       this.#lastAppended = before.data;
     }
