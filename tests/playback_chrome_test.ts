@@ -394,3 +394,32 @@ Deno.test("playback in Chromium targets the tab it is given", async () => {
     assertEquals(await pageLog(env), ["click:add"]);
   });
 });
+
+Deno.test("playback in Chromium reaches into shadow DOM and asserts text read there", async () => {
+  await withChrome(async (env) => {
+    const pages = servePlaybackPages(new URL("./testdata/web/", import.meta.url).pathname);
+    try {
+      const report = await runPlayback(
+        env.driver,
+        env.store,
+        plan([
+          { type: "navigate", url: pages.url + "shadow.html" },
+          { type: "type", target: { testId: "widget-email" }, text: "ann@example.com" },
+          // The recorded test id is gone; role + name (the accessibility tree) still finds it.
+          { type: "click", target: { testId: "subscribe-old", role: "button", name: "Subscribe" } },
+          {
+            type: "assert_text",
+            target: { id: "widget-status" },
+            expected: "Subscribed ann@example.com",
+          },
+          { type: "assert_text", target: { id: "widget-status" }, expected: "Subscribed nobody" },
+        ]),
+      );
+      assertEquals(report.results.map((r) => r.status), ["ok", "ok", "healed", "ok", "failed"]);
+      assertEquals(report.results[2]!.selector_used, "role_name");
+      assertEquals(report.results[4]!.error_code, "assertion_failed");
+    } finally {
+      await pages.close();
+    }
+  });
+});
