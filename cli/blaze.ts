@@ -37,6 +37,10 @@ export const spec: CommandSpec = {
     offscreen: { type: "boolean", description: "snapshot: include off-screen elements" },
     depth: { type: "number", value: "N", description: "snapshot: show at most N levels" },
     root: { type: "string", value: "REF", description: "snapshot: only the subtree of REF" },
+    marks: {
+      type: "boolean",
+      description: "screenshot: draw the snapshot's refs on it (set-of-mark)",
+    },
     diff: {
       type: "boolean",
       description: "snapshot: only what changed since the previous snapshot",
@@ -49,7 +53,8 @@ export const spec: CommandSpec = {
     out: {
       type: "string",
       value: "DIR",
-      description: "end: folder for the recording_v1 and capture files (default .)",
+      description:
+        "end: folder for the recording_v1 and capture files (default .); screenshot: the PNG file",
     },
     session: {
       type: "string",
@@ -78,6 +83,7 @@ Tools:
   assert ref=y778 visible | text="…"    check an element is visible or has a text
   read ref=y778 storeAs=total           read an element's text into memory
   memory set name=value | get name      write or read memory
+  screenshot [--marks] [--out FILE]     a PNG of the page (--marks: the refs drawn on it)
   step "Add two coffees"                start the next natural-language step
   end [--reason completed|failed|clarification] [--out DIR]
 
@@ -175,6 +181,10 @@ export async function run(args: ParsedArgs): Promise<number> {
     const root = str(args, "root");
     if (root) params.root = root;
   }
+  if (tool === "screenshot") {
+    if (bool(args, "marks")) params.marks = true;
+    if (bool(args, "offscreen")) params.offscreen = true;
+  }
   const stepText = str(args, "step");
   if (stepText && tool !== "step") params.step = stepText;
   if (tool === "end") {
@@ -186,6 +196,13 @@ export async function run(args: ParsedArgs): Promise<number> {
   if (!res.ok) return failed(res.status, body);
   if (bool(args, "json")) console.log(JSON.stringify(body, null, 2));
   else console.log(String(body.output ?? ""));
+  if (tool === "screenshot" && body.ok && typeof body.value === "string") {
+    const file = str(args, "out") ?? `screenshot-${body.value.slice(0, 12)}.png`;
+    const blob = await call(state, `/v1/blobs/${body.value}`);
+    if (!blob.ok) return failed(blob.status, await blob.json());
+    await Deno.writeFile(file, new Uint8Array(await blob.arrayBuffer()));
+    console.log(`Wrote ${file}`);
+  }
   if (tool === "end") {
     const files = await exportAndStop(state, db, sessionId, str(args, "out") ?? ".");
     for (const f of files) console.log(`Wrote ${f}`);

@@ -127,6 +127,7 @@ export const TOOL_PARAMS = {
     message: "memory set needs a value",
     path: ["value"],
   }),
+  screenshot: z.strictObject({ marks: Bool.optional(), offscreen: Bool.optional() }),
   step: z.strictObject({ text: z.string().min(1) }),
   end: z.strictObject({
     reason: z.enum(["completed", "failed", "clarification"]).optional(),

@@ -10,7 +10,7 @@
  */
 import type { Driver } from "./driver.ts";
 import type { EventStore } from "../events/event_store.ts";
-import type { EventData, NewEvent } from "../events/schemas.ts";
+import type { BlobRef, EventData, NewEvent } from "../events/schemas.ts";
 import type { Point, Screen, UiNode } from "../engine/ui_node.ts";
 import { isToolName, TOOL_PARAMS, type ToolName, type ToolParams } from "./_blaze_params.ts";
 import { renderSnapshot } from "../engine/snapshot.ts";
@@ -64,6 +64,10 @@ export class SessionEndedError extends Error {
 
 interface Latest {
   screen: Screen;
+  /** The screenshot taken with it, when one was. */
+  png?: Uint8Array;
+  /** Its stored blob. */
+  screenshot?: BlobRef;
 }
 
 /** One agent run, recorded to the stream `session-<id>`. */
@@ -261,6 +265,29 @@ export class BlazeSession {
           : text;
         return { ok: true, output, url: latest.screen.url ?? "" };
       }
+      case "screenshot": {
+        const q = p as ToolParams<"screenshot">;
+        const latest = await this.#capture(true);
+        if (!latest.png || !latest.screenshot) return fail("The driver took no screenshot");
+        if (q.marks !== true) {
+          return {
+            ok: true,
+            output: `Screenshot ${latest.screenshot.hash}`,
+            value: latest.screenshot.hash,
+          };
+        }
+        // set-of-mark (seed 002): the same refs as the text snapshot, drawn on the image
+        const { drawMarks } = await import("../engine/marks.ts");
+        const marked = await drawMarks(latest.png, latest.screen, {
+          offscreen: q.offscreen === true,
+        });
+        const ref = await this.#store.putBlob(marked.png, "image/png");
+        return {
+          ok: true,
+          output: `Screenshot ${ref.hash} with ${marked.refs.length} marks`,
+          value: ref.hash,
+        };
+      }
       case "step": {
         await this.#startStep(String(any.text));
         return { ok: true, output: `Step ${this.#step! + 1}: ${String(any.text)}` };
@@ -429,10 +456,10 @@ export class BlazeSession {
   }
 
   /** Records the current screen (hierarchy and screenshot blobs) and makes it the latest. */
-  async #capture(): Promise<Latest> {
+  async #capture(withScreenshot = this.#screenshots): Promise<Latest> {
     const [snap, png, vp] = await Promise.all([
       this.#driver.snapshot(),
-      this.#screenshots ? this.#driver.screenshot() : Promise.resolve(undefined),
+      withScreenshot ? this.#driver.screenshot() : Promise.resolve(undefined),
       this.#driver.viewport(),
     ]);
     const [hierarchy, screenshot] = await Promise.all([
@@ -452,7 +479,11 @@ export class BlazeSession {
         ...(tab ? { tabId: tab } : {}),
       },
     }]);
-    this.#latest = { screen: snap.screen };
+    this.#latest = {
+      screen: snap.screen,
+      ...(png ? { png } : {}),
+      ...(screenshot ? { screenshot } : {}),
+    };
     return this.#latest;
   }
 

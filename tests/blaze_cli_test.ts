@@ -70,6 +70,11 @@ Deno.test("cairn blaze runs a recorded flow across separate processes and writes
     assert(!diff.stdout.includes("Checkout"), diff.stdout);
     const shallow = await cairn(db, "snapshot", "--depth", "1");
     assertEquals(shallow.code, 0, shallow.stderr);
+    const shot = await cairn(db, "screenshot", "--marks", "--out", `${dir}/marks.png`);
+    assertEquals(shot.code, 0, shot.stderr);
+    assertStringIncludes(shot.stdout, "marks");
+    const png = await Deno.readFile(`${dir}/marks.png`);
+    assertEquals([...png.slice(1, 4)], [0x50, 0x4e, 0x47]); // "PNG"
     const total = refIn((await cairn(db, "snapshot")).stdout, "$15.98");
     assertEquals(
       (await cairn(db, "read", `ref=${total}`, "storeAs=total")).stdout.trim(),

@@ -100,6 +100,9 @@ Deno.test("BlazeSession records navigations: links, SPA routes and new tabs", as
       prompt: "Open the details",
       screenshots: false,
     });
+    const shot = await s.call("screenshot", {}); // taken even when screens go without one
+    assert(shot.ok && shot.value, shot.output);
+    assertEquals((await store.getBlob(shot.value)).ref.mediaType, "image/png");
     const snap = await s.call("snapshot", {});
     const r = await s.call("tap", { ref: refIn(snap.output, "Open details in a new tab") });
     assertEquals(r.url, server.url + "opened.html?via=link");
