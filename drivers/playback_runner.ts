@@ -105,6 +105,11 @@ export interface StartedPlayback {
 
 /** Inter-action delays are capped at this (003 R2). */
 export const MAX_RECORDED_DELAY_MS = 30_000;
+/**
+ * Longest wait for DOM quiet after a click or key press: a page that never stops mutating
+ * (an animation, a ticking clock) costs at most this; lookups still wait for their element.
+ */
+const SETTLE_CAP_MS = 1_500;
 /** Default per-action timeout (003 R1). */
 export const DEFAULT_ACTION_TIMEOUT_MS = 10_000;
 
@@ -705,7 +710,7 @@ class Run {
   async #settle(): Promise<void> {
     const quiet = this.options.settleAfterMs ?? 50;
     if (quiet > 0) {
-      await this.driver.waitForSettle({ quietMs: quiet, timeoutMs: 5_000 }).catch(() => {});
+      await this.driver.waitForSettle({ quietMs: quiet, timeoutMs: SETTLE_CAP_MS }).catch(() => {});
     }
   }
 
