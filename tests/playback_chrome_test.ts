@@ -423,3 +423,23 @@ Deno.test("playback in Chromium reaches into shadow DOM and asserts text read th
     }
   });
 });
+
+Deno.test("playback in Chromium does not stall on a page that never stops mutating", async () => {
+  await withChrome(async (env) => {
+    const t0 = performance.now();
+    const report = await runPlayback(
+      env.driver,
+      env.store,
+      plan([
+        { type: "navigate", url: env.server.url + "busy.html" },
+        { type: "click", target: { id: "press" } },
+        { type: "click", target: { id: "press" } },
+        { type: "click", target: { id: "press" } },
+      ]),
+    );
+    assertEquals(report.results.map((r) => r.status), ["ok", "ok", "ok", "ok"]);
+    assertEquals(await pageLog(env), ["click:press", "click:press", "click:press"]);
+    // Each click's settle gives up after 1.5 s (with the 5 s navigation cap it took 15 s).
+    assertLessOrEqual(performance.now() - t0, 10_000);
+  });
+});
