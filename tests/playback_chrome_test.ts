@@ -439,7 +439,7 @@ Deno.test("playback in Chromium does not stall on a page that never stops mutati
     );
     assertEquals(report.results.map((r) => r.status), ["ok", "ok", "ok", "ok"]);
     assertEquals(await pageLog(env), ["click:press", "click:press", "click:press"]);
-    // Each click's settle gives up after 1.5 s (with the 5 s navigation cap it took 15 s).
+    // Each click's settle gives up after 1.5 s (a 5 s cap per click would take over 15 s).
     assertLessOrEqual(performance.now() - t0, 10_000);
   });
 });
