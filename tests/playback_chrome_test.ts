@@ -4,6 +4,7 @@
  * variant, replays, and checks the report and what the page itself logged (every target
  * element logs its own identity when acted on, so a wrong element cannot pass).
  */
+import sharp from "sharp";
 import { ChromeDriver } from "../drivers/chrome/chrome_driver.ts";
 import { SqliteEventStore } from "../events/sqlite_event_store.ts";
 import type { PlaybackAction, PlaybackPlan } from "../engine/playback/actions.ts";
@@ -94,6 +95,22 @@ Deno.test("playback in Chromium heals a removed data-testid to aria-label and sc
     assertEquals(value, "ann@example.com");
     const png = await Deno.readFile(report.results[2]!.screenshot_path!);
     assertEquals([...png.slice(1, 4)], [0x50, 0x4e, 0x47]);
+    // The element actually matched is highlighted: the box's border sits just outside it.
+    const resolved = (await Array.fromAsync(env.store.readStream(`playback-${report.playback_id}`)))
+      .filter((e) => e.type === "PlaybackActionResolved").at(-1)!;
+    const b = (resolved.data as { bounds: { x: number; y: number; w: number; h: number } }).bounds;
+    const { data, info } = await sharp(png).removeAlpha().raw().toBuffer({
+      resolveWithObject: true,
+    });
+    const px = (
+      x: number,
+      y: number,
+    ) => [...data.subarray((y * info.width + x) * 3, (y * info.width + x) * 3 + 3)];
+    const border = px(b.x - 2, Math.round(b.y + b.h / 2));
+    assert(
+      border[0]! > 200 && border[1]! < 100 && border[2]! < 140,
+      `highlight border at ${JSON.stringify(border)}`,
+    );
     assertEquals(report.screenshots.length, 2);
     const subtitle = await env.driver.page.evaluate(() =>
       (globalThis as unknown as { __cairnOverlay?: ShadowRoot }).__cairnOverlay?.querySelector(
