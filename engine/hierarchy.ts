@@ -6,6 +6,8 @@
  */
 import { asRecord, parseJsonAt } from "./_parse_util.ts";
 import { CHROME_SCHEMA_VERSION, parseChromeHierarchy } from "./chrome_hierarchy.ts";
+import { parseAxTree } from "./formats/axtree.ts";
+import { parseJson } from "./formats/json_text.ts";
 import { parseAndroid } from "./parse_android.ts";
 import { parseIos } from "./parse_ios.ts";
 import { parseMaestro } from "./parse_maestro.ts";
@@ -78,12 +80,15 @@ function detect(text: string): { format: HierarchyFormat; json?: unknown } {
   );
 }
 
-/** Parsers of formats implemented in another module, registered at load (`axtree_v1`). */
+/**
+ * Parsers registered by other modules; a registered parser replaces the built-in one of its
+ * format (`axtree_v1` is built in: `parseAxTree`, imported directly, no side-effect import needed).
+ */
 const EXTRA_PARSERS = new Map<HierarchyFormat, (text: string, json?: unknown) => Screen>();
 
 /**
- * Registers the parser of a format implemented outside this module (the recording_v1 AX
- * snapshot, `axtree_v1`), so `parseHierarchy` can dispatch to it.
+ * Registers the parser of a format implemented outside this module, so `parseHierarchy`
+ * dispatches to it (for `axtree_v1` it replaces the built-in `parseAxTree`).
  *
  * @param format the format
  * @param parse the parser: the text, and the parsed JSON when detection already parsed it
@@ -126,8 +131,8 @@ export function parseHierarchy(text: string, options: ParseHierarchyOptions = {}
       return parseChromeHierarchy(json ?? text);
     case "axtree_v1": {
       const parse = EXTRA_PARSERS.get(format);
-      if (!parse) throw new TypeError(`No parser registered for hierarchy format ${format}`);
-      return parse(text, json);
+      if (parse) return parse(text, json);
+      return parseAxTree(json ?? parseJson(text));
     }
     default: {
       const never: never = format;

@@ -1,5 +1,6 @@
 import { assert, assertEquals, assertStringIncludes, assertThrows } from "../tests/assert.ts";
-import { detectFormat, parseHierarchy } from "./hierarchy.ts";
+import { parseAxTree } from "./formats/axtree.ts";
+import { detectFormat, parseHierarchy, registerHierarchyParser } from "./hierarchy.ts";
 import { parseAndroid } from "./parse_android.ts";
 import { type UiNode, walk } from "./ui_node.ts";
 
@@ -168,4 +169,33 @@ Deno.test("parseHierarchy() throws SyntaxError with line and column on malformed
     SyntaxError,
     "root.attributes.bounds",
   );
+});
+
+Deno.test("parseHierarchy() reads axtree_v1 without the side-effect registration import", () => {
+  // This file imports neither engine/formats/axtree_register.ts nor anything that does.
+  const text = JSON.stringify({
+    schema_version: "axtree_v1",
+    page_url: "https://shop.test/",
+    nodes: [
+      { node_id: "1", role: "RootWebArea", name: "Shop", children: ["2"] },
+      { node_id: "2", role: "button", name: "Go", children: [] },
+    ],
+  });
+  const s = parseHierarchy(text, { format: "axtree_v1" });
+  assertEquals(s.url, "https://shop.test/");
+  assertEquals(find(s.root, (n) => n.role === "button")?.name, "Go");
+  assertThrows(() => parseHierarchy("{", { format: "axtree_v1" }), SyntaxError);
+});
+
+Deno.test("registerHierarchyParser() replaces the built-in axtree_v1 parser", () => {
+  const builtIn = parseHierarchy(
+    '{"schema_version":"axtree_v1","nodes":[{"node_id":"1","role":"RootWebArea"}]}',
+    { format: "axtree_v1" },
+  );
+  registerHierarchyParser("axtree_v1", () => ({ ...builtIn, url: "registered" }));
+  try {
+    assertEquals(parseHierarchy("{}", { format: "axtree_v1" }).url, "registered");
+  } finally {
+    registerHierarchyParser("axtree_v1", (text, json) => parseAxTree(json ?? JSON.parse(text)));
+  }
 });
