@@ -44,13 +44,13 @@ const TYPES: Record<string, string> = {
  * await server.close();
  * ```
  */
-export function serveFolder(root: string = TEST_PAGES): WebServer {
+export function serveFolder(root: string = TEST_PAGES, port = 0): WebServer {
   const base = root.endsWith("/") ? root : root + "/";
   const server = Deno.serve(
-    { hostname: "127.0.0.1", port: 0, onListen: () => {} },
+    { hostname: "127.0.0.1", port, onListen: () => {} },
     (req) => handle(base, req),
   );
-  const port = server.addr.port;
+  port = server.addr.port;
   return {
     url: `http://127.0.0.1:${port}/`,
     port,
@@ -95,4 +95,10 @@ async function handle(base: string, req: Request): Promise<Response> {
   } catch {
     return new Response("Not found", { status: 404 });
   }
+}
+
+if (import.meta.main) {
+  // `deno run -A tests/web_server.ts [PORT] [FOLDER]`: the test pages for trying Cairn by hand.
+  const server = serveFolder(Deno.args[1] ?? TEST_PAGES, Number(Deno.args[0] ?? 8000));
+  console.log(`serving ${Deno.args[1] ?? "tests/testdata/web/"} at ${server.url} (Ctrl-C stops)`);
 }
