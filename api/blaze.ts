@@ -16,6 +16,7 @@ import {
   ToolInputError,
 } from "../drivers/blaze_session.ts";
 import { ChromeDriver } from "../drivers/chrome/chrome_driver.ts";
+import { launchDefaultChrome, perStore } from "./_per_store.ts";
 import { AndroidDriver } from "../drivers/android/android_driver.ts";
 import { AndroidStart, connectAndroid } from "../drivers/android/android_start.ts";
 import { readSession, sessionToCapture } from "../drivers/session_export.ts";
@@ -71,7 +72,7 @@ export class BlazeRegistry {
     const { platform, android, ...start } = body;
     const driver = platform === "android"
       ? await connectAndroid(android ?? {})
-      : await (this.#options.createDriver ?? defaultDriver)();
+      : await (this.#options.createDriver ?? launchDefaultChrome)();
     try {
       const drivers = driver instanceof ChromeDriver
         ? { chrome: await driver.browser.version() }
@@ -122,8 +123,6 @@ export class BlazeRegistry {
   }
 }
 
-const registries = new WeakMap<EventStore, BlazeRegistry>();
-
 /**
  * The blaze registry of a store (created on first use).
  *
@@ -131,19 +130,10 @@ const registries = new WeakMap<EventStore, BlazeRegistry>();
  * @param options applied when given
  * @returns the registry
  */
-export function blazeRegistry(store: EventStore, options?: BlazeRegistryOptions): BlazeRegistry {
-  let r = registries.get(store);
-  if (!r) {
-    r = new BlazeRegistry(store, options);
-    registries.set(store, r);
-  } else if (options) r.configure(options);
-  return r;
-}
-
-function defaultDriver(): Promise<Driver> {
-  const ws = Deno.env.get("CAIRN_BROWSER_WS");
-  return ChromeDriver.launch(ws ? { browserWs: ws } : {});
-}
+export const blazeRegistry: (store: EventStore, options?: BlazeRegistryOptions) => BlazeRegistry =
+  perStore(
+    (store, options?: BlazeRegistryOptions) => new BlazeRegistry(store, options),
+  );
 
 const SessionId = z.string().min(1).max(100).regex(/^[A-Za-z0-9._-]+$/);
 

@@ -10,7 +10,7 @@ import { Hono } from "hono";
 import { z } from "zod";
 import type { EventStore } from "../events/event_store.ts";
 import { type Driver, DriverError } from "../drivers/driver.ts";
-import { ChromeDriver } from "../drivers/chrome/chrome_driver.ts";
+import { launchDefaultChrome, perStore } from "./_per_store.ts";
 import { AndroidStart, connectAndroid } from "../drivers/android/android_start.ts";
 import {
   ALREADY_RUNNING,
@@ -82,7 +82,7 @@ export class PlaybackRegistry {
   }
 
   #browser(): Promise<Driver> {
-    this.#driver ??= (this.#options.createDriver ?? defaultDriver)().catch((err) => {
+    this.#driver ??= (this.#options.createDriver ?? launchDefaultChrome)().catch((err) => {
       this.#driver = undefined;
       throw err;
     });
@@ -160,8 +160,6 @@ export class PlaybackRegistry {
   }
 }
 
-const registries = new WeakMap<EventStore, PlaybackRegistry>();
-
 /**
  * The playback registry of a store (created on first use).
  *
@@ -169,22 +167,12 @@ const registries = new WeakMap<EventStore, PlaybackRegistry>();
  * @param options applied when given
  * @returns the registry
  */
-export function playbackRegistry(
+export const playbackRegistry: (
   store: EventStore,
   options?: PlaybackRegistryOptions,
-): PlaybackRegistry {
-  let r = registries.get(store);
-  if (!r) {
-    r = new PlaybackRegistry(store, options);
-    registries.set(store, r);
-  } else if (options) r.configure(options);
-  return r;
-}
-
-function defaultDriver(): Promise<Driver> {
-  const ws = Deno.env.get("CAIRN_BROWSER_WS");
-  return ChromeDriver.launch(ws ? { browserWs: ws } : {});
-}
+) => PlaybackRegistry = perStore(
+  (store, options?: PlaybackRegistryOptions) => new PlaybackRegistry(store, options),
+);
 
 const PlaybackId = z.string().min(1).max(100).regex(/^[A-Za-z0-9._-]+$/);
 

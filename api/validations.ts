@@ -10,7 +10,7 @@ import { Hono } from "hono";
 import { z } from "zod";
 import type { EventStore } from "../events/event_store.ts";
 import type { Driver } from "../drivers/driver.ts";
-import { ChromeDriver } from "../drivers/chrome/chrome_driver.ts";
+import { launchDefaultChrome, perStore } from "./_per_store.ts";
 import {
   PlatformMismatchError,
   readValidation,
@@ -82,7 +82,7 @@ export class ValidationRegistry {
     const marker = Promise.resolve();
     this.#running = marker;
     try {
-      this.#driver ??= (this.#options.createDriver ?? defaultDriver)().catch((err) => {
+      this.#driver ??= (this.#options.createDriver ?? launchDefaultChrome)().catch((err) => {
         this.#driver = undefined;
         throw err;
       });
@@ -123,8 +123,6 @@ export class ValidationRegistry {
   }
 }
 
-const registries = new WeakMap<EventStore, ValidationRegistry>();
-
 /**
  * The validation registry of a store (created on first use).
  *
@@ -132,22 +130,12 @@ const registries = new WeakMap<EventStore, ValidationRegistry>();
  * @param options applied when given
  * @returns the registry
  */
-export function validationRegistry(
+export const validationRegistry: (
   store: EventStore,
   options?: ValidationRegistryOptions,
-): ValidationRegistry {
-  let r = registries.get(store);
-  if (!r) {
-    r = new ValidationRegistry(store, options);
-    registries.set(store, r);
-  } else if (options) r.configure(options);
-  return r;
-}
-
-function defaultDriver(): Promise<Driver> {
-  const ws = Deno.env.get("CAIRN_BROWSER_WS");
-  return ChromeDriver.launch(ws ? { browserWs: ws } : {});
-}
+) => ValidationRegistry = perStore(
+  (store, options?: ValidationRegistryOptions) => new ValidationRegistry(store, options),
+);
 
 describeRoute({
   method: "post",
