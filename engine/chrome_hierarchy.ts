@@ -66,6 +66,11 @@ export const ChromeNode = z.object({
   name: z.string().optional(),
   value: z.string().optional(),
   description: z.string().optional(),
+  /**
+   * The text of a generic element carrying an id or test id whose only DOM child is a text
+   * node (the text node is folded into it: `<span data-testid="cart-count">3</span>`).
+   */
+  text: z.string().optional(),
   /** True AX states: focused, focusable, disabled, checked, mixed, unchecked, selected, expanded, collapsed, pressed, required, readonly, editable, modal, multiline. */
   states: z.array(z.string()).optional(),
   /** Heading level. */
@@ -245,6 +250,7 @@ function chromeToUiNode(c: ChromeNode, children: UiNode[], sx: number, sy: numbe
     children,
   };
   if (c.role === "StaticText" && c.name) init.text = c.name;
+  else if (c.text) init.text = c.text;
   if (dom.id) init.resourceId = dom.id;
   if (testAttr) init.testId = dom[testAttr]!;
   if (dom["aria-label"]) init.contentDescription = dom["aria-label"];

@@ -11,6 +11,7 @@ import {
   CHROME_SCHEMA_VERSION,
   type ChromeHierarchy,
   type ChromeNode,
+  TEST_ID_ATTRIBUTES,
 } from "./chrome_hierarchy.ts";
 import { CssPathBuilder, type FlatDom } from "./css_path.ts";
 
@@ -122,7 +123,16 @@ interface DomIndex {
   /** 1 for a scroll container (`overflow: auto|scroll|overlay`) whose content overflows it. */
   scrolls: Uint8Array;
   nodeType: number[];
+  /** 1 for a rendered element (with a layout box) carrying an `id` or a test id: kept even when the AX tree prunes it. */
+  holder: Uint8Array;
+  /** `backendNodeId` of each DOM node. */
+  backend: number[];
+  /** Number of DOM children of each node. */
+  childCount: Int32Array;
 }
+
+/** How far up the DOM a kept node looks for pruned holder elements before its AX parent's. */
+const MAX_HOLDER_GAP = 16;
 
 const SCROLLING_OVERFLOW = new Set(["auto", "scroll", "overlay"]);
 
@@ -186,7 +196,12 @@ function indexDom(snap: DomSnapshotLike): DomIndex | undefined {
   const backend = nodes.backendNodeId ?? [];
   const names = nodes.nodeName ?? [];
   const attributes = nodes.attributes ?? [];
+  const testIds = new Set<string>(TEST_ID_ATTRIBUTES);
+  const named = new Uint8Array(n);
+  const childCount = new Int32Array(n);
   for (let i = 0; i < n; i++) {
+    const p = parentIndex[i]!;
+    if (p >= 0) childCount[p]!++;
     byBackend.set(backend[i]!, i);
     const isElement = nodeType[i] === 1;
     flat.tag[i] = isElement ? (s[names[i]!] ?? "").toLowerCase() : "";
@@ -198,7 +213,9 @@ function indexDom(snap: DomSnapshotLike): DomIndex | undefined {
         const name = s[a[k]!];
         if (name === "id") id = s[a[k + 1]!] ?? "";
         else if (name === "class") cls = s[a[k + 1]!] ?? "";
+        else if (testIds.has(name!) && (s[a[k + 1]!] ?? "") !== "") named[i] = 1;
       }
+      if (id !== "") named[i] = 1;
     }
     flat.id[i] = id;
     flat.className[i] = cls;
@@ -211,6 +228,10 @@ function indexDom(snap: DomSnapshotLike): DomIndex | undefined {
     if (layoutOf[domIndex] === -1) layoutOf[domIndex] = k;
   });
   const scrolls = scrollContainers(flat.parent, layoutOf, doc.layout, s);
+  const holder = new Uint8Array(n);
+  for (let i = 0; i < n; i++) {
+    if (named[i] === 1 && layoutOf[i]! >= 0) holder[i] = 1;
+  }
   const wanted = new Set<string>(CHROME_DOM_ATTRIBUTES);
   const attrs = (i: number): Record<string, string> => {
     const out: Record<string, string> = {};
@@ -222,13 +243,29 @@ function indexDom(snap: DomSnapshotLike): DomIndex | undefined {
     }
     return out;
   };
-  return { flat, byBackend, attrs, layoutOf, clickable, scrolls, nodeType };
+  return {
+    flat,
+    byBackend,
+    attrs,
+    layoutOf,
+    clickable,
+    scrolls,
+    nodeType,
+    backend,
+    holder,
+    childCount,
+  };
 }
 
 /**
  * Joins the CDP accessibility tree with the DOM snapshot into Cairn's Chrome hierarchy.
  *
- * Ignored AX nodes and inline text boxes are dropped and their children lifted; every kept
+ * Ignored AX nodes and inline text boxes are dropped and their children lifted, except that a
+ * rendered element carrying an `id` or a test id (`data-testid` family) is always kept: an
+ * ignored AX node of one becomes a `generic` node, and one the AX tree pruned altogether (a
+ * `<span data-testid>`) is added as a `generic` node between its nearest kept AX ancestor and
+ * the kept nodes inside it (from the DOM snapshot's parents, no extra CDP call); a `generic`
+ * holder whose only DOM child is a text node takes that text as its `text`. Every kept
  * node backed by a DOM node gets its tag, selected attributes, CSS path, layout box and
  * clickability (`DOMSnapshot` `isClickable`); an element is scrollable when its computed
  * overflow is `auto`/`scroll`/`overlay` and a layout box inside it spills out of its box (DOM
@@ -250,17 +287,52 @@ export function joinChromeHierarchy(raw: ChromeCdpResults, page: ChromePageInfo)
   const paths = dom ? new CssPathBuilder(dom.flat) : undefined;
   const layout = snapshot.documents[0]?.layout;
   const out: ChromeNode[] = [];
+  /** DOM index of each kept node, -1 when it has none. */
+  const outDom: number[] = [];
+  /** Out index of each pruned holder element already added, by DOM index. */
+  const synthetic = new Map<number, number>();
+  const push = (node: ChromeNode, domIndex: number, parent: number): number => {
+    const index = out.length;
+    out.push(node);
+    outDom.push(domIndex);
+    if (parent >= 0) (out[parent]!.children ??= []).push(index);
+    return index;
+  };
   const stack: [AXNodeLike, number][] = [[root, -1]];
   while (stack.length > 0) {
-    const [ax, parent] = stack.pop()!;
+    const [ax, axParent] = stack.pop()!;
+    let parent = axParent;
     const role = axString(ax.role) ?? "none";
+    const domIndex = domIndexOf(ax, dom);
+    const isHolder = domIndex >= 0 && dom!.holder[domIndex] === 1;
     const keep = ax === root ||
-      (!ax.ignored && !DROPPED_ROLES.has(role) && !isUserAgentFiller(ax, role, dom));
+      (!DROPPED_ROLES.has(role) &&
+        (ax.ignored ? isHolder : !isUserAgentFiller(ax, role, dom)));
     let index = parent;
     if (keep) {
-      index = out.length;
-      out.push(convertAx(ax, role, dom, paths, layout));
-      if (parent >= 0) (out[parent]!.children ??= []).push(index);
+      if (dom && domIndex >= 0 && parent >= 0) {
+        // Elements the AX tree pruned between this node and its parent (a <span data-testid>).
+        for (const h of prunedHolders(dom, domIndex, outDom[parent]!)) {
+          let at = synthetic.get(h);
+          if (at === undefined) {
+            at = push(convertDom({ role: "generic" }, h, dom, paths, layout), h, parent);
+            synthetic.set(h, at);
+          }
+          parent = at;
+        }
+      }
+      const node = convertAx(
+        ax,
+        ax.ignored && role === "none" ? "generic" : role,
+        dom,
+        paths,
+        layout,
+      );
+      if (foldsInto(node, domIndex, out[parent], outDom[parent], dom)) {
+        out[parent]!.text = node.name!;
+        continue;
+      }
+      index = push(node, domIndex, parent);
     }
     const kids = ax.childIds ?? [];
     for (let i = kids.length - 1; i >= 0; i--) {
@@ -278,6 +350,45 @@ export function joinChromeHierarchy(raw: ChromeCdpResults, page: ChromePageInfo)
   };
   if (page.title) result.title = page.title;
   return result;
+}
+
+function domIndexOf(ax: AXNodeLike, dom: DomIndex | undefined): number {
+  if (ax.backendDOMNodeId === undefined || !dom) return -1;
+  return dom.byBackend.get(ax.backendDOMNodeId) ?? -1;
+}
+
+/**
+ * The holder elements strictly between a DOM node and its AX parent's DOM node, outermost
+ * first; none when the AX parent is not a near DOM ancestor (aria-owns, slots).
+ */
+function prunedHolders(dom: DomIndex, i: number, parentDom: number): number[] {
+  if (parentDom < 0) return [];
+  const found: number[] = [];
+  let p = dom.flat.parent[i]!;
+  for (let k = 0; k < MAX_HOLDER_GAP && p >= 0; k++) {
+    if (p === parentDom) return found.reverse();
+    if (dom.holder[p] === 1) found.push(p);
+    p = dom.flat.parent[p]!;
+  }
+  return [];
+}
+
+/**
+ * A text node that is the only DOM child of a generic holder element becomes that element's
+ * `text`: the element carrying the id is what a hit test at the text returns.
+ */
+function foldsInto(
+  node: ChromeNode,
+  domIndex: number,
+  parent: ChromeNode | undefined,
+  parentDom: number | undefined,
+  dom: DomIndex | undefined,
+): boolean {
+  if (node.role !== "StaticText" || node.name === undefined || !parent || !dom) return false;
+  if (parent.role !== "generic" || parent.text !== undefined || parent.children) return false;
+  if (parentDom === undefined || parentDom < 0 || dom.holder[parentDom] !== 1) return false;
+  return domIndex >= 0 && dom.flat.parent[domIndex] === parentDom &&
+    dom.childCount[parentDom] === 1;
 }
 
 /** A nameless generic node outside the snapshot's DOM (user-agent shadow: an input's editor). */
@@ -309,6 +420,18 @@ function convertAx(
   node.backendNodeId = backend;
   const i = dom.byBackend.get(backend);
   if (i === undefined) return node;
+  return convertDom(node, i, dom, paths, layout);
+}
+
+/** Adds the DOM facts of DOM node `i` (tag, attributes, path, clickability, box) to a node. */
+function convertDom(
+  node: ChromeNode,
+  i: number,
+  dom: DomIndex,
+  paths: CssPathBuilder | undefined,
+  layout: DomSnapshotLike["documents"][number]["layout"] | undefined,
+): ChromeNode {
+  if (node.backendNodeId === undefined) node.backendNodeId = dom.backend[i]!;
   const type = dom.nodeType[i];
   if (type === 1) {
     node.tag = dom.flat.tag[i]!;

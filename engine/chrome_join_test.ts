@@ -117,3 +117,71 @@ Deno.test("joinChromeHierarchy() keeps meaningful AX nodes with DOM attributes, 
   assertEquals(h.nodes[6]!.children, undefined); // no UA filler child
   assertEquals(h.nodes[6]!.dom, { type: "password" });
 });
+
+/** doc > html > body > header > [span[data-testid=cart-count] > "3", span[data-testid=multi] > ["a", b > "b"], span#gone (display: none) > "x", div#wrap > "w"]. */
+function holderSnapshot(): DomSnapshotLike {
+  const strings = [
+    "#document",
+    "HTML",
+    "BODY",
+    "HEADER",
+    "SPAN",
+    "#text",
+    "data-testid",
+    "cart-count",
+    "multi",
+    "B",
+    "DIV",
+    "id",
+    "wrap",
+    "gone",
+  ];
+  const laidOut = [1, 2, 3, 4, 5, 6, 7, 8, 9, 12, 13]; // not the hidden span 10 nor its text 11
+  return {
+    strings,
+    documents: [{
+      nodes: {
+        parentIndex: [-1, 0, 1, 2, 3, 4, 3, 6, 6, 8, 3, 10, 3, 12],
+        nodeType: [9, 1, 1, 1, 1, 3, 1, 3, 1, 3, 1, 3, 1, 3],
+        nodeName: [0, 1, 2, 3, 4, 5, 4, 5, 9, 5, 4, 5, 10, 5],
+        backendNodeId: [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14],
+        attributes: [[], [], [], [], [6, 7], [], [6, 8], [], [], [], [11, 13], [], [11, 12], []],
+      },
+      layout: {
+        nodeIndex: laidOut,
+        bounds: laidOut.map((i) => [i * 10, 0, 10, 20]),
+      },
+    }],
+  };
+}
+
+Deno.test("joinChromeHierarchy() keeps elements with a test id or an id that the AX tree prunes or ignores", () => {
+  const axNodes: AXNodeLike[] = [
+    ax("1", "RootWebArea", { childIds: ["2"], backendDOMNodeId: 1 }),
+    ax("2", "none", { ignored: true, parentId: "1", childIds: ["3"], backendDOMNodeId: 3 }),
+    ax("3", "banner", { parentId: "2", childIds: ["4", "5", "6", "9", "7"], backendDOMNodeId: 4 }),
+    ax("4", "StaticText", { parentId: "3", name: { value: "3" }, backendDOMNodeId: 6 }),
+    ax("5", "StaticText", { parentId: "3", name: { value: "a" }, backendDOMNodeId: 8 }),
+    ax("6", "StaticText", { parentId: "3", name: { value: "b" }, backendDOMNodeId: 10 }),
+    ax("9", "none", { ignored: true, parentId: "3", backendDOMNodeId: 11 }), // display: none
+    ax("7", "none", { ignored: true, parentId: "3", childIds: ["8"], backendDOMNodeId: 13 }),
+    ax("8", "StaticText", { parentId: "7", name: { value: "w" }, backendDOMNodeId: 14 }),
+  ];
+  const h = joinChromeHierarchy({ axNodes, snapshot: holderSnapshot() }, PAGE);
+  const summary = h.nodes.map((n) => [n.role, n.dom ?? null, n.text ?? n.name ?? null]);
+  assertEquals(summary, [
+    ["RootWebArea", null, null],
+    ["banner", null, null],
+    ["generic", { "data-testid": "cart-count" }, "3"], // pruned span added, its text folded in
+    ["generic", { "data-testid": "multi" }, null], // two DOM children: the texts stay children
+    ["StaticText", null, "a"],
+    ["StaticText", null, "b"], // under <b>, lifted into the same span
+    ["generic", { id: "wrap" }, "w"], // ignored AX node of an element with an id
+  ]);
+  assertEquals(h.nodes[1]!.children, [2, 3, 6]);
+  assertEquals(h.nodes[3]!.children, [4, 5]);
+  assertEquals(h.nodes[2]!.children, undefined);
+  const span = h.nodes[2]!;
+  assertEquals([span.tag, span.backendNodeId, span.bounds], ["span", 5, [40, 0, 10, 20]]);
+  assertEquals(span.cssPath, "body > header > span:nth-of-type(1)");
+});

@@ -6,10 +6,14 @@ import { captureChromeHierarchy } from "../drivers/chrome/hierarchy.ts";
 import { launchChrome } from "../drivers/chrome/launch.ts";
 import { ChromeHierarchy, parseChromeHierarchy } from "../engine/chrome_hierarchy.ts";
 import { parseHierarchy } from "../engine/hierarchy.ts";
+import { parseTrail } from "../engine/trail.ts";
+import { projectTrail } from "../engine/trail_projection.ts";
+import { ScreenTable } from "../engine/screen_table.ts";
 import { resolveRef } from "../engine/resolve_ref.ts";
 import { renderSnapshot } from "../engine/snapshot.ts";
 import { type UiNode, walk } from "../engine/ui_node.ts";
 import { assert, assertEquals, assertMatch, assertThrows } from "./assert.ts";
+import { buildCapture } from "./optimizer_support.ts";
 import { serveFolder } from "./web_server.ts";
 
 const OWN_PAGES = new URL("./testdata/snapshots/web/", import.meta.url).pathname;
@@ -167,9 +171,15 @@ Deno.test("captureChromeHierarchy() captures every corpus web page; every ref sh
         else total += refs.length;
         for (const ref of refs) assertEquals(resolveRef(screen, ref).ref, ref);
         if (e.name === "main.html" && dir === "puppeteer-replay") {
-          // a link's text nodes are its name, not children
-          assertMatch(text, /\n- link "Hello\sWorld" \[ref=[a-z]\d+\]\n/);
+          // a link's text nodes are its name, not children; an element with an id inside it
+          // (here in its shadow root) is kept, with its text
+          assertMatch(
+            text,
+            /\n- link "Hello\sWorld" \[ref=[a-z]\d+\]:\n {2}- generic "World" \[ref=[a-z]\d+\]\n/,
+          );
           assert(!/text "Hello\s"/.test(text), text);
+          // <span id="span2">Hello</span> World: the span is kept, the bare text stays text
+          assertMatch(text, /\n {2}- generic "Hello" \[ref=[a-z]\d+\]\n {2}- text " World"/);
         }
         pages++;
       }
@@ -194,4 +204,43 @@ Deno.test("captureChromeHierarchy() never holds a typed password", async () => {
     [...walk(email)].some(([n]) => n.value === "alice@example.com"),
     "the email value is kept",
   );
+});
+
+Deno.test("captureChromeHierarchy() keeps a value span with a test id but no role; the optimizer selects it by test id", async () => {
+  const h = await capture(OWN_PAGES, "cart.html");
+  const screen = parseChromeHierarchy(JSON.parse(JSON.stringify(h)));
+  const count = find(screen.root, (n) => n.testId === "cart-count");
+  assertEquals([count.className, count.text, count.attrs?.tag], ["generic", "3", "span"]);
+  assertEquals(count.children.length, 0); // its only text node is folded into it
+  const total = find(screen.root, (n) => n.resourceId === "cart-total");
+  assertEquals([total.className, total.text], ["generic", "$42.00"]);
+  // the display:none span with an id is not kept
+  assert(![...walk(screen.root)].some(([n]) => n.resourceId === "gone-span"));
+
+  const table = ScreenTable.from(screen);
+  const centre = {
+    x: count.bounds.x + count.bounds.w / 2,
+    y: count.bounds.y + count.bounds.h / 2,
+  };
+  assertEquals(table.node(table.hitTest(centre)), count);
+  assertEquals(table.count({ testId: "cart-count" }), 1);
+  assertEquals(table.count({ text: "3" }), 2); // the page shows another bare "3": text is ambiguous
+
+  const { events, screens } = buildCapture("web", [
+    { step: "Open the cart", screen, kind: "tap", point: centre },
+    {
+      step: "Read the cart count",
+      screen,
+      kind: "readText",
+      point: centre,
+      value: "3",
+      storeAs: "n",
+    },
+  ]);
+  const p = projectTrail(events, { screens, mode: "adaptive" });
+  const rec = parseTrail(p.yaml).trail.flatMap((s) => s.recording ?? []);
+  assertEquals(rec.map((a) => [a.kind, a.selector]), [
+    ["tap", { testId: "cart-count" }],
+    ["readText", { testId: "cart-count" }],
+  ]);
 });
