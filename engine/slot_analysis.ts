@@ -12,6 +12,7 @@
  */
 import { z } from "zod";
 import { camelName } from "./optimizer/naming.ts";
+import { statedDeltas, statesDoubled, statesTotal } from "./nl_relations.ts";
 
 /** A named slot. */
 export const AnalysedSlot = z.object({
@@ -49,19 +50,6 @@ export interface SlotAnalyzer {
 }
 
 const VERIFY = /^\s*(verify|check|assert|confirm|ensure|expect|make sure)\b/i;
-const NUM = String.raw`(\d+|one|two|three|four|five|six|seven|eight|nine|ten)`;
-const WORDS: Record<string, number> = {
-  one: 1,
-  two: 2,
-  three: 3,
-  four: 4,
-  five: 5,
-  six: 6,
-  seven: 7,
-  eight: 8,
-  nine: 9,
-  ten: 10,
-};
 
 function singular(w: string): string {
   if (/ies$/.test(w)) return w.slice(0, -3) + "y";
@@ -150,27 +138,17 @@ export class HeuristicSlotAnalyzer implements SlotAnalyzer {
           w.length > 2 && s.name.toLowerCase().includes(w)
         )
       ) ?? captured[captured.length - 1]!;
-      const t = step.toLowerCase();
-      const num = (m: RegExpExecArray) => WORDS[m[1]!] ?? Number(m[1]);
-      const inc = new RegExp(String.raw`\b(?:increased|went up|grew|rose)\s+by\s+${NUM}`).exec(t);
-      const dec = new RegExp(String.raw`\b(?:decreased|went down|dropped|fell)\s+by\s+${NUM}`).exec(
-        t,
-      );
+      const [delta] = statedDeltas(step);
       let expression: string | undefined;
       let what = "";
-      if (inc) {
+      if (delta) {
         [expression, what] = [
-          `{{${target.name} + ${num(inc)}}}`,
-          `increased by ${num(inc)}`,
+          `{{${target.name} ${delta.op} ${delta.amount}}}`,
+          `${delta.op === "+" ? "increased" : "decreased"} by ${delta.amount}`,
         ];
-      } else if (dec) {
-        [expression, what] = [
-          `{{${target.name} - ${num(dec)}}}`,
-          `decreased by ${num(dec)}`,
-        ];
-      } else if (/\bdoubled\b/.test(t)) {
+      } else if (statesDoubled(step)) {
         [expression, what] = [`{{${target.name} * 2}}`, "doubled"];
-      } else if (/\b(total|sum)\b/.test(t) && captured.length >= 2) {
+      } else if (statesTotal(step) && captured.length >= 2) {
         const [a, b] = captured.slice(-2) as [AnalysedSlot, AnalysedSlot];
         [expression, what] = [`{{${a.name} * ${b.name}}}`, "total"];
       }

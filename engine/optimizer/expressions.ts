@@ -11,24 +11,7 @@
 import { evaluateTemplate, parseDisplayNumber } from "../template.ts";
 import type { CapturedSlot, Draft, DraftAction } from "./draft.ts";
 import { retargetAssertion } from "./modes.ts";
-
-const NUMBER_WORDS: Record<string, number> = {
-  one: 1,
-  two: 2,
-  three: 3,
-  four: 4,
-  five: 5,
-  six: 6,
-  seven: 7,
-  eight: 8,
-  nine: 9,
-  ten: 10,
-};
-const N = String.raw`(\d+(?:\.\d+)?|one|two|three|four|five|six|seven|eight|nine|ten)`;
-
-function num(word: string): number {
-  return NUMBER_WORDS[word.toLowerCase()] ?? Number(word);
-}
+import { statedDeltas, statesDoubled, statesHalved, statesTotal } from "../nl_relations.ts";
 
 /** A relation the NL step states, as candidate expressions over slots. */
 interface Relation {
@@ -44,31 +27,19 @@ interface Relation {
  */
 function relations(stepText: string): Relation[] {
   const out: Relation[] = [];
-  const t = stepText.toLowerCase();
-  const inc =
-    new RegExp(String.raw`\b(?:increased|increases|went up|grew|rose|goes up)\s+by\s+${N}`).exec(
-      t,
-    ) ??
-      new RegExp(String.raw`\b${N}\s+more\b`).exec(t);
-  if (inc) {
-    const k = num(inc[1]!);
-    out.push({ phrase: inc[0], build: (slots) => slots.map((s) => `${s.name} + ${k}`) });
+  for (const d of statedDeltas(stepText)) {
+    out.push({
+      phrase: d.phrase,
+      build: (slots) => slots.map((s) => `${s.name} ${d.op} ${d.amount}`),
+    });
   }
-  const dec =
-    new RegExp(String.raw`\b(?:decreased|decreases|went down|dropped|fell|goes down)\s+by\s+${N}`)
-      .exec(t) ??
-      new RegExp(String.raw`\b${N}\s+(?:fewer|less)\b`).exec(t);
-  if (dec) {
-    const k = num(dec[1]!);
-    out.push({ phrase: dec[0], build: (slots) => slots.map((s) => `${s.name} - ${k}`) });
-  }
-  if (/\bdoubled?\b|\btwice\b/.test(t)) {
+  if (statesDoubled(stepText)) {
     out.push({ phrase: "doubled", build: (slots) => slots.map((s) => `${s.name} * 2`) });
   }
-  if (/\bhalved?\b/.test(t)) {
+  if (statesHalved(stepText)) {
     out.push({ phrase: "halved", build: (slots) => slots.map((s) => `${s.name} / 2`) });
   }
-  if (/\b(total|sum|subtotal|combined|altogether)\b/.test(t)) {
+  if (statesTotal(stepText)) {
     out.push({
       phrase: "total",
       build: (recentFirst) => {
