@@ -3,6 +3,7 @@ import { generatedClassReason, generatedIdReason } from "../engine/optimizer/gen
 import { rankSelectors } from "../engine/optimizer/selectors.ts";
 import { chooseSelector } from "../engine/optimizer/modes.ts";
 import { ScreenTable } from "../engine/screen_table.ts";
+import { parseHierarchy } from "../engine/hierarchy.ts";
 import { makeNode, type UiNode, type UiNodeInit } from "../engine/ui_node.ts";
 
 let y = 0;
@@ -159,4 +160,47 @@ Deno.test("chooseSelector() in flexible mode writes a number in the text as \\d+
   ]);
   assertEquals(chooseSelector(c, "adaptive").selector, { id: "cart" });
   assertEquals(chooseSelector(c, "strict").selector, { id: "cart" });
+});
+
+/** The wdio demo app's login screen: two EditTexts share `RNE__Input__text-input`. */
+const RN_LOGIN = "/work/shared/corpus/android/uiautomator_wdio_demo_reactnative_login.xml";
+
+Deno.test("rankSelectors() picks a unique contentDescription over id + text for EditTexts sharing an id", async () => {
+  const t = ScreenTable.from(parseHierarchy(await Deno.readTextFile(RN_LOGIN)).root);
+  const fields: [string, string][] = [["Email", "input-email"], ["Password", "input-password"]];
+  for (const [text, desc] of fields) {
+    let at = -1;
+    for (let i = 0; i < t.size; i++) {
+      const node = t.node(i);
+      if (node.className === "android.widget.EditText" && node.text === text) at = i;
+    }
+    assert(at >= 0, `no EditText "${text}" on the screen`);
+    const ranked = rankSelectors(t, at, { platform: "android", point: { x: 590, y: 853 } });
+    const ok = ranked.filter((c) => !c.rejected);
+    assertEquals(ok[0]?.selector, { contentDescription: desc });
+    // The field's text (placeholder or typed value) is never offered while anything else works.
+    assert(ok.every((c) => c.selector.text === undefined && c.selector.textRegex === undefined));
+    for (const mode of ["strict", "flexible", "adaptive"] as const) {
+      const choice = chooseSelector(ranked, mode);
+      const chosen = choice.selectors ?? [choice.selector!];
+      assertEquals(chosen[0], { contentDescription: desc }, mode);
+      assert(chosen.every((s) => s.text === undefined), `${mode} used the field's text`);
+    }
+  }
+});
+
+Deno.test("rankSelectors() ranks id + parent context above id + text for a non-editable node", () => {
+  const a = n({ className: "Button", resourceId: "buy", text: "Buy" });
+  const b = n({ className: "Button", resourceId: "buy", text: "Buy now" });
+  const card = makeNode({
+    className: "Card",
+    resourceId: "deal-card",
+    bounds: { x: 0, y: 0, w: 600, h: 2000 },
+    children: [b],
+  });
+  const t = screen(a, card);
+  assertEquals(best(t, b), { id: "buy", childOf: { id: "deal-card" } });
+  const withText = rankSelectors(t, t.indexOf(b), { platform: "android" })
+    .find((c) => c.selector.id === "buy" && c.selector.text === "Buy now");
+  assert(withText && withText.score > 2, `id + text scored ${withText?.score}`);
 });

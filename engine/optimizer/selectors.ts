@@ -35,12 +35,33 @@ const WEB_CSS_PATH_SCORE = 6; // structure: breaks on markup changes
 const WEB_XY_SCORE = 7; // coordinates scaled by viewport
 
 // Penalties for combined candidates.
+// A combination that needs the node's text ranks after every single durable property (an id,
+// a test id, a content description): it breaks on any copy edit, a unique label does not.
+const WITH_TEXT_FLOOR = CONTENT_DESC_SCORE;
 const WITH_TEXT_PENALTY = 0.2; // a second property that disambiguates
+// An editable field's text is its placeholder or the value typed: it changes every run.
+const EDITABLE_TEXT_PENALTY = XY_SCORE;
 const WITH_PARENT_PENALTY = 0.4; // scoped under a durable ancestor
 const WITH_INDEX_PENALTY = 1.5; // n-th of several: fragile
 const TEXT_PATTERN_PENALTY = 0.1; // copy with its numbers as \d+: survives counts, not copy edits
 const MAX_INDEX = 20; // beyond this an index is noise, not a selector
 const MAX_PARENT_HOPS = 6; // how far up a durable ancestor is looked for
+
+/** Editable fields (Android EditText, iOS text fields, web textboxes): their text is a value. */
+const EDITABLE =
+  /EditText|TextField|XCUIElementTypeTextView|UITextView|textbox|searchbox|combobox|TextArea/i;
+
+/**
+ * Is the node an editable field, whose text is a placeholder or the current value?
+ *
+ * @param node the node
+ * @returns true for EditText, text fields, web textboxes and password fields
+ */
+export function isEditable(node: UiNode): boolean {
+  if (node.password) return true;
+  if (node.role && /^(textbox|searchbox|combobox)$/i.test(node.role)) return true;
+  return EDITABLE.test(node.className);
+}
 
 /** Options of {@linkcode rankSelectors}. */
 export interface RankOptions {
@@ -208,9 +229,10 @@ export function rankSelectors(table: ScreenTable, node: number, options: RankOpt
     return { matches: m.count, pickedOther: m.count === 1 && !mine };
   };
   const bases = baseCandidates(n, web, options.excludeText === true);
+  const editable = isEditable(n);
   // A control without text of its own (a button around a label): its one label's text.
   let labelText: string | undefined;
-  if (!n.text && options.excludeText !== true) {
+  if (!n.text && options.excludeText !== true && !editable) {
     const labels: number[] = [];
     for (let i = node + 1; i < end && labels.length < 2; i++) {
       if (table.node(i).text) labels.push(i);
@@ -249,20 +271,23 @@ export function rankSelectors(table: ScreenTable, node: number, options: RankOpt
         rejected: `matches ${single.matches} nodes`,
       });
     }
-    // Combine with the node's text (minimal second property).
-    if (b.family !== "text" && n.text && !options.excludeText && !web) {
+    // Combine with the node's text (minimal second property); never an editable field's
+    // text, which is its placeholder or value.
+    let textCombo = false;
+    if (b.family !== "text" && n.text && !options.excludeText && !web && !editable) {
       const sel = { ...b.sel, text: n.text };
       const c = check(sel);
+      textCombo = c.matches === 1 && !c.pickedOther;
       add({
         selector: sel,
-        score: b.score + WITH_TEXT_PENALTY,
+        score: Math.max(b.score, WITH_TEXT_FLOOR) + WITH_TEXT_PENALTY,
         family: b.family,
         matches: c.matches,
-        ...(c.matches === 1 && !c.pickedOther ? {} : { rejected: `matches ${c.matches} nodes` }),
+        ...(textCombo ? {} : { rejected: `matches ${c.matches} nodes` }),
       });
-      if (c.matches === 1 && !c.pickedOther) continue;
     }
-    // Parent context: the type (or property) under a durable ancestor.
+    // Parent context: the type (or property) under a durable ancestor (tried even when the
+    // text combination is unique: it does not break on copy edits).
     if (parent === null) parent = durableAncestor(table, node, web);
     if (parent) {
       const sel = { ...b.sel, childOf: parent };
@@ -277,6 +302,7 @@ export function rankSelectors(table: ScreenTable, node: number, options: RankOpt
       });
       if (c.matches === 1 && !c.pickedOther) continue;
     }
+    if (textCombo) continue;
     // Index among the matches, capped.
     const all = matchSelector(table, b.sel, MAX_INDEX + 1);
     const at = all.indices.indexOf(node);
@@ -298,7 +324,7 @@ export function rankSelectors(table: ScreenTable, node: number, options: RankOpt
     }
   }
   // Text with a number in it ("Cart (3)"): a pattern tolerant of the number changing.
-  const shown = options.excludeText === true ? undefined : n.text ?? labelText;
+  const shown = options.excludeText === true || editable ? undefined : n.text ?? labelText;
   if (shown && /\d/.test(shown) && /\p{L}/u.test(shown)) {
     const textRegex = shown.split(/\d+/).map(escapeRegex).join("\\d+");
     // The pattern matches exactly the texts of the same shape (digit runs as #): one indexed
@@ -320,7 +346,23 @@ export function rankSelectors(table: ScreenTable, node: number, options: RankOpt
     if (options.size) sel.viewport = { width: options.size.width, height: options.size.height };
     add({ selector: sel, score: web ? WEB_XY_SCORE : XY_SCORE, family: "xy", matches: 1 });
   }
+  if (editable) demoteEditableText(out);
   return out.sort((a, b) => (a.rejected ? 1 : 0) - (b.rejected ? 1 : 0) || a.score - b.score);
+}
+
+/**
+ * An editable field's text (placeholder or value) as a selector: rejected when any other
+ * candidate besides xy works, else kept but ranked after every other selector.
+ */
+function demoteEditableText(out: Candidate[]): void {
+  const usesText = (c: Candidate) =>
+    c.selector.text !== undefined || c.selector.textRegex !== undefined;
+  const other = out.some((c) => !c.rejected && !usesText(c) && c.selector.xy === undefined);
+  for (const c of out) {
+    if (!usesText(c) || c.rejected) continue;
+    if (other) c.rejected = "editable field: its text is a placeholder or the value typed";
+    else c.score += EDITABLE_TEXT_PENALTY;
+  }
 }
 
 const RECORDED_TEST_ID = /^\[data-(?:testid|test-id|test|cy|qa|pw)=["']?([^"'\]]+)["']?\]$/;
