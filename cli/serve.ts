@@ -9,6 +9,7 @@ import { type CommandSpec, num, type ParsedArgs, str } from "./args.ts";
 import { DB_FLAGS, dbPath, openStore } from "./context.ts";
 import { InputError } from "./errors.ts";
 import { createApp, DEFAULT_BODY_LIMIT } from "../api/app.ts";
+import { blazeRegistry } from "../api/blaze.ts";
 
 /** Command spec of `cairn serve`. */
 export const spec: CommandSpec = {
@@ -87,7 +88,35 @@ export function serveConfig(
   return { host, port, bodyLimit, ...(token === undefined ? {} : { token }) };
 }
 
-/** Runs `cairn serve` until SIGINT or SIGTERM. */
+/** How long shutdown waits for live blaze sessions to end and their browsers to close. */
+const CLOSE_TIMEOUT_MS = 10_000;
+
+/**
+ * What `serve` does once the server has stopped, before the store closes: live blaze sessions
+ * are ended as interrupted (recorded in the store) and their browsers closed.
+ *
+ * @param store the served store
+ */
+export async function closeLiveSessions(store: Parameters<typeof blazeRegistry>[0]): Promise<void> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(
+      () => reject(new Error(`not done after ${CLOSE_TIMEOUT_MS} ms`)),
+      CLOSE_TIMEOUT_MS,
+    );
+  });
+  try {
+    await Promise.race([blazeRegistry(store).closeAll(), timeout]);
+  } catch (err) {
+    console.error(
+      `serve: closing live blaze sessions: ${err instanceof Error ? err.message : err}`,
+    );
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** Runs `cairn serve` until SIGINT or SIGTERM, then closes live blaze sessions' browsers. */
 export async function run(args: ParsedArgs): Promise<number> {
   const config = serveConfig(args, (n) => Deno.env.get(n));
   const store = openStore(args);
@@ -120,6 +149,7 @@ export async function run(args: ParsedArgs): Promise<number> {
   } finally {
     Deno.removeSignalListener("SIGINT", stop);
     Deno.removeSignalListener("SIGTERM", stop);
+    await closeLiveSessions(store);
     store.close();
   }
 }
