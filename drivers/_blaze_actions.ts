@@ -185,3 +185,64 @@ export function describeNode(node: UiNode): string {
   const name = node.name ?? node.text ?? node.contentDescription;
   return `${node.role ?? node.className}${name ? ` ${JSON.stringify(name)}` : ""}`;
 }
+
+/** What a sensitive field's value is stored as (the human recorder's `[redacted]` too). */
+export const REDACTED = "[redacted]";
+
+/**
+ * Whether a field's value must never be stored: the rule of the human recorder's page script
+ * (`drivers/chrome/_recorder_script.ts`, which runs inside the page and so cannot import it),
+ * on a `UiNode`: a password field, a node in a `data-sensitive` subtree, or an `autocomplete`
+ * of `current-password`, `new-password` or `cc-*`.
+ *
+ * @param node the field
+ * @param ancestors its ancestors, root first (for `data-sensitive` on a wrapper)
+ * @returns true when the value is a secret
+ */
+export function isSensitiveNode(node: UiNode, ancestors: readonly UiNode[] = []): boolean {
+  if (node.password) return true;
+  if ([node, ...ancestors].some((n) => n.attrs?.["data-sensitive"] !== undefined)) return true;
+  const ac = (node.attrs?.autocomplete ?? "").toLowerCase();
+  return ac.startsWith("cc-") || ac.includes("current-password") || ac.includes("new-password");
+}
+
+/**
+ * The ancestors of a node on a screen, root first.
+ *
+ * @param root the screen's root
+ * @param target the node
+ * @returns its ancestors (empty when it is the root or not in the tree)
+ */
+export function ancestorsOf(root: UiNode, target: UiNode): UiNode[] {
+  const path: UiNode[] = [];
+  const visit = (n: UiNode): boolean => {
+    if (n === target) return true;
+    path.push(n);
+    for (const c of n.children) if (visit(c)) return true;
+    path.pop();
+    return false;
+  };
+  return visit(root) ? path : [];
+}
+
+/**
+ * A copy of a JSON value with every occurrence of each secret inside its strings replaced by
+ * {@linkcode REDACTED}.
+ *
+ * @param value the value (tool parameters, an event's data)
+ * @param secrets the values to hide
+ * @returns the scrubbed copy
+ */
+export function scrubSecrets<T>(value: T, secrets: Iterable<string>): T {
+  const list = [...secrets].filter((s) => s.length > 0);
+  if (list.length === 0) return value;
+  const scrub = (v: unknown): unknown => {
+    if (typeof v === "string") return list.reduce((s, x) => s.split(x).join(REDACTED), v);
+    if (Array.isArray(v)) return v.map(scrub);
+    if (v && typeof v === "object" && !(v instanceof Uint8Array)) {
+      return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, scrub(x)]));
+    }
+    return v;
+  };
+  return scrub(value) as T;
+}

@@ -14,7 +14,17 @@ import type { BlobRef, EventData, NewEvent } from "../events/schemas.ts";
 import type { Point, Screen, UiNode } from "../engine/ui_node.ts";
 import { isToolName, TOOL_PARAMS, type ToolName, type ToolParams } from "./_blaze_params.ts";
 import { renderSnapshot } from "../engine/snapshot.ts";
-import { actionOf, describeNode, resolveTarget, targetOf, textOf } from "./_blaze_actions.ts";
+import {
+  actionOf,
+  ancestorsOf,
+  describeNode,
+  isSensitiveNode,
+  REDACTED,
+  resolveTarget,
+  scrubSecrets,
+  targetOf,
+  textOf,
+} from "./_blaze_actions.ts";
 import { diffSnapshots, formatSnapshotDiff } from "../engine/snapshot_diff.ts";
 
 export { isToolName, TOOL_NAMES, type ToolName } from "./_blaze_params.ts";
@@ -90,6 +100,8 @@ export class BlazeSession {
   #settleMs: number;
   #lastUrl = "";
   #lastTab = "";
+  /** Values typed into password or sensitive fields: never stored (events, hierarchy blobs). */
+  #secrets = new Set<string>();
   /** The last text the snapshot tool returned and the options it was rendered with. */
   #rendered: { key: string; text: string } | undefined;
 
@@ -307,11 +319,18 @@ export class BlazeSession {
     p: Record<string, unknown>,
     raw: Record<string, unknown>,
   ): Promise<ToolResult> {
-    if (typeof p.step === "string" && p.step !== this.#stepText) await this.#startStep(p.step);
     const needsScreen = tool !== "memory";
     const latest = needsScreen ? await this.#capture() : undefined;
     const actionId = crypto.randomUUID();
     const { node, point, onScreen, problem } = resolveTarget(latest?.screen, tool, p);
+    // a value typed into a password or sensitive field is stored nowhere (seeds 003/004)
+    const secret = tool === "type" && node && latest &&
+      isSensitiveNode(node, ancestorsOf(latest.screen.root, node));
+    if (secret && String(p.text) !== "") this.#secrets.add(String(p.text));
+    const hide = <T>(v: T): T => scrubSecrets(v, this.#secrets);
+    if (typeof p.step === "string" && p.step !== this.#stepText) {
+      await this.#startStep(p.step, hide(p.step));
+    }
     const { kind, performed } = actionOf(tool, p);
     const tab = this.#lastTab;
     await this.#append([{
@@ -319,10 +338,11 @@ export class BlazeSession {
       data: {
         actionId,
         kind,
-        ...performed,
+        ...hide(performed),
+        ...(secret ? { text: REDACTED } : {}),
         ...(point ? { point } : {}),
         toolName: tool,
-        toolParams: raw,
+        toolParams: secret ? { ...hide(raw), text: REDACTED } : hide(raw),
         ...(node ? { target: targetOf(node) } : {}),
         source: "agent",
         ...(this.#step !== undefined ? { stepIndex: this.#step } : {}),
@@ -344,7 +364,7 @@ export class BlazeSession {
         actionId,
         ok: outcome.ok,
         durationMs,
-        ...(outcome.error ? { error: outcome.error } : {}),
+        ...(outcome.error ? { error: hide(outcome.error) } : {}),
         ...(outcome.value !== undefined ? { value: outcome.value } : {}),
       },
     }];
@@ -358,6 +378,7 @@ export class BlazeSession {
       data: { memory: this.memory, writtenBy: Object.fromEntries(this.#writtenBy) },
     });
     await this.#append(events);
+    if (secret) outcome = { ...outcome, output: hide(outcome.output) };
     return {
       ...outcome,
       actionId,
@@ -445,13 +466,13 @@ export class BlazeSession {
     }
   }
 
-  /** Ends the open step (if any) and starts the next one. */
-  async #startStep(text: string): Promise<void> {
+  /** Ends the open step (if any) and starts the next one (recorded as `stored`, scrubbed). */
+  async #startStep(text: string, stored = text): Promise<void> {
     const events: NewEvent[] = [];
     if (this.#step !== undefined) events.push({ type: "StepEnded", data: { index: this.#step } });
     this.#step = this.#nextStep++;
     this.#stepText = text;
-    events.push({ type: "StepStarted", data: { index: this.#step, text } });
+    events.push({ type: "StepStarted", data: { index: this.#step, text: stored } });
     await this.#append(events);
   }
 
@@ -463,7 +484,10 @@ export class BlazeSession {
       this.#driver.viewport(),
     ]);
     const [hierarchy, screenshot] = await Promise.all([
-      this.#store.putBlob(snap.raw.bytes, snap.raw.mediaType),
+      this.#store.putBlob(
+        scrubBlob(snap.raw.bytes, snap.raw.mediaType, this.#secrets),
+        snap.raw.mediaType,
+      ),
       png ? this.#store.putBlob(png, "image/png") : Promise.resolve(undefined),
     ]);
     const tab = this.#lastTab;
@@ -517,6 +541,32 @@ export class BlazeSession {
     });
     this.#version = r.streamVersion;
   }
+}
+
+/**
+ * A raw hierarchy with every known secret replaced by `[redacted]`: in a JSON document's
+ * strings, else in the text (raw and XML-escaped). A password field's value is masked by the
+ * platform already; this covers fields only marked sensitive, and pages that echo a secret.
+ */
+function scrubBlob(bytes: Uint8Array, mediaType: string, secrets: Set<string>): Uint8Array {
+  if (secrets.size === 0) return bytes;
+  const text = new TextDecoder().decode(bytes);
+  if (![...secrets].some((s) => text.includes(s) || text.includes(xmlEscape(s)))) return bytes;
+  if (mediaType.includes("json")) {
+    try {
+      return new TextEncoder().encode(JSON.stringify(scrubSecrets(JSON.parse(text), secrets)));
+    } catch {
+      // not JSON after all: scrub the text
+    }
+  }
+  let out = text;
+  for (const s of secrets) out = out.split(s).join(REDACTED).split(xmlEscape(s)).join(REDACTED);
+  return new TextEncoder().encode(out);
+}
+
+function xmlEscape(s: string): string {
+  return s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;")
+    .replace(/"/g, "&quot;").replace(/'/g, "&apos;");
 }
 
 function ok(output: string) {

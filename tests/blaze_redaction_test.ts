@@ -1,0 +1,155 @@
+import { assert, assertEquals, assertStringIncludes } from "./assert.ts";
+import { BlazeSession } from "../drivers/blaze_session.ts";
+import { ancestorsOf, isSensitiveNode, scrubSecrets } from "../drivers/_blaze_actions.ts";
+import { readSession, sessionToCapture, sessionToRecording } from "../drivers/session_export.ts";
+import { ChromeDriver } from "../drivers/chrome/chrome_driver.ts";
+import { SqliteEventStore } from "../events/sqlite_event_store.ts";
+import type { StoredEvent } from "../events/schemas.ts";
+import { RecordingV1 } from "../engine/formats/recording_v1.ts";
+import { projectSessionTrail } from "../engine/trail_projection.ts";
+import { stringifyTrail } from "../engine/trail.ts";
+import { makeNode } from "../engine/ui_node.ts";
+import { serveFolder } from "./web_server.ts";
+import { refIn } from "./blaze_refs.ts";
+
+const PASSWORD = "Hunter2-s3cret!";
+const EMAIL = "ada@example.com";
+
+/** Every byte of the SQLite files (main, WAL, shared memory) as latin1 text, to search. */
+async function dbBytes(path: string): Promise<string> {
+  let out = "";
+  for (const p of [path, `${path}-wal`, `${path}-shm`, `${path}-journal`]) {
+    try {
+      out += new TextDecoder("latin1").decode(await Deno.readFile(p));
+    } catch (err) {
+      if (!(err instanceof Deno.errors.NotFound)) throw err;
+    }
+  }
+  return out;
+}
+
+/** The ref of the button named `name` (the page's heading has the same name). */
+function buttonRef(snapshot: string, name: string): string {
+  const line = snapshot.split("\n").find((l) => l.includes("button") && l.includes(`"${name}"`));
+  return refIn(line ?? "", name);
+}
+
+Deno.test("BlazeSession stores a password typed by the agent nowhere: events, blobs, exports, trail", async () => {
+  const dir = await Deno.makeTempDir();
+  const server = serveFolder();
+  const dbPath = `${dir}/cairn.db`;
+  const store = SqliteEventStore.open(dbPath);
+  const driver = await ChromeDriver.launch();
+  let sessionId = "";
+  try {
+    const s = await BlazeSession.start(driver, store, {
+      url: server.url + "login.html",
+      prompt: "Sign in",
+    });
+    sessionId = s.id;
+    const snap = (await s.call("snapshot", {})).output;
+    assert((await s.call("type", { ref: refIn(snap, "Email"), text: EMAIL })).ok);
+    const typed = await s.call("type", {
+      ref: refIn(snap, "Password"),
+      text: PASSWORD,
+      step: `Type the password ${PASSWORD}`,
+      notes: `the password is ${PASSWORD}`,
+    });
+    assert(typed.ok, typed.error);
+    assert(!typed.output.includes(PASSWORD), typed.output);
+    // the page really holds the password: the driver typed it
+    assertEquals(
+      await driver.page.$eval("#password", (el) => (el as HTMLInputElement).value),
+      PASSWORD,
+    );
+    assert((await s.call("tap", { ref: buttonRef(snap, "Sign in") })).ok);
+    await s.call("end", {});
+    assertEquals(s.memory, {});
+
+    const events: StoredEvent[] = [];
+    for await (const e of store.readStream(s.streamId)) events.push(e);
+    for (const e of events) {
+      assert(!JSON.stringify(e).includes(PASSWORD), `${e.type} holds the password`);
+    }
+    const inputs = events.filter((e) =>
+      e.type === "ActionPerformed" && e.data.kind === "inputText"
+    );
+    assertEquals(inputs.length, 2);
+    const [email, password] = inputs;
+    assert(email?.type === "ActionPerformed" && password?.type === "ActionPerformed");
+    assertEquals(email.data.text, EMAIL); // a plain field keeps its value
+    assertEquals(password.data.text, "[redacted]");
+    assertEquals(password.data.toolParams?.text, "[redacted]");
+    assertStringIncludes(String(password.data.toolParams?.step), "[redacted]");
+    assertEquals(password.data.toolParams?.notes, "the password is [redacted]");
+    for (const e of events) {
+      if (e.type !== "ScreenCaptured") continue;
+      for (const ref of [e.data.hierarchy, e.data.screenshot]) {
+        if (!ref) continue;
+        const bytes = (await store.getBlob(ref.hash)).bytes;
+        assert(!new TextDecoder("latin1").decode(bytes).includes(PASSWORD), `blob ${ref.hash}`);
+      }
+    }
+
+    const recording = RecordingV1.parse(sessionToRecording(await readSession(store, sessionId)));
+    const recJson = JSON.stringify(recording);
+    assert(!recJson.includes(PASSWORD), "recording_v1 holds the password");
+    assertStringIncludes(recJson, "[redacted]");
+    assert(
+      !JSON.stringify(sessionToCapture(await readSession(store, sessionId))).includes(PASSWORD),
+    );
+
+    const projection = await projectSessionTrail(store, sessionId, { mode: "adaptive" });
+    const yaml = stringifyTrail(projection.trail);
+    assertStringIncludes(yaml, "{{password}}");
+    assert(!/text: "?\[redacted\]/.test(yaml), `the trail types [redacted] as a literal:\n${yaml}`);
+    assert(!yaml.includes(PASSWORD), yaml);
+    const mem = projection.trail.config?.memory ?? {};
+    assertEquals(mem.password ?? null, null); // a slot with no default
+    assert(!Object.values(mem).includes("[redacted]"), yaml);
+  } finally {
+    store.close();
+    await driver.close();
+    await server.close();
+  }
+  try {
+    const bytes = await dbBytes(dbPath);
+    assert(bytes.length > 0);
+    assertStringIncludes(bytes, EMAIL); // the scan does see stored text
+    assert(!bytes.includes(PASSWORD), "the SQLite file holds the password");
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("isSensitiveNode() flags password fields, data-sensitive subtrees and secret autocomplete", () => {
+  const field = (attrs: Record<string, string> = {}, password = false) =>
+    makeNode({ className: "textbox", role: "textbox", password, attrs });
+  assert(isSensitiveNode(field({}, true)));
+  assert(isSensitiveNode(field({ autocomplete: "cc-number" })));
+  assert(isSensitiveNode(field({ autocomplete: "section-a current-password" })));
+  assert(isSensitiveNode(field({ autocomplete: "new-password" })));
+  assert(isSensitiveNode(field({ "data-sensitive": "" })));
+  assert(!isSensitiveNode(field({ autocomplete: "username" })));
+  assert(!isSensitiveNode(field({ type: "email" })));
+  const inner = field();
+  const wrapper = makeNode({
+    className: "group",
+    attrs: { "data-sensitive": "" },
+    children: [inner],
+  });
+  const root = makeNode({ className: "RootWebArea", children: [wrapper] });
+  assertEquals(ancestorsOf(root, inner), [root, wrapper]);
+  assert(isSensitiveNode(inner, ancestorsOf(root, inner)));
+  assert(!isSensitiveNode(inner));
+});
+
+Deno.test("scrubSecrets() replaces a secret inside every string of a value", () => {
+  const v = { a: "pw=abc123", b: ["abc123", 4], c: { d: "x" } };
+  assertEquals(scrubSecrets(v, ["abc123"]), {
+    a: "pw=[redacted]",
+    b: ["[redacted]", 4],
+    c: { d: "x" },
+  });
+  assertEquals(scrubSecrets(v, []), v);
+});
