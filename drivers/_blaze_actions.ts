@@ -9,6 +9,7 @@ import type { EventData } from "../events/schemas.ts";
 import { resolveRef } from "../engine/snapshot.ts";
 import { type Point, type Screen, type UiNode, walk } from "../engine/ui_node.ts";
 import type { ToolName } from "./_blaze_params.ts";
+import { REDACTED } from "../engine/playback/actions.ts";
 
 type ActionKind = EventData<"ActionPerformed">["kind"];
 type Performed = Omit<EventData<"ActionPerformed">, "actionId" | "source" | "kind">;
@@ -186,8 +187,7 @@ export function describeNode(node: UiNode): string {
   return `${node.role ?? node.className}${name ? ` ${JSON.stringify(name)}` : ""}`;
 }
 
-/** What a sensitive field's value is stored as (the human recorder's `[redacted]` too). */
-export const REDACTED = "[redacted]";
+export { REDACTED };
 
 /**
  * Whether a field's value must never be stored: the rule of the human recorder's page script

@@ -4,9 +4,9 @@ import { ancestorsOf, isSensitiveNode, scrubSecrets } from "../drivers/_blaze_ac
 import { readSession, sessionToCapture, sessionToRecording } from "../drivers/session_export.ts";
 import { ChromeDriver } from "../drivers/chrome/chrome_driver.ts";
 import { SqliteEventStore } from "../events/sqlite_event_store.ts";
-import type { StoredEvent } from "../events/schemas.ts";
+import type { NewEvent, StoredEvent } from "../events/schemas.ts";
 import { RecordingV1 } from "../engine/formats/recording_v1.ts";
-import { projectSessionTrail } from "../engine/trail_projection.ts";
+import { projectSessionTrail, projectTrail } from "../engine/trail_projection.ts";
 import { stringifyTrail } from "../engine/trail.ts";
 import { makeNode } from "../engine/ui_node.ts";
 import { serveFolder } from "./web_server.ts";
@@ -152,4 +152,35 @@ Deno.test("scrubSecrets() replaces a secret inside every string of a value", () 
     c: { d: "x" },
   });
   assertEquals(scrubSecrets(v, []), v);
+});
+
+Deno.test("projectTrail() gives each [redacted] sensitive input its own slot with no default", () => {
+  // no screens (a capture of another recorder): a tap on each field, then its redacted text
+  const field = (name: string, id: string, n: number): NewEvent[] =>
+    (["tap", "inputText"] as const).flatMap((kind, k): NewEvent[] => [{
+      type: "ActionPerformed",
+      data: {
+        actionId: `a${n}${k}`,
+        kind,
+        ...(kind === "inputText" ? { text: "[redacted]" } : {}),
+        target: { role: "textbox", name, selectors: { id } },
+        source: "human",
+      },
+    }, { type: "ActionCompleted", data: { actionId: `a${n}${k}`, ok: true, durationMs: 1 } }]);
+  const events: NewEvent[] = [
+    {
+      type: "SessionStarted",
+      data: { sessionId: "s1", mode: "agent", platform: "web", prompt: "Pay by card" },
+    },
+    ...field("Card number", "card", 1),
+    ...field("Secret note", "note", 2),
+    { type: "SessionEnded", data: { reason: "completed" } },
+  ];
+  const { trail, yaml } = projectTrail(events, { screens: new Map(), mode: "adaptive" });
+  assert(!/text: "?\[redacted\]/.test(yaml), yaml);
+  const texts = [...yaml.matchAll(/text: "(\{\{\w+\}\})"/g)].map((m) => m[1]);
+  assertEquals(texts.length, 2, yaml);
+  assert(texts[0] !== texts[1], `two secrets share one slot:\n${yaml}`);
+  const mem = trail.config?.memory ?? {};
+  for (const t of texts) assertEquals(mem[t!.slice(2, -2)] ?? null, null);
 });

@@ -19,6 +19,7 @@ import type { CapturedSlot, Draft, DraftAction, PassContext } from "./draft.ts";
 import { retargetAssertion } from "./modes.ts";
 import { capturedSlotName, inputSlotName, uniqueName } from "./naming.ts";
 import { isProvisioningTool, reverseSubstitute } from "./substitution.ts";
+import { REDACTED } from "../playback/actions.ts";
 
 const MIN_REPEAT_LENGTH = 3; // shorter repeated literals ("1", "OK") are coincidences
 
@@ -104,7 +105,8 @@ export function slotsPass(draft: Draft, ctx: PassContext): Draft {
         }
         const field = nodeOf(a, ctx, "node") ?? nodeOf(a, ctx, "fieldNode") ??
           recordedField(a);
-        const secret = field?.password === true;
+        // a recorder's `[redacted]` (a sensitive field that is no password) is a secret too
+        const secret = field?.password === true || runText.includes(REDACTED);
         const name = inputSlot(a, runText, field, secret, s.text);
         a.text = `{{${name}}}`;
         if (!secret) inputs.push({ name, value: runText, seq: a.src.seq });
@@ -243,7 +245,7 @@ export function slotsPass(draft: Draft, ctx: PassContext): Draft {
       inputByValue.set(literal, sub.key);
       return sub.key;
     }
-    const repeated = inputByValue.get(literal);
+    const repeated = literal === REDACTED ? undefined : inputByValue.get(literal); // two secrets differ
     if (repeated) {
       a.notes.push(`input slot ${repeated} (repeated literal)`);
       return repeated;
