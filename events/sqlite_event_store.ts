@@ -84,6 +84,10 @@ export class SqliteEventStore implements EventStore {
       head: p(
         "SELECT max(coalesce((SELECT max(position) FROM events), 0), (SELECT position FROM log_head WHERE id = 1)) AS position",
       ),
+      // one statement for what an append needs: the stream's version (null: no stream) and the head
+      appendState: p(
+        "SELECT (SELECT stream_version FROM events WHERE stream_id = ? ORDER BY stream_version DESC LIMIT 1), max(coalesce((SELECT max(position) FROM events), 0), (SELECT position FROM log_head WHERE id = 1))",
+      ),
       setHighWater: p("UPDATE log_head SET position = max(position, ?) WHERE id = 1"),
       stream: p(
         "SELECT stream_version AS version, position FROM events WHERE stream_id = ? ORDER BY stream_version DESC LIMIT 1",
@@ -115,7 +119,7 @@ export class SqliteEventStore implements EventStore {
       getBlob: p("SELECT media_type, size, bytes FROM blobs WHERE hash = ?"),
     };
     // rows as arrays: cheaper to materialise than objects on the read path
-    for (const k of ["readAll", "readStream"]) {
+    for (const k of ["readAll", "readStream", "appendState"]) {
       (this.#s[k] as unknown as { setReturnArrays(v: boolean): void }).setReturnArrays(true);
     }
   }
@@ -144,6 +148,11 @@ export class SqliteEventStore implements EventStore {
       // reads of the main file through mmap rather than pread copies (~30 % faster full reads)
       db.exec("PRAGMA mmap_size = 268435456");
       db.exec("PRAGMA cache_size = -32768");
+      // Checkpoints (the only fsyncs with WAL + NORMAL) every 16,000 pages (64 MB) rather than
+      // 1,000: appends pay for far fewer of them, and pages a run of small commits rewrote many
+      // times are copied back once. The WAL file is truncated back to 64 MB after one.
+      db.exec("PRAGMA wal_autocheckpoint = 16000");
+      db.exec("PRAGMA journal_size_limit = 67108864");
       migrate(db);
       return new SqliteEventStore(db);
     } catch (err) {
@@ -210,16 +219,16 @@ export class SqliteEventStore implements EventStore {
         };
       }
     }
-    const stream = s.stream!.get(streamId) as { version: number; position: number } | undefined;
-    const version = stream?.version ?? 0;
+    const [current, head] = s.appendState!.get(streamId) as unknown as [number | null, number];
+    const exists = current !== null;
+    const version = current ?? 0;
     if (
-      (expected === "no_stream" && stream !== undefined) ||
+      (expected === "no_stream" && exists) ||
       (typeof expected === "number" && expected !== version)
     ) {
       throw new ConcurrencyError(streamId, expected, version);
     }
     if (rows.length === 0) return { positions: [], streamVersion: version, duplicate: false };
-    const head = this.#headSync();
     const positions: number[] = new Array(rows.length);
     for (let i = 0; i < rows.length; i++) {
       const r = rows[i]!;
@@ -228,7 +237,7 @@ export class SqliteEventStore implements EventStore {
       s.insert!.run(pos, streamId, version + i + 1, r.type, r.schemaVersion, r.data, r.meta);
     }
     const newVersion = version + rows.length;
-    if (!stream) s.insertStream!.run(streamId, head + 1, rows[0]!.recordedAt ?? now);
+    if (!exists) s.insertStream!.run(streamId, head + 1, rows[0]!.recordedAt ?? now);
     if (key !== undefined) s.insertIdem!.run(key, streamId, JSON.stringify(positions), newVersion);
     return { positions, streamVersion: newVersion, duplicate: false };
   }
