@@ -327,7 +327,8 @@ export class BlazeSession {
     const secret = tool === "type" && node && latest &&
       isSensitiveNode(node, ancestorsOf(latest.screen.root, node));
     if (secret && String(p.text) !== "") this.#secrets.add(String(p.text));
-    const hide = <T>(v: T): T => scrubSecrets(v, this.#secrets);
+    // memory is the agent's own: a value it writes there by key is kept (and so is its call)
+    const hide = <T>(v: T): T => tool === "memory" ? v : scrubSecrets(v, this.#secrets);
     if (typeof p.step === "string" && p.step !== this.#stepText) {
       await this.#startStep(p.step, hide(p.step));
     }
@@ -343,7 +344,7 @@ export class BlazeSession {
         ...(point ? { point } : {}),
         toolName: tool,
         toolParams: secret ? { ...hide(raw), text: REDACTED } : hide(raw),
-        ...(node ? { target: targetOf(node) } : {}),
+        ...(node ? { target: hide(targetOf(node)) } : {}),
         source: "agent",
         ...(this.#step !== undefined ? { stepIndex: this.#step } : {}),
         ...(tab ? { tabId: tab } : {}),
