@@ -184,3 +184,36 @@ Deno.test("projectTrail() gives each [redacted] sensitive input its own slot wit
   const mem = trail.config?.memory ?? {};
   for (const t of texts) assertEquals(mem[t!.slice(2, -2)] ?? null, null);
 });
+
+Deno.test("BlazeSession keeps a secret the agent wrote to memory by key, and redacts its typing", async () => {
+  const dir = await Deno.makeTempDir();
+  const server = serveFolder();
+  const store = SqliteEventStore.open(`${dir}/cairn.db`);
+  const driver = await ChromeDriver.launch();
+  try {
+    const s = await BlazeSession.start(driver, store, {
+      url: server.url + "login.html",
+      prompt: "Sign in",
+      screenshots: false,
+    });
+    await s.call("memory", { op: "set", name: "pw", value: PASSWORD });
+    const snap = (await s.call("snapshot", {})).output;
+    assert((await s.call("type", { ref: refIn(snap, "Password"), text: PASSWORD })).ok);
+    await s.call("end", {});
+    const events: StoredEvent[] = [];
+    for await (const e of store.readStream(s.streamId)) events.push(e);
+    const typed = events.find((e) => e.type === "ActionPerformed" && e.data.kind === "inputText");
+    assert(typed?.type === "ActionPerformed");
+    assertEquals(typed.data.text, "[redacted]");
+    assertEquals(typed.data.toolParams?.text, "[redacted]");
+    const last = events.filter((e) => e.type === "MemorySnapshotted").at(-1);
+    assert(last?.type === "MemorySnapshotted");
+    assertEquals(last.data.memory, { pw: PASSWORD }); // the agent's own, by key
+    assertEquals(last.data.writtenBy, { pw: "memorySet" });
+  } finally {
+    store.close();
+    await driver.close();
+    await server.close();
+    await Deno.remove(dir, { recursive: true });
+  }
+});
