@@ -71,6 +71,15 @@ export const Target = z.object({
   /** Native class name and its index among matches (Android class + index level). */
   className: z.string().min(1).optional(),
   index: z.number().int().nonnegative().optional(),
+  /** Visible text as a regular expression, matched against the whole text (a trail's `textRegex`). */
+  textRegex: z.string().min(1).optional(),
+  /** A durable ancestor the element lies inside (a trail's `childOf`): lookups are scoped to it. */
+  within: z.object({
+    testId: z.string().min(1).optional(),
+    ariaLabel: z.string().min(1).optional(),
+    id: z.string().min(1).optional(),
+    contentDescription: z.string().min(1).optional(),
+  }).strict().optional(),
   /** Where the action happened, in the recording's coordinate space. */
   point: Point.optional(),
 });

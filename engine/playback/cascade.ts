@@ -54,6 +54,80 @@ export interface CascadeLevel {
   selector: string;
   /** Lookups tried in order; the first with exactly one visible match wins the level. */
   queries: LookupQuery[];
+  /**
+   * A trail's `index`: when a lookup matches several visible elements, the n-th (0-based,
+   * document order) wins instead of the level being passed over as ambiguous.
+   */
+  nth?: number;
+  /** A trail's `textRegex`, anchored: only matches whose text it matches whole count. */
+  pattern?: string;
+}
+
+/** Levels that `index` (nth) does not apply to: they locate by position already. */
+const NO_NTH: ReadonlySet<Strategy> = new Set(["class_index", "coordinates", "css_path", "xpath"]);
+
+/** Sets a target's index as `nth` on the levels it qualifies. */
+function withNth(levels: CascadeLevel[], target: Target): CascadeLevel[] {
+  const nth = target.index;
+  if (nth === undefined) return levels;
+  return levels.map((l) => NO_NTH.has(l.strategy) ? l : { ...l, nth });
+}
+
+/**
+ * The anchored form of a trail's `textRegex`, tested against whitespace-normalised text.
+ *
+ * @param source the regex source
+ * @returns a RegExp matching the whole text only
+ */
+export function anchoredPattern(source: string): RegExp {
+  return new RegExp(`^(?:${source})$`, "s");
+}
+
+/** The CSS and XPath of a target's `within` ancestor, when it names a durable property. */
+function webScope(target: Target): { css: string; xpath: string; label: string } | undefined {
+  const w = target.within;
+  if (!w) return undefined;
+  if (w.testId) {
+    return {
+      css: `[data-testid=${cssString(w.testId)}]`,
+      xpath: `//*[@data-testid=${xpathString(w.testId)}]`,
+      label: `[data-testid=${cssString(w.testId)}]`,
+    };
+  }
+  const label = w.ariaLabel ?? w.contentDescription;
+  if (label) {
+    return {
+      css: `[aria-label=${cssString(label)}]`,
+      xpath: `//*[@aria-label=${xpathString(label)}]`,
+      label: `[aria-label=${cssString(label)}]`,
+    };
+  }
+  if (w.id) {
+    return {
+      css: `[id=${cssString(w.id)}]`,
+      xpath: `//*[@id=${xpathString(w.id)}]`,
+      label: `#${w.id}`,
+    };
+  }
+  return undefined;
+}
+
+/** Levels whose lookups can be scoped under an ancestor (not positional, not ARIA). */
+const SCOPABLE: ReadonlySet<Strategy> = new Set(["test_id", "aria_label", "id", "text"]);
+
+/** A web level rewritten to look only inside the scope's element. */
+function scopeWebLevel(
+  level: CascadeLevel,
+  scope: { css: string; xpath: string; label: string },
+): CascadeLevel {
+  const queries = level.queries.map((q): LookupQuery => {
+    if (q.using === "css") return { using: "css", value: `${scope.css} ${q.value}` };
+    if (q.using === "xpath" && q.value.startsWith("//body//")) {
+      return { using: "xpath", value: `${scope.xpath}//${q.value.slice("//body//".length)}` };
+    }
+    return q;
+  });
+  return { ...level, selector: `${scope.label} >> ${level.selector}`, queries };
 }
 
 /**
@@ -181,6 +255,14 @@ export function webCascade(target: Target, mode: SelectorMode = "adaptive"): Cas
       queries: textQueries(target.text),
     });
   }
+  if (target.textRegex) {
+    levels.push({
+      strategy: "text",
+      selector: `text=/${target.textRegex}/`,
+      queries: [{ using: "xpath", value: `//body//*[text()[normalize-space(.) != ""]]` }],
+      pattern: target.textRegex,
+    });
+  }
   if (target.xpath) {
     levels.push({
       strategy: "xpath",
@@ -192,7 +274,30 @@ export function webCascade(target: Target, mode: SelectorMode = "adaptive"): Cas
     const clean = sanitizeCssPath(target.cssPath);
     if (clean.trim()) levels.push(css("css_path", clean));
   }
-  return levelsForMode(levels, target, mode);
+  return levelsForMode(
+    withNth(scoped(levels, target, webScope, scopeWebLevel), target),
+    target,
+    mode,
+  );
+}
+
+/**
+ * With a `within` ancestor: the scoped form of every scopable level first (a parent-scoped
+ * selector is ambiguous without its parent), then the unscoped levels as fallbacks.
+ */
+function scoped<S>(
+  levels: CascadeLevel[],
+  target: Target,
+  scopeOf: (t: Target) => S | undefined,
+  rewrite: (l: CascadeLevel, s: S) => CascadeLevel,
+): CascadeLevel[] {
+  const scope = scopeOf(target);
+  if (scope === undefined) return levels;
+  const inside = levels.filter((l) =>
+    SCOPABLE.has(l.strategy) || l.strategy === "content_description" || l.strategy === "class_index"
+  )
+    .map((l) => rewrite(l, scope));
+  return [...inside, ...levels];
 }
 
 /**
@@ -241,6 +346,17 @@ export function androidCascade(target: Target, mode: SelectorMode = "adaptive"):
       ],
     });
   }
+  if (target.textRegex) {
+    levels.push({
+      strategy: "text",
+      selector: `text=/${target.textRegex}/`,
+      queries: [{
+        using: "-android uiautomator",
+        // UiAutomator's textMatches is a whole-string (anchored) Java regex match.
+        value: `new UiSelector().textMatches(${ui(target.textRegex)})`,
+      }],
+    });
+  }
   if (target.className && target.index !== undefined) {
     levels.push({
       strategy: "class_index",
@@ -251,7 +367,50 @@ export function androidCascade(target: Target, mode: SelectorMode = "adaptive"):
       }],
     });
   }
-  return levelsForMode(levels, target, mode);
+  return levelsForMode(
+    withNth(scoped(levels, target, androidScope, scopeAndroidLevel), target),
+    target,
+    mode,
+  );
+}
+
+const uiString = (s: string) => `"${s.replace(/\\/g, "\\\\").replace(/"/g, '\\"')}"`;
+
+/** A resource id as a UiSelector method: a bare name matches any package's `:id/name`. */
+function uiResourceId(id: string): string {
+  return id.includes(":id/")
+    ? `resourceId(${uiString(id)})`
+    : `resourceIdMatches(${uiString(`(.*:id/)?${escapeRegex(id)}`)})`;
+}
+
+/** The UiSelector of a target's `within` ancestor. */
+function androidScope(target: Target): { ui: string; label: string } | undefined {
+  const w = target.within;
+  if (!w) return undefined;
+  const id = w.id ?? w.testId;
+  if (id) return { ui: `new UiSelector().${uiResourceId(id)}`, label: `id=${id}` };
+  const desc = w.contentDescription ?? w.ariaLabel;
+  if (desc) return { ui: `new UiSelector().description(${uiString(desc)})`, label: `~${desc}` };
+  return undefined;
+}
+
+/** An Android level as a UiSelector `.childSelector(...)` under the scope's element. */
+function scopeAndroidLevel(
+  level: CascadeLevel,
+  scope: { ui: string; label: string },
+): CascadeLevel {
+  const queries = level.queries.map((q): LookupQuery => {
+    const child = q.using === "-android uiautomator"
+      ? q.value
+      : q.using === "id"
+      ? `new UiSelector().${uiResourceId(q.value)}`
+      : q.using === "accessibility id"
+      ? `new UiSelector().description(${uiString(q.value)})`
+      : undefined;
+    if (child === undefined) return q;
+    return { using: "-android uiautomator", value: `${scope.ui}.childSelector(${child})` };
+  });
+  return { ...level, selector: `${scope.label} >> ${level.selector}`, queries };
 }
 
 function escapeRegex(s: string): string {
@@ -338,9 +497,16 @@ export async function resolveTarget(
       } catch {
         found = [];
       }
-      const visible = found.filter((e) => e.visible && e.bounds.w > 0 && e.bounds.h > 0);
+      if (level.pattern !== undefined) {
+        const re = anchoredPattern(level.pattern);
+        found = found.filter((e) => re.test((e.text ?? "").replace(/\s+/g, " ").trim()));
+      }
+      let visible = found.filter((e) => e.visible && e.bounds.w > 0 && e.bounds.h > 0);
       visibleCount = visible.length;
       hiddenCount = found.length - visible.length;
+      if (level.nth !== undefined && visible.length > 1 && level.nth < visible.length) {
+        visible = [visible[level.nth]!];
+      }
       if (visible.length === 1) {
         const verdict = options.verify && WEAK.has(level.strategy)
           ? await options.verify(level, visible[0]!)

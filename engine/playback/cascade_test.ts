@@ -1,5 +1,8 @@
 import { assertEquals } from "../../tests/assert.ts";
+import { parseHierarchy } from "../hierarchy.ts";
+import { ScreenFinder } from "../../drivers/android/screen_lookup.ts";
 import {
+  anchoredPattern,
   androidCascade,
   resolveTarget,
   sanitizeCssPath,
@@ -122,4 +125,74 @@ Deno.test("resolveTarget() skips ambiguous and hidden levels and counts what eac
   assertEquals(res.healed, true);
   assertEquals(res.sawHidden, true);
   assertEquals(res.tried.map((t) => t.matches), [0, 2, 1]);
+});
+
+Deno.test("webCascade() scopes lookups to a within ancestor first, then tries them unscoped", () => {
+  const levels = webCascade({ testId: "buy", text: "Buy", within: { testId: "deal" } }, "flexible");
+  assertEquals(levels.map((l) => l.strategy), ["test_id", "text", "test_id", "text"]);
+  assertEquals(levels[0]!.queries, [{
+    using: "css",
+    value: '[data-testid="deal"] [data-testid="buy"]',
+  }]);
+  assertEquals(levels[0]!.selector, '[data-testid="deal"] >> [data-testid="buy"]');
+  assertEquals(levels[1]!.queries[0]!.value, '//*[@data-testid="deal"]//*[text()[. = "Buy"]]');
+  assertEquals(webCascade({ id: "x", within: { id: "card" } }, "strict")[0]!.queries, [
+    { using: "css", value: '[id="card"] [id="x"]' },
+  ]);
+});
+
+Deno.test("webCascade() turns textRegex into an anchored pattern level and index into nth", () => {
+  const [level] = webCascade({ textRegex: "Cart \\(\\d+\\)", index: 1 }, "strict");
+  assertEquals(level!.strategy, "text");
+  assertEquals(level!.pattern, "Cart \\(\\d+\\)");
+  assertEquals(level!.nth, 1);
+  assertEquals(anchoredPattern(level!.pattern!).test("Cart (3)"), true);
+  assertEquals(anchoredPattern(level!.pattern!).test("My Cart (3) items"), false);
+});
+
+Deno.test("androidCascade() scopes levels under a parent with UiSelector.childSelector", () => {
+  const levels = androidCascade({
+    id: "title",
+    textRegex: "\\d+ items",
+    within: { contentDescription: "cart" },
+  }, "flexible");
+  assertEquals(levels.map((l) => l.strategy), ["id", "text", "id", "text"]);
+  assertEquals(levels[0]!.queries[0], {
+    using: "-android uiautomator",
+    value:
+      'new UiSelector().description("cart").childSelector(new UiSelector().resourceIdMatches("(.*:id/)?title"))',
+  });
+  assertEquals(
+    levels[1]!.queries[0]!.value,
+    'new UiSelector().description("cart").childSelector(new UiSelector().textMatches("\\\\d+ items"))',
+  );
+});
+
+const RN_LOGIN = "/work/shared/corpus/android/uiautomator_wdio_demo_reactnative_login.xml";
+
+Deno.test("resolveTarget() takes the nth match of a repeated id and matches textRegex whole, on a real screen", async () => {
+  const finder = new ScreenFinder(parseHierarchy(await Deno.readTextFile(RN_LOGIN)));
+  const byIndex = await resolveTarget(
+    finder,
+    androidCascade({ id: "RNE__Input__text-input", index: 1 }, "strict"),
+  );
+  assertEquals(byIndex.element?.text, "Password");
+  const ambiguous = await resolveTarget(
+    finder,
+    androidCascade({ id: "RNE__Input__text-input" }, "strict"),
+  );
+  assertEquals(ambiguous.element, undefined);
+  assertEquals(ambiguous.tried[0]!.matches, 2);
+  const byRegex = await resolveTarget(finder, androidCascade({ textRegex: "E.ail" }, "strict"));
+  assertEquals(byRegex.element?.text, "Email");
+  const partial = await resolveTarget(finder, androidCascade({ textRegex: "mai" }, "strict"));
+  assertEquals(partial.element, undefined);
+});
+
+Deno.test("resolveTarget() filters a pattern level by the matches' text", async () => {
+  const box = { x: 0, y: 0, w: 10, h: 10 };
+  const el = (text: string) => ({ bounds: box, visible: true, enabled: true, text });
+  const finder = { find: () => Promise.resolve([el("Cart (3)"), el("Cart"), el("My Cart (3)")]) };
+  const res = await resolveTarget(finder, webCascade({ textRegex: "Cart \\(\\d+\\)" }, "strict"));
+  assertEquals(res.element?.text, "Cart (3)");
 });

@@ -182,3 +182,29 @@ Deno.test("planFromText() detects the file kind and rebasePlan() re-points navig
   );
   await assertRejects(() => planFromText("{ nope", { file: "bad.json" }), SyntaxError);
 });
+
+Deno.test("trailToPlan() maps childOf to a scoped lookup, textRegex to a regex level and index to the nth match", () => {
+  const trail = parseTrail(`config:
+  platform: web
+trail:
+  - step: Buy the deal
+    recording:
+      - tap:
+          selector:
+            testId: buy
+            childOf:
+              testId: deal-card
+      - assertText:
+          selector:
+            textRegex: "Cart \\\\(\\\\d+\\\\)"
+          matches: "Cart \\\\(\\\\d+\\\\)"
+      - tap:
+          selector:
+            text: Remove
+            index: 1
+`);
+  const [buy, cart, remove] = trailToPlan(trail).actions;
+  assertEquals(buy!.target, { testId: "buy", within: { testId: "deal-card" } });
+  assertEquals(cart!.target, { textRegex: "Cart \\(\\d+\\)" });
+  assertEquals(remove!.target, { text: "Remove", index: 1 });
+});

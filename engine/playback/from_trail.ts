@@ -29,7 +29,9 @@ const KIND_MAP: Record<string, string> = {
 
 /**
  * Merges a trail selector (and its fallbacks, in order) into one target: the first selector's
- * properties lead the cascade, later ones fill what it lacks.
+ * properties lead the cascade, later ones fill what it lacks. `childOf` becomes `within` (the
+ * cascade scopes its lookups to the parent's match), `textRegex` a regex text level, `index`
+ * the n-th match of an ambiguous level.
  *
  * @param selectors the selector and the fallback list, in order
  * @returns the target
@@ -48,8 +50,26 @@ export function targetFromTrailSelectors(selectors: readonly Selector[]): Target
     if (s.index !== undefined && t.index === undefined) t.index = s.index;
     if (s.cssPath && !t.cssPath) t.cssPath = s.cssPath;
     if (s.xy && !t.point) t.point = { x: s.xy[0], y: s.xy[1] };
+    if (s.textRegex && !t.textRegex) t.textRegex = s.textRegex;
+    if (s.childOf && !t.within) {
+      const within = withinOf(s.childOf);
+      if (within) t.within = within;
+    }
   }
   return t;
+}
+
+/**
+ * A trail's `childOf` as the ancestor the cascade scopes its lookups to: the parent's durable
+ * properties (test id, aria-label / content description, id); undefined when it has none.
+ */
+function withinOf(parent: Selector): NonNullable<Target["within"]> | undefined {
+  const w: NonNullable<Target["within"]> = {};
+  if (parent.testId) w.testId = parent.testId;
+  if (parent.ariaLabel) w.ariaLabel = parent.ariaLabel;
+  if (parent.contentDescription) w.contentDescription = parent.contentDescription;
+  if (parent.id) w.id = parent.id;
+  return Object.keys(w).length > 0 ? w : undefined;
 }
 
 function convert(a: TrailAction, label: string, stepIndex: number): PlaybackAction[] {
