@@ -9,7 +9,7 @@
  *
  * @module
  */
-import { DatabaseSync, type StatementSync } from "node:sqlite";
+import { DatabaseSync, type SQLInputValue, type StatementSync } from "node:sqlite";
 import { createHash } from "node:crypto";
 import { mkdirSync } from "node:fs";
 import { dirname } from "node:path";
@@ -36,6 +36,8 @@ import { upcast } from "./upcasters.ts";
 
 /** Rows per page when reading: the log is never held in memory whole. */
 export const PAGE_SIZE = 1000;
+/** Rows per multi-row INSERT in a large batch (7 parameters each, well under SQLite's limit). */
+const INSERT_CHUNK = 64;
 /** How often a live subscription looks for appends made by other processes. */
 const POLL_MS = 200;
 
@@ -96,6 +98,11 @@ export class SqliteEventStore implements EventStore {
         "INSERT OR REPLACE INTO streams (stream_id, first_position, created_at) VALUES (?, ?, ?)",
       ),
       insert: p(`INSERT INTO events (${EVENT_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?)`),
+      insertChunk: p(
+        `INSERT INTO events (${EVENT_COLUMNS}) VALUES ${
+          Array(INSERT_CHUNK).fill("(?, ?, ?, ?, ?, ?, ?)").join(", ")
+        }`,
+      ),
       idem: p("SELECT positions, stream_version FROM idempotency WHERE key = ?"),
       insertIdem: p(
         "INSERT INTO idempotency (key, stream_id, positions, stream_version) VALUES (?, ?, ?, ?)",
@@ -230,11 +237,37 @@ export class SqliteEventStore implements EventStore {
     }
     if (rows.length === 0) return { positions: [], streamVersion: version, duplicate: false };
     const positions: number[] = new Array(rows.length);
-    for (let i = 0; i < rows.length; i++) {
+    for (let i = 0; i < rows.length; i++) positions[i] = head + i + 1;
+    // whole chunks of INSERT_CHUNK rows through one multi-row statement, the rest one by one
+    let i = 0;
+    if (rows.length >= INSERT_CHUNK) {
+      const args: SQLInputValue[] = new Array(INSERT_CHUNK * 7);
+      for (; i + INSERT_CHUNK <= rows.length; i += INSERT_CHUNK) {
+        for (let j = 0; j < INSERT_CHUNK; j++) {
+          const r = rows[i + j]!;
+          const o = j * 7;
+          args[o] = head + i + j + 1;
+          args[o + 1] = streamId;
+          args[o + 2] = version + i + j + 1;
+          args[o + 3] = r.type;
+          args[o + 4] = r.schemaVersion;
+          args[o + 5] = r.data;
+          args[o + 6] = r.meta;
+        }
+        s.insertChunk!.run(...args);
+      }
+    }
+    for (; i < rows.length; i++) {
       const r = rows[i]!;
-      const pos = head + i + 1;
-      positions[i] = pos;
-      s.insert!.run(pos, streamId, version + i + 1, r.type, r.schemaVersion, r.data, r.meta);
+      s.insert!.run(
+        head + i + 1,
+        streamId,
+        version + i + 1,
+        r.type,
+        r.schemaVersion,
+        r.data,
+        r.meta,
+      );
     }
     const newVersion = version + rows.length;
     if (!exists) s.insertStream!.run(streamId, head + 1, rows[0]!.recordedAt ?? now);
