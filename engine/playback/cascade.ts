@@ -357,6 +357,17 @@ export function androidCascade(target: Target, mode: SelectorMode = "adaptive"):
       }],
     });
   }
+  if (target.className && target.index === undefined && target.within) {
+    // Type + parent context (000): the class alone, scoped under the parent below.
+    levels.push({
+      strategy: "class_index",
+      selector: target.className,
+      queries: [{
+        using: "-android uiautomator",
+        value: `new UiSelector().className(${ui(target.className)})`,
+      }],
+    });
+  }
   if (target.className && target.index !== undefined) {
     levels.push({
       strategy: "class_index",

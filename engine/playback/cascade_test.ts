@@ -196,3 +196,15 @@ Deno.test("resolveTarget() filters a pattern level by the matches' text", async 
   const res = await resolveTarget(finder, webCascade({ textRegex: "Cart \\(\\d+\\)" }, "strict"));
   assertEquals(res.element?.text, "Cart (3)");
 });
+
+Deno.test("androidCascade() plans a type under a parent (class + childOf) as a scoped class lookup", () => {
+  const levels = androidCascade({
+    className: "android.widget.EditText",
+    within: { id: "com.app:id/login_form" },
+  }, "strict");
+  assertEquals(levels.map((l) => [l.strategy, l.queries[0]!.value]), [[
+    "class_index",
+    'new UiSelector().resourceId("com.app:id/login_form").childSelector(new UiSelector().className("android.widget.EditText"))',
+  ]]);
+  assertEquals(androidCascade({ className: "android.widget.EditText" }, "adaptive"), []);
+});
