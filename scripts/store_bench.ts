@@ -5,13 +5,18 @@
  *
  * @module
  */
+import { DatabaseSync } from "node:sqlite";
 import { SqliteEventStore } from "../events/sqlite_event_store.ts";
+import { migrate } from "../events/migrations.ts";
 import type { StoredEvent } from "../events/schemas.ts";
 import { evolveSession, sessionStateProjection, stateAt } from "../engine/time_travel.ts";
 import { syntheticSession } from "../tests/store_fixtures.ts";
 
 const dir = Deno.makeTempDirSync({ prefix: "cairn_bench_" });
-globalThis.addEventListener("unload", () => Deno.removeSync(dir, { recursive: true }));
+globalThis.addEventListener("unload", () => {
+  floorDb.close();
+  Deno.removeSync(dir, { recursive: true });
+});
 
 const BATCH = 1000;
 const events = syntheticSession(BATCH);
@@ -38,6 +43,36 @@ Deno.bench({
   fn: () => {
     const s = `session-single-${stream++}`;
     for (let i = 0; i < BATCH; i++) appendStore.appendSync(s, [events[k++ % BATCH]!]);
+  },
+});
+
+// The floor under one transaction per event: the same layout and pragmas, bare node:sqlite
+// statements, pre-serialised rows (no validation, no version check, no Cairn code at all).
+const floorDb = new DatabaseSync(`${dir}/floor.db`);
+floorDb.exec(
+  "PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA wal_autocheckpoint = 16000",
+);
+migrate(floorDb);
+const floorRows = events.map((e) => [e.type, JSON.stringify(e.data)] as const);
+const fBegin = floorDb.prepare("BEGIN IMMEDIATE");
+const fCommit = floorDb.prepare("COMMIT");
+const fInsert = floorDb.prepare(
+  "INSERT INTO events (position, stream_id, stream_version, type, schema_version, data, meta) VALUES (?, ?, ?, ?, 1, ?, ?)",
+);
+let floorPos = 0;
+
+Deno.bench({
+  name: "floor: bare node:sqlite BEGIN/INSERT/COMMIT per event (×1000), no Cairn code",
+  group: "append",
+  n: 30,
+  fn: () => {
+    const s = `floor-${stream++}`;
+    for (let i = 0; i < BATCH; i++) {
+      const [type, data] = floorRows[i]!;
+      fBegin.run();
+      fInsert.run(++floorPos, s, i + 1, type, data, '{"recordedAt":"2026-01-01T00:00:00.000Z"}');
+      fCommit.run();
+    }
   },
 });
 
