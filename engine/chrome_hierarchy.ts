@@ -48,6 +48,8 @@ export const CHROME_DOM_ATTRIBUTES = [
   "title",
   "alt",
   "for",
+  "autocomplete",
+  "data-sensitive",
 ] as const; // never `value`: an input's value attribute may hold a password (the AX value is masked)
 
 /** Test-id attributes, most specific first. */
@@ -223,7 +225,20 @@ function chromeToUiNode(c: ChromeNode, children: UiNode[], sx: number, sy: numbe
   const attrs: Record<string, string> = {};
   if (c.tag) attrs.tag = c.tag;
   if (c.cssPath) attrs.cssPath = c.cssPath;
-  for (const k of ["class", "type", "href", "name", "title", "alt", "for", "role"] as const) {
+  for (
+    const k of [
+      "class",
+      "type",
+      "href",
+      "name",
+      "title",
+      "alt",
+      "for",
+      "role",
+      "autocomplete",
+      "data-sensitive",
+    ] as const
+  ) {
     const v = dom[k];
     if (v !== undefined) attrs[k] = v;
   }

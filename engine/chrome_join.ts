@@ -239,7 +239,8 @@ function indexDom(snap: DomSnapshotLike): DomIndex | undefined {
     for (let k = 0; k + 1 < a.length; k += 2) {
       const name = s[a[k]!] ?? "";
       const value = s[a[k + 1]!] ?? "";
-      if (wanted.has(name) && value !== "") out[name] = value;
+      // `data-sensitive` counts by its presence: keep it with an empty value
+      if (wanted.has(name) && (value !== "" || name === "data-sensitive")) out[name] = value;
     }
     return out;
   };

@@ -217,3 +217,36 @@ Deno.test("BlazeSession keeps a secret the agent wrote to memory by key, and red
     await Deno.remove(dir, { recursive: true });
   }
 });
+
+Deno.test("BlazeSession redacts fields marked sensitive on the web: autocomplete cc-*, data-sensitive", async () => {
+  const dir = await Deno.makeTempDir();
+  const server = serveFolder();
+  const store = SqliteEventStore.open(`${dir}/cairn.db`);
+  const driver = await ChromeDriver.launch();
+  const CARD = "4111111111111111";
+  const NOTE = "my-private-note-42";
+  try {
+    const s = await BlazeSession.start(driver, store, {
+      url: server.url + "login.html",
+      prompt: "x",
+    });
+    const snap = (await s.call("snapshot", {})).output;
+    assert((await s.call("type", { ref: refIn(snap, "Card number"), text: CARD })).ok);
+    assert((await s.call("type", { ref: refIn(snap, "Secret note"), text: NOTE })).ok);
+    await s.call("end", {});
+    const typed: string[] = [];
+    for await (const e of store.readStream(s.streamId)) {
+      const json = JSON.stringify(e);
+      assert(!json.includes(CARD) && !json.includes(NOTE), `${e.type} holds a sensitive value`);
+      if (e.type === "ActionPerformed" && e.data.kind === "inputText") {
+        typed.push(e.data.text ?? "");
+      }
+    }
+    assertEquals(typed, ["[redacted]", "[redacted]"]);
+  } finally {
+    store.close();
+    await driver.close();
+    await server.close();
+    await Deno.remove(dir, { recursive: true });
+  }
+});
