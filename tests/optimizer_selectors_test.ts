@@ -204,3 +204,22 @@ Deno.test("rankSelectors() ranks id + parent context above id + text for a non-e
     .find((c) => c.selector.id === "buy" && c.selector.text === "Buy now");
   assert(withText && withText.score > 2, `id + text scored ${withText?.score}`);
 });
+
+Deno.test("rankSelectors() rejects a web textbox's value as a selector while an id works, and keeps it only when nothing else works", () => {
+  const box = n({ className: "textbox", role: "textbox", resourceId: "email", text: "a@b.co" });
+  const t = screen(box);
+  const ranked = rankSelectors(t, t.indexOf(box), { platform: "web", point: { x: 5, y: 5 } });
+  assertEquals(ranked.find((c) => !c.rejected)?.selector, { id: "email" });
+  assertStringIncludes(ranked.find((c) => c.selector.text === "a@b.co")!.rejected!, "editable");
+  // An obfuscated class (rejected) and no point: the text is all there is.
+  const bare = n({ className: "a.b.c", password: true, text: "Search" });
+  const t2 = screen(bare);
+  const only = rankSelectors(t2, t2.indexOf(bare), { platform: "android" });
+  const text = only.find((c) => c.selector.text === "Search")!;
+  assertEquals(text.rejected, undefined);
+  assert(text.score > 6, `an editable field's text scored ${text.score}, above xy`);
+  assert(
+    only.every((c) => c === text || c.rejected || c.score < text.score),
+    "the field's text must rank after every other working selector",
+  );
+});
