@@ -6,7 +6,7 @@
  */
 import { asRecord, parseJsonAt } from "./_parse_util.ts";
 import { CHROME_SCHEMA_VERSION, parseChromeHierarchy } from "./chrome_hierarchy.ts";
-import { parseAxTree } from "./formats/axtree.ts";
+import { isCdpAxTree, parseAxTree } from "./formats/axtree.ts";
 import { parseJson } from "./formats/json_text.ts";
 import { parseAndroid } from "./parse_android.ts";
 import { parseIos } from "./parse_ios.ts";
@@ -32,11 +32,22 @@ function detectJson(value: unknown): HierarchyFormat | undefined {
   const o = asRecord(value);
   if (!o) return undefined;
   if (o.schema_version === CHROME_SCHEMA_VERSION) return "chrome";
+  if (isAxTreeJson(o)) return "axtree_v1";
   if (asRecord(o.viewHierarchy)) return "trailblaze";
   if (asRecord(o.attributes) && (o.children === undefined || Array.isArray(o.children))) {
     return "maestro";
   }
   return undefined;
+}
+
+/**
+ * An `axtree_v1` snapshot (`schema_version: "axtree_v1"`, or a `nodes` list whose entries carry
+ * `node_id`) or CDP's raw `Accessibility.getFullAXTree` result.
+ */
+function isAxTreeJson(o: Record<string, unknown>): boolean {
+  if (o.schema_version === "axtree_v1" || isCdpAxTree(o)) return true;
+  return Array.isArray(o.nodes) &&
+    o.nodes.some((n) => n !== null && typeof n === "object" && "node_id" in n);
 }
 
 /**
@@ -70,7 +81,7 @@ function detect(text: string): { format: HierarchyFormat; json?: unknown } {
     const f = detectJson(json);
     if (f) return { format: f, json };
     throw new SyntaxError(
-      "Cannot detect hierarchy format: JSON is neither Maestro ({attributes, children}), a Trailblaze waypoint (viewHierarchy) nor a Cairn Chrome hierarchy (schema_version cairn.chrome/v1)",
+      "Cannot detect hierarchy format: JSON is neither Maestro ({attributes, children}), a Trailblaze waypoint (viewHierarchy), a Cairn Chrome hierarchy (schema_version cairn.chrome/v1) nor an AX snapshot (schema_version axtree_v1)",
     );
   }
   throw new SyntaxError(

@@ -5,7 +5,6 @@
  */
 import { detectFormat } from "../hierarchy.ts";
 import type { HierarchyFormat } from "../ui_node.ts";
-import { isCdpAxTree } from "./axtree.ts";
 
 /**
  * Detects a hierarchy's format: the formats `engine/hierarchy.ts` detects (XCUITest,
@@ -21,33 +20,15 @@ import { isCdpAxTree } from "./axtree.ts";
  * ```
  */
 export function detectHierarchyFormat(raw: unknown): HierarchyFormat | undefined {
-  let value = raw;
-  if (typeof raw === "string") {
-    const t = raw.trimStart();
-    if (t.startsWith("{")) {
-      try {
-        value = JSON.parse(t);
-      } catch {
-        return undefined;
-      }
-    }
-  }
-  if (isAxTree(value)) return "axtree_v1";
+  // engine/hierarchy.ts's detectFormat is the one place of truth (axtree_v1 included).
   const text = typeof raw === "string" ? raw : JSON.stringify(raw);
+  if (text === undefined) return undefined;
   try {
     return detectFormat(text);
   } catch (err) {
     if (err instanceof SyntaxError) return undefined;
     throw err;
   }
-}
-
-function isAxTree(value: unknown): boolean {
-  if (value === null || typeof value !== "object" || Array.isArray(value)) return false;
-  const o = value as Record<string, unknown>;
-  if (o.schema_version === "axtree_v1" || isCdpAxTree(o)) return true;
-  return Array.isArray(o.nodes) &&
-    o.nodes.some((n) => n !== null && typeof n === "object" && "node_id" in n);
 }
 
 /**
