@@ -2,8 +2,12 @@
 /**
  * The script the human recorder injects into every document (`evaluateOnNewDocument` and the
  * open documents): capture-phase listeners that report a person's clicks, committed values
- * (change or blur), key presses (Enter, Tab, Escape) and submits to the recorder through a CDP
- * binding, each with the DOM selectors of its target and its coordinates. A mutation counter
+ * (change or blur), key presses (Enter, Tab, Escape), submits and scroll gestures to the recorder
+ * through a CDP binding, each with the DOM selectors of its target and its coordinates. A scroll
+ * gesture (the page's or an inner container's) ends 250 ms after its last scroll event and is
+ * reported once, with its final position and direction — only when a wheel, touch, scrolling key
+ * or scrollbar drag came within the last second, so programmatic scrolls (scrollIntoView after a
+ * click, Cairn's own) are not recorded. A mutation counter
  * (`gen`) tells the recorder which snapshot shows the page as it was before the action:
  * `pre` reports at pointerdown/keydown, before any effect, and `quiet` reports when the DOM has
  * settled so a snapshot can be taken ahead of the next action.
@@ -22,13 +26,19 @@ export type RecorderMessage =
     type: "action";
     gen: number;
     url: string;
-    kind: "tap" | "inputText" | "keyPress" | "select" | "check";
+    kind: "tap" | "inputText" | "keyPress" | "select" | "check" | "scroll";
     x: number;
     y: number;
     text?: string;
     key?: string;
     value?: string;
     checked?: boolean;
+    /** Scroll: the final position of the page, or of the container the selectors name. */
+    scrollX?: number;
+    scrollY?: number;
+    direction?: "up" | "down" | "left" | "right";
+    /** Scroll: the page scrolled (no selectors), not an inner container. */
+    page?: boolean;
     selectors: Record<string, string>;
   };
 
@@ -206,6 +216,7 @@ export function recorderScript(binding: string): void {
   let pointerGen = 0;
   let lastEnter = -Infinity;
   addEventListener("pointerdown", () => {
+    flushScroll();
     pointerGen = gen;
     send({ type: "pre" });
   }, true);
@@ -241,6 +252,7 @@ export function recorderScript(binding: string): void {
     const k = (e as KeyboardEvent).key;
     if (k !== "Enter" && k !== "Tab" && k !== "Escape") return;
     if (k === "Enter") lastEnter = performance.now();
+    flushScroll();
     send({ type: "pre" });
     const el = targetOf(e);
     if (el) commit(el); // the value typed so far comes before the key that follows it
@@ -276,6 +288,118 @@ export function recorderScript(binding: string): void {
   addEventListener("submit", (e) => {
     const form = targetOf(e);
     if (form) form.querySelectorAll("input,textarea").forEach((el) => commit(el));
+  }, true);
+
+  // ---- scroll gestures ----
+  const SCROLL_KEYS = new Set([
+    "PageDown",
+    "PageUp",
+    " ",
+    "ArrowDown",
+    "ArrowUp",
+    "ArrowLeft",
+    "ArrowRight",
+    "Home",
+    "End",
+  ]);
+  let lastScrollInput = -Infinity;
+  let scrollbarDrag = false;
+  const userInput = () => {
+    lastScrollInput = performance.now();
+  };
+  addEventListener("wheel", userInput, { capture: true, passive: true });
+  addEventListener("touchstart", userInput, { capture: true, passive: true });
+  addEventListener("touchmove", userInput, { capture: true, passive: true });
+  addEventListener("keydown", (e) => {
+    if (SCROLL_KEYS.has((e as KeyboardEvent).key)) userInput();
+  }, true);
+  // a press on a scrollbar: outside the element's client box but inside its border box
+  addEventListener("pointerdown", (e) => {
+    const el = targetOf(e);
+    const me = e as PointerEvent;
+    if (!el) return;
+    const box = el.getBoundingClientRect();
+    const onBar = me.clientX >= box.left + el.clientLeft + el.clientWidth ||
+      me.clientY >= box.top + el.clientTop + el.clientHeight;
+    const root = el === document.documentElement &&
+      (me.clientX >= document.documentElement.clientWidth ||
+        me.clientY >= document.documentElement.clientHeight);
+    if (onBar || root) {
+      scrollbarDrag = true;
+      userInput();
+    }
+  }, true);
+  addEventListener("pointerup", () => {
+    if (scrollbarDrag) userInput();
+    scrollbarDrag = false;
+  }, true);
+  interface Gesture {
+    el: Element | null;
+    gen: number;
+    x0: number;
+    y0: number;
+    timer: ReturnType<typeof setTimeout>;
+  }
+  let gesture: Gesture | undefined;
+  const positionOf = (el: Element | null) =>
+    el ? { x: el.scrollLeft, y: el.scrollTop } : { x: scrollX, y: scrollY };
+  const flushScroll = () => {
+    const g = gesture;
+    if (!g) return;
+    gesture = undefined;
+    clearTimeout(g.timer);
+    const p = positionOf(g.el);
+    const dx = p.x - g.x0;
+    const dy = p.y - g.y0;
+    if (dx === 0 && dy === 0) return; // scrolled back where it started
+    const direction = Math.abs(dy) >= Math.abs(dx)
+      ? (dy > 0 ? "down" : "up")
+      : (dx > 0 ? "right" : "left");
+    const at = g.el
+      ? centre(g.el)
+      : { x: Math.round(innerWidth / 2), y: Math.round(innerHeight / 2) };
+    send({
+      type: "action",
+      kind: "scroll",
+      ...at,
+      scrollX: Math.round(p.x),
+      scrollY: Math.round(p.y),
+      direction,
+      ...(g.el ? {} : { page: true }),
+      selectors: g.el ? selectorsOf(g.el) : {},
+      gen: g.gen,
+    });
+  };
+  const starts = new WeakMap<object, { x: number; y: number }>();
+  let lastPage = { x: scrollX, y: scrollY };
+  addEventListener("scroll", (e) => {
+    const t = e.target;
+    const el = t instanceof Element && t !== document.scrollingElement ? t : null;
+    const before = el ? starts.get(el) : lastPage;
+    const now = positionOf(el);
+    if (el) starts.set(el, now);
+    else lastPage = now;
+    const startGen = gen;
+    // the screen changed: the next action needs a fresh snapshot
+    gen++;
+    scheduleQuiet();
+    const userMade = scrollbarDrag || performance.now() - lastScrollInput < 1000;
+    if (gesture && gesture.el !== el) flushScroll();
+    if (!gesture) {
+      if (!userMade) return;
+      // the position before this first event: known from the previous scroll event, or unknown
+      // for an element that never scrolled before (then it started where it was at the top)
+      const from = before ?? { x: 0, y: 0 };
+      gesture = {
+        el,
+        gen: startGen,
+        x0: from.x,
+        y0: from.y,
+        timer: 0 as unknown as Gesture["timer"],
+      };
+    }
+    clearTimeout(gesture.timer);
+    gesture.timer = setTimeout(flushScroll, 250);
   }, true);
 
   const spa = () => send({ type: "spa" });

@@ -1,13 +1,18 @@
 /**
  * Records a person driving Chromium (004 "Human AX Recording"): every click, committed value,
- * key press (Enter, Tab, Escape) and submit becomes an `ActionPerformed` with source `human`,
- * preceded by a `ScreenCaptured` of the page as it was BEFORE the action, and the target mapped
- * to its accessibility node (role, name) plus the DOM selectors the page script computed
+ * key press (Enter, Tab, Escape), submit and scroll gesture becomes an `ActionPerformed` with
+ * source `human`, preceded by a `ScreenCaptured` of the page as it was BEFORE the action, and
+ * the target mapped to its accessibility node (role, name) plus the DOM selectors the page script computed
  * (testId, ariaLabel, role, name, id, text, cssPath) and the coordinates.
  *
  * Before-the-action screens: the injected script counts DOM mutations (`gen`); the recorder
  * snapshots whenever the page settles and at every pointerdown/keydown, and an action uses the
  * snapshot taken at its own `gen` — the page exactly as it stood before the effect.
+ *
+ * A scroll gesture (wheel, touch, keys or scrollbar; 250 ms without scrolling ends it) is one
+ * `scroll` action with its `direction` and the final position in `toolParams`
+ * (`{ scrollX, scrollY }`): of the page (no target, no point) or of the inner container its
+ * selectors name (point: the container's centre).
  *
  * It follows reloads and same-tab navigations (the script is installed on every new document)
  * and new tabs (popups, `target=_blank`). Values of password and sensitive fields are stored
@@ -280,7 +285,9 @@ export class HumanRecorder {
         return undefined;
       });
     const point: Point = { x: msg.x, y: msg.y };
-    const node = before ? axTarget(before.screen.root, point) : undefined;
+    // a page scroll has no target: it replays as a scroll of the page in its direction
+    const pageScroll = msg.kind === "scroll" && msg.page === true;
+    const node = before && !pageScroll ? axTarget(before.screen.root, point) : undefined;
     const events: NewEvent[] = [];
     if (before && this.#lastAppended !== before.data) {
       events.push({ type: "ScreenCaptured", data: before.data });
@@ -294,16 +301,22 @@ export class HumanRecorder {
       data: {
         actionId,
         kind: msg.kind,
-        point,
+        ...(pageScroll ? {} : { point }),
         ...(msg.text !== undefined ? { text: msg.text } : {}),
         ...(msg.key !== undefined ? { key: msg.key } : {}),
         ...(msg.value !== undefined ? { value: msg.value } : {}),
         ...(msg.checked !== undefined ? { checked: msg.checked } : {}),
-        target: {
-          ...(role ? { role } : {}),
-          ...(name ? { name } : {}),
-          selectors: msg.selectors,
-        },
+        ...(msg.direction !== undefined ? { direction: msg.direction } : {}),
+        ...(msg.scrollX !== undefined && msg.scrollY !== undefined
+          ? { toolParams: { scrollX: msg.scrollX, scrollY: msg.scrollY } }
+          : {}),
+        ...(pageScroll ? {} : {
+          target: {
+            ...(role ? { role } : {}),
+            ...(name ? { name } : {}),
+            selectors: msg.selectors,
+          },
+        }),
         source: "human",
         tabId: state.tab,
       },
