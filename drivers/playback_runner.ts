@@ -255,7 +255,26 @@ class Run {
     }], "no_stream");
   }
 
+  /**
+   * Plays every action. When the run itself breaks (the store refuses an event), the stream
+   * still ends with `PlaybackCompleted` `failed`, and the error is rethrown.
+   */
   async play(): Promise<PlaybackReport> {
+    let completed = false;
+    try {
+      return await this.#playAll(() => completed = true);
+    } catch (err) {
+      if (!completed) {
+        await this.#append([{
+          type: "PlaybackCompleted",
+          data: { status: "failed", durationMs: Math.round(performance.now() - this.#started) },
+        }]).catch(() => {}); // the store refuses even this: the caller still gets `err`
+      }
+      throw err;
+    }
+  }
+
+  async #playAll(onCompleted: () => void): Promise<PlaybackReport> {
     let failedStop = false;
     const actions = this.plan.actions;
     let lastTs: number | undefined;
@@ -287,6 +306,7 @@ class Run {
         durationMs: Math.round(performance.now() - this.#started),
       },
     }]);
+    onCompleted();
     const report = await readPlaybackReport(this.store, this.id);
     if (!report) throw new Error(`Playback ${this.id} has no events`);
     return report;

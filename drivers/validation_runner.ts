@@ -285,6 +285,8 @@ export async function runValidation(
 class Loop {
   state: ValidationState = initialState;
   #version = 0;
+  /** The trail the loop is on (the one a broken loop reports). */
+  #current!: Trail;
   /** Replay screens of each (step, action), oldest first. */
   #replayScreens = new Map<string, Screen[]>();
 
@@ -309,7 +311,52 @@ class Loop {
     this.options.onProgress?.(line);
   }
 
+  /**
+   * Runs the loop to the end. When it breaks (the browser dies, the store refuses), the stream
+   * still ends: a `ValidationCompleted` `failed` naming the error, then the error is rethrown.
+   */
   async run(start: Trail): Promise<ValidationState> {
+    this.#current = start;
+    try {
+      return await this.#loop(start);
+    } catch (err) {
+      await this.#fail(err);
+      throw err;
+    }
+  }
+
+  /** Ends a broken loop's stream as `failed`; never throws (the loop's error is the one). */
+  async #fail(err: unknown): Promise<void> {
+    if (this.state.status !== "running") return;
+    const reason = err instanceof Error ? `${err.name}: ${err.message}` : String(err);
+    const event: NewEvent = {
+      type: "ValidationCompleted",
+      data: {
+        status: "failed",
+        iterations: this.state.iteration,
+        trail: stringifyTrail(this.#current),
+        steps: this.state.steps.map((s) => ({
+          index: s.index,
+          step: s.step,
+          status: !converged(s) ? "unstable" : s.refinedEver ? "refined" : "stable",
+          evidence: [...s.refinements, ...s.evidence],
+        })),
+        message: `Validation stopped during iteration ${this.state.iteration + 1}: ${reason}`,
+      },
+    };
+    try {
+      const res = await this.store.append(this.streamId, [event], {
+        expectedVersion: this.#version,
+      });
+      this.#version = res.streamVersion;
+      this.state = evolve(this.state, event);
+      this.#say(`failed: ${reason}`);
+    } catch {
+      // The store refuses even this: the caller still gets the loop's own error.
+    }
+  }
+
+  async #loop(start: Trail): Promise<ValidationState> {
     let trail = start;
     const flags = policyFlags(this.state.policy, this.state.maxIterations);
     while (nextMove(this.state) === "replay") {
@@ -392,6 +439,7 @@ class Loop {
             entry.evidence.push(`action ${action + 1}: ${next.line}`);
             if (next.trail) {
               trail = next.trail;
+              this.#current = trail;
               refined = true;
             }
           }
