@@ -118,3 +118,61 @@ Deno.test("HumanRecorder records one scroll per wheel gesture, between the click
     await Deno.remove(dir, { recursive: true });
   }
 });
+
+Deno.test("HumanRecorder records an inner container's scroll with its selectors, and a PageDown scroll of the page", async () => {
+  const dir = await Deno.makeTempDir();
+  const server = serveFolder();
+  const store = SqliteEventStore.open(`${dir}/cairn.db`);
+  const driver = await ChromeDriver.launch({});
+  try {
+    const r = await HumanRecorder.start(driver, store, {
+      url: server.url + "big.html",
+      prompt: "scroll the list",
+    });
+    // a scrolling list at the top of the page (added by the test, as a page's script would)
+    await driver.page.evaluate(() => {
+      const list = document.createElement("div");
+      list.id = "list";
+      list.style.cssText = "height:150px;width:300px;overflow:auto";
+      list.innerHTML = Array.from({ length: 60 }, (_, i) => `<p>Item ${i}</p>`).join("");
+      document.body.prepend(list);
+    });
+    await sleep(400);
+    await r.flush();
+    await driver.page.mouse.move(100, 80);
+    await driver.page.mouse.wheel({ deltaY: 200 });
+    await sleep(600);
+    await r.flush();
+    const listTop = await driver.page.$eval("#list", (el) => el.scrollTop);
+    await driver.page.mouse.click(700, 5); // focus the page, outside the list
+    await sleep(300);
+    await driver.page.keyboard.press("PageDown");
+    await sleep(800);
+    await r.flush();
+    const pageY = await driver.page.evaluate(() => scrollY);
+    await r.stop();
+    assertEquals(r.errors, []);
+    assert(listTop > 0 && pageY > 0, `both scrolled (${listTop}, ${pageY})`);
+
+    const events: StoredEvent[] = [];
+    for await (const e of store.readStream(r.streamId)) events.push(e);
+    const scrolls = events.flatMap((e) =>
+      e.type === "ActionPerformed" && e.data.kind === "scroll" ? [e.data] : []
+    );
+    assertEquals(scrolls.length, 2);
+    const [list, page] = scrolls;
+    assertEquals(list!.target?.selectors?.id, "list");
+    assertEquals(list!.target?.selectors?.cssPath, "div#list");
+    assertEquals(list!.toolParams, { scrollX: 0, scrollY: listTop });
+    assertEquals(list!.point, { x: 158, y: 83 });
+    assertEquals(list!.direction, "down");
+    assertEquals(page!.target, undefined);
+    assertEquals(page!.toolParams, { scrollX: 0, scrollY: pageY });
+    assertEquals(page!.direction, "down");
+  } finally {
+    store.close();
+    await driver.close();
+    await server.close();
+    await Deno.remove(dir, { recursive: true });
+  }
+});
