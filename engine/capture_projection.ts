@@ -6,7 +6,6 @@
  * @module
  */
 import type { BlobRef, EventData, NewEvent } from "../events/schemas.ts";
-import "./formats/axtree_register.ts"; // readers of projected screens can parse axtree_v1
 
 /** The projection's name and version (bumped when the fold changes). */
 export const CAPTURE_PROJECTION = { name: "capture", version: 1 } as const;

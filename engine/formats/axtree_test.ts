@@ -2,7 +2,6 @@ import { assertEquals, assertThrows } from "../../tests/assert.ts";
 import { walk } from "../ui_node.ts";
 import { parseHierarchy } from "../hierarchy.ts";
 import { parseAxTree } from "./axtree.ts";
-import "./axtree_register.ts";
 import { FormatError } from "./format_error.ts";
 
 const SNAPSHOT = {

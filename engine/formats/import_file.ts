@@ -13,7 +13,6 @@ import { parseEventsJsonl } from "./events_jsonl.ts";
 import { FormatError, zodToFormatError } from "./format_error.ts";
 import { parseJson } from "./json_text.ts";
 import { RECORDING_FORMAT, recordingToEvents } from "./recording_v1.ts";
-import "./axtree_register.ts";
 import { flowToEvents, looksLikeChromeRecorder, parseChromeRecorder } from "./chrome_recorder.ts";
 
 /** The file formats `cairn ingest` reads. */
