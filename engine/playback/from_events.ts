@@ -88,6 +88,8 @@ export function eventsToPlan(
     if (d.expected !== undefined) action.expected = d.expected;
     if (d.storeAs !== undefined) action.storeAs = d.storeAs;
     if (d.direction !== undefined) action.direction = d.direction;
+    const to = pagePosition(d.toolParams);
+    if (type === "scroll" && !action.target && to) action.scrollTo = to; // a page scroll: exact position
     if (viewport) action.viewport = viewport;
     if (step) action.label = step;
     const ts = e.meta?.recordedAt ? Date.parse(e.meta.recordedAt) : NaN;
@@ -102,4 +104,13 @@ export function eventsToPlan(
     ...(dpr ? { devicePixelRatio: dpr } : {}),
     ...(started.data.memory ? { memory: started.data.memory } : {}),
   };
+}
+
+/** The page position a human recorder stored with a page scroll (`toolParams.scrollX/scrollY`). */
+function pagePosition(
+  params: Record<string, unknown> | undefined,
+): { x: number; y: number } | undefined {
+  const x = params?.scrollX;
+  const y = params?.scrollY;
+  return typeof x === "number" && typeof y === "number" ? { x, y } : undefined;
 }

@@ -1,0 +1,42 @@
+import { assertEquals } from "../../tests/assert.ts";
+import { eventsToPlan } from "./from_events.ts";
+import type { SessionEvent } from "./from_events.ts";
+
+const meta = { recordedAt: "2026-11-22T05:00:00.000Z" };
+function ev(position: number, type: string, data: unknown): SessionEvent {
+  return {
+    position,
+    streamId: "session-s",
+    streamVersion: position,
+    type,
+    schemaVersion: 1,
+    data,
+    meta,
+  } as SessionEvent;
+}
+
+Deno.test("eventsToPlan() replays a recorded page scroll to its exact position, a container scroll by direction", () => {
+  const plan = eventsToPlan([
+    ev(1, "SessionStarted", { sessionId: "s", mode: "human", platform: "web" }),
+    ev(2, "ActionPerformed", {
+      actionId: "a1",
+      kind: "scroll",
+      direction: "down",
+      toolParams: { scrollX: 0, scrollY: 640 },
+      source: "human",
+    }),
+    ev(3, "ActionPerformed", {
+      actionId: "a2",
+      kind: "scroll",
+      direction: "down",
+      point: { x: 100, y: 200 },
+      target: { selectors: { id: "list" } },
+      toolParams: { scrollX: 0, scrollY: 90 },
+      source: "human",
+    }),
+  ]);
+  assertEquals(plan.actions.map((a) => [a.type, a.scrollTo, a.direction]), [
+    ["scroll", { x: 0, y: 640 }, "down"],
+    ["scroll", undefined, "down"],
+  ]);
+});
