@@ -1,10 +1,29 @@
 /**
  * Turns a {@linkcode FindQuery} into a puppeteer selector: `css` pierces shadow DOM, `aria`
- * takes `role|name`, `text` and `xpath` use puppeteer's `::-p-text` / `::-p-xpath`.
+ * takes `role|name`, `text` matches exactly, then whitespace-normalised, then case-insensitively
+ * (never a substring) through open shadow roots, and a `//body//…` `xpath` is evaluated in
+ * every open shadow root too (the playback cascade's text levels are such XPaths).
  *
  * @module
  */
+import { Puppeteer } from "puppeteer-core";
 import { DriverError, type FindQuery } from "../driver.ts";
+import { textPiercingInPage, xpathPiercingInPage } from "./_page_functions.ts";
+
+/** Query handler names registered with puppeteer (latin letters only). */
+const TEXT_HANDLER = "cairnText";
+const XPATH_HANDLER = "cairnXpath";
+
+/** Registers the shadow-piercing text and XPath handlers once per process. */
+function ensureHandlers(): void {
+  const names = Puppeteer.customQueryHandlerNames();
+  if (!names.includes(TEXT_HANDLER)) {
+    Puppeteer.registerCustomQueryHandler(TEXT_HANDLER, { queryAll: textPiercingInPage });
+  }
+  if (!names.includes(XPATH_HANDLER)) {
+    Puppeteer.registerCustomQueryHandler(XPATH_HANDLER, { queryAll: xpathPiercingInPage });
+  }
+}
 
 /**
  * The puppeteer selector of a lookup.
@@ -35,9 +54,11 @@ export function findSelector(query: FindQuery): string {
       return `aria/${escapeAria(name)}${role ? `[role="${escapeAria(role)}"]` : ""}`;
     }
     case "text":
-      return `::-p-text(${JSON.stringify(query.value)})`;
+      ensureHandlers();
+      return `${TEXT_HANDLER}/${query.value}`;
     case "xpath":
-      return `::-p-xpath(${query.value})`;
+      ensureHandlers();
+      return `${XPATH_HANDLER}/${query.value}`;
     default:
       throw new DriverError(
         `Cannot find by ${JSON.stringify(query.using)}: use css, aria, text or xpath`,

@@ -186,3 +186,84 @@ export function elementFactsInPage(...els: Element[]): ElementFacts[] {
     };
   });
 }
+
+/**
+ * Elements under `root` (the document or an element) and inside every open shadow root below
+ * it whose text is `text`: exactly as an own text node, else whitespace-normalised as the full
+ * text of the deepest element, else the same case-insensitively — the tiers of the playback
+ * cascade's `textQueries`, never a substring. Returns the first tier that matches anything.
+ * Run as a puppeteer query handler: self-contained.
+ */
+export function textPiercingInPage(root: Node, text: string): Element[] {
+  // XPath's normalize-space() collapses space, tab, CR and LF only.
+  const norm = (s: string) => s.replace(/[ \t\r\n]+/g, " ").trim();
+  const start = root instanceof Document ? root.body ?? root.documentElement : root;
+  const els: Element[] = [];
+  const visit = (scope: Node, depth: number) => {
+    if (depth > 32) return;
+    const walker = document.createTreeWalker(scope, NodeFilter.SHOW_ELEMENT);
+    for (let n = walker.nextNode(); n && els.length < 100_000; n = walker.nextNode()) {
+      const el = n as Element;
+      const tag = el.localName;
+      if (tag !== "script" && tag !== "style" && tag !== "template") els.push(el);
+      if (el.shadowRoot) visit(el.shadowRoot, depth + 1);
+    }
+  };
+  if (start) visit(start, 0);
+  const exact = els.filter((el) =>
+    Array.from(el.childNodes).some((c) => c.nodeType === Node.TEXT_NODE && c.nodeValue === text)
+  );
+  if (exact.length > 0) return exact;
+  // Deepest element whose full text (its own tree's text content) matches: no element child
+  // matches too.
+  const deepest = (key: (s: string) => string, want: string) =>
+    els.filter((el) =>
+      key(el.textContent ?? "") === want &&
+      !Array.from(el.querySelectorAll("*")).some((d) => key(d.textContent ?? "") === want)
+    );
+  const want = norm(text);
+  const normalised = deepest(norm, want);
+  if (normalised.length > 0) return normalised;
+  return deepest((s) => norm(s).toLowerCase(), want.toLowerCase());
+}
+
+/**
+ * Evaluates an XPath in the document and, when it is a `//body//…` search, also in every
+ * open shadow root, so the cascade's text and pattern lookups reach shadow DOM. Matches in
+ * the document come first, then those of each shadow root in tree order. Run as a puppeteer
+ * query handler: self-contained.
+ */
+export function xpathPiercingInPage(root: Node, xpath: string): Element[] {
+  const out: Element[] = [];
+  const seen = new Set<Node>();
+  const run = (expr: string, context: Node) => {
+    const r = document.evaluate(expr, context, null, XPathResult.ORDERED_NODE_SNAPSHOT_TYPE, null);
+    for (let i = 0; i < r.snapshotLength; i++) {
+      const n = r.snapshotItem(i);
+      if (n instanceof Element && !seen.has(n)) {
+        seen.add(n);
+        out.push(n);
+      }
+    }
+  };
+  run(xpath, root);
+  const prefix = "//body//";
+  if (!xpath.startsWith(prefix)) return out;
+  // A shadow root is no valid XPath context node, but its parent axis is: `..//` from its
+  // first element reaches the whole shadow tree.
+  const relative = `..//${xpath.slice(prefix.length)}`;
+  let budget = 1_000;
+  const visit = (scope: Node, depth: number) => {
+    if (depth > 32) return;
+    const walker = document.createTreeWalker(scope, NodeFilter.SHOW_ELEMENT);
+    for (let n = walker.nextNode(); n && budget > 0; n = walker.nextNode()) {
+      const shadow = (n as Element).shadowRoot;
+      if (!shadow) continue;
+      budget--;
+      if (shadow.firstElementChild) run(relative, shadow.firstElementChild);
+      visit(shadow, depth + 1);
+    }
+  };
+  visit(root instanceof Document ? root.documentElement : root, 0);
+  return out;
+}
