@@ -1,39 +1,10 @@
 import { assertEquals, assertStringIncludes, assertThrows } from "../tests/assert.ts";
 import { parseTrail, stringifyTrail, type Trail } from "./trail.ts";
 
-const AFTER_000 = `config:
-  memory:
-    email: alice@example.com
-    password: password123
-
-trail:
-  - step: Sign in with the test account
-    recording:
-      - inputText: "{{email}}"
-      - tap:
-          id: "next-button"
-      - inputText: "{{password}}"
-      - tap:
-          id: "sign-in-button"
-  - step: Note the current inventory count
-    recording:
-      - readText:
-          selector:
-            id: "inventory-count"
-          storeAs: inventoryCount
-  - step: Add 2 items
-    recording:
-      - tap:
-          id: "add-item-button"
-      - tap:
-          id: "add-item-button"
-  - step: Verify inventory increased by 2
-    recording:
-      - assertText:
-          selector:
-            id: "inventory-count"
-          equals: "{{inventoryCount + 2}}"
-`;
+/** Seed 000's "After post-processing" trail, verbatim (shared with the optimizer golden test). */
+const AFTER_000 = Deno.readTextFileSync(
+  new URL("../tests/testdata/optimizer/seed_000_after.yaml", import.meta.url),
+);
 
 Deno.test("parseTrail() reads 000's after trail into the normalised model", () => {
   const t = parseTrail(AFTER_000);

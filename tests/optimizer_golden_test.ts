@@ -26,34 +26,9 @@ const BEFORE_000_TRAIL = `trail:
 `;
 
 /** Seed 000's "After post-processing" text, verbatim (trail section and config.memory). */
-const AFTER_000_TRAIL = `trail:
-  - step: Sign in with the test account
-    recording:
-      - inputText: "{{email}}"
-      - tap:
-          id: "next-button"
-      - inputText: "{{password}}"
-      - tap:
-          id: "sign-in-button"
-  - step: Note the current inventory count
-    recording:
-      - readText:
-          selector:
-            id: "inventory-count"
-          storeAs: inventoryCount
-  - step: Add 2 items
-    recording:
-      - tap:
-          id: "add-item-button"
-      - tap:
-          id: "add-item-button"
-  - step: Verify inventory increased by 2
-    recording:
-      - assertText:
-          selector:
-            id: "inventory-count"
-          equals: "{{inventoryCount + 2}}"
-`;
+const AFTER_000_TRAIL = trailSection(
+  Deno.readTextFileSync(new URL("./testdata/optimizer/seed_000_after.yaml", import.meta.url)),
+);
 const AFTER_000_MEMORY = { email: "alice@example.com", password: "password123" };
 
 function trailSection(yaml: string): string {
