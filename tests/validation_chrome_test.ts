@@ -92,7 +92,10 @@ Deno.test("runValidation() authoring marks the random-slot step recordable: fals
     assert(addSelectors.some((s) => s.ariaLabel === "Add Espresso" || s.name === "Add Espresso"));
     assert(selectorsOf(final).every((s) => s.xy === undefined), "no coordinate selector is left");
     // The slot's evidence names why: the captured slot is disabled on the replay's load.
-    assert(state.finalSteps![3]!.evidence.some((e) => e.includes("disabled")));
+    assert(
+      state.finalSteps![3]!.evidence.some((e) => e.includes("disabled")),
+      state.finalSteps![3]!.evidence.join(" | "),
+    );
     // Events: started, one per iteration (with the replay's screens), completed.
     const events = await streamEvents(store, validationStream(state.validationId));
     assertEquals(events.map((e) => e.type), [

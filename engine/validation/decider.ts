@@ -66,6 +66,8 @@ export interface StepTrack {
   evidence: string[];
   /** What each refinement changed, prefixed with its iteration. */
   refinements: string[];
+  /** The latest replay this step failed on its own (not after an earlier step), with its evidence. */
+  lastFailure?: { iteration: number; evidence: string[] };
 }
 
 /** One iteration as folded from its event. */
@@ -208,7 +210,7 @@ export function decide(command: ValidationCommand, state: ValidationState): NewE
           : s.refinedEver
           ? "refined" as const
           : "stable" as const,
-        evidence: [...s.refinements, ...s.evidence],
+        evidence: [...s.refinements, ...earlierFailure(s, state.iteration), ...s.evidence],
       }));
       const unstable = steps.filter((s) => s.status === "unstable");
       const list = unstable.map((s) => `step ${s.index + 1} "${s.step}"`).join(", ");
@@ -282,6 +284,9 @@ export function evolve(state: ValidationState, event: NewEvent | StoredEvent): V
           passesSinceRefine: passed ? p.passesSinceRefine + 1 : p.passesSinceRefine,
           failedSinceRefine: passed || o.dependent ? p.failedSinceRefine : true,
         };
+        if (!passed && !o.dependent) {
+          next.lastFailure = { iteration: d.iteration, evidence: o.evidence };
+        }
         if (o.refined) {
           next.refinements = [
             ...p.refinements,
@@ -347,4 +352,13 @@ export function nextMove(state: ValidationState): "replay" | "complete" {
   const refinedNow = last?.steps.some((s) => s.refined) ?? false;
   if (!flags.persist && !refinedNow) return "complete";
   return "replay";
+}
+
+/**
+ * The evidence of a step's last failure when a later replay passed, so an unstable step's report
+ * still says why it failed (a lucky last load does not hide it).
+ */
+function earlierFailure(s: StepTrack, lastIteration: number): string[] {
+  if (converged(s) || !s.lastFailure || s.lastFailure.iteration === lastIteration) return [];
+  return s.lastFailure.evidence.map((e) => `iteration ${s.lastFailure!.iteration}: ${e}`);
 }

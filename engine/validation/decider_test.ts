@@ -97,6 +97,19 @@ Deno.test("decide() and nextMove() under authoring: a step that failed without a
   assertStringIncludes(s.message ?? "", 'step 2 "step 1" after 3 iterations');
 });
 
+Deno.test("decide() keeps an unstable step's last failure in its evidence when the last replay was lucky", () => {
+  let s = started("authoring");
+  s = iterate(s, [outcome(0, false, { evidence: ["action 1: the element is disabled"] })]);
+  s = iterate(s, [outcome(0, false, { evidence: ["action 1: not the same element"] })]);
+  s = iterate(s, [outcome(0, true, { evidence: ["action 1: same element"] })]); // a lucky load
+  s = when(s, { type: "CompleteValidation", data: { trail: "final" } });
+  assertEquals(s.finalSteps![0]!.status, "unstable");
+  assertEquals(s.finalSteps![0]!.evidence, [
+    "iteration 2: action 1: not the same element",
+    "action 1: same element",
+  ]);
+});
+
 Deno.test("decide() and nextMove() under authoring: a failure that only followed an earlier failure is not held against the step", () => {
   let s = started("authoring");
   s = iterate(s, [outcome(0, false, { refined: true }), outcome(1, false, { dependent: true })]);
