@@ -34,7 +34,11 @@ async function readAllEvents(store: SqliteEventStore): Promise<StoredEvent[]> {
   return out;
 }
 
-Deno.test("append() keeps positions gap-free and strictly increasing with two processes on one file", async () => {
+/**
+ * Two child processes append 1,500 one-event transactions each to one file; checks the log is
+ * gap-free and each stream in order, and returns how often the writers took turns.
+ */
+async function twoWriters(): Promise<number> {
   const dir = await Deno.makeTempDir({ prefix: "cairn_conc_" });
   const db = `${dir}/cairn.db`;
   SqliteEventStore.open(db).close();
@@ -79,12 +83,20 @@ Deno.test("append() keeps positions gap-free and strictly increasing with two pr
     // the two writers really overlapped: their positions interleave
     let switches = 0;
     for (let i = 1; i < all.length; i++) if (all[i]!.streamId !== all[i - 1]!.streamId) switches++;
-    assertGreaterOrEqual(switches, 2);
     assertEquals(await store.headPosition(), 2 * n);
+    return switches;
   } finally {
     store.close();
     await Deno.remove(dir, { recursive: true });
   }
+}
+
+Deno.test("append() keeps positions gap-free and strictly increasing with two processes on one file", async () => {
+  // Every run checks the log; a run counts as concurrent only when the writers took turns (one
+  // may finish before the other starts on a busy machine), so try up to three runs for that.
+  let switches = 0;
+  for (let run = 0; run < 3 && switches < 2; run++) switches = await twoWriters();
+  assertGreaterOrEqual(switches, 2);
 });
 
 Deno.test("subscribe() follows appends made by another process on the same file", async () => {
