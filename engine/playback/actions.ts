@@ -191,3 +191,18 @@ export function describeAction(action: PlaybackAction): string {
   }
   return what ? `${action.type} ${what}` : action.type;
 }
+
+/** The playback action type of each capture / trail action kind (same name when absent). */
+export const PLAYBACK_TYPE_OF_KIND: Readonly<Record<string, string>> = {
+  tap: "click",
+  inputText: "type",
+  keyPress: "key_press",
+  readText: "read_text",
+  assertText: "assert_text",
+  assertVisible: "assert_visible",
+  navigate: "navigate",
+  select: "select",
+  check: "check",
+  scroll: "scroll",
+  memorySet: "memory_set",
+};

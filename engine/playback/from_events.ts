@@ -9,26 +9,13 @@
  */
 import type { EventData, EventType } from "../../events/schemas.ts";
 import type { PlaybackAction, PlaybackPlan, Target } from "./actions.ts";
+import { PLAYBACK_TYPE_OF_KIND } from "./actions.ts";
 import { targetFromSelectors } from "./target_from_selectors.ts";
 
 /** An event as stored or about to be appended: type, data and optionally its time. */
 export type SessionEvent = {
   [T in EventType]: { type: T; data: EventData<T>; meta?: { recordedAt?: string } };
 }[EventType];
-
-const KIND_MAP: Record<string, string> = {
-  tap: "click",
-  inputText: "type",
-  keyPress: "key_press",
-  readText: "read_text",
-  assertText: "assert_text",
-  assertVisible: "assert_visible",
-  navigate: "navigate",
-  select: "select",
-  check: "check",
-  scroll: "scroll",
-  memorySet: "memory_set",
-};
 
 /** Kinds that replay as nothing (setViewport, waits): left out of the plan. */
 const NO_OPS = new Set(["wait", "memoryGet"]);
@@ -67,7 +54,7 @@ export function eventsToPlan(
     if (e.type !== "ActionPerformed") continue;
     const d = e.data;
     if (failed.has(d.actionId) || NO_OPS.has(d.kind)) continue;
-    const type = KIND_MAP[d.kind] ?? d.kind;
+    const type = PLAYBACK_TYPE_OF_KIND[d.kind] ?? d.kind;
     const action: PlaybackAction = { type };
     const target: Target = {
       ...targetFromSelectors(d.target?.selector ?? {}),

@@ -12,20 +12,7 @@
  */
 import type { Selector, Trail, TrailAction } from "../trail.ts";
 import type { PlaybackAction, PlaybackPlan, Target } from "./actions.ts";
-
-const KIND_MAP: Record<string, string> = {
-  tap: "click",
-  inputText: "type",
-  keyPress: "key_press",
-  readText: "read_text",
-  assertText: "assert_text",
-  assertVisible: "assert_visible",
-  navigate: "navigate",
-  select: "select",
-  check: "check",
-  scroll: "scroll",
-  memorySet: "memory_set",
-};
+import { PLAYBACK_TYPE_OF_KIND } from "./actions.ts";
 
 /**
  * Merges a trail selector (and its fallbacks, in order) into one target: the first selector's
@@ -73,7 +60,7 @@ function withinOf(parent: Selector): NonNullable<Target["within"]> | undefined {
 }
 
 function convert(a: TrailAction, label: string, stepIndex: number): PlaybackAction[] {
-  const type = KIND_MAP[a.kind] ?? a.kind;
+  const type = PLAYBACK_TYPE_OF_KIND[a.kind] ?? a.kind;
   const selectors = [...(a.selector ? [a.selector] : []), ...(a.selectors ?? [])];
   const viewport = selectors.find((s) => s.viewport)?.viewport;
   const action: PlaybackAction = { type, label, stepIndex };
