@@ -7,31 +7,9 @@ import { SqliteEventStore } from "../events/sqlite_event_store.ts";
 import { startAndroidStandin } from "./android_standin.ts";
 import { assert, assertEquals, assertStringIncludes } from "./assert.ts";
 import { refIn } from "./blaze_refs.ts";
+import { alive, blazeCli as cairn } from "./blaze_cli_run.ts";
 
-const MAIN = new URL("../main.ts", import.meta.url).pathname;
 const CORPUS = new URL("../../shared/corpus/android/", import.meta.url);
-
-async function cairn(db: string, ...args: string[]) {
-  const out = await new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", MAIN, "blaze", "--db", db, ...args],
-    stdout: "piped",
-    stderr: "piped",
-  }).output();
-  return {
-    code: out.code,
-    stdout: new TextDecoder().decode(out.stdout),
-    stderr: new TextDecoder().decode(out.stderr),
-  };
-}
-
-function alive(pid: number): boolean {
-  try {
-    Deno.kill(pid, "SIGCONT");
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 Deno.test("cairn blaze --platform android records a blaze through Appium's protocol (stand-in)", async () => {
   const standin = startAndroidStandin({

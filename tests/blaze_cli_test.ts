@@ -3,30 +3,7 @@ import { SqliteEventStore } from "../events/sqlite_event_store.ts";
 import { RecordingV1 } from "../engine/formats/recording_v1.ts";
 import { serveFolder } from "./web_server.ts";
 import { refIn } from "./blaze_refs.ts";
-
-const MAIN = new URL("../main.ts", import.meta.url).pathname;
-
-async function cairn(db: string, ...args: string[]) {
-  const out = await new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", MAIN, "blaze", "--db", db, ...args],
-    stdout: "piped",
-    stderr: "piped",
-  }).output();
-  return {
-    code: out.code,
-    stdout: new TextDecoder().decode(out.stdout),
-    stderr: new TextDecoder().decode(out.stderr),
-  };
-}
-
-function alive(pid: number): boolean {
-  try {
-    Deno.kill(pid, "SIGCONT");
-    return true;
-  } catch {
-    return false;
-  }
-}
+import { alive, blazeCli as cairn } from "./blaze_cli_run.ts";
 
 Deno.test("cairn blaze runs a recorded flow across separate processes and writes recording_v1", async () => {
   const dir = await Deno.makeTempDir();
