@@ -33,11 +33,14 @@ import {
 } from "./schemas.ts";
 import { migrate } from "./migrations.ts";
 import { upcast } from "./upcasters.ts";
+import { Checkpointer } from "./checkpointer.ts";
 
 /** Rows per page when reading: the log is never held in memory whole. */
 export const PAGE_SIZE = 1000;
 /** Rows per multi-row INSERT in a large batch (7 parameters each, well under SQLite's limit). */
 const INSERT_CHUNK = 64;
+/** Bytes written between two requests to the background checkpointer (~256 WAL pages). */
+const CHECKPOINT_BYTES = 1 << 20;
 /** How often a live subscription looks for appends made by other processes. */
 const POLL_MS = 200;
 
@@ -73,10 +76,20 @@ export class SqliteEventStore implements EventStore {
   readonly #db: DatabaseSync;
   readonly #s: Record<string, StatementSync>;
   readonly #listeners = new Set<() => void>();
+  readonly #checkpointer: Checkpointer | undefined;
+  /**
+   * What this connection knows of the log as of `PRAGMA data_version` = `dataVersion` (which
+   * changes whenever another connection commits): the head and the versions of streams it
+   * appended to. An append whose data_version still matches skips the head/version query.
+   */
+  readonly #known = { dataVersion: -1, head: 0, versions: new Map<string, number>() };
+  /** Bytes written since the checkpointer was last asked. */
+  #unCheckpointed = 0;
   #closed = false;
 
-  private constructor(db: DatabaseSync) {
+  private constructor(db: DatabaseSync, checkpointer: Checkpointer | undefined) {
     this.#db = db;
+    this.#checkpointer = checkpointer;
     const p = (sql: string) => db.prepare(sql);
     this.#s = {
       begin: p("BEGIN IMMEDIATE"),
@@ -90,6 +103,7 @@ export class SqliteEventStore implements EventStore {
       appendState: p(
         "SELECT (SELECT stream_version FROM events WHERE stream_id = ? ORDER BY stream_version DESC LIMIT 1), max(coalesce((SELECT max(position) FROM events), 0), (SELECT position FROM log_head WHERE id = 1))",
       ),
+      dataVersion: p("PRAGMA data_version"),
       setHighWater: p("UPDATE log_head SET position = max(position, ?) WHERE id = 1"),
       stream: p(
         "SELECT stream_version AS version, position FROM events WHERE stream_id = ? ORDER BY stream_version DESC LIMIT 1",
@@ -126,7 +140,7 @@ export class SqliteEventStore implements EventStore {
       getBlob: p("SELECT media_type, size, bytes FROM blobs WHERE hash = ?"),
     };
     // rows as arrays: cheaper to materialise than objects on the read path
-    for (const k of ["readAll", "readStream", "appendState"]) {
+    for (const k of ["readAll", "readStream", "appendState", "dataVersion"]) {
       (this.#s[k] as unknown as { setReturnArrays(v: boolean): void }).setReturnArrays(true);
     }
   }
@@ -155,13 +169,15 @@ export class SqliteEventStore implements EventStore {
       // reads of the main file through mmap rather than pread copies (~30 % faster full reads)
       db.exec("PRAGMA mmap_size = 268435456");
       db.exec("PRAGMA cache_size = -32768");
-      // Checkpoints (the only fsyncs with WAL + NORMAL) every 16,000 pages (64 MB) rather than
-      // 1,000: appends pay for far fewer of them, and pages a run of small commits rewrote many
-      // times are copied back once. The WAL file is truncated back to 64 MB after one.
+      // Checkpoints (the only fsyncs with WAL + NORMAL) run on a background thread
+      // (events/checkpointer.ts). The appending connection checkpoints only as a backstop, when
+      // the WAL reaches 16,000 pages (64 MB): by then the worker has copied nearly every frame,
+      // so what is left is the copy of the last few and a WAL restart. The WAL file is
+      // truncated back to 64 MB after one.
       db.exec("PRAGMA wal_autocheckpoint = 16000");
       db.exec("PRAGMA journal_size_limit = 67108864");
       migrate(db);
-      return new SqliteEventStore(db);
+      return new SqliteEventStore(db, path === ":memory:" ? undefined : new Checkpointer(path));
     } catch (err) {
       db.close();
       throw err;
@@ -192,7 +208,7 @@ export class SqliteEventStore implements EventStore {
       throw new TypeError("Stream id must be a non-empty string");
     }
     const key = options.idempotencyKey;
-    const now = new Date().toISOString();
+    const now = isoNow();
     const rows = events.map((e, i) => serialize(e, i, now, key));
     const s = this.#s;
     s.begin!.run();
@@ -201,11 +217,25 @@ export class SqliteEventStore implements EventStore {
       result = this.#appendInTx(streamId, rows, options.expectedVersion ?? "any", key, now);
       s.commit!.run();
     } catch (err) {
+      this.#known.dataVersion = -1;
       s.rollback!.run();
       throw err;
     }
-    if (!result.duplicate && rows.length > 0) { for (const l of [...this.#listeners]) l(); }
+    if (!result.duplicate && rows.length > 0) {
+      let bytes = 0;
+      for (const r of rows) bytes += r.data.length + r.meta.length;
+      this.#wrote(bytes);
+      if (this.#listeners.size > 0) { for (const l of [...this.#listeners]) l(); }
+    }
     return result;
+  }
+
+  /** Counts bytes written and wakes the background checkpointer every ~1 MB. */
+  #wrote(bytes: number): void {
+    this.#unCheckpointed += bytes;
+    if (this.#unCheckpointed < CHECKPOINT_BYTES || this.#checkpointer === undefined) return;
+    this.#unCheckpointed = 0;
+    this.#checkpointer.request();
   }
 
   #appendInTx(
@@ -226,7 +256,7 @@ export class SqliteEventStore implements EventStore {
         };
       }
     }
-    const [current, head] = s.appendState!.get(streamId) as unknown as [number | null, number];
+    const [current, head] = this.#appendState(streamId);
     const exists = current !== null;
     const version = current ?? 0;
     if (
@@ -270,9 +300,32 @@ export class SqliteEventStore implements EventStore {
       );
     }
     const newVersion = version + rows.length;
+    // what the log will be once this commits (a failed commit forgets it: see appendSync)
+    this.#known.head = head + rows.length;
+    this.#known.versions.set(streamId, newVersion);
     if (!exists) s.insertStream!.run(streamId, head + 1, rows[0]!.recordedAt ?? now);
     if (key !== undefined) s.insertIdem!.run(key, streamId, JSON.stringify(positions), newVersion);
     return { positions, streamVersion: newVersion, duplicate: false };
+  }
+
+  /** The stream's version (null: no such stream) and the log head, inside the append's transaction. */
+  #appendState(streamId: string): [number | null, number] {
+    const known = this.#known;
+    const dataVersion = (this.#s.dataVersion!.get() as unknown as [number])[0];
+    if (dataVersion === known.dataVersion) {
+      const version = known.versions.get(streamId);
+      if (version !== undefined) return [version, known.head];
+    } else {
+      known.dataVersion = dataVersion;
+      if (known.versions.size > 0) known.versions.clear();
+    }
+    const state = this.#s.appendState!.get(streamId) as unknown as [number | null, number];
+    known.head = state[1];
+    if (state[0] !== null) {
+      if (known.versions.size >= 4096) known.versions.clear();
+      known.versions.set(streamId, state[0]);
+    }
+    return state;
   }
 
   /** See {@linkcode EventStore.readStream}. */
@@ -382,6 +435,7 @@ export class SqliteEventStore implements EventStore {
   /** See {@linkcode EventStore.deleteStream}. */
   deleteStream(streamId: string): Promise<number> {
     const s = this.#s;
+    this.#known.dataVersion = -1;
     s.begin!.run();
     try {
       s.setHighWater!.run(this.#headSync());
@@ -404,7 +458,9 @@ export class SqliteEventStore implements EventStore {
   /** The synchronous body of {@linkcode putBlob}. */
   putBlobSync(bytes: Uint8Array, mediaType: string): BlobRef {
     const hash = createHash("sha256").update(bytes).digest("hex");
-    this.#s.putBlob!.run(hash, mediaType, bytes.byteLength, bytes);
+    if (this.#s.putBlob!.run(hash, mediaType, bytes.byteLength, bytes).changes) {
+      this.#wrote(bytes.byteLength);
+    }
     const row = this.#s.blobRef!.get(hash) as { media_type: string; size: number };
     return { hash, mediaType: row.media_type, size: row.size };
   }
@@ -426,8 +482,22 @@ export class SqliteEventStore implements EventStore {
     if (this.#closed) return;
     this.#closed = true;
     for (const l of [...this.#listeners]) l();
+    this.#checkpointer?.close();
     this.#db.close();
   }
+}
+
+let lastMs = -1;
+let lastIso = "";
+
+/** `new Date().toISOString()`, formatted once per millisecond (appends come thousands a second). */
+function isoNow(): string {
+  const ms = Date.now();
+  if (ms !== lastMs) {
+    lastMs = ms;
+    lastIso = new Date(ms).toISOString();
+  }
+  return lastIso;
 }
 
 interface Serialized {

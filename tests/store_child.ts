@@ -5,11 +5,14 @@
  * stdin, then appends BATCHES single-event transactions and prints `done`.
  * `deno run -A tests/store_child.ts crash DB BATCH` prints `ready` and appends batches of BATCH
  * ~1 KB events forever, printing `begin N` and `end N` around each, until it is killed.
+ * `deno run -A tests/store_child.ts leave-open DB N` appends N ~1 KB events in one batch (past
+ * the background checkpointer's threshold), prints `appended` and ends without `close()`.
  *
  * @module
  */
 import { SqliteEventStore } from "../events/sqlite_event_store.ts";
 import type { NewEvent } from "../events/schemas.ts";
+import { syntheticSession } from "./store_fixtures.ts";
 
 const [mode, db, arg1, arg2] = Deno.args;
 const store = SqliteEventStore.open(db!);
@@ -38,5 +41,8 @@ if (mode === "append") {
     store.appendSync("session-crash", batch);
     say(`end ${n}`);
   }
+} else if (mode === "leave-open") {
+  store.appendSync("session-open", syntheticSession(Number(arg1)));
+  say("appended");
 }
-store.close();
+if (mode !== "leave-open") store.close();
