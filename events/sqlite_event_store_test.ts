@@ -204,3 +204,22 @@ Deno.test("subscribe() waits quietly after the newest stream was deleted, then f
     assertEquals(seen, [4]);
   });
 });
+
+Deno.test("read events are plain objects that compare and serialise like literals", async () => {
+  await withStore(async (store) => {
+    await store.append("session-a", [step(0)]);
+    const [e] = await collect(store.readAll());
+    assertEquals(Object.getPrototypeOf(e), Object.prototype);
+    assertEquals(e, {
+      position: 1,
+      streamId: "session-a",
+      streamVersion: 1,
+      type: "StepStarted",
+      schemaVersion: CURRENT_SCHEMA_VERSION.StepStarted,
+      data: { index: 0, text: "step 0" },
+      meta: { recordedAt: e!.meta.recordedAt },
+    });
+    assertEquals(JSON.parse(JSON.stringify(e)), e);
+    assertEquals({ ...e }, e);
+  });
+});
