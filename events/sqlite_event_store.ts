@@ -48,6 +48,11 @@ const POLL_MS = 200;
 export interface OpenOptions {
   /** How long to wait for another process's write lock. Default 10 000 ms. */
   busyTimeoutMs?: number;
+  /**
+   * Run WAL checkpoints on a background thread (default true). False: the appending
+   * connection checkpoints itself when the WAL reaches 64 MB (for comparison in benches).
+   */
+  checkpointThread?: boolean;
 }
 
 /** An events row as an array: position, stream_id, stream_version, type, schema_version, data, meta. */
@@ -177,7 +182,8 @@ export class SqliteEventStore implements EventStore {
       db.exec("PRAGMA wal_autocheckpoint = 16000");
       db.exec("PRAGMA journal_size_limit = 67108864");
       migrate(db);
-      return new SqliteEventStore(db, path === ":memory:" ? undefined : new Checkpointer(path));
+      const thread = path !== ":memory:" && options.checkpointThread !== false;
+      return new SqliteEventStore(db, thread ? new Checkpointer(path) : undefined);
     } catch (err) {
       db.close();
       throw err;
@@ -580,8 +586,8 @@ function toAsync<T>(iterable: Iterable<T>): AsyncIterable<T> {
  * built with `new` rather than an object literal. V8 pretenures a literal's allocation site once
  * the process has kept many objects made there (a projection holding the events it read); every
  * event read afterwards is then born in the old generation and pins its young `data` through
- * each scavenge, which made full reads ~1.3× slower (`scripts/store_bench.ts`, A/B in one
- * process). Objects made by `new` carry no such allocation-site feedback.
+ * each scavenge: full reads took 1.8× as long (`scripts/store_read_bench.ts`). Objects made by
+ * `new` carry no such allocation-site feedback.
  */
 const PlainEvent = function (
   this: Record<string, unknown>,

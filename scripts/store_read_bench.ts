@@ -1,0 +1,81 @@
+/**
+ * Why read events are built with `new` (`deno bench -A scripts/store_read_bench.ts`): full reads
+ * of 50,000 ~1 KB events after the process kept 10,000 events it read, as a projection does.
+ * "literal" builds each event with an object literal, as the store did before; "store" is
+ * `readAllSync()`, which builds them with `new` on `Object.prototype`. Both read the same rows
+ * from the same file, one after the other in each iteration pair; each builder first made the
+ * 10,000 kept events, so V8 has the same allocation feedback for both.
+ *
+ * @module
+ */
+import { DatabaseSync } from "node:sqlite";
+import { SqliteEventStore } from "../events/sqlite_event_store.ts";
+import { syntheticSession } from "../tests/store_fixtures.ts";
+
+const dir = Deno.makeTempDirSync({ prefix: "cairn_read_bench_" });
+const store = SqliteEventStore.open(`${dir}/read.db`);
+const events = syntheticSession(1000);
+for (let i = 0; i < 50; i++) store.appendSync(`session-r${i}`, events);
+store.appendSync("session-kept", syntheticSession(10_000, "kept"));
+const db = new DatabaseSync(`${dir}/read.db`);
+globalThis.addEventListener("unload", () => {
+  store.close();
+  db.close();
+  Deno.removeSync(dir, { recursive: true });
+});
+
+type Row = [number, string, number, string, number, string, string];
+const page = db.prepare(
+  "SELECT position, stream_id, stream_version, type, schema_version, data, meta FROM events WHERE position >= ? ORDER BY position LIMIT 1000",
+);
+const arrays = (st: unknown) => (st as { setReturnArrays(v: boolean): void }).setReturnArrays(true);
+arrays(page);
+const inStream = db.prepare(
+  "SELECT position, stream_id, stream_version, type, schema_version, data, meta FROM events WHERE stream_id = ? ORDER BY stream_version",
+);
+arrays(inStream);
+
+/** The store's row-to-event step with an object literal (every row is at the current version). */
+function literal(r: Row) {
+  const [position, streamId, streamVersion, type, schemaVersion, data, rawMeta] = r;
+  const meta = rawMeta.startsWith('{"recordedAt":"') && rawMeta.length === 43
+    ? { recordedAt: rawMeta.slice(15, -2) }
+    : JSON.parse(rawMeta);
+  return { position, streamId, streamVersion, type, schemaVersion, data: JSON.parse(data), meta };
+}
+
+function* readLiteral(from = 0) {
+  for (let next = from;;) {
+    const rows = page.all(next) as unknown as Row[];
+    for (const r of rows) yield literal(r);
+    if (rows.length < 1000) return;
+    next = rows[rows.length - 1]![0] + 1;
+  }
+}
+
+// what a projection keeps: 10,000 events from each builder
+const kept: unknown[] = [];
+for (const r of inStream.all("session-kept") as unknown as Row[]) kept.push(literal(r));
+for (const e of store.readStreamSync("session-kept")) kept.push(e);
+const keptFrom = 50_001;
+
+function count(it: Iterable<{ position: number }>): void {
+  let n = 0;
+  for (const e of it) if (e.position < keptFrom) n++;
+  if (n !== 50_000) throw new Error(`read ${n}`);
+}
+
+Deno.bench({
+  name: "readAll 50,000 events, object literals (before)",
+  group: "read after keeping 10,000 events",
+  baseline: true,
+  n: 20,
+  fn: () => count(readLiteral()),
+});
+
+Deno.bench({
+  name: "readAll 50,000 events, new on Object.prototype (the store)",
+  group: "read after keeping 10,000 events",
+  n: 20,
+  fn: () => count(store.readAllSync({ limit: 50_000 })),
+});
