@@ -15,6 +15,7 @@ import { syntheticSession } from "../tests/store_fixtures.ts";
 
 const dir = Deno.makeTempDirSync({ prefix: "cairn_bench_" });
 globalThis.addEventListener("unload", () => {
+  for (const s of [appendStore, inlineStore, readStore, ttStore]) s.close();
   floorCheckpointer.close();
   floorDb.close();
   Deno.removeSync(dir, { recursive: true });
@@ -45,6 +46,19 @@ Deno.bench({
   fn: () => {
     const s = `session-single-${stream++}`;
     for (let i = 0; i < BATCH; i++) appendStore.appendSync(s, [events[k++ % BATCH]!]);
+  },
+});
+
+// The same with checkpoints on the appending thread (no worker): what the worker buys.
+const inlineStore = SqliteEventStore.open(`${dir}/inline.db`, { checkpointThread: false });
+
+Deno.bench({
+  name: "append: 1 event per transaction (×1000), checkpoints on the appending thread",
+  group: "append",
+  n: 30,
+  fn: () => {
+    const s = `session-inline-${stream++}`;
+    for (let i = 0; i < BATCH; i++) inlineStore.appendSync(s, [events[k++ % BATCH]!]);
   },
 });
 
