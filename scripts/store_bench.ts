@@ -17,6 +17,7 @@ const dir = Deno.makeTempDirSync({ prefix: "cairn_bench_" });
 globalThis.addEventListener("unload", () => {
   for (const s of [appendStore, inlineStore, readStore, ttStore]) s.close();
   floorCheckpointer.close();
+  diskFile.close();
   floorDb.close();
   Deno.removeSync(dir, { recursive: true });
 });
@@ -97,6 +98,23 @@ Deno.bench({
         floorCheckpointer.request();
       }
     }
+  },
+});
+
+// ---- the disk under all of the above ----
+// One event per transaction writes ~11 KB of WAL (scripts/store_wal_frames.ts), and those bytes
+// must reach the disk at each checkpoint: this row shows how fast the disk took them in this run.
+const diskFile = Deno.openSync(`${dir}/disk.bin`, { write: true, create: true });
+const eightMb = new Uint8Array(8 << 20).fill(7);
+
+Deno.bench({
+  name: "disk: write 8 MB to a file and fdatasync it",
+  group: "disk",
+  n: 20,
+  fn: () => {
+    diskFile.seekSync(0, Deno.SeekMode.Start);
+    diskFile.writeSync(eightMb);
+    diskFile.syncDataSync();
   },
 });
 
