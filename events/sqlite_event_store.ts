@@ -589,7 +589,7 @@ function toAsync<T>(iterable: Iterable<T>): AsyncIterable<T> {
  * each scavenge: full reads took 1.8× as long (`scripts/store_read_bench.ts`). Objects made by
  * `new` carry no such allocation-site feedback.
  */
-const PlainEvent = function (
+function PlainEvent(
   this: Record<string, unknown>,
   position: number,
   streamId: string,
@@ -598,7 +598,7 @@ const PlainEvent = function (
   schemaVersion: number,
   data: unknown,
   meta: unknown,
-) {
+): void {
   this.position = position;
   this.streamId = streamId;
   this.streamVersion = streamVersion;
@@ -606,16 +606,11 @@ const PlainEvent = function (
   this.schemaVersion = schemaVersion;
   this.data = data;
   this.meta = meta;
-} as unknown as new (
-  position: number,
-  streamId: string,
-  streamVersion: number,
-  type: string,
-  schemaVersion: number,
-  data: unknown,
-  meta: unknown,
-) => StoredEvent;
+}
 PlainEvent.prototype = Object.prototype;
+const EventObject = PlainEvent as unknown as new (
+  ...args: Parameters<typeof PlainEvent>
+) => StoredEvent;
 
 const META_PREFIX = '{"recordedAt":"';
 
@@ -631,5 +626,5 @@ function toEvent(r: EventRow): StoredEvent {
       rawMeta.endsWith('"}') && !rawMeta.includes("\\")
     ? { recordedAt: rawMeta.slice(META_PREFIX.length, -2) }
     : JSON.parse(rawMeta);
-  return new PlainEvent(position, streamId, streamVersion, type, schemaVersion, data, meta);
+  return new EventObject(position, streamId, streamVersion, type, schemaVersion, data, meta);
 }
