@@ -1,7 +1,10 @@
 /**
- * Event-store benches (`deno bench -A scripts/store_bench.ts`), on a real SQLite file in a
- * temp dir with the event mix of a capture at ~1 KB of JSON per event
- * (`tests/store_fixtures.ts`). Events/s = events per iteration ÷ time per iteration.
+ * Event-store append benches (`deno bench -A scripts/store_bench.ts`), on real SQLite files in
+ * a temp dir with the event mix of a capture at ~1 KB of JSON per event
+ * (`tests/store_fixtures.ts`). Events/s = events per iteration ÷ time per iteration. Reads and
+ * `stateAt` are in `scripts/store_read_bench.ts`: run in this process after the appends, they
+ * share the two cores with the checkpoint copying the appends leave behind. The last group
+ * shows how fast the disk took an fsync in this run: one event per transaction is bound by it.
  *
  * @module
  */
@@ -9,13 +12,11 @@ import { DatabaseSync } from "node:sqlite";
 import { SqliteEventStore } from "../events/sqlite_event_store.ts";
 import { migrate } from "../events/migrations.ts";
 import { Checkpointer } from "../events/checkpointer.ts";
-import type { StoredEvent } from "../events/schemas.ts";
-import { evolveSession, sessionStateProjection, stateAt } from "../engine/time_travel.ts";
 import { syntheticSession } from "../tests/store_fixtures.ts";
 
 const dir = Deno.makeTempDirSync({ prefix: "cairn_bench_" });
 globalThis.addEventListener("unload", () => {
-  for (const s of [appendStore, inlineStore, readStore, ttStore]) s.close();
+  for (const s of [appendStore, inlineStore]) s.close();
   floorCheckpointer.close();
   diskFile.close();
   floorDb.close();
@@ -101,7 +102,7 @@ Deno.bench({
   },
 });
 
-// ---- the disk under all of the above ----
+// ---- the disk ----
 // One event per transaction writes ~11 KB of WAL (scripts/store_wal_frames.ts), and those bytes
 // must reach the disk at each checkpoint: this row shows how fast the disk took them in this run.
 const diskFile = Deno.openSync(`${dir}/disk.bin`, { write: true, create: true });
@@ -115,56 +116,5 @@ Deno.bench({
     diskFile.seekSync(0, Deno.SeekMode.Start);
     diskFile.writeSync(eightMb);
     diskFile.syncDataSync();
-  },
-});
-
-// ---- read ----
-const READ_N = 50_000;
-const readStore = SqliteEventStore.open(`${dir}/read.db`);
-for (let i = 0; i < READ_N / BATCH; i++) readStore.appendSync(`session-r${i}`, events);
-
-Deno.bench({
-  name: "readAll: 50,000 events (async iterator, pages of 1000)",
-  group: "read",
-  n: 10,
-  fn: async () => {
-    let n = 0;
-    for await (const _ of readStore.readAll()) n++;
-    if (n !== READ_N) throw new Error(`read ${n}`);
-  },
-});
-
-// ---- time travel ----
-const TT_N = 10_000;
-const ttStore = SqliteEventStore.open(`${dir}/tt.db`);
-ttStore.appendSync("session-noise", syntheticSession(2000, "noise"));
-ttStore.appendSync("session-tt", syntheticSession(TT_N, "tt"));
-const ttEvents: StoredEvent[] = [];
-for await (const e of ttStore.readStream("session-tt")) ttEvents.push(e);
-const positions = ttEvents.map((e) => e.position);
-await stateAt(ttStore, "session-tt"); // builds the checkpoints once
-let q = 0;
-const pick = () => positions[TT_N - 1 - ((q++ * 7919) % 1000)]!; // the last 1000 positions
-
-Deno.bench({
-  name: "stateAt: 10,000-event session, from the nearest checkpoint",
-  group: "stateAt",
-  fn: async () => {
-    await stateAt(ttStore, "session-tt", pick());
-  },
-});
-
-Deno.bench({
-  name: "stateAt: 10,000-event session, full fold from the log (no checkpoints)",
-  group: "stateAt",
-  baseline: true,
-  n: 10,
-  fn: async () => {
-    const at = pick();
-    let s = sessionStateProjection.initialState;
-    for await (const e of ttStore.readStream("session-tt")) {
-      if (e.position > at) break;
-      s = evolveSession(s, e);
-    }
   },
 });

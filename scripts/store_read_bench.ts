@@ -1,25 +1,36 @@
 /**
- * Why read events are built with `new` (`deno bench -A scripts/store_read_bench.ts`): full reads
- * of 50,000 ~1 KB events after the process kept 10,000 events it read, as a projection does.
- * "literal" builds each event with an object literal, as the store did before; "store" is
- * `readAllSync()`, which builds them with `new` on `Object.prototype`. Both read the same rows
- * from the same file, one after the other in each iteration pair; each builder first made the
- * 10,000 kept events, so V8 has the same allocation feedback for both.
+ * Event-store read benches (`deno bench -A scripts/store_read_bench.ts`): a full read of 50,000
+ * ~1 KB events through the async iterator, `stateAt` on a 10,000-event session (from the nearest
+ * in-memory checkpoint, and the full fold it saves), and why read events are built with `new`.
+ *
+ * The process first keeps 10,000 events it read, as a projection does. "object literals" builds
+ * each event with an object literal, as the store did before; "new on Object.prototype" is
+ * `readAllSync()`. Both read the same rows from the same file, and each builder first made
+ * 10,000 of the kept events, so V8 has the same allocation feedback for both.
  *
  * @module
  */
 import { DatabaseSync } from "node:sqlite";
 import { SqliteEventStore } from "../events/sqlite_event_store.ts";
 import { syntheticSession } from "../tests/store_fixtures.ts";
+import { evolveSession, sessionStateProjection, stateAt } from "../engine/time_travel.ts";
 
 const dir = Deno.makeTempDirSync({ prefix: "cairn_read_bench_" });
 const store = SqliteEventStore.open(`${dir}/read.db`);
 const events = syntheticSession(1000);
 for (let i = 0; i < 50; i++) store.appendSync(`session-r${i}`, events);
 store.appendSync("session-kept", syntheticSession(10_000, "kept"));
+const TT_N = 10_000;
+const ttStore = SqliteEventStore.open(`${dir}/tt.db`);
+ttStore.appendSync("session-noise", syntheticSession(2000, "noise"));
+ttStore.appendSync("session-tt", syntheticSession(TT_N, "tt"));
+const positions: number[] = [];
+for await (const e of ttStore.readStream("session-tt")) positions.push(e.position);
+await stateAt(ttStore, "session-tt"); // builds the checkpoints once
 const db = new DatabaseSync(`${dir}/read.db`);
 globalThis.addEventListener("unload", () => {
   store.close();
+  ttStore.close();
   db.close();
   Deno.removeSync(dir, { recursive: true });
 });
@@ -78,4 +89,41 @@ Deno.bench({
   group: "read after keeping 10,000 events",
   n: 20,
   fn: () => count(store.readAllSync({ limit: 50_000 })),
+});
+
+Deno.bench({
+  name: "readAll: 50,000 events (async iterator, pages of 1000)",
+  group: "read",
+  n: 10,
+  fn: async () => {
+    let n = 0;
+    for await (const _ of store.readAll({ limit: 50_000 })) n++;
+    if (n !== 50_000) throw new Error(`read ${n}`);
+  },
+});
+
+let q = 0;
+const pick = () => positions[TT_N - 1 - ((q++ * 7919) % 1000)]!; // the last 1000 positions
+
+Deno.bench({
+  name: "stateAt: 10,000-event session, from the nearest checkpoint",
+  group: "stateAt",
+  fn: async () => {
+    await stateAt(ttStore, "session-tt", pick());
+  },
+});
+
+Deno.bench({
+  name: "stateAt: 10,000-event session, full fold from the log (no checkpoints)",
+  group: "stateAt",
+  baseline: true,
+  n: 10,
+  fn: async () => {
+    const at = pick();
+    let s = sessionStateProjection.initialState;
+    for await (const e of ttStore.readStream("session-tt")) {
+      if (e.position > at) break;
+      s = evolveSession(s, e);
+    }
+  },
 });
