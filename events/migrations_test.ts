@@ -114,3 +114,46 @@ Deno.test("migrate() applies nothing to a current file and refuses a newer layou
     db.close();
   }
 });
+
+Deno.test("the layout-4 migration finds each stream's runs, also across positions a deleted stream left empty", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "cairn_migrate_" });
+  const path = `${dir}/old.db`;
+  try {
+    writeV1File(path);
+    // session-gone held positions 5 and 6 and was deleted; session-old went on after it
+    const db = new DatabaseSync(path);
+    db.prepare("INSERT INTO events VALUES (7, 'session-old', 4, 'StepStarted', 1, ?, ?)").run(
+      JSON.stringify({ index: 1, text: "Again" }),
+      JSON.stringify({ recordedAt: "2024-05-03T09:00:00.000Z" }),
+    );
+    db.close();
+    const store = SqliteEventStore.open(path);
+    try {
+      const read = async (id: string, from = 1) => {
+        const out: number[][] = [];
+        for await (const e of store.readStream(id, { from })) {
+          out.push([e.streamVersion, e.position]);
+        }
+        return out;
+      };
+      assertEquals(await read("session-old"), [[1, 1], [2, 2], [3, 3], [4, 7]]);
+      assertEquals(await read("session-old", 4), [[4, 7]]);
+      assertEquals(await read("session-two"), [[1, 4]]);
+      assertEquals(
+        (await store.streams("session-")).map((s) => [s.streamId, s.version, s.lastPosition]),
+        [["session-old", 4, 7], ["session-two", 1, 4]],
+      );
+      const r = await store.append("session-two", [{
+        type: "StepStarted",
+        data: { index: 1, text: "x" },
+      }], {
+        expectedVersion: 1,
+      });
+      assertEquals(r, { positions: [8], streamVersion: 2, duplicate: false });
+    } finally {
+      store.close();
+    }
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});

@@ -57,6 +57,8 @@ export interface OpenOptions {
 
 /** An events row as an array: position, stream_id, stream_version, type, schema_version, data, meta. */
 type EventRow = [number, string, number, string, number, string, string];
+/** A segment: its start position, the stream version there, the next segment's start (or null). */
+type Segment = [number, number, number | null];
 
 interface StreamRow {
   stream_id: string;
@@ -84,10 +86,16 @@ export class SqliteEventStore implements EventStore {
   readonly #checkpointer: Checkpointer | undefined;
   /**
    * What this connection knows of the log as of `PRAGMA data_version` = `dataVersion` (which
-   * changes whenever another connection commits): the head and the versions of streams it
-   * appended to. An append whose data_version still matches skips the head/version query.
+   * changes whenever another connection commits): the head, the stream of the event at the
+   * head, and the versions of streams it appended to. An append whose data_version still
+   * matches skips the queries for them.
    */
-  readonly #known = { dataVersion: -1, head: 0, versions: new Map<string, number>() };
+  readonly #known = {
+    dataVersion: -1,
+    head: 0,
+    headStream: null as string | null,
+    versions: new Map<string, number>(),
+  };
   /** Bytes written since the checkpointer was last asked. */
   #unCheckpointed = 0;
   #closed = false;
@@ -104,15 +112,22 @@ export class SqliteEventStore implements EventStore {
       head: p(
         "SELECT max(coalesce((SELECT max(position) FROM events), 0), (SELECT position FROM log_head WHERE id = 1)) AS position",
       ),
-      // one statement for what an append needs: the stream's version (null: no stream) and the head
-      appendState: p(
-        "SELECT (SELECT stream_version FROM events WHERE stream_id = ? ORDER BY stream_version DESC LIMIT 1), max(coalesce((SELECT max(position) FROM events), 0), (SELECT position FROM log_head WHERE id = 1))",
+      // the stream of the event at a position (null: none there)
+      streamAt: p("SELECT (SELECT stream_id FROM events WHERE position = ?)"),
+      maxPosition: p("SELECT max(position) FROM events"),
+      // a stream's last segment: its start, its first version and where the next run starts
+      lastSegment: p(
+        "SELECT s.start_position, s.start_version, (SELECT min(n.start_position) FROM segments n WHERE n.start_position > s.start_position) FROM segments s WHERE s.stream_id = ? ORDER BY s.start_position DESC LIMIT 1",
       ),
+      segments: p(
+        "SELECT s.start_position, s.start_version, (SELECT min(n.start_position) FROM segments n WHERE n.start_position > s.start_position) FROM segments s WHERE s.stream_id = ? ORDER BY s.start_position",
+      ),
+      insertSegment: p(
+        "INSERT INTO segments (start_position, stream_id, start_version) VALUES (?, ?, ?)",
+      ),
+      tombstone: p("UPDATE segments SET stream_id = NULL WHERE stream_id = ?"),
       dataVersion: p("PRAGMA data_version"),
       setHighWater: p("UPDATE log_head SET position = max(position, ?) WHERE id = 1"),
-      stream: p(
-        "SELECT stream_version AS version, position FROM events WHERE stream_id = ? ORDER BY stream_version DESC LIMIT 1",
-      ),
       insertStream: p(
         "INSERT OR REPLACE INTO streams (stream_id, first_position, created_at) VALUES (?, ?, ?)",
       ),
@@ -129,13 +144,13 @@ export class SqliteEventStore implements EventStore {
       readAll: p(
         `SELECT ${EVENT_COLUMNS} FROM events WHERE position >= ? ORDER BY position LIMIT ?`,
       ),
-      readStream: p(
-        `SELECT ${EVENT_COLUMNS} FROM events WHERE stream_id = ? AND stream_version >= ? ORDER BY stream_version LIMIT ?`,
+      readRange: p(
+        `SELECT ${EVENT_COLUMNS} FROM events WHERE position >= ? AND position <= ? ORDER BY position LIMIT ?`,
       ),
       streams: p(
         "SELECT stream_id, first_position, created_at FROM streams WHERE stream_id >= ?1 AND stream_id < ?2 AND substr(stream_id, 1, ?3) = ?1 ORDER BY first_position",
       ),
-      deleteEvents: p("DELETE FROM events WHERE stream_id = ?"),
+      deleteRange: p("DELETE FROM events WHERE position >= ? AND position <= ?"),
       deleteStream: p("DELETE FROM streams WHERE stream_id = ?"),
       deleteIdem: p("DELETE FROM idempotency WHERE stream_id = ?"),
       putBlob: p(
@@ -145,7 +160,16 @@ export class SqliteEventStore implements EventStore {
       getBlob: p("SELECT media_type, size, bytes FROM blobs WHERE hash = ?"),
     };
     // rows as arrays: cheaper to materialise than objects on the read path
-    for (const k of ["readAll", "readStream", "appendState", "dataVersion"]) {
+    const arrays = [
+      "readAll",
+      "readRange",
+      "dataVersion",
+      "streamAt",
+      "maxPosition",
+      "lastSegment",
+      "segments",
+    ];
+    for (const k of arrays) {
       (this.#s[k] as unknown as { setReturnArrays(v: boolean): void }).setReturnArrays(true);
     }
   }
@@ -262,7 +286,7 @@ export class SqliteEventStore implements EventStore {
         };
       }
     }
-    const [current, head] = this.#appendState(streamId);
+    const [current, head, headStream] = this.#appendState(streamId);
     const exists = current !== null;
     const version = current ?? 0;
     if (
@@ -306,32 +330,54 @@ export class SqliteEventStore implements EventStore {
       );
     }
     const newVersion = version + rows.length;
+    // a new run unless the event at the head is this stream's (then the run goes on)
+    if (headStream !== streamId) s.insertSegment!.run(head + 1, streamId, version + 1);
     // what the log will be once this commits (a failed commit forgets it: see appendSync)
-    this.#known.head = head + rows.length;
-    this.#known.versions.set(streamId, newVersion);
+    const known = this.#known;
+    known.head = head + rows.length;
+    known.headStream = streamId;
+    known.versions.set(streamId, newVersion);
     if (!exists) s.insertStream!.run(streamId, head + 1, rows[0]!.recordedAt ?? now);
     if (key !== undefined) s.insertIdem!.run(key, streamId, JSON.stringify(positions), newVersion);
     return { positions, streamVersion: newVersion, duplicate: false };
   }
 
-  /** The stream's version (null: no such stream) and the log head, inside the append's transaction. */
-  #appendState(streamId: string): [number | null, number] {
+  /**
+   * Inside an append's transaction: the stream's version (null: no such stream), the log head
+   * and the stream of the event at the head.
+   */
+  #appendState(streamId: string): [number | null, number, string | null] {
     const known = this.#known;
     const dataVersion = (this.#s.dataVersion!.get() as unknown as [number])[0];
     if (dataVersion === known.dataVersion) {
       const version = known.versions.get(streamId);
-      if (version !== undefined) return [version, known.head];
+      if (version !== undefined) return [version, known.head, known.headStream];
     } else {
       known.dataVersion = dataVersion;
+      known.head = this.#headSync();
+      known.headStream = (this.#s.streamAt!.get(known.head) as unknown as [string | null])[0];
       if (known.versions.size > 0) known.versions.clear();
     }
-    const state = this.#s.appendState!.get(streamId) as unknown as [number | null, number];
-    known.head = state[1];
-    if (state[0] !== null) {
+    const last = this.#lastOf(streamId);
+    if (last !== null) {
       if (known.versions.size >= 4096) known.versions.clear();
-      known.versions.set(streamId, state[0]);
+      known.versions.set(streamId, last[0]);
     }
-    return state;
+    return [last === null ? null : last[0], known.head, known.headStream];
+  }
+
+  /** A stream's version and last position from its last segment; null when it has none. */
+  #lastOf(streamId: string): [number, number] | null {
+    const seg = this.#s.lastSegment!.get(streamId) as unknown as Segment | undefined;
+    if (seg === undefined) return null;
+    const end = this.#runEnd(seg);
+    return [seg[1] + end - seg[0], end];
+  }
+
+  /** The last position of a segment's run: before the next run, or the last event. */
+  #runEnd([start, , next]: Segment): number {
+    if (next !== null) return next - 1;
+    return (this.#s.maxPosition!.get() as unknown as [number | null])[0] ?? start;
   }
 
   /** See {@linkcode EventStore.readStream}. */
@@ -339,17 +385,33 @@ export class SqliteEventStore implements EventStore {
     return toAsync(this.readStreamSync(streamId, options));
   }
 
-  /** The synchronous body of {@linkcode readStream}: pages of {@linkcode PAGE_SIZE} rows. */
+  /**
+   * The synchronous body of {@linkcode readStream}: the stream's runs in position order, each
+   * read in pages of {@linkcode PAGE_SIZE} rows. A run's positions and versions step together,
+   * so `from` finds its first position without a scan.
+   */
   *readStreamSync(streamId: string, options: ReadOptions = {}): Iterable<StoredEvent> {
-    let next = options.from ?? 1;
+    const from = options.from ?? 1;
     let left = options.limit ?? Infinity;
-    while (left > 0) {
-      const n = Math.min(PAGE_SIZE, left);
-      const rows = this.#s.readStream!.all(streamId, next, n) as unknown as EventRow[];
-      for (const r of rows) yield toEvent(r);
-      if (rows.length < n) return;
-      next = rows[rows.length - 1]![2] + 1;
-      left -= rows.length;
+    const segments = this.#s.segments!.all(streamId) as unknown as Segment[];
+    for (const seg of segments) {
+      const [start, firstVersion, next] = seg;
+      // the last run follows appends made while it is read
+      const end = next === null ? Infinity : next - 1;
+      if (next !== null && firstVersion + end - start < from) continue;
+      let at = start + Math.max(0, from - firstVersion);
+      while (left > 0) {
+        const n = Math.min(PAGE_SIZE, left);
+        const rows = this.#s.readRange!.all(at, end, n) as unknown as EventRow[];
+        for (const r of rows) {
+          if (r[1] !== streamId) return; // another stream's run: this stream has no more
+          yield toEvent(r);
+        }
+        left -= rows.length;
+        if (rows.length < n) break;
+        at = rows[rows.length - 1]![0] + 1;
+      }
+      if (left <= 0) return;
     }
   }
 
@@ -423,15 +485,13 @@ export class SqliteEventStore implements EventStore {
     ) as unknown as StreamRow[];
     const out: StreamInfo[] = [];
     for (const r of rows) {
-      const last = this.#s.stream!.get(r.stream_id) as
-        | { version: number; position: number }
-        | undefined;
-      if (!last) continue;
+      const last = this.#lastOf(r.stream_id);
+      if (last === null) continue;
       out.push({
         streamId: r.stream_id,
-        version: last.version,
+        version: last[0],
         firstPosition: r.first_position,
-        lastPosition: last.position,
+        lastPosition: last[1],
         createdAt: r.created_at,
       });
     }
@@ -445,7 +505,11 @@ export class SqliteEventStore implements EventStore {
     s.begin!.run();
     try {
       s.setHighWater!.run(this.#headSync());
-      const n = Number(s.deleteEvents!.run(streamId).changes);
+      let n = 0;
+      for (const seg of s.segments!.all(streamId) as unknown as Segment[]) {
+        n += Number(s.deleteRange!.run(seg[0], this.#runEnd(seg)).changes);
+      }
+      s.tombstone!.run(streamId);
       s.deleteStream!.run(streamId);
       s.deleteIdem!.run(streamId);
       s.commit!.run();

@@ -223,3 +223,38 @@ Deno.test("read events are plain objects that compare and serialise like literal
     assertEquals({ ...e }, e);
   });
 });
+
+Deno.test("streams interleaved in the log read back in version order, from any version, across a deleted stream", async () => {
+  await withStore(async (store) => {
+    // a, a | b | a | b, b | c | a
+    await store.append("session-a", [step(0), step(1)]);
+    await store.append("session-b", [step(0)]);
+    await store.append("session-a", [step(2)]);
+    await store.append("session-b", [step(1), step(2)]);
+    await store.append("session-c", [step(0)]);
+    await store.append("session-a", [step(3)]);
+    const versions = async (id: string, from = 1, limit = Infinity) =>
+      (await collect(store.readStream(id, { from, limit }))).map((
+        e,
+      ) => [e.streamVersion, e.position]);
+    assertEquals(await versions("session-a"), [[1, 1], [2, 2], [3, 4], [4, 8]]);
+    assertEquals(await versions("session-a", 2, 2), [[2, 2], [3, 4]]);
+    assertEquals(await versions("session-a", 4), [[4, 8]]);
+    assertEquals(await versions("session-b", 2), [[2, 5], [3, 6]]);
+    assertEquals(await versions("session-a", 9), []);
+
+    assertEquals(await store.deleteStream("session-b"), 3);
+    assertEquals(await versions("session-b"), []);
+    assertEquals(await versions("session-a"), [[1, 1], [2, 2], [3, 4], [4, 8]]);
+    assertEquals(
+      (await store.streams("session-")).map((s) => [s.streamId, s.version, s.lastPosition]),
+      [["session-a", 4, 8], ["session-c", 1, 7]],
+    );
+    // a stream deleted and written again starts over at version 1
+    const b = await store.append("session-b", [step(9)], { expectedVersion: "no_stream" });
+    assertEquals(b, { positions: [9], streamVersion: 1, duplicate: false });
+    const a = await store.append("session-a", [step(4)], { expectedVersion: 4 });
+    assertEquals(a.positions, [10]);
+    assertEquals(await versions("session-a", 4), [[4, 8], [5, 10]]);
+  });
+});
