@@ -3,7 +3,10 @@
  * per-stream summary, idempotency keys and content-addressed blobs.
  *
  * Positions are computed inside a `BEGIN IMMEDIATE` transaction from a head counter, so they
- * stay gap-free and strictly increasing with several processes appending to one file. Data is
+ * stay gap-free and strictly increasing with several processes appending to one file; stream
+ * versions likewise. A stream is read through its segments (the runs of consecutive positions
+ * it holds, `events/migrations.ts` layout 4), so an append that goes on with the stream at the
+ * head of the log writes the events table alone. Data is
  * parsed with its type's zod schema on append; rows this code wrote at the current schema
  * version are read back with `JSON.parse` alone, older versions go through the upcasters.
  *
