@@ -16,14 +16,26 @@ import { syntheticSession } from "../tests/store_fixtures.ts";
 import { evolveSession, sessionStateProjection, stateAt } from "../engine/time_travel.ts";
 
 const dir = Deno.makeTempDirSync({ prefix: "cairn_read_bench_" });
-const store = SqliteEventStore.open(`${dir}/read.db`);
-const events = syntheticSession(1000);
-for (let i = 0; i < 50; i++) store.appendSync(`session-r${i}`, events);
-store.appendSync("session-kept", syntheticSession(10_000, "kept"));
 const TT_N = 10_000;
+{
+  const writer = SqliteEventStore.open(`${dir}/read.db`);
+  const events = syntheticSession(1000);
+  for (let i = 0; i < 50; i++) writer.appendSync(`session-r${i}`, events);
+  writer.appendSync("session-kept", syntheticSession(10_000, "kept"));
+  writer.close();
+  const tt = SqliteEventStore.open(`${dir}/tt.db`);
+  tt.appendSync("session-noise", syntheticSession(2000, "noise"));
+  tt.appendSync("session-tt", syntheticSession(TT_N, "tt"));
+  tt.close();
+  // copy both WALs back now, so no checkpoint runs beside the benches
+  for (const name of ["read", "tt"]) {
+    const db = new DatabaseSync(`${dir}/${name}.db`);
+    db.exec("PRAGMA wal_checkpoint(TRUNCATE)");
+    db.close();
+  }
+}
+const store = SqliteEventStore.open(`${dir}/read.db`);
 const ttStore = SqliteEventStore.open(`${dir}/tt.db`);
-ttStore.appendSync("session-noise", syntheticSession(2000, "noise"));
-ttStore.appendSync("session-tt", syntheticSession(TT_N, "tt"));
 const positions: number[] = [];
 for await (const e of ttStore.readStream("session-tt")) positions.push(e.position);
 await stateAt(ttStore, "session-tt"); // builds the checkpoints once
