@@ -1,7 +1,7 @@
 /**
  * `cairn ingest FILE…`: imports capture files (cairn.capture/v1, recording_v1, Chrome DevTools
- * Recorder JSON, Cairn's event export) into the event log, one session and one append per
- * file. Every file is validated whole before anything is stored.
+ * Recorder JSON, Cairn's event export) into the event log, one transaction per file (a session,
+ * or one per flow of a DevTools map of flows). Every file is validated whole before anything is stored.
  *
  * @module
  */
@@ -117,9 +117,10 @@ export async function checkExternalBlobs(store: EventStore, prepared: PreparedFi
 }
 
 /**
- * Stores a prepared file: its blobs, then each session's events in one append
- * (`expectedVersion: "no_stream"`, one transaction per session; a file is one session except a
- * DevTools map of flows).
+ * Stores a prepared file: its blobs, then every session's events in one transaction
+ * (`appendMany`, each with `expectedVersion: "no_stream"`; a file is one session except a
+ * DevTools map of flows, and such a file is stored whole or not at all). Blobs go first: one
+ * left behind by a failed append is content-addressed and harmless.
  *
  * @param store the event store
  * @param prepared the output of {@linkcode prepareFile}
@@ -138,17 +139,16 @@ export async function storePrepared(
       throw new Error(`Blob hash mismatch: stored ${ref.hash}, computed ${expected}`);
     }
   }
-  const sessions: IngestResult["sessions"] = [];
-  for (const session of prepared.sessions) {
-    await store.append(`session-${session.sessionId}`, session.events, {
-      expectedVersion: "no_stream",
-    });
-    sessions.push({
-      sessionId: session.sessionId,
-      events: session.events.length,
-      ...(session.name !== undefined ? { name: session.name } : {}),
-    });
-  }
+  await store.appendMany(prepared.sessions.map((session) => ({
+    streamId: `session-${session.sessionId}`,
+    events: session.events,
+    options: { expectedVersion: "no_stream" as const },
+  })));
+  const sessions: IngestResult["sessions"] = prepared.sessions.map((session) => ({
+    sessionId: session.sessionId,
+    events: session.events.length,
+    ...(session.name !== undefined ? { name: session.name } : {}),
+  }));
   return {
     file: prepared.file,
     sessionId: sessions[0]!.sessionId,

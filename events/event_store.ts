@@ -46,6 +46,13 @@ export interface AppendResult {
   duplicate: boolean;
 }
 
+/** One stream's batch in {@linkcode EventStore.appendMany}. */
+export interface AppendBatch {
+  streamId: string;
+  events: NewEvent[];
+  options?: AppendOptions;
+}
+
 /** Options of the read methods. */
 export interface ReadOptions {
   /** Read events with position (or stream version, for a stream) ≥ this. Default: the start. */
@@ -79,6 +86,15 @@ export interface EventStore {
    * @throws {TypeError} when an event's data does not fit its schema (nothing is appended)
    */
   append(streamId: string, events: NewEvent[], options?: AppendOptions): Promise<AppendResult>;
+  /**
+   * Appends batches to several streams in one transaction: all of them or none (an import file
+   * that holds several sessions). Batches are applied in order, each with its own
+   * `expectedVersion` and idempotency key, so positions run on from one batch to the next.
+   *
+   * @throws {ConcurrencyError} when a batch's `expectedVersion` does not match (nothing is appended)
+   * @throws {TypeError} naming the stream, event index and field when data does not fit its schema
+   */
+  appendMany(batches: AppendBatch[]): Promise<AppendResult[]>;
   /** Reads a stream in version order; `from` is a stream version. */
   readStream(streamId: string, options?: ReadOptions): AsyncIterable<StoredEvent>;
   /** Reads the whole log in position order; `from` is a global position. */

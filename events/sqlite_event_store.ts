@@ -17,6 +17,7 @@ import { createHash } from "node:crypto";
 import { mkdirSync } from "node:fs";
 import { dirname } from "node:path";
 import {
+  type AppendBatch,
   type AppendOptions,
   type AppendResult,
   type Blob,
@@ -237,30 +238,58 @@ export class SqliteEventStore implements EventStore {
    * @throws {ConcurrencyError} when the expected version does not match
    */
   appendSync(streamId: string, events: NewEvent[], options: AppendOptions = {}): AppendResult {
-    if (typeof streamId !== "string" || streamId.length === 0) {
-      throw new TypeError("Stream id must be a non-empty string");
-    }
-    const key = options.idempotencyKey;
-    const now = isoNow();
-    const rows = events.map((e, i) => serialize(e, i, now, key));
-    const s = this.#s;
-    s.begin!.run();
-    let result: AppendResult;
+    return this.#write([prepareBatch(streamId, events, options, isoNow())])[0]!;
+  }
+
+  /** See {@linkcode EventStore.appendMany}. */
+  appendMany(batches: AppendBatch[]): Promise<AppendResult[]> {
     try {
-      result = this.#appendInTx(streamId, rows, options.expectedVersion ?? "any", key, now);
+      return Promise.resolve(this.appendManySync(batches));
+    } catch (err) {
+      return Promise.reject(err);
+    }
+  }
+
+  /** The synchronous body of {@linkcode appendMany}. */
+  appendManySync(batches: AppendBatch[]): AppendResult[] {
+    const now = isoNow();
+    const prepared = batches.map((b) => {
+      try {
+        return prepareBatch(b.streamId, b.events, b.options ?? {}, now);
+      } catch (err) {
+        if (err instanceof TypeError) throw new TypeError(`Stream ${b.streamId}: ${err.message}`);
+        throw err;
+      }
+    });
+    return this.#write(prepared);
+  }
+
+  /** Appends prepared batches in one `BEGIN IMMEDIATE` transaction: all of them or none. */
+  #write(batches: PreparedBatch[]): AppendResult[] {
+    const s = this.#s;
+    const results: AppendResult[] = new Array(batches.length);
+    s.begin!.run();
+    try {
+      for (let i = 0; i < batches.length; i++) {
+        const b = batches[i]!;
+        results[i] = this.#appendInTx(b.streamId, b.rows, b.expected, b.key, b.now);
+      }
       s.commit!.run();
     } catch (err) {
       this.#known.dataVersion = -1;
       s.rollback!.run();
       throw err;
     }
-    if (!result.duplicate && rows.length > 0) {
-      let bytes = 0;
-      for (const r of rows) bytes += r.data.length + r.meta.length;
+    let bytes = 0;
+    for (let i = 0; i < batches.length; i++) {
+      if (results[i]!.duplicate) continue;
+      for (const r of batches[i]!.rows) bytes += r.data.length + r.meta.length;
+    }
+    if (bytes > 0) {
       this.#wrote(bytes);
       if (this.#listeners.size > 0) { for (const l of [...this.#listeners]) l(); }
     }
-    return result;
+    return results;
   }
 
   /** Counts bytes written and wakes the background checkpointer every ~1 MB. */
@@ -571,6 +600,35 @@ function isoNow(): string {
     lastIso = new Date(ms).toISOString();
   }
   return lastIso;
+}
+
+/** A batch checked and serialised, ready for {@linkcode SqliteEventStore.#write}. */
+interface PreparedBatch {
+  streamId: string;
+  rows: Serialized[];
+  expected: NonNullable<AppendOptions["expectedVersion"]>;
+  key: string | undefined;
+  now: string;
+}
+
+/** Checks a batch's stream id and serialises its events (zod-parsed) outside the transaction. */
+function prepareBatch(
+  streamId: string,
+  events: NewEvent[],
+  options: AppendOptions,
+  now: string,
+): PreparedBatch {
+  if (typeof streamId !== "string" || streamId.length === 0) {
+    throw new TypeError("Stream id must be a non-empty string");
+  }
+  const key = options.idempotencyKey;
+  return {
+    streamId,
+    rows: events.map((e, i) => serialize(e, i, now, key)),
+    expected: options.expectedVersion ?? "any",
+    key,
+    now,
+  };
 }
 
 interface Serialized {

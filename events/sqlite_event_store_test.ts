@@ -108,6 +108,54 @@ Deno.test("append() throws TypeError naming the event index and field, appending
   });
 });
 
+Deno.test("appendMany() appends to several streams in one transaction, all or none", async () => {
+  await withStore(async (store) => {
+    await store.append("session-b", [step(0)]);
+    const head = await store.headPosition();
+    // the third batch conflicts: the first two must not be stored either
+    await assertRejects(
+      () =>
+        store.appendMany([
+          { streamId: "session-a", events: [step(0), step(1)] },
+          { streamId: "session-c", events: [step(0)], options: { expectedVersion: "no_stream" } },
+          { streamId: "session-b", events: [step(1)], options: { expectedVersion: "no_stream" } },
+        ]),
+      ConcurrencyError,
+    );
+    // a bad event in a later batch names its stream and stores nothing
+    const bad = { type: "StepStarted", data: { index: -1, text: "x" } } as NewEvent;
+    const err = await assertRejects(
+      () =>
+        store.appendMany([
+          { streamId: "session-a", events: [step(0)] },
+          { streamId: "session-d", events: [step(0), bad] },
+        ]),
+      TypeError,
+    );
+    assertStringIncludes(err.message, "Stream session-d: Event 1 (StepStarted): data.index");
+    assertEquals(await store.headPosition(), head);
+    assertEquals((await store.streams()).map((s) => s.streamId), ["session-b"]);
+
+    // applied in order: positions run on across batches, one stream may appear twice
+    const results = await store.appendMany([
+      { streamId: "session-a", events: [step(0), step(1)], options: { expectedVersion: 0 } },
+      { streamId: "session-b", events: [step(1)], options: { expectedVersion: 1 } },
+      { streamId: "session-a", events: [step(2)], options: { expectedVersion: 2 } },
+    ]);
+    assertEquals(results, [
+      { positions: [head + 1, head + 2], streamVersion: 2, duplicate: false },
+      { positions: [head + 3], streamVersion: 2, duplicate: false },
+      { positions: [head + 4], streamVersion: 3, duplicate: false },
+    ]);
+    const a = await collect(store.readStream("session-a"));
+    assertEquals(a.map((e) => [e.position, e.streamVersion, e.data]), [
+      [head + 1, 1, { index: 0, text: "step 0" }],
+      [head + 2, 2, { index: 1, text: "step 1" }],
+      [head + 4, 3, { index: 2, text: "step 2" }],
+    ]);
+  });
+});
+
 Deno.test("readAll() pages through more rows than one page, honouring from and limit", async () => {
   await withStore(async (store) => {
     const batch = Array.from({ length: 2500 }, (_, i) => step(i));

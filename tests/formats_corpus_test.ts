@@ -4,7 +4,8 @@
  * again, and must give equal events (`comparableEvents`: ignoring positions, `meta`, the
  * generated session and action ids, and `SessionStarted.source`).
  */
-import { assert, assertEquals } from "./assert.ts";
+import { assert, assertEquals, assertRejects } from "./assert.ts";
+import { ConcurrencyError } from "../events/event_store.ts";
 import { SqliteEventStore } from "../events/sqlite_event_store.ts";
 import { type ExportFormat, loadSession, renderSession } from "../cli/export.ts";
 import { ingestFile } from "../cli/ingest.ts";
@@ -75,3 +76,27 @@ for (const c of CASES) {
     });
   });
 }
+
+Deno.test("ingestFile() stores a DevTools map of flows whole or not at all", async () => {
+  await withStore(async (store) => {
+    const file = CORPUS + "devtools-frontend_recorder_test_snapshots.json";
+    // the 20th of its 35 flows would become session "fixed-20", which already exists
+    await store.append("session-fixed-20", [{
+      type: "StepStarted",
+      data: { index: 0, text: "x" },
+    }]);
+    const head = await store.headPosition();
+    await assertRejects(() => ingestFile(store, file, { sessionId: "fixed" }), ConcurrencyError);
+    assertEquals(await store.headPosition(), head);
+    assertEquals((await store.streams()).map((s) => s.streamId), ["session-fixed-20"]);
+
+    const result = await ingestFile(store, file, { sessionId: "other" });
+    assertEquals(result.sessions.length, 35);
+    const streams = await store.streams("session-other");
+    assertEquals(streams.length, 35);
+    // one transaction: the flows' positions follow each other with no gap
+    for (let i = 1; i < streams.length; i++) {
+      assertEquals(streams[i]!.firstPosition, streams[i - 1]!.lastPosition + 1);
+    }
+  });
+});
