@@ -33,10 +33,32 @@ Deno.test("serveConfig() refuses a non-loopback host without CAIRN_TOKEN", () =>
   );
 });
 
-Deno.test("cairn serve starts on 127.0.0.1, answers, and stops on SIGTERM", async () => {
+Deno.test("serveConfig() takes --body-limit and refuses one below 1", () => {
+  const env = () => undefined;
+  assertEquals(serveConfig(parseArgs(spec, ["--body-limit", "4096"]), env).bodyLimit, 4096);
+  assertThrows(
+    () => serveConfig(parseArgs(spec, ["--body-limit", "0"]), env),
+    InputError,
+    "--body-limit",
+  );
+});
+
+Deno.test("cairn serve starts on 127.0.0.1, answers, keeps --body-limit, and stops on SIGTERM", async () => {
   const dir = await Deno.makeTempDir({ prefix: "cairn_serve_" });
   const child = new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", "--no-check", MAIN, "serve", "--port", "0", "--db", `${dir}/c.db`],
+    args: [
+      "run",
+      "-A",
+      "--no-check",
+      MAIN,
+      "serve",
+      "--port",
+      "0",
+      "--body-limit",
+      "4096",
+      "--db",
+      `${dir}/c.db`,
+    ],
     env: { CAIRN_TOKEN: "" },
     stdout: "piped",
     stderr: "piped",
@@ -54,6 +76,18 @@ Deno.test("cairn serve starts on 127.0.0.1, answers, and stops on SIGTERM", asyn
     const res = await fetch(`${url}/openapi.json`);
     assertEquals(res.status, 200);
     assertEquals((await res.json()).openapi, "3.1.0");
+    const append = (text: string) =>
+      fetch(`${url}/v1/streams/session-a/events`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ events: [{ type: "StepStarted", data: { index: 0, text } }] }),
+      });
+    const big = await append("x".repeat(5000));
+    assertEquals(big.status, 413);
+    assertEquals((await big.json()).error.code, "payload_too_large");
+    const small = await append("fits");
+    assertEquals(small.status, 201);
+    assertEquals((await small.json()).positions, [1]);
     child.kill("SIGTERM");
     assertEquals((await child.status).code, 0);
     await reader.cancel();

@@ -18,6 +18,32 @@ async function withApp(
 
 const step = (index: number) => ({ type: "StepStarted", data: { index, text: `step ${index}` } });
 
+/**
+ * Checks an error response: the status, and the body `{ error: { code, message, issues? } }`
+ * with a non-empty message and, when present, issues of `{ path, message }`.
+ */
+async function errorOf(
+  res: Response,
+  status: number,
+  code: string,
+): Promise<{ code: string; message: string; issues?: { path: string; message: string }[] }> {
+  assertEquals(res.status, status);
+  assertEquals(res.headers.get("content-type")?.split(";")[0], "application/json");
+  const body = await res.json();
+  assertEquals(Object.keys(body), ["error"]);
+  const err = body.error;
+  assertEquals(err.code, code);
+  assert(typeof err.message === "string" && err.message.length > 0, JSON.stringify(err));
+  for (const k of Object.keys(err)) assert(["code", "message", "issues"].includes(k), k);
+  if (err.issues !== undefined) {
+    assert(Array.isArray(err.issues) && err.issues.length > 0, JSON.stringify(err));
+    for (const i of err.issues) {
+      assert(typeof i.path === "string" && typeof i.message === "string", JSON.stringify(i));
+    }
+  }
+  return err;
+}
+
 function post(body: unknown, headers: Record<string, string> = {}): RequestInit {
   return {
     method: "POST",
@@ -50,13 +76,12 @@ Deno.test("POST /v1/streams/:id/events answers 409 on a version conflict (body o
       "/v1/streams/session-a/events",
       post({ events: [step(1)], expectedVersion: 0 }),
     );
-    assertEquals(a.status, 409);
-    assertEquals((await a.json()).error.code, "conflict");
+    await errorOf(a, 409, "conflict");
     const b = await app.request(
       "/v1/streams/session-a/events",
       post({ events: [step(1)] }, { "If-Match": '"5"' }),
     );
-    assertEquals(b.status, 409);
+    await errorOf(b, 409, "conflict");
     const c = await app.request(
       "/v1/streams/session-a/events",
       post({ events: [step(1)] }, { "If-Match": '"1"' }),
@@ -92,10 +117,8 @@ Deno.test("POST /v1/streams/:id/events answers 400 with issues for bad bodies, a
     ];
     for (const [body, mention] of cases) {
       const res = await app.request("/v1/streams/session-a/events", post(body));
-      assertEquals(res.status, 400, JSON.stringify(body));
-      const err = (await res.json()).error;
-      assertEquals(err.code, "invalid_request");
-      assertStringIncludes(JSON.stringify(err), mention);
+      const err = await errorOf(res, 400, "invalid_request");
+      assertStringIncludes(JSON.stringify(err), mention, JSON.stringify(body));
     }
     assertEquals(await store.headPosition(), 0);
   });
@@ -105,16 +128,11 @@ Deno.test("createApp() answers 413 above the body limit and 404 for unknown thin
   await withApp(async (app, store) => {
     const big = { events: [{ type: "StepStarted", data: { index: 0, text: "x".repeat(2000) } }] };
     const res = await app.request("/v1/streams/session-a/events", post(big));
-    assertEquals(res.status, 413);
-    assertEquals((await res.json()).error.code, "payload_too_large");
+    await errorOf(res, 413, "payload_too_large");
     assertEquals(await store.headPosition(), 0);
-    const nf = await app.request("/v1/streams/session-zz/events");
-    assertEquals(nf.status, 404);
-    assertEquals((await nf.json()).error.code, "not_found");
-    const blob = await app.request(`/v1/blobs/${"a".repeat(64)}`);
-    assertEquals(blob.status, 404);
-    const route = await app.request("/v1/nothing");
-    assertEquals(route.status, 404);
+    await errorOf(await app.request("/v1/streams/session-zz/events"), 404, "not_found");
+    await errorOf(await app.request(`/v1/blobs/${"a".repeat(64)}`), 404, "not_found");
+    await errorOf(await app.request("/v1/nothing"), 404, "not_found");
   }, { bodyLimit: 1024 });
 });
 
@@ -122,8 +140,7 @@ Deno.test("createApp() with a token rejects requests without the bearer token", 
   await withApp(async (app) => {
     assertEquals((await app.request("/openapi.json")).status, 401);
     const wrong = await app.request("/openapi.json", { headers: { Authorization: "Bearer nope" } });
-    assertEquals(wrong.status, 401);
-    assertEquals((await wrong.json()).error.code, "unauthorized");
+    await errorOf(wrong, 401, "unauthorized");
     const ok = await app.request("/openapi.json", { headers: { Authorization: "Bearer s3cret" } });
     assertEquals(ok.status, 200);
   }, { token: "s3cret" });

@@ -7,7 +7,11 @@ interface SseMessage {
   data: string;
 }
 
-/** Parses SSE messages from a streaming response until `want` messages arrived. */
+/**
+ * Parses SSE messages from a streaming response until `want` messages arrived, or 10 s passed
+ * (then the stream is cancelled and the caller's assertions see what came: a stalled stream
+ * fails the test rather than hanging it).
+ */
 async function readSse(
   res: Response,
   want: number,
@@ -16,6 +20,7 @@ async function readSse(
   const reader = res.body!.pipeThrough(new TextDecoderStream()).getReader();
   const out: SseMessage[] = [];
   let buf = "";
+  const deadline = setTimeout(() => reader.cancel().catch(() => {}), 10_000);
   try {
     while (out.length < want) {
       const { value, done } = await reader.read();
@@ -37,6 +42,7 @@ async function readSse(
       }
     }
   } finally {
+    clearTimeout(deadline);
     await reader.cancel();
   }
   return out;
