@@ -11,9 +11,7 @@ import type { CommandModule } from "./cli/command.ts";
 import { describeError, exitCodeOf } from "./cli/errors.ts";
 
 /** Commands by name: a one-line summary and the module that implements it. */
-const COMMANDS: Record<string, { summary: string; load: () => Promise<CommandModule> }> = {
-  // One line per command, e.g.
-  // optimize: { summary: "…", load: () => import("./cli/optimize.ts") },
+export const COMMANDS: Record<string, { summary: string; load: () => Promise<CommandModule> }> = {
   ingest: { summary: "Import capture files as sessions", load: () => import("./cli/ingest.ts") },
   optimize: {
     summary: "Project a capture into a trail (selectors, slots, expressions)",

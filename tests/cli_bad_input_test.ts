@@ -1,0 +1,259 @@
+/**
+ * Bad input at the CLI as a user meets it (`deno run -A main.ts …` in a child process): a
+ * malformed YAML trail or a trail with a wrong schema given to `cairn replay` and
+ * `cairn validate --trail`, and a malformed Chrome DevTools Recorder file given to
+ * `cairn ingest` (detected, and with `--format chrome-recorder`). Each ends in exit code 2,
+ * exactly one line on stderr naming the file and the field or line, and nothing appended to a
+ * store that already holds a session.
+ *
+ * Every child runs with `CAIRN_CHROMIUM` pointing at a binary that does not exist, so a
+ * command that reached its browser launch would fail with "Cannot launch Chromium" (exit 1)
+ * instead: the trail must be read and rejected before any browser starts. The control tests
+ * show that a good trail does reach that launch.
+ */
+import { assert, assertEquals, assertMatch } from "./assert.ts";
+import { SqliteEventStore } from "../events/sqlite_event_store.ts";
+import { ingestFile } from "../cli/ingest.ts";
+
+const ROOT = new URL("../", import.meta.url).pathname;
+/** The session every store holds before a case runs. */
+const SEED = `${ROOT}examples/web_checkout.capture.json`;
+const GOOD_TRAIL = `${ROOT}tests/testdata/playback/signup.trail.yaml`;
+const GOOD_RECORDER = `${ROOT}tests/testdata/playback/signin.recorder.json`;
+const NO_BROWSER = "/nonexistent/cairn-test-chromium";
+/** Subprocesses at a time (the machines have 2 cores). */
+const CONCURRENCY = 2;
+
+interface Output {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+async function cairn(args: string[]): Promise<Output> {
+  const out = await new Deno.Command(Deno.execPath(), {
+    args: ["run", "-A", `${ROOT}main.ts`, ...args],
+    cwd: ROOT,
+    stdout: "piped",
+    stderr: "piped",
+    env: { NO_COLOR: "1", CAIRN_CHROMIUM: NO_BROWSER },
+  }).output();
+  const dec = new TextDecoder();
+  return { code: out.code, stdout: dec.decode(out.stdout), stderr: dec.decode(out.stderr) };
+}
+
+/** Maps `items` through `fn`, at most `limit` at a time, keeping the order. */
+async function pool<T, R>(items: readonly T[], limit: number, fn: (t: T) => Promise<R>) {
+  const out: R[] = new Array(items.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) {
+      const i = next++;
+      out[i] = await fn(items[i]!);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+  return out;
+}
+
+async function head(db: string): Promise<number> {
+  const store = SqliteEventStore.open(db);
+  try {
+    return await store.headPosition();
+  } finally {
+    store.close();
+  }
+}
+
+/** A fresh store holding one session (SEED); returns the session id. */
+async function seededStore(db: string): Promise<string> {
+  const store = SqliteEventStore.open(db);
+  try {
+    return (await ingestFile(store, SEED)).sessionId;
+  } finally {
+    store.close();
+  }
+}
+
+function escapeRegExp(s: string): string {
+  return s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+}
+
+interface Case {
+  name: string;
+  /** File name in the temp dir. */
+  file: string;
+  text: string | (() => Promise<string>);
+  /** What follows `FILE` on the stderr line: the line and column, or the field. */
+  where: RegExp;
+}
+
+interface Run {
+  before: number;
+  after: number;
+  path: string;
+  out: Output;
+}
+
+/**
+ * Writes each case's file next to a seeded store in its own temp dir, runs `argv(path,
+ * session)` (at most CONCURRENCY at a time), and reads the store's head before and after.
+ */
+async function runCases(
+  cases: readonly Case[],
+  argv: (path: string, db: string, session: string) => string[],
+): Promise<Run[]> {
+  return await pool(cases, CONCURRENCY, async (c) => {
+    const dir = await Deno.makeTempDir({ prefix: "cairn_bad_input_" });
+    try {
+      const db = `${dir}/c.db`;
+      const session = await seededStore(db);
+      const path = `${dir}/${c.file}`;
+      await Deno.writeTextFile(path, typeof c.text === "string" ? c.text : await c.text());
+      const before = await head(db);
+      const out = await cairn(argv(path, db, session));
+      return { before, after: await head(db), path, out };
+    } finally {
+      await Deno.remove(dir, { recursive: true });
+    }
+  });
+}
+
+/** Exit 2, nothing on stdout, exactly one stderr line naming the file and where, nothing appended. */
+function assertRejected(command: string, c: Case, run: Run): void {
+  const { out } = run;
+  const shown = `exit ${out.code}\nstdout: ${JSON.stringify(out.stdout)}\nstderr: ${
+    JSON.stringify(out.stderr)
+  }`;
+  assertEquals(out.code, 2, shown);
+  assertEquals(out.stdout, "", shown);
+  const lines = out.stderr.split("\n");
+  assertEquals(lines.length, 2, `expected exactly one stderr line; ${shown}`);
+  assertEquals(lines[1], "", shown);
+  const line = lines[0]!;
+  assert(!/chromium|browser/i.test(line), `a browser launch was attempted; ${shown}`);
+  assertMatch(
+    line,
+    new RegExp(`^cairn ${command}: ${escapeRegExp(run.path)}${c.where.source}`),
+    `the line does not name the file and ${c.where}; ${shown}`,
+  );
+  assert(run.before > 0, "the store holds no session before the run");
+  assertEquals(run.after, run.before, `events were appended; ${shown}`);
+}
+
+const TRAIL_CASES: Case[] = [
+  {
+    name: "malformed YAML: an unclosed flow mapping",
+    file: "unclosed.trail.yaml",
+    text: "config:\n  id: bad\n  platform: web\ntrail:\n  - step: Add one item\n    recording:\n" +
+      "      - tap:\n          selector: { id: add-item\n",
+    where: /:\d+:\d+: /,
+  },
+  {
+    name: "malformed YAML: bad indentation",
+    file: "indent.trail.yaml",
+    text: "config:\n  id: bad\n  platform: web\ntrail:\n  - step: Add one item\n    recording:\n" +
+      "      - tap:\n          selector: { id: a }\n     - tap:\n         selector: { id: b }\n" +
+      "  - step: Then\n    recording:\n      - tap:\n          selector: { id: c }\n",
+    where: /:9:\d+: /,
+  },
+  {
+    name: "wrong schema: a step with an unknown action key",
+    file: "unknown-action.trail.yaml",
+    text: "config:\n  id: bad\n  platform: web\ntrail:\n  - step: Add one item\n    recording:\n" +
+      "      - tap:\n          selector: { id: add-item }\n      - teleport:\n" +
+      "          selector: { id: add-item }\n",
+    where: /: trail\.0\.recording\.1: .*teleport/,
+  },
+  {
+    name: "wrong schema: a field of the wrong type",
+    file: "wrong-type.trail.yaml",
+    text: "config:\n  id: bad\n  platform: 42\ntrail:\n  - step: Add one item\n    recording:\n" +
+      "      - tap:\n          selector: { id: add-item }\n",
+    where: /: config\.platform: /,
+  },
+];
+
+const RECORDER_CASES: Case[] = [
+  {
+    name: "a Chrome Recorder step with an unknown type",
+    file: "unknown-step.recorder.json",
+    text: async () => {
+      const flow = JSON.parse(await Deno.readTextFile(GOOD_RECORDER)) as {
+        steps: { type: string }[];
+      };
+      flow.steps[2]!.type = "teleport";
+      return JSON.stringify(flow, null, 2);
+    },
+    where: /: steps\.2\.type: /,
+  },
+  {
+    name: "a truncated Chrome Recorder file",
+    file: "cut.recorder.json",
+    text: async () => {
+      const text = await Deno.readTextFile(GOOD_RECORDER);
+      return text.slice(0, Math.floor(text.length / 2));
+    },
+    where: /: line \d+, column \d+: /,
+  },
+];
+
+Deno.test("cairn replay FILE rejects a bad trail before any browser launch, appending nothing", async (t) => {
+  const runs = await runCases(TRAIL_CASES, (path, db) => ["replay", "--db", db, path]);
+  for (const [i, c] of TRAIL_CASES.entries()) {
+    await t.step(c.name, () => assertRejected("replay", c, runs[i]!));
+  }
+});
+
+Deno.test("cairn validate --trail FILE rejects a bad trail before any browser launch, appending nothing", async (t) => {
+  const runs = await runCases(
+    TRAIL_CASES,
+    (path, db, session) => ["validate", "--db", db, "--trail", path, session],
+  );
+  for (const [i, c] of TRAIL_CASES.entries()) {
+    await t.step(c.name, () => assertRejected("validate", c, runs[i]!));
+  }
+});
+
+Deno.test("cairn ingest rejects a malformed Chrome Recorder file, appending nothing", async (t) => {
+  // A good flow first: a bad file anywhere in the batch stores nothing at all.
+  const runs = await runCases(
+    RECORDER_CASES,
+    (path, db) => ["ingest", "--db", db, GOOD_RECORDER, path],
+  );
+  for (const [i, c] of RECORDER_CASES.entries()) {
+    await t.step(c.name, () => assertRejected("ingest", c, runs[i]!));
+  }
+});
+
+Deno.test("cairn ingest --format chrome-recorder rejects a malformed Chrome Recorder file, appending nothing", async (t) => {
+  const runs = await runCases(
+    RECORDER_CASES,
+    (path, db) => ["ingest", "--db", db, "--format", "chrome-recorder", GOOD_RECORDER, path],
+  );
+  for (const [i, c] of RECORDER_CASES.entries()) {
+    await t.step(c.name, () => assertRejected("ingest", c, runs[i]!));
+  }
+});
+
+Deno.test("control: a good trail reaches the (missing) browser in replay and validate", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "cairn_bad_input_" });
+  try {
+    const db = `${dir}/c.db`;
+    const session = await seededStore(db);
+    const [replay, validate] = await pool(
+      [
+        ["replay", "--db", db, GOOD_TRAIL],
+        ["validate", "--db", db, "--trail", GOOD_TRAIL, session],
+      ],
+      CONCURRENCY,
+      cairn,
+    );
+    for (const r of [replay!, validate!]) {
+      assertEquals(r.code, 1, r.stderr);
+      assertMatch(r.stderr, new RegExp(`Cannot launch Chromium: ${escapeRegExp(NO_BROWSER)}`));
+    }
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});

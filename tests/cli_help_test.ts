@@ -1,0 +1,117 @@
+/**
+ * `cairn --help` and `cairn <command> --help` as a user runs them (`deno run -A main.ts …` in a
+ * child process): the overview lists every command of main.ts with its summary, and each
+ * command's help shows every flag of its spec with its description. The expected text comes
+ * from main.ts's `COMMANDS` and each command's `spec`, so a flag or a description that goes
+ * missing from the help fails here.
+ */
+import { assert, assertEquals } from "./assert.ts";
+import type { CommandSpec } from "../cli/args.ts";
+import { COMMANDS } from "../main.ts";
+
+const ROOT = new URL("../", import.meta.url).pathname;
+
+/** Every command's spec, loaded through main.ts's table, by name. */
+const SPECS: Record<string, CommandSpec> = Object.fromEntries(
+  await Promise.all(
+    Object.entries(COMMANDS).map(async ([name, c]) => [name, (await c.load()).spec] as const),
+  ),
+);
+
+/** Subprocesses at a time (the machines have 2 cores). */
+const CONCURRENCY = 2;
+
+interface Output {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+async function cairn(args: string[]): Promise<Output> {
+  const out = await new Deno.Command(Deno.execPath(), {
+    args: ["run", "-A", `${ROOT}main.ts`, ...args],
+    cwd: ROOT,
+    stdout: "piped",
+    stderr: "piped",
+    env: { NO_COLOR: "1" },
+  }).output();
+  const dec = new TextDecoder();
+  return { code: out.code, stdout: dec.decode(out.stdout), stderr: dec.decode(out.stderr) };
+}
+
+/** Maps `items` through `fn`, at most `limit` at a time, keeping the order. */
+async function pool<T, R>(items: readonly T[], limit: number, fn: (t: T) => Promise<R>) {
+  const out: R[] = new Array(items.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) {
+      const i = next++;
+      out[i] = await fn(items[i]!);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+  return out;
+}
+
+function escapeRegExp(s: string): string {
+  return s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+}
+
+Deno.test("every command of main.ts loads the spec of its own name", () => {
+  assert(Object.keys(SPECS).length >= 12, Object.keys(SPECS).join(", "));
+  for (const [name, spec] of Object.entries(SPECS)) assertEquals(spec.name, name);
+});
+
+Deno.test("cairn --help lists every command of main.ts with its summary, exit code 0", async () => {
+  const commands = Object.entries(COMMANDS).map(([name, c]) => ({ name, summary: c.summary }));
+  const r = await cairn(["--help"]);
+  assertEquals(r.code, 0, r.stderr);
+  const lines = r.stdout.split("\n");
+  const from = lines.indexOf("Commands:");
+  assert(from >= 0, `no "Commands:" section in:\n${r.stdout}`);
+  const listed = lines.slice(from + 1, lines.indexOf("", from));
+  assertEquals(listed.length, commands.length, `commands listed:\n${listed.join("\n")}`);
+  for (const c of commands) {
+    const line = listed.find((l) => l.trimStart().split(/\s/)[0] === c.name);
+    assert(line !== undefined, `cairn --help does not list ${c.name}:\n${r.stdout}`);
+    assert(
+      new RegExp(`^\\s+${escapeRegExp(c.name)}\\s{2,}${escapeRegExp(c.summary)}$`).test(line),
+      `${c.name}: expected its summary ${JSON.stringify(c.summary)}, got ${JSON.stringify(line)}`,
+    );
+  }
+});
+
+Deno.test("cairn <command> --help exits 0 and shows every flag with its description", async (t) => {
+  const names = Object.keys(SPECS).sort();
+  const outputs = await pool(names, CONCURRENCY, (name) => cairn([name, "--help"]));
+  for (const [i, name] of names.entries()) {
+    await t.step(name, () => {
+      const spec = SPECS[name]!;
+      const r = outputs[i]!;
+      assertEquals(r.code, 0, `cairn ${name} --help: exit ${r.code}\n${r.stderr}`);
+      const lines = r.stdout.split("\n");
+      assertEquals(lines[0], `cairn ${name} — ${spec.summary}`);
+      for (const p of spec.positionals ?? []) {
+        assert(
+          lines.some((l) => l.startsWith(`Usage: cairn ${name}`) && l.includes(` ${p}`)),
+          `cairn ${name} --help: usage does not name ${p}:\n${r.stdout}`,
+        );
+      }
+      for (const [flag, f] of Object.entries(spec.flags ?? {})) {
+        const named = new RegExp(`(^|\\s)--${escapeRegExp(flag)}(?![\\w-])`);
+        const line = lines.find((l) => named.test(l) && l.includes(f.description));
+        assert(
+          line !== undefined,
+          `cairn ${name} --help: no line with --${flag} and its description ` +
+            `${JSON.stringify(f.description)}:\n${r.stdout}`,
+        );
+        if (f.alias) {
+          assert(line.includes(`-${f.alias}, --${flag}`), `--${flag}: alias -${f.alias}: ${line}`);
+        }
+        if (f.default !== undefined) {
+          assert(line.includes(`(default: ${f.default})`), `--${flag}: default: ${line}`);
+        }
+      }
+    });
+  }
+});
