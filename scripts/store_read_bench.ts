@@ -1,7 +1,8 @@
 /**
  * Event-store read benches (`deno bench -A scripts/store_read_bench.ts`): a full read of 50,000
- * ~1 KB events through the async iterator, `stateAt` on a 10,000-event session (from the nearest
- * in-memory checkpoint, and the full fold it saves), and why read events are built with `new`.
+ * ~1 KB events through the async iterator beside its floor (bare `node:sqlite` pages and one
+ * `JSON.parse` per row), `stateAt` on a 10,000-event session (from the nearest in-memory
+ * checkpoint, and the full fold it saves), and why read events are built with `new`.
  *
  * The process first keeps 10,000 events it read, as a projection does. "object literals" builds
  * each event with an object literal, as the store did before; "new on Object.prototype" is
@@ -95,6 +96,24 @@ Deno.bench({
   fn: async () => {
     let n = 0;
     for await (const _ of store.readAll({ limit: 50_000 })) n++;
+    if (n !== 50_000) throw new Error(`read ${n}`);
+  },
+});
+
+// The floor under a full read: bare node:sqlite pages of the same rows and one JSON.parse of
+// each row's data, in a sync loop, no event objects (what any reader of this layout pays).
+Deno.bench({
+  name: "floor: bare node:sqlite pages + JSON.parse of each row's data (50,000 rows)",
+  group: "read",
+  n: 10,
+  fn: () => {
+    let n = 0;
+    for (let next = 0;;) {
+      const rows = page.all(next) as unknown as Row[];
+      for (const r of rows) if (JSON.parse(r[5]) !== null && r[0] < keptFrom) n++;
+      if (rows.length < 1000 || n >= 50_000) break;
+      next = rows[rows.length - 1]![0] + 1;
+    }
     if (n !== 50_000) throw new Error(`read ${n}`);
   },
 });
