@@ -1,9 +1,10 @@
 /**
- * The event store's four targets over several whole runs of its benches
- * (`deno run -A scripts/store_bench_runs.ts [runs]`, default 5, at most 20): each run is one
- * `deno bench --json` of `scripts/store_bench.ts` and one of `scripts/store_read_bench.ts`, in
- * their own processes, one after the other. Prints every run's averages as events/s (ms for
- * `stateAt`), the load average when the run started, and the median of the runs.
+ * The event store's four targets over several runs of its benches
+ * (`deno run -A scripts/store_bench_runs.ts [runs]`, default 5, at most 20), each beside the
+ * floor under it. In a run every row is its own `deno bench --json --filter` process, started
+ * after a 3 s pause, so no row runs beside the background copy and writeback of what an earlier
+ * row wrote (on this VM that alone moved a row by 1.2×). Prints every run's averages as events/s
+ * (ms for `stateAt`), the load average when the run started, and the median of the runs.
  *
  * One run's average moves by ±25 % on this shared VM from one minute to the next (see
  * BENCHMARKS.md, "Event store"), so a single run says little about a target; the median of
@@ -69,10 +70,18 @@ interface BenchJson {
   benches: { name: string; results: { ok?: { avg: number } }[] }[];
 }
 
-/** Runs one bench file with `--json` and returns each bench's average in nanoseconds. */
-async function runFile(file: string): Promise<Map<string, number>> {
+/** How long to let the machine settle before each row's process. */
+const SETTLE_MS = 3_000;
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&");
+}
+
+/** Runs one bench of a file, alone in its process, with `--json`; returns its average in ns. */
+async function runOne(file: string, bench: string): Promise<number> {
+  await new Promise((r) => setTimeout(r, SETTLE_MS));
   const out = await new Deno.Command(Deno.execPath(), {
-    args: ["bench", "-A", "--json", file],
+    args: ["bench", "-A", "--json", "--filter", `/^${escapeRegExp(bench)}$/`, file],
     stdout: "piped",
     stderr: "piped",
   }).output();
@@ -80,10 +89,10 @@ async function runFile(file: string): Promise<Map<string, number>> {
     throw new Error(`${file}: deno bench failed: ${new TextDecoder().decode(out.stderr)}`);
   }
   const json = JSON.parse(new TextDecoder().decode(out.stdout)) as BenchJson;
-  const avg = new Map<string, number>();
-  for (const b of json.benches) {
-    const ok = b.results[0]?.ok;
-    if (ok) avg.set(b.name, ok.avg);
+  const found = json.benches.filter((b) => b.name === bench);
+  const avg = found[0]?.results[0]?.ok?.avg;
+  if (found.length !== 1 || avg === undefined) {
+    throw new Error(`${file}: no bench named "${bench}"`);
   }
   return avg;
 }
@@ -112,19 +121,15 @@ if (import.meta.main) {
     console.error("store_bench_runs: runs must be an integer from 1 to 20");
     Deno.exit(2);
   }
-  const files = [...new Set(TARGETS.map((t) => t.file))];
   const values: number[][] = TARGETS.map(() => []);
   for (let r = 1; r <= runs; r++) {
     const load = Deno.loadavg()[0]!.toFixed(2);
-    const avgs = new Map<string, number>();
-    for (const f of files) for (const [k, v] of await runFile(f)) avgs.set(`${f}\0${k}`, v);
-    const cells = TARGETS.map((t, i) => {
-      const avg = avgs.get(`${t.file}\0${t.bench}`);
-      if (avg === undefined) throw new Error(`${t.file}: no bench named "${t.bench}"`);
-      const v = figure(t, avg);
+    const cells: string[] = [];
+    for (const [i, t] of TARGETS.entries()) {
+      const v = figure(t, await runOne(t.file, t.bench));
       values[i]!.push(v);
-      return `${t.label.trim()} ${show(t, v)}`;
-    });
+      cells.push(`${t.label.trim()} ${show(t, v)}`);
+    }
     console.log(`run ${r}/${runs} (load ${load} at start): ${cells.join(", ")}`);
   }
   console.log(`\nmedian of ${runs} runs:`);
