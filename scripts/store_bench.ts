@@ -6,8 +6,8 @@
  * would share the two cores with the checkpoint copying the appends leave behind.
  *
  * Each row appends to a file of its own, and the order is deliberate: a row that follows
- * another pays for the background copy and writeback of what that row wrote (measured: the
- * per-event row ran 1.2× slower right after the batch row's 100 MB than two rows later). So the
+ * another pays for the background copy and writeback of what that row wrote (measured: per-event
+ * appends ran 1.2× slower right after the batch row's 100 MB than one row later). So the
  * floor runs first, where nothing went before it, then the store's per-event rows, and the
  * batch row last. The last group shows how fast the disk took an fsync in this run.
  *

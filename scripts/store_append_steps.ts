@@ -1,0 +1,133 @@
+/**
+ * Where a per-event append's time goes (`deno run -A scripts/store_append_steps.ts`): one event
+ * per transaction, 1,000 a round, over 24 rounds (the first 4 not counted), with every variant
+ * taking its turn in each round on a file of its own, so all of them see the same machine. The
+ * ladder starts at bare `node:sqlite` (pre-serialised rows, the store's pragmas and background
+ * checkpointer) and adds the store's steps one at a time, ending at `SqliteEventStore` itself; a
+ * last row is the bare loop with the 32 MB page cache the store had before.
+ *
+ * @module
+ */
+import { DatabaseSync, type StatementSync } from "node:sqlite";
+import { migrate } from "../events/migrations.ts";
+import { Checkpointer } from "../events/checkpointer.ts";
+import { EVENT_SCHEMAS, type EventType } from "../events/schemas.ts";
+import { SqliteEventStore } from "../events/sqlite_event_store.ts";
+import { syntheticSession } from "../tests/store_fixtures.ts";
+
+const ROUNDS = 24;
+const WARM = 4;
+const N = 1000;
+const events = syntheticSession(N);
+const rows = events.map((e) => [e.type, JSON.stringify(e.data)] as const);
+const META = '{"recordedAt":"2026-01-01T00:00:00.000Z"}';
+const dir = Deno.makeTempDirSync({ prefix: "cairn_steps_" });
+
+interface Bare {
+  db: DatabaseSync;
+  checkpointer: Checkpointer;
+  begin: StatementSync;
+  commit: StatementSync;
+  insert: StatementSync;
+  dataVersion: StatementSync;
+  position: number;
+  bytes: number;
+}
+
+function bare(name: string, extra = ""): Bare {
+  const path = `${dir}/${name}.db`;
+  const db = new DatabaseSync(path);
+  db.exec(
+    `PRAGMA busy_timeout = 10000; PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL;
+     PRAGMA mmap_size = 268435456; PRAGMA wal_autocheckpoint = 16000;
+     PRAGMA journal_size_limit = 67108864; ${extra}`,
+  );
+  migrate(db);
+  return {
+    db,
+    checkpointer: new Checkpointer(path),
+    begin: db.prepare("BEGIN IMMEDIATE"),
+    commit: db.prepare("COMMIT"),
+    insert: db.prepare(
+      "INSERT INTO events (position, stream_id, stream_version, type, schema_version, data, meta) VALUES (?, ?, ?, ?, ?, ?, ?)",
+    ),
+    dataVersion: db.prepare("PRAGMA data_version"),
+    position: 0,
+    bytes: 0,
+  };
+}
+
+/** One bare append: optionally `data_version` inside the transaction, optionally zod + stringify. */
+function bareAppend(b: Bare, i: number, withVersion: boolean, withZod: boolean): void {
+  let type: string;
+  let data: string;
+  if (withZod) {
+    const e = events[i]!;
+    const schema = EVENT_SCHEMAS[e.type as EventType];
+    const parsed = schema.safeParse(e.data);
+    if (!parsed.success) throw new Error(`event ${i} does not fit its schema`);
+    type = e.type;
+    data = JSON.stringify(parsed.data);
+  } else {
+    [type, data] = rows[i]!;
+  }
+  b.begin.run();
+  if (withVersion) b.dataVersion.get();
+  b.position++;
+  b.insert.run(b.position, "s", b.position, type, 1, data, META);
+  b.commit.run();
+  b.bytes += data.length;
+  if (b.bytes >= 1 << 20) {
+    b.bytes = 0;
+    b.checkpointer.request();
+  }
+}
+
+const store = SqliteEventStore.open(`${dir}/store.db`);
+const variants: { name: string; run: (i: number) => void; close: () => void; ms: number }[] = [];
+const addBare = (name: string, version: boolean, zod: boolean, extra = "") => {
+  const b = bare(name.replace(/\W+/g, "_"), extra);
+  variants.push({
+    name,
+    run: (i) => bareAppend(b, i, version, zod),
+    close: () => {
+      b.checkpointer.close();
+      b.db.close();
+    },
+    ms: 0,
+  });
+};
+addBare("bare node:sqlite (the floor)", false, false);
+addBare("+ PRAGMA data_version", true, false);
+addBare("+ zod parse and JSON.stringify", true, true);
+variants.push({
+  name: "SqliteEventStore.appendSync",
+  run: (i) => store.appendSync("s", [events[i]!]),
+  close: () => store.close(),
+  ms: 0,
+});
+addBare("bare, with a 32 MB page cache", false, false, "PRAGMA cache_size = -32768;");
+
+try {
+  for (let round = 0; round < ROUNDS; round++) {
+    // each round starts with another variant, so none always follows the same one
+    for (let j = 0; j < variants.length; j++) {
+      const v = variants[(round + j) % variants.length]!;
+      const t = performance.now();
+      for (let i = 0; i < N; i++) v.run(i);
+      if (round >= WARM) v.ms += performance.now() - t;
+    }
+  }
+  const counted = ROUNDS - WARM;
+  const floor = variants[0]!.ms;
+  console.log(`one event per transaction, µs per event (mean of ${counted} rounds of ${N}):`);
+  for (const v of variants) {
+    const us = (v.ms / counted / N) * 1000;
+    console.log(
+      `  ${v.name.padEnd(32)} ${us.toFixed(1).padStart(6)}  ${(v.ms / floor).toFixed(2)}×`,
+    );
+  }
+} finally {
+  for (const v of variants) v.close();
+  Deno.removeSync(dir, { recursive: true });
+}
