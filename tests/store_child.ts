@@ -2,7 +2,10 @@
  * A child process for the store tests (not a test itself): opens a store file and appends.
  *
  * `deno run -A tests/store_child.ts append DB STREAM BATCHES` prints `ready`, waits for a line on
- * stdin, then appends BATCHES single-event transactions and prints `done`.
+ * stdin, then makes BATCHES appends and prints `done`: mostly one event a transaction, every
+ * fifth a batch of three, every seventh an `appendMany` of one event to STREAM and one to
+ * `STREAM-side`. Each event's text names its batch (`STREAM b<i>`), so a test can check that a
+ * batch's events sit at consecutive positions.
  * `deno run -A tests/store_child.ts crash DB BATCH` prints `ready` and appends batches of BATCH
  * ~1 KB events forever, printing `begin N` and `end N` around each, until it is killed.
  * `deno run -A tests/store_child.ts leave-open DB N` appends N ~1 KB events in one batch (past
@@ -25,8 +28,25 @@ if (mode === "append") {
   const batches = Number(arg2);
   say("ready");
   await Deno.stdin.readable.getReader().read();
+  const side = `${stream}-side`;
+  let index = 0;
+  let sideIndex = 0;
+  const step = (i: number, text: string): NewEvent => ({
+    type: "StepStarted",
+    data: { index: i, text },
+  });
   for (let i = 0; i < batches; i++) {
-    store.appendSync(stream, [{ type: "StepStarted", data: { index: i, text: `${stream} ${i}` } }]);
+    const tag = `${stream} b${i}`;
+    if (i % 7 === 6) {
+      store.appendManySync([
+        { streamId: stream, events: [step(index++, tag)] },
+        { streamId: side, events: [step(sideIndex++, tag)] },
+      ]);
+    } else if (i % 5 === 4) {
+      store.appendSync(stream, [step(index++, tag), step(index++, tag), step(index++, tag)]);
+    } else {
+      store.appendSync(stream, [step(index++, tag)]);
+    }
   }
   say("done");
 } else if (mode === "crash") {

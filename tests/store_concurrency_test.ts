@@ -35,8 +35,10 @@ async function readAllEvents(store: SqliteEventStore): Promise<StoredEvent[]> {
 }
 
 /**
- * Two child processes append 1,500 one-event transactions each to one file; checks the log is
- * gap-free and each stream in order, and returns how often the writers took turns.
+ * Two child processes make 1,500 appends each to one file (single events, batches of three, and
+ * `appendMany` across two streams; `tests/store_child.ts`); checks the log is gap-free, each
+ * stream in order, each batch at consecutive positions, and returns how often the writers took
+ * turns.
  */
 async function twoWriters(): Promise<number> {
   const dir = await Deno.makeTempDir({ prefix: "cairn_conc_" });
@@ -70,20 +72,48 @@ async function twoWriters(): Promise<number> {
   const store = SqliteEventStore.open(db);
   try {
     const all = await readAllEvents(store);
-    assertEquals(all.length, 2 * n);
+    // what each child appended (its plan: tests/store_child.ts)
+    let main = 0;
+    let side = 0;
+    for (let i = 0; i < n; i++) {
+      if (i % 7 === 6) {
+        main++;
+        side++;
+      } else main += i % 5 === 4 ? 3 : 1;
+    }
+    assertEquals(all.length, 2 * (main + side));
     assert(all.every((e, i) => e.position === i + 1), "positions are 1..N without gaps");
-    for (const s of ["session-p1", "session-p2"]) {
+    for (
+      const [s, count] of [["session-p1", main], ["session-p1-side", side], [
+        "session-p2",
+        main,
+      ], ["session-p2-side", side]] as const
+    ) {
       const mine = all.filter((e) => e.streamId === s);
-      assertEquals(mine.map((e) => e.streamVersion), Array.from({ length: n }, (_, i) => i + 1));
+      assertEquals(
+        mine.map((e) => e.streamVersion),
+        Array.from({ length: count }, (_, i) => i + 1),
+      );
       assertEquals(
         mine.map((e) => (e.data as { index: number }).index),
-        Array.from({ length: n }, (_, i) => i),
+        Array.from({ length: count }, (_, i) => i),
       );
     }
+    // a batch (and an appendMany across two streams) sits at consecutive positions
+    const byBatch = new Map<string, number[]>();
+    for (const e of all) {
+      const tag = (e.data as { text: string }).text;
+      byBatch.set(tag, [...(byBatch.get(tag) ?? []), e.position]);
+    }
+    assertEquals(byBatch.size, 2 * n);
+    for (const [tag, positions] of byBatch) {
+      assert(positions.every((p, i) => p === positions[0]! + i), `${tag}: ${positions}`);
+    }
     // the two writers really overlapped: their positions interleave
+    const writer = (e: StoredEvent) => e.streamId.slice(0, "session-p1".length);
     let switches = 0;
-    for (let i = 1; i < all.length; i++) if (all[i]!.streamId !== all[i - 1]!.streamId) switches++;
-    assertEquals(await store.headPosition(), 2 * n);
+    for (let i = 1; i < all.length; i++) if (writer(all[i]!) !== writer(all[i - 1]!)) switches++;
+    assertEquals(await store.headPosition(), all.length);
     return switches;
   } finally {
     store.close();
