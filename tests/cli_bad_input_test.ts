@@ -14,8 +14,8 @@
 import { assert, assertEquals, assertMatch } from "./assert.ts";
 import { SqliteEventStore } from "../events/sqlite_event_store.ts";
 import { ingestFile } from "../cli/ingest.ts";
+import { cairn, type CliOutput, headOf, pool, ROOT } from "./cli_run.ts";
 
-const ROOT = new URL("../", import.meta.url).pathname;
 /** The session every store holds before a case runs. */
 const SEED = `${ROOT}examples/web_checkout.capture.json`;
 const GOOD_TRAIL = `${ROOT}tests/testdata/playback/signup.trail.yaml`;
@@ -24,46 +24,8 @@ const NO_BROWSER = "/nonexistent/cairn-test-chromium";
 /** Subprocesses at a time (the machines have 2 cores). */
 const CONCURRENCY = 2;
 
-interface Output {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
-
-async function cairn(args: string[]): Promise<Output> {
-  const out = await new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", `${ROOT}main.ts`, ...args],
-    cwd: ROOT,
-    stdout: "piped",
-    stderr: "piped",
-    env: { NO_COLOR: "1", CAIRN_CHROMIUM: NO_BROWSER },
-  }).output();
-  const dec = new TextDecoder();
-  return { code: out.code, stdout: dec.decode(out.stdout), stderr: dec.decode(out.stderr) };
-}
-
-/** Maps `items` through `fn`, at most `limit` at a time, keeping the order. */
-async function pool<T, R>(items: readonly T[], limit: number, fn: (t: T) => Promise<R>) {
-  const out: R[] = new Array(items.length);
-  let next = 0;
-  const worker = async () => {
-    while (next < items.length) {
-      const i = next++;
-      out[i] = await fn(items[i]!);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
-  return out;
-}
-
-async function head(db: string): Promise<number> {
-  const store = SqliteEventStore.open(db);
-  try {
-    return await store.headPosition();
-  } finally {
-    store.close();
-  }
-}
+/** `cairn ARGS…` with a browser that cannot launch. */
+const run = (args: string[]) => cairn(args, { CAIRN_CHROMIUM: NO_BROWSER });
 
 /** A fresh store holding one session (SEED); returns the session id. */
 async function seededStore(db: string): Promise<string> {
@@ -92,7 +54,7 @@ interface Run {
   before: number;
   after: number;
   path: string;
-  out: Output;
+  out: CliOutput;
 }
 
 /**
@@ -110,9 +72,9 @@ async function runCases(
       const session = await seededStore(db);
       const path = `${dir}/${c.file}`;
       await Deno.writeTextFile(path, typeof c.text === "string" ? c.text : await c.text());
-      const before = await head(db);
-      const out = await cairn(argv(path, db, session));
-      return { before, after: await head(db), path, out };
+      const before = await headOf(db);
+      const out = await run(argv(path, db, session));
+      return { before, after: await headOf(db), path, out };
     } finally {
       await Deno.remove(dir, { recursive: true });
     }
@@ -247,7 +209,7 @@ Deno.test("control: a good trail reaches the (missing) browser in replay and val
         ["validate", "--db", db, "--trail", GOOD_TRAIL, session],
       ],
       CONCURRENCY,
-      cairn,
+      run,
     );
     for (const r of [replay!, validate!]) {
       assertEquals(r.code, 1, r.stderr);

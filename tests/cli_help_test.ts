@@ -8,8 +8,7 @@
 import { assert, assertEquals } from "./assert.ts";
 import type { CommandSpec } from "../cli/args.ts";
 import { COMMANDS } from "../main.ts";
-
-const ROOT = new URL("../", import.meta.url).pathname;
+import { cairn, pool } from "./cli_run.ts";
 
 /** Every command's spec, loaded through main.ts's table, by name. */
 const SPECS: Record<string, CommandSpec> = Object.fromEntries(
@@ -20,38 +19,6 @@ const SPECS: Record<string, CommandSpec> = Object.fromEntries(
 
 /** Subprocesses at a time (the machines have 2 cores). */
 const CONCURRENCY = 2;
-
-interface Output {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
-
-async function cairn(args: string[]): Promise<Output> {
-  const out = await new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", `${ROOT}main.ts`, ...args],
-    cwd: ROOT,
-    stdout: "piped",
-    stderr: "piped",
-    env: { NO_COLOR: "1" },
-  }).output();
-  const dec = new TextDecoder();
-  return { code: out.code, stdout: dec.decode(out.stdout), stderr: dec.decode(out.stderr) };
-}
-
-/** Maps `items` through `fn`, at most `limit` at a time, keeping the order. */
-async function pool<T, R>(items: readonly T[], limit: number, fn: (t: T) => Promise<R>) {
-  const out: R[] = new Array(items.length);
-  let next = 0;
-  const worker = async () => {
-    while (next < items.length) {
-      const i = next++;
-      out[i] = await fn(items[i]!);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
-  return out;
-}
 
 function escapeRegExp(s: string): string {
   return s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");

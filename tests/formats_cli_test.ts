@@ -6,21 +6,9 @@ import { assert, assertEquals, assertMatch, assertStringIncludes } from "./asser
 import { SqliteEventStore } from "../events/sqlite_event_store.ts";
 import type { StoredEvent } from "../events/schemas.ts";
 import { comparableEvents } from "../engine/formats/round_trip.ts";
+import { cairn, headOf, ROOT } from "./cli_run.ts";
 
-const ROOT = new URL("../", import.meta.url).pathname;
 const SAMPLE = `${ROOT}tests/testdata/formats/bottom_nav.capture.json`;
-
-async function cairn(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  const out = await new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", `${ROOT}main.ts`, ...args],
-    cwd: ROOT,
-    stdout: "piped",
-    stderr: "piped",
-    env: { NO_COLOR: "1" },
-  }).output();
-  const dec = new TextDecoder();
-  return { code: out.code, stdout: dec.decode(out.stdout), stderr: dec.decode(out.stderr) };
-}
 
 async function withTemp(fn: (dir: string) => Promise<void>): Promise<void> {
   const dir = await Deno.makeTempDir({ prefix: "cairn_formats_" });
@@ -37,15 +25,6 @@ async function readSession(db: string, id: string): Promise<StoredEvent[]> {
     const out: StoredEvent[] = [];
     for await (const e of store.readStream(`session-${id}`)) out.push(e);
     return out;
-  } finally {
-    store.close();
-  }
-}
-
-async function head(db: string): Promise<number> {
-  const store = SqliteEventStore.open(db);
-  try {
-    return await store.headPosition();
   } finally {
     store.close();
   }
@@ -207,7 +186,7 @@ for (const c of CASES) {
       const lines = r.stderr.trim().split("\n");
       assertEquals(lines.length, 1, r.stderr);
       assertMatch(lines[0]!, c.expect);
-      assertEquals(await head(db), 0);
+      assertEquals(await headOf(db), 0);
     });
   });
 }

@@ -1,0 +1,76 @@
+/**
+ * Running the CLI as a user does, for tests: `deno run -A main.ts …` in a child process, and the
+ * small helpers CLI tests share (not a test itself).
+ *
+ * @module
+ */
+import { SqliteEventStore } from "../events/sqlite_event_store.ts";
+
+/** The checkout's root (where main.ts is). */
+export const ROOT: string = new URL("../", import.meta.url).pathname;
+
+/** What a CLI run printed and its exit code. */
+export interface CliOutput {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+/**
+ * Runs `cairn ARGS…` from the checkout's root, without colours.
+ *
+ * @param args the arguments after `cairn`
+ * @param env more environment variables
+ * @returns its exit code and output
+ */
+export async function cairn(args: string[], env: Record<string, string> = {}): Promise<CliOutput> {
+  const out = await new Deno.Command(Deno.execPath(), {
+    args: ["run", "-A", `${ROOT}main.ts`, ...args],
+    cwd: ROOT,
+    stdout: "piped",
+    stderr: "piped",
+    env: { NO_COLOR: "1", ...env },
+  }).output();
+  const dec = new TextDecoder();
+  return { code: out.code, stdout: dec.decode(out.stdout), stderr: dec.decode(out.stderr) };
+}
+
+/**
+ * Maps `items` through `fn`, at most `limit` at a time, keeping the order.
+ *
+ * @param items the inputs
+ * @param limit how many run at once
+ * @param fn the work
+ * @returns the results in the order of `items`
+ */
+export async function pool<T, R>(
+  items: readonly T[],
+  limit: number,
+  fn: (t: T) => Promise<R>,
+): Promise<R[]> {
+  const out: R[] = new Array(items.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) {
+      const i = next++;
+      out[i] = await fn(items[i]!);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+  return out;
+}
+
+/**
+ * The head position of a store file (opened and closed again).
+ *
+ * @param db the file
+ * @returns its last position
+ */
+export async function headOf(db: string): Promise<number> {
+  const store = SqliteEventStore.open(db);
+  try {
+    return await store.headPosition();
+  } finally {
+    store.close();
+  }
+}
