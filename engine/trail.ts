@@ -254,7 +254,9 @@ export function parseTrail(text: string, source = "trail"): Trail {
   if (err) {
     const pos = err.linePos?.[0];
     const at = pos ? `:${pos.line}:${pos.col}` : "";
-    throw new SyntaxError(`${source}${at}: ${err.message.split("\n")[0]}`);
+    // the library's first line ends "at line L, column C:" (its excerpt follows); `at` says it
+    const what = err.message.split("\n")[0]!.replace(/ at line \d+, column \d+:?$/, "");
+    throw new SyntaxError(`${source}${at}: ${what}`);
   }
   const raw = dollarToBraces(doc.toJS()) as unknown;
   if (!raw || typeof raw !== "object" || Array.isArray(raw)) {
