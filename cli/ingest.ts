@@ -1,7 +1,8 @@
 /**
  * `cairn ingest FILE…`: imports capture files (cairn.capture/v1, recording_v1, Chrome DevTools
  * Recorder JSON, Cairn's event export) into the event log, one transaction per file (a session,
- * or one per flow of a DevTools map of flows). Every file is validated whole before anything is stored.
+ * or one per flow of a DevTools map of flows). Every file is validated whole before anything is
+ * stored.
  *
  * @module
  */

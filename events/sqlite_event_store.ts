@@ -239,7 +239,8 @@ export class SqliteEventStore implements EventStore {
    * @throws {ConcurrencyError} when the expected version does not match
    */
   appendSync(streamId: string, events: NewEvent[], options: AppendOptions = {}): AppendResult {
-    return this.#write([prepareBatch(streamId, events, options, isoNow())])[0]!;
+    const now = isoNow();
+    return this.#write([prepareBatch(streamId, events, options, now)], now)[0]!;
   }
 
   /** See {@linkcode EventStore.appendMany}. */
@@ -262,18 +263,18 @@ export class SqliteEventStore implements EventStore {
         throw err;
       }
     });
-    return this.#write(prepared);
+    return this.#write(prepared, now);
   }
 
   /** Appends prepared batches in one `BEGIN IMMEDIATE` transaction: all of them or none. */
-  #write(batches: PreparedBatch[]): AppendResult[] {
+  #write(batches: PreparedBatch[], now: string): AppendResult[] {
     const s = this.#s;
     const results: AppendResult[] = new Array(batches.length);
     s.begin!.run();
     try {
       for (let i = 0; i < batches.length; i++) {
         const b = batches[i]!;
-        results[i] = this.#appendInTx(b.streamId, b.rows, b.expected, b.key, b.now);
+        results[i] = this.#appendInTx(b.streamId, b.rows, b.expected, b.key, now);
       }
       s.commit!.run();
     } catch (err) {
@@ -609,7 +610,6 @@ interface PreparedBatch {
   rows: Serialized[];
   expected: NonNullable<AppendOptions["expectedVersion"]>;
   key: string | undefined;
-  now: string;
 }
 
 /** Checks a batch's stream id and serialises its events (zod-parsed) outside the transaction. */
@@ -628,7 +628,6 @@ function prepareBatch(
     rows: events.map((e, i) => serialize(e, i, now, key)),
     expected: options.expectedVersion ?? "any",
     key,
-    now,
   };
 }
 

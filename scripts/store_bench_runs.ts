@@ -12,6 +12,7 @@
  *
  * @module
  */
+import { escapeRegex } from "../engine/regex.ts";
 
 interface Target {
   file: string;
@@ -73,15 +74,11 @@ interface BenchJson {
 /** How long to let the machine settle before each row's process. */
 const SETTLE_MS = 3_000;
 
-function escapeRegExp(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&");
-}
-
 /** Runs one bench of a file, alone in its process, with `--json`; returns its average in ns. */
 async function runOne(file: string, bench: string): Promise<number> {
   await new Promise((r) => setTimeout(r, SETTLE_MS));
   const out = await new Deno.Command(Deno.execPath(), {
-    args: ["bench", "-A", "--json", "--filter", `/^${escapeRegExp(bench)}$/`, file],
+    args: ["bench", "-A", "--json", "--filter", `/^${escapeRegex(bench)}$/`, file],
     stdout: "piped",
     stderr: "piped",
   }).output();

@@ -15,6 +15,7 @@ import { assert, assertEquals, assertMatch } from "./assert.ts";
 import { SqliteEventStore } from "../events/sqlite_event_store.ts";
 import { ingestFile } from "../cli/ingest.ts";
 import { cairn, type CliOutput, headOf, pool, ROOT } from "./cli_run.ts";
+import { escapeRegex } from "../engine/regex.ts";
 
 /** The session every store holds before a case runs. */
 const SEED = `${ROOT}examples/web_checkout.capture.json`;
@@ -35,10 +36,6 @@ async function seededStore(db: string): Promise<string> {
   } finally {
     store.close();
   }
-}
-
-function escapeRegExp(s: string): string {
-  return s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 }
 
 interface Case {
@@ -96,7 +93,7 @@ function assertRejected(command: string, c: Case, run: Run): void {
   assert(!/chromium|browser/i.test(line), `a browser launch was attempted; ${shown}`);
   assertMatch(
     line,
-    new RegExp(`^cairn ${command}: ${escapeRegExp(run.path)}${c.where.source}`),
+    new RegExp(`^cairn ${command}: ${escapeRegex(run.path)}${c.where.source}`),
     `the line does not name the file and ${c.where}; ${shown}`,
   );
   assert(run.before > 0, "the store holds no session before the run");
@@ -213,7 +210,7 @@ Deno.test("control: a good trail reaches the (missing) browser in replay and val
     );
     for (const r of [replay!, validate!]) {
       assertEquals(r.code, 1, r.stderr);
-      assertMatch(r.stderr, new RegExp(`Cannot launch Chromium: ${escapeRegExp(NO_BROWSER)}`));
+      assertMatch(r.stderr, new RegExp(`Cannot launch Chromium: ${escapeRegex(NO_BROWSER)}`));
     }
   } finally {
     await Deno.remove(dir, { recursive: true });

@@ -9,6 +9,7 @@ import { assert, assertEquals } from "./assert.ts";
 import type { CommandSpec } from "../cli/args.ts";
 import { COMMANDS } from "../main.ts";
 import { cairn, pool } from "./cli_run.ts";
+import { escapeRegex } from "../engine/regex.ts";
 
 /** Every command's spec, loaded through main.ts's table, by name. */
 const SPECS: Record<string, CommandSpec> = Object.fromEntries(
@@ -19,10 +20,6 @@ const SPECS: Record<string, CommandSpec> = Object.fromEntries(
 
 /** Subprocesses at a time (the machines have 2 cores). */
 const CONCURRENCY = 2;
-
-function escapeRegExp(s: string): string {
-  return s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
-}
 
 Deno.test("every command of main.ts loads the spec of its own name", () => {
   assert(Object.keys(SPECS).length >= 12, Object.keys(SPECS).join(", "));
@@ -42,7 +39,7 @@ Deno.test("cairn --help lists every command of main.ts with its summary, exit co
     const line = listed.find((l) => l.trimStart().split(/\s/)[0] === c.name);
     assert(line !== undefined, `cairn --help does not list ${c.name}:\n${r.stdout}`);
     assert(
-      new RegExp(`^\\s+${escapeRegExp(c.name)}\\s{2,}${escapeRegExp(c.summary)}$`).test(line),
+      new RegExp(`^\\s+${escapeRegex(c.name)}\\s{2,}${escapeRegex(c.summary)}$`).test(line),
       `${c.name}: expected its summary ${JSON.stringify(c.summary)}, got ${JSON.stringify(line)}`,
     );
   }
@@ -65,7 +62,7 @@ Deno.test("cairn <command> --help exits 0 and shows every flag with its descript
         );
       }
       for (const [flag, f] of Object.entries(spec.flags ?? {})) {
-        const named = new RegExp(`(^|\\s)--${escapeRegExp(flag)}(?![\\w-])`);
+        const named = new RegExp(`(^|\\s)--${escapeRegex(flag)}(?![\\w-])`);
         const line = lines.find((l) => named.test(l) && l.includes(f.description));
         assert(
           line !== undefined,

@@ -83,12 +83,9 @@ async function twoWriters(): Promise<number> {
     }
     assertEquals(all.length, 2 * (main + side));
     assert(all.every((e, i) => e.position === i + 1), "positions are 1..N without gaps");
-    for (
-      const [s, count] of [["session-p1", main], ["session-p1-side", side], [
-        "session-p2",
-        main,
-      ], ["session-p2-side", side]] as const
-    ) {
+    const streams: [string, number][] = ["session-p1", "session-p2"]
+      .flatMap((s) => [[s, main], [`${s}-side`, side]]);
+    for (const [s, count] of streams) {
       const mine = all.filter((e) => e.streamId === s);
       assertEquals(
         mine.map((e) => e.streamVersion),

@@ -15,6 +15,7 @@ import type { UiNode } from "../ui_node.ts";
 import type { Candidate, Draft, DraftAction, PassContext } from "./draft.ts";
 import { generatedClassReason, generatedIdReason } from "./generated.ts";
 import { countSelector, matchSelector } from "./selector_match.ts";
+import { escapeRegex } from "../regex.ts";
 
 // Mobile scores.
 const ID_SCORE = 1; // authored resource id / accessibility identifier: survives copy and layout changes
@@ -174,10 +175,6 @@ function shapeIndex(table: ScreenTable): Map<string, number[]> {
     SHAPES.set(table, m);
   }
   return m;
-}
-
-function escapeRegex(s: string): string {
-  return s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 }
 
 /** The nearest ancestor that a durable property identifies uniquely, as a selector. */

@@ -12,6 +12,7 @@
  * @module
  */
 import type { SelectorMode, Target } from "./actions.ts";
+import { escapeRegex } from "../regex.ts";
 
 /** A native lookup, the same shape as `FindQuery` of `drivers/driver.ts`. */
 export interface LookupQuery {
@@ -422,10 +423,6 @@ function scopeAndroidLevel(
     return { using: "-android uiautomator", value: `${scope.ui}.childSelector(${child})` };
   });
   return { ...level, selector: `${scope.label} >> ${level.selector}`, queries };
-}
-
-function escapeRegex(s: string): string {
-  return s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 }
 
 /**
