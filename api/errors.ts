@@ -9,7 +9,7 @@ import type { Context } from "hono";
 import { HTTPException } from "hono/http-exception";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 import { z } from "zod";
-import { ConcurrencyError, NotFoundError } from "../events/event_store.ts";
+import { ConcurrencyError, IdempotencyError, NotFoundError } from "../events/event_store.ts";
 
 /** One problem with a request, by path. */
 export interface ApiIssue {
@@ -63,8 +63,10 @@ export function parseInput<T extends z.ZodType>(
   const r = schema.safeParse(value);
   if (r.success) return r.data;
   const issues = zodIssues(r.error, where);
+  // "Invalid path: path.id: …", not "Invalid path.id: path.id: …"
+  const part = where.split(/[. ]/)[0];
   throw invalidRequest(
-    `Invalid ${where}: ${issues.map((i) => `${i.path}: ${i.message}`).join("; ")}`,
+    `Invalid ${part}: ${issues.map((i) => `${i.path}: ${i.message}`).join("; ")}`,
     issues,
   );
 }
@@ -117,6 +119,9 @@ function describe(err: unknown): [ContentfulStatusCode, ApiErrorBody] {
   if (err instanceof SyntaxError) return [400, body("invalid_request", err.message)];
   if (err instanceof NotFoundError) return [404, body("not_found", err.message)];
   if (err instanceof ConcurrencyError) return [409, body("conflict", err.message)];
+  if (err instanceof IdempotencyError) {
+    return [422, body("idempotency_key_reused", err.message)];
+  }
   if (err instanceof HTTPException) {
     const s = err.status as ContentfulStatusCode;
     if (s === 413) return [413, body("payload_too_large", "Request body is too large")];

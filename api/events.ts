@@ -61,7 +61,8 @@ describeRoute({
     {
       name: "Idempotency-Key",
       in: "header",
-      description: "A repeated key returns the first result",
+      description:
+        "A repeated key returns the first result; with another stream or other events, 422",
     },
   ],
   body: AppendBody,
@@ -69,6 +70,7 @@ describeRoute({
     "201": { description: "Appended", schema: AppendResponse },
     "200": { description: "Duplicate idempotency key: nothing appended", schema: AppendResponse },
     "409": { description: "Expected version does not match" },
+    "422": { description: "Idempotency key already used for another stream or other events" },
   },
 });
 describeRoute({

@@ -18,6 +18,18 @@ export class ConcurrencyError extends Error {
   }
 }
 
+/**
+ * Raised when an idempotency key comes back with another stream or other events than the
+ * append that stored it: a retry must repeat its request, and a key reused for new work would
+ * otherwise drop that work silently. Nothing was appended.
+ */
+export class IdempotencyError extends Error {
+  override name = "IdempotencyError";
+  constructor(readonly key: string, message: string) {
+    super(message);
+  }
+}
+
 /** Raised when a stream, blob or other stored thing does not exist. */
 export class NotFoundError extends Error {
   override name = "NotFoundError";
@@ -32,7 +44,11 @@ export type ExpectedVersion = number | "no_stream" | "any";
 /** Options of {@linkcode EventStore.append}. */
 export interface AppendOptions {
   expectedVersion?: ExpectedVersion;
-  /** A batch whose key was already stored is not appended again: the original positions return. */
+  /**
+   * A batch whose key was already stored is not appended again: the original positions return.
+   * The key belongs to that stream and those events (types and data); coming back with another
+   * stream or other events raises {@linkcode IdempotencyError}.
+   */
   idempotencyKey?: string;
 }
 
@@ -83,6 +99,7 @@ export interface EventStore {
    * Appends a batch to a stream atomically.
    *
    * @throws {ConcurrencyError} when `expectedVersion` does not match
+   * @throws {IdempotencyError} when the idempotency key was stored for another stream or events
    * @throws {TypeError} when an event's data does not fit its schema (nothing is appended)
    */
   append(streamId: string, events: NewEvent[], options?: AppendOptions): Promise<AppendResult>;
@@ -92,6 +109,7 @@ export interface EventStore {
    * `expectedVersion` and idempotency key, so positions run on from one batch to the next.
    *
    * @throws {ConcurrencyError} when a batch's `expectedVersion` does not match (nothing is appended)
+   * @throws {IdempotencyError} when a batch's key was stored for another stream or events
    * @throws {TypeError} naming the stream, event index and field when data does not fit its schema
    */
   appendMany(batches: AppendBatch[]): Promise<AppendResult[]>;

@@ -137,6 +137,16 @@ export const MIGRATIONS: readonly Migration[] = [
       `);
     },
   },
+  {
+    version: 5,
+    name: "idempotency_fingerprint",
+    up(db) {
+      // What a key was stored for (sha256 of its events' types and data), so a key that comes
+      // back with other events is refused rather than answered as a duplicate. Keys stored
+      // before this have none and are checked by stream alone.
+      db.exec("ALTER TABLE idempotency ADD COLUMN fingerprint TEXT");
+    },
+  },
 ];
 
 /** The newest layout version this code knows. */

@@ -1,8 +1,9 @@
 import { DatabaseSync } from "node:sqlite";
 import { LATEST_VERSION, migrate, MIGRATIONS } from "./migrations.ts";
 import { SqliteEventStore } from "./sqlite_event_store.ts";
+import { IdempotencyError } from "./event_store.ts";
 import type { StoredEvent } from "./schemas.ts";
-import { assertEquals, assertThrows } from "../tests/assert.ts";
+import { assertEquals, assertRejects, assertThrows } from "../tests/assert.ts";
 
 /** Writes a database file exactly as the first Cairn layout had it: no schema_migrations. */
 function writeV1File(path: string): void {
@@ -150,6 +151,35 @@ Deno.test("the layout-4 migration finds each stream's runs, also across position
         expectedVersion: 1,
       });
       assertEquals(r, { positions: [8], streamVersion: 2, duplicate: false });
+    } finally {
+      store.close();
+    }
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("idempotency keys stored before layout 5 still answer repeats and refuse another stream", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "cairn_migrate_" });
+  const path = `${dir}/old.db`;
+  try {
+    writeV1File(path);
+    const db = new DatabaseSync(path);
+    db.exec(`INSERT INTO idempotency VALUES ('k-old', 'session-two', '[4]', 1)`);
+    db.close();
+    const store = SqliteEventStore.open(path);
+    try {
+      const again = [{ type: "StepStarted", data: { index: 0, text: "Other" } }] as const;
+      assertEquals(
+        await store.append("session-two", [...again], { idempotencyKey: "k-old" }),
+        { positions: [4], streamVersion: 1, duplicate: true },
+      );
+      await assertRejects(
+        () => store.append("session-old", [...again], { idempotencyKey: "k-old" }),
+        IdempotencyError,
+        "was used for stream session-two",
+      );
+      assertEquals(await store.headPosition(), 4);
     } finally {
       store.close();
     }

@@ -23,6 +23,7 @@ import {
   type Blob,
   ConcurrencyError,
   type EventStore,
+  IdempotencyError,
   NotFoundError,
   type ReadOptions,
   type StreamInfo,
@@ -141,9 +142,11 @@ export class SqliteEventStore implements EventStore {
           Array(INSERT_CHUNK).fill("(?, ?, ?, ?, ?, ?, ?)").join(", ")
         }`,
       ),
-      idem: p("SELECT positions, stream_version FROM idempotency WHERE key = ?"),
+      idem: p(
+        "SELECT stream_id, positions, stream_version, fingerprint FROM idempotency WHERE key = ?",
+      ),
       insertIdem: p(
-        "INSERT INTO idempotency (key, stream_id, positions, stream_version) VALUES (?, ?, ?, ?)",
+        "INSERT INTO idempotency (key, stream_id, positions, stream_version, fingerprint) VALUES (?, ?, ?, ?, ?)",
       ),
       readAll: p(
         `SELECT ${EVENT_COLUMNS} FROM events WHERE position >= ? ORDER BY position LIMIT ?`,
@@ -274,7 +277,7 @@ export class SqliteEventStore implements EventStore {
     try {
       for (let i = 0; i < batches.length; i++) {
         const b = batches[i]!;
-        results[i] = this.#appendInTx(b.streamId, b.rows, b.expected, b.key, now);
+        results[i] = this.#appendInTx(b, now);
       }
       s.commit!.run();
     } catch (err) {
@@ -302,23 +305,12 @@ export class SqliteEventStore implements EventStore {
     this.#checkpointer.request();
   }
 
-  #appendInTx(
-    streamId: string,
-    rows: Serialized[],
-    expected: NonNullable<AppendOptions["expectedVersion"]>,
-    key: string | undefined,
-    now: string,
-  ): AppendResult {
+  #appendInTx(batch: PreparedBatch, now: string): AppendResult {
+    const { streamId, rows, expected, key } = batch;
     const s = this.#s;
     if (key !== undefined) {
-      const seen = s.idem!.get(key) as { positions: string; stream_version: number } | undefined;
-      if (seen) {
-        return {
-          positions: JSON.parse(seen.positions),
-          streamVersion: seen.stream_version,
-          duplicate: true,
-        };
-      }
+      const seen = s.idem!.get(key) as IdempotencyRow | undefined;
+      if (seen) return duplicateOf(seen, batch);
     }
     const [current, head, headStream] = this.#appendState(streamId);
     const exists = current !== null;
@@ -372,7 +364,9 @@ export class SqliteEventStore implements EventStore {
     known.headStream = streamId;
     known.versions.set(streamId, newVersion);
     if (!exists) s.insertStream!.run(streamId, head + 1, rows[0]!.recordedAt ?? now);
-    if (key !== undefined) s.insertIdem!.run(key, streamId, JSON.stringify(positions), newVersion);
+    if (key !== undefined) {
+      s.insertIdem!.run(key, streamId, JSON.stringify(positions), newVersion, fingerprint(rows));
+    }
     return { positions, streamVersion: newVersion, duplicate: false };
   }
 
@@ -602,6 +596,50 @@ function isoNow(): string {
     lastIso = new Date(ms).toISOString();
   }
   return lastIso;
+}
+
+interface IdempotencyRow {
+  stream_id: string;
+  positions: string;
+  stream_version: number;
+  /** Null for keys stored before layout 5. */
+  fingerprint: string | null;
+}
+
+/**
+ * The answer to a batch whose idempotency key is stored: the original result when the batch
+ * repeats the stored one (same stream, same events), else an {@linkcode IdempotencyError}.
+ */
+function duplicateOf(seen: IdempotencyRow, batch: PreparedBatch): AppendResult {
+  const key = batch.key!;
+  if (seen.stream_id !== batch.streamId) {
+    throw new IdempotencyError(
+      key,
+      `Idempotency key ${
+        JSON.stringify(key)
+      } was used for stream ${seen.stream_id}, not ${batch.streamId}`,
+    );
+  }
+  if (seen.fingerprint !== null && seen.fingerprint !== fingerprint(batch.rows)) {
+    throw new IdempotencyError(
+      key,
+      `Idempotency key ${
+        JSON.stringify(key)
+      } was used for other events on stream ${batch.streamId}`,
+    );
+  }
+  return {
+    positions: JSON.parse(seen.positions),
+    streamVersion: seen.stream_version,
+    duplicate: true,
+  };
+}
+
+/** What a keyed batch says, as sha256 hex of its events' types and data (meta left out). */
+function fingerprint(rows: Serialized[]): string {
+  const h = createHash("sha256");
+  for (const r of rows) h.update(r.type).update("\0").update(r.data).update("\0");
+  return h.digest("hex");
 }
 
 /** A batch checked and serialised, ready for {@linkcode SqliteEventStore.#write}. */

@@ -1,5 +1,5 @@
 import { SqliteEventStore } from "./sqlite_event_store.ts";
-import { ConcurrencyError, NotFoundError } from "./event_store.ts";
+import { ConcurrencyError, IdempotencyError, NotFoundError } from "./event_store.ts";
 import type { NewEvent, StoredEvent } from "./schemas.ts";
 import { CURRENT_SCHEMA_VERSION } from "./schemas.ts";
 import {
@@ -90,6 +90,41 @@ Deno.test("append() returns the original positions for a repeated idempotency ke
     assertEquals(await store.headPosition(), 3);
     const [e] = await collect(store.readAll({ limit: 1 }));
     assertEquals(e!.meta.idempotencyKey, "k1");
+  });
+});
+
+Deno.test("an idempotency key is refused with another stream or other events, and appends nothing", async () => {
+  await withStore(async (store) => {
+    await store.append("session-a", [step(0), step(1)], { idempotencyKey: "k1" });
+    const head = await store.headPosition();
+    let err = await assertRejects(
+      () => store.append("session-b", [step(0), step(1)], { idempotencyKey: "k1" }),
+      IdempotencyError,
+    );
+    assertEquals(err.message, 'Idempotency key "k1" was used for stream session-a, not session-b');
+    err = await assertRejects(
+      () => store.append("session-a", [step(0), step(2)], { idempotencyKey: "k1" }),
+      IdempotencyError,
+    );
+    assertEquals(err.message, 'Idempotency key "k1" was used for other events on stream session-a');
+    // the same events with other meta (a retry stamps its own time) are still a repeat
+    const again = await store.append("session-a", [
+      { ...step(0), meta: { recordedAt: "2030-01-01T00:00:00.000Z" } },
+      step(1),
+    ], { idempotencyKey: "k1" });
+    assertEquals(again, { positions: [1, 2], streamVersion: 2, duplicate: true });
+    // one key on two streams in one appendMany: neither batch is stored
+    await assertRejects(
+      () =>
+        store.appendMany([
+          { streamId: "session-c", events: [step(0)], options: { idempotencyKey: "k2" } },
+          { streamId: "session-d", events: [step(0)], options: { idempotencyKey: "k2" } },
+        ]),
+      IdempotencyError,
+      "was used for stream session-c, not session-d",
+    );
+    assertEquals(await store.headPosition(), head);
+    assertEquals((await store.streams()).map((s) => s.streamId), ["session-a"]);
   });
 });
 

@@ -99,6 +99,15 @@ Deno.test("POST /v1/streams/:id/events honours Idempotency-Key", async () => {
     assertEquals(a.status, 201);
     assertEquals(b.status, 200);
     assertEquals((await b.json()).duplicate, true);
+    // the key belongs to that stream and those events: reusing it for others is refused
+    const other = await app.request("/v1/streams/session-b/events", post({ events: [step(0)] }, h));
+    await errorOf(other, 422, "idempotency_key_reused");
+    const changed = await app.request(
+      "/v1/streams/session-a/events",
+      post({ events: [step(1)] }, h),
+    );
+    const err = await errorOf(changed, 422, "idempotency_key_reused");
+    assertStringIncludes(err.message, "other events");
     assertEquals(await store.headPosition(), 1);
   });
 });
@@ -160,7 +169,8 @@ Deno.test("GET /v1/blobs/:hash returns stored bytes with their media type", asyn
     assertEquals(res.status, 200);
     assertEquals(res.headers.get("content-type"), "image/png");
     assertEquals(new Uint8Array(await res.arrayBuffer()), bytes);
-    assertEquals((await app.request("/v1/blobs/xyz")).status, 400);
+    const bad = await errorOf(await app.request("/v1/blobs/xyz"), 400, "invalid_request");
+    assertEquals(bad.message, "Invalid path: path.hash: expected a sha256 hex digest");
   });
 });
 
