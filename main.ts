@@ -82,7 +82,10 @@ export async function main(argv: readonly string[]): Promise<number> {
     }
     return await mod.run(args);
   } catch (err) {
-    console.error(`cairn ${name}: ${describeError(err)}`);
+    const message = describeError(err);
+    // a message that already names the command ("history: --at …", "blaze step: …") once
+    const named = message.startsWith(`${name}:`) || message.startsWith(`${name} `);
+    console.error(named ? `cairn ${message}` : `cairn ${name}: ${message}`);
     return exitCodeOf(err);
   }
 }

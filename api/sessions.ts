@@ -7,8 +7,7 @@
 import { Hono } from "hono";
 import { z } from "zod";
 import { NotFoundError } from "../events/event_store.ts";
-import type { EventData, StoredEvent } from "../events/schemas.ts";
-import { stateAt, streamIdOf, summarizeEvent } from "../engine/time_travel.ts";
+import { listSessions, stateAt, streamIdOf, summarizeEvent } from "../engine/time_travel.ts";
 import type { ApiContext } from "./app.ts";
 import { parseInput } from "./errors.ts";
 import { describeRoute } from "./openapi.ts";
@@ -47,18 +46,6 @@ describeRoute({
   ],
 });
 
-async function firstAndLast(
-  ctx: ApiContext,
-  streamId: string,
-  version: number,
-): Promise<[StoredEvent | undefined, StoredEvent | undefined]> {
-  let first: StoredEvent | undefined;
-  let last: StoredEvent | undefined;
-  for await (const e of ctx.store.readStream(streamId, { limit: 1 })) first = e;
-  for await (const e of ctx.store.readStream(streamId, { from: version, limit: 1 })) last = e;
-  return [first, last];
-}
-
 /**
  * The sessions router (mounted under `/v1`).
  *
@@ -68,25 +55,7 @@ async function firstAndLast(
 export function sessionsRouter(ctx: ApiContext): Hono {
   const app = new Hono();
 
-  app.get("/sessions", async (c) => {
-    const sessions = [];
-    for (const s of await ctx.store.streams("session-")) {
-      const [first, last] = await firstAndLast(ctx, s.streamId, s.version);
-      const started: EventData<"SessionStarted"> | null = first?.type === "SessionStarted"
-        ? first.data
-        : null;
-      const ended: EventData<"SessionEnded"> | null = last?.type === "SessionEnded"
-        ? last.data
-        : null;
-      sessions.push({
-        sessionId: s.streamId.slice("session-".length),
-        ...s,
-        started,
-        ended,
-      });
-    }
-    return c.json({ sessions });
-  });
+  app.get("/sessions", async (c) => c.json({ sessions: await listSessions(ctx.store) }));
 
   app.get("/sessions/:id/state", async (c) => {
     const streamId = streamIdOf(parseInput(SessionId, c.req.param("id"), "path.id"));

@@ -152,22 +152,17 @@ export function helpText(spec: CommandSpec): string {
       spec.flags && Object.keys(spec.flags).length ? " [flags]" : ""
     }`,
   ];
-  const entries = Object.entries(spec.flags ?? {});
-  if (entries.length > 0) {
-    lines.push("", "Flags:");
-    const left = entries.map(([name, f]) => {
-      const val = f.type === "boolean"
-        ? ""
-        : ` ${f.value ?? (f.choices ? f.choices.join("|") : f.type.toUpperCase())}`;
-      return `${f.alias ? `-${f.alias}, ` : "    "}--${name}${val}`;
-    });
-    const width = Math.max(...left.map((l) => l.length));
-    entries.forEach(([, f], i) => {
-      const def = f.default !== undefined ? ` (default: ${f.default})` : "";
-      lines.push(`  ${left[i]!.padEnd(width)}  ${f.description}${def}`);
-    });
-  }
-  lines.push("  -h, --help  Show this help");
+  // every flag and --help in one table, descriptions aligned
+  const rows = Object.entries(spec.flags ?? {}).map(([name, f]): [string, string] => {
+    const val = f.type === "boolean"
+      ? ""
+      : ` ${f.value ?? (f.choices ? f.choices.join("|") : f.type.toUpperCase())}`;
+    const def = f.default !== undefined ? ` (default: ${f.default})` : "";
+    return [`${f.alias ? `-${f.alias}, ` : "    "}--${name}${val}`, `${f.description}${def}`];
+  });
+  rows.push(["-h, --help", "Show this help"]);
+  const width = Math.max(...rows.map(([left]) => left.length));
+  lines.push("", "Flags:", ...rows.map(([left, text]) => `  ${left.padEnd(width)}  ${text}`));
   if (spec.details) lines.push("", spec.details.trim());
   return lines.join("\n") + "\n";
 }

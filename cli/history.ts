@@ -1,7 +1,7 @@
 /**
  * `cairn history SESSION`: a session's timeline (position, time, type, one-line summary), or
  * with `--at N` its state at global position N, extracting the screenshot to
- * `.cairn/blobs/<hash>.png` (beside the database).
+ * `.cairn/blobs/<hash>.png` (beside the database). Without SESSION: the sessions in the log.
  *
  * @module
  */
@@ -11,21 +11,34 @@ import { bool, type CommandSpec, num, type ParsedArgs, UsageError } from "./args
 import { DB_FLAGS, dbPath, openStore } from "./context.ts";
 import { NotFoundError } from "../events/event_store.ts";
 import type { EventStore } from "../events/event_store.ts";
-import { type SessionState, stateAt, streamIdOf, summarizeEvent } from "../engine/time_travel.ts";
+import {
+  listSessions,
+  type SessionState,
+  type SessionSummary,
+  stateAt,
+  streamIdOf,
+  summarizeEvent,
+} from "../engine/time_travel.ts";
 
 /** Command spec of `cairn history`. */
 export const spec: CommandSpec = {
   name: "history",
-  summary: "List a session's timeline, or show its state at a position (time travel)",
-  positionals: ["SESSION"],
+  summary: "List sessions, a session's timeline, or its state at a position (time travel)",
+  positionals: ["[SESSION]"],
   flags: {
     at: { type: "number", value: "N", description: "Show the state after global position N" },
     json: { type: "boolean", description: "Print JSON" },
-    limit: { type: "number", value: "N", description: "List at most N events" },
+    limit: {
+      type: "number",
+      value: "N",
+      description: "List at most N events (without SESSION: the N newest sessions)",
+    },
     ...DB_FLAGS,
   },
-  details: `SESSION is a session id (abc → stream session-abc) or a stream id.
+  details: `SESSION is a session id (abc → stream session-abc) or a stream id. Without it, the
+sessions in the log, oldest first: id, events, when it started, mode, platform and prompt.
 Examples:
+  cairn history                       # the sessions
   cairn history 7f3a
   cairn history 7f3a --at 42          # state at position 42, screenshot path
   cairn history session-7f3a --json`,
@@ -69,7 +82,7 @@ export async function extractScreenshot(
 
 /** Runs `cairn history`. */
 export async function run(args: ParsedArgs): Promise<number> {
-  const streamId = streamIdOf(args.positionals[0]!);
+  const id = args.positionals[0];
   const at = num(args, "at");
   const limit = num(args, "limit");
   if (at !== undefined && (!Number.isInteger(at) || at < 0)) {
@@ -78,8 +91,13 @@ export async function run(args: ParsedArgs): Promise<number> {
   if (limit !== undefined && (!Number.isInteger(limit) || limit < 1)) {
     throw new UsageError(`history: --limit must be a positive integer, got ${limit}`);
   }
+  if (id === undefined && at !== undefined) {
+    throw new UsageError("history: --at needs a SESSION (see cairn history --help)");
+  }
   const store = openStore(args);
   try {
+    if (id === undefined) return await listAll(store, args, limit);
+    const streamId = streamIdOf(id);
     if (at !== undefined) {
       const state = await stateAt(store, streamId, at);
       const screenshotPath = await extractScreenshot(store, state, { dbPath: dbPath(args) });
@@ -121,6 +139,55 @@ export async function run(args: ParsedArgs): Promise<number> {
   } finally {
     store.close();
   }
+}
+
+/** `cairn history` without SESSION: the sessions, oldest first (`--limit N`: the N newest). */
+async function listAll(
+  store: EventStore,
+  args: ParsedArgs,
+  limit: number | undefined,
+): Promise<number> {
+  const all = await listSessions(store);
+  const sessions = limit === undefined ? all : all.slice(-limit);
+  if (bool(args, "json")) {
+    console.log(JSON.stringify({ sessions }, null, 2));
+    return 0;
+  }
+  if (sessions.length === 0) {
+    console.log(`No sessions in ${dbPath(args)} (import one with cairn ingest FILE)`);
+    return 0;
+  }
+  console.log(renderSessions(sessions));
+  return 0;
+}
+
+/**
+ * Renders a list of sessions for the terminal: id, events, start time, mode, platform, prompt.
+ *
+ * @param sessions the sessions
+ * @returns the text, one line a session under a header
+ */
+export function renderSessions(sessions: SessionSummary[]): string {
+  const width = Math.max(7, ...sessions.map((s) => s.sessionId.length));
+  const lines = [`${"SESSION".padEnd(width)}  EVENTS  STARTED                   RUN`];
+  for (const s of sessions) {
+    const st = s.started;
+    const run = st
+      ? `${st.mode} ${st.platform}${st.prompt ? ` — ${oneLine(st.prompt, 60)}` : ""}`
+      : "";
+    const end = s.ended ? ` (${s.ended.reason})` : "";
+    lines.push(
+      `${s.sessionId.padEnd(width)}  ${String(s.version).padStart(6)}  ${
+        s.createdAt.padEnd(24)
+      }  ${run}${end}`,
+    );
+  }
+  return lines.join("\n");
+}
+
+function oneLine(text: string, max: number): string {
+  const t = text.replace(/\s+/g, " ").trim();
+  return t.length <= max ? t : `${t.slice(0, max - 1)}…`;
 }
 
 /**

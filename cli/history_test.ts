@@ -86,3 +86,43 @@ Deno.test("cairn history fails clearly on an unknown session or a bad --at", asy
     await Deno.remove(dir, { recursive: true });
   }
 });
+
+Deno.test("cairn history without SESSION lists the sessions, oldest first; --limit keeps the newest", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "cairn_hist_" });
+  try {
+    const { db } = await fixture(dir);
+    const store = SqliteEventStore.open(db);
+    await store.append("session-h2", [
+      {
+        type: "SessionStarted",
+        data: { sessionId: "h2", mode: "human", platform: "android", prompt: "Add\n  a plant" },
+      },
+      { type: "SessionEnded", data: { reason: "completed" } },
+    ]);
+    await store.append("playback-p1", [{ type: "StepStarted", data: { index: 0, text: "x" } }]);
+    store.close();
+
+    const list = await cairn(["history", "--db", db], dir);
+    assertEquals(list.code, 0, list.stderr);
+    const lines = list.stdout.trim().split("\n");
+    assertEquals(lines.length, 3, list.stdout); // a header and two sessions, no playback
+    assertMatch(lines[0]!, /^SESSION\s+EVENTS\s+STARTED\s+RUN$/);
+    assertMatch(lines[1]!, /^h1\s+5\s+\S+Z\s+agent web$/);
+    assertMatch(lines[2]!, /^h2\s+2\s+\S+Z\s+human android — Add a plant \(completed\)$/);
+
+    const newest = await cairn(["history", "--db", db, "--limit", "1", "--json"], dir);
+    assertEquals(newest.code, 0, newest.stderr);
+    const { sessions } = JSON.parse(newest.stdout);
+    assertEquals(sessions.map((s: { sessionId: string }) => s.sessionId), ["h2"]);
+    assertEquals(sessions[0].version, 2);
+    assertEquals(sessions[0].ended, { reason: "completed" });
+
+    const at = await cairn(["history", "--db", db, "--at", "3"], dir);
+    assertEquals([at.code, at.stderr], [
+      2,
+      "cairn history: --at needs a SESSION (see cairn history --help)\n",
+    ]);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});

@@ -6,7 +6,7 @@
  *
  * @module
  */
-import type { EventStore } from "../events/event_store.ts";
+import type { EventStore, StreamInfo } from "../events/event_store.ts";
 import { NotFoundError } from "../events/event_store.ts";
 import type { BlobRef, EventData, StoredEvent } from "../events/schemas.ts";
 
@@ -283,6 +283,40 @@ export function stateAt(
  */
 export function streamIdOf(id: string): string {
   return /^(session|playback|validation)-/.test(id) ? id : `session-${id}`;
+}
+
+/** A capture session in a list: its stream, and how it started and ended. */
+export interface SessionSummary extends StreamInfo {
+  /** The id without `session-`. */
+  sessionId: string;
+  /** Its first event's data, when that is `SessionStarted`. */
+  started: EventData<"SessionStarted"> | null;
+  /** Its last event's data, when that is `SessionEnded`. */
+  ended: EventData<"SessionEnded"> | null;
+}
+
+/**
+ * The capture sessions in the log (streams `session-*`), oldest first, each with its first and
+ * last event read (two events a session, whatever its length).
+ *
+ * @param store the event store
+ * @returns one summary a session
+ */
+export async function listSessions(store: EventStore): Promise<SessionSummary[]> {
+  const out: SessionSummary[] = [];
+  for (const s of await store.streams("session-")) {
+    let first: StoredEvent | undefined;
+    let last: StoredEvent | undefined;
+    for await (const e of store.readStream(s.streamId, { limit: 1 })) first = e;
+    for await (const e of store.readStream(s.streamId, { from: s.version, limit: 1 })) last = e;
+    out.push({
+      sessionId: s.streamId.slice("session-".length),
+      ...s,
+      started: first?.type === "SessionStarted" ? first.data : null,
+      ended: last?.type === "SessionEnded" ? last.data : null,
+    });
+  }
+  return out;
 }
 
 /**

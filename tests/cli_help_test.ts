@@ -79,3 +79,15 @@ Deno.test("cairn <command> --help exits 0 and shows every flag with its descript
     });
   }
 });
+
+Deno.test("a usage error is one line naming the command once, exit code 2", async () => {
+  const cases: [string[], string][] = [
+    [["history", "x", "--at", "abc"], 'cairn history: --at must be a number, got "abc"'],
+    [["history", "x", "--bogus"], "cairn history: unknown flag --bogus (see cairn history --help)"],
+    [["reproject"], "cairn reproject: name sessions or pass --all (see cairn reproject --help)"],
+  ];
+  await pool(cases, CONCURRENCY, async ([args, line]) => {
+    const r = await cairn(args, { CAIRN_DB: ":memory:" });
+    assertEquals([r.code, r.stderr], [2, `${line}\n`], args.join(" "));
+  });
+});
