@@ -24,8 +24,17 @@ export function describeError(err: unknown): string {
   if (err instanceof z.ZodError) {
     return err.issues.map((i) => `${i.path.join(".") || "(root)"}: ${i.message}`).join("; ");
   }
-  if (err instanceof Error) return err.message.split("\n").join(" ");
+  if (err instanceof Error) return fileSystemLine(err.message) ?? err.message.split("\n").join(" ");
   return String(err);
+}
+
+/**
+ * Deno's file-system errors read `No such file or directory (os error 2): writefile '/x/y'`;
+ * the CLI says `/x/y: no such file or directory`, the file first as for every other error.
+ */
+function fileSystemLine(message: string): string | undefined {
+  const m = /^(.+) \(os error \d+\): \w+ '([^']*)'$/.exec(message);
+  return m ? `${m[2]}: ${m[1]!.charAt(0).toLowerCase()}${m[1]!.slice(1)}` : undefined;
 }
 
 /**
