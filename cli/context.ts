@@ -5,8 +5,10 @@
  * @module
  */
 import { join } from "node:path";
+import { existsSync } from "node:fs";
 import type { FlagSpec, ParsedArgs } from "./args.ts";
 import { SqliteEventStore } from "../events/sqlite_event_store.ts";
+import { NotFoundError } from "../events/event_store.ts";
 
 /** The `--db PATH` flag; spread into a command's `flags`. */
 export const DB_FLAGS: Record<string, FlagSpec> = {
@@ -38,11 +40,22 @@ export function dbPath(args: ParsedArgs): string {
 }
 
 /**
- * Opens the event store a command uses (creating the file and its directory when missing).
+ * Opens the event store a command uses: creating the file and its directory when missing, or,
+ * for a command that only reads (`existing`), refusing a path where no log is, so a mistyped
+ * `--db` does not leave an empty database behind.
  *
  * @param args parsed arguments (may carry `--db`)
+ * @param options `existing`: the file must already exist
  * @returns the open store; the caller closes it
+ * @throws {NotFoundError} `No event log at PATH …` when `existing` and there is none
  */
-export function openStore(args: ParsedArgs): SqliteEventStore {
-  return SqliteEventStore.open(dbPath(args));
+export function openStore(
+  args: ParsedArgs,
+  options: { existing?: boolean } = {},
+): SqliteEventStore {
+  const path = dbPath(args);
+  if (options.existing && path !== ":memory:" && !existsSync(path)) {
+    throw new NotFoundError(`No event log at ${path} (cairn ingest FILE creates one)`);
+  }
+  return SqliteEventStore.open(path);
 }

@@ -121,7 +121,7 @@ Examples:
  */
 export async function run(args: ParsedArgs): Promise<number> {
   const format = (str(args, "format") ?? "events") as ExportFormat;
-  const store = openStore(args);
+  const store = openStore(args, { existing: true });
   let rendered: RenderedSession;
   try {
     rendered = renderSession(await loadSession(store, args.positionals[0]!), format);

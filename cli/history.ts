@@ -94,7 +94,7 @@ export async function run(args: ParsedArgs): Promise<number> {
   if (id === undefined && at !== undefined) {
     throw new UsageError("history: --at needs a SESSION (see cairn history --help)");
   }
-  const store = openStore(args);
+  const store = openStore(args, { existing: true });
   try {
     if (id === undefined) return await listAll(store, args, limit);
     const streamId = streamIdOf(id);

@@ -126,3 +126,20 @@ Deno.test("cairn history without SESSION lists the sessions, oldest first; --lim
     await Deno.remove(dir, { recursive: true });
   }
 });
+
+Deno.test("cairn history and export refuse a --db where no log is, and create nothing there", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "cairn_hist_" });
+  try {
+    const typo = `${dir}/typo/cairn.db`;
+    for (const args of [["history"], ["history", "h1"], ["export", "h1"]]) {
+      const r = await cairn([...args, "--db", typo], dir);
+      assertEquals(
+        [r.code, r.stderr],
+        [1, `cairn ${args[0]}: No event log at ${typo} (cairn ingest FILE creates one)\n`],
+      );
+    }
+    assertEquals(await Deno.stat(`${dir}/typo`).then(() => true, () => false), false);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});

@@ -137,13 +137,14 @@ export async function run(args: ParsedArgs): Promise<number> {
   const heuristics = str(args, "heuristics") ?? HEURISTICS_VERSION;
   const from = str(args, "from");
   const mode = (str(args, "mode") ?? "adaptive") as SelectorMode;
-  const store = openStore(args);
+  let ids = args.positionals.map((p) => p.replace(/^session-/, ""));
+  if (!bool(args, "all") && ids.length === 0) {
+    throw new UsageError("reproject: name sessions or pass --all (see cairn reproject --help)");
+  }
+  const store = openStore(args, { existing: true });
   try {
-    let ids = args.positionals.map((p) => p.replace(/^session-/, ""));
     if (bool(args, "all")) {
       ids = (await store.streams("session-")).map((s) => s.streamId.slice("session-".length));
-    } else if (ids.length === 0) {
-      throw new UsageError("reproject: name sessions or pass --all (see cairn reproject --help)");
     }
     const screens = new Map<string, Screen>();
     const tables = new Map<string, ScreenTable>();

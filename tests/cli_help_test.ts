@@ -87,7 +87,7 @@ Deno.test("a usage error is one line naming the command once, exit code 2", asyn
     [["reproject"], "cairn reproject: name sessions or pass --all (see cairn reproject --help)"],
   ];
   await pool(cases, CONCURRENCY, async ([args, line]) => {
-    const r = await cairn(args, { CAIRN_DB: ":memory:" });
+    const r = await cairn(args, { CAIRN_DB: "/nonexistent/cairn.db" }); // checked before the log
     assertEquals([r.code, r.stderr], [2, `${line}\n`], args.join(" "));
   });
 });

@@ -193,6 +193,7 @@ for (const c of CASES) {
 
 Deno.test("cairn export names a session that does not exist", async () => {
   await withTemp(async (dir) => {
+    SqliteEventStore.open(`${dir}/c.db`).close(); // a log, without that session
     const r = await cairn(["export", "--db", `${dir}/c.db`, "nope"]);
     assertEquals(r.code, 1);
     assertStringIncludes(r.stderr, 'No session "nope"');
