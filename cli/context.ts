@@ -7,8 +7,10 @@
 import { join } from "node:path";
 import { existsSync } from "node:fs";
 import type { FlagSpec, ParsedArgs } from "./args.ts";
+import { InputError } from "./errors.ts";
+import { streamIdOf } from "../engine/time_travel.ts";
 import { SqliteEventStore } from "../events/sqlite_event_store.ts";
-import { NotFoundError } from "../events/event_store.ts";
+import { type EventStore, NotFoundError } from "../events/event_store.ts";
 
 /** The `--db PATH` flag; spread into a command's `flags`. */
 export const DB_FLAGS: Record<string, FlagSpec> = {
@@ -58,4 +60,30 @@ export function openStore(
     throw new NotFoundError(`No event log at ${path} (cairn ingest FILE creates one)`);
   }
   return SqliteEventStore.open(path);
+}
+
+/**
+ * The stream a command-line SESSION names: a session id (`abc` → `session-abc`) or a stream id
+ * (`session-…`, `playback-…`, `validation-…`), or, as git takes a short hash, the start of
+ * exactly one of them (`7f3a` for `session-7f3a9c…`).
+ *
+ * @param store the event store
+ * @param given what the user typed
+ * @returns the stream id
+ * @throws {InputError} when the start fits several streams (exit 2)
+ * @throws {NotFoundError} when it fits none
+ */
+export async function resolveStream(store: EventStore, given: string): Promise<string> {
+  const streamId = streamIdOf(given);
+  const found = await store.streams(streamId);
+  if (found.length === 1 || found.some((s) => s.streamId === streamId)) {
+    return found.length === 1 ? found[0]!.streamId : streamId;
+  }
+  if (found.length === 0) throw new NotFoundError(`No session ${JSON.stringify(given)}`);
+  const names = found.slice(0, 3).map((s) => s.streamId).join(", ");
+  throw new InputError(
+    `${JSON.stringify(given)} is the start of ${found.length} sessions (${names}${
+      found.length > 3 ? ", …" : ""
+    }): give more of the id`,
+  );
 }

@@ -6,7 +6,7 @@
  */
 import { join } from "node:path";
 import { type CommandSpec, type ParsedArgs, str } from "./args.ts";
-import { DB_FLAGS, openStore } from "./context.ts";
+import { DB_FLAGS, openStore, resolveStream } from "./context.ts";
 import { type EventStore, NotFoundError } from "../events/event_store.ts";
 import type { StoredEvent } from "../events/schemas.ts";
 import { eventsToCapture } from "../engine/formats/capture_v1.ts";
@@ -124,7 +124,8 @@ export async function run(args: ParsedArgs): Promise<number> {
   const store = openStore(args, { existing: true });
   let rendered: RenderedSession;
   try {
-    rendered = renderSession(await loadSession(store, args.positionals[0]!), format);
+    const streamId = await resolveStream(store, args.positionals[0]!);
+    rendered = renderSession(await loadSession(store, streamId), format);
   } finally {
     store.close();
   }

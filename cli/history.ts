@@ -8,7 +8,7 @@
 import { dirname, join } from "node:path";
 import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { bool, type CommandSpec, num, type ParsedArgs, UsageError } from "./args.ts";
-import { DB_FLAGS, dbPath, openStore } from "./context.ts";
+import { DB_FLAGS, dbPath, openStore, resolveStream } from "./context.ts";
 import { NotFoundError } from "../events/event_store.ts";
 import type { EventStore } from "../events/event_store.ts";
 import {
@@ -16,7 +16,6 @@ import {
   type SessionState,
   type SessionSummary,
   stateAt,
-  streamIdOf,
   summarizeEvent,
 } from "../engine/time_travel.ts";
 
@@ -35,7 +34,8 @@ export const spec: CommandSpec = {
     },
     ...DB_FLAGS,
   },
-  details: `SESSION is a session id (abc → stream session-abc) or a stream id. Without it, the
+  details: `SESSION is a session id (abc → stream session-abc), a stream id, or the start of exactly
+one (7f3a for session-7f3a9c…). Without it, the
 sessions in the log, oldest first: id, events, when it started, mode, platform and prompt.
 Examples:
   cairn history                       # the sessions
@@ -97,7 +97,7 @@ export async function run(args: ParsedArgs): Promise<number> {
   const store = openStore(args, { existing: true });
   try {
     if (id === undefined) return await listAll(store, args, limit);
-    const streamId = streamIdOf(id);
+    const streamId = await resolveStream(store, id);
     if (at !== undefined) {
       const state = await stateAt(store, streamId, at);
       const screenshotPath = await extractScreenshot(store, state, { dbPath: dbPath(args) });

@@ -77,7 +77,7 @@ Deno.test("cairn history fails clearly on an unknown session or a bad --at", asy
     const { db } = await fixture(dir);
     const missing = await cairn(["history", "nope", "--db", db], dir);
     assertEquals(missing.code, 1);
-    assertStringIncludes(missing.stderr, "No session session-nope");
+    assertStringIncludes(missing.stderr, 'No session "nope"');
     const bad = await cairn(["history", "h1", "--at", "-3", "--db", db], dir);
     assertEquals(bad.code, 2);
     assertStringIncludes(bad.stderr, "--at");
@@ -139,6 +139,33 @@ Deno.test("cairn history and export refuse a --db where no log is, and create no
       );
     }
     assertEquals(await Deno.stat(`${dir}/typo`).then(() => true, () => false), false);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("SESSION may be the start of exactly one session id, as git takes a short hash", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "cairn_hist_" });
+  try {
+    const { db } = await fixture(dir);
+    const store = SqliteEventStore.open(db);
+    await store.append("session-h2", [{ type: "StepStarted", data: { index: 0, text: "a" } }]);
+    await store.append("session-7f3a9c00", [{
+      type: "StepStarted",
+      data: { index: 0, text: "b" },
+    }]);
+    store.close();
+    const short = await cairn(["history", "7f3", "--db", db], dir);
+    assertEquals(short.code, 0, short.stderr);
+    assertMatch(short.stdout, /^\s+7\s+\S+Z\s+StepStarted\s+step 0: b\n$/);
+    const exported = await cairn(["export", "session-7f", "--db", db], dir);
+    assertEquals(exported.code, 0, exported.stderr);
+    assertEquals(JSON.parse(exported.stdout.trim()).data, { index: 0, text: "b" });
+    const ambiguous = await cairn(["history", "h", "--db", db], dir);
+    assertEquals([ambiguous.code, ambiguous.stderr], [
+      2,
+      'cairn history: "h" is the start of 2 sessions (session-h1, session-h2): give more of the id\n',
+    ]);
   } finally {
     await Deno.remove(dir, { recursive: true });
   }
