@@ -170,6 +170,25 @@ function pick<T extends object, K extends keyof T>(
   return out;
 }
 
+/**
+ * Fields a capture action and its `ActionPerformed` event share under one name, copied as they
+ * are both ways (import and export name the same list, so the round trip cannot drift). `value`
+ * goes with them except on reads, whose value is the result.
+ */
+const ACTION_FIELDS = [
+  "to",
+  "text",
+  "key",
+  "direction",
+  "url",
+  "expected",
+  "storeAs",
+  "checked",
+  "toolName",
+  "toolParams",
+  "tabId",
+] as const;
+
 const READ_KINDS = new Set<string>(["readText", "memoryGet"]);
 
 /**
@@ -256,19 +275,7 @@ export function captureToEvents(capture: CaptureV1, options: CaptureToEventsOpti
       actionId,
       kind: a.action,
       ...(a.coordinates ? { point: a.coordinates } : {}),
-      ...pick(a, [
-        "to",
-        "text",
-        "key",
-        "direction",
-        "url",
-        "expected",
-        "storeAs",
-        "checked",
-        "toolName",
-        "toolParams",
-        "tabId",
-      ]),
+      ...pick(a, ACTION_FIELDS),
       ...(a.value !== undefined && !reads ? { value: a.value } : {}),
       ...(Object.keys(target).length > 0 ? { target } : {}),
       source: a.source ?? (mode === "human" ? "human" : "agent"),
@@ -387,20 +394,7 @@ function captureActionOf(
     id: d.actionId,
     action: d.kind,
     ...(d.point ? { coordinates: d.point } : {}),
-    ...pick(d, [
-      "to",
-      "text",
-      "value",
-      "key",
-      "direction",
-      "url",
-      "expected",
-      "storeAs",
-      "checked",
-      "toolName",
-      "toolParams",
-      "tabId",
-    ]),
+    ...pick(d, [...ACTION_FIELDS, "value"]),
     ...(selector ? { runtimeSelector: selector } : {}),
     ...(Object.keys(rest).length > 0 ? { target: rest } : {}),
     source: d.source,
