@@ -82,6 +82,8 @@ export async function main(argv: readonly string[]): Promise<number> {
     }
     return await mod.run(args);
   } catch (err) {
+    // `cairn history S | head`: the reader has what it wanted; stop quietly, as git does
+    if (err instanceof Deno.errors.BrokenPipe) return 0;
     const message = describeError(err);
     // a message that already names the command ("history: --at …", "blaze step: …") once
     const named = message.startsWith(`${name}:`) || message.startsWith(`${name} `);

@@ -170,3 +170,34 @@ Deno.test("SESSION may be the start of exactly one session id, as git takes a sh
     await Deno.remove(dir, { recursive: true });
   }
 });
+
+Deno.test("cairn history into a reader that stops early (| head) exits 0 without a message", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "cairn_hist_" });
+  try {
+    const { db } = await fixture(dir);
+    const store = SqliteEventStore.open(db);
+    const steps = Array.from({ length: 3000 }, (_, i) => ({
+      type: "StepStarted" as const,
+      data: { index: i, text: `step number ${i} of a long session` },
+    }));
+    await store.append("session-long", steps);
+    store.close();
+    const child = new Deno.Command(Deno.execPath(), {
+      args: ["run", "-A", "--no-check", MAIN, "history", "long", "--db", db],
+      cwd: dir,
+      stdout: "piped",
+      stderr: "piped",
+    }).spawn();
+    const reader = child.stdout.getReader();
+    const first = await reader.read(); // one chunk, then hang up as head does
+    assert(!first.done && first.value.length > 0);
+    await reader.cancel();
+    const status = await child.status;
+    const stderr = new TextDecoder().decode(
+      new Uint8Array(await new Response(child.stderr).arrayBuffer()),
+    );
+    assertEquals([status.code, stderr], [0, ""]);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
