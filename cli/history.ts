@@ -7,7 +7,8 @@
  */
 import { dirname, join } from "node:path";
 import { existsSync, mkdirSync, writeFileSync } from "node:fs";
-import { bool, type CommandSpec, num, type ParsedArgs, UsageError } from "./args.ts";
+import { bool, type CommandSpec, num, type ParsedArgs, str, UsageError } from "./args.ts";
+import { drawSheet, sheetFrames } from "../engine/timeline_sheet.ts";
 import { DB_FLAGS, dbPath, openStore, resolveStream } from "./context.ts";
 import { NotFoundError } from "../events/event_store.ts";
 import type { EventStore } from "../events/event_store.ts";
@@ -27,6 +28,13 @@ export const spec: CommandSpec = {
   flags: {
     at: { type: "number", value: "N", description: "Show the state after global position N" },
     json: { type: "boolean", description: "Print JSON" },
+    sheet: {
+      type: "string",
+      value: "FILE.png",
+      description:
+        "Draw the timeline as a contact sheet of its screenshots (up to --at N; the last 60)",
+    },
+    columns: { type: "number", value: "N", description: "Tiles a row of --sheet", default: 4 },
     limit: {
       type: "number",
       value: "N",
@@ -41,6 +49,7 @@ Examples:
   cairn history                       # the sessions
   cairn history 7f3a
   cairn history 7f3a --at 42          # state at position 42, screenshot path
+  cairn history 7f3a --sheet run.png  # the screenshots in order, each with its step and action
   cairn history session-7f3a --json`,
 };
 
@@ -98,6 +107,8 @@ export async function run(args: ParsedArgs): Promise<number> {
   try {
     if (id === undefined) return await listAll(store, args, limit);
     const streamId = await resolveStream(store, id);
+    const sheet = str(args, "sheet");
+    if (sheet !== undefined) return await writeSheet(store, streamId, sheet, at, args);
     if (at !== undefined) {
       const state = await stateAt(store, streamId, at);
       const screenshotPath = await extractScreenshot(store, state, { dbPath: dbPath(args) });
@@ -139,6 +150,45 @@ export async function run(args: ParsedArgs): Promise<number> {
   } finally {
     store.close();
   }
+}
+
+/** The most tiles a sheet draws (the last ones up to `--at`). */
+const SHEET_MAX = 60;
+
+/** `--sheet FILE`: the session's screenshots up to `at` as one picture. */
+async function writeSheet(
+  store: EventStore,
+  streamId: string,
+  file: string,
+  at: number | undefined,
+  args: ParsedArgs,
+): Promise<number> {
+  const columns = num(args, "columns") ?? 4;
+  if (!Number.isInteger(columns) || columns < 1 || columns > 12) {
+    throw new UsageError(`history: --columns must be an integer in 1..12, got ${columns}`);
+  }
+  const events = [];
+  for await (const e of store.readStream(streamId)) {
+    if (at !== undefined && e.position > at) break;
+    events.push(e);
+  }
+  const all = sheetFrames(events);
+  if (all.length === 0) {
+    throw new NotFoundError(
+      `${streamId} has no screenshots${at === undefined ? "" : ` up to position ${at}`}`,
+    );
+  }
+  const frames = all.slice(-SHEET_MAX);
+  const { png, width, height } = await drawSheet(
+    frames,
+    async (ref) => (await store.getBlob(ref.hash)).bytes,
+    { columns },
+  );
+  await Deno.writeFile(file, png);
+  const range = `@${frames[0]!.position} … @${frames.at(-1)!.position}`;
+  const cut = all.length > frames.length ? `, the last ${frames.length} of ${all.length}` : "";
+  console.log(`${file}: ${frames.length} screens (${range}${cut}), ${width}×${height}`);
+  return 0;
 }
 
 /** `cairn history` without SESSION: the sessions, oldest first (`--limit N`: the N newest). */

@@ -1,3 +1,4 @@
+import sharp from "sharp";
 import { SqliteEventStore } from "../events/sqlite_event_store.ts";
 import { assert, assertEquals, assertMatch, assertStringIncludes } from "../tests/assert.ts";
 
@@ -197,6 +198,42 @@ Deno.test("cairn history into a reader that stops early (| head) exits 0 without
       new Uint8Array(await new Response(child.stderr).arrayBuffer()),
     );
     assertEquals([status.code, stderr], [0, ""]);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("cairn history --sheet draws the screenshots as one picture; a session without any is refused", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "cairn_hist_" });
+  try {
+    const { db } = await fixture(dir);
+    const store = SqliteEventStore.open(db);
+    const tree = await store.putBlob(new TextEncoder().encode("{}"), "application/json");
+    const events = [];
+    for (let i = 0; i < 5; i++) {
+      const png = await sharp({
+        create: { width: 200, height: 300, channels: 3, background: { r: 40 * i, g: 90, b: 160 } },
+      }).png().toBuffer();
+      const shot = await store.putBlob(new Uint8Array(png), "image/png");
+      events.push({
+        type: "ScreenCaptured" as const,
+        data: { hierarchy: tree, screenshot: shot, format: "chrome" as const },
+      });
+    }
+    await store.append("session-shots", events);
+    store.close();
+    const out = `${dir}/run.png`;
+    const r = await cairn(["history", "shots", "--sheet", out, "--columns", "2", "--db", db], dir);
+    assertEquals(r.code, 0, r.stderr);
+    assertMatch(r.stdout, /^.*run\.png: 5 screens \(@\d+ … @\d+\), 676×1650\n$/);
+    const meta = await sharp(await Deno.readFile(out)).metadata();
+    assertEquals([meta.format, meta.width], ["png", 676]);
+    // --at stops the sheet there
+    const first = await cairn(["history", "shots", "--sheet", out, "--at", "7", "--db", db], dir);
+    assertStringIncludes(first.stdout, "2 screens (@6 … @7)");
+
+    const none = await cairn(["history", "h2", "--sheet", out, "--db", db], dir);
+    assertEquals(none.code, 1, none.stdout);
   } finally {
     await Deno.remove(dir, { recursive: true });
   }
