@@ -11,12 +11,17 @@ import { listSessions, stateAt, streamIdOf, summarizeEvent } from "../engine/tim
 import type { ApiContext } from "./app.ts";
 import { parseInput } from "./errors.ts";
 import { describeRoute } from "./openapi.ts";
+import { sessionSheet } from "../engine/timeline_sheet.ts";
 
 const SessionId = z.string().min(1).max(200).regex(
   /^[A-Za-z0-9._:-]+$/,
   "letters, digits, . _ : -",
 );
 const StateQuery = z.object({ at: z.coerce.number().int().nonnegative().optional() });
+const SheetQuery = z.object({
+  at: z.coerce.number().int().nonnegative().optional(),
+  columns: z.coerce.number().int().min(1).max(12).default(4),
+});
 const TimelineQuery = z.object({
   from: z.coerce.number().int().min(1).default(1),
   limit: z.coerce.number().int().min(1).max(10_000).default(1000),
@@ -34,6 +39,21 @@ describeRoute({
   summary: "Time travel: the session's state after global position `at` (default: latest)",
   tags: ["sessions"],
   parameters: [{ name: "at", in: "query", description: "Global position" }],
+});
+describeRoute({
+  method: "get",
+  path: "/v1/sessions/{id}/sheet.png",
+  summary:
+    "The timeline as one PNG: a contact sheet of the screenshots up to `at` (the last 60), each with its step and action",
+  tags: ["sessions"],
+  parameters: [
+    { name: "at", in: "query", description: "Last global position (default: the end)" },
+    { name: "columns", in: "query", description: "Tiles a row (1-12, default 4)" },
+  ],
+  responses: {
+    "200": { description: "The sheet", mediaType: "image/png" },
+    "404": { description: "No such session, or no screenshots up to `at`" },
+  },
 });
 describeRoute({
   method: "get",
@@ -62,6 +82,16 @@ export function sessionsRouter(ctx: ApiContext): Hono {
     const q = parseInput(StateQuery, c.req.query(), "query");
     const state = await stateAt(ctx.store, streamId, q.at ?? Infinity);
     return c.json({ streamId, at: q.at ?? null, state });
+  });
+
+  app.get("/sessions/:id/sheet.png", async (c) => {
+    const streamId = streamIdOf(parseInput(SessionId, c.req.param("id"), "path.id"));
+    const q = parseInput(SheetQuery, c.req.query(), "query");
+    const { png } = await sessionSheet(ctx.store, streamId, {
+      columns: q.columns,
+      ...(q.at === undefined ? {} : { at: q.at }),
+    });
+    return c.body(png.slice().buffer, 200, { "Content-Type": "image/png" });
   });
 
   app.get("/sessions/:id/timeline", async (c) => {

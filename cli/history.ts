@@ -8,7 +8,7 @@
 import { dirname, join } from "node:path";
 import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { bool, type CommandSpec, num, type ParsedArgs, str, UsageError } from "./args.ts";
-import { drawSheet, sheetFrames } from "../engine/timeline_sheet.ts";
+import { sessionSheet } from "../engine/timeline_sheet.ts";
 import { DB_FLAGS, dbPath, openStore, resolveStream } from "./context.ts";
 import { NotFoundError } from "../events/event_store.ts";
 import type { EventStore } from "../events/event_store.ts";
@@ -152,9 +152,6 @@ export async function run(args: ParsedArgs): Promise<number> {
   }
 }
 
-/** The most tiles a sheet draws (the last ones up to `--at`). */
-const SHEET_MAX = 60;
-
 /** `--sheet FILE`: the session's screenshots up to `at` as one picture. */
 async function writeSheet(
   store: EventStore,
@@ -167,27 +164,15 @@ async function writeSheet(
   if (!Number.isInteger(columns) || columns < 1 || columns > 12) {
     throw new UsageError(`history: --columns must be an integer in 1..12, got ${columns}`);
   }
-  const events = [];
-  for await (const e of store.readStream(streamId)) {
-    if (at !== undefined && e.position > at) break;
-    events.push(e);
-  }
-  const all = sheetFrames(events);
-  if (all.length === 0) {
-    throw new NotFoundError(
-      `${streamId} has no screenshots${at === undefined ? "" : ` up to position ${at}`}`,
-    );
-  }
-  const frames = all.slice(-SHEET_MAX);
-  const { png, width, height } = await drawSheet(
-    frames,
-    async (ref) => (await store.getBlob(ref.hash)).bytes,
-    { columns },
-  );
-  await Deno.writeFile(file, png);
+  const sheet = await sessionSheet(store, streamId, {
+    columns,
+    ...(at === undefined ? {} : { at }),
+  });
+  await Deno.writeFile(file, sheet.png);
+  const { frames, total } = sheet;
   const range = `@${frames[0]!.position} … @${frames.at(-1)!.position}`;
-  const cut = all.length > frames.length ? `, the last ${frames.length} of ${all.length}` : "";
-  console.log(`${file}: ${frames.length} screens (${range}${cut}), ${width}×${height}`);
+  const cut = total > frames.length ? `, the last ${frames.length} of ${total}` : "";
+  console.log(`${file}: ${frames.length} screens (${range}${cut}), ${sheet.width}×${sheet.height}`);
   return 0;
 }
 

@@ -9,6 +9,7 @@
 import { Buffer } from "node:buffer";
 import sharp, { type OverlayOptions } from "sharp";
 import type { BlobRef, StoredEvent } from "../events/schemas.ts";
+import { type EventStore, NotFoundError } from "../events/event_store.ts";
 
 /** One screen of the sheet: a screenshot and what happened on it. */
 export interface SheetFrame {
@@ -206,4 +207,53 @@ export async function drawSheet(
     .png()
     .toBuffer();
   return { png: new Uint8Array(png.buffer, png.byteOffset, png.byteLength), width, height };
+}
+
+/** The most tiles a session's sheet draws: the last ones up to `at`. */
+export const SHEET_MAX = 60;
+
+/** A session's sheet and what it shows. */
+export interface SessionSheet {
+  png: Uint8Array;
+  width: number;
+  height: number;
+  /** The frames drawn (the last {@linkcode SHEET_MAX} up to `at`). */
+  frames: SheetFrame[];
+  /** How many screenshots the session has up to `at`. */
+  total: number;
+}
+
+/**
+ * Draws a stored session's timeline up to a position (`cairn history --sheet`, and
+ * `GET /v1/sessions/:id/sheet.png`).
+ *
+ * @param store the event store
+ * @param streamId the session's stream
+ * @param options `at`: the last position drawn (default: the end); columns and tile width
+ * @returns the sheet
+ * @throws {NotFoundError} when the stream has no events, or no screenshots up to `at`
+ */
+export async function sessionSheet(
+  store: EventStore,
+  streamId: string,
+  options: SheetOptions & { at?: number } = {},
+): Promise<SessionSheet> {
+  const events: StoredEvent[] = [];
+  for await (const e of store.readStream(streamId)) {
+    if (options.at !== undefined && e.position > options.at) break;
+    events.push(e);
+  }
+  if (events.length === 0) throw new NotFoundError(`No session ${streamId}`);
+  const all = sheetFrames(events);
+  if (all.length === 0) {
+    const upTo = options.at === undefined ? "" : ` up to position ${options.at}`;
+    throw new NotFoundError(`${streamId} has no screenshots${upTo}`);
+  }
+  const frames = all.slice(-SHEET_MAX);
+  const drawn = await drawSheet(
+    frames,
+    async (ref) => (await store.getBlob(ref.hash)).bytes,
+    options,
+  );
+  return { ...drawn, frames, total: all.length };
 }

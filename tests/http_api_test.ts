@@ -1,3 +1,4 @@
+import sharp from "sharp";
 import { createApp } from "../api/app.ts";
 import { SqliteEventStore } from "../events/sqlite_event_store.ts";
 import { assert, assertEquals, assertStringIncludes } from "./assert.ts";
@@ -218,5 +219,41 @@ Deno.test("GET /v1/events with Accept: application/json returns a page of the lo
     const body = await res.json();
     assertEquals(body.events.map((e: { position: number }) => e.position), [2]);
     assertEquals(body.next, 3);
+  });
+});
+
+Deno.test("GET /v1/sessions/:id/sheet.png draws the screenshots up to ?at as one PNG", async () => {
+  await withApp(async (app, store) => {
+    const tree = await store.putBlob(new TextEncoder().encode("{}"), "application/json");
+    const events = [];
+    for (const b of [0, 120, 240]) {
+      const png = await sharp({
+        create: { width: 100, height: 150, channels: 3, background: { r: 10, g: 10, b: b } },
+      }).png().toBuffer();
+      const shot = await store.putBlob(new Uint8Array(png), "image/png");
+      events.push({
+        type: "ScreenCaptured" as const,
+        data: { hierarchy: tree, screenshot: shot, format: "chrome" as const },
+      });
+    }
+    await store.append("session-s1", [
+      { type: "StepStarted", data: { index: 0, text: "Look" } },
+      ...events,
+    ]);
+    const res = await app.request("/v1/sessions/s1/sheet.png?columns=3");
+    assertEquals(res.status, 200);
+    assertEquals(res.headers.get("content-type"), "image/png");
+    const meta = await sharp(new Uint8Array(await res.arrayBuffer())).metadata();
+    assertEquals([meta.format, meta.width, meta.height], ["png", 12 + 3 * 332, 12 + 480 + 54 + 12]);
+    const two = await app.request("/v1/sessions/s1/sheet.png?at=3&columns=3");
+    const twoMeta = await sharp(new Uint8Array(await two.arrayBuffer())).metadata();
+    assertEquals(twoMeta.width, 12 + 2 * 332); // two screens up to position 3: two columns
+    await errorOf(await app.request("/v1/sessions/s1/sheet.png?at=1"), 404, "not_found");
+    await errorOf(await app.request("/v1/sessions/nope/sheet.png"), 404, "not_found");
+    await errorOf(
+      await app.request("/v1/sessions/s1/sheet.png?columns=0"),
+      400,
+      "invalid_request",
+    );
   });
 });
