@@ -91,7 +91,7 @@ export function sessionsRouter(ctx: ApiContext): Hono {
       columns: q.columns,
       ...(q.at === undefined ? {} : { at: q.at }),
     });
-    return c.body(png.slice().buffer, 200, { "Content-Type": "image/png" });
+    return c.body(png, 200, { "Content-Type": "image/png" });
   });
 
   app.get("/sessions/:id/timeline", async (c) => {

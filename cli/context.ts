@@ -69,21 +69,33 @@ export function openStore(
  *
  * @param store the event store
  * @param given what the user typed
- * @returns the stream id
+ * @returns the stream id, or null when it names none
  * @throws {InputError} when the start fits several streams (exit 2)
- * @throws {NotFoundError} when it fits none
  */
-export async function resolveStream(store: EventStore, given: string): Promise<string> {
+export async function matchStream(store: EventStore, given: string): Promise<string | null> {
   const streamId = streamIdOf(given);
   const found = await store.streams(streamId);
-  if (found.length === 1 || found.some((s) => s.streamId === streamId)) {
-    return found.length === 1 ? found[0]!.streamId : streamId;
-  }
-  if (found.length === 0) throw new NotFoundError(`No session ${JSON.stringify(given)}`);
+  if (found.some((s) => s.streamId === streamId)) return streamId;
+  if (found.length <= 1) return found[0]?.streamId ?? null;
   const names = found.slice(0, 3).map((s) => s.streamId).join(", ");
   throw new InputError(
     `${JSON.stringify(given)} is the start of ${found.length} sessions (${names}${
       found.length > 3 ? ", …" : ""
     }): give more of the id`,
   );
+}
+
+/**
+ * {@linkcode matchStream} for a SESSION that must exist.
+ *
+ * @param store the event store
+ * @param given what the user typed
+ * @returns the stream id
+ * @throws {InputError} when the start fits several streams (exit 2)
+ * @throws {NotFoundError} when it fits none
+ */
+export async function resolveStream(store: EventStore, given: string): Promise<string> {
+  const streamId = await matchStream(store, given);
+  if (streamId === null) throw new NotFoundError(`No session ${JSON.stringify(given)}`);
+  return streamId;
 }

@@ -13,6 +13,7 @@ import { DB_FLAGS, dbPath, openStore, resolveStream } from "./context.ts";
 import { NotFoundError } from "../events/event_store.ts";
 import type { EventStore } from "../events/event_store.ts";
 import {
+  clip,
   listSessions,
   type SessionState,
   type SessionSummary,
@@ -207,9 +208,7 @@ export function renderSessions(sessions: SessionSummary[]): string {
   const lines = [`${"SESSION".padEnd(width)}  EVENTS  STARTED                   RUN`];
   for (const s of sessions) {
     const st = s.started;
-    const run = st
-      ? `${st.mode} ${st.platform}${st.prompt ? ` — ${oneLine(st.prompt, 60)}` : ""}`
-      : "";
+    const run = st ? `${st.mode} ${st.platform}${st.prompt ? ` — ${clip(st.prompt)}` : ""}` : "";
     const end = s.ended ? ` (${s.ended.reason})` : "";
     lines.push(
       `${s.sessionId.padEnd(width)}  ${String(s.version).padStart(6)}  ${
@@ -218,11 +217,6 @@ export function renderSessions(sessions: SessionSummary[]): string {
     );
   }
   return lines.join("\n");
-}
-
-function oneLine(text: string, max: number): string {
-  const t = text.replace(/\s+/g, " ").trim();
-  return t.length <= max ? t : `${t.slice(0, max - 1)}…`;
 }
 
 /**

@@ -8,9 +8,9 @@
  */
 import { resolve } from "node:path";
 import { bool, type CommandSpec, list, num, type ParsedArgs, str } from "./args.ts";
-import { DB_FLAGS, openStore, resolveStream } from "./context.ts";
+import { DB_FLAGS, matchStream, openStore } from "./context.ts";
 import { InputError } from "./errors.ts";
-import { type EventStore, NotFoundError } from "../events/event_store.ts";
+import type { EventStore } from "../events/event_store.ts";
 import type { PlaybackPlan } from "../engine/playback/actions.ts";
 import { planFromText, rebasePlan } from "../engine/playback/load_plan.ts";
 import { eventsToPlan, type SessionEvent } from "../engine/playback/from_events.ts";
@@ -121,12 +121,11 @@ async function loadPlan(file: string, store: EventStore): Promise<PlaybackPlan> 
     if (!(err instanceof Deno.errors.NotFound)) {
       throw new InputError(`${file}: ${(err as Error).message}`);
     }
-    const streamId = await resolveStream(store, file).catch((err) => {
-      if (err instanceof NotFoundError) return `session-${file}`;
-      throw err;
-    });
+    const streamId = await matchStream(store, file);
     const events: SessionEvent[] = [];
-    for await (const e of store.readStream(streamId)) events.push(e as SessionEvent);
+    if (streamId !== null) {
+      for await (const e of store.readStream(streamId)) events.push(e as SessionEvent);
+    }
     if (events.length === 0) throw new InputError(`${file}: no such file or stored session`);
     return eventsToPlan(events, { kind: "recording", recordingId: file });
   }

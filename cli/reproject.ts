@@ -10,8 +10,7 @@
  */
 import { dirname, join } from "node:path";
 import { bool, type CommandSpec, type ParsedArgs, str } from "./args.ts";
-import { DB_FLAGS, dbPath, openStore, resolveStream } from "./context.ts";
-import { NotFoundError } from "../events/event_store.ts";
+import { DB_FLAGS, dbPath, matchStream, openStore } from "./context.ts";
 import { UsageError } from "./args.ts";
 import { HEURISTICS_VERSION, HEURISTICS_VERSIONS } from "../engine/optimizer/heuristics.ts";
 import type { ScreenTable } from "../engine/screen_table.ts";
@@ -148,15 +147,9 @@ export async function run(args: ParsedArgs): Promise<number> {
       ids = (await store.streams("session-")).map((s) => s.streamId.slice("session-".length));
     } else {
       // a short id names the one session it starts (an unknown one is reported below)
-      ids = await Promise.all(ids.map((id) =>
-        resolveStream(store, id).then(
-          (s) => s.replace(/^session-/, ""),
-          (err) => {
-            if (err instanceof NotFoundError) return id;
-            throw err;
-          },
-        )
-      ));
+      ids = await Promise.all(
+        ids.map(async (id) => ((await matchStream(store, id)) ?? id).replace(/^session-/, "")),
+      );
     }
     const screens = new Map<string, Screen>();
     const tables = new Map<string, ScreenTable>();

@@ -9,7 +9,7 @@
  * @module
  */
 import { bool, type CommandSpec, num, type ParsedArgs, str } from "./args.ts";
-import { DB_FLAGS, openStore, resolveStream } from "./context.ts";
+import { DB_FLAGS, matchStream, openStore } from "./context.ts";
 import { InputError } from "./errors.ts";
 import { ingestOnce } from "./optimize.ts";
 import { NotFoundError } from "../events/event_store.ts";
@@ -115,10 +115,7 @@ export async function run(args: ParsedArgs): Promise<number> {
   try {
     const sessionId = await isFile(target)
       ? await ingestOnce(store, target)
-      : (await resolveStream(store, target).catch((err) => {
-        if (err instanceof NotFoundError) return target;
-        throw err;
-      })).replace(/^session-/, "");
+      : ((await matchStream(store, target)) ?? target).replace(/^session-/, "");
     const found = await store.streams(`session-${sessionId}`);
     if (!found.some((s) => s.streamId === `session-${sessionId}`)) {
       throw new InputError(`${target}: neither a capture file nor a stored session`);

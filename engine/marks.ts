@@ -22,7 +22,13 @@ export interface MarksOptions {
 /** Colour-blind-friendly palette (Okabe–Ito), picked per ref so a ref keeps its colour. */
 const PALETTE = ["#E69F00", "#56B4E9", "#009E73", "#D55E00", "#0072B2", "#CC79A7", "#F0E442"];
 
-function escapeXml(s: string): string {
+/**
+ * Text made safe inside SVG/XML: `< > & " '` as character references.
+ *
+ * @param s the text
+ * @returns the escaped text
+ */
+export function escapeXml(s: string): string {
   return s.replace(/[<>&"']/g, (c) => `&#${c.charCodeAt(0)};`);
 }
 

@@ -399,7 +399,14 @@ export function summarizeEvent(e: StoredEvent): string {
   }
 }
 
-function clip(s: string, max = 60): string {
+/**
+ * Text on one line (runs of white space as one space), cut to `max` characters with an ellipsis.
+ *
+ * @param s the text
+ * @param max the most characters kept
+ * @returns the line
+ */
+export function clip(s: string, max = 60): string {
   const one = s.replace(/\s+/g, " ").trim();
   return one.length > max ? one.slice(0, max - 1) + "…" : one;
 }

@@ -10,6 +10,8 @@ import { Buffer } from "node:buffer";
 import sharp, { type OverlayOptions } from "sharp";
 import type { BlobRef, StoredEvent } from "../events/schemas.ts";
 import { type EventStore, NotFoundError } from "../events/event_store.ts";
+import { escapeXml } from "./marks.ts";
+import { clip } from "./time_travel.ts";
 
 /** One screen of the sheet: a screenshot and what happened on it. */
 export interface SheetFrame {
@@ -109,16 +111,6 @@ const LINE = 16;
 const CAPTION = 3 * LINE + 6;
 const BACKGROUND = { r: 244, g: 244, b: 244 };
 
-function escapeXml(s: string): string {
-  return s.replace(/[<>&"']/g, (c) => `&#${c.charCodeAt(0)};`);
-}
-
-/** At most `max` characters, on one line. */
-function clip(text: string, max: number): string {
-  const t = text.replace(/\s+/g, " ").trim();
-  return t.length <= max ? t : `${t.slice(0, max - 1)}…`;
-}
-
 /**
  * Draws frames as a contact sheet.
  *
@@ -132,7 +124,7 @@ export async function drawSheet(
   frames: readonly SheetFrame[],
   screenshot: (ref: BlobRef) => Promise<Uint8Array>,
   options: SheetOptions = {},
-): Promise<{ png: Uint8Array; width: number; height: number }> {
+): Promise<{ png: Uint8Array<ArrayBuffer>; width: number; height: number }> {
   if (frames.length === 0) throw new Error("No screenshots to draw");
   const columns = Math.max(1, Math.min(options.columns ?? 4, frames.length));
   const tileWidth = options.tileWidth ?? 320;
@@ -206,7 +198,9 @@ export async function drawSheet(
     .composite(layers)
     .png()
     .toBuffer();
-  return { png: new Uint8Array(png.buffer, png.byteOffset, png.byteLength), width, height };
+  // sharp's Buffer is never over shared memory
+  const bytes = new Uint8Array(png.buffer as ArrayBuffer, png.byteOffset, png.byteLength);
+  return { png: bytes, width, height };
 }
 
 /** The most tiles a session's sheet draws: the last ones up to `at`. */
@@ -214,7 +208,7 @@ export const SHEET_MAX = 60;
 
 /** A session's sheet and what it shows. */
 export interface SessionSheet {
-  png: Uint8Array;
+  png: Uint8Array<ArrayBuffer>;
   width: number;
   height: number;
   /** The frames drawn (the last {@linkcode SHEET_MAX} up to `at`). */

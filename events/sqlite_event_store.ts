@@ -365,7 +365,7 @@ export class SqliteEventStore implements EventStore {
     known.versions.set(streamId, newVersion);
     if (!exists) s.insertStream!.run(streamId, head + 1, rows[0]!.recordedAt ?? now);
     if (key !== undefined) {
-      s.insertIdem!.run(key, streamId, JSON.stringify(positions), newVersion, fingerprint(rows));
+      s.insertIdem!.run(key, streamId, JSON.stringify(positions), newVersion, batch.fingerprint!);
     }
     return { positions, streamVersion: newVersion, duplicate: false };
   }
@@ -620,7 +620,7 @@ function duplicateOf(seen: IdempotencyRow, batch: PreparedBatch): AppendResult {
       } was used for stream ${seen.stream_id}, not ${batch.streamId}`,
     );
   }
-  if (seen.fingerprint !== null && seen.fingerprint !== fingerprint(batch.rows)) {
+  if (seen.fingerprint !== null && seen.fingerprint !== batch.fingerprint) {
     throw new IdempotencyError(
       key,
       `Idempotency key ${
@@ -648,6 +648,8 @@ interface PreparedBatch {
   rows: Serialized[];
   expected: NonNullable<AppendOptions["expectedVersion"]>;
   key: string | undefined;
+  /** With a key: what the batch says ({@linkcode fingerprint}), hashed outside the transaction. */
+  fingerprint: string | undefined;
 }
 
 /** Checks a batch's stream id and serialises its events (zod-parsed) outside the transaction. */
@@ -661,11 +663,13 @@ function prepareBatch(
     throw new TypeError("Stream id must be a non-empty string");
   }
   const key = options.idempotencyKey;
+  const rows = events.map((e, i) => serialize(e, i, now, key));
   return {
     streamId,
-    rows: events.map((e, i) => serialize(e, i, now, key)),
+    rows,
     expected: options.expectedVersion ?? "any",
     key,
+    fingerprint: key === undefined ? undefined : fingerprint(rows),
   };
 }
 
