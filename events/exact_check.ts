@@ -1,0 +1,194 @@
+/**
+ * Exact checks: a zod schema compiled into a plain predicate that answers one question for the
+ * append path: would zod accept this value *and give it back unchanged*? Where the answer is
+ * yes, the store serialises the value as it came; where it is no, or the schema uses something
+ * the compiler does not know, the value goes through zod, which rejects it with its message or
+ * returns the copy to store (unknown keys stripped). Either way what reaches the log is exactly
+ * what zod would have stored, and zod stays the one definition of every event.
+ *
+ * A check may say no where zod would say yes (that costs only the zod call); it must never say
+ * yes where zod would refuse or change the value: `events/exact_check_test.ts` holds it to that
+ * on every corpus event and on mutations of each.
+ *
+ * Why: zod's parse copies every object it checks and keeps issue bookkeeping; between two SQLite
+ * commits, with the caches cold, that was ~8 µs of a ~45 µs one-event append
+ * (`scripts/store_append_steps.ts`). The compiled checks allocate nothing.
+ *
+ * @module
+ */
+import type { z } from "zod";
+
+/** True when zod would accept the value and return it unchanged (as JSON). */
+export type ExactCheck = (value: unknown) => boolean;
+
+interface Def {
+  type: string;
+  checks?: { _zod: { def: CheckDef } }[];
+  shape?: Record<string, Schema>;
+  catchall?: unknown;
+  innerType?: Schema;
+  element?: Schema;
+  keyType?: Schema;
+  valueType?: Schema;
+  entries?: Record<string, unknown>;
+}
+interface CheckDef {
+  check: string;
+  format?: string;
+  pattern?: RegExp;
+  value?: unknown;
+  inclusive?: boolean;
+}
+type Schema = { _zod: { def: Def } };
+
+/**
+ * Compiles a schema into its exact check.
+ *
+ * @param schema a zod schema
+ * @returns the check, or undefined when the schema uses a part the compiler does not know
+ *   (a transform, default, union, custom refinement…): such values always go through zod
+ * @example
+ * ```ts
+ * import { z } from "zod";
+ * const check = compileExactCheck(z.object({ n: z.number().int() }))!;
+ * if (!check({ n: 1 }) || check({ n: 1.5 }) || check({ n: 1, extra: true })) throw new Error();
+ * ```
+ */
+export function compileExactCheck(schema: z.ZodType): ExactCheck | undefined {
+  return compile(schema as unknown as Schema);
+}
+
+function compile(schema: Schema): ExactCheck | undefined {
+  const def = schema._zod.def;
+  switch (def.type) {
+    case "string":
+      return stringCheck(def);
+    case "number":
+      return numberCheck(def);
+    case "boolean":
+      return def.checks?.length ? undefined : (v) => typeof v === "boolean";
+    case "unknown":
+      return () => true;
+    case "enum": {
+      const values = Object.values(def.entries ?? {});
+      if (!values.every((v) => typeof v === "string")) return undefined;
+      const set = new Set<unknown>(values);
+      return (v) => set.has(v);
+    }
+    case "optional": {
+      const inner = compile(def.innerType!);
+      return inner && ((v) => v === undefined || inner(v));
+    }
+    case "array": {
+      const el = compile(def.element!);
+      if (!el || def.checks?.length) return undefined;
+      return (v) => {
+        if (!Array.isArray(v)) return false;
+        for (let i = 0; i < v.length; i++) if (!el(v[i])) return false;
+        return true;
+      };
+    }
+    case "record":
+      return recordCheck(def);
+    case "object":
+      return objectCheck(def);
+    default:
+      return undefined;
+  }
+}
+
+/** A plain object: JSON and zod see the same properties (no class, no inherited keys). */
+function isPlain(v: unknown): v is Record<string, unknown> {
+  if (typeof v !== "object" || v === null) return false;
+  const proto = Object.getPrototypeOf(v);
+  return proto === Object.prototype || proto === null;
+}
+
+function objectCheck(def: Def): ExactCheck | undefined {
+  if (def.catchall !== undefined || def.checks?.length) return undefined;
+  const keys = Object.keys(def.shape!);
+  const checks: ExactCheck[] = [];
+  for (const k of keys) {
+    const c = compile(def.shape![k]!);
+    if (!c) return undefined;
+    checks.push(c);
+  }
+  const known = new Set(keys);
+  return (v) => {
+    if (!isPlain(v)) return false;
+    // every enumerable key with a value is in the shape (zod would strip the others)…
+    let own = 0;
+    for (const k in v) {
+      if (!known.has(k)) return false;
+      if (v[k] !== undefined) own++;
+    }
+    // …and every shape key zod reads is one of them (a non-enumerable one JSON would drop)
+    let seen = 0;
+    for (let i = 0; i < keys.length; i++) {
+      const x = v[keys[i]!];
+      if (x !== undefined) seen++;
+      if (!checks[i]!(x)) return false;
+    }
+    return seen === own;
+  };
+}
+
+function recordCheck(def: Def): ExactCheck | undefined {
+  const key = def.keyType!._zod.def;
+  if (key.type !== "string" || key.checks?.length) return undefined;
+  const value = compile(def.valueType!);
+  if (!value) return undefined;
+  return (v) => {
+    if (!isPlain(v) || Object.getOwnPropertySymbols(v).length > 0) return false;
+    let own = 0;
+    for (const k in v) {
+      if (!value(v[k])) return false;
+      own++;
+    }
+    // zod reads own keys, enumerable or not; JSON only enumerable ones
+    return own === Object.getOwnPropertyNames(v).length;
+  };
+}
+
+function stringCheck(def: Def): ExactCheck | undefined {
+  const patterns: RegExp[] = [];
+  for (const c of def.checks ?? []) {
+    const d = c._zod.def;
+    if (d.check !== "string_format" || d.format !== "regex" || !(d.pattern instanceof RegExp)) {
+      return undefined;
+    }
+    // a fresh copy: a global or sticky pattern's lastIndex must not carry over between calls
+    patterns.push(new RegExp(d.pattern.source, d.pattern.flags.replace(/[gy]/g, "")));
+  }
+  if (patterns.length === 0) return (v) => typeof v === "string";
+  return (v) => typeof v === "string" && patterns.every((p) => p.test(v));
+}
+
+function numberCheck(def: Def): ExactCheck | undefined {
+  let integer = false;
+  const bounds: { value: number; inclusive: boolean; above: boolean }[] = [];
+  for (const c of def.checks ?? []) {
+    const d = c._zod.def;
+    if (d.check === "number_format" && d.format === "safeint") integer = true;
+    else if (
+      (d.check === "greater_than" || d.check === "less_than") && typeof d.value === "number"
+    ) {
+      bounds.push({
+        value: d.value,
+        inclusive: d.inclusive === true,
+        above: d.check === "greater_than",
+      });
+    } else return undefined;
+  }
+  return (v) => {
+    if (typeof v !== "number" || !Number.isFinite(v)) return false;
+    if (integer && !Number.isSafeInteger(v)) return false;
+    for (const b of bounds) {
+      const ok = b.above
+        ? (b.inclusive ? v >= b.value : v > b.value)
+        : (b.inclusive ? v <= b.value : v < b.value);
+      if (!ok) return false;
+    }
+    return true;
+  };
+}
