@@ -3,8 +3,10 @@
  * per transaction, 1,000 a round, over 24 rounds (the first 4 not counted), with every variant
  * taking its turn in each round on a file of its own, so all of them see the same machine. The
  * ladder starts at bare `node:sqlite` (pre-serialised rows, the store's pragmas and background
- * checkpointer) and adds the store's steps one at a time, ending at `SqliteEventStore` itself; a
- * last row is the bare loop with the 32 MB page cache the store had before.
+ * checkpointer) and adds the store's steps one at a time, ending at `SqliteEventStore` itself. The
+ * check comes in two rows: zod's parse (what the store ran before) and the exact check compiled
+ * from the same schemas (`events/exact_check.ts`, what it runs now). A last row is the bare loop
+ * with the 32 MB page cache the store had before.
  *
  * @module
  */
@@ -13,6 +15,7 @@ import { migrate } from "../events/migrations.ts";
 import { Checkpointer } from "../events/checkpointer.ts";
 import { EVENT_SCHEMAS, type EventType } from "../events/schemas.ts";
 import { SqliteEventStore } from "../events/sqlite_event_store.ts";
+import { compileExactCheck } from "../events/exact_check.ts";
 import { syntheticSession } from "../tests/store_fixtures.ts";
 
 const ROUNDS = 24;
@@ -20,6 +23,9 @@ const WARM = 4;
 const N = 1000;
 const events = syntheticSession(N);
 const rows = events.map((e) => [e.type, JSON.stringify(e.data)] as const);
+const EXACT = new Map(
+  Object.entries(EVENT_SCHEMAS).map(([t, schema]) => [t, compileExactCheck(schema)!]),
+);
 const META = '{"recordedAt":"2026-01-01T00:00:00.000Z"}';
 const dir = Deno.makeTempDirSync({ prefix: "cairn_steps_" });
 
@@ -57,11 +63,19 @@ function bare(name: string, extra = ""): Bare {
   };
 }
 
-/** One bare append: optionally `data_version` inside the transaction, optionally zod + stringify. */
-function bareAppend(b: Bare, i: number, withVersion: boolean, withZod: boolean): void {
+/** How a bare append checks and serialises: not at all (pre-serialised rows), with zod, or exact. */
+type Check = "none" | "zod" | "exact";
+
+/** One bare append: optionally `data_version` inside the transaction, and a check + stringify. */
+function bareAppend(b: Bare, i: number, withVersion: boolean, check: Check): void {
   let type: string;
   let data: string;
-  if (withZod) {
+  if (check === "exact") {
+    const e = events[i]!;
+    if (!EXACT.get(e.type)!(e.data)) throw new Error(`event ${i} missed the exact check`);
+    type = e.type;
+    data = JSON.stringify(e.data);
+  } else if (check === "zod") {
     const e = events[i]!;
     const schema = EVENT_SCHEMAS[e.type as EventType];
     const parsed = schema.safeParse(e.data);
@@ -85,11 +99,11 @@ function bareAppend(b: Bare, i: number, withVersion: boolean, withZod: boolean):
 
 const store = SqliteEventStore.open(`${dir}/store.db`);
 const variants: { name: string; run: (i: number) => void; close: () => void; ms: number }[] = [];
-const addBare = (name: string, version: boolean, zod: boolean, extra = "") => {
+const addBare = (name: string, version: boolean, check: Check, extra = "") => {
   const b = bare(name.replace(/\W+/g, "_"), extra);
   variants.push({
     name,
-    run: (i) => bareAppend(b, i, version, zod),
+    run: (i) => bareAppend(b, i, version, check),
     close: () => {
       b.checkpointer.close();
       b.db.close();
@@ -97,16 +111,17 @@ const addBare = (name: string, version: boolean, zod: boolean, extra = "") => {
     ms: 0,
   });
 };
-addBare("bare node:sqlite (the floor)", false, false);
-addBare("+ PRAGMA data_version", true, false);
-addBare("+ zod parse and JSON.stringify", true, true);
+addBare("bare node:sqlite (the floor)", false, "none");
+addBare("+ PRAGMA data_version", true, "none");
+addBare("+ zod parse and JSON.stringify", true, "zod");
+addBare("+ exact check and JSON.stringify", true, "exact");
 variants.push({
   name: "SqliteEventStore.appendSync",
   run: (i) => store.appendSync("s", [events[i]!]),
   close: () => store.close(),
   ms: 0,
 });
-addBare("bare, with a 32 MB page cache", false, false, "PRAGMA cache_size = -32768;");
+addBare("bare, with a 32 MB page cache", false, "none", "PRAGMA cache_size = -32768;");
 
 try {
   for (let round = 0; round < ROUNDS; round++) {
