@@ -10,6 +10,9 @@
  * yes where zod would refuse or change the value: `events/exact_check_test.ts` holds it to that
  * on every corpus event and on mutations of each.
  *
+ * The compiler reads zod 4's schema definitions (`schema._zod.def`, the layout zod documents for
+ * library authors); a definition it cannot read leaves that schema to zod.
+ *
  * Why: zod's parse copies every object it checks and keeps issue bookkeeping; between two SQLite
  * commits, with the caches cold, that was ~8 µs of a ~45 µs one-event append
  * (`scripts/store_append_steps.ts`). The compiled checks allocate nothing.
@@ -55,7 +58,12 @@ type Schema = { _zod: { def: Def } };
  * ```
  */
 export function compileExactCheck(schema: z.ZodType): ExactCheck | undefined {
-  return compile(schema as unknown as Schema);
+  try {
+    return compile(schema as unknown as Schema);
+  } catch {
+    // a definition laid out otherwise than zod 4's: zod alone checks this schema's events
+    return undefined;
+  }
 }
 
 function compile(schema: Schema): ExactCheck | undefined {
