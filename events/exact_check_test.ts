@@ -1,8 +1,9 @@
-import { dirname, join } from "node:path";
+import { join } from "node:path";
 import { z } from "zod";
 import { compileExactCheck } from "./exact_check.ts";
 import { EVENT_SCHEMAS, type EventType, type NewEvent } from "./schemas.ts";
-import { prepareImport } from "../engine/formats/import_file.ts";
+import { prepareFile } from "../cli/ingest.ts";
+import { ROOT } from "../tests/cli_run.ts";
 import { syntheticSession } from "../tests/store_fixtures.ts";
 import { assert, assertEquals } from "../tests/assert.ts";
 
@@ -144,24 +145,17 @@ Deno.test("an exact check never accepts what zod refuses or would change: every 
 });
 
 Deno.test("every event imported from the corpus and the examples takes the fast path, and agrees with zod one edit away", async () => {
-  const root = join(dirname(new URL(import.meta.url).pathname), "..");
   const files = [
     ...["inventory", "merchant", "web_checkout"].map((n) => `examples/${n}.capture.json`),
-    ...[...Deno.readDirSync(join(root, "tests/testdata/formats"))]
+    ...[...Deno.readDirSync(join(ROOT, "tests/testdata/formats"))]
       .filter((e) => e.name.endsWith(".json")).map((e) => `tests/testdata/formats/${e.name}`),
-    ...[...Deno.readDirSync(join(root, "../shared/corpus/chrome-recorder"))]
+    ...[...Deno.readDirSync(join(ROOT, "../shared/corpus/chrome-recorder"))]
       .map((e) => `../shared/corpus/chrome-recorder/${e.name}`),
   ];
   const events: [string, NewEvent][] = [];
-  let id = 0;
   for (const file of files) {
-    const path = join(root, file);
-    const imported = await prepareImport(await Deno.readTextFile(path), {
-      newSessionId: () => `s${id++}`,
-      file,
-      readFile: (rel) => Deno.readFile(join(dirname(path), rel)),
-    });
-    for (const s of imported.sessions) for (const e of s.events) events.push([file, e]);
+    const { sessions } = await prepareFile(join(ROOT, file));
+    for (const s of sessions) for (const e of s.events) events.push([file, e]);
   }
   for (const e of syntheticSession(20)) events.push(["syntheticSession", e]);
   const types = new Set(events.map(([, e]) => e.type));

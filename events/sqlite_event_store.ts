@@ -81,13 +81,15 @@ function upperBound(prefix: string): string {
 }
 
 const CURRENT = new Map<string, number>(Object.entries(CURRENT_SCHEMA_VERSION));
-const SCHEMAS = new Map<string, (typeof EVENT_SCHEMAS)[EventType]>(Object.entries(EVENT_SCHEMAS));
-/** Each type's exact check, where its schema compiles to one (`events/exact_check.ts`). */
-const EXACT = new Map<string, ExactCheck>(
-  Object.entries(EVENT_SCHEMAS).flatMap(([t, s]) => {
-    const check = compileExactCheck(s);
-    return check ? [[t, check] as const] : [];
-  }),
+/** Each type's schema, and its exact check where the schema compiles to one (`exact_check.ts`). */
+const SCHEMAS = new Map<
+  string,
+  { schema: (typeof EVENT_SCHEMAS)[EventType]; exact: ExactCheck | undefined }
+>(
+  Object.entries(EVENT_SCHEMAS).map(([t, schema]) => [
+    t,
+    { schema, exact: compileExactCheck(schema) },
+  ]),
 );
 const EVENT_COLUMNS = "position, stream_id, stream_version, type, schema_version, data, meta";
 
@@ -691,16 +693,16 @@ interface Serialized {
 
 function serialize(e: NewEvent, i: number, now: string, key: string | undefined): Serialized {
   const rawType = (e as { type?: unknown })?.type;
-  const schema = typeof rawType === "string" ? SCHEMAS.get(rawType) : undefined;
-  if (schema === undefined) {
+  const known = typeof rawType === "string" ? SCHEMAS.get(rawType) : undefined;
+  if (known === undefined) {
     throw new TypeError(`Event ${i}: unknown event type ${JSON.stringify(rawType)}`);
   }
   const type = rawType as string;
   let data: string;
   // what zod would accept unchanged is stored as it came; the rest zod checks or strips
-  if (EXACT.get(type)?.(e.data)) data = JSON.stringify(e.data);
+  if (known.exact?.(e.data)) data = JSON.stringify(e.data);
   else {
-    const parsed = schema.safeParse(e.data);
+    const parsed = known.schema.safeParse(e.data);
     if (!parsed.success) {
       const issue = parsed.error.issues[0]!;
       const field = ["data", ...issue.path.map(String)].join(".");
