@@ -9,12 +9,11 @@
  *
  * @module
  */
-import { Hono } from "hono";
+import { type Context, Hono, type Next } from "hono";
 import { bodyLimit } from "hono/body-limit";
-import { HTTPException } from "hono/http-exception";
 import { timingSafeEqual } from "node:crypto";
 import type { EventStore } from "../events/event_store.ts";
-import { handleError } from "./errors.ts";
+import { ApiError, handleError } from "./errors.ts";
 import { openApiRouter } from "./openapi.ts";
 import { eventsRouter } from "./events.ts";
 import { blazeRouter } from "./blaze.ts";
@@ -71,6 +70,9 @@ export function createApp(options: AppOptions): Hono {
     c.json({ error: { code: "not_found", message: `No route ${c.req.method} ${c.req.path}` } }, 404)
   );
   if (options.token !== undefined) app.use("*", requireBearer(options.token));
+  // no token: the server is on loopback (serve refuses otherwise), and only this machine's
+  // clients may use it
+  app.use("*", sameSiteOnly(options.token === undefined));
   app.use("*", bodyLimit({ maxSize: options.bodyLimit ?? DEFAULT_BODY_LIMIT }));
 
   // ---- Routers: one line each ----
@@ -87,14 +89,44 @@ export function createApp(options: AppOptions): Hono {
 }
 
 function requireBearer(token: string) {
-  const expected = new TextEncoder().encode(`Bearer ${token}`);
-  return async (
-    c: { req: { header(name: string): string | undefined } },
-    next: () => Promise<void>,
-  ) => {
-    const got = new TextEncoder().encode(c.req.header("authorization") ?? "");
-    if (got.length !== expected.length || !timingSafeEqual(got, expected)) {
-      throw new HTTPException(401, { message: "Missing or wrong bearer token" });
+  const expected = new TextEncoder().encode(token);
+  return async (c: Context, next: Next) => {
+    // the scheme is case-insensitive (RFC 9110 11.1)
+    const m = /^bearer +(.*)$/i.exec(c.req.header("authorization") ?? "");
+    const got = new TextEncoder().encode(m?.[1] ?? "");
+    if (m === null || got.length !== expected.length || !timingSafeEqual(got, expected)) {
+      throw new ApiError(401, "unauthorized", "Missing or wrong bearer token");
+    }
+    await next();
+  };
+}
+
+/**
+ * Whether a host name is this machine's loopback.
+ *
+ * @param host a host name or address, IPv6 with or without brackets
+ * @returns true for 127.0.0.0/8, ::1 and localhost
+ */
+export function isLoopback(host: string): boolean {
+  const h = host.replace(/^\[|\]$/g, "").toLowerCase();
+  return h === "localhost" || h === "::1" || /^127(\.\d{1,3}){3}$/.test(h);
+}
+
+/**
+ * Refuses what a web page in a browser on this machine could send: a request from another
+ * origin (its `Origin` header names another host: cross-site request forgery), and, when
+ * `loopbackHost`, a `Host` that is not a loopback name (a DNS-rebinding page on its own host
+ * name pointed at 127.0.0.1). Clients that are not browsers send no `Origin`.
+ */
+function sameSiteOnly(loopbackHost: boolean) {
+  return async (c: Context, next: Next) => {
+    const url = new URL(c.req.url);
+    if (loopbackHost && !isLoopback(url.hostname)) {
+      throw new ApiError(403, "forbidden_host", `Host ${url.host} is not a loopback name`);
+    }
+    const origin = c.req.header("origin");
+    if (origin !== undefined && URL.parse(origin)?.host !== url.host) {
+      throw new ApiError(403, "forbidden_origin", `Origin ${origin} may not use this API`);
     }
     await next();
   };

@@ -25,6 +25,7 @@ describeRoute({
   path: "/v1/blobs",
   summary: "Store the request body as a blob (Content-Type is kept); returns its ref",
   tags: ["blobs"],
+  rawBody: "*/*",
   responses: { "201": { description: "Stored (or already stored)", schema: BlobRef } },
 });
 

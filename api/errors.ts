@@ -9,7 +9,12 @@ import type { Context } from "hono";
 import { HTTPException } from "hono/http-exception";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 import { z } from "zod";
-import { ConcurrencyError, IdempotencyError, NotFoundError } from "../events/event_store.ts";
+import {
+  ConcurrencyError,
+  IdempotencyError,
+  InvalidStreamError,
+  NotFoundError,
+} from "../events/event_store.ts";
 
 /** One problem with a request, by path. */
 export interface ApiIssue {
@@ -79,12 +84,55 @@ export function parseInput<T extends z.ZodType>(
  * @throws {ApiError} 400 `invalid_request`
  */
 export async function readJson(c: Context): Promise<unknown> {
+  const type = c.req.header("content-type");
   const text = await c.req.text();
+  // a JSON body says so: a page on another site can send text/plain or a form without a
+  // preflight, never application/json
+  if (text !== "" && !isJsonType(type)) {
+    throw new ApiError(
+      415,
+      "unsupported_media_type",
+      `Content-Type must be application/json, not ${type === undefined ? "absent" : type}`,
+    );
+  }
   try {
     return JSON.parse(text);
   } catch (err) {
     throw invalidRequest(`Body is not valid JSON: ${(err as Error).message}`);
   }
+}
+
+function isJsonType(type: string | undefined): boolean {
+  const essence = (type ?? "").split(";")[0]!.trim().toLowerCase();
+  return essence === "application/json" || /^application\/[\w.+-]+\+json$/.test(essence);
+}
+
+/**
+ * An integer in a query string or header, written in decimal digits alone: not `""`, `0x2`,
+ * `1e3` or `1.0`, which `Number()` would take.
+ *
+ * @param min the smallest accepted
+ * @param max the largest accepted (default the largest safe integer)
+ * @returns the schema (string in, number out)
+ */
+export function decimal(min = 0, max = Number.MAX_SAFE_INTEGER) {
+  return z.string().regex(/^\d+$/, "expected an integer in decimal digits").transform(Number)
+    .pipe(z.number().int().min(min).max(max));
+}
+
+/**
+ * An id in a URL path: 1 to `max` letters, digits, `.`, `_`, `-` (and `:` with `colon`),
+ * never `.` or `..`, which URL parsers fold away before a request is sent.
+ *
+ * @param max the longest accepted
+ * @param colon whether `:` is allowed
+ * @returns the schema
+ */
+export function pathId(max = 200, colon = true) {
+  const chars = colon ? /^[A-Za-z0-9._:-]+$/ : /^[A-Za-z0-9._-]+$/;
+  return z.string().min(1).max(max)
+    .regex(chars, colon ? "letters, digits, . _ : -" : "letters, digits, . _ -")
+    .refine((s) => s !== "." && s !== "..", "must not be . or ..");
 }
 
 function zodIssues(err: z.ZodError, where: string): ApiIssue[] {
@@ -104,6 +152,7 @@ function zodIssues(err: z.ZodError, where: string): ApiIssue[] {
 export function handleError(err: unknown, c: Context): Response {
   const [status, body] = describe(err);
   if (status >= 500) console.error("cairn serve:", err);
+  if (status === 401) c.header("WWW-Authenticate", 'Bearer realm="cairn"');
   return c.json(body, status);
 }
 
@@ -118,6 +167,7 @@ function describe(err: unknown): [ContentfulStatusCode, ApiErrorBody] {
   }
   if (err instanceof SyntaxError) return [400, body("invalid_request", err.message)];
   if (err instanceof NotFoundError) return [404, body("not_found", err.message)];
+  if (err instanceof InvalidStreamError) return [422, body("invalid_stream", err.message)];
   if (err instanceof ConcurrencyError) return [409, body("conflict", err.message)];
   if (err instanceof IdempotencyError) {
     return [422, body("idempotency_key_reused", err.message)];

@@ -10,7 +10,7 @@ import { z } from "zod";
 import { NotFoundError } from "../events/event_store.ts";
 import { EVENT_SCHEMAS, type NewEvent } from "../events/schemas.ts";
 import type { ApiContext } from "./app.ts";
-import { parseInput, readJson } from "./errors.ts";
+import { decimal, invalidRequest, parseInput, pathId, readJson } from "./errors.ts";
 import { describeRoute } from "./openapi.ts";
 
 const NewEventMeta = z.object({
@@ -44,12 +44,12 @@ export const AppendResponse = z.object({
 /** Idle SSE streams get a comment line this often. */
 const KEEPALIVE_MS = 15_000;
 
-const Position = z.coerce.number().int().nonnegative();
+const Position = decimal();
 const ReadQuery = z.object({
   from: Position.optional(),
-  limit: z.coerce.number().int().min(1).max(10_000).default(1000),
+  limit: decimal(1, 10_000).default(1000),
 });
-const StreamId = z.string().min(1).max(200).regex(/^[A-Za-z0-9._:-]+$/, "letters, digits, . _ : -");
+const StreamId = pathId();
 
 describeRoute({
   method: "post",
@@ -79,8 +79,13 @@ describeRoute({
   summary: "Read a stream from a version",
   tags: ["events"],
   parameters: [
-    { name: "from", in: "query", description: "First stream version (default 1)" },
-    { name: "limit", in: "query", description: "At most this many (default 1000, max 10000)" },
+    { name: "from", in: "query", type: "integer", description: "First stream version (default 1)" },
+    {
+      name: "limit",
+      in: "query",
+      type: "integer",
+      description: "At most this many (default 1000, max 10000)",
+    },
   ],
 });
 describeRoute({
@@ -90,10 +95,27 @@ describeRoute({
     "The whole log as Server-Sent Events (id = position): replays from `from`, then follows appends; JSON page with Accept: application/json",
   tags: ["events"],
   parameters: [
-    { name: "from", in: "query", description: "First position (default 1)" },
-    { name: "Last-Event-ID", in: "header", description: "Resume after this position" },
+    { name: "from", in: "query", type: "integer", description: "First position (default 1)" },
+    {
+      name: "limit",
+      in: "query",
+      type: "integer",
+      description:
+        "JSON page: at most this many (default 1000, max 10000); the stream is not limited",
+    },
+    {
+      name: "Last-Event-ID",
+      in: "header",
+      type: "integer",
+      description: "Resume after this position (empty: none, `from` holds)",
+    },
   ],
-  responses: { "200": { description: "Event stream", mediaType: "text/event-stream" } },
+  responses: {
+    "200": {
+      description: "Event stream; with Accept: application/json, a page `{ events, next }` instead",
+      mediaType: "text/event-stream",
+    },
+  },
 });
 
 function expectedFromHeader(v: string | undefined): number | "no_stream" | "any" | undefined {
@@ -102,6 +124,17 @@ function expectedFromHeader(v: string | undefined): number | "no_stream" | "any"
   if (s === "*") return "any";
   if (s === "no_stream") return "no_stream";
   return parseInput(Position, s, "header If-Match");
+}
+
+/**
+ * A value given both as a header and in the body: either alone, or both when they agree.
+ * Two that disagree are refused rather than one silently winning.
+ */
+function oneOf<T>(header: T | undefined, body: T | undefined, names: string): T | undefined {
+  if (header !== undefined && body !== undefined && header !== body) {
+    throw invalidRequest(`${names} disagree: ${JSON.stringify(header)} vs ${JSON.stringify(body)}`);
+  }
+  return header ?? body;
 }
 
 /**
@@ -116,9 +149,18 @@ export function eventsRouter(ctx: ApiContext): Hono {
   app.post("/streams/:id/events", async (c) => {
     const streamId = parseInput(StreamId, c.req.param("id"), "path.id");
     const body = parseInput(AppendBody, await readJson(c), "body");
-    const ifMatch = expectedFromHeader(c.req.header("if-match"));
-    const expectedVersion = body.expectedVersion ?? ifMatch;
-    const idempotencyKey = c.req.header("idempotency-key") ?? body.idempotencyKey;
+    const expectedVersion = oneOf(
+      expectedFromHeader(c.req.header("if-match")),
+      body.expectedVersion,
+      "header If-Match and body.expectedVersion",
+    );
+    const keyHeader = c.req.header("idempotency-key");
+    if (keyHeader?.trim() === "") throw invalidRequest("header Idempotency-Key: must not be empty");
+    const idempotencyKey = oneOf(
+      keyHeader,
+      body.idempotencyKey,
+      "header Idempotency-Key and body.idempotencyKey",
+    );
     const result = await ctx.store.append(streamId, body.events as NewEvent[], {
       ...(expectedVersion === undefined ? {} : { expectedVersion }),
       ...(idempotencyKey === undefined ? {} : { idempotencyKey }),
@@ -144,7 +186,8 @@ export function eventsRouter(ctx: ApiContext): Hono {
 
   app.get("/events", async (c) => {
     const q = parseInput(ReadQuery, c.req.query(), "query");
-    const lastId = c.req.header("last-event-id");
+    // an empty Last-Event-ID is no id at all (the SSE spec's reset): `from` holds
+    const lastId = c.req.header("last-event-id") || undefined;
     const from = lastId !== undefined
       ? parseInput(Position, lastId, "header Last-Event-ID") + 1
       : q.from ?? 1;

@@ -21,9 +21,13 @@ export interface RouteDescription {
     in: "path" | "query" | "header";
     required?: boolean;
     description?: string;
+    /** Its JSON Schema type (default string). */
+    type?: "string" | "integer";
   }[];
   /** JSON request body schema. */
   body?: z.ZodType;
+  /** A request body that is not JSON: its media type (any type: the wildcard). */
+  rawBody?: string;
   /** Responses by status: a description and an optional JSON schema or media type. */
   responses?: Record<string, { description: string; schema?: z.ZodType; mediaType?: string }>;
 }
@@ -116,10 +120,10 @@ export function openApiDocument(served: readonly ServedRoute[] = []): Record<str
         required: true,
         schema: { type: "string" },
       })),
-      ...(r.parameters ?? []).map((p) => ({
+      ...(r.parameters ?? []).map(({ type, ...p }) => ({
         ...p,
         required: p.in === "path" ? true : p.required ?? false,
-        schema: { type: "string" },
+        schema: { type: type ?? "string" },
       })),
     ];
     (paths[r.path] ??= {})[r.method] = {
@@ -131,6 +135,13 @@ export function openApiDocument(served: readonly ServedRoute[] = []): Record<str
           requestBody: {
             required: true,
             content: { "application/json": { schema: jsonSchema(r.body) } },
+          },
+        }
+        : r.rawBody
+        ? {
+          requestBody: {
+            required: true,
+            content: { [r.rawBody]: { schema: { type: "string", contentMediaType: r.rawBody } } },
           },
         }
         : {}),

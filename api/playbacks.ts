@@ -26,7 +26,7 @@ import { eventsToPlan, type SessionEvent } from "../engine/playback/from_events.
 import { rebasePlan } from "../engine/playback/load_plan.ts";
 import { fragileSelectors } from "../engine/playback/fragile.ts";
 import type { ApiContext } from "./app.ts";
-import { ApiError, invalidRequest, parseInput, readJson } from "./errors.ts";
+import { ApiError, invalidRequest, parseInput, pathId, readJson } from "./errors.ts";
 import { describeRoute } from "./openapi.ts";
 
 /** `POST /v1/playbacks` body (003 R5; exactly one of `trail`, `recording_id`, `actions`). */
@@ -174,7 +174,7 @@ export const playbackRegistry: (
   (store, options?: PlaybackRegistryOptions) => new PlaybackRegistry(store, options),
 );
 
-const PlaybackId = z.string().min(1).max(100).regex(/^[A-Za-z0-9._-]+$/);
+const PlaybackId = pathId(100, false);
 
 describeRoute({
   method: "post",

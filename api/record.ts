@@ -5,10 +5,9 @@
  * @module
  */
 import { Hono } from "hono";
-import { z } from "zod";
 import type { EventStore } from "../events/event_store.ts";
 import type { ApiContext } from "./app.ts";
-import { ApiError, parseInput } from "./errors.ts";
+import { ApiError, parseInput, pathId } from "./errors.ts";
 import { describeRoute } from "./openapi.ts";
 
 /** The running human recordings of one store, by session id, each with how to stop it. */
@@ -58,7 +57,7 @@ export function recordRegistry(store: EventStore): RecordRegistry {
   return r;
 }
 
-const SessionId = z.string().min(1).max(100).regex(/^[A-Za-z0-9._-]+$/);
+const SessionId = pathId(100, false);
 
 describeRoute({
   method: "get",

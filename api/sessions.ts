@@ -9,22 +9,19 @@ import { z } from "zod";
 import { NotFoundError } from "../events/event_store.ts";
 import { listSessions, stateAt, streamIdOf, summarizeEvent } from "../engine/time_travel.ts";
 import type { ApiContext } from "./app.ts";
-import { parseInput } from "./errors.ts";
+import { decimal, parseInput, pathId } from "./errors.ts";
 import { describeRoute } from "./openapi.ts";
 import { sessionSheet } from "../engine/timeline_sheet.ts";
 
-const SessionId = z.string().min(1).max(200).regex(
-  /^[A-Za-z0-9._:-]+$/,
-  "letters, digits, . _ : -",
-);
-const StateQuery = z.object({ at: z.coerce.number().int().nonnegative().optional() });
+const SessionId = pathId();
+const StateQuery = z.object({ at: decimal().optional() });
 const SheetQuery = z.object({
-  at: z.coerce.number().int().nonnegative().optional(),
-  columns: z.coerce.number().int().min(1).max(12).default(4),
+  at: decimal().optional(),
+  columns: decimal(1, 12).default(4),
 });
 const TimelineQuery = z.object({
-  from: z.coerce.number().int().min(1).default(1),
-  limit: z.coerce.number().int().min(1).max(10_000).default(1000),
+  from: decimal(1).default(1),
+  limit: decimal(1, 10_000).default(1000),
 });
 
 describeRoute({
@@ -38,7 +35,7 @@ describeRoute({
   path: "/v1/sessions/{id}/state",
   summary: "Time travel: the session's state after global position `at` (default: latest)",
   tags: ["sessions"],
-  parameters: [{ name: "at", in: "query", description: "Global position" }],
+  parameters: [{ name: "at", in: "query", type: "integer", description: "Global position" }],
 });
 describeRoute({
   method: "get",
@@ -47,8 +44,13 @@ describeRoute({
     "The timeline as one PNG: a contact sheet of the screenshots up to `at` (the last 60), each with its step and action",
   tags: ["sessions"],
   parameters: [
-    { name: "at", in: "query", description: "Last global position (default: the end)" },
-    { name: "columns", in: "query", description: "Tiles a row (1-12, default 4)" },
+    {
+      name: "at",
+      in: "query",
+      type: "integer",
+      description: "Last global position (default: the end)",
+    },
+    { name: "columns", in: "query", type: "integer", description: "Tiles a row (1-12, default 4)" },
   ],
   responses: {
     "200": { description: "The sheet", mediaType: "image/png" },
@@ -61,8 +63,13 @@ describeRoute({
   summary: "The session's events as one-line summaries (position, time, type, summary)",
   tags: ["sessions"],
   parameters: [
-    { name: "from", in: "query", description: "First stream version (default 1)" },
-    { name: "limit", in: "query", description: "At most this many (default 1000)" },
+    { name: "from", in: "query", type: "integer", description: "First stream version (default 1)" },
+    {
+      name: "limit",
+      in: "query",
+      type: "integer",
+      description: "At most this many (default 1000, max 10000)",
+    },
   ],
 });
 
@@ -107,7 +114,12 @@ export function sessionsRouter(ctx: ApiContext): Hono {
         summary: summarizeEvent(e),
       });
     }
-    if (timeline.length === 0 && q.from === 1) throw new NotFoundError(`No stream ${streamId}`);
+    if (timeline.length === 0) {
+      const streams = await ctx.store.streams(streamId);
+      if (!streams.some((s) => s.streamId === streamId)) {
+        throw new NotFoundError(`No stream ${streamId}`);
+      }
+    }
     return c.json({ streamId, timeline });
   });
 

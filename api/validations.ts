@@ -20,10 +20,10 @@ import {
 import { DEFAULT_MAX_ITERATIONS } from "../engine/validation/decider.ts";
 import { validationReport } from "../engine/validation/report.ts";
 import type { ApiContext } from "./app.ts";
-import { ApiError, parseInput, readJson } from "./errors.ts";
+import { ApiError, parseInput, pathId, readJson } from "./errors.ts";
 import { describeRoute } from "./openapi.ts";
 
-const Id = z.string().min(1).max(200).regex(/^[A-Za-z0-9._:-]+$/, "letters, digits, . _ : -");
+const Id = pathId();
 
 /** Body of `POST /v1/sessions/:id/validations`. */
 export const StartValidationBody = z.object({

@@ -8,7 +8,7 @@
 import { type CommandSpec, num, type ParsedArgs, str } from "./args.ts";
 import { DB_FLAGS, dbPath, openStore } from "./context.ts";
 import { InputError } from "./errors.ts";
-import { createApp, DEFAULT_BODY_LIMIT } from "../api/app.ts";
+import { createApp, DEFAULT_BODY_LIMIT, isLoopback } from "../api/app.ts";
 import { blazeRegistry } from "../api/blaze.ts";
 
 /** Command spec of `cairn serve`. */
@@ -38,17 +38,6 @@ Examples:
   cairn serve
   CAIRN_TOKEN=s3cret cairn serve --host 0.0.0.0 --port 8787`,
 };
-
-/**
- * Whether a host name binds loopback only.
- *
- * @param host the address
- * @returns true for 127.0.0.0/8, ::1 and localhost
- */
-export function isLoopback(host: string): boolean {
-  const h = host.replace(/^\[|\]$/g, "").toLowerCase();
-  return h === "localhost" || h === "::1" || /^127(\.\d{1,3}){3}$/.test(h);
-}
 
 /** What `serve` resolved from its flags and environment. */
 export interface ServeConfig {

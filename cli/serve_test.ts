@@ -1,4 +1,5 @@
-import { isLoopback, serveConfig } from "./serve.ts";
+import { serveConfig } from "./serve.ts";
+import { isLoopback } from "../api/app.ts";
 import { parseArgs } from "./args.ts";
 import { spec } from "./serve.ts";
 import { InputError } from "./errors.ts";

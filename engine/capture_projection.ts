@@ -6,6 +6,7 @@
  * @module
  */
 import type { BlobRef, EventData, NewEvent } from "../events/schemas.ts";
+import { InvalidStreamError } from "../events/event_store.ts";
 
 /** The projection's name and version (bumped when the fold changes). */
 export const CAPTURE_PROJECTION = { name: "capture", version: 1 } as const;
@@ -89,7 +90,7 @@ function timed<T>(data: T, e: ProjectionInput): Timed<T> {
 export function projectCapture(events: readonly ProjectionInput[]): CaptureView {
   const first = events[0];
   if (first?.type !== "SessionStarted") {
-    throw new TypeError("A session's events must start with SessionStarted");
+    throw new InvalidStreamError("A session's events must start with SessionStarted");
   }
   const view: CaptureView = {
     session: timed(first.data, first),
@@ -175,7 +176,7 @@ export function projectCapture(events: readonly ProjectionInput[]): CaptureView 
       case "ValidationStarted":
       case "ValidationIterationCompleted":
       case "ValidationCompleted":
-        throw new TypeError(`A session stream cannot hold ${e.type} after SessionStarted`);
+        throw new InvalidStreamError(`A session stream cannot hold ${e.type} after SessionStarted`);
       default: {
         const never: never = e;
         throw new TypeError(`Unknown event type ${(never as { type: string }).type}`);

@@ -9,7 +9,7 @@
 import { Buffer } from "node:buffer";
 import sharp, { type OverlayOptions } from "sharp";
 import type { BlobRef, StoredEvent } from "../events/schemas.ts";
-import { type EventStore, NotFoundError } from "../events/event_store.ts";
+import { type EventStore, InvalidStreamError, NotFoundError } from "../events/event_store.ts";
 import { escapeXml } from "./marks.ts";
 import { clip } from "./time_travel.ts";
 
@@ -118,7 +118,7 @@ const BACKGROUND = { r: 244, g: 244, b: 244 };
  * @param screenshot the bytes of a frame's screenshot blob
  * @param options columns and tile width
  * @returns the sheet as PNG bytes, and its size
- * @throws {Error} when there are no frames, or a screenshot cannot be decoded (sharp's message)
+ * @throws {InvalidStreamError} when a screenshot cannot be decoded (sharp's message)
  */
 export async function drawSheet(
   frames: readonly SheetFrame[],
@@ -131,8 +131,12 @@ export async function drawSheet(
   const chars = Math.floor(tileWidth / (FONT * 0.6));
   const tiles = await Promise.all(frames.map(async (f) => {
     const bytes = await screenshot(f.screenshot);
-    const meta = await sharp(bytes).metadata();
-    if (!meta.width || !meta.height) throw new Error(`Screenshot ${f.screenshot.hash} has no size`);
+    const meta = await sharp(bytes).metadata().catch((err: Error) => {
+      throw new InvalidStreamError(`Screenshot ${f.screenshot.hash}: ${err.message}`);
+    });
+    if (!meta.width || !meta.height) {
+      throw new InvalidStreamError(`Screenshot ${f.screenshot.hash} has no size`);
+    }
     // the screenshot at tileWidth wide, cut off below twice that (a full-page capture)
     const height = Math.min(Math.round((meta.height * tileWidth) / meta.width), tileWidth * 2);
     const image = await sharp(bytes)

@@ -30,6 +30,17 @@ export class IdempotencyError extends Error {
   }
 }
 
+/**
+ * Raised when a stream's events do not fold into what was asked of them: a session without
+ * `SessionStarted`, a second one, a playback stream holding another kind's events, a
+ * screenshot that is not an image. The events were accepted one by one; together they are not
+ * a session (or a playback) this projection can read. A `TypeError`, as it was before it had
+ * a name.
+ */
+export class InvalidStreamError extends TypeError {
+  override name = "InvalidStreamError";
+}
+
 /** Raised when a stream, blob or other stored thing does not exist. */
 export class NotFoundError extends Error {
   override name = "NotFoundError";

@@ -150,7 +150,8 @@ function recordCheck(def: Def): ExactCheck | undefined {
     if (!isPlain(v) || Object.getOwnPropertySymbols(v).length > 0) return false;
     let own = 0;
     for (const k in v) {
-      if (!value(v[k])) return false;
+      // an own "__proto__" (as JSON.parse makes it): zod's copy would set a prototype instead
+      if (k === "__proto__" || !value(v[k])) return false;
       own++;
     }
     // zod reads own keys, enumerable or not; JSON only enumerable ones

@@ -104,6 +104,8 @@ function* mutants(value: unknown, path = "data"): Generator<[string, unknown]> {
   }
   const o = value as Record<string, unknown>;
   yield [`${path}: an unknown key`, { ...o, unknownKey: 1 }];
+  // JSON.parse makes "__proto__" an own key; zod's copy sets the prototype instead (drops it)
+  yield [`${path}: an own __proto__ key`, { ...JSON.parse('{"__proto__":"x"}'), ...o }];
   yield [`${path}: a class instance`, Object.assign(new (class Box {})(), o)];
   yield [`${path}: no prototype`, Object.assign(Object.create(null), o)];
   for (const k of Object.keys(o)) {

@@ -156,6 +156,166 @@ Deno.test("createApp() with a token rejects requests without the bearer token", 
   }, { token: "s3cret" });
 });
 
+Deno.test("createApp() takes the bearer scheme in any case and names it on a 401", async () => {
+  await withApp(async (app) => {
+    const lower = await app.request("/openapi.json", {
+      headers: { Authorization: "bearer s3cret" },
+    });
+    assertEquals(lower.status, 200);
+    const missing = await app.request("/openapi.json");
+    assertEquals(missing.headers.get("www-authenticate"), 'Bearer realm="cairn"');
+    await errorOf(missing, 401, "unauthorized");
+    const noScheme = await app.request("/openapi.json", { headers: { Authorization: "s3cret" } });
+    await errorOf(noScheme, 401, "unauthorized");
+  }, { token: "s3cret" });
+});
+
+Deno.test("createApp() refuses what a web page could send: other origins, other hosts, non-JSON bodies", async () => {
+  await withApp(async (app, store) => {
+    const append = (init: RequestInit, url = "http://127.0.0.1:8787/v1/streams/session-a/events") =>
+      app.request(url, init);
+    // a page on another site: Origin names it
+    const evil = { origin: "http://evil.example" };
+    await errorOf(await append(post({ events: [step(0)] }, evil)), 403, "forbidden_origin");
+    await errorOf(
+      await append(post({ events: [step(0)] }, { origin: "null" })),
+      403,
+      "forbidden_origin",
+    );
+    // a rebound host name pointed at 127.0.0.1: the Host is not loopback
+    const rebound = await append(
+      post({ events: [step(0)] }),
+      "http://evil.example:8787/v1/streams/session-a/events",
+    );
+    await errorOf(rebound, 403, "forbidden_host");
+    // what a form or fetch without a preflight can send
+    for (const type of ["text/plain;charset=UTF-8", "application/x-www-form-urlencoded"]) {
+      const res = await append({
+        method: "POST",
+        headers: { "content-type": type },
+        body: JSON.stringify({ events: [step(0)] }),
+      });
+      await errorOf(res, 415, "unsupported_media_type");
+    }
+    assertEquals(await store.headPosition(), 0);
+    // the same origin, a loopback name and a JSON type (with parameters, or +json) are served
+    const same = await append(post({ events: [step(0)] }, { origin: "http://127.0.0.1:8787" }));
+    assertEquals(same.status, 201);
+    const plusJson = await app.request(
+      "http://localhost/v1/streams/session-a/events",
+      post({ events: [step(1)] }, { "content-type": "application/vnd.cairn+json; charset=utf-8" }),
+    );
+    assertEquals(plusJson.status, 201);
+    assertEquals((await app.request("http://[::1]:8787/v1/sessions")).status, 200);
+  });
+  // with a token the server may sit on any host name; the token guards it
+  await withApp(async (app) => {
+    const res = await app.request("http://cairn.internal/v1/sessions", {
+      headers: { Authorization: "Bearer s3cret" },
+    });
+    assertEquals(res.status, 200);
+  }, { token: "s3cret" });
+});
+
+Deno.test("POST /v1/streams/:id/events refuses headers that disagree with the body, or are empty", async () => {
+  await withApp(async (app, store) => {
+    await app.request("/v1/streams/session-a/events", post({ events: [step(0)] }));
+    const stale = await app.request(
+      "/v1/streams/session-a/events",
+      post({ events: [step(1)], expectedVersion: "any" }, { "If-Match": '"0"' }),
+    );
+    assertStringIncludes((await errorOf(stale, 400, "invalid_request")).message, "If-Match");
+    const keys = await app.request(
+      "/v1/streams/session-a/events",
+      post({ events: [step(1)], idempotencyKey: "k3" }, { "Idempotency-Key": "k2" }),
+    );
+    assertStringIncludes((await errorOf(keys, 400, "invalid_request")).message, "Idempotency-Key");
+    const emptyKey = await app.request(
+      "/v1/streams/session-a/events",
+      post({ events: [step(1)] }, { "Idempotency-Key": "" }),
+    );
+    await errorOf(emptyKey, 400, "invalid_request");
+    const emptyMatch = await app.request(
+      "/v1/streams/session-a/events",
+      post({ events: [step(1)] }, { "If-Match": "" }),
+    );
+    await errorOf(emptyMatch, 400, "invalid_request");
+    assertEquals(await store.headPosition(), 1);
+    // both, agreeing: appended once
+    const agree = await app.request(
+      "/v1/streams/session-a/events",
+      post({ events: [step(1)], expectedVersion: 1, idempotencyKey: "k" }, {
+        "If-Match": '"1"',
+        "Idempotency-Key": "k",
+      }),
+    );
+    assertEquals(agree.status, 201);
+    assertEquals(await store.headPosition(), 2);
+  });
+});
+
+Deno.test("query numbers are decimal digits: empty, hex, exponent and unsafe values are 400", async () => {
+  await withApp(async (app) => {
+    await app.request(
+      "/v1/streams/session-a/events",
+      post({ events: [step(0), step(1), step(2)] }),
+    );
+    for (const q of ["at=", "at=0x2", "at=1e0", "at=1.0", "at=-1", "at=9007199254740993"]) {
+      await errorOf(await app.request(`/v1/sessions/a/state?${q}`), 400, "invalid_request");
+    }
+    for (const q of ["from=", "from=0x2", "limit=", "limit=1e3", "limit=10001"]) {
+      await errorOf(await app.request(`/v1/streams/session-a/events?${q}`), 400, "invalid_request");
+    }
+    const at = await (await app.request("/v1/sessions/a/state?at=2")).json();
+    assertEquals(at.state.counts.events, 2);
+    const page = await (await app.request("/v1/streams/session-a/events?from=2&limit=1")).json();
+    assertEquals(page.events.map((e: { position: number }) => e.position), [2]);
+  });
+});
+
+Deno.test("GET /v1/events treats an empty Last-Event-ID as none and keeps ?from", async () => {
+  await withApp(async (app) => {
+    await app.request(
+      "/v1/streams/session-a/events",
+      post({ events: [step(0), step(1), step(2)] }),
+    );
+    const res = await app.request("/v1/events?from=3", {
+      headers: { accept: "application/json", "last-event-id": "" },
+    });
+    const body = await res.json();
+    assertEquals(body.events.map((e: { position: number }) => e.position), [3]);
+  });
+});
+
+Deno.test("GET /v1/sessions/:id/timeline answers 404 for an unknown session from any position", async () => {
+  await withApp(async (app) => {
+    await app.request("/v1/streams/session-a/events", post({ events: [step(0), step(1)] }));
+    for (const from of [1, 2, 5]) {
+      await errorOf(await app.request(`/v1/sessions/nope/timeline?from=${from}`), 404, "not_found");
+    }
+    const past = await (await app.request("/v1/sessions/a/timeline?from=5")).json();
+    assertEquals(past.timeline, []);
+  });
+});
+
+Deno.test("a session the log accepted but no projection can read answers 422, not 500", async () => {
+  await withApp(async (app, store) => {
+    // events accepted one by one, never a SessionStarted
+    await app.request("/v1/streams/session-f1/events", post({ events: [step(0)] }));
+    const trail = await app.request("/v1/sessions/f1/trail");
+    assertStringIncludes((await errorOf(trail, 422, "invalid_stream")).message, "SessionStarted");
+    // a "screenshot" that is not an image
+    const screenshot = await store.putBlob(new TextEncoder().encode("not a png"), "image/png");
+    const hierarchy = await store.putBlob(new TextEncoder().encode("{}"), "application/json");
+    const shot = { type: "ScreenCaptured", data: { hierarchy, screenshot, format: "chrome" } };
+    assertEquals(
+      (await app.request("/v1/streams/session-g1/events", post({ events: [shot] }))).status,
+      201,
+    );
+    await errorOf(await app.request("/v1/sessions/g1/sheet.png"), 422, "invalid_stream");
+  });
+});
+
 Deno.test("GET /v1/blobs/:hash returns stored bytes with their media type", async () => {
   await withApp(async (app) => {
     const bytes = new Uint8Array([137, 80, 78, 71, 1, 2, 3]);
@@ -191,6 +351,12 @@ Deno.test("GET /openapi.json lists every route as OpenAPI 3.1", async () => {
     const body =
       doc.paths["/v1/streams/{id}/events"].post.requestBody.content["application/json"].schema;
     assert(body.properties.events, "append body schema present");
+    // what the server takes: integer query numbers, /v1/events's limit, a raw blob body
+    const events = doc.paths["/v1/events"].get.parameters;
+    const param = (name: string) => events.find((p: { name: string }) => p.name === name);
+    assertEquals(param("limit")?.schema, { type: "integer" });
+    assertEquals(param("from")?.schema, { type: "integer" });
+    assert(doc.paths["/v1/blobs"].post.requestBody.content["*/*"], "blob body listed");
   });
 });
 

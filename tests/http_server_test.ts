@@ -126,3 +126,60 @@ Deno.test("GET /v1/events resumes after Last-Event-ID on a real server", async (
     await Deno.remove(dir, { recursive: true });
   }
 });
+
+/** Sends one raw HTTP/1.1 request (the path exactly as given) and returns the status line. */
+async function rawStatus(port: number, head: string, body = ""): Promise<string> {
+  const conn = await Deno.connect({ hostname: "127.0.0.1", port });
+  try {
+    const bytes = new TextEncoder().encode(body);
+    await conn.write(
+      new TextEncoder().encode(
+        `${head}\r\nContent-Type: application/json\r\nContent-Length: ${bytes.length}\r\nConnection: close\r\n\r\n${body}`,
+      ),
+    );
+    const reply = await new Response(conn.readable).text();
+    return reply.split("\r\n")[0]!;
+  } catch (err) {
+    conn.close();
+    throw err;
+  }
+}
+
+Deno.test("a real server refuses the stream ids . and .., which URL parsers fold away, and foreign Hosts", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "cairn_http_srv_" });
+  const store = SqliteEventStore.open(`${dir}/cairn.db`);
+  const shutdown = new AbortController();
+  const server = Deno.serve(
+    { hostname: "127.0.0.1", port: 0, signal: shutdown.signal, onListen: () => {} },
+    createApp({ store, shutdown: shutdown.signal }).fetch,
+  );
+  const port = server.addr.port;
+  const body = JSON.stringify({ events: [{ type: "StepStarted", data: { index: 0, text: "t" } }] });
+  try {
+    for (const id of ["%2e%2e", "%2E", ".."]) {
+      const status = await rawStatus(
+        port,
+        `POST /v1/streams/${id}/events HTTP/1.1\r\nHost: 127.0.0.1`,
+        body,
+      );
+      assertEquals(status, "HTTP/1.1 400 Bad Request", id);
+    }
+    const rebound = await rawStatus(
+      port,
+      `GET /v1/sessions HTTP/1.1\r\nHost: evil.example:${port}`,
+    );
+    assertEquals(rebound, "HTTP/1.1 403 Forbidden");
+    const ok = await rawStatus(
+      port,
+      `POST /v1/streams/session-a/events HTTP/1.1\r\nHost: localhost:${port}`,
+      body,
+    );
+    assertEquals(ok, "HTTP/1.1 201 Created");
+    assertEquals(await store.headPosition(), 1);
+  } finally {
+    shutdown.abort();
+    await server.finished;
+    store.close();
+    await Deno.remove(dir, { recursive: true });
+  }
+});

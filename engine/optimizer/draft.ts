@@ -8,6 +8,7 @@ import type { EventData, NewEvent } from "../../events/schemas.ts";
 import type { Point, Screen } from "../ui_node.ts";
 import type { Selector, SelectorMode, TrailActionKind } from "../trail.ts";
 import type { ScreenTable } from "../screen_table.ts";
+import { InvalidStreamError } from "../../events/event_store.ts";
 
 /** A captured action with its context. */
 export interface CapturedAction {
@@ -211,7 +212,9 @@ export function foldCapture(
       }
     }
   }
-  if (!started) throw new TypeError("Cannot project a trail: the stream has no SessionStarted");
+  if (!started) {
+    throw new InvalidStreamError("Cannot project a trail: the stream has no SessionStarted");
+  }
   const model: CaptureModel = {
     sessionId: started.sessionId,
     platform: started.platform,

@@ -11,6 +11,7 @@ import type { EventData, EventType } from "../../events/schemas.ts";
 import type { PlaybackAction, PlaybackPlan, Target } from "./actions.ts";
 import { PLAYBACK_TYPE_OF_KIND } from "./actions.ts";
 import { targetFromSelectors } from "./target_from_selectors.ts";
+import { InvalidStreamError } from "../../events/event_store.ts";
 
 /** An event as stored or about to be appended: type, data and optionally its time. */
 export type SessionEvent = {
@@ -34,7 +35,7 @@ export function eventsToPlan(
 ): PlaybackPlan {
   const started = events.find((e) => e.type === "SessionStarted");
   if (!started || started.type !== "SessionStarted") {
-    throw new TypeError("The session has no SessionStarted event: it cannot be replayed");
+    throw new InvalidStreamError("The session has no SessionStarted event: it cannot be replayed");
   }
   const failed = new Set<string>();
   for (const e of events) {

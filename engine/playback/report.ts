@@ -6,6 +6,7 @@
  * @module
  */
 import type { EventData, StoredEvent } from "../../events/schemas.ts";
+import { InvalidStreamError } from "../../events/event_store.ts";
 
 /** One action's result, 003 R4. Absent fields are omitted, never empty. */
 export interface ActionResult {
@@ -161,12 +162,14 @@ export function evolveReport(state: ReportState, event: StoredEvent): ReportStat
       };
     }
     default:
-      throw new Error(`A playback stream cannot hold a ${event.type} event`);
+      throw new InvalidStreamError(`A playback stream cannot hold a ${event.type} event`);
   }
 }
 
 function need(state: ReportState, type: string): PlaybackReport {
-  if (!state) throw new Error(`A playback stream must start with PlaybackStarted, not ${type}`);
+  if (!state) {
+    throw new InvalidStreamError(`A playback stream must start with PlaybackStarted, not ${type}`);
+  }
   return state.report;
 }
 
