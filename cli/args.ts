@@ -4,7 +4,7 @@
  *
  * Values are strict: a boolean flag is `--flag`, `--flag=true` or `--flag=false`; an integer
  * flag takes decimal digits with an optional `-`, within the safe-integer range (no `0x3`, no
- * `1e3`, no silent rounding); no flag takes an empty string.
+ * `1e3`, no silent rounding); no flag and no positional takes an empty string.
  *
  * @module
  */
@@ -56,7 +56,7 @@ const INTEGER = /^-?\d+$/;
  * @param argv the arguments after the command name
  * @returns flags by name (defaults applied), positionals, and whether help was asked for
  * @throws {UsageError} on an unknown flag, a missing or empty value, a value that does not fit
- *   the flag's type or choices, or a missing positional
+ *   the flag's type or choices, or a missing or empty positional
  * @example
  * ```ts
  * const a = parseArgs({ name: "x", summary: "", flags: { n: { type: "integer", description: "" } } }, ["--n", "3"]);
@@ -119,6 +119,10 @@ export function parseArgs(spec: CommandSpec, argv: readonly string[]): ParsedArg
         } (see cairn ${spec.name} --help)`,
       );
     }
+    const empty = positionals.indexOf("");
+    if (empty >= 0) {
+      throw new UsageError(`${spec.name}: ${positionalName(spec, empty)} must not be empty`);
+    }
     const rest = (spec.positionals ?? []).some((p) => p.includes("..."));
     if (!rest && positionals.length > (spec.positionals ?? []).length) {
       throw new UsageError(
@@ -157,6 +161,12 @@ function flagValue(command: string, name: string, f: FlagSpec, value: string): s
     );
   }
   return n;
+}
+
+/** The name in help of the positional at `index` (`SESSION` for `[SESSION]`, `FILE` for `FILE...`). */
+function positionalName(spec: CommandSpec, index: number): string {
+  const names = spec.positionals ?? [];
+  return (names[index] ?? names.at(-1) ?? "argument").replace(/[[\].]/g, "");
 }
 
 /**

@@ -132,6 +132,17 @@ Deno.test("parseArgs() refuses an empty value of any flag that takes one", () =>
   }
 });
 
+Deno.test("parseArgs() refuses an empty positional, naming it as help does", () => {
+  assertThrows(() => parseArgs(SPEC, [""]), UsageError, "optimize: CAPTURE must not be empty");
+  assertThrows(() => parseArgs(SPEC, ["--", ""]), UsageError, "CAPTURE must not be empty");
+  const rest: CommandSpec = { name: "ingest", summary: "", positionals: ["FILE..."] };
+  assertEquals(parseArgs(rest, ["a", "b"]).positionals, ["a", "b"]);
+  assertThrows(() => parseArgs(rest, ["a", ""]), UsageError, "ingest: FILE must not be empty");
+  const optional: CommandSpec = { name: "history", summary: "", positionals: ["[SESSION]"] };
+  assertEquals(parseArgs(optional, []).positionals, []);
+  assertThrows(() => parseArgs(optional, [""]), UsageError, "history: SESSION must not be empty");
+});
+
 Deno.test("helpText() lists every flag", () => {
   const text = helpText(SPEC);
   for (const f of ["--mode", "--explain", "-o, --out FILE", "--override I=V", "--max-iterations"]) {

@@ -72,13 +72,21 @@ Deno.test("cairn history lists the timeline and --at N shows the state and write
   }
 });
 
-Deno.test("cairn history fails clearly on an unknown session or a bad --at", async () => {
+Deno.test("cairn history fails clearly on an unknown or empty session or a bad --at", async () => {
   const dir = await Deno.makeTempDir({ prefix: "cairn_hist_" });
   try {
     const { db } = await fixture(dir);
     const missing = await cairn(["history", "nope", "--db", db], dir);
     assertEquals(missing.code, 1);
     assertStringIncludes(missing.stderr, 'No session "nope"');
+    for (const command of ["history", "export"]) {
+      const empty = await cairn([command, "", "--db", db], dir); // the one session's start
+      assertEquals([empty.code, empty.stdout, empty.stderr], [
+        2,
+        "",
+        `cairn ${command}: SESSION must not be empty\n`,
+      ]);
+    }
     const bad = await cairn(["history", "h1", "--at", "-3", "--db", db], dir);
     assertEquals(bad.code, 2);
     assertStringIncludes(bad.stderr, "--at");
