@@ -108,6 +108,24 @@ export function parseStepModes(values: readonly string[]): Record<number, Select
   return out;
 }
 
+/**
+ * Checks that every step override names a step of the trail.
+ *
+ * @param stepModes the output of {@linkcode parseStepModes}
+ * @param steps how many steps the trail has
+ * @throws {UsageError} naming the `--step-mode` value and the range of N
+ */
+export function checkStepModes(stepModes: Record<number, SelectorMode>, steps: number): void {
+  for (const [index, mode] of Object.entries(stepModes)) {
+    if (Number(index) >= steps) {
+      throw new UsageError(
+        `optimize: --step-mode ${Number(index) + 1}=${mode}: N must be from 1 to ${steps}, ` +
+          "the trail's steps",
+      );
+    }
+  }
+}
+
 async function isFile(path: string): Promise<boolean> {
   try {
     return (await Deno.stat(path)).isFile;
@@ -168,6 +186,7 @@ export async function run(args: ParsedArgs): Promise<number> {
       }
       throw err;
     }
+    checkStepModes(stepModes, projection.trail.trail.length);
     await writeTrailCache(trailCachePath(args, sessionId, mode), projection.yaml);
     const out = str(args, "out");
     if (out) {

@@ -54,6 +54,34 @@ Deno.test("cairn optimize prints the golden trail of a capture file and reuses i
   }
 });
 
+Deno.test("cairn optimize --step-mode N outside the trail's steps exits 2 naming the flag and the range", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    const db = `${dir}/c.db`;
+    const capture = "examples/inventory.capture.json"; // 4 steps
+    for (const n of ["5", "99"]) {
+      const r = await cairn(
+        ["optimize", capture, "--step-mode", `${n}=strict`, "-o", `${dir}/t`],
+        db,
+      );
+      assertEquals([r.code, r.out, r.err], [
+        2,
+        "",
+        `cairn optimize: --step-mode ${n}=strict: N must be from 1 to 4, the trail's steps\n`,
+      ]);
+    }
+    assertEquals(await Deno.stat(`${dir}/t`).then(() => true, () => false), false);
+    const last = await cairn(["optimize", capture, "--step-mode", "4=strict"], db);
+    assertEquals(last.code, 0, last.err);
+    assertStringIncludes(
+      last.out,
+      "step: Verify inventory increased by 2\n    selectorMode: strict",
+    );
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
 Deno.test("cairn optimize exits 2 with one line for a missing file or unknown session", async () => {
   const dir = await Deno.makeTempDir();
   try {
