@@ -91,11 +91,10 @@ export async function matchStream(store: EventStore, given: string): Promise<str
  * @param store the event store
  * @param given what the user typed
  * @returns the stream id
- * @throws {InputError} when the start fits several streams (exit 2)
- * @throws {NotFoundError} when it fits none
+ * @throws {InputError} when the start fits several streams or none (exit 2)
  */
 export async function resolveStream(store: EventStore, given: string): Promise<string> {
   const streamId = await matchStream(store, given);
-  if (streamId === null) throw new NotFoundError(`No session ${JSON.stringify(given)}`);
+  if (streamId === null) throw new InputError(`No session ${JSON.stringify(given)}`);
   return streamId;
 }

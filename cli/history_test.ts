@@ -72,15 +72,18 @@ Deno.test("cairn history lists the timeline and --at N shows the state and write
   }
 });
 
-Deno.test("cairn history fails clearly on an unknown or empty session or a bad --at", async () => {
+Deno.test("cairn history and export exit 2 with one line on an unknown or empty SESSION or a bad --at", async () => {
   const dir = await Deno.makeTempDir({ prefix: "cairn_hist_" });
   try {
-    const { db } = await fixture(dir);
-    const missing = await cairn(["history", "nope", "--db", db], dir);
-    assertEquals(missing.code, 1);
-    assertStringIncludes(missing.stderr, 'No session "nope"');
+    const { db } = await fixture(dir); // one session: an empty start would match it
     for (const command of ["history", "export"]) {
-      const empty = await cairn([command, "", "--db", db], dir); // the one session's start
+      const missing = await cairn([command, "nope", "--db", db], dir);
+      assertEquals([missing.code, missing.stdout, missing.stderr], [
+        2,
+        "",
+        `cairn ${command}: No session "nope"\n`,
+      ]);
+      const empty = await cairn([command, "", "--db", db], dir);
       assertEquals([empty.code, empty.stdout, empty.stderr], [
         2,
         "",
@@ -240,8 +243,14 @@ Deno.test("cairn history --sheet draws the screenshots as one picture; a session
     const first = await cairn(["history", "shots", "--sheet", out, "--at", "7", "--db", db], dir);
     assertStringIncludes(first.stdout, "2 screens (@6 … @7)");
 
-    const none = await cairn(["history", "h2", "--sheet", out, "--db", db], dir);
-    assertEquals(none.code, 1, none.stdout);
+    const steps = SqliteEventStore.open(db);
+    await steps.append("session-steps", [{ type: "StepStarted", data: { index: 0, text: "a" } }]);
+    steps.close();
+    const none = await cairn(["history", "steps", "--sheet", out, "--db", db], dir);
+    assertEquals([none.code, none.stderr], [
+      1,
+      "cairn history: session-steps has no screenshots\n",
+    ]);
   } finally {
     await Deno.remove(dir, { recursive: true });
   }

@@ -93,6 +93,17 @@ Deno.test("cairn optimize exits 2 with one line for a missing file or unknown se
     assertStringIncludes(unknown.err, "neither a file nor a stored session");
     const mode = await cairn(["optimize", "x", "--mode", "loose"], `${dir}/c.db`);
     assertEquals(mode.code, 2);
+    // reproject, like every command taking SESSION: an unknown one is bad input, nothing projected
+    assertEquals(
+      (await cairn(["optimize", "examples/merchant.capture.json"], `${dir}/c.db`)).code,
+      0,
+    );
+    const reproject = await cairn(["reproject", "capture-", "nope"], `${dir}/c.db`);
+    assertEquals([reproject.code, reproject.out, reproject.err], [
+      2,
+      "",
+      'cairn reproject: No session "nope"\n',
+    ]);
   } finally {
     await Deno.remove(dir, { recursive: true });
   }
