@@ -1,8 +1,17 @@
 import sharp from "sharp";
+import { DatabaseSync } from "node:sqlite";
 import { SqliteEventStore } from "../events/sqlite_event_store.ts";
 import { assert, assertEquals, assertMatch, assertStringIncludes } from "../tests/assert.ts";
 
 const MAIN = new URL("../main.ts", import.meta.url).pathname;
+const CAPTURE = new URL("../examples/inventory.capture.json", import.meta.url).pathname;
+
+/** The files of a folder with their bytes, by name. */
+async function filesIn(dir: string): Promise<Record<string, Uint8Array>> {
+  const out: Record<string, Uint8Array> = {};
+  for await (const e of Deno.readDir(dir)) out[e.name] = await Deno.readFile(`${dir}/${e.name}`);
+  return out;
+}
 
 async function cairn(args: string[], cwd: string) {
   const out = await new Deno.Command(Deno.execPath(), {
@@ -143,14 +152,46 @@ Deno.test("cairn history and export refuse a --db where no log is, and create no
   const dir = await Deno.makeTempDir({ prefix: "cairn_hist_" });
   try {
     const typo = `${dir}/typo/cairn.db`;
-    for (const args of [["history"], ["history", "h1"], ["export", "h1"]]) {
-      const r = await cairn([...args, "--db", typo], dir);
-      assertEquals(
-        [r.code, r.stderr],
-        [1, `cairn ${args[0]}: No event log at ${typo} (cairn ingest FILE creates one)\n`],
-      );
+    const empty = `${dir}/empty/cairn.db`; // a 0-byte file: SQLite would make it a database
+    await Deno.mkdir(`${dir}/empty`);
+    await Deno.writeFile(empty, new Uint8Array());
+    for (const db of [typo, empty]) {
+      for (const args of [["history"], ["history", "h1"], ["export", "h1"]]) {
+        const r = await cairn([...args, "--db", db], dir);
+        assertEquals(
+          [r.code, r.stderr],
+          [1, `cairn ${args[0]}: No event log at ${db} (cairn ingest FILE creates one)\n`],
+        );
+      }
     }
     assertEquals(await Deno.stat(`${dir}/typo`).then(() => true, () => false), false);
+    assertEquals(await filesIn(`${dir}/empty`), { "cairn.db": new Uint8Array() });
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("a --db that is not a Cairn event log is refused by name, exit 2, and left as it was", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "cairn_hist_" });
+  try {
+    const json = `${dir}/notdb.json`;
+    await Deno.writeTextFile(json, '{"not": "a database"}\n');
+    const foreign = `${dir}/notes.db`; // another program's SQLite file
+    const db = new DatabaseSync(foreign);
+    db.exec("CREATE TABLE notes (text TEXT); INSERT INTO notes VALUES ('keep me')");
+    db.close();
+    const before = await filesIn(dir);
+    for (const path of [json, foreign]) {
+      for (const args of [["history"], ["export", "h1"], ["ingest", CAPTURE]]) {
+        const r = await cairn([...args, "--db", path], dir);
+        assertEquals([r.code, r.stdout, r.stderr], [
+          2,
+          "",
+          `cairn ${args[0]}: ${path}: not a Cairn event log\n`,
+        ]);
+      }
+    }
+    assertEquals(await filesIn(dir), before);
   } finally {
     await Deno.remove(dir, { recursive: true });
   }
