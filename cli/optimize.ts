@@ -57,7 +57,9 @@ Examples:
 };
 
 /**
- * Ingests a capture file once: its session id is derived from the file's events and blobs.
+ * Ingests a capture file once: its session id is derived from the file's events and blobs,
+ * not from the path it was named by (`SessionStarted.source.file` is left out), so
+ * `./f.json`, `f.json` and `/abs/f.json` are one session.
  *
  * @param store the event store
  * @param path the capture file
@@ -66,9 +68,14 @@ Examples:
  */
 export async function ingestOnce(store: EventStore, path: string): Promise<string> {
   const probe = await prepareFile(path, { sessionId: "probe" });
-  const hasher = new TextEncoder().encode(
-    JSON.stringify(probe.sessions.map((s) => s.events.map((e) => [e.type, e.data]))),
+  const content = probe.sessions.map((s) =>
+    s.events.map((e) => {
+      if (e.type !== "SessionStarted" || e.data.source === undefined) return [e.type, e.data];
+      const { file: _, ...source } = e.data.source;
+      return [e.type, { ...e.data, source }];
+    })
   );
+  const hasher = new TextEncoder().encode(JSON.stringify(content));
   const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", hasher));
   const id = "capture-" +
     Array.from(digest.subarray(0, 8), (b) => b.toString(16).padStart(2, "0")).join("");

@@ -47,7 +47,7 @@ export const spec: CommandSpec = {
   details: `
 Examples:
   deno task cairn reproject --heuristics v1 --all
-  deno task cairn reproject --heuristics v1 --mode strict capture-0f0d3779cb1af08e
+  deno task cairn reproject --heuristics v1 --mode strict capture-7d1358bd4a543982
 `,
 };
 

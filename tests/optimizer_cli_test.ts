@@ -54,6 +54,35 @@ Deno.test("cairn optimize prints the golden trail of a capture file and reuses i
   }
 });
 
+Deno.test("cairn optimize gives a file one session id whatever the path's spelling, the README's for the example", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    const db = `${dir}/c.db`;
+    const spellings = [
+      "examples/inventory.capture.json",
+      "./examples/inventory.capture.json",
+      `${ROOT}examples/inventory.capture.json`,
+      "examples/../examples/inventory.capture.json",
+    ];
+    const ids = [];
+    for (const path of spellings) {
+      const r = await cairn(["optimize", path], db);
+      assertEquals(r.code, 0, r.err);
+      ids.push(/id: (capture-[0-9a-f]+)/.exec(r.out)![1]);
+    }
+    const readme = await Deno.readTextFile(`${ROOT}README.md`);
+    const quoted = /config:\n {2}id: (capture-[0-9a-f]+)\n/.exec(readme)![1];
+    assertEquals(ids, spellings.map(() => quoted));
+    const sessions = await cairn(["history", "--json"], db);
+    assertEquals(
+      JSON.parse(sessions.out).sessions.map((s: { sessionId: string }) => s.sessionId),
+      [quoted],
+    );
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
 Deno.test("cairn optimize --step-mode N outside the trail's steps exits 2 naming the flag and the range", async () => {
   const dir = await Deno.makeTempDir();
   try {
