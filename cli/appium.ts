@@ -28,7 +28,11 @@ export const spec: CommandSpec = {
       description:
         "APPIUM_HOME to install into and start from (default .cairn/appium, or CAIRN_APPIUM_HOME)",
     },
-    port: { type: "number", description: "Port on 127.0.0.1 for `start` (default: a free one)" },
+    port: {
+      type: "integer",
+      value: "PORT",
+      description: "Port on 127.0.0.1 for `start` (default: a free one)",
+    },
     appium: {
       type: "string",
       value: "URL",

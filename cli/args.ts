@@ -2,12 +2,16 @@
  * A small, strict argument parser for Cairn's commands: typed flags, `--help` text generated
  * from the same spec, and a {@linkcode UsageError} (exit code 2) for anything unknown.
  *
+ * Values are strict: a boolean flag is `--flag`, `--flag=true` or `--flag=false`; an integer
+ * flag takes decimal digits with an optional `-`, within the safe-integer range (no `0x3`, no
+ * `1e3`, no silent rounding); no flag and no positional takes an empty string.
+ *
  * @module
  */
 
 /** A flag of a command. */
 export interface FlagSpec {
-  type: "string" | "boolean" | "number" | "list";
+  type: "string" | "boolean" | "integer" | "list";
   description: string;
   /** Short alias without the dash (`o` for `-o`). */
   alias?: string;
@@ -42,16 +46,20 @@ export class UsageError extends Error {
   override name = "UsageError";
 }
 
+/** An integer flag's value: decimal digits, optionally negative (no `+`, `0x`, `1e3`, `.5`). */
+const INTEGER = /^-?\d+$/;
+
 /**
  * Parses `argv` against a command spec.
  *
  * @param spec the command's flags and positionals
  * @param argv the arguments after the command name
  * @returns flags by name (defaults applied), positionals, and whether help was asked for
- * @throws {UsageError} on an unknown flag, a missing value, a bad choice or a missing positional
+ * @throws {UsageError} on an unknown flag, a missing or empty value, a value that does not fit
+ *   the flag's type or choices, or a missing or empty positional
  * @example
  * ```ts
- * const a = parseArgs({ name: "x", summary: "", flags: { n: { type: "number", description: "" } } }, ["--n", "3"]);
+ * const a = parseArgs({ name: "x", summary: "", flags: { n: { type: "integer", description: "" } } }, ["--n", "3"]);
  * if (a.flags.n !== 3) throw new Error();
  * ```
  */
@@ -87,34 +95,17 @@ export function parseArgs(spec: CommandSpec, argv: readonly string[]): ParsedArg
       throw new UsageError(`${spec.name}: unknown flag ${arg} (see cairn ${spec.name} --help)`);
     }
     if (f.type === "boolean") {
-      flags[name] = eq > 0 ? arg.slice(eq + 1) !== "false" : true;
+      flags[name] = eq > 0 ? booleanValue(spec.name, name, arg.slice(eq + 1)) : true;
       continue;
     }
-    let value: string | undefined;
-    if (eq > 0) value = arg.slice(eq + 1);
-    else value = argv[++i];
-    if (value === undefined) throw new UsageError(`${spec.name}: flag --${name} needs a value`);
-    if (f.choices && !f.choices.includes(value)) {
-      throw new UsageError(
-        `${spec.name}: --${name} must be one of ${f.choices.join(", ")}, got ${
-          JSON.stringify(value)
-        }`,
-      );
+    const value = eq > 0 ? arg.slice(eq + 1) : argv[++i];
+    if (value === undefined || value === "") {
+      throw new UsageError(`${spec.name}: flag --${name} needs a value`);
     }
-    if (f.type === "number") {
-      const n = Number(value);
-      if (!Number.isFinite(n)) {
-        throw new UsageError(
-          `${spec.name}: --${name} must be a number, got ${JSON.stringify(value)}`,
-        );
-      }
-      flags[name] = n;
-    } else if (f.type === "list") {
+    if (f.type === "list") {
       const prev = flags[name];
       flags[name] = [...(Array.isArray(prev) ? prev : []), value];
-    } else {
-      flags[name] = value;
-    }
+    } else flags[name] = flagValue(spec.name, name, f, value);
   }
   for (const [name, f] of Object.entries(specs)) {
     if (flags[name] === undefined && f.default !== undefined) flags[name] = f.default;
@@ -128,6 +119,10 @@ export function parseArgs(spec: CommandSpec, argv: readonly string[]): ParsedArg
         } (see cairn ${spec.name} --help)`,
       );
     }
+    const empty = positionals.indexOf("");
+    if (empty >= 0) {
+      throw new UsageError(`${spec.name}: ${positionalName(spec, empty)} must not be empty`);
+    }
     const rest = (spec.positionals ?? []).some((p) => p.includes("..."));
     if (!rest && positionals.length > (spec.positionals ?? []).length) {
       throw new UsageError(
@@ -136,6 +131,42 @@ export function parseArgs(spec: CommandSpec, argv: readonly string[]): ParsedArg
     }
   }
   return { flags, positionals, help };
+}
+
+/** `--flag=VALUE` of a boolean flag: `true` or `false`, nothing else. */
+function booleanValue(command: string, name: string, value: string): boolean {
+  if (value === "true" || value === "false") return value === "true";
+  throw new UsageError(
+    `${command}: --${name} takes no value, =true or =false, got ${JSON.stringify(value)}`,
+  );
+}
+
+/** The value of a string or integer flag, checked against its choices or its type. */
+function flagValue(command: string, name: string, f: FlagSpec, value: string): string | number {
+  if (f.choices && !f.choices.includes(value)) {
+    throw new UsageError(
+      `${command}: --${name} must be one of ${f.choices.join(", ")}, got ${JSON.stringify(value)}`,
+    );
+  }
+  if (f.type !== "integer") return value;
+  if (!INTEGER.test(value)) {
+    throw new UsageError(`${command}: --${name} must be an integer, got ${JSON.stringify(value)}`);
+  }
+  const n = Number(value);
+  if (!Number.isSafeInteger(n)) {
+    throw new UsageError(
+      `${command}: --${name} must be an integer from -${Number.MAX_SAFE_INTEGER} to ${Number.MAX_SAFE_INTEGER}, got ${
+        JSON.stringify(value)
+      }`,
+    );
+  }
+  return n;
+}
+
+/** The name in help of the positional at `index` (`SESSION` for `[SESSION]`, `FILE` for `FILE...`). */
+function positionalName(spec: CommandSpec, index: number): string {
+  const names = spec.positionals ?? [];
+  return (names[index] ?? names.at(-1) ?? "argument").replace(/[[\].]/g, "");
 }
 
 /**
@@ -173,7 +204,7 @@ export function str(args: ParsedArgs, name: string): string | undefined {
   return typeof v === "string" ? v : undefined;
 }
 
-/** Reads a number flag, or undefined. */
+/** Reads an integer flag, or undefined. */
 export function num(args: ParsedArgs, name: string): number | undefined {
   const v = args.flags[name];
   return typeof v === "number" ? v : undefined;

@@ -15,7 +15,7 @@ const SPEC: CommandSpec = {
     explain: { type: "boolean", description: "Explain choices" },
     out: { type: "string", alias: "o", description: "Output file", value: "FILE" },
     override: { type: "list", description: "Override", value: "I=V" },
-    "max-iterations": { type: "number", description: "Iterations" },
+    "max-iterations": { type: "integer", description: "Iterations" },
   },
 };
 
@@ -52,8 +52,95 @@ Deno.test("parseArgs() rejects unknown flags, bad choices and missing positional
   assertThrows(
     () => parseArgs(SPEC, ["c", "--max-iterations", "many"]),
     UsageError,
-    "must be a number",
+    '--max-iterations must be an integer, got "many"',
   );
+});
+
+Deno.test("parseArgs() takes an integer flag as plain decimal digits within the safe range", () => {
+  const ok: [string, number][] = [
+    ["0", 0],
+    ["42", 42],
+    ["-3", -3],
+    ["007", 7],
+    ["9007199254740991", Number.MAX_SAFE_INTEGER],
+    ["-9007199254740991", -Number.MAX_SAFE_INTEGER],
+  ];
+  for (const [value, n] of ok) {
+    assertEquals(parseArgs(SPEC, ["c", "--max-iterations", value]).flags["max-iterations"], n);
+    assertEquals(parseArgs(SPEC, ["c", `--max-iterations=${value}`]).flags["max-iterations"], n);
+  }
+  const notIntegers = [
+    "0x3",
+    "0b1",
+    "0o7",
+    "1e3",
+    "1.5",
+    "3.",
+    ".5",
+    "+3",
+    " 3",
+    "3 ",
+    "1_000",
+    "∞",
+  ];
+  for (const value of notIntegers) {
+    assertThrows(
+      () => parseArgs(SPEC, ["c", "--max-iterations", value]),
+      UsageError,
+      `optimize: --max-iterations must be an integer, got ${JSON.stringify(value)}`,
+    );
+  }
+  for (
+    const value of [
+      "9007199254740992",
+      "9007199254740993",
+      "-9007199254740993",
+      "1" + "0".repeat(400),
+    ]
+  ) {
+    assertThrows(
+      () => parseArgs(SPEC, ["c", `--max-iterations=${value}`]),
+      UsageError,
+      `optimize: --max-iterations must be an integer from -9007199254740991 to 9007199254740991, got "${value}"`,
+    );
+  }
+});
+
+Deno.test("parseArgs() takes a boolean flag bare, =true or =false, and nothing else", () => {
+  assertEquals(parseArgs(SPEC, ["c", "--explain"]).flags.explain, true);
+  assertEquals(parseArgs(SPEC, ["c", "--explain=true"]).flags.explain, true);
+  assertEquals(parseArgs(SPEC, ["c", "--explain=false"]).flags.explain, false);
+  for (const value of ["no", "yes", "0", "1", "", "TRUE", "False", "off"]) {
+    assertThrows(
+      () => parseArgs(SPEC, ["c", `--explain=${value}`]),
+      UsageError,
+      `optimize: --explain takes no value, =true or =false, got ${JSON.stringify(value)}`,
+    );
+  }
+});
+
+Deno.test("parseArgs() refuses an empty value of any flag that takes one", () => {
+  for (const flag of ["--out", "-o", "--mode", "--override", "--max-iterations"]) {
+    for (const argv of [[flag, ""], [`${flag}=`]]) {
+      const name = flag === "-o" ? "out" : flag.slice(2);
+      assertThrows(
+        () => parseArgs(SPEC, ["c", ...argv]),
+        UsageError,
+        `optimize: flag --${name} needs a value`,
+      );
+    }
+  }
+});
+
+Deno.test("parseArgs() refuses an empty positional, naming it as help does", () => {
+  assertThrows(() => parseArgs(SPEC, [""]), UsageError, "optimize: CAPTURE must not be empty");
+  assertThrows(() => parseArgs(SPEC, ["--", ""]), UsageError, "CAPTURE must not be empty");
+  const rest: CommandSpec = { name: "ingest", summary: "", positionals: ["FILE..."] };
+  assertEquals(parseArgs(rest, ["a", "b"]).positionals, ["a", "b"]);
+  assertThrows(() => parseArgs(rest, ["a", ""]), UsageError, "ingest: FILE must not be empty");
+  const optional: CommandSpec = { name: "history", summary: "", positionals: ["[SESSION]"] };
+  assertEquals(parseArgs(optional, []).positionals, []);
+  assertThrows(() => parseArgs(optional, [""]), UsageError, "history: SESSION must not be empty");
 });
 
 Deno.test("helpText() lists every flag", () => {

@@ -35,7 +35,7 @@ export const spec: CommandSpec = {
     },
     bounds: { type: "boolean", description: "snapshot: add each element's bounds" },
     offscreen: { type: "boolean", description: "snapshot: include off-screen elements" },
-    depth: { type: "number", value: "N", description: "snapshot: show at most N levels" },
+    depth: { type: "integer", value: "N", description: "snapshot: show at most N levels" },
     root: { type: "string", value: "REF", description: "snapshot: only the subtree of REF" },
     marks: {
       type: "boolean",

@@ -6,10 +6,12 @@
  */
 import { join } from "node:path";
 import { existsSync } from "node:fs";
+import { DatabaseSync } from "node:sqlite";
 import type { FlagSpec, ParsedArgs } from "./args.ts";
 import { InputError } from "./errors.ts";
 import { streamIdOf } from "../engine/time_travel.ts";
 import { SqliteEventStore } from "../events/sqlite_event_store.ts";
+import { type DatabaseContents, databaseContents } from "../events/migrations.ts";
 import { type EventStore, NotFoundError } from "../events/event_store.ts";
 
 /** The `--db PATH` flag; spread into a command's `flags`. */
@@ -42,24 +44,44 @@ export function dbPath(args: ParsedArgs): string {
 }
 
 /**
- * Opens the event store a command uses: creating the file and its directory when missing, or,
- * for a command that only reads (`existing`), refusing a path where no log is, so a mistyped
- * `--db` does not leave an empty database behind.
+ * Opens the event store a command uses: creating the file and its directory when missing (or
+ * empty), or, for a command that only reads (`existing`), refusing a path where no log is, so a
+ * mistyped `--db` does not leave a database behind. A file that holds something else (not
+ * SQLite, or another program's tables) is refused before anything is written to it.
  *
  * @param args parsed arguments (may carry `--db`)
- * @param options `existing`: the file must already exist
+ * @param options `existing`: the file must already hold an event log
  * @returns the open store; the caller closes it
  * @throws {NotFoundError} `No event log at PATH …` when `existing` and there is none
+ * @throws {InputError} `PATH: …` when the file is not a Cairn event log
  */
 export function openStore(
   args: ParsedArgs,
   options: { existing?: boolean } = {},
 ): SqliteEventStore {
   const path = dbPath(args);
-  if (options.existing && path !== ":memory:" && !existsSync(path)) {
+  const contents = path === ":memory:" || !existsSync(path) ? "empty" : contentsOf(path);
+  if (contents === "other") throw new InputError(`${path}: not a Cairn event log`);
+  if (options.existing && contents === "empty") {
     throw new NotFoundError(`No event log at ${path} (cairn ingest FILE creates one)`);
   }
   return SqliteEventStore.open(path);
+}
+
+/** SQLite's result code for a file that is not a database. */
+const SQLITE_NOTADB = 26;
+
+/** What an existing file holds, read without writing to it; a file that is not SQLite is "other". */
+function contentsOf(path: string): DatabaseContents {
+  const db = new DatabaseSync(path, { timeout: 10_000 });
+  try {
+    return databaseContents(db);
+  } catch (err) {
+    if ((err as { errcode?: unknown }).errcode === SQLITE_NOTADB) return "other";
+    throw err;
+  } finally {
+    db.close();
+  }
 }
 
 /**
@@ -91,11 +113,10 @@ export async function matchStream(store: EventStore, given: string): Promise<str
  * @param store the event store
  * @param given what the user typed
  * @returns the stream id
- * @throws {InputError} when the start fits several streams (exit 2)
- * @throws {NotFoundError} when it fits none
+ * @throws {InputError} when the start fits several streams or none (exit 2)
  */
 export async function resolveStream(store: EventStore, given: string): Promise<string> {
   const streamId = await matchStream(store, given);
-  if (streamId === null) throw new NotFoundError(`No session ${JSON.stringify(given)}`);
+  if (streamId === null) throw new InputError(`No session ${JSON.stringify(given)}`);
   return streamId;
 }

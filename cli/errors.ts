@@ -1,8 +1,10 @@
 /**
  * One place that turns an error into the one line the CLI prints and its exit code.
  *
- * Bad input (usage, parse errors, schema errors, unknown formats) exits 2; a version conflict
- * or a missing thing exits 1 like any other failure.
+ * Bad input exits 2: usage (a flag's value, an empty argument), parse and schema errors,
+ * unknown formats, a file that is not a Cairn event log, and a session named on the command
+ * line that does not exist. A version conflict, a missing event log (a reading command's
+ * `--db` where none is) or anything else that fails exits 1.
  *
  * @module
  */

@@ -27,7 +27,7 @@ export const spec: CommandSpec = {
   summary: "List sessions, a session's timeline, or its state at a position (time travel)",
   positionals: ["[SESSION]"],
   flags: {
-    at: { type: "number", value: "N", description: "Show the state after global position N" },
+    at: { type: "integer", value: "N", description: "Show the state after global position N" },
     json: { type: "boolean", description: "Print JSON" },
     sheet: {
       type: "string",
@@ -35,9 +35,9 @@ export const spec: CommandSpec = {
       description:
         "Draw the timeline as a contact sheet of its screenshots (up to --at N; the last 60)",
     },
-    columns: { type: "number", value: "N", description: "Tiles a row of --sheet", default: 4 },
+    columns: { type: "integer", value: "N", description: "Tiles a row of --sheet", default: 4 },
     limit: {
-      type: "number",
+      type: "integer",
       value: "N",
       description: "List at most N events (without SESSION: the N newest sessions)",
     },
@@ -95,10 +95,10 @@ export async function run(args: ParsedArgs): Promise<number> {
   const id = args.positionals[0];
   const at = num(args, "at");
   const limit = num(args, "limit");
-  if (at !== undefined && (!Number.isInteger(at) || at < 0)) {
+  if (at !== undefined && at < 0) {
     throw new UsageError(`history: --at must be a non-negative integer, got ${at}`);
   }
-  if (limit !== undefined && (!Number.isInteger(limit) || limit < 1)) {
+  if (limit !== undefined && limit < 1) {
     throw new UsageError(`history: --limit must be a positive integer, got ${limit}`);
   }
   if (id === undefined && at !== undefined) {
@@ -162,7 +162,7 @@ async function writeSheet(
   args: ParsedArgs,
 ): Promise<number> {
   const columns = num(args, "columns") ?? 4;
-  if (!Number.isInteger(columns) || columns < 1 || columns > 12) {
+  if (columns < 1 || columns > 12) {
     throw new UsageError(`history: --columns must be an integer in 1..12, got ${columns}`);
   }
   const sheet = await sessionSheet(store, streamId, {

@@ -1,8 +1,17 @@
 import sharp from "sharp";
+import { DatabaseSync } from "node:sqlite";
 import { SqliteEventStore } from "../events/sqlite_event_store.ts";
 import { assert, assertEquals, assertMatch, assertStringIncludes } from "../tests/assert.ts";
 
 const MAIN = new URL("../main.ts", import.meta.url).pathname;
+const CAPTURE = new URL("../examples/inventory.capture.json", import.meta.url).pathname;
+
+/** The files of a folder with their bytes, by name. */
+async function filesIn(dir: string): Promise<Record<string, Uint8Array>> {
+  const out: Record<string, Uint8Array> = {};
+  for await (const e of Deno.readDir(dir)) out[e.name] = await Deno.readFile(`${dir}/${e.name}`);
+  return out;
+}
 
 async function cairn(args: string[], cwd: string) {
   const out = await new Deno.Command(Deno.execPath(), {
@@ -72,13 +81,24 @@ Deno.test("cairn history lists the timeline and --at N shows the state and write
   }
 });
 
-Deno.test("cairn history fails clearly on an unknown session or a bad --at", async () => {
+Deno.test("cairn history and export exit 2 with one line on an unknown or empty SESSION or a bad --at", async () => {
   const dir = await Deno.makeTempDir({ prefix: "cairn_hist_" });
   try {
-    const { db } = await fixture(dir);
-    const missing = await cairn(["history", "nope", "--db", db], dir);
-    assertEquals(missing.code, 1);
-    assertStringIncludes(missing.stderr, 'No session "nope"');
+    const { db } = await fixture(dir); // one session: an empty start would match it
+    for (const command of ["history", "export"]) {
+      const missing = await cairn([command, "nope", "--db", db], dir);
+      assertEquals([missing.code, missing.stdout, missing.stderr], [
+        2,
+        "",
+        `cairn ${command}: No session "nope"\n`,
+      ]);
+      const empty = await cairn([command, "", "--db", db], dir);
+      assertEquals([empty.code, empty.stdout, empty.stderr], [
+        2,
+        "",
+        `cairn ${command}: SESSION must not be empty\n`,
+      ]);
+    }
     const bad = await cairn(["history", "h1", "--at", "-3", "--db", db], dir);
     assertEquals(bad.code, 2);
     assertStringIncludes(bad.stderr, "--at");
@@ -132,14 +152,46 @@ Deno.test("cairn history and export refuse a --db where no log is, and create no
   const dir = await Deno.makeTempDir({ prefix: "cairn_hist_" });
   try {
     const typo = `${dir}/typo/cairn.db`;
-    for (const args of [["history"], ["history", "h1"], ["export", "h1"]]) {
-      const r = await cairn([...args, "--db", typo], dir);
-      assertEquals(
-        [r.code, r.stderr],
-        [1, `cairn ${args[0]}: No event log at ${typo} (cairn ingest FILE creates one)\n`],
-      );
+    const empty = `${dir}/empty/cairn.db`; // a 0-byte file: SQLite would make it a database
+    await Deno.mkdir(`${dir}/empty`);
+    await Deno.writeFile(empty, new Uint8Array());
+    for (const db of [typo, empty]) {
+      for (const args of [["history"], ["history", "h1"], ["export", "h1"]]) {
+        const r = await cairn([...args, "--db", db], dir);
+        assertEquals(
+          [r.code, r.stderr],
+          [1, `cairn ${args[0]}: No event log at ${db} (cairn ingest FILE creates one)\n`],
+        );
+      }
     }
     assertEquals(await Deno.stat(`${dir}/typo`).then(() => true, () => false), false);
+    assertEquals(await filesIn(`${dir}/empty`), { "cairn.db": new Uint8Array() });
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("a --db that is not a Cairn event log is refused by name, exit 2, and left as it was", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "cairn_hist_" });
+  try {
+    const json = `${dir}/notdb.json`;
+    await Deno.writeTextFile(json, '{"not": "a database"}\n');
+    const foreign = `${dir}/notes.db`; // another program's SQLite file
+    const db = new DatabaseSync(foreign);
+    db.exec("CREATE TABLE notes (text TEXT); INSERT INTO notes VALUES ('keep me')");
+    db.close();
+    const before = await filesIn(dir);
+    for (const path of [json, foreign]) {
+      for (const args of [["history"], ["export", "h1"], ["ingest", CAPTURE]]) {
+        const r = await cairn([...args, "--db", path], dir);
+        assertEquals([r.code, r.stdout, r.stderr], [
+          2,
+          "",
+          `cairn ${args[0]}: ${path}: not a Cairn event log\n`,
+        ]);
+      }
+    }
+    assertEquals(await filesIn(dir), before);
   } finally {
     await Deno.remove(dir, { recursive: true });
   }
@@ -232,8 +284,14 @@ Deno.test("cairn history --sheet draws the screenshots as one picture; a session
     const first = await cairn(["history", "shots", "--sheet", out, "--at", "7", "--db", db], dir);
     assertStringIncludes(first.stdout, "2 screens (@6 … @7)");
 
-    const none = await cairn(["history", "h2", "--sheet", out, "--db", db], dir);
-    assertEquals(none.code, 1, none.stdout);
+    const steps = SqliteEventStore.open(db);
+    await steps.append("session-steps", [{ type: "StepStarted", data: { index: 0, text: "a" } }]);
+    steps.close();
+    const none = await cairn(["history", "steps", "--sheet", out, "--db", db], dir);
+    assertEquals([none.code, none.stderr], [
+      1,
+      "cairn history: session-steps has no screenshots\n",
+    ]);
   } finally {
     await Deno.remove(dir, { recursive: true });
   }

@@ -57,7 +57,9 @@ Examples:
 };
 
 /**
- * Ingests a capture file once: its session id is derived from the file's events and blobs.
+ * Ingests a capture file once: its session id is derived from the file's events and blobs,
+ * not from the path it was named by (`SessionStarted.source.file` is left out), so
+ * `./f.json`, `f.json` and `/abs/f.json` are one session.
  *
  * @param store the event store
  * @param path the capture file
@@ -66,9 +68,14 @@ Examples:
  */
 export async function ingestOnce(store: EventStore, path: string): Promise<string> {
   const probe = await prepareFile(path, { sessionId: "probe" });
-  const hasher = new TextEncoder().encode(
-    JSON.stringify(probe.sessions.map((s) => s.events.map((e) => [e.type, e.data]))),
+  const content = probe.sessions.map((s) =>
+    s.events.map((e) => {
+      if (e.type !== "SessionStarted" || e.data.source === undefined) return [e.type, e.data];
+      const { file: _, ...source } = e.data.source;
+      return [e.type, { ...e.data, source }];
+    })
   );
+  const hasher = new TextEncoder().encode(JSON.stringify(content));
   const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", hasher));
   const id = "capture-" +
     Array.from(digest.subarray(0, 8), (b) => b.toString(16).padStart(2, "0")).join("");
@@ -106,6 +113,24 @@ export function parseStepModes(values: readonly string[]): Record<number, Select
     out[Number(m[1]) - 1] = m[2] as SelectorMode;
   }
   return out;
+}
+
+/**
+ * Checks that every step override names a step of the trail.
+ *
+ * @param stepModes the output of {@linkcode parseStepModes}
+ * @param steps how many steps the trail has
+ * @throws {UsageError} naming the `--step-mode` value and the range of N
+ */
+export function checkStepModes(stepModes: Record<number, SelectorMode>, steps: number): void {
+  for (const [index, mode] of Object.entries(stepModes)) {
+    if (Number(index) >= steps) {
+      throw new UsageError(
+        `optimize: --step-mode ${Number(index) + 1}=${mode}: N must be from 1 to ${steps}, ` +
+          "the trail's steps",
+      );
+    }
+  }
 }
 
 async function isFile(path: string): Promise<boolean> {
@@ -168,6 +193,7 @@ export async function run(args: ParsedArgs): Promise<number> {
       }
       throw err;
     }
+    checkStepModes(stepModes, projection.trail.trail.length);
     await writeTrailCache(trailCachePath(args, sessionId, mode), projection.yaml);
     const out = str(args, "out");
     if (out) {

@@ -34,7 +34,7 @@ export const spec: CommandSpec = {
       description: "Delete the session's events once the file is written",
     },
     port: {
-      type: "number",
+      type: "integer",
       value: "PORT",
       description: "Serve the HTTP API on 127.0.0.1:PORT while recording (0: any free port)",
     },
@@ -65,7 +65,7 @@ export async function run(args: ParsedArgs): Promise<number> {
   if (!prompt) throw new UsageError("record: --prompt is required");
   if (!URL.canParse(url)) throw new UsageError(`record: --url is not a URL: ${url}`);
   const port = num(args, "port");
-  if (port !== undefined && (!Number.isInteger(port) || port < 0 || port > 65535)) {
+  if (port !== undefined && (port < 0 || port > 65535)) {
     throw new UsageError(`record: --port must be 0–65535, got ${port}`);
   }
   const store = openStore(args);

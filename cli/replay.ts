@@ -56,7 +56,7 @@ export const spec: CommandSpec = {
     },
     "auto-boundary": { type: "boolean", description: "Record the test boundary's start and end" },
     ...ANDROID_FLAGS,
-    timeout: { type: "number", value: "MS", default: 10_000, description: "Per-action timeout" },
+    timeout: { type: "integer", value: "MS", default: 10_000, description: "Per-action timeout" },
     viewport: {
       type: "string",
       value: "WxH",

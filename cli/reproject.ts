@@ -10,7 +10,7 @@
  */
 import { dirname, join } from "node:path";
 import { bool, type CommandSpec, type ParsedArgs, str } from "./args.ts";
-import { DB_FLAGS, dbPath, matchStream, openStore } from "./context.ts";
+import { DB_FLAGS, dbPath, openStore, resolveStream } from "./context.ts";
 import { UsageError } from "./args.ts";
 import { HEURISTICS_VERSION, HEURISTICS_VERSIONS } from "../engine/optimizer/heuristics.ts";
 import type { ScreenTable } from "../engine/screen_table.ts";
@@ -47,7 +47,7 @@ export const spec: CommandSpec = {
   details: `
 Examples:
   deno task cairn reproject --heuristics v1 --all
-  deno task cairn reproject --heuristics v1 --mode strict capture-0f0d3779cb1af08e
+  deno task cairn reproject --heuristics v1 --mode strict capture-7d1358bd4a543982
 `,
 };
 
@@ -146,9 +146,9 @@ export async function run(args: ParsedArgs): Promise<number> {
     if (bool(args, "all")) {
       ids = (await store.streams("session-")).map((s) => s.streamId.slice("session-".length));
     } else {
-      // a short id names the one session it starts (an unknown one is reported below)
+      // a short id names the one session it starts; one that names none is bad input
       ids = await Promise.all(
-        ids.map(async (id) => ((await matchStream(store, id)) ?? id).replace(/^session-/, "")),
+        ids.map(async (id) => (await resolveStream(store, id)).replace(/^session-/, "")),
       );
     }
     const screens = new Map<string, Screen>();

@@ -18,13 +18,13 @@ export const spec: CommandSpec = {
   flags: {
     host: { type: "string", value: "HOST", default: "127.0.0.1", description: "Address to bind" },
     port: {
-      type: "number",
+      type: "integer",
       value: "PORT",
       default: 8787,
       description: "Port (0 picks a free one)",
     },
     "body-limit": {
-      type: "number",
+      type: "integer",
       value: "BYTES",
       default: DEFAULT_BODY_LIMIT,
       description: "Largest request body accepted (413 above)",
@@ -62,10 +62,10 @@ export function serveConfig(
   const host = str(args, "host") ?? "127.0.0.1";
   const port = num(args, "port") ?? 8787;
   const bodyLimit = num(args, "body-limit") ?? DEFAULT_BODY_LIMIT;
-  if (!Number.isInteger(port) || port < 0 || port > 65535) {
+  if (port < 0 || port > 65535) {
     throw new InputError(`serve: --port must be an integer in 0..65535, got ${port}`);
   }
-  if (!Number.isInteger(bodyLimit) || bodyLimit < 1) {
+  if (bodyLimit < 1) {
     throw new InputError(`serve: --body-limit must be a positive integer, got ${bodyLimit}`);
   }
   const token = env("CAIRN_TOKEN") || undefined;

@@ -39,7 +39,8 @@ export const spec: CommandSpec = {
         "authoring: loop until stable, flag unstable steps; dev: refine once, else NL; ci: replay only",
     },
     "max-iterations": {
-      type: "number",
+      type: "integer",
+      value: "N",
       default: DEFAULT_MAX_ITERATIONS,
       description: "Replays at most (authoring)",
     },
@@ -89,7 +90,7 @@ export async function run(args: ParsedArgs): Promise<number> {
   const target = args.positionals[0]!;
   const policy = (str(args, "policy") ?? "authoring") as Policy;
   const maxIterations = num(args, "max-iterations") ?? DEFAULT_MAX_ITERATIONS;
-  if (!Number.isInteger(maxIterations) || maxIterations < 1 || maxIterations > 20) {
+  if (maxIterations < 1 || maxIterations > 20) {
     throw new InputError(
       `--max-iterations: expected a whole number from 1 to 20, got ${maxIterations}`,
     );

@@ -149,6 +149,32 @@ export const MIGRATIONS: readonly Migration[] = [
   },
 ];
 
+/** What a database holds: no table yet, a Cairn event log (of any layout), or something else. */
+export type DatabaseContents = "empty" | "event log" | "other";
+
+/**
+ * Tells, by its tables and without writing, what a database holds: an event log has
+ * `schema_migrations`, or (layout 1) an `events` table.
+ *
+ * @param db an open database
+ * @returns `"empty"` (no table: a new file), `"event log"` or `"other"`
+ * @throws {Error} when the file is not a SQLite database (SQLite's `file is not a database`)
+ * @example
+ * ```ts
+ * import { DatabaseSync } from "node:sqlite";
+ * const db = new DatabaseSync(":memory:");
+ * if (databaseContents(db) !== "empty") throw new Error();
+ * migrate(db);
+ * if (databaseContents(db) !== "event log") throw new Error();
+ * ```
+ */
+export function databaseContents(db: DatabaseSync): DatabaseContents {
+  const tables = db.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").all()
+    .map((row) => row.name);
+  if (tables.length === 0) return "empty";
+  return tables.includes("schema_migrations") || tables.includes("events") ? "event log" : "other";
+}
+
 /** The newest layout version this code knows. */
 export const LATEST_VERSION: number = MIGRATIONS.at(-1)!.version;
 

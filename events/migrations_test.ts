@@ -1,5 +1,5 @@
 import { DatabaseSync } from "node:sqlite";
-import { LATEST_VERSION, migrate, MIGRATIONS } from "./migrations.ts";
+import { databaseContents, LATEST_VERSION, migrate, MIGRATIONS } from "./migrations.ts";
 import { SqliteEventStore } from "./sqlite_event_store.ts";
 import { IdempotencyError } from "./event_store.ts";
 import type { StoredEvent } from "./schemas.ts";
@@ -113,6 +113,41 @@ Deno.test("migrate() applies nothing to a current file and refuses a newer layou
     assertThrows(() => migrate(db), Error, "newer than this Cairn knows");
   } finally {
     db.close();
+  }
+});
+
+Deno.test("databaseContents() tells a new file, an event log of any layout and anything else apart, writing nothing", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "cairn_migrate_" });
+  const contentsOf = (path: string) => {
+    const db = new DatabaseSync(path);
+    try {
+      return databaseContents(db);
+    } finally {
+      db.close();
+    }
+  };
+  try {
+    await Deno.writeFile(`${dir}/empty.db`, new Uint8Array());
+    writeV1File(`${dir}/v1.db`);
+    SqliteEventStore.open(`${dir}/current.db`).close();
+    const other = new DatabaseSync(`${dir}/other.db`);
+    other.exec("CREATE TABLE notes (text TEXT)");
+    other.close();
+    await Deno.writeTextFile(
+      `${dir}/text.db`,
+      "not a database, but long enough to have a header\n",
+    );
+    const names = ["empty", "v1", "current", "other", "text"];
+    const bytes = () => Promise.all(names.map((name) => Deno.readFile(`${dir}/${name}.db`)));
+    const before = await bytes();
+    assertEquals(contentsOf(`${dir}/empty.db`), "empty");
+    assertEquals(contentsOf(`${dir}/v1.db`), "event log");
+    assertEquals(contentsOf(`${dir}/current.db`), "event log");
+    assertEquals(contentsOf(`${dir}/other.db`), "other");
+    assertThrows(() => contentsOf(`${dir}/text.db`), Error, "file is not a database");
+    assertEquals(await bytes(), before);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
   }
 });
 

@@ -82,7 +82,23 @@ Deno.test("cairn <command> --help exits 0 and shows every flag with its descript
 
 Deno.test("a usage error is one line naming the command once, exit code 2", async () => {
   const cases: [string[], string][] = [
-    [["history", "x", "--at", "abc"], 'cairn history: --at must be a number, got "abc"'],
+    [["history", "x", "--at", "abc"], 'cairn history: --at must be an integer, got "abc"'],
+    [["history", "x", "--at", "0x3"], 'cairn history: --at must be an integer, got "0x3"'],
+    [["history", "x", "--at", ""], "cairn history: flag --at needs a value"],
+    [["history", "x", "--at="], "cairn history: flag --at needs a value"],
+    [
+      ["history", "x", "--at", "9007199254740993"],
+      "cairn history: --at must be an integer from -9007199254740991 to 9007199254740991, " +
+      'got "9007199254740993"',
+    ],
+    [
+      ["history", "x", "--json=no"],
+      'cairn history: --json takes no value, =true or =false, got "no"',
+    ],
+    [["history", "--db", ""], "cairn history: flag --db needs a value"],
+    [["export", "x", "--db="], "cairn export: flag --db needs a value"],
+    [["history", ""], "cairn history: SESSION must not be empty"],
+    [["export", ""], "cairn export: SESSION must not be empty"],
     [["history", "x", "--bogus"], "cairn history: unknown flag --bogus (see cairn history --help)"],
     [["reproject"], "cairn reproject: name sessions or pass --all (see cairn reproject --help)"],
   ];

@@ -2,7 +2,7 @@
  * `cairn ingest` and `cairn export` as a user runs them: `deno run -A main.ts …` in a child
  * process on a real SQLite file in a temp dir.
  */
-import { assert, assertEquals, assertMatch, assertStringIncludes } from "./assert.ts";
+import { assert, assertEquals, assertMatch } from "./assert.ts";
 import { SqliteEventStore } from "../events/sqlite_event_store.ts";
 import type { StoredEvent } from "../events/schemas.ts";
 import { comparableEvents } from "../engine/formats/round_trip.ts";
@@ -191,11 +191,10 @@ for (const c of CASES) {
   });
 }
 
-Deno.test("cairn export names a session that does not exist", async () => {
+Deno.test("cairn export names a session that does not exist, exit 2 as for any bad input", async () => {
   await withTemp(async (dir) => {
     SqliteEventStore.open(`${dir}/c.db`).close(); // a log, without that session
     const r = await cairn(["export", "--db", `${dir}/c.db`, "nope"]);
-    assertEquals(r.code, 1);
-    assertStringIncludes(r.stderr, 'No session "nope"');
+    assertEquals([r.code, r.stdout, r.stderr], [2, "", 'cairn export: No session "nope"\n']);
   });
 });

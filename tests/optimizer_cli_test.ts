@@ -54,6 +54,63 @@ Deno.test("cairn optimize prints the golden trail of a capture file and reuses i
   }
 });
 
+Deno.test("cairn optimize gives a file one session id whatever the path's spelling, the README's for the example", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    const db = `${dir}/c.db`;
+    const spellings = [
+      "examples/inventory.capture.json",
+      "./examples/inventory.capture.json",
+      `${ROOT}examples/inventory.capture.json`,
+      "examples/../examples/inventory.capture.json",
+    ];
+    const ids = [];
+    for (const path of spellings) {
+      const r = await cairn(["optimize", path], db);
+      assertEquals(r.code, 0, r.err);
+      ids.push(/id: (capture-[0-9a-f]+)/.exec(r.out)![1]);
+    }
+    const readme = await Deno.readTextFile(`${ROOT}README.md`);
+    const quoted = /config:\n {2}id: (capture-[0-9a-f]+)\n/.exec(readme)![1];
+    assertEquals(ids, spellings.map(() => quoted));
+    const sessions = await cairn(["history", "--json"], db);
+    assertEquals(
+      JSON.parse(sessions.out).sessions.map((s: { sessionId: string }) => s.sessionId),
+      [quoted],
+    );
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("cairn optimize --step-mode N outside the trail's steps exits 2 naming the flag and the range", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    const db = `${dir}/c.db`;
+    const capture = "examples/inventory.capture.json"; // 4 steps
+    for (const n of ["5", "99"]) {
+      const r = await cairn(
+        ["optimize", capture, "--step-mode", `${n}=strict`, "-o", `${dir}/t`],
+        db,
+      );
+      assertEquals([r.code, r.out, r.err], [
+        2,
+        "",
+        `cairn optimize: --step-mode ${n}=strict: N must be from 1 to 4, the trail's steps\n`,
+      ]);
+    }
+    assertEquals(await Deno.stat(`${dir}/t`).then(() => true, () => false), false);
+    const last = await cairn(["optimize", capture, "--step-mode", "4=strict"], db);
+    assertEquals(last.code, 0, last.err);
+    assertStringIncludes(
+      last.out,
+      "step: Verify inventory increased by 2\n    selectorMode: strict",
+    );
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
 Deno.test("cairn optimize exits 2 with one line for a missing file or unknown session", async () => {
   const dir = await Deno.makeTempDir();
   try {
@@ -65,6 +122,17 @@ Deno.test("cairn optimize exits 2 with one line for a missing file or unknown se
     assertStringIncludes(unknown.err, "neither a file nor a stored session");
     const mode = await cairn(["optimize", "x", "--mode", "loose"], `${dir}/c.db`);
     assertEquals(mode.code, 2);
+    // reproject, like every command taking SESSION: an unknown one is bad input, nothing projected
+    assertEquals(
+      (await cairn(["optimize", "examples/merchant.capture.json"], `${dir}/c.db`)).code,
+      0,
+    );
+    const reproject = await cairn(["reproject", "capture-", "nope"], `${dir}/c.db`);
+    assertEquals([reproject.code, reproject.out, reproject.err], [
+      2,
+      "",
+      'cairn reproject: No session "nope"\n',
+    ]);
   } finally {
     await Deno.remove(dir, { recursive: true });
   }
