@@ -89,13 +89,52 @@ Deno.test("cairn export --format recording_v1 into a directory uses seed 004's f
   });
 });
 
+Deno.test("cairn ingest reads a file saved with a UTF-8 byte order mark as the same file without", async () => {
+  await withTemp(async (dir) => {
+    const db = `${dir}/c.db`;
+    // the inventory example and its screens, so that the copy with a mark sits beside them
+    await Deno.mkdir(`${dir}/inventory`);
+    for await (const e of Deno.readDir(`${ROOT}examples/inventory`)) {
+      await Deno.copyFile(`${ROOT}examples/inventory/${e.name}`, `${dir}/inventory/${e.name}`);
+    }
+    const plain = [
+      `${ROOT}../shared/corpus/chrome-recorder/nightwatch_order-a-coffee.json`,
+      `${ROOT}examples/inventory.capture.json`,
+    ];
+    const marked = await Promise.all(plain.map(async (file) => {
+      const path = `${dir}/${file.split("/").at(-1)}`;
+      await Deno.writeFile(path, new Uint8Array([0xef, 0xbb, 0xbf, ...await Deno.readFile(file)]));
+      return path;
+    }));
+    const r = await cairn(["ingest", "--db", db, ...plain, ...marked]);
+    assertEquals(r.code, 0, r.stderr);
+    const ids = r.stdout.trim().split("\n");
+    assertEquals(ids.length, 4);
+    for (let i = 0; i < 2; i++) {
+      assertEquals(
+        comparableEvents(await readSession(db, ids[i + 2]!)),
+        comparableEvents(await readSession(db, ids[i]!)),
+      );
+    }
+  });
+});
+
 const BAD_CAPTURE = `{
   "format": "cairn.capture/v1",
   "platform": "android",
   "actions": [{ "action": "tapp", "coordinates": { "x": 1, "y": "2" } }]
 }`;
 
-const CASES: { name: string; file: string; text: string; expect: RegExp }[] = [
+/** A text as UTF-16 LE with its byte order mark. */
+function utf16le(text: string): Uint8Array {
+  const out = [0xff, 0xfe];
+  for (let i = 0; i < text.length; i++) {
+    out.push(text.charCodeAt(i) & 0xff, text.charCodeAt(i) >> 8);
+  }
+  return new Uint8Array(out);
+}
+
+const CASES: { name: string; file: string; text: string | Uint8Array; expect: RegExp }[] = [
   {
     name: "malformed JSON",
     file: "broken.json",
@@ -159,6 +198,23 @@ const CASES: { name: string; file: string; text: string; expect: RegExp }[] = [
     expect: /other\.json: unknown format/,
   },
   {
+    name: "a Latin-1 file",
+    file: "latin1.json",
+    text: Uint8Array.from(
+      '{"format":"cairn.capture/v1","platform":"android","prompt":"café","actions":[]}',
+      (c) => c.charCodeAt(0),
+    ),
+    expect:
+      /latin1\.json: byte offset 63 \(line 1\): not UTF-8 \(byte 0xe9\); save the file as UTF-8$/,
+  },
+  {
+    name: "a UTF-16 file",
+    file: "utf16.json",
+    text: utf16le(await Deno.readTextFile(SAMPLE)),
+    expect:
+      /utf16\.json: UTF-16 is not supported \(byte order mark FF FE\); save the file as UTF-8$/,
+  },
+  {
     name: "a missing hierarchy file",
     file: "nofile.json",
     text: JSON.stringify({
@@ -178,7 +234,8 @@ for (const c of CASES) {
       const text = c.name === "a truncated file"
         ? (await Deno.readTextFile(SAMPLE)).slice(0, 700)
         : c.text;
-      await Deno.writeTextFile(`${dir}/${c.file}`, text);
+      if (typeof text === "string") await Deno.writeTextFile(`${dir}/${c.file}`, text);
+      else await Deno.writeFile(`${dir}/${c.file}`, text);
       // A good file first: a bad one anywhere in the batch stores nothing at all.
       const r = await cairn(["ingest", "--db", db, SAMPLE, `${dir}/${c.file}`]);
       assertEquals(r.code, 2, r.stderr);
