@@ -119,6 +119,34 @@ Deno.test("cairn ingest reads a file saved with a UTF-8 byte order mark as the s
   });
 });
 
+/** A capture whose one action's `toolParams.a` holds arrays nested so that the file is `levels` deep. */
+function nestedCapture(levels: number): string {
+  const arrays = levels - 4; // the file, actions, the action, toolParams
+  return `{"format":"cairn.capture/v1","platform":"android","actions":[{"action":"tap",` +
+    `"toolParams":{"a":${"[".repeat(arrays)}${"]".repeat(arrays)}}}]}`;
+}
+
+Deno.test("cairn ingest takes JSON nested to the limit, and its exports ingest again", async () => {
+  await withTemp(async (dir) => {
+    const db = `${dir}/c.db`;
+    await Deno.writeTextFile(`${dir}/limit.json`, nestedCapture(1000));
+    const first = await cairn(["ingest", "--db", db, `${dir}/limit.json`]);
+    assertEquals(first.code, 0, first.stderr);
+    const id = first.stdout.trim();
+    for (const format of ["capture", "events"]) {
+      const out = `${dir}/out.${format}`;
+      const exp = await cairn(["export", "--db", db, id, "--format", format, "-o", out]);
+      assertEquals(exp.code, 0, exp.stderr);
+      const again = await cairn(["ingest", "--db", db, out]);
+      assertEquals(again.code, 0, again.stderr);
+      assertEquals(
+        comparableEvents(await readSession(db, again.stdout.trim())),
+        comparableEvents(await readSession(db, id)),
+      );
+    }
+  });
+});
+
 const BAD_CAPTURE = `{
   "format": "cairn.capture/v1",
   "platform": "android",
@@ -213,6 +241,12 @@ const CASES: { name: string; file: string; text: string | Uint8Array; expect: Re
     text: utf16le(await Deno.readTextFile(SAMPLE)),
     expect:
       /utf16\.json: UTF-16 is not supported \(byte order mark FF FE\); save the file as UTF-8$/,
+  },
+  {
+    name: "JSON nested deeper than the limit",
+    file: "deep.json",
+    text: nestedCapture(10_000),
+    expect: /deep\.json: actions\.0\.toolParams\.a\.0…: nested deeper than 1000 levels$/,
   },
   {
     name: "a missing hierarchy file",
