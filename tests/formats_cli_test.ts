@@ -147,6 +147,59 @@ Deno.test("cairn ingest takes JSON nested to the limit, and its exports ingest a
   });
 });
 
+/**
+ * The inventory example copied into `dir` with a screenshot for its first action (`shot.png`, a
+ * copy of docs/timeline_sheet.png) and `edit` applied; returns the capture's path.
+ */
+async function inventoryCopy(dir: string, edit: (dir: string) => Promise<void>): Promise<string> {
+  await Deno.mkdir(`${dir}/inventory`);
+  for await (const e of Deno.readDir(`${ROOT}examples/inventory`)) {
+    await Deno.copyFile(`${ROOT}examples/inventory/${e.name}`, `${dir}/inventory/${e.name}`);
+  }
+  await Deno.copyFile(`${ROOT}docs/timeline_sheet.png`, `${dir}/shot.png`);
+  const capture = JSON.parse(await Deno.readTextFile(`${ROOT}examples/inventory.capture.json`));
+  capture.actions[0].screenshot = "shot.png";
+  await Deno.writeTextFile(`${dir}/inventory.capture.json`, JSON.stringify(capture, null, 2));
+  await edit(dir);
+  return `${dir}/inventory.capture.json`;
+}
+
+const SCREEN_EDITS: { name: string; edit: (dir: string) => Promise<void>; expect?: RegExp }[] = [
+  { name: "as it is (a real PNG screenshot)", edit: () => Promise.resolve() },
+  {
+    name: "a text file saved as its PNG screenshot",
+    edit: (dir) => Deno.writeTextFile(`${dir}/shot.png`, "not a png\n"),
+    expect: /: actions\.0\.screenshot: not a PNG image /,
+  },
+  {
+    name: "a hierarchy file cut short",
+    edit: async (dir) => {
+      const path = `${dir}/inventory/03_password.xml`;
+      await Deno.writeTextFile(path, (await Deno.readTextFile(path)).slice(0, 900));
+    },
+    expect: /: actions\.\d+\.viewHierarchy\.file: Unterminated .* at line \d+, column \d+$/,
+  },
+];
+
+for (const c of SCREEN_EDITS) {
+  Deno.test(`cairn ingest checks the screens of the inventory example: ${c.name}`, async () => {
+    await withTemp(async (dir) => {
+      const db = `${dir}/c.db`;
+      SqliteEventStore.open(db).close();
+      const r = await cairn(["ingest", "--db", db, await inventoryCopy(dir, c.edit)]);
+      if (!c.expect) {
+        assertEquals(r.code, 0, r.stderr);
+        assert(await headOf(db) > 0);
+        return;
+      }
+      assertEquals(r.code, 2, r.stderr);
+      assertEquals(r.stderr.trim().split("\n").length, 1, r.stderr);
+      assertMatch(r.stderr.trim(), c.expect);
+      assertEquals(await headOf(db), 0);
+    });
+  });
+}
+
 const BAD_CAPTURE = `{
   "format": "cairn.capture/v1",
   "platform": "android",
@@ -247,6 +300,65 @@ const CASES: { name: string; file: string; text: string | Uint8Array; expect: Re
     file: "deep.json",
     text: nestedCapture(10_000),
     expect: /deep\.json: actions\.0\.toolParams\.a\.0…: nested deeper than 1000 levels$/,
+  },
+  {
+    name: "a hierarchy that does not parse",
+    file: "unclosed.json",
+    text: JSON.stringify({
+      format: "cairn.capture/v1",
+      platform: "android",
+      actions: [{
+        action: "tap",
+        viewHierarchy: '<hierarchy><node bounds="[0,0][10,10]"><unclosed',
+      }],
+    }),
+    expect:
+      /unclosed\.json: actions\.0\.viewHierarchy: Unterminated start tag <unclosed> at line 1, column 40$/,
+  },
+  {
+    name: "an XML hierarchy labelled chrome",
+    file: "label.json",
+    text: JSON.stringify({
+      format: "cairn.capture/v1",
+      platform: "web",
+      actions: [{
+        action: "tap",
+        format: "chrome",
+        viewHierarchy: '<hierarchy><node bounds="[0,0][10,10]"/></hierarchy>',
+      }],
+    }),
+    expect:
+      /label\.json: actions\.0\.viewHierarchy: Invalid Chrome hierarchy JSON at line 1, column 1: /,
+  },
+  {
+    name: "an XML hierarchy nested 20,000 deep",
+    file: "deepxml.json",
+    text: JSON.stringify({
+      format: "cairn.capture/v1",
+      platform: "android",
+      actions: [{
+        action: "tap",
+        viewHierarchy: "<hierarchy>" + '<node bounds="[0,0][1,1]">'.repeat(20_000) +
+          "</node>".repeat(20_000) + "</hierarchy>",
+      }],
+    }),
+    expect:
+      /deepxml\.json: actions\.0\.viewHierarchy: Elements nested deeper than 1000 levels at line 1, column \d+$/,
+  },
+  {
+    name: "a screenshot that is not an image of its type",
+    file: "fakeshot.json",
+    text: JSON.stringify({
+      format: "cairn.capture/v1",
+      platform: "android",
+      actions: [{
+        action: "tap",
+        viewHierarchy: '<hierarchy><node bounds="[0,0][10,10]"/></hierarchy>',
+        screenshot: `data:image/png;base64,${btoa("not a png\n")}`,
+      }],
+    }),
+    expect:
+      /fakeshot\.json: actions\.0\.screenshot: not a PNG image \(its bytes do not start with the PNG signature\)$/,
   },
   {
     name: "a missing hierarchy file",

@@ -147,7 +147,7 @@ Deno.test("eventsToCapture() then captureToEvents() gives the same events", asyn
 
 Deno.test("eventsToCapture() writes a screenshot as a data URI that reads back to the same blob", async () => {
   const { put, blobs } = memoryBlobs();
-  const png = new Uint8Array([137, 80, 78, 71, 1, 2, 3]);
+  const png = new Uint8Array([137, 80, 78, 71, 13, 10, 26, 10, 1, 2, 3]); // a PNG signature
   const shot = await put(png, "image/png");
   const hierarchy = await put(new TextEncoder().encode(XML), "application/xml");
   const events: NewEvent[] = [

@@ -9,12 +9,14 @@ import {
   BlobRef,
   CURRENT_SCHEMA_VERSION,
   EVENT_SCHEMAS,
+  type EventData,
   type EventType,
   type NewEvent,
 } from "../../events/schemas.ts";
 import { upcast } from "../../events/upcasters.ts";
 import { decodeBase64, encodeBase64 } from "./base64.ts";
 import { blobRefOf, type PendingBlob } from "./blob_ref.ts";
+import { checkHierarchy, checkScreenshot, hierarchyText } from "./check_screen.ts";
 import { FormatError } from "./format_error.ts";
 import { parseJson } from "./json_text.ts";
 
@@ -71,7 +73,9 @@ function isBlobRef(v: object): v is BlobRef {
 
 /**
  * Parses an events file of one session: every line is checked (JSON, known session event
- * type, data against its schema after upcasting an older `schemaVersion`, blob hashes).
+ * type, data against its schema after upcasting an older `schemaVersion`, blob hashes), and the
+ * screens whose blobs the file carries (the hierarchy parses, the screenshot is an image of its
+ * type).
  *
  * @param text the file's text
  * @returns the events, the blobs the file carries and the blobs the events reference
@@ -87,6 +91,9 @@ export function parseEventsJsonl(text: string): EventsFile {
   const eventLines: number[] = [];
   const blobs: PendingBlob[] = [];
   const references = new Map<string, { ref: BlobRef; line: number }>();
+  /** The blobs of the file by hash, and its screens with their lines (checked at the end). */
+  const carried = new Map<string, PendingBlob>();
+  const screens: [EventData<"ScreenCaptured">, number][] = [];
   const lines = text.split("\n");
   lines.forEach((raw, i) => {
     const n = i + 1;
@@ -116,6 +123,7 @@ export function parseEventsJsonl(text: string): EventsFile {
         throw new FormatError(`line ${n}: blob.hash does not match the sha256 of its bytes`);
       }
       blobs.push(blob);
+      carried.set(ref.data.hash, blob);
       return;
     }
     const type = o.type;
@@ -139,13 +147,40 @@ export function parseEventsJsonl(text: string): EventsFile {
     const meta = o.meta as Record<string, unknown> | undefined;
     const at = meta && typeof meta.recordedAt === "string" ? meta.recordedAt : undefined;
     const event = { type, data, ...(at ? { meta: { recordedAt: at } } : {}) } as NewEvent;
+    if (type === "ScreenCaptured") screens.push([data as EventData<"ScreenCaptured">, n]);
     for (const ref of blobRefsIn(data)) {
       if (!references.has(ref.hash)) references.set(ref.hash, { ref, line: n });
     }
     events.push(event);
     eventLines.push(n);
   });
+  const checked = new Set<string>();
+  for (const [data, line] of screens) checkCarriedScreen(data, line, { carried, checked });
   return { events, lines: eventLines, blobs, references };
+}
+
+/**
+ * Checks the hierarchy and screenshot of a screen whose blobs the file carries, each blob once
+ * per format (`checkHierarchy`, `checkScreenshot`); a blob already in the database was checked
+ * when it was stored.
+ */
+function checkCarriedScreen(
+  data: EventData<"ScreenCaptured">,
+  line: number,
+  blobs: { carried: ReadonlyMap<string, PendingBlob>; checked: Set<string> },
+): void {
+  const key = `${data.format} ${data.hierarchy.hash}`;
+  const hierarchy = blobs.carried.get(data.hierarchy.hash);
+  if (hierarchy && !blobs.checked.has(key)) {
+    const field = `line ${line}: data.hierarchy`;
+    checkHierarchy(hierarchyText(hierarchy.bytes, field), data.format, field);
+    blobs.checked.add(key);
+  }
+  const shot = data.screenshot && blobs.carried.get(data.screenshot.hash);
+  if (shot) {
+    const { mediaType } = data.screenshot!;
+    checkScreenshot({ bytes: shot.bytes, mediaType }, `line ${line}: data.screenshot`);
+  }
 }
 
 /** An event as the exporter reads it. */

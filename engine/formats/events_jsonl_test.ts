@@ -40,6 +40,21 @@ Deno.test("parseEventsJsonl() upcasts an older schemaVersion", () => {
   assertEquals(file.references.get(REF.hash)?.line, 2);
 });
 
+/** A blob line and the reference to it. */
+function blob(
+  text: string,
+  mediaType: string,
+): { line: string; ref: ReturnType<typeof blobRefOf> } {
+  const bytes = new TextEncoder().encode(text);
+  const ref = blobRefOf({ bytes, mediaType });
+  return { line: JSON.stringify({ blob: ref, base64: encodeBase64(bytes) }), ref };
+}
+const BAD_XML = blob('<hierarchy><node bounds="[0,0][1,1]"', "application/xml");
+const NOT_PNG = blob("not a png", "image/png");
+function screen(data: Record<string, unknown>): string {
+  return JSON.stringify({ type: "ScreenCaptured", data: { format: "uiautomator-dump", ...data } });
+}
+
 const BAD: [string, string, string][] = [
   ["a line that is not JSON", `${START}\n{"type": }\n`, "line 2, column 10: expected a value"],
   [
@@ -68,6 +83,22 @@ const BAD: [string, string, string][] = [
     "line 2: base64: ",
   ],
   ["an array line", `${START}\n[1, 2]`, "line 2: expected an event object"],
+  [
+    "a hierarchy that does not parse",
+    `${START}\n${BAD_XML.line}\n${screen({ hierarchy: BAD_XML.ref })}`,
+    "line 3: data.hierarchy: Unterminated start tag <node> at line 1, column 12",
+  ],
+  [
+    "a hierarchy that does not parse, carried after its event",
+    `${START}\n${screen({ hierarchy: BAD_XML.ref })}\n${BAD_XML.line}`,
+    "line 2: data.hierarchy: Unterminated start tag <node>",
+  ],
+  [
+    "a screenshot that is not an image of its type",
+    `${START}\n${JSON.stringify({ blob: REF, base64: encodeBase64(XML) })}\n${NOT_PNG.line}\n` +
+    screen({ hierarchy: REF, screenshot: NOT_PNG.ref }),
+    "line 4: data.screenshot: not a PNG image (its bytes do not start with the PNG signature)",
+  ],
 ];
 
 for (const [name, text, message] of BAD) {

@@ -17,6 +17,7 @@ import { HierarchyFormat as HierarchyFormatSchema } from "../ui_node.ts";
 import { CHROME_SCHEMA_VERSION, ChromeHierarchy } from "../chrome_hierarchy.ts";
 import { isCdpAxTree, parseAxTree } from "./axtree.ts";
 import { blobRefOf, type PendingBlob } from "./blob_ref.ts";
+import { checkHierarchy } from "./check_screen.ts";
 import { hierarchyMediaType } from "./detect_hierarchy.ts";
 import { FormatError, zodToFormatError } from "./format_error.ts";
 import { projectCapture } from "../capture_projection.ts";
@@ -213,11 +214,27 @@ export interface RecordingImport {
   blobs: PendingBlob[];
 }
 
+/**
+ * A snapshot's blob and format: checked against its own schema (naming the field), then parsed
+ * as `cairn optimize` will read it (`checkHierarchy`: Chrome children links, tree depth, the text
+ * of a wrapped hierarchy).
+ */
 function snapshotScreen(
   snapshot: z.infer<typeof Snapshot>,
   path: string,
 ): { blob: PendingBlob; format: HierarchyFormat } {
-  const enc = new TextEncoder();
+  const { text, format, field } = snapshotText(snapshot, path);
+  checkHierarchy(text, format, field);
+  return {
+    blob: { bytes: new TextEncoder().encode(text), mediaType: hierarchyMediaType(format) },
+    format,
+  };
+}
+
+function snapshotText(
+  snapshot: z.infer<typeof Snapshot>,
+  path: string,
+): { text: string; format: HierarchyFormat; field: string } {
   // A raw CDP getFullAXTree result has no schema_version: read as axtree_v1 (axtree.ts).
   const version = snapshot.schema_version ?? (isCdpAxTree(snapshot) ? "axtree_v1" : undefined);
   switch (version) {
@@ -228,17 +245,11 @@ function snapshotScreen(
         if (err instanceof FormatError) throw new FormatError(`${path}.${err.message}`, path);
         throw err;
       }
-      return {
-        blob: { bytes: enc.encode(JSON.stringify(snapshot)), mediaType: "application/json" },
-        format: "axtree_v1",
-      };
+      return { text: JSON.stringify(snapshot), format: "axtree_v1", field: path };
     case CHROME_SNAPSHOT: {
       const chrome = ChromeHierarchy.safeParse(snapshot);
       if (!chrome.success) throw zodToFormatError(chrome.error, path);
-      return {
-        blob: { bytes: enc.encode(JSON.stringify(snapshot)), mediaType: "application/json" },
-        format: "chrome",
-      };
+      return { text: JSON.stringify(snapshot), format: "chrome", field: path };
     }
     case RAW_SNAPSHOT: {
       const format = HierarchyFormatSchema.safeParse(snapshot.format);
@@ -246,10 +257,7 @@ function snapshotScreen(
       if (typeof snapshot.text !== "string") {
         throw new FormatError(`${path}.text: expected the hierarchy text`, `${path}.text`);
       }
-      return {
-        blob: { bytes: enc.encode(snapshot.text), mediaType: hierarchyMediaType(format.data) },
-        format: format.data,
-      };
+      return { text: snapshot.text, format: format.data, field: `${path}.text` };
     }
     default:
       throw new FormatError(
