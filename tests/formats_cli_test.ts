@@ -302,6 +302,35 @@ const CASES: { name: string; file: string; text: string | Uint8Array; expect: Re
     expect: /deep\.json: actions\.0\.toolParams\.a\.0…: nested deeper than 1000 levels$/,
   },
   {
+    name: "a timestamp past the last date",
+    file: "late.json",
+    text: JSON.stringify({
+      format: "cairn.capture/v1",
+      platform: "android",
+      actions: [{ action: "tap", timestamp: 8640000000000001 }],
+    }),
+    expect:
+      /late\.json: actions\.0\.timestamp: expected epoch milliseconds from 0 to 253402300799999 /,
+  },
+  {
+    name: "a timestamp on 30 February",
+    file: "feb30.json",
+    text: JSON.stringify({
+      format: "cairn.capture/v1",
+      platform: "android",
+      startedAt: "2026-02-30T00:00:00Z",
+      actions: [],
+    }),
+    expect: /feb30\.json: startedAt: expected an ISO 8601 date-time with seconds and a time zone /,
+  },
+  {
+    name: "an events file whose recordedAt is not a date-time",
+    file: "garbage-time.jsonl",
+    text: `{"type":"SessionStarted","data":{"sessionId":"x","mode":"agent","platform":"web"},` +
+      `"meta":{"recordedAt":"garbage"}}\n{"type":"SessionEnded","data":{"reason":"completed"}}\n`,
+    expect: /garbage-time\.jsonl: line 1: meta\.recordedAt: expected an ISO 8601 date-time /,
+  },
+  {
     name: "a hierarchy that does not parse",
     file: "unclosed.json",
     text: JSON.stringify({

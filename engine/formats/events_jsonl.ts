@@ -17,7 +17,8 @@ import { upcast } from "../../events/upcasters.ts";
 import { decodeBase64, encodeBase64 } from "./base64.ts";
 import { blobRefOf, type PendingBlob } from "./blob_ref.ts";
 import { checkHierarchy, checkScreenshot, hierarchyText } from "./check_screen.ts";
-import { FormatError } from "./format_error.ts";
+import { FormatError, zodToFormatError } from "./format_error.ts";
+import { IsoDateTime } from "./iso_date_time.ts";
 import { parseJson } from "./json_text.ts";
 
 /** The event types a session stream holds. */
@@ -144,8 +145,7 @@ export function parseEventsJsonl(text: string): EventsFile {
     } catch (err) {
       throw new FormatError(`line ${n}: data: ${(err as Error).message}`, `${n}`);
     }
-    const meta = o.meta as Record<string, unknown> | undefined;
-    const at = meta && typeof meta.recordedAt === "string" ? meta.recordedAt : undefined;
+    const at = recordedAtOf(o.meta, n);
     const event = { type, data, ...(at ? { meta: { recordedAt: at } } : {}) } as NewEvent;
     if (type === "ScreenCaptured") screens.push([data as EventData<"ScreenCaptured">, n]);
     for (const ref of blobRefsIn(data)) {
@@ -157,6 +157,19 @@ export function parseEventsJsonl(text: string): EventsFile {
   const checked = new Set<string>();
   for (const [data, line] of screens) checkCarriedScreen(data, line, { carried, checked });
   return { events, lines: eventLines, blobs, references };
+}
+
+/** An event line's `meta.recordedAt`, when it has one: an ISO 8601 date-time. */
+function recordedAtOf(meta: unknown, line: number): string | undefined {
+  if (meta === undefined) return undefined;
+  if (meta === null || typeof meta !== "object" || Array.isArray(meta)) {
+    throw new FormatError(`line ${line}: meta: expected an object`, `${line}`);
+  }
+  const at = (meta as Record<string, unknown>).recordedAt;
+  if (at === undefined) return undefined;
+  const parsed = IsoDateTime.safeParse(at);
+  if (!parsed.success) throw zodToFormatError(parsed.error, `line ${line}: meta.recordedAt`);
+  return parsed.data;
 }
 
 /**

@@ -84,6 +84,22 @@ const BAD: [string, string, string][] = [
   ],
   ["an array line", `${START}\n[1, 2]`, "line 2: expected an event object"],
   [
+    "a recordedAt that is not a date-time",
+    `${START}\n{"type":"SessionEnded","data":{"reason":"completed"},"meta":{"recordedAt":"garbage"}}`,
+    "line 2: meta.recordedAt: expected an ISO 8601 date-time",
+  ],
+  [
+    "a recordedAt on 30 February",
+    `${START}\n{"type":"SessionEnded","data":{"reason":"completed"},` +
+    `"meta":{"recordedAt":"2026-02-30T00:00:00Z"}}`,
+    "line 2: meta.recordedAt: expected an ISO 8601 date-time",
+  ],
+  [
+    "a meta that is not an object",
+    `${START}\n{"type":"SessionEnded","data":{"reason":"completed"},"meta":1}`,
+    "line 2: meta: expected an object",
+  ],
+  [
     "a hierarchy that does not parse",
     `${START}\n${BAD_XML.line}\n${screen({ hierarchy: BAD_XML.ref })}`,
     "line 3: data.hierarchy: Unterminated start tag <node> at line 1, column 12",

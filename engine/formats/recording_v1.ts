@@ -20,6 +20,7 @@ import { blobRefOf, type PendingBlob } from "./blob_ref.ts";
 import { checkHierarchy } from "./check_screen.ts";
 import { hierarchyMediaType } from "./detect_hierarchy.ts";
 import { FormatError, zodToFormatError } from "./format_error.ts";
+import { IsoDateTime } from "./iso_date_time.ts";
 import { projectCapture } from "../capture_projection.ts";
 
 /** The format tag of a recording. */
@@ -29,7 +30,6 @@ export const CHROME_SNAPSHOT = CHROME_SCHEMA_VERSION;
 /** Snapshot schema wrapping any other hierarchy as text. */
 export const RAW_SNAPSHOT = "cairn.hierarchy/v1";
 
-const Time = z.string().refine((s) => !Number.isNaN(Date.parse(s)), "expected an ISO date-time");
 const TabId = z.union([z.number(), z.string()]).nullable().optional();
 const Selectors = z.record(z.string(), z.string());
 
@@ -61,14 +61,14 @@ export const RecordingStep = z.object({
 const Snapshot = z.object({ schema_version: z.string().optional() }).loose();
 
 const AxSnapshotEntry = z.object({
-  t: Time,
+  t: IsoDateTime,
   kind: z.literal("ax_snapshot"),
   url: z.string().nullable().optional(),
   tab_id: TabId,
   snapshot: Snapshot,
 }).loose();
 const DecisionEntry = z.object({
-  t: Time,
+  t: IsoDateTime,
   kind: z.literal("decision"),
   source: z.string().optional(),
   step: RecordingStep,
@@ -79,7 +79,7 @@ const DecisionEntry = z.object({
 }).loose();
 const HumanActionEntry = DecisionEntry.extend({ kind: z.literal("human_action") });
 const ActionResultEntry = z.object({
-  t: Time,
+  t: IsoDateTime,
   kind: z.literal("action_result"),
   source: z.string().optional(),
   step_id: z.union([z.string(), z.number()]),
@@ -88,7 +88,7 @@ const ActionResultEntry = z.object({
   duration_ms: z.number().nonnegative().nullable().optional(),
 }).loose();
 const NavigationEntry = z.object({
-  t: Time,
+  t: IsoDateTime,
   kind: z.literal("navigation"),
   url: z.string(),
   from: z.string().nullable().optional(),
@@ -113,8 +113,8 @@ export const RecordingV1 = z.object({
   schema_version: z.literal(RECORDING_FORMAT),
   mode: z.enum(["agent", "human"]),
   id: z.union([z.string(), z.number()]).transform(String),
-  created_at: Time,
-  ended_at: Time.nullable().optional(),
+  created_at: IsoDateTime,
+  ended_at: IsoDateTime.nullable().optional(),
   prompt: z.object({
     type: z.string().optional(),
     text: z.string().nullable().optional(),

@@ -181,6 +181,16 @@ const BAD: { name: string; edit: (r: Record<string, unknown>) => void; message: 
     message: "mode: ",
   },
   {
+    name: "a creation time on 30 February",
+    edit: (r) => (r.created_at = "2025-02-30T10:00:00Z"),
+    message: "created_at: expected an ISO 8601 date-time",
+  },
+  {
+    name: "an entry time that is not a date-time",
+    edit: (r) => ((r.timeline as { t: string }[])[1]!.t = "hello 2"),
+    message: "timeline.1.t: expected an ISO 8601 date-time",
+  },
+  {
     name: "a wrapped hierarchy that does not parse",
     edit: (r) => ((r.timeline as { snapshot?: unknown }[])[0]!.snapshot = {
       schema_version: "cairn.hierarchy/v1",
