@@ -331,6 +331,19 @@ const CASES: { name: string; file: string; text: string | Uint8Array; expect: Re
     expect: /garbage-time\.jsonl: line 1: meta\.recordedAt: expected an ISO 8601 date-time /,
   },
   {
+    name: "a Chrome Recorder viewport a capture could not hold",
+    file: "viewport.json",
+    text: JSON.stringify({
+      title: "t",
+      steps: [{ type: "setViewport", width: -5, height: 0 }, {
+        type: "navigate",
+        url: "https://a.test/",
+      }],
+    }),
+    expect:
+      /viewport\.json: steps\.0\.width: Too small: expected number to be >0; steps\.0\.height: /,
+  },
+  {
     name: "a hierarchy that does not parse",
     file: "unclosed.json",
     text: JSON.stringify({
