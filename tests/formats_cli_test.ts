@@ -119,6 +119,22 @@ Deno.test("cairn ingest reads a file saved with a UTF-8 byte order mark as the s
   });
 });
 
+Deno.test("cairn ingest --format events names a file that is not one event per line, the inventory example", async () => {
+  await withTemp(async (dir) => {
+    const db = `${dir}/c.db`;
+    SqliteEventStore.open(db).close();
+    const file = `${ROOT}examples/inventory.capture.json`;
+    const r = await cairn(["ingest", "--db", db, "--format", "events", file]);
+    assertEquals(r.code, 2, r.stderr);
+    assertEquals(
+      r.stderr,
+      `cairn ingest: ${file}: line 1: not a complete JSON event (an events file holds one JSON ` +
+        "event per line)\n",
+    );
+    assertEquals(await headOf(db), 0);
+  });
+});
+
 /** A capture whose one action's `toolParams.a` holds arrays nested so that the file is `levels` deep. */
 function nestedCapture(levels: number): string {
   const arrays = levels - 4; // the file, actions, the action, toolParams
@@ -263,6 +279,13 @@ const CASES: { name: string; file: string; text: string | Uint8Array; expect: Re
       }],
     }),
     expect: /rec\.json: timeline\.0\.step\.action_type: unknown action type "teleport"/,
+  },
+  {
+    name: "an events file with an unknown data field",
+    file: "typo.jsonl",
+    text: `{"type":"SessionStarted","data":{"sessionId":"x","mode":"agent","platform":"web",` +
+      `"promt":"typo"}}\n{"type":"SessionEnded","data":{"reason":"completed"}}\n`,
+    expect: /typo\.jsonl: line 1: data\.promt: unknown field \(not in the SessionStarted schema\)$/,
   },
   {
     name: "an events file whose blob is missing",

@@ -29,6 +29,19 @@ Deno.test("formatEventsJsonl() writes each blob once before its first reference 
   assertEquals(file.blobs, [{ bytes: XML, mediaType: "application/xml" }]);
 });
 
+Deno.test("parseEventsJsonl() keeps data as it is, raw tool parameters of any shape included", () => {
+  const performed = {
+    actionId: "a1",
+    kind: "tap",
+    toolParams: { promt: "any key", nested: [{ x: 1 }] },
+    source: "agent",
+  };
+  const file = parseEventsJsonl(
+    `${START}\n${JSON.stringify({ type: "ActionPerformed", data: performed })}`,
+  );
+  assertEquals(file.events[1]!.data as unknown, performed);
+});
+
 Deno.test("parseEventsJsonl() upcasts an older schemaVersion", () => {
   const v1 = JSON.stringify({
     type: "ScreenCaptured",
@@ -93,6 +106,32 @@ const BAD: [string, string, string][] = [
     `${START}\n{"type":"SessionEnded","data":{"reason":"completed"},` +
     `"meta":{"recordedAt":"2026-02-30T00:00:00Z"}}`,
     "line 2: meta.recordedAt: expected an ISO 8601 date-time",
+  ],
+  [
+    "an unknown data field",
+    `${START}\n{"type":"StepStarted","data":{"index":0,"text":"a","promt":"typo"}}`,
+    "line 2: data.promt: unknown field (not in the StepStarted schema)",
+  ],
+  [
+    "an unknown field deeper in the data",
+    `${START}\n{"type":"ActionPerformed","data":{"actionId":"a","kind":"tap","source":"agent",` +
+    `"target":{"name":"Go","selectr":{"css":"#go"}}}}`,
+    "line 2: data.target.selectr: unknown field (not in the ActionPerformed schema)",
+  ],
+  [
+    "a pretty-printed event",
+    `{\n  "type": "StepStarted",\n  "data": { "index": 0, "text": "a" }\n}\n`,
+    "line 1: not a complete JSON event (an events file holds one JSON event per line)",
+  ],
+  [
+    "a last line cut short",
+    `${START}\n{"type":"StepStarted","data":{"index":0,"te\n\n`,
+    "line 2, column 44: unexpected end of input (is the file truncated?)",
+  ],
+  [
+    "a line nested too deep",
+    `${START}\n{"type":"StepStarted","data":${"[".repeat(1000)}${"]".repeat(1000)}}`,
+    "line 2: data.0.0.0.0…: nested deeper than 1000 levels",
   ],
   [
     "a meta that is not an object",
