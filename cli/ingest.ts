@@ -20,6 +20,7 @@ import {
   type PreparedImport,
   prepareImport,
 } from "../engine/formats/import_file.ts";
+import { decodeUtf8 } from "../engine/formats/utf8_text.ts";
 
 /** Options of {@linkcode ingestFile}. */
 export interface IngestOptions {
@@ -58,9 +59,9 @@ export async function prepareFile(
   path: string,
   options: IngestOptions = {},
 ): Promise<PreparedFile> {
-  let text: string;
+  let bytes: Uint8Array;
   try {
-    text = await Deno.readTextFile(path);
+    bytes = await Deno.readFile(path);
   } catch (err) {
     if (err instanceof Deno.errors.NotFound) throw new InputError(`${path}: no such file`);
     if (err instanceof Deno.errors.IsADirectory) throw new InputError(`${path}: is a directory`);
@@ -74,7 +75,7 @@ export async function prepareFile(
   };
   const folder = dirname(resolve(path));
   try {
-    const prepared = await prepareImport(text, {
+    const prepared = await prepareImport(decodeUtf8(bytes), {
       newSessionId,
       file: path,
       readFile: (rel) => Deno.readFile(resolve(folder, rel)),

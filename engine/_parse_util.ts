@@ -4,6 +4,7 @@
  * @module
  */
 import { type Bounds, makeNode, type UiNode, type UiNodeInit } from "./ui_node.ts";
+import { jsonNestingError } from "./nesting.ts";
 import { lineColumn } from "./xml.ts";
 
 const BOUNDS_RE =
@@ -36,17 +37,22 @@ export function flag(v: string | boolean | undefined, fallback = false): boolean
  * @param text the JSON source
  * @param what what the text is, for the message (`Maestro hierarchy`)
  * @returns the parsed value
- * @throws {SyntaxError} naming the line and column of the first error
+ * @throws {SyntaxError} naming the line and column of the first error, or the path where the
+ *   value nests deeper than `MAX_NESTING` (engine/nesting.ts)
  */
 export function parseJsonAt(text: string, what: string): unknown {
+  let value: unknown;
   try {
-    return JSON.parse(text);
+    value = JSON.parse(text);
   } catch (err) {
     if (!(err instanceof SyntaxError)) throw err;
     const [offset, reason] = jsonErrorAt(text);
     const { line, column } = lineColumn(text, offset);
     throw new SyntaxError(`Invalid ${what} JSON at line ${line}, column ${column}: ${reason}`);
   }
+  const tooDeep = jsonNestingError(value);
+  if (tooDeep !== undefined) throw new SyntaxError(`Invalid ${what} JSON at ${tooDeep}`);
+  return value;
 }
 
 /** Finds the offset and reason of the first JSON syntax error (run only after a failure). */

@@ -8,6 +8,7 @@ import { asRecord, parseJsonAt } from "./_parse_util.ts";
 import { CHROME_SCHEMA_VERSION, parseChromeHierarchy } from "./chrome_hierarchy.ts";
 import { isCdpAxTree, parseAxTree } from "./formats/axtree.ts";
 import { parseJson } from "./formats/json_text.ts";
+import { MAX_NESTING, treeTooDeep } from "./nesting.ts";
 import { parseAndroid } from "./parse_android.ts";
 import { parseIos } from "./parse_ios.ts";
 import { parseMaestro } from "./parse_maestro.ts";
@@ -117,7 +118,8 @@ export function registerHierarchyParser(
  * @param text the raw hierarchy (XML or JSON)
  * @param options the format, or `"auto"` to detect it
  * @returns the screen
- * @throws {SyntaxError} on malformed input (line and column) or an undetectable format
+ * @throws {SyntaxError} on malformed input (line and column), an undetectable format, or nodes
+ *   nested deeper than `MAX_NESTING` (engine/nesting.ts)
  * @example
  * ```ts
  * const s = parseHierarchy('<hierarchy><node class="android.widget.TextView" text="Hi" bounds="[0,0][10,10]"/></hierarchy>');
@@ -128,6 +130,15 @@ export function parseHierarchy(text: string, options: ParseHierarchyOptions = {}
   let format = options.format ?? "auto";
   let json: unknown;
   if (format === "auto") ({ format, json } = detect(text));
+  const screen = parseAs(format, text, json);
+  // Chrome and AX trees link nodes by index or id: their depth shows only once built.
+  if (treeTooDeep(screen.root)) {
+    throw new SyntaxError(`Hierarchy nodes nested deeper than ${MAX_NESTING} levels`);
+  }
+  return screen;
+}
+
+function parseAs(format: HierarchyFormat, text: string, json: unknown): Screen {
   switch (format) {
     case "uiautomator2":
     case "uiautomator-dump":

@@ -2,10 +2,12 @@
  * A small, strict XML scanner for UI hierarchy dumps: elements and attributes only (text
  * content, comments, processing instructions, CDATA and the doctype are skipped). It scans the
  * string once with `indexOf`, decodes the five named entities and numeric character references,
- * and reports malformed input as a `SyntaxError` with line and column.
+ * and reports malformed input as a `SyntaxError` with line and column (also elements nested
+ * deeper than `MAX_NESTING`, which the recursive code reading the tree could not hold).
  *
  * @module
  */
+import { MAX_NESTING } from "./nesting.ts";
 
 /** One XML element: tag name, decoded attributes in document order, child elements. */
 export interface XmlElement {
@@ -122,7 +124,8 @@ function checkNoText(text: string, from: number, to: number): void {
  *
  * @param text the XML source
  * @returns the root element
- * @throws {SyntaxError} on malformed XML, naming the line and column
+ * @throws {SyntaxError} on malformed XML or elements nested deeper than {@linkcode MAX_NESTING},
+ *   naming the line and column
  * @example
  * ```ts
  * const root = parseXml('<a x="1&amp;2"><b/></a>');
@@ -178,6 +181,9 @@ export function parseXml(text: string): XmlElement {
     if (nameEnd === lt + 1) throw syntaxErrorAt(text, lt, "Expected an element name after '<'");
     if (stack.length === 0 && root) {
       throw syntaxErrorAt(text, lt, "More than one root element");
+    }
+    if (stack.length >= MAX_NESTING) {
+      throw syntaxErrorAt(text, lt, `Elements nested deeper than ${MAX_NESTING} levels`);
     }
     const el: XmlElement = {
       name: text.slice(lt + 1, nameEnd),

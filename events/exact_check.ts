@@ -20,6 +20,7 @@
  * @module
  */
 import type { z } from "zod";
+import { EVENT_SCHEMAS, type EventType } from "./schemas.ts";
 
 /** True when zod would accept the value and return it unchanged (as JSON). */
 export type ExactCheck = (value: unknown) => boolean;
@@ -65,6 +66,17 @@ export function compileExactCheck(schema: z.ZodType): ExactCheck | undefined {
     return undefined;
   }
 }
+
+/** Each event type's schema, and its exact check where the schema compiles to one. */
+export const EVENT_CHECKS: ReadonlyMap<
+  string,
+  { schema: (typeof EVENT_SCHEMAS)[EventType]; exact: ExactCheck | undefined }
+> = new Map(
+  Object.entries(EVENT_SCHEMAS).map(([t, schema]) => [
+    t,
+    { schema, exact: compileExactCheck(schema) },
+  ]),
+);
 
 function compile(schema: Schema): ExactCheck | undefined {
   const def = schema._zod.def;

@@ -31,15 +31,13 @@ import {
 import {
   type BlobRef,
   CURRENT_SCHEMA_VERSION,
-  EVENT_SCHEMAS,
-  type EventType,
   type NewEvent,
   type StoredEvent,
 } from "./schemas.ts";
 import { migrate } from "./migrations.ts";
 import { upcast } from "./upcasters.ts";
 import { Checkpointer } from "./checkpointer.ts";
-import { compileExactCheck, type ExactCheck } from "./exact_check.ts";
+import { EVENT_CHECKS } from "./exact_check.ts";
 
 /** Rows per page when reading: the log is never held in memory whole. */
 export const PAGE_SIZE = 1000;
@@ -81,16 +79,6 @@ function upperBound(prefix: string): string {
 }
 
 const CURRENT = new Map<string, number>(Object.entries(CURRENT_SCHEMA_VERSION));
-/** Each type's schema, and its exact check where the schema compiles to one (`exact_check.ts`). */
-const SCHEMAS = new Map<
-  string,
-  { schema: (typeof EVENT_SCHEMAS)[EventType]; exact: ExactCheck | undefined }
->(
-  Object.entries(EVENT_SCHEMAS).map(([t, schema]) => [
-    t,
-    { schema, exact: compileExactCheck(schema) },
-  ]),
-);
 const EVENT_COLUMNS = "position, stream_id, stream_version, type, schema_version, data, meta";
 
 /** {@linkcode EventStore} on a SQLite file. */
@@ -693,7 +681,7 @@ interface Serialized {
 
 function serialize(e: NewEvent, i: number, now: string, key: string | undefined): Serialized {
   const rawType = (e as { type?: unknown })?.type;
-  const known = typeof rawType === "string" ? SCHEMAS.get(rawType) : undefined;
+  const known = typeof rawType === "string" ? EVENT_CHECKS.get(rawType) : undefined;
   if (known === undefined) {
     throw new TypeError(`Event ${i}: unknown event type ${JSON.stringify(rawType)}`);
   }

@@ -1,6 +1,7 @@
 /**
  * Loads the screens of a capture (hierarchy text or file, screenshot file or data URI) into
- * bytes with their formats, before anything is stored; then stores them as blobs.
+ * bytes with their formats and checks their contents, before anything is stored; then computes
+ * their blob references.
  *
  * File access arrives as a function, so this module stays free of I/O of its own.
  *
@@ -10,6 +11,12 @@ import type { HierarchyFormat } from "../ui_node.ts";
 import { decodeBase64 } from "./base64.ts";
 import { blobRefOf, type PendingBlob } from "./blob_ref.ts";
 import type { CaptureV1, ResolvedScreen } from "./capture_v1.ts";
+import {
+  checkHierarchy,
+  checkScreenshot,
+  hierarchyText,
+  SCREENSHOT_TYPES,
+} from "./check_screen.ts";
 import { detectHierarchyFormat, hierarchyMediaType } from "./detect_hierarchy.ts";
 import { FormatError } from "./format_error.ts";
 
@@ -26,52 +33,47 @@ export interface LoadScreensOptions {
   readFile(relativePath: string): Promise<Uint8Array>;
 }
 
-const IMAGE_TYPES: Record<string, string> = {
-  png: "image/png",
-  jpg: "image/jpeg",
-  jpeg: "image/jpeg",
-  webp: "image/webp",
-  gif: "image/gif",
-};
+/** Screenshot media types by file extension. */
+const IMAGE_TYPES = new Map(
+  Object.entries(SCREENSHOT_TYPES).flatMap(([type, t]) => t.extensions.map((e) => [e, type])),
+);
 
 /**
- * Reads every action's hierarchy and screenshot into memory and detects hierarchy formats.
+ * Reads every action's hierarchy and screenshot into memory, detects hierarchy formats and
+ * checks each screen's contents (`checkHierarchy`: it parses as its format, each distinct text
+ * once; `checkScreenshot`: an image of its type).
  *
  * @param capture a parsed capture
  * @param options how to read a file next to the capture
  * @returns the pending screen of each action (undefined when it has no hierarchy)
  * @throws {FormatError} naming `actions.N.viewHierarchy…` or `actions.N.screenshot` when a
- *   file cannot be read, a format cannot be detected, or a data URI is malformed
+ *   file cannot be read, a format cannot be detected, a data URI is malformed, a hierarchy does
+ *   not parse or a screenshot is not an image of its type
  */
 export async function loadCaptureScreens(
   capture: CaptureV1,
   options: LoadScreensOptions,
 ): Promise<(PendingScreen | undefined)[]> {
   const enc = new TextEncoder();
-  const dec = new TextDecoder("utf-8", { fatal: false });
   const out: (PendingScreen | undefined)[] = [];
+  const parsed = new Set<string>(); // `format text` of the hierarchies checked already
   for (const [i, a] of capture.actions.entries()) {
     const h = a.viewHierarchy;
     if (h === undefined) {
       out.push(undefined);
       continue;
     }
-    let bytes: Uint8Array;
-    let detectOn: unknown;
     let field = `actions.${i}.viewHierarchy`;
-    if (typeof h === "string") {
-      bytes = enc.encode(h);
-      detectOn = h;
-    } else if (!Array.isArray(h) && typeof h.file === "string" && Object.keys(h).length === 1) {
+    let text: string;
+    let bytes: Uint8Array | undefined;
+    if (typeof h === "string") text = h;
+    else if (!Array.isArray(h) && typeof h.file === "string" && Object.keys(h).length === 1) {
       field += ".file";
       bytes = await read(options, h.file, field);
-      detectOn = dec.decode(bytes);
-    } else {
-      bytes = enc.encode(JSON.stringify(h));
-      detectOn = h;
-    }
+      text = hierarchyText(bytes, field);
+    } else text = JSON.stringify(h);
     const format = a.format === undefined || a.format === "auto"
-      ? detectHierarchyFormat(detectOn)
+      ? detectHierarchyFormat(text)
       : a.format;
     if (!format) {
       throw new FormatError(
@@ -79,12 +81,19 @@ export async function loadCaptureScreens(
         field,
       );
     }
+    const key = `${format} ${text}`;
+    if (!parsed.has(key)) {
+      checkHierarchy(text, format, field);
+      parsed.add(key);
+    }
     const screen: PendingScreen = {
-      hierarchy: { bytes, mediaType: hierarchyMediaType(format) },
+      hierarchy: { bytes: bytes ?? enc.encode(text), mediaType: hierarchyMediaType(format) },
       format,
     };
     if (a.screenshot !== undefined) {
-      screen.screenshot = await screenshotOf(options, a.screenshot, `actions.${i}.screenshot`);
+      const shotField = `actions.${i}.screenshot`;
+      screen.screenshot = await screenshotOf(options, a.screenshot, shotField);
+      checkScreenshot(screen.screenshot, shotField);
     }
     out.push(screen);
   }
@@ -116,11 +125,16 @@ async function screenshotOf(
     if (!bytes) throw new FormatError(`${field}: invalid base64 in data: URI`, field);
     return { bytes, mediaType: m[1]! };
   }
-  const ext = ref.toLowerCase().split(".").at(-1) ?? "";
-  return {
-    bytes: await read(options, ref, field),
-    mediaType: IMAGE_TYPES[ext] ?? "application/octet-stream",
-  };
+  const mediaType = IMAGE_TYPES.get(ref.toLowerCase().split(".").at(-1)!);
+  if (mediaType === undefined) {
+    throw new FormatError(
+      `${field}: cannot tell the image type of ${JSON.stringify(ref)} (expected a file ending in .${
+        [...IMAGE_TYPES.keys()].join(", .")
+      })`,
+      field,
+    );
+  }
+  return { bytes: await read(options, ref, field), mediaType };
 }
 
 /**

@@ -13,6 +13,7 @@ import { ActionKind, type BlobRef, type EventData, type NewEvent } from "../../e
 import { HierarchyFormat, Platform } from "../ui_node.ts";
 import { projectCapture, type ProjectedAction } from "../capture_projection.ts";
 import { encodeBase64 } from "./base64.ts";
+import { IsoDateTime, LATEST_TIME } from "./iso_date_time.ts";
 
 /** The format tag of a capture file. */
 export const CAPTURE_FORMAT = "cairn.capture/v1";
@@ -27,9 +28,12 @@ const Point = z.strictObject({ x: z.number(), y: z.number() });
 const Size = z.strictObject({ width: z.number().positive(), height: z.number().positive() });
 /** ISO 8601 date-time or epoch milliseconds. */
 const Timestamp = z.union([
-  z.string().refine((s) => !Number.isNaN(Date.parse(s)), "expected an ISO 8601 date-time"),
-  z.number().nonnegative(),
-]).describe("ISO 8601 date-time or epoch milliseconds");
+  IsoDateTime,
+  z.number().nonnegative().max(
+    LATEST_TIME,
+    `expected epoch milliseconds from 0 to ${LATEST_TIME} (9999-12-31T23:59:59.999Z)`,
+  ),
+]).describe("ISO 8601 date-time with a time zone, or epoch milliseconds");
 
 /** A hierarchy given in a file next to the capture (resolved against the capture's folder). */
 export const HierarchyFile = z.strictObject({

@@ -147,7 +147,7 @@ Deno.test("eventsToCapture() then captureToEvents() gives the same events", asyn
 
 Deno.test("eventsToCapture() writes a screenshot as a data URI that reads back to the same blob", async () => {
   const { put, blobs } = memoryBlobs();
-  const png = new Uint8Array([137, 80, 78, 71, 1, 2, 3]);
+  const png = new Uint8Array([137, 80, 78, 71, 13, 10, 26, 10, 1, 2, 3]); // a PNG signature
   const shot = await put(png, "image/png");
   const hierarchy = await put(new TextEncoder().encode(XML), "application/xml");
   const events: NewEvent[] = [
@@ -182,6 +182,46 @@ Deno.test("CaptureV1 rejects a wrong field with its path", () => {
   assertStringIncludes(err.message, "actions.1.action: ");
   assertStringIncludes(err.message, "actions.2: Unrecognized key");
 });
+
+const TIMES: [unknown, string | undefined][] = [
+  ["2026-03-09T10:00:02Z", undefined],
+  ["2026-03-09T11:00:02.125+01:00", undefined],
+  ["2024-02-29T00:00:00Z", undefined], // a leap day
+  [0, undefined],
+  [253402300799999, undefined], // 9999-12-31T23:59:59.999Z
+  ["hello 2", "expected an ISO 8601 date-time"],
+  ["1", "expected an ISO 8601 date-time"],
+  ["2026-02-30T00:00:00Z", "expected an ISO 8601 date-time"],
+  ["2025-02-29T00:00:00Z", "expected an ISO 8601 date-time"],
+  ["2026-03-09T10:00:02", "expected an ISO 8601 date-time with seconds and a time zone"],
+  ["2026-03-09", "expected an ISO 8601 date-time"],
+  ["9999-12-31T23:59:59-01:00", "expected a date-time within the years 0000 to 9999 (UTC)"],
+  [8640000000000001, "expected epoch milliseconds from 0 to 253402300799999"],
+  [1e300, "expected epoch milliseconds from 0 to 253402300799999"],
+  [-1, "Too small"],
+];
+
+for (const [time, message] of TIMES) {
+  Deno.test(`CaptureV1 ${message ? "rejects" : "takes"} the timestamp ${JSON.stringify(time)}`, () => {
+    const r = CaptureV1.safeParse({
+      format: "cairn.capture/v1",
+      platform: "android",
+      startedAt: time,
+      actions: [{ action: "tap", timestamp: time }],
+    });
+    if (message === undefined) {
+      assert(r.success, r.success ? "" : zodToFormatError(r.error).message);
+      // the events' time is the same instant, as toISOString() writes it
+      const events = captureToEvents(r.data, { sessionId: "s", blobs: [] });
+      assertEquals(events[0]!.meta!.recordedAt, new Date(time as string | number).toISOString());
+    } else {
+      assert(!r.success);
+      const err = zodToFormatError(r.error).message;
+      assertStringIncludes(err, `startedAt: ${message}`);
+      assertStringIncludes(err, `actions.0.timestamp: ${message}`);
+    }
+  });
+}
 
 Deno.test("CaptureV1 rejects a screenshot without a hierarchy", () => {
   const r = CaptureV1.safeParse({

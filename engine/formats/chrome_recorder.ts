@@ -49,9 +49,10 @@ export const RecorderStep = z.object({
   url: z.string().optional(),
   value: z.string().optional(),
   key: z.string().optional(),
-  width: z.number().optional(),
-  height: z.number().optional(),
-  deviceScaleFactor: z.number().optional(),
+  // positive, as a capture's viewport and devicePixelRatio: the session's viewport comes from here
+  width: z.number().positive().optional(),
+  height: z.number().positive().optional(),
+  deviceScaleFactor: z.number().positive().optional(),
 }).loose().superRefine((s, ctx) => {
   const need = (field: keyof typeof s, ok: boolean) => {
     if (!ok) ctx.addIssue({ code: "custom", path: [field], message: `${s.type} needs ${field}` });

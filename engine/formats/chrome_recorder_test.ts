@@ -130,3 +130,22 @@ Deno.test("parseChromeRecorder() names the field of a bad step", () => {
     '"flow a".steps.0.key: keyDown needs key',
   );
 });
+
+Deno.test("parseChromeRecorder() refuses a viewport a capture could not hold", async () => {
+  const flow = await corpus("nightwatch_order-a-coffee.json") as {
+    steps: Record<string, unknown>[];
+  };
+  assertEquals(flow.steps[0]!.type, "setViewport");
+  Object.assign(flow.steps[0]!, { width: -5, height: 0 });
+  assertThrows(
+    () => parseChromeRecorder(flow),
+    FormatError,
+    "steps.0.width: Too small: expected number to be >0; steps.0.height: Too small",
+  );
+  Object.assign(flow.steps[0]!, { width: 603, height: 679, deviceScaleFactor: 0 });
+  assertThrows(
+    () => parseChromeRecorder(flow),
+    FormatError,
+    "steps.0.deviceScaleFactor: Too small",
+  );
+});

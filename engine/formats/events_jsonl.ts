@@ -9,13 +9,17 @@ import {
   BlobRef,
   CURRENT_SCHEMA_VERSION,
   EVENT_SCHEMAS,
+  type EventData,
   type EventType,
   type NewEvent,
 } from "../../events/schemas.ts";
+import { EVENT_CHECKS } from "../../events/exact_check.ts";
 import { upcast } from "../../events/upcasters.ts";
 import { decodeBase64, encodeBase64 } from "./base64.ts";
 import { blobRefOf, type PendingBlob } from "./blob_ref.ts";
-import { FormatError } from "./format_error.ts";
+import { checkHierarchy, checkScreenshot, hierarchyText } from "./check_screen.ts";
+import { FormatError, zodToFormatError } from "./format_error.ts";
+import { IsoDateTime } from "./iso_date_time.ts";
 import { parseJson } from "./json_text.ts";
 
 /** The event types a session stream holds. */
@@ -70,8 +74,10 @@ function isBlobRef(v: object): v is BlobRef {
 }
 
 /**
- * Parses an events file of one session: every line is checked (JSON, known session event
- * type, data against its schema after upcasting an older `schemaVersion`, blob hashes).
+ * Parses an events file of one session: every line is checked (JSON, one event per line, known
+ * session event type, data against its schema after upcasting an older `schemaVersion` with no
+ * unknown field, an ISO 8601 `meta.recordedAt`, blob hashes), and so are the screens whose
+ * blobs the file carries (the hierarchy parses, the screenshot is an image of its type).
  *
  * @param text the file's text
  * @returns the events, the blobs the file carries and the blobs the events reference
@@ -87,6 +93,9 @@ export function parseEventsJsonl(text: string): EventsFile {
   const eventLines: number[] = [];
   const blobs: PendingBlob[] = [];
   const references = new Map<string, { ref: BlobRef; line: number }>();
+  /** The blobs of the file by hash, and its screens with their lines (checked at the end). */
+  const carried = new Map<string, PendingBlob>();
+  const screens: [EventData<"ScreenCaptured">, number][] = [];
   const lines = text.split("\n");
   lines.forEach((raw, i) => {
     const n = i + 1;
@@ -95,10 +104,18 @@ export function parseEventsJsonl(text: string): EventsFile {
     try {
       value = parseJson(raw);
     } catch (err) {
-      throw new FormatError(
-        `line ${n}, ${(err as Error).message.replace(/^line 1, /, "")}`,
-        `${n}`,
-      );
+      if (!(err instanceof FormatError)) throw err;
+      const at = /^line 1, column (\d+): /.exec(err.message);
+      if (!at) throw new FormatError(`line ${n}: ${err.message}`, `${n}`); // nested too deep
+      // The value went on past the end of its line, and more lines follow: not an events file
+      // (pretty-printed JSON, say), rather than one cut short.
+      if (Number(at[1]) > raw.length && lines.slice(i + 1).some((l) => l.trim() !== "")) {
+        throw new FormatError(
+          `line ${n}: not a complete JSON event (an events file holds one JSON event per line)`,
+          `${n}`,
+        );
+      }
+      throw new FormatError(`line ${n}, ${err.message.slice("line 1, ".length)}`, `${n}`);
     }
     if (value === null || typeof value !== "object" || Array.isArray(value)) {
       throw new FormatError(`line ${n}: expected an event object`, `${n}`);
@@ -116,6 +133,7 @@ export function parseEventsJsonl(text: string): EventsFile {
         throw new FormatError(`line ${n}: blob.hash does not match the sha256 of its bytes`);
       }
       blobs.push(blob);
+      carried.set(ref.data.hash, blob);
       return;
     }
     const type = o.type;
@@ -126,26 +144,93 @@ export function parseEventsJsonl(text: string): EventsFile {
     if (!SESSION_EVENT_TYPES.has(type)) {
       throw new FormatError(`line ${n}: type: ${type} is not a session event`);
     }
-    const version = o.schemaVersion ?? CURRENT_SCHEMA_VERSION[type as EventType];
+    const current = CURRENT_SCHEMA_VERSION[type as EventType];
+    const version = o.schemaVersion ?? current;
     if (typeof version !== "number" || !Number.isInteger(version) || version < 1) {
       throw new FormatError(`line ${n}: schemaVersion: expected a positive integer`);
     }
     let data: unknown;
-    try {
-      data = upcast(type, version, o.data).data;
-    } catch (err) {
-      throw new FormatError(`line ${n}: data: ${(err as Error).message}`, `${n}`);
+    // what zod would take unchanged is kept as it is; the rest goes through zod (and upcasting)
+    if (version === current && EVENT_CHECKS.get(type)!.exact?.(o.data)) data = o.data;
+    else {
+      try {
+        data = upcast(type, version, o.data).data;
+      } catch (err) {
+        throw new FormatError(`line ${n}: data: ${(err as Error).message}`, `${n}`);
+      }
+      // zod drops unknown fields: in a file they are mistakes (typos), as in a capture
+      const dropped = version === current ? droppedField(o.data, data) : undefined;
+      if (dropped !== undefined) {
+        throw new FormatError(
+          `line ${n}: data.${dropped}: unknown field (not in the ${type} schema)`,
+          `${n}`,
+        );
+      }
     }
-    const meta = o.meta as Record<string, unknown> | undefined;
-    const at = meta && typeof meta.recordedAt === "string" ? meta.recordedAt : undefined;
+    const at = recordedAtOf(o.meta, n);
     const event = { type, data, ...(at ? { meta: { recordedAt: at } } : {}) } as NewEvent;
+    if (type === "ScreenCaptured") screens.push([data as EventData<"ScreenCaptured">, n]);
     for (const ref of blobRefsIn(data)) {
       if (!references.has(ref.hash)) references.set(ref.hash, { ref, line: n });
     }
     events.push(event);
     eventLines.push(n);
   });
+  const checked = new Set<string>();
+  for (const [data, line] of screens) checkCarriedScreen(data, line, { carried, checked });
   return { events, lines: eventLines, blobs, references };
+}
+
+/** The path of the first field of `input` that `output`, zod's copy of it, no longer has. */
+function droppedField(input: unknown, output: unknown): string | undefined {
+  if (
+    input === null || typeof input !== "object" || output === null || typeof output !== "object"
+  ) {
+    return undefined;
+  }
+  for (const [k, v] of Object.entries(input)) {
+    if (!Object.hasOwn(output, k)) return k;
+    const inner = droppedField(v, (output as Record<string, unknown>)[k]);
+    if (inner !== undefined) return `${k}.${inner}`;
+  }
+  return undefined;
+}
+
+/** An event line's `meta.recordedAt`, when it has one: an ISO 8601 date-time. */
+function recordedAtOf(meta: unknown, line: number): string | undefined {
+  if (meta === undefined) return undefined;
+  if (meta === null || typeof meta !== "object" || Array.isArray(meta)) {
+    throw new FormatError(`line ${line}: meta: expected an object`, `${line}`);
+  }
+  const at = (meta as Record<string, unknown>).recordedAt;
+  if (at === undefined) return undefined;
+  const parsed = IsoDateTime.safeParse(at);
+  if (!parsed.success) throw zodToFormatError(parsed.error, `line ${line}: meta.recordedAt`);
+  return parsed.data;
+}
+
+/**
+ * Checks the hierarchy and screenshot of a screen whose blobs the file carries, each blob once
+ * per format (`checkHierarchy`, `checkScreenshot`); a blob already in the database was checked
+ * when it was stored.
+ */
+function checkCarriedScreen(
+  data: EventData<"ScreenCaptured">,
+  line: number,
+  blobs: { carried: ReadonlyMap<string, PendingBlob>; checked: Set<string> },
+): void {
+  const key = `${data.format} ${data.hierarchy.hash}`;
+  const hierarchy = blobs.carried.get(data.hierarchy.hash);
+  if (hierarchy && !blobs.checked.has(key)) {
+    const field = `line ${line}: data.hierarchy`;
+    checkHierarchy(hierarchyText(hierarchy.bytes, field), data.format, field);
+    blobs.checked.add(key);
+  }
+  const shot = data.screenshot && blobs.carried.get(data.screenshot.hash);
+  if (shot) {
+    const { mediaType } = data.screenshot!;
+    checkScreenshot({ bytes: shot.bytes, mediaType }, `line ${line}: data.screenshot`);
+  }
 }
 
 /** An event as the exporter reads it. */

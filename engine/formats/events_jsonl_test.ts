@@ -29,6 +29,19 @@ Deno.test("formatEventsJsonl() writes each blob once before its first reference 
   assertEquals(file.blobs, [{ bytes: XML, mediaType: "application/xml" }]);
 });
 
+Deno.test("parseEventsJsonl() keeps data as it is, raw tool parameters of any shape included", () => {
+  const performed = {
+    actionId: "a1",
+    kind: "tap",
+    toolParams: { promt: "any key", nested: [{ x: 1 }] },
+    source: "agent",
+  };
+  const file = parseEventsJsonl(
+    `${START}\n${JSON.stringify({ type: "ActionPerformed", data: performed })}`,
+  );
+  assertEquals(file.events[1]!.data as unknown, performed);
+});
+
 Deno.test("parseEventsJsonl() upcasts an older schemaVersion", () => {
   const v1 = JSON.stringify({
     type: "ScreenCaptured",
@@ -39,6 +52,21 @@ Deno.test("parseEventsJsonl() upcasts an older schemaVersion", () => {
   assertEquals(file.events[1]!.data, { hierarchy: REF, format: "uiautomator-dump" });
   assertEquals(file.references.get(REF.hash)?.line, 2);
 });
+
+/** A blob line and the reference to it. */
+function blob(
+  text: string,
+  mediaType: string,
+): { line: string; ref: ReturnType<typeof blobRefOf> } {
+  const bytes = new TextEncoder().encode(text);
+  const ref = blobRefOf({ bytes, mediaType });
+  return { line: JSON.stringify({ blob: ref, base64: encodeBase64(bytes) }), ref };
+}
+const BAD_XML = blob('<hierarchy><node bounds="[0,0][1,1]"', "application/xml");
+const NOT_PNG = blob("not a png", "image/png");
+function screen(data: Record<string, unknown>): string {
+  return JSON.stringify({ type: "ScreenCaptured", data: { format: "uiautomator-dump", ...data } });
+}
 
 const BAD: [string, string, string][] = [
   ["a line that is not JSON", `${START}\n{"type": }\n`, "line 2, column 10: expected a value"],
@@ -68,6 +96,64 @@ const BAD: [string, string, string][] = [
     "line 2: base64: ",
   ],
   ["an array line", `${START}\n[1, 2]`, "line 2: expected an event object"],
+  [
+    "a recordedAt that is not a date-time",
+    `${START}\n{"type":"SessionEnded","data":{"reason":"completed"},"meta":{"recordedAt":"garbage"}}`,
+    "line 2: meta.recordedAt: expected an ISO 8601 date-time",
+  ],
+  [
+    "a recordedAt on 30 February",
+    `${START}\n{"type":"SessionEnded","data":{"reason":"completed"},` +
+    `"meta":{"recordedAt":"2026-02-30T00:00:00Z"}}`,
+    "line 2: meta.recordedAt: expected an ISO 8601 date-time",
+  ],
+  [
+    "an unknown data field",
+    `${START}\n{"type":"StepStarted","data":{"index":0,"text":"a","promt":"typo"}}`,
+    "line 2: data.promt: unknown field (not in the StepStarted schema)",
+  ],
+  [
+    "an unknown field deeper in the data",
+    `${START}\n{"type":"ActionPerformed","data":{"actionId":"a","kind":"tap","source":"agent",` +
+    `"target":{"name":"Go","selectr":{"css":"#go"}}}}`,
+    "line 2: data.target.selectr: unknown field (not in the ActionPerformed schema)",
+  ],
+  [
+    "a pretty-printed event",
+    `{\n  "type": "StepStarted",\n  "data": { "index": 0, "text": "a" }\n}\n`,
+    "line 1: not a complete JSON event (an events file holds one JSON event per line)",
+  ],
+  [
+    "a last line cut short",
+    `${START}\n{"type":"StepStarted","data":{"index":0,"te\n\n`,
+    "line 2, column 44: unexpected end of input (is the file truncated?)",
+  ],
+  [
+    "a line nested too deep",
+    `${START}\n{"type":"StepStarted","data":${"[".repeat(1000)}${"]".repeat(1000)}}`,
+    "line 2: data.0.0.0.0…: nested deeper than 1000 levels",
+  ],
+  [
+    "a meta that is not an object",
+    `${START}\n{"type":"SessionEnded","data":{"reason":"completed"},"meta":1}`,
+    "line 2: meta: expected an object",
+  ],
+  [
+    "a hierarchy that does not parse",
+    `${START}\n${BAD_XML.line}\n${screen({ hierarchy: BAD_XML.ref })}`,
+    "line 3: data.hierarchy: Unterminated start tag <node> at line 1, column 12",
+  ],
+  [
+    "a hierarchy that does not parse, carried after its event",
+    `${START}\n${screen({ hierarchy: BAD_XML.ref })}\n${BAD_XML.line}`,
+    "line 2: data.hierarchy: Unterminated start tag <node>",
+  ],
+  [
+    "a screenshot that is not an image of its type",
+    `${START}\n${JSON.stringify({ blob: REF, base64: encodeBase64(XML) })}\n${NOT_PNG.line}\n` +
+    screen({ hierarchy: REF, screenshot: NOT_PNG.ref }),
+    "line 4: data.screenshot: not a PNG image (its bytes do not start with the PNG signature)",
+  ],
 ];
 
 for (const [name, text, message] of BAD) {

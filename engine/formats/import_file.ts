@@ -11,7 +11,7 @@ import { CAPTURE_FORMAT, captureToEvents, CaptureV1 } from "./capture_v1.ts";
 import { loadCaptureScreens, resolveScreens } from "./capture_screens.ts";
 import { parseEventsJsonl } from "./events_jsonl.ts";
 import { FormatError, zodToFormatError } from "./format_error.ts";
-import { parseJson } from "./json_text.ts";
+import { checkJsonNesting, parseJson } from "./json_text.ts";
 import { RECORDING_FORMAT, recordingToEvents } from "./recording_v1.ts";
 import { flowToEvents, looksLikeChromeRecorder, parseChromeRecorder } from "./chrome_recorder.ts";
 
@@ -62,7 +62,8 @@ function isObject(v: unknown): v is Record<string, unknown> {
  *
  * @param text the file's text
  * @returns the format and, for single-document JSON formats, the parsed value
- * @throws {FormatError} for malformed JSON (line and column) or an unknown format
+ * @throws {FormatError} for malformed JSON (line and column), JSON nested too deep or an unknown
+ *   format
  * @example
  * ```ts
  * if (detectImportFormat('{"format":"cairn.capture/v1"}').format !== "capture") throw new Error();
@@ -84,6 +85,7 @@ export function detectImportFormat(text: string): { format: ImportFormat; value?
     parseJson(text); // throws with line and column
     throw new FormatError(UNKNOWN);
   }
+  checkJsonNesting(value);
   if (!isObject(value)) throw new FormatError(UNKNOWN);
   if (value.format === CAPTURE_FORMAT) return { format: "capture", value };
   if (value.schema_version === RECORDING_FORMAT) return { format: "recording_v1", value };

@@ -1,9 +1,10 @@
 /**
- * JSON parsing with errors that name the line and column (V8's messages do not always), and
- * a hint when the text ends early (a truncated file).
+ * JSON parsing with errors that name the line and column (V8's messages do not always), a
+ * hint when the text ends early (a truncated file), and the nesting limit.
  *
  * @module
  */
+import { jsonNestingError } from "../nesting.ts";
 import { FormatError } from "./format_error.ts";
 
 /**
@@ -11,7 +12,8 @@ import { FormatError } from "./format_error.ts";
  *
  * @param text the JSON text
  * @returns the parsed value
- * @throws {FormatError} `line L, column C: reason` for malformed or truncated JSON
+ * @throws {FormatError} `line L, column C: reason` for malformed or truncated JSON, or
+ *   `path…: nested deeper than 1000 levels`
  * @example
  * ```ts
  * try { parseJson('{"a": 1,\n "b": }'); } catch (e) {
@@ -20,8 +22,9 @@ import { FormatError } from "./format_error.ts";
  * ```
  */
 export function parseJson(text: string): unknown {
+  let value: unknown;
   try {
-    return JSON.parse(text);
+    value = JSON.parse(text);
   } catch (err) {
     const { offset, reason } = locateJsonError(text);
     const { line, column } = lineColumn(text, offset);
@@ -31,6 +34,24 @@ export function parseJson(text: string): unknown {
       `${line}:${column}`,
     );
   }
+  checkJsonNesting(value);
+  return value;
+}
+
+/**
+ * Refuses a parsed JSON value nested deeper than `MAX_NESTING` (engine/nesting.ts) objects and
+ * arrays: Cairn's recursive code could not hold it.
+ *
+ * @param value parsed JSON
+ * @throws {FormatError} `path…: nested deeper than 1000 levels`
+ * @example
+ * ```ts
+ * checkJsonNesting({ a: [1, { b: 2 }] }); // within the limit: no error
+ * ```
+ */
+export function checkJsonNesting(value: unknown): void {
+  const tooDeep = jsonNestingError(value);
+  if (tooDeep !== undefined) throw new FormatError(tooDeep);
 }
 
 /**

@@ -17,8 +17,10 @@ import { HierarchyFormat as HierarchyFormatSchema } from "../ui_node.ts";
 import { CHROME_SCHEMA_VERSION, ChromeHierarchy } from "../chrome_hierarchy.ts";
 import { isCdpAxTree, parseAxTree } from "./axtree.ts";
 import { blobRefOf, type PendingBlob } from "./blob_ref.ts";
+import { checkHierarchy } from "./check_screen.ts";
 import { hierarchyMediaType } from "./detect_hierarchy.ts";
 import { FormatError, zodToFormatError } from "./format_error.ts";
+import { IsoDateTime } from "./iso_date_time.ts";
 import { projectCapture } from "../capture_projection.ts";
 
 /** The format tag of a recording. */
@@ -28,7 +30,6 @@ export const CHROME_SNAPSHOT = CHROME_SCHEMA_VERSION;
 /** Snapshot schema wrapping any other hierarchy as text. */
 export const RAW_SNAPSHOT = "cairn.hierarchy/v1";
 
-const Time = z.string().refine((s) => !Number.isNaN(Date.parse(s)), "expected an ISO date-time");
 const TabId = z.union([z.number(), z.string()]).nullable().optional();
 const Selectors = z.record(z.string(), z.string());
 
@@ -60,14 +61,14 @@ export const RecordingStep = z.object({
 const Snapshot = z.object({ schema_version: z.string().optional() }).loose();
 
 const AxSnapshotEntry = z.object({
-  t: Time,
+  t: IsoDateTime,
   kind: z.literal("ax_snapshot"),
   url: z.string().nullable().optional(),
   tab_id: TabId,
   snapshot: Snapshot,
 }).loose();
 const DecisionEntry = z.object({
-  t: Time,
+  t: IsoDateTime,
   kind: z.literal("decision"),
   source: z.string().optional(),
   step: RecordingStep,
@@ -78,7 +79,7 @@ const DecisionEntry = z.object({
 }).loose();
 const HumanActionEntry = DecisionEntry.extend({ kind: z.literal("human_action") });
 const ActionResultEntry = z.object({
-  t: Time,
+  t: IsoDateTime,
   kind: z.literal("action_result"),
   source: z.string().optional(),
   step_id: z.union([z.string(), z.number()]),
@@ -87,7 +88,7 @@ const ActionResultEntry = z.object({
   duration_ms: z.number().nonnegative().nullable().optional(),
 }).loose();
 const NavigationEntry = z.object({
-  t: Time,
+  t: IsoDateTime,
   kind: z.literal("navigation"),
   url: z.string(),
   from: z.string().nullable().optional(),
@@ -112,8 +113,8 @@ export const RecordingV1 = z.object({
   schema_version: z.literal(RECORDING_FORMAT),
   mode: z.enum(["agent", "human"]),
   id: z.union([z.string(), z.number()]).transform(String),
-  created_at: Time,
-  ended_at: Time.nullable().optional(),
+  created_at: IsoDateTime,
+  ended_at: IsoDateTime.nullable().optional(),
   prompt: z.object({
     type: z.string().optional(),
     text: z.string().nullable().optional(),
@@ -213,11 +214,27 @@ export interface RecordingImport {
   blobs: PendingBlob[];
 }
 
+/**
+ * A snapshot's blob and format: checked against its own schema (naming the field), then parsed
+ * as `cairn optimize` will read it (`checkHierarchy`: Chrome children links, tree depth, the text
+ * of a wrapped hierarchy).
+ */
 function snapshotScreen(
   snapshot: z.infer<typeof Snapshot>,
   path: string,
 ): { blob: PendingBlob; format: HierarchyFormat } {
-  const enc = new TextEncoder();
+  const { text, format, field } = snapshotText(snapshot, path);
+  checkHierarchy(text, format, field);
+  return {
+    blob: { bytes: new TextEncoder().encode(text), mediaType: hierarchyMediaType(format) },
+    format,
+  };
+}
+
+function snapshotText(
+  snapshot: z.infer<typeof Snapshot>,
+  path: string,
+): { text: string; format: HierarchyFormat; field: string } {
   // A raw CDP getFullAXTree result has no schema_version: read as axtree_v1 (axtree.ts).
   const version = snapshot.schema_version ?? (isCdpAxTree(snapshot) ? "axtree_v1" : undefined);
   switch (version) {
@@ -228,17 +245,11 @@ function snapshotScreen(
         if (err instanceof FormatError) throw new FormatError(`${path}.${err.message}`, path);
         throw err;
       }
-      return {
-        blob: { bytes: enc.encode(JSON.stringify(snapshot)), mediaType: "application/json" },
-        format: "axtree_v1",
-      };
+      return { text: JSON.stringify(snapshot), format: "axtree_v1", field: path };
     case CHROME_SNAPSHOT: {
       const chrome = ChromeHierarchy.safeParse(snapshot);
       if (!chrome.success) throw zodToFormatError(chrome.error, path);
-      return {
-        blob: { bytes: enc.encode(JSON.stringify(snapshot)), mediaType: "application/json" },
-        format: "chrome",
-      };
+      return { text: JSON.stringify(snapshot), format: "chrome", field: path };
     }
     case RAW_SNAPSHOT: {
       const format = HierarchyFormatSchema.safeParse(snapshot.format);
@@ -246,10 +257,7 @@ function snapshotScreen(
       if (typeof snapshot.text !== "string") {
         throw new FormatError(`${path}.text: expected the hierarchy text`, `${path}.text`);
       }
-      return {
-        blob: { bytes: enc.encode(snapshot.text), mediaType: hierarchyMediaType(format.data) },
-        format: format.data,
-      };
+      return { text: snapshot.text, format: format.data, field: `${path}.text` };
     }
     default:
       throw new FormatError(

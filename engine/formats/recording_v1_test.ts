@@ -180,6 +180,36 @@ const BAD: { name: string; edit: (r: Record<string, unknown>) => void; message: 
     edit: (r) => delete r.mode,
     message: "mode: ",
   },
+  {
+    name: "a creation time on 30 February",
+    edit: (r) => (r.created_at = "2025-02-30T10:00:00Z"),
+    message: "created_at: expected an ISO 8601 date-time",
+  },
+  {
+    name: "an entry time that is not a date-time",
+    edit: (r) => ((r.timeline as { t: string }[])[1]!.t = "hello 2"),
+    message: "timeline.1.t: expected an ISO 8601 date-time",
+  },
+  {
+    name: "a wrapped hierarchy that does not parse",
+    edit: (r) => ((r.timeline as { snapshot?: unknown }[])[0]!.snapshot = {
+      schema_version: "cairn.hierarchy/v1",
+      format: "uiautomator-dump",
+      text: '<hierarchy><node bounds="[0,0][1,1]"><unclosed',
+    }),
+    message: "timeline.0.snapshot.text: Unterminated start tag <unclosed> at line 1, column 38",
+  },
+  {
+    name: "an AX snapshot whose nodes nest 20,000 deep",
+    edit: (r) => ((r.timeline as { snapshot?: unknown }[])[0]!.snapshot = {
+      schema_version: "axtree_v1",
+      nodes: Array.from(
+        { length: 20_000 },
+        (_, i) => ({ node_id: `${i}`, children: [`${i + 1}`] }),
+      ),
+    }),
+    message: "timeline.0.snapshot: Hierarchy nodes nested deeper than 1000 levels",
+  },
 ];
 
 for (const c of BAD) {
@@ -197,6 +227,18 @@ Deno.test("recordingToEvents() checks a Cairn Chrome snapshot against its schema
     () => recordingToEvents(rec, { sessionId: "s" }),
     FormatError,
     "timeline.0.snapshot.viewport: ",
+  );
+});
+
+Deno.test("recordingToEvents() builds a Cairn Chrome snapshot's tree as optimize will", async () => {
+  const rec = await sample(HUMAN);
+  const nodes = (rec.timeline as { snapshot?: { nodes: { children?: number[] }[] } }[])[0]!
+    .snapshot!.nodes;
+  nodes[1]!.children = [0]; // fits the schema, but links back to the root
+  assertThrows(
+    () => recordingToEvents(rec, { sessionId: "s" }),
+    FormatError,
+    "timeline.0.snapshot: Invalid Chrome hierarchy at nodes.1.children: 0 is not a later node",
   );
 });
 
