@@ -5,7 +5,7 @@
  * @module
  */
 import { join } from "node:path";
-import { type CommandSpec, type ParsedArgs, str } from "./args.ts";
+import { type CommandSpec, type ParsedArgs, str, UsageError } from "./args.ts";
 import { DB_FLAGS, openStore, resolveStream } from "./context.ts";
 import { type EventStore, NotFoundError } from "../events/event_store.ts";
 import type { StoredEvent } from "../events/schemas.ts";
@@ -68,6 +68,14 @@ export function renderSession(session: LoadedSession, format: ExportFormat): Ren
         fileName: `${session.sessionId}.events.jsonl`,
       };
     case "recording_v1": {
+      // seed 004's recorder records browser tabs: a device session would come back as web
+      const started = session.events.find((e) => e.type === "SessionStarted");
+      const platform = (started?.data as { platform?: string } | undefined)?.platform;
+      if (platform !== undefined && platform !== "web") {
+        throw new UsageError(
+          `recording_v1 holds web sessions and ${session.sessionId} is ${platform}: export it --format capture or events`,
+        );
+      }
       const rec = eventsToRecording(session.events, { blobs: session.blobs });
       return { text: JSON.stringify(rec, null, 2) + "\n", fileName: recordingFileName(rec) };
     }
@@ -103,6 +111,9 @@ export const spec: CommandSpec = {
   details: `
 Hierarchies and screenshots travel inside the file (blob lines in events, inline text and
 data: URIs in a capture), so \`cairn ingest\` of the output rebuilds the same events.
+
+recording_v1 is a browser format: an Android or iOS session is refused (exit 2) rather than
+written as a web one. Steps, memory and action fields it has no place for are dropped.
 
 A recording written into a directory gets seed 004's name:
 vw-ax-agent-{id}-{yyyyMMdd-HHmmss}.json or vw-ax-human-{id}-{yyyyMMdd-HHmmss}.json.

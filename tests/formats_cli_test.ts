@@ -466,3 +466,19 @@ Deno.test("cairn export names a session that does not exist, exit 2 as for any b
     assertEquals([r.code, r.stdout, r.stderr], [2, "", 'cairn export: No session "nope"\n']);
   });
 });
+
+Deno.test("cairn export --format recording_v1 refuses a device session rather than write it as web", async () => {
+  await withTemp(async (dir) => {
+    const db = `${dir}/c.db`;
+    const ing = await cairn(["ingest", "--db", db, `${ROOT}examples/inventory.capture.json`]);
+    assertEquals(ing.code, 0, ing.stderr);
+    const id = ing.stdout.trim();
+    const r = await cairn(["export", "--db", db, id, "--format", "recording_v1"]);
+    assertEquals([r.code, r.stdout], [2, ""]);
+    assertEquals(r.stderr.trim().split("\n").length, 1, r.stderr);
+    assertMatch(r.stderr, /recording_v1 holds web sessions and .* is android/);
+    // the formats that carry a device session still export it
+    const cap = await cairn(["export", "--db", db, id, "--format", "capture"]);
+    assertEquals(cap.code, 0, cap.stderr);
+  });
+});
