@@ -33,6 +33,7 @@ import { type Bounds, center, type Point } from "../engine/ui_node.ts";
 import { type Driver, DriverError, type FoundElement, type Viewport } from "./driver.ts";
 import { showOverlay } from "./playback_overlay.ts";
 import { evaluateTemplate } from "../engine/template.ts";
+import { withDeadline } from "./with_deadline.ts";
 
 /** The error a second start on a busy browser gets (003 R5). */
 export const ALREADY_RUNNING =
@@ -368,9 +369,11 @@ class Run {
     const state: { resolved?: Resolved; element?: FoundElement } = {};
     let outcome: Omit<Completed, "index" | "action" | "durationMs" | "description">;
     try {
-      outcome = await withTimeout(
+      const ms = this.options.actionTimeoutMs ?? DEFAULT_ACTION_TIMEOUT_MS;
+      outcome = await withDeadline(
         this.#execute(index, action, text, override, state),
-        this.options.actionTimeoutMs ?? DEFAULT_ACTION_TIMEOUT_MS,
+        ms,
+        () => new TimeoutFailure(`The action did not finish within ${ms} ms`),
       );
     } catch (err) {
       const failure = err instanceof ActionFailure
@@ -780,22 +783,6 @@ class Run {
 }
 
 class TimeoutFailure extends Error {}
-
-async function withTimeout<T>(work: Promise<T>, ms: number): Promise<T> {
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(
-      () => reject(new TimeoutFailure(`The action did not finish within ${ms} ms`)),
-      ms,
-    );
-  });
-  try {
-    return await Promise.race([work, timeout]);
-  } finally {
-    clearTimeout(timer);
-    work.catch(() => {}); // a timed-out action may still reject later
-  }
-}
 
 function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
