@@ -30,7 +30,13 @@ import {
 import { checkPointTarget, scalePoint, viewportWarning } from "../engine/playback/coordinates.ts";
 import { type PlaybackReport, projectReport } from "../engine/playback/report.ts";
 import { type Bounds, center, type Point } from "../engine/ui_node.ts";
-import { type Driver, DriverError, type FoundElement, type Viewport } from "./driver.ts";
+import {
+  describeDialogs,
+  type Driver,
+  DriverError,
+  type FoundElement,
+  type Viewport,
+} from "./driver.ts";
 import { showOverlay } from "./playback_overlay.ts";
 import { evaluateTemplate } from "../engine/template.ts";
 import { withDeadline } from "./with_deadline.ts";
@@ -235,6 +241,7 @@ class Run {
     this.#started = performance.now();
     if (this.options.tab) await this.driver.switchTab(this.options.tab);
     this.#viewport = await this.driver.viewport();
+    this.driver.takeDialogs?.(); // answered before this playback: not its actions'
     const warnings: string[] = [];
     const vw = viewportWarning(this.plan.viewport, this.#viewport);
     if (vw) warnings.push(vw);
@@ -399,6 +406,11 @@ class Run {
           ? { likelyCause: "auth_redirect" }
           : {}),
       };
+    }
+    const dialogs = this.driver.takeDialogs?.() ?? [];
+    if (dialogs.length > 0) {
+      const line = describeDialogs(dialogs);
+      outcome = { ...outcome, warning: outcome.warning ? `${outcome.warning}; ${line}` : line };
     }
     if (outcome.status === "failed" || outcome.status === "healed") {
       const shot = await this.#screenshot(
