@@ -92,6 +92,12 @@ export interface PlaybackOptions {
   /** Sleep used by recorded timing (tests pass a recorder). */
   sleep?: (ms: number) => Promise<void>;
   /**
+   * Stops the playback before its next action (a recorded-timing wait ends at once); the run
+   * then ends `failed`. An action already running finishes first (or fails when its browser
+   * closes).
+   */
+  signal?: AbortSignal;
+  /**
    * Called after each action's events are stored, before the next action (a validation loop
    * captures the new run's screen here). A throw is ignored.
    */
@@ -285,14 +291,19 @@ class Run {
   async #playAll(onCompleted: () => void): Promise<PlaybackReport> {
     let failedStop = false;
     const actions = this.plan.actions;
+    const signal = this.options.signal;
     let lastTs: number | undefined;
     for (const [index, action] of actions.entries()) {
       if (this.options.timing === "recorded" && action.timestampMs !== undefined) {
         if (lastTs !== undefined) {
           const delay = Math.min(Math.max(action.timestampMs - lastTs, 0), MAX_RECORDED_DELAY_MS);
-          if (delay > 0) await (this.options.sleep ?? sleep)(delay);
+          if (delay > 0) await (this.options.sleep ?? ((ms) => sleep(ms, signal)))(delay);
         }
         lastTs = action.timestampMs;
+      }
+      if (signal?.aborted) {
+        failedStop = true;
+        break;
       }
       const result = await this.#playOne(index, action);
       if (this.options.afterAction) {
@@ -796,8 +807,18 @@ class Run {
 
 class TimeoutFailure extends Error {}
 
-function sleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
+/** Resolves after `ms`, or as soon as `signal` aborts. */
+function sleep(ms: number, signal?: AbortSignal): Promise<void> {
+  if (signal?.aborted) return Promise.resolve();
+  return new Promise((resolve) => {
+    const done = () => {
+      clearTimeout(timer);
+      signal?.removeEventListener("abort", done);
+      resolve();
+    };
+    const timer = setTimeout(done, ms);
+    signal?.addEventListener("abort", done);
+  });
 }
 
 function errorText(err: unknown): string {

@@ -152,3 +152,27 @@ Deno.test("runPlayback() ends the stream with PlaybackCompleted failed and rethr
     assertEquals(report?.status, "failed");
   });
 });
+
+Deno.test("runValidation() stopped by its signal stops the replay and ends the stream failed with the reason", async () => {
+  await withRig(async ({ store, driver, shop }) => {
+    const sessionId = await blazeShop(driver, store, shop.url);
+    const validationId = "val-stopped";
+    const stop = new AbortController();
+    stop.abort(new Error("Stopped: the server is shutting down"));
+    await assertRejects(
+      () =>
+        runValidation(driver, store, sessionId, {
+          url: shop.url,
+          validationId,
+          signal: stop.signal,
+        }),
+      Error,
+      "the server is shutting down",
+    );
+    const replay = await readPlaybackReport(store, `${validationId}-1`);
+    assertEquals([replay?.status, replay?.results.length], ["failed", 0]);
+    const state = await readValidation(store, validationId);
+    assertEquals(state?.status, "failed");
+    assertStringIncludes(state?.message ?? "", "during iteration 1: Error: Stopped");
+  });
+});
