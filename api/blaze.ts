@@ -11,9 +11,13 @@ import type { EventStore } from "../events/event_store.ts";
 import { type Driver, DriverError } from "../drivers/driver.ts";
 import {
   BlazeSession,
+  DEFAULT_CALL_TIMEOUT_MS,
+  isPageUrl,
+  PAGE_URL_RULE,
   SessionEndedError,
   TOOL_NAMES,
   ToolInputError,
+  ToolTimeoutError,
 } from "../drivers/blaze_session.ts";
 import { ChromeDriver } from "../drivers/chrome/chrome_driver.ts";
 import { launchDefaultChrome, perStore } from "./_per_store.ts";
@@ -23,6 +27,7 @@ import { readSession, sessionToCapture } from "../drivers/session_export.ts";
 import type { ApiContext } from "./app.ts";
 import { ApiError, invalidRequest, parseInput, readJson } from "./errors.ts";
 import { describeRoute } from "./openapi.ts";
+import { withDeadline } from "../drivers/with_deadline.ts";
 
 /** How the registry gets a driver for a new session. */
 export interface BlazeRegistryOptions {
@@ -32,10 +37,16 @@ export interface BlazeRegistryOptions {
   screenshots?: boolean;
   /** DOM quiet time after an action (ms). */
   settleMs?: number;
+  /** How long a tool call may take before it fails with 504 (ms). */
+  callTimeoutMs?: number;
 }
+
+/** How long ending a session waits for its running call before closing the browser under it. */
+const END_GRACE_MS = 5_000;
 
 /** `POST /v1/blaze/sessions` body. */
 export const StartBody = z.strictObject({
+  /** A page to load (http, https, data, file, about:blank); on Android an app or a deep link. */
   url: z.string().url(),
   prompt: z.string().min(1),
   memory: z.record(z.string(), z.string()).optional(),
@@ -44,6 +55,9 @@ export const StartBody = z.strictObject({
   platform: z.enum(["web", "android"]).optional(),
   /** The device and app of an Android start (Appium URL, udid, package, activity, apk). */
   android: AndroidStart.optional(),
+}).refine((b) => b.platform === "android" || isPageUrl(b.url), {
+  message: PAGE_URL_RULE,
+  path: ["url"],
 });
 
 /** The live blaze sessions of one store, each with its own driver. */
@@ -67,9 +81,12 @@ export class BlazeRegistry {
    *
    * @param body url, prompt, optional memory and system prompt
    * @returns the running session
+   * @throws {ToolTimeoutError} when the page does not load and answer within the call timeout
+   *   (its browser is closed)
    */
   async start(body: z.infer<typeof StartBody>): Promise<BlazeSession> {
     const { platform, android, ...start } = body;
+    const callTimeoutMs = this.#options.callTimeoutMs ?? DEFAULT_CALL_TIMEOUT_MS;
     const driver = platform === "android"
       ? await connectAndroid(android ?? {})
       : await (this.#options.createDriver ?? launchDefaultChrome)();
@@ -79,14 +96,21 @@ export class BlazeRegistry {
         : driver instanceof AndroidDriver
         ? await driver.versions()
         : undefined;
-      const session = await BlazeSession.start(driver, this.#store, {
+      const starting = BlazeSession.start(driver, this.#store, {
         ...start,
         ...(drivers ? { drivers } : {}),
         ...(this.#options.screenshots !== undefined
           ? { screenshots: this.#options.screenshots }
           : {}),
         ...(this.#options.settleMs !== undefined ? { settleMs: this.#options.settleMs } : {}),
+        callTimeoutMs,
       });
+      // past the bound, closing the browser fails the start, which records the session as failed
+      const session = await withDeadline(
+        starting,
+        callTimeoutMs,
+        () => new ToolTimeoutError(`Opening ${start.url}`, callTimeoutMs),
+      );
       this.#sessions.set(session.id, session);
       return session;
     } catch (err) {
@@ -105,16 +129,19 @@ export class BlazeRegistry {
     return [...this.#sessions.keys()];
   }
 
-  /** Ends a live session (if not yet ended) and closes its driver. */
+  /**
+   * Ends a live session (if not yet ended) and closes its driver. A call still running on a
+   * page that stopped answering gets a few seconds; then the browser is closed under it, which
+   * fails the call and lets the end be recorded.
+   */
   async finish(id: string, reason: "completed" | "failed" | "clarification" | "interrupted") {
     const session = this.#sessions.get(id);
     if (!session) return;
     this.#sessions.delete(id);
-    try {
-      await session.end(reason);
-    } finally {
-      await session.driver.close();
-    }
+    const ended = session.end(reason);
+    await withDeadline(ended, END_GRACE_MS, () => new Error("still running")).catch(() => {});
+    await session.driver.close();
+    await ended;
   }
 
   /** Ends every live session as interrupted and closes the drivers. */
@@ -160,6 +187,8 @@ describeRoute({
     "200": { description: "The tool result: ok, output, value, error, actionId, url" },
     "404": { description: "No live session with this id" },
     "409": { description: "The session has ended" },
+    "502": { description: "The browser or device failed the call" },
+    "504": { description: "The call did not finish in time (tool_timeout): the page hangs" },
   },
 });
 describeRoute({
@@ -234,5 +263,6 @@ export function blazeRouter(ctx: ApiContext): Hono {
 }
 
 function asDriverFailure(err: unknown): unknown {
-  return err instanceof DriverError ? new ApiError(502, err.code, err.message) : err;
+  if (!(err instanceof DriverError)) return err;
+  return new ApiError(err instanceof ToolTimeoutError ? 504 : 502, err.code, err.message);
 }

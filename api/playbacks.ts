@@ -70,6 +70,8 @@ export class PlaybackRegistry {
   #device = false;
   /** The close of the last Android playback's session. */
   #closing: Promise<void> | undefined;
+  /** Aborted by `close`: the running playbacks stop. */
+  #stop = new AbortController();
 
   constructor(store: EventStore, options: PlaybackRegistryOptions = {}) {
     this.#store = store;
@@ -148,15 +150,21 @@ export class PlaybackRegistry {
         ? { locateWaitMs: this.#options.locateWaitMs }
         : {}),
       screenshotDir: this.#options.screenshotDir ?? ".cairn/screenshots",
+      signal: this.#stop.signal,
     });
   }
 
-  /** Waits for running playbacks, then closes the browser. */
+  /**
+   * Stops the running playbacks (each ends `failed` before its next action), closes the
+   * browser (failing an action still running in it) and waits for them to end.
+   */
   async close(): Promise<void> {
-    await Promise.all([...this.#running]);
+    this.#stop.abort();
+    this.#stop = new AbortController();
     const d = this.#driver;
     this.#driver = undefined;
     if (d) await (await d.catch(() => undefined))?.close();
+    await Promise.all([...this.#running]);
   }
 }
 

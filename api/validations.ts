@@ -48,6 +48,8 @@ export class ValidationRegistry {
   #options: ValidationRegistryOptions;
   #driver: Promise<Driver> | undefined;
   #running: Promise<unknown> | undefined;
+  /** Aborted by `close`: the running validation stops. */
+  #stop = new AbortController();
 
   constructor(store: EventStore, options: ValidationRegistryOptions = {}) {
     this.#store = store;
@@ -95,6 +97,7 @@ export class ValidationRegistry {
         ...(this.#options.locateWaitMs !== undefined
           ? { locateWaitMs: this.#options.locateWaitMs }
           : {}),
+        signal: this.#stop.signal,
       });
       const done = started.done.catch((err) => console.error("cairn validation:", err))
         .finally(() => {
@@ -114,12 +117,17 @@ export class ValidationRegistry {
     }
   }
 
-  /** Waits for the running validation, then closes the browser. */
+  /**
+   * Stops the running validation (it ends `failed`), closes the browser and waits for the
+   * validation to end.
+   */
   async close(): Promise<void> {
-    await this.#running;
+    this.#stop.abort(new Error("Stopped: the browser was closed"));
+    this.#stop = new AbortController();
     const d = this.#driver;
     this.#driver = undefined;
     if (d) await (await d.catch(() => undefined))?.close();
+    await this.#running;
   }
 }
 

@@ -9,9 +9,9 @@
  */
 import { dirname } from "node:path";
 import { createApp } from "../api/app.ts";
-import { blazeRegistry } from "../api/blaze.ts";
 import { SqliteEventStore } from "../events/sqlite_event_store.ts";
 import { readState, statePath, writeState } from "./_blaze_state.ts";
+import { closeLiveWork } from "./serve.ts";
 
 /**
  * Runs the daemon until it is told to stop.
@@ -22,7 +22,6 @@ import { readState, statePath, writeState } from "./_blaze_state.ts";
 export async function runDaemon(db: string, options: { idleMs?: number } = {}): Promise<void> {
   await Deno.mkdir(dirname(db), { recursive: true });
   const store = SqliteEventStore.open(db);
-  const registry = blazeRegistry(store);
   const token = crypto.randomUUID();
   const app = createApp({ store, token });
   const idleMs = options.idleMs ?? 30 * 60_000;
@@ -31,7 +30,7 @@ export async function runDaemon(db: string, options: { idleMs?: number } = {}): 
   const stop = () => {
     stopping ??= (async () => {
       clearTimeout(idle);
-      await registry.closeAll();
+      await closeLiveWork(store);
       await server.shutdown();
       const state = await readState(db);
       if (state?.pid === Deno.pid) await Deno.remove(statePath(db)).catch(() => {});

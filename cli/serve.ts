@@ -10,6 +10,10 @@ import { DB_FLAGS, dbPath, openStore } from "./context.ts";
 import { InputError } from "./errors.ts";
 import { createApp, DEFAULT_BODY_LIMIT, isLoopback } from "../api/app.ts";
 import { blazeRegistry } from "../api/blaze.ts";
+import { playbackRegistry } from "../api/playbacks.ts";
+import { validationRegistry } from "../api/validations.ts";
+import { closeLaunchedBrowsers } from "../drivers/chrome/launch.ts";
+import { withDeadline } from "../drivers/with_deadline.ts";
 
 /** Command spec of `cairn serve`. */
 export const spec: CommandSpec = {
@@ -77,35 +81,36 @@ export function serveConfig(
   return { host, port, bodyLimit, ...(token === undefined ? {} : { token }) };
 }
 
-/** How long shutdown waits for live blaze sessions to end and their browsers to close. */
+/** How long shutdown waits for live work to stop before killing the browsers under it. */
 const CLOSE_TIMEOUT_MS = 10_000;
 
 /**
- * What `serve` does once the server has stopped, before the store closes: live blaze sessions
- * are ended as interrupted (recorded in the store) and their browsers closed.
+ * What a server does once it has stopped listening, before the store closes: live blaze
+ * sessions end as interrupted, running playbacks and validations stop (each recorded in the
+ * store as it ends), and their browsers close. Whatever is not done within 10 s is left, and
+ * every Chromium this process launched is then closed or killed.
  *
  * @param store the served store
  */
-export async function closeLiveSessions(store: Parameters<typeof blazeRegistry>[0]): Promise<void> {
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(
-      () => reject(new Error(`not done after ${CLOSE_TIMEOUT_MS} ms`)),
-      CLOSE_TIMEOUT_MS,
-    );
-  });
+export async function closeLiveWork(store: Parameters<typeof blazeRegistry>[0]): Promise<void> {
   try {
-    await Promise.race([blazeRegistry(store).closeAll(), timeout]);
-  } catch (err) {
-    console.error(
-      `serve: closing live blaze sessions: ${err instanceof Error ? err.message : err}`,
+    await withDeadline(
+      Promise.all([
+        blazeRegistry(store).closeAll(),
+        playbackRegistry(store).close(),
+        validationRegistry(store).close(),
+      ]),
+      CLOSE_TIMEOUT_MS,
+      () => new Error(`not done after ${CLOSE_TIMEOUT_MS} ms`),
     );
+  } catch (err) {
+    console.error(`serve: stopping live work: ${err instanceof Error ? err.message : err}`);
   } finally {
-    clearTimeout(timer);
+    await closeLaunchedBrowsers();
   }
 }
 
-/** Runs `cairn serve` until SIGINT or SIGTERM, then closes live blaze sessions' browsers. */
+/** Runs `cairn serve` until SIGINT or SIGTERM, then stops live work and closes its browsers. */
 export async function run(args: ParsedArgs): Promise<number> {
   const config = serveConfig(args, (n) => Deno.env.get(n));
   const store = openStore(args);
@@ -138,7 +143,7 @@ export async function run(args: ParsedArgs): Promise<number> {
   } finally {
     Deno.removeSignalListener("SIGINT", stop);
     Deno.removeSignalListener("SIGTERM", stop);
-    await closeLiveSessions(store);
+    await closeLiveWork(store);
     store.close();
   }
 }

@@ -5,6 +5,7 @@
  * @module
  */
 import { z } from "zod";
+import type { Platform } from "../engine/ui_node.ts";
 
 const Num = z.union([z.number(), z.string().trim().regex(/^-?\d+(\.\d+)?$/).transform(Number)]);
 const Bool = z.union([z.boolean(), z.enum(["true", "false"]).transform((s) => s === "true")]);
@@ -12,6 +13,30 @@ const Ref = z.string().trim().transform((s) => s.replace(/^(@|ref=)/, "")).pipe(
   z.string().regex(/^[a-z]\d{1,3}[a-z]*$/, "expected a ref such as y778 or k42b"),
 );
 const Direction = z.enum(["up", "down", "left", "right"]);
+
+/**
+ * The schemes of a page to open. Not `javascript:` (it runs script in the current page instead)
+ * nor the browser's own pages (`chrome:`, `about:` other than blank).
+ */
+const PAGE_SCHEMES = new Set(["http:", "https:", "data:", "file:"]);
+
+/** Why a url is not one a browser session may open. */
+export const PAGE_URL_RULE = "expected an http, https, data or file URL, or about:blank";
+
+/**
+ * Whether a browser session may open a url: http, https, data, file, or about:blank. (An
+ * Android session opens apps and deep links of any scheme.)
+ *
+ * @param url the url
+ * @returns true when it names a page to load
+ * @example
+ * ```ts
+ * if (!isPageUrl("https://example.com/") || isPageUrl("javascript:alert(1)")) throw new Error();
+ * ```
+ */
+export function isPageUrl(url: string): boolean {
+  return PAGE_SCHEMES.has(URL.parse(url)?.protocol ?? "") || url === "about:blank";
+}
 
 /**
  * What every action call may add: the NL step it serves (starts that step when it is not the
@@ -91,6 +116,7 @@ export const TOOL_PARAMS = {
     .superRefine(oneTarget),
   navigate: z.strictObject({
     ...Meta,
+    /** An app or a deep link on Android; on the web only what {@linkcode isPageUrl} allows. */
     url: z.string().url(),
   }),
   assert: z.strictObject({
@@ -134,6 +160,25 @@ export const TOOL_PARAMS = {
     error: z.string().optional(),
   }),
 } as const;
+
+/** The tools' parameters in a browser: `navigate` goes to a page, never runs a `javascript:` url. */
+const WEB_TOOL_PARAMS: typeof TOOL_PARAMS = {
+  ...TOOL_PARAMS,
+  navigate: TOOL_PARAMS.navigate.refine((p) => isPageUrl(p.url), {
+    message: PAGE_URL_RULE,
+    path: ["url"],
+  }),
+};
+
+/**
+ * The parameters of every tool on a platform.
+ *
+ * @param platform the session's platform
+ * @returns the schemas by tool name
+ */
+export function toolParams(platform: Platform): typeof TOOL_PARAMS {
+  return platform === "web" ? WEB_TOOL_PARAMS : TOOL_PARAMS;
+}
 
 /** The name of a blaze tool. */
 export type ToolName = keyof typeof TOOL_PARAMS;

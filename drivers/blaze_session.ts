@@ -8,11 +8,11 @@
  *
  * @module
  */
-import type { Driver } from "./driver.ts";
+import { describeDialogs, type Driver, DriverError, type HandledDialog } from "./driver.ts";
 import type { EventStore } from "../events/event_store.ts";
 import type { BlobRef, EventData, NewEvent } from "../events/schemas.ts";
 import type { Point, Screen, UiNode } from "../engine/ui_node.ts";
-import { isToolName, TOOL_PARAMS, type ToolName, type ToolParams } from "./_blaze_params.ts";
+import { isToolName, type ToolName, type ToolParams, toolParams } from "./_blaze_params.ts";
 import { renderSnapshot } from "../engine/snapshot.ts";
 import {
   actionOf,
@@ -26,8 +26,15 @@ import {
   textOf,
 } from "./_blaze_actions.ts";
 import { diffSnapshots, formatSnapshotDiff } from "../engine/snapshot_diff.ts";
+import { withDeadline } from "./with_deadline.ts";
 
-export { isToolName, TOOL_NAMES, type ToolName } from "./_blaze_params.ts";
+export {
+  isPageUrl,
+  isToolName,
+  PAGE_URL_RULE,
+  TOOL_NAMES,
+  type ToolName,
+} from "./_blaze_params.ts";
 
 /** Options of {@linkcode BlazeSession.start}. */
 export interface BlazeStartOptions {
@@ -44,7 +51,15 @@ export interface BlazeStartOptions {
   screenshots?: boolean;
   /** DOM quiet time after an action before the next screen is read (default 300 ms). */
   settleMs?: number;
+  /**
+   * How long a tool call may take, waiting for the calls before it included, before it fails
+   * with {@linkcode ToolTimeoutError} (default {@linkcode DEFAULT_CALL_TIMEOUT_MS}).
+   */
+  callTimeoutMs?: number;
 }
+
+/** Default bound of one tool call: a page that stops answering (an endless script) fails it. */
+export const DEFAULT_CALL_TIMEOUT_MS = 30_000;
 
 /** What a tool call returns to the agent. */
 export interface ToolResult {
@@ -57,6 +72,8 @@ export interface ToolResult {
   /** Id of the recorded action (absent for `snapshot` and `step`). */
   actionId?: string;
   url?: string;
+  /** JavaScript dialogs the browser answered since the last action (recorded with it). */
+  dialogs?: HandledDialog[];
 }
 
 /** Raised when a tool call is malformed (unknown tool, bad parameters): nothing is recorded. */
@@ -64,6 +81,18 @@ export class ToolInputError extends Error {
   override name = "ToolInputError";
   constructor(message: string, readonly issues: { path: string; message: string }[] = []) {
     super(message);
+  }
+}
+
+/** Raised when a tool call does not finish in time: the page or device stopped answering. */
+export class ToolTimeoutError extends DriverError {
+  override name = "ToolTimeoutError";
+  /**
+   * @param what what did not finish (`Tool tap`)
+   * @param ms the bound it exceeded
+   */
+  constructor(what: string, ms: number) {
+    super(`${what} did not finish within ${ms} ms: the page is not responding`, "tool_timeout");
   }
 }
 
@@ -98,6 +127,7 @@ export class BlazeSession {
   #queue: Promise<unknown> = Promise.resolve();
   #screenshots: boolean;
   #settleMs: number;
+  #callTimeoutMs: number;
   #lastUrl = "";
   #lastTab = "";
   /** Values typed into password or sensitive fields: never stored (events, hierarchy blobs). */
@@ -112,6 +142,7 @@ export class BlazeSession {
     this.streamId = `session-${id}`;
     this.#screenshots = options.screenshots ?? true;
     this.#settleMs = options.settleMs ?? 300;
+    this.#callTimeoutMs = options.callTimeoutMs ?? DEFAULT_CALL_TIMEOUT_MS;
     for (const [k, v] of Object.entries(options.memory ?? {})) this.#memory.set(k, v);
   }
 
@@ -197,12 +228,14 @@ export class BlazeSession {
    * @returns what the agent sees
    * @throws {ToolInputError} for an unknown tool or bad parameters (nothing recorded)
    * @throws {SessionEndedError} after `end`
+   * @throws {ToolTimeoutError} when the call (the calls queued before it included) takes longer
+   *   than the session's call timeout
    */
   async call(tool: string, params: Record<string, unknown>): Promise<ToolResult> {
     if (!isToolName(tool)) {
       throw new ToolInputError(`Unknown tool ${JSON.stringify(tool)}`);
     }
-    const parsed = TOOL_PARAMS[tool].safeParse(params);
+    const parsed = toolParams(this.#driver.platform)[tool].safeParse(params);
     if (!parsed.success) {
       const issues = parsed.error.issues.map((i) => ({
         path: i.path.join(".") || "(params)",
@@ -215,7 +248,11 @@ export class BlazeSession {
     }
     const run = this.#queue.then(() => this.#run(tool, parsed.data as never, params));
     this.#queue = run.catch(() => {});
-    return await run;
+    return await withDeadline(
+      run,
+      this.#callTimeoutMs,
+      () => new ToolTimeoutError(`Tool ${tool}`, this.#callTimeoutMs),
+    );
   }
 
   /**
@@ -359,31 +396,39 @@ export class BlazeSession {
       outcome = fail(err instanceof Error ? err.message : String(err));
     }
     const durationMs = Math.round(performance.now() - started);
-    const events: NewEvent[] = [{
-      type: "ActionCompleted",
-      data: {
-        actionId,
-        ok: outcome.ok,
-        durationMs,
-        ...(outcome.error ? { error: hide(outcome.error) } : {}),
-        ...(outcome.value !== undefined ? { value: outcome.value } : {}),
-      },
-    }];
+    let nav: NewEvent | undefined;
     if (tool !== "memory" && tool !== "read" && tool !== "assert") {
       await this.#driver.waitForSettle({ quietMs: this.#settleMs }).catch(() => {});
-      const nav = await this.#navigation(tool === "navigate");
-      if (nav) events.push(nav);
+      nav = await this.#navigation(tool === "navigate");
     }
-    events.push({
-      type: "MemorySnapshotted",
-      data: { memory: this.memory, writtenBy: Object.fromEntries(this.#writtenBy) },
-    });
-    await this.#append(events);
+    const dialogs = hide(this.#driver.takeDialogs?.() ?? []);
+    await this.#append([
+      {
+        type: "ActionCompleted",
+        data: {
+          actionId,
+          ok: outcome.ok,
+          durationMs,
+          ...(outcome.error ? { error: hide(outcome.error) } : {}),
+          ...(outcome.value !== undefined ? { value: outcome.value } : {}),
+          ...(dialogs.length > 0 ? { dialogs } : {}),
+        },
+      },
+      ...(nav ? [nav] : []),
+      {
+        type: "MemorySnapshotted",
+        data: { memory: this.memory, writtenBy: Object.fromEntries(this.#writtenBy) },
+      },
+    ]);
     if (secret) outcome = { ...outcome, output: hide(outcome.output) };
+    if (dialogs.length > 0) {
+      outcome = { ...outcome, output: `${outcome.output}\n${describeDialogs(dialogs)}` };
+    }
     return {
       ...outcome,
       actionId,
       ...(this.#lastUrl ? { url: this.#lastUrl } : {}),
+      ...(dialogs.length > 0 ? { dialogs } : {}),
     };
   }
 

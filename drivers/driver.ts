@@ -9,6 +9,9 @@
  * @module
  */
 import type { Bounds, HierarchyFormat, Platform, Point, Screen } from "../engine/ui_node.ts";
+import type { HandledDialog } from "../events/schemas.ts";
+
+export type { HandledDialog };
 
 /** Raised when the browser or device fails a command; says what failed and what is missing. */
 export class DriverError extends Error {
@@ -71,6 +74,24 @@ export interface TabInfo {
   active: boolean;
 }
 
+/**
+ * How a tool result or a playback report names the dialogs a driver answered.
+ *
+ * @param dialogs the dialogs, oldest first
+ * @returns e.g. `Dialogs answered since the last action: alert "Saved" (accepted)`
+ * @example
+ * ```ts
+ * const line = describeDialogs([{ type: "confirm", message: "Sure?", response: "dismissed" }]);
+ * if (line !== 'Dialogs answered since the last action: confirm "Sure?" (dismissed)') throw new Error();
+ * ```
+ */
+export function describeDialogs(dialogs: readonly HandledDialog[]): string {
+  const each = dialogs.map((d) =>
+    `${d.type}${d.message ? ` ${JSON.stringify(d.message)}` : ""} (${d.response})`
+  );
+  return `Dialogs answered since the last action: ${each.join(", ")}`;
+}
+
 /** A browser or device Cairn can drive. */
 export interface Driver {
   readonly platform: Platform;
@@ -101,5 +122,10 @@ export interface Driver {
   switchTab(id: string): Promise<void>;
   /** Finds elements with a native lookup (replay). */
   find(query: FindQuery): Promise<FoundElement[]>;
+  /**
+   * The JavaScript dialogs answered since the last call, oldest first (the list is emptied).
+   * Platforms without JavaScript dialogs leave it out.
+   */
+  takeDialogs?(): HandledDialog[];
   close(): Promise<void>;
 }

@@ -30,9 +30,16 @@ import {
 import { checkPointTarget, scalePoint, viewportWarning } from "../engine/playback/coordinates.ts";
 import { type PlaybackReport, projectReport } from "../engine/playback/report.ts";
 import { type Bounds, center, type Point } from "../engine/ui_node.ts";
-import { type Driver, DriverError, type FoundElement, type Viewport } from "./driver.ts";
+import {
+  describeDialogs,
+  type Driver,
+  DriverError,
+  type FoundElement,
+  type Viewport,
+} from "./driver.ts";
 import { showOverlay } from "./playback_overlay.ts";
 import { evaluateTemplate } from "../engine/template.ts";
+import { withDeadline } from "./with_deadline.ts";
 
 /** The error a second start on a busy browser gets (003 R5). */
 export const ALREADY_RUNNING =
@@ -84,6 +91,12 @@ export interface PlaybackOptions {
   settleAfterMs?: number;
   /** Sleep used by recorded timing (tests pass a recorder). */
   sleep?: (ms: number) => Promise<void>;
+  /**
+   * Stops the playback before its next action (a recorded-timing wait ends at once); the run
+   * then ends `failed`. An action already running finishes first (or fails when its browser
+   * closes).
+   */
+  signal?: AbortSignal;
   /**
    * Called after each action's events are stored, before the next action (a validation loop
    * captures the new run's screen here). A throw is ignored.
@@ -234,6 +247,7 @@ class Run {
     this.#started = performance.now();
     if (this.options.tab) await this.driver.switchTab(this.options.tab);
     this.#viewport = await this.driver.viewport();
+    this.driver.takeDialogs?.(); // answered before this playback: not its actions'
     const warnings: string[] = [];
     const vw = viewportWarning(this.plan.viewport, this.#viewport);
     if (vw) warnings.push(vw);
@@ -277,14 +291,19 @@ class Run {
   async #playAll(onCompleted: () => void): Promise<PlaybackReport> {
     let failedStop = false;
     const actions = this.plan.actions;
+    const signal = this.options.signal;
     let lastTs: number | undefined;
     for (const [index, action] of actions.entries()) {
       if (this.options.timing === "recorded" && action.timestampMs !== undefined) {
         if (lastTs !== undefined) {
           const delay = Math.min(Math.max(action.timestampMs - lastTs, 0), MAX_RECORDED_DELAY_MS);
-          if (delay > 0) await (this.options.sleep ?? sleep)(delay);
+          if (delay > 0) await (this.options.sleep ?? ((ms) => sleep(ms, signal)))(delay);
         }
         lastTs = action.timestampMs;
+      }
+      if (signal?.aborted) {
+        failedStop = true;
+        break;
       }
       const result = await this.#playOne(index, action);
       if (this.options.afterAction) {
@@ -368,9 +387,11 @@ class Run {
     const state: { resolved?: Resolved; element?: FoundElement } = {};
     let outcome: Omit<Completed, "index" | "action" | "durationMs" | "description">;
     try {
-      outcome = await withTimeout(
+      const ms = this.options.actionTimeoutMs ?? DEFAULT_ACTION_TIMEOUT_MS;
+      outcome = await withDeadline(
         this.#execute(index, action, text, override, state),
-        this.options.actionTimeoutMs ?? DEFAULT_ACTION_TIMEOUT_MS,
+        ms,
+        () => new TimeoutFailure(`The action did not finish within ${ms} ms`),
       );
     } catch (err) {
       const failure = err instanceof ActionFailure
@@ -396,6 +417,11 @@ class Run {
           ? { likelyCause: "auth_redirect" }
           : {}),
       };
+    }
+    const dialogs = this.driver.takeDialogs?.() ?? [];
+    if (dialogs.length > 0) {
+      const line = describeDialogs(dialogs);
+      outcome = { ...outcome, warning: outcome.warning ? `${outcome.warning}; ${line}` : line };
     }
     if (outcome.status === "failed" || outcome.status === "healed") {
       const shot = await this.#screenshot(
@@ -781,24 +807,18 @@ class Run {
 
 class TimeoutFailure extends Error {}
 
-async function withTimeout<T>(work: Promise<T>, ms: number): Promise<T> {
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(
-      () => reject(new TimeoutFailure(`The action did not finish within ${ms} ms`)),
-      ms,
-    );
+/** Resolves after `ms`, or as soon as `signal` aborts. */
+function sleep(ms: number, signal?: AbortSignal): Promise<void> {
+  if (signal?.aborted) return Promise.resolve();
+  return new Promise((resolve) => {
+    const done = () => {
+      clearTimeout(timer);
+      signal?.removeEventListener("abort", done);
+      resolve();
+    };
+    const timer = setTimeout(done, ms);
+    signal?.addEventListener("abort", done);
   });
-  try {
-    return await Promise.race([work, timeout]);
-  } finally {
-    clearTimeout(timer);
-    work.catch(() => {}); // a timed-out action may still reject later
-  }
-}
-
-function sleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
 }
 
 function errorText(err: unknown): string {

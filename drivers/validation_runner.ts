@@ -61,6 +61,8 @@ export interface ValidationOptions {
   locateWaitMs?: number;
   /** Per-action timeout (default 10 000 ms). */
   actionTimeoutMs?: number;
+  /** Stops the loop: the running replay stops before its next action, the validation fails. */
+  signal?: AbortSignal;
 }
 
 /** A started validation. */
@@ -376,7 +378,9 @@ class Loop {
         onError: "continue",
         locateWaitMs: this.options.locateWaitMs ?? 1_000,
         ...(this.options.actionTimeoutMs ? { actionTimeoutMs: this.options.actionTimeoutMs } : {}),
+        ...(this.options.signal ? { signal: this.options.signal } : {}),
       });
+      this.options.signal?.throwIfAborted();
       const replayed = await readReplay(this.store, playbackId);
       const screens: EventData<"ValidationIterationCompleted">["screens"] = [];
       for (const [index, snap] of rec.screens) {

@@ -129,6 +129,20 @@ export const MemorySnapshotted = z.object({
   writtenBy: StringMap.optional(),
 });
 
+/**
+ * A JavaScript dialog a page opened and the browser driver answered at once, as Playwright does
+ * by default: an alert accepted, the others dismissed (confirm → false, prompt → null,
+ * beforeunload → the page stays).
+ */
+export const HandledDialog = z.object({
+  type: z.enum(["alert", "confirm", "prompt", "beforeunload"]),
+  message: z.string(),
+  response: z.enum(["accepted", "dismissed"]),
+  /** The tab that opened it. */
+  tabId: z.string().optional(),
+});
+export type HandledDialog = z.infer<typeof HandledDialog>;
+
 export const ActionCompleted = z.object({
   actionId: z.string(),
   ok: z.boolean(),
@@ -136,6 +150,8 @@ export const ActionCompleted = z.object({
   durationMs: z.number().nonnegative(),
   /** Value read by readText / memoryGet. */
   value: z.string().optional(),
+  /** JavaScript dialogs answered since the previous action (blaze). */
+  dialogs: z.array(HandledDialog).optional(),
 });
 
 export const NavigationOccurred = z.object({

@@ -1,6 +1,8 @@
-import { assert, assertEquals, assertStringIncludes } from "./assert.ts";
+import { assert, assertEquals, assertLessOrEqual, assertStringIncludes } from "./assert.ts";
 import { createApp } from "../api/app.ts";
-import { blazeRegistry } from "../api/blaze.ts";
+import { type BlazeRegistry, blazeRegistry } from "../api/blaze.ts";
+import { ChromeDriver } from "../drivers/chrome/chrome_driver.ts";
+import { withDeadline } from "../drivers/with_deadline.ts";
 import { SqliteEventStore } from "../events/sqlite_event_store.ts";
 import { RecordingV1 } from "../engine/formats/recording_v1.ts";
 import { CaptureV1 } from "../engine/formats/capture_v1.ts";
@@ -96,5 +98,174 @@ Deno.test("POST /v1/blaze/sessions/:id/tools/:tool drives real Chromium and reco
     store.close();
     await server.close();
     await Deno.remove(dir, { recursive: true });
+  }
+});
+
+/** A blaze session over `app.request` on the dialogs page, with a short call timeout. */
+async function withDialogsSession(
+  fn: (
+    tool: (name: string, params: unknown) => Promise<Response>,
+    ctx: {
+      post: (path: string, body: unknown) => Promise<Response>;
+      store: SqliteEventStore;
+      registry: BlazeRegistry;
+      sessionId: string;
+      base: string;
+    },
+  ) => Promise<void>,
+): Promise<void> {
+  const server = serveFolder();
+  const store = SqliteEventStore.open(":memory:");
+  const registry = blazeRegistry(store, { settleMs: 50, screenshots: false, callTimeoutMs: 2_000 });
+  const app = createApp({ store });
+  // bounded: a call that hangs fails the test instead of stalling it
+  const post = async (path: string, body: unknown) =>
+    await withDeadline(
+      Promise.resolve(app.request(path, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify(body),
+      })),
+      15_000,
+      () => new Error(`POST ${path} did not answer within 15 s`),
+    );
+  try {
+    const started = await post("/v1/blaze/sessions", {
+      url: server.url + "dialogs.html",
+      prompt: "Save",
+    });
+    assertEquals(started.status, 201);
+    const { sessionId } = await started.json();
+    await fn(
+      (name, params) => post(`/v1/blaze/sessions/${sessionId}/tools/${name}`, params),
+      { post, store, registry, sessionId, base: server.url },
+    );
+  } finally {
+    // bounded as well: when ending a session hangs, its browser is closed directly
+    const drivers = registry.ids().map((id) => registry.get(id)!.driver);
+    await withDeadline(registry.closeAll(), 15_000, () => new Error("closeAll() hung"))
+      .catch(() => {});
+    await Promise.all(drivers.map((d) => d.close()));
+    store.close();
+    await server.close();
+  }
+}
+
+Deno.test("POST /v1/blaze/sessions and …/tools/navigate refuse a javascript: url with 400 naming url", async () => {
+  await withDialogsSession(async (tool, { post, base }) => {
+    for (const url of ["javascript:alert(1)", "chrome://settings", "about:config"]) {
+      const res = await tool("navigate", { url });
+      assertEquals(res.status, 400, url);
+      const { error } = await res.json();
+      assertEquals(error.issues.map((i: { path: string }) => i.path), ["body.url"], url);
+      assertStringIncludes(error.message, "expected an http, https, data or file URL");
+    }
+    for (const url of [base + "login.html", "data:text/html,<p>hi</p>", "about:blank"]) {
+      const res = await tool("navigate", { url });
+      assertEquals(res.status, 200, url);
+      assert((await res.json()).ok, url);
+    }
+    const start = await post("/v1/blaze/sessions", { url: "javascript:alert(1)", prompt: "x" });
+    assertEquals(start.status, 400);
+    assertEquals((await start.json()).error.issues[0].path, "body.url");
+  });
+});
+
+Deno.test("POST …/tools/tap on a button that opens an alert answers it, and the result and the recording name it", async () => {
+  await withDialogsSession(async (tool, { store, sessionId }) => {
+    const snap = await (await tool("snapshot", {})).json();
+    const tapped = await tool("tap", { ref: refIn(snap.output, "Save") });
+    assertEquals(tapped.status, 200);
+    const result = await tapped.json();
+    assert(result.ok, JSON.stringify(result));
+    const alert = {
+      type: "alert",
+      message: "Saved",
+      response: "accepted",
+      tabId: "tab-1",
+    } as const;
+    assertEquals(result.dialogs, [alert]);
+    assertStringIncludes(result.output, 'Dialogs answered since the last action: alert "Saved"');
+    const after = await (await tool("snapshot", {})).json();
+    assertStringIncludes(after.output, "alert done");
+    const completed = [];
+    for await (const e of store.readStream(`session-${sessionId}`)) {
+      if (e.type === "ActionCompleted") completed.push(e.data.dialogs);
+    }
+    assertEquals(completed, [[alert]]);
+  });
+});
+
+Deno.test("POST …/tools/tap on a page that hangs fails with 504 tool_timeout, and closing the session still ends it", async () => {
+  await withDialogsSession(async (tool, { store, registry, sessionId }) => {
+    const snap = await (await tool("snapshot", {})).json();
+    const t0 = performance.now();
+    const hung = await tool("tap", { ref: refIn(snap.output, "Hang") });
+    assertEquals(hung.status, 504);
+    const { error } = await hung.json();
+    assertEquals(error.code, "tool_timeout");
+    assertStringIncludes(error.message, "Tool tap did not finish within 2000 ms");
+    const next = await tool("snapshot", {});
+    assertEquals(next.status, 504, "a call queued behind the hung one is bounded too");
+    await next.body?.cancel();
+    assertLessOrEqual(performance.now() - t0, 10_000);
+
+    const driver = registry.get(sessionId)!.driver;
+    assert(driver instanceof ChromeDriver);
+    await registry.closeAll();
+    assert(!driver.browser.connected, "the browser of the hung page is closed");
+    const ended = [];
+    for await (const e of store.readStream(`session-${sessionId}`)) {
+      if (e.type === "SessionEnded") ended.push(e.data.reason);
+    }
+    assertEquals(ended, ["interrupted"]);
+  });
+});
+
+Deno.test("POST /v1/blaze/sessions on a page whose script never returns fails with 504 and closes its browser", async () => {
+  const server = serveFolder();
+  const store = SqliteEventStore.open(":memory:");
+  let driver: ChromeDriver | undefined;
+  const registry = blazeRegistry(store, {
+    callTimeoutMs: 2_000,
+    createDriver: async () => driver = await ChromeDriver.launch(),
+  });
+  try {
+    const t0 = performance.now();
+    const res = await withDeadline(
+      Promise.resolve(
+        createApp({ store }).request("/v1/blaze/sessions", {
+          method: "POST",
+          headers: { "content-type": "application/json" },
+          body: JSON.stringify({ url: server.url + "hang.html", prompt: "x" }),
+        }),
+      ),
+      15_000,
+      () => new Error("the start did not answer within 15 s"),
+    );
+    assertEquals(res.status, 504);
+    const { error } = await res.json();
+    assertEquals(error.code, "tool_timeout");
+    assertStringIncludes(error.message, `Opening ${server.url}hang.html did not finish`);
+    assertLessOrEqual(performance.now() - t0, 10_000);
+    assert(driver && !driver.browser.connected, "the browser of the hung page is closed");
+    assertEquals(registry.ids(), []);
+    // the start, failed by the closed browser, records its end a moment later
+    const lastType = async () => {
+      const [stream] = await store.streams("session-");
+      return stream && (await Array.fromAsync(store.readStream(stream.streamId))).at(-1);
+    };
+    for (let i = 0; i < 50 && (await lastType())?.type !== "SessionEnded"; i++) {
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    const ended = await lastType();
+    assertEquals([ended?.type, (ended?.data as { reason?: string }).reason], [
+      "SessionEnded",
+      "failed",
+    ]);
+  } finally {
+    await driver?.close();
+    store.close();
+    await server.close();
   }
 });

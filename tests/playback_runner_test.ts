@@ -12,7 +12,13 @@ import {
   startPlayback,
 } from "../drivers/playback_runner.ts";
 import { StandInDriver, type StandInElement } from "./playback_stand_in_driver.ts";
-import { assert, assertEquals, assertRejects, assertStringIncludes } from "./assert.ts";
+import {
+  assert,
+  assertEquals,
+  assertLessOrEqual,
+  assertRejects,
+  assertStringIncludes,
+} from "./assert.ts";
 
 async function withStore(fn: (store: SqliteEventStore, dir: string) => Promise<void>) {
   const dir = await Deno.makeTempDir({ prefix: "cairn-playback-" });
@@ -259,6 +265,28 @@ Deno.test("runPlayback() with recorded timing sleeps the deltas, negative as 0, 
       sleep: (ms) => (fast.push(ms), Promise.resolve()),
     });
     assertEquals(fast, []);
+  });
+});
+
+Deno.test("runPlayback() stopped by its signal ends a recorded-timing wait at once and ends failed", async () => {
+  await withStore(async (store) => {
+    const key = (t: number): PlaybackAction => ({ type: "key_press", key: "Tab", timestampMs: t });
+    const driver = new StandInDriver(PAGE);
+    const stop = new AbortController();
+    const started = await startPlayback(driver, store, plan([key(0), key(30_000), key(60_000)]), {
+      timing: "recorded",
+      signal: stop.signal,
+    });
+    for (let i = 0; i < 50 && driver.inputs.length === 0; i++) {
+      await new Promise((r) => setTimeout(r, 10));
+    }
+    const t0 = performance.now();
+    stop.abort();
+    const report = await started.done;
+    assertLessOrEqual(performance.now() - t0, 1_000, "the 30 s wait ended when stopped");
+    assertEquals(report.status, "failed");
+    assertEquals(report.results.map((r) => r.status), ["ok"]);
+    assertEquals(driver.inputs.map((i) => i.kind), ["press"]);
   });
 });
 

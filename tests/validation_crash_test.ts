@@ -43,6 +43,8 @@ function dyingBrowser(real: Driver): Driver {
     get(target, prop) {
       const value = Reflect.get(target, prop, target);
       if (typeof value !== "function") return value;
+      // what the driver kept (the dialogs it answered) is no call to the browser
+      if (prop === "takeDialogs") return value.bind(target);
       return (...args: unknown[]) => {
         if (prop === "navigate") dead = true;
         if (dead) {
@@ -148,5 +150,29 @@ Deno.test("runPlayback() ends the stream with PlaybackCompleted failed and rethr
     ]);
     const report = await readPlaybackReport(store, playbackId);
     assertEquals(report?.status, "failed");
+  });
+});
+
+Deno.test("runValidation() stopped by its signal stops the replay and ends the stream failed with the reason", async () => {
+  await withRig(async ({ store, driver, shop }) => {
+    const sessionId = await blazeShop(driver, store, shop.url);
+    const validationId = "val-stopped";
+    const stop = new AbortController();
+    stop.abort(new Error("Stopped: the server is shutting down"));
+    await assertRejects(
+      () =>
+        runValidation(driver, store, sessionId, {
+          url: shop.url,
+          validationId,
+          signal: stop.signal,
+        }),
+      Error,
+      "the server is shutting down",
+    );
+    const replay = await readPlaybackReport(store, `${validationId}-1`);
+    assertEquals([replay?.status, replay?.results.length], ["failed", 0]);
+    const state = await readValidation(store, validationId);
+    assertEquals(state?.status, "failed");
+    assertStringIncludes(state?.message ?? "", "during iteration 1: Error: Stopped");
   });
 });

@@ -2,11 +2,13 @@
  * The Chrome implementation of {@linkcode Driver}: puppeteer-core over Debian's Chromium (or a
  * remote browser). Input is real CDP input (mouse and keyboard events at points), navigation
  * waits for the load event or, on single-page apps, for DOM stability, and new tabs a page
- * opens (popups, `target=_blank`) become the active tab.
+ * opens (popups, `target=_blank`) become the active tab. JavaScript dialogs are answered the
+ * moment they open (an alert accepted, the others dismissed) and kept for
+ * {@linkcode ChromeDriver.takeDialogs}: an open dialog would block every later command.
  *
  * @module
  */
-import type { Browser, CDPSession, KeyInput, Page, Target } from "puppeteer-core";
+import type { Browser, CDPSession, Dialog, KeyInput, Page, Target } from "puppeteer-core";
 import type { Point } from "../../engine/ui_node.ts";
 import {
   type Direction,
@@ -14,6 +16,7 @@ import {
   DriverError,
   type FindQuery,
   type FoundElement,
+  type HandledDialog,
   type NavigationResult,
   type Snapshot,
   type TabInfo,
@@ -47,6 +50,8 @@ export interface ChromeDriverOptions extends LaunchOptions {
 const NAVIGATION_CAP_MS = 5_000; // 003 R6: continue with a warning after 5 s
 const LOAD_GRACE_MS = 1_000; // 003 R6: no load within 1 s → check DOM stability instead
 const DOM_QUIET_MS = 500; // 003 R6: no mutation for 500 ms counts as settled
+/** Dialogs kept between two {@linkcode ChromeDriver.takeDialogs} calls (the latest). */
+const MAX_DIALOGS = 20;
 
 /** A Chrome tab driven through CDP: implements {@linkcode Driver}. */
 export class ChromeDriver implements Driver {
@@ -62,6 +67,7 @@ export class ChromeDriver implements Driver {
   #navigating = new Set<Page>();
   #listeners: ((page: Page) => void)[] = [];
   #followTabs: "opened" | "all";
+  #dialogs: HandledDialog[] = [];
 
   private constructor(
     browser: Browser,
@@ -335,6 +341,10 @@ export class ChromeDriver implements Driver {
     }
   }
 
+  takeDialogs(): HandledDialog[] {
+    return this.#dialogs.splice(0);
+  }
+
   async close(): Promise<void> {
     const cdp = this.#cdp;
     this.#cdp = undefined;
@@ -351,12 +361,25 @@ export class ChromeDriver implements Driver {
       }
     });
     page.on("load", () => this.#navigating.delete(page));
+    page.on("dialog", (dialog) => this.#answer(page, dialog));
     page.on("close", () => {
       if (page === this.#page) {
         const next = [...this.#ids.keys()].reverse().find((p) => !p.isClosed() && p !== page);
         if (next) this.#activate(next);
       }
     });
+  }
+
+  /** Answers a dialog as Playwright does by default: accepts an alert, dismisses the rest. */
+  #answer(page: Page, dialog: Dialog): void {
+    const type = dialog.type();
+    const response = type === "alert" ? "accepted" : "dismissed";
+    const tabId = this.#ids.get(page);
+    this.#dialogs.push({ type, message: dialog.message(), response, ...(tabId ? { tabId } : {}) });
+    // a page that opens dialogs in a loop keeps only its latest ones
+    if (this.#dialogs.length > MAX_DIALOGS) this.#dialogs.shift();
+    // a dialog the page closed itself, or one of a closing tab: nothing left to answer
+    (response === "accepted" ? dialog.accept() : dialog.dismiss()).catch(() => {});
   }
 
   #activate(page: Page): void {

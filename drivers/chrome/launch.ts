@@ -7,6 +7,13 @@
  */
 import puppeteer, { type Browser } from "puppeteer-core";
 import { DriverError } from "../driver.ts";
+import { withDeadline } from "../with_deadline.ts";
+
+/** How long closing waits for Chromium to exit on its own before killing it. */
+const CLOSE_GRACE_MS = 3_000;
+
+/** The browsers this process launched and has not closed yet. */
+const live = new Set<LaunchedBrowser>();
 
 /** The flags every Chromium Cairn launches runs with (DESIGN.md "Runtime"). */
 export const CHROMIUM_FLAGS: readonly string[] = [
@@ -102,14 +109,16 @@ export async function launchChrome(options: LaunchOptions = {}): Promise<Launche
     });
   }
   let closed = false;
-  return {
+  const launched: LaunchedBrowser = {
     browser,
     remote: false,
     userDataDir,
     close: async () => {
       if (closed) return;
       closed = true;
-      await browser.close().catch(() => {});
+      live.delete(launched);
+      await withDeadline(browser.close(), CLOSE_GRACE_MS, () => new Error("still running"))
+        .catch(() => browser.process()?.kill("SIGKILL"));
       // Chromium may still be flushing its profile for a moment after the process exits.
       for (let i = 0; i < 10; i++) {
         try {
@@ -122,6 +131,18 @@ export async function launchChrome(options: LaunchOptions = {}): Promise<Launche
       }
     },
   };
+  live.add(launched);
+  return launched;
+}
+
+/**
+ * Closes every browser this process launched and has not closed yet (killing those that do not
+ * exit within a few seconds): what a server does last on shutdown, whoever opened them.
+ *
+ * @returns when every one of them is gone
+ */
+export async function closeLaunchedBrowsers(): Promise<void> {
+  await Promise.all([...live].map((b) => b.close()));
 }
 
 function errorMessage(err: unknown): string {
