@@ -183,6 +183,9 @@ describeRoute({
   path: "/v1/blaze/sessions/{id}/tools/{tool}",
   summary: `Call a tool (${TOOL_NAMES.join(", ")}); the call is recorded`,
   tags: ["blaze"],
+  body: z.record(z.string(), z.unknown()).describe(
+    "The tool's parameters (an empty body is {}); each tool's are listed in the README",
+  ),
   responses: {
     "200": { description: "The tool result: ok, output, value, error, actionId, url" },
     "404": { description: "No live session with this id" },
@@ -226,15 +229,7 @@ export function blazeRouter(ctx: ApiContext): Hono {
     const tool = c.req.param("tool");
     const session = registry.get(id);
     if (!session) throw new ApiError(404, "not_found", `No live blaze session ${id}`);
-    const text = await c.req.text();
-    let params: unknown = {};
-    if (text.trim() !== "") {
-      try {
-        params = JSON.parse(text);
-      } catch (err) {
-        throw invalidRequest(`Body is not valid JSON: ${(err as Error).message}`);
-      }
-    }
+    const params = await readJson(c, {});
     if (typeof params !== "object" || params === null || Array.isArray(params)) {
       throw invalidRequest("Body must be a JSON object of tool parameters");
     }

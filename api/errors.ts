@@ -77,13 +77,14 @@ export function parseInput<T extends z.ZodType>(
 }
 
 /**
- * Reads a JSON body; malformed JSON becomes a 400.
+ * Reads a JSON body; malformed JSON becomes a 400, a body of another media type a 415.
  *
  * @param c the hono context
+ * @param empty what an empty body means (default: none, a 400)
  * @returns the parsed JSON
- * @throws {ApiError} 400 `invalid_request`
+ * @throws {ApiError} 400 `invalid_request`, 415 `unsupported_media_type`
  */
-export async function readJson(c: Context): Promise<unknown> {
+export async function readJson(c: Context, empty?: unknown): Promise<unknown> {
   const type = c.req.header("content-type");
   const text = await c.req.text();
   // a JSON body says so: a page on another site can send text/plain or a form without a
@@ -95,6 +96,7 @@ export async function readJson(c: Context): Promise<unknown> {
       `Content-Type must be application/json, not ${type === undefined ? "absent" : type}`,
     );
   }
+  if (text.trim() === "" && empty !== undefined) return empty;
   try {
     return JSON.parse(text);
   } catch (err) {

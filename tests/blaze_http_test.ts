@@ -63,9 +63,20 @@ Deno.test("POST /v1/blaze/sessions/:id/tools/:tool drives real Chromium and reco
     assertEquals(unknown.status, 400);
     const notJson = await app.request(`/v1/blaze/sessions/${sessionId}/tools/tap`, {
       method: "POST",
+      headers: { "content-type": "application/json" },
       body: "{",
     });
     assertEquals(notJson.status, 400);
+    // what a page on another site could send without a preflight
+    const asText = await app.request(`/v1/blaze/sessions/${sessionId}/tools/snapshot`, {
+      method: "POST",
+      headers: { "content-type": "text/plain" },
+      body: "{}",
+    });
+    assertEquals(asText.status, 415);
+    assertEquals((await asText.json()).error.code, "unsupported_media_type");
+    // an empty body is no parameters
+    assertStringIncludes((await (await tool("snapshot")).json()).output, "alice@example.com");
     const noSession = await post("/v1/blaze/sessions/nope/tools/snapshot", {});
     assertEquals(noSession.status, 404);
 
