@@ -48,7 +48,10 @@ async function readSse(
   return out;
 }
 
-Deno.test("GET /v1/events over a real server replays from `from` and follows another client's appends", async () => {
+/** Runs `fn` against a real server on 127.0.0.1 over a fresh SQLite file, then stops both. */
+async function withServer(
+  fn: (port: number, store: SqliteEventStore) => Promise<void>,
+): Promise<void> {
   const dir = await Deno.makeTempDir({ prefix: "cairn_http_srv_" });
   const store = SqliteEventStore.open(`${dir}/cairn.db`);
   const shutdown = new AbortController();
@@ -56,19 +59,30 @@ Deno.test("GET /v1/events over a real server replays from `from` and follows ano
     { hostname: "127.0.0.1", port: 0, signal: shutdown.signal, onListen: () => {} },
     createApp({ store, shutdown: shutdown.signal }).fetch,
   );
-  const base = `http://127.0.0.1:${server.addr.port}`;
-  const append = (stream: string, index: number) =>
-    fetch(`${base}/v1/streams/${stream}/events`, {
-      method: "POST",
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify({
-        events: [{ type: "StepStarted", data: { index, text: `s${index}` } }],
-      }),
-    }).then(async (r) => {
-      assertEquals(r.status, 201, await r.clone().text());
-      await r.body?.cancel();
-    });
   try {
+    await fn(server.addr.port, store);
+  } finally {
+    shutdown.abort();
+    await server.finished;
+    store.close();
+    await Deno.remove(dir, { recursive: true });
+  }
+}
+
+Deno.test("GET /v1/events over a real server replays from `from` and follows another client's appends", async () => {
+  await withServer(async (port) => {
+    const base = `http://127.0.0.1:${port}`;
+    const append = (stream: string, index: number) =>
+      fetch(`${base}/v1/streams/${stream}/events`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({
+          events: [{ type: "StepStarted", data: { index, text: `s${index}` } }],
+        }),
+      }).then(async (r) => {
+        assertEquals(r.status, 201, await r.clone().text());
+        await r.body?.cancel();
+      });
     await append("session-a", 0);
     await append("session-a", 1);
     await append("session-a", 2);
@@ -93,38 +107,21 @@ Deno.test("GET /v1/events over a real server replays from `from` and follows ano
       "session-b",
     ]);
     assertEquals(events[5].data, { index: 6, text: "s6" });
-  } finally {
-    shutdown.abort();
-    await server.finished;
-    store.close();
-    await Deno.remove(dir, { recursive: true });
-  }
+  });
 });
 
 Deno.test("GET /v1/events resumes after Last-Event-ID on a real server", async () => {
-  const dir = await Deno.makeTempDir({ prefix: "cairn_http_srv_" });
-  const store = SqliteEventStore.open(`${dir}/cairn.db`);
-  const shutdown = new AbortController();
-  const server = Deno.serve(
-    { hostname: "127.0.0.1", port: 0, signal: shutdown.signal, onListen: () => {} },
-    createApp({ store, shutdown: shutdown.signal }).fetch,
-  );
-  try {
+  await withServer(async (port, store) => {
     await store.append(
       "session-a",
       [0, 1, 2, 3].map((index) => ({ type: "StepStarted" as const, data: { index, text: "t" } })),
     );
-    const res = await fetch(`http://127.0.0.1:${server.addr.port}/v1/events?from=1`, {
+    const res = await fetch(`http://127.0.0.1:${port}/v1/events?from=1`, {
       headers: { Accept: "text/event-stream", "Last-Event-ID": "2" },
     });
     const got = await readSse(res, 2, () => Promise.resolve());
     assertEquals(got.map((m) => m.id), ["3", "4"]);
-  } finally {
-    shutdown.abort();
-    await server.finished;
-    store.close();
-    await Deno.remove(dir, { recursive: true });
-  }
+  });
 });
 
 /** Sends one raw HTTP/1.1 request (the path exactly as given) and returns the status line. */
@@ -146,16 +143,10 @@ async function rawStatus(port: number, head: string, body = ""): Promise<string>
 }
 
 Deno.test("a real server refuses the stream ids . and .., which URL parsers fold away, and foreign Hosts", async () => {
-  const dir = await Deno.makeTempDir({ prefix: "cairn_http_srv_" });
-  const store = SqliteEventStore.open(`${dir}/cairn.db`);
-  const shutdown = new AbortController();
-  const server = Deno.serve(
-    { hostname: "127.0.0.1", port: 0, signal: shutdown.signal, onListen: () => {} },
-    createApp({ store, shutdown: shutdown.signal }).fetch,
-  );
-  const port = server.addr.port;
-  const body = JSON.stringify({ events: [{ type: "StepStarted", data: { index: 0, text: "t" } }] });
-  try {
+  await withServer(async (port, store) => {
+    const body = JSON.stringify({
+      events: [{ type: "StepStarted", data: { index: 0, text: "t" } }],
+    });
     for (const id of ["%2e%2e", "%2E", ".."]) {
       const status = await rawStatus(
         port,
@@ -176,10 +167,5 @@ Deno.test("a real server refuses the stream ids . and .., which URL parsers fold
     );
     assertEquals(ok, "HTTP/1.1 201 Created");
     assertEquals(await store.headPosition(), 1);
-  } finally {
-    shutdown.abort();
-    await server.finished;
-    store.close();
-    await Deno.remove(dir, { recursive: true });
-  }
+  });
 });
