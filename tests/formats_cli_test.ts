@@ -258,6 +258,22 @@ const CASES: { name: string; file: string; text: string | Uint8Array; expect: Re
     expect: /events\.jsonl: line 2: type: unknown event type "ThingHappened"/,
   },
   {
+    name: "an ActionCompleted for an action never performed",
+    file: "orphan.jsonl",
+    text: `{"type":"SessionStarted","data":{"sessionId":"x","mode":"agent","platform":"web"}}\n` +
+      `{"type":"ActionCompleted","data":{"actionId":"a9","ok":true,"durationMs":1}}\n`,
+    expect:
+      /orphan\.jsonl: line 2: ActionCompleted for action "a9", which no earlier ActionPerformed started$/,
+  },
+  {
+    name: "an event after SessionEnded",
+    file: "late.jsonl",
+    text: `{"type":"SessionStarted","data":{"sessionId":"x","mode":"agent","platform":"web"}}\n` +
+      `{"type":"SessionEnded","data":{"reason":"completed"}}\n` +
+      `{"type":"StepStarted","data":{"index":0,"text":"late"}}\n`,
+    expect: /late\.jsonl: line 3: StepStarted after SessionEnded$/,
+  },
+  {
     name: "a truncated events file",
     file: "cut.jsonl",
     text: `{"type":"SessionStarted","data":{"sessionId":"x","mode":"agent","platform":"web"}}\n` +

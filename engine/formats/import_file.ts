@@ -165,14 +165,24 @@ export async function prepareImport(
         throw new FormatError(`line ${line}: the first event must be SessionStarted`, `${line}`);
       }
       const sessionId = options.newSessionId();
+      const performed = new Set<string>();
+      let ended = false;
       const events = file.events.map((e, i): NewEvent => {
+        const line = file.lines[i]!;
+        const refuse = (what: string) => new FormatError(`line ${line}: ${what}`, `${line}`);
         if (i > 0 && e.type === "SessionStarted") {
-          const line = file.lines[i]!;
-          throw new FormatError(
-            `line ${line}: a second SessionStarted (an events file holds one session)`,
-            `${line}`,
+          throw refuse("a second SessionStarted (an events file holds one session)");
+        }
+        if (ended) throw refuse(`${e.type} after SessionEnded`);
+        if (e.type === "ActionPerformed") performed.add(e.data.actionId);
+        if (e.type === "ActionCompleted" && !performed.has(e.data.actionId)) {
+          throw refuse(
+            `ActionCompleted for action ${
+              JSON.stringify(e.data.actionId)
+            }, which no earlier ActionPerformed started`,
           );
         }
+        if (e.type === "SessionEnded") ended = true;
         if (e.type !== "SessionStarted") return e;
         return { ...e, data: { ...e.data, sessionId } };
       });
