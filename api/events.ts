@@ -7,7 +7,7 @@
 import { Hono } from "hono";
 import { streamSSE } from "hono/streaming";
 import { z } from "zod";
-import { NotFoundError } from "../events/event_store.ts";
+import { NotFoundError, streamInfo } from "../events/event_store.ts";
 import { EVENT_SCHEMAS, type NewEvent } from "../events/schemas.ts";
 import type { ApiContext } from "./app.ts";
 import { decimal, invalidRequest, parseInput, pathId, readJson } from "./errors.ts";
@@ -172,7 +172,7 @@ export function eventsRouter(ctx: ApiContext): Hono {
   app.get("/streams/:id/events", async (c) => {
     const streamId = parseInput(StreamId, c.req.param("id"), "path.id");
     const q = parseInput(ReadQuery, c.req.query(), "query");
-    const info = (await ctx.store.streams(streamId)).find((s) => s.streamId === streamId);
+    const info = await streamInfo(ctx.store, streamId);
     if (!info) throw new NotFoundError(`No stream ${streamId}`);
     const events = [];
     for await (const e of ctx.store.readStream(streamId, { from: q.from ?? 1, limit: q.limit })) {

@@ -6,7 +6,7 @@
  */
 import { Hono } from "hono";
 import { z } from "zod";
-import { NotFoundError } from "../events/event_store.ts";
+import { NotFoundError, streamInfo } from "../events/event_store.ts";
 import { listSessions, stateAt, streamIdOf, summarizeEvent } from "../engine/time_travel.ts";
 import type { ApiContext } from "./app.ts";
 import { decimal, parseInput, pathId } from "./errors.ts";
@@ -114,11 +114,8 @@ export function sessionsRouter(ctx: ApiContext): Hono {
         summary: summarizeEvent(e),
       });
     }
-    if (timeline.length === 0) {
-      const streams = await ctx.store.streams(streamId);
-      if (!streams.some((s) => s.streamId === streamId)) {
-        throw new NotFoundError(`No stream ${streamId}`);
-      }
+    if (timeline.length === 0 && !(await streamInfo(ctx.store, streamId))) {
+      throw new NotFoundError(`No stream ${streamId}`);
     }
     return c.json({ streamId, timeline });
   });

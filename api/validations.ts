@@ -8,7 +8,7 @@
  */
 import { Hono } from "hono";
 import { z } from "zod";
-import type { EventStore } from "../events/event_store.ts";
+import { type EventStore, streamInfo } from "../events/event_store.ts";
 import type { Driver } from "../drivers/driver.ts";
 import { launchDefaultChrome, perStore } from "./_per_store.ts";
 import {
@@ -77,8 +77,7 @@ export class ValidationRegistry {
         "A validation is already running; query it or wait",
       );
     }
-    const streams = await this.#store.streams(`session-${sessionId}`);
-    if (!streams.some((s) => s.streamId === `session-${sessionId}`)) {
+    if (!(await streamInfo(this.#store, `session-${sessionId}`))) {
       throw new ApiError(404, "not_found", `No session ${sessionId}`);
     }
     const marker = Promise.resolve();

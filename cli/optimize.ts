@@ -11,8 +11,7 @@ import { DB_FLAGS, openStore } from "./context.ts";
 import { InputError } from "./errors.ts";
 import { prepareFile, storePrepared } from "./ingest.ts";
 import { trailCachePath, writeTrailCache } from "./reproject.ts";
-import type { EventStore } from "../events/event_store.ts";
-import { NotFoundError } from "../events/event_store.ts";
+import { type EventStore, NotFoundError, streamInfo } from "../events/event_store.ts";
 import { HEURISTICS_VERSION, HEURISTICS_VERSIONS } from "../engine/optimizer/heuristics.ts";
 import type { ExplainEntry } from "../engine/optimizer/optimize.ts";
 import { projectSessionTrail } from "../engine/trail_projection.ts";
@@ -85,8 +84,7 @@ export async function ingestOnce(store: EventStore, path: string): Promise<strin
         `others are ${id}-2 … ${id}-${probe.sessions.length})`,
     );
   }
-  const existing = await store.streams(`session-${id}`);
-  if (existing.some((s) => s.streamId === `session-${id}`)) return id;
+  if (await streamInfo(store, `session-${id}`)) return id;
   const prepared = await prepareFile(path, { sessionId: id });
   await storePrepared(store, prepared);
   return id;

@@ -3,7 +3,8 @@ import { isLoopback } from "../api/app.ts";
 import { parseArgs } from "./args.ts";
 import { spec } from "./serve.ts";
 import { InputError } from "./errors.ts";
-import { assert, assertEquals, assertStringIncludes, assertThrows } from "../tests/assert.ts";
+import { assertEquals, assertStringIncludes, assertThrows } from "../tests/assert.ts";
+import { startServe } from "../tests/cli_run.ts";
 
 const MAIN = new URL("../main.ts", import.meta.url).pathname;
 
@@ -46,34 +47,8 @@ Deno.test("serveConfig() takes --body-limit and refuses one below 1", () => {
 
 Deno.test("cairn serve starts on 127.0.0.1, answers, keeps --body-limit, and stops on SIGTERM", async () => {
   const dir = await Deno.makeTempDir({ prefix: "cairn_serve_" });
-  const child = new Deno.Command(Deno.execPath(), {
-    args: [
-      "run",
-      "-A",
-      "--no-check",
-      MAIN,
-      "serve",
-      "--port",
-      "0",
-      "--body-limit",
-      "4096",
-      "--db",
-      `${dir}/c.db`,
-    ],
-    env: { CAIRN_TOKEN: "" },
-    stdout: "piped",
-    stderr: "piped",
-  }).spawn();
+  const { child, url, stderr } = await startServe(["--body-limit", "4096", "--db", `${dir}/c.db`]);
   try {
-    const reader = child.stdout.pipeThrough(new TextDecoderStream()).getReader();
-    let out = "";
-    while (!out.includes("\n")) {
-      const { value, done } = await reader.read();
-      if (done) break;
-      out += value;
-    }
-    const url = out.match(/http:\/\/127\.0\.0\.1:\d+/)?.[0];
-    assert(url, out);
     const res = await fetch(`${url}/openapi.json`);
     assertEquals(res.status, 200);
     assertEquals((await res.json()).openapi, "3.1.0");
@@ -91,12 +66,11 @@ Deno.test("cairn serve starts on 127.0.0.1, answers, keeps --body-limit, and sto
     assertEquals((await small.json()).positions, [1]);
     child.kill("SIGTERM");
     assertEquals((await child.status).code, 0);
-    await reader.cancel();
   } finally {
     try {
       child.kill("SIGKILL");
     } catch { /* ended */ }
-    await child.stderr.cancel();
+    await stderr;
     await Deno.remove(dir, { recursive: true });
   }
 });

@@ -12,7 +12,7 @@ import { bool, type CommandSpec, num, type ParsedArgs, str } from "./args.ts";
 import { DB_FLAGS, matchStream, openStore } from "./context.ts";
 import { InputError } from "./errors.ts";
 import { ingestOnce } from "./optimize.ts";
-import { NotFoundError } from "../events/event_store.ts";
+import { NotFoundError, streamInfo } from "../events/event_store.ts";
 import { ChromeDriver } from "../drivers/chrome/chrome_driver.ts";
 import { PlatformMismatchError, runValidation } from "../drivers/validation_runner.ts";
 import { DEFAULT_MAX_ITERATIONS, type Policy } from "../engine/validation/decider.ts";
@@ -117,8 +117,7 @@ export async function run(args: ParsedArgs): Promise<number> {
     const sessionId = await isFile(target)
       ? await ingestOnce(store, target)
       : ((await matchStream(store, target)) ?? target).replace(/^session-/, "");
-    const found = await store.streams(`session-${sessionId}`);
-    if (!found.some((s) => s.streamId === `session-${sessionId}`)) {
+    if (!(await streamInfo(store, `session-${sessionId}`))) {
       throw new InputError(`${target}: neither a capture file nor a stored session`);
     }
     const ws = str(args, "browser-ws");

@@ -98,6 +98,21 @@ export interface StreamInfo {
   createdAt: string;
 }
 
+/**
+ * The stream named exactly `streamId`, or undefined when there is none (`streams` takes a
+ * prefix: `session-a` also finds `session-ab`).
+ *
+ * @param store the event store
+ * @param streamId the stream's id
+ * @returns its summary, or undefined
+ */
+export async function streamInfo(
+  store: EventStore,
+  streamId: string,
+): Promise<StreamInfo | undefined> {
+  return (await store.streams(streamId)).find((s) => s.streamId === streamId);
+}
+
 /** A stored blob. */
 export interface Blob {
   ref: BlobRef;

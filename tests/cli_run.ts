@@ -35,6 +35,51 @@ export async function cairn(args: string[], env: Record<string, string> = {}): P
   return { code: out.code, stdout: dec.decode(out.stdout), stderr: dec.decode(out.stderr) };
 }
 
+/** A `cairn serve` child process that said where it listens. */
+export interface ServeChild {
+  child: Deno.ChildProcess;
+  /** `http://127.0.0.1:PORT` */
+  url: string;
+  /** Everything it writes to stderr, once it has exited. */
+  stderr: Promise<string>;
+}
+
+/**
+ * Starts `cairn serve --port 0 ARGS…` (no `CAIRN_TOKEN` unless `env` sets one) and waits for
+ * the line that names its address. The caller stops the child.
+ *
+ * @param args more arguments after `serve --port 0`
+ * @param env more environment variables
+ * @returns the child, its address and its stderr
+ * @throws {Error} with what it printed when it exits before naming an address
+ */
+export async function startServe(
+  args: string[],
+  env: Record<string, string> = {},
+): Promise<ServeChild> {
+  const child = new Deno.Command(Deno.execPath(), {
+    args: ["run", "-A", "--no-check", `${ROOT}main.ts`, "serve", "--port", "0", ...args],
+    env: { CAIRN_TOKEN: "", ...env },
+    stdout: "piped",
+    stderr: "piped",
+  }).spawn();
+  const stderr = new Response(child.stderr).text();
+  const reader = child.stdout.pipeThrough(new TextDecoderStream()).getReader();
+  let out = "";
+  while (!out.includes("\n")) {
+    const { value, done } = await reader.read();
+    if (done) break;
+    out += value;
+  }
+  await reader.cancel();
+  const url = out.match(/http:\/\/127\.0\.0\.1:\d+/)?.[0];
+  if (url === undefined) {
+    await child.status;
+    throw new Error(`cairn serve did not start: ${out}${await stderr}`);
+  }
+  return { child, url, stderr };
+}
+
 /**
  * Maps `items` through `fn`, at most `limit` at a time, keeping the order.
  *

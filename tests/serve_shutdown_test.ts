@@ -6,8 +6,7 @@ import type { StoredEvent } from "../events/schemas.ts";
 import { ChromeDriver } from "../drivers/chrome/chrome_driver.ts";
 import { withDeadline } from "../drivers/with_deadline.ts";
 import { serveFolder } from "./web_server.ts";
-
-const MAIN = new URL("../main.ts", import.meta.url).pathname;
+import { startServe } from "./cli_run.ts";
 
 Deno.test("closeLiveWork() ends live blaze sessions as interrupted and closes their real Chromium", async () => {
   const dir = await Deno.makeTempDir();
@@ -56,24 +55,8 @@ Deno.test("cairn serve on SIGTERM stops a running playback and a blaze session a
   const tmp = `${dir}/tmp`;
   await Deno.mkdir(tmp);
   const web = serveFolder();
-  const child = new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", "--no-check", MAIN, "serve", "--port", "0", "--db", `${dir}/c.db`],
-    env: { CAIRN_TOKEN: "", TMPDIR: tmp },
-    stdout: "piped",
-    stderr: "piped",
-  }).spawn();
-  const stderr = new Response(child.stderr).text();
+  const { child, url: api, stderr } = await startServe(["--db", `${dir}/c.db`], { TMPDIR: tmp });
   try {
-    const reader = child.stdout.pipeThrough(new TextDecoderStream()).getReader();
-    let out = "";
-    while (!out.includes("\n")) {
-      const { value, done } = await reader.read();
-      if (done) break;
-      out += value;
-    }
-    await reader.cancel();
-    const api = out.match(/http:\/\/127\.0\.0\.1:\d+/)?.[0];
-    assert(api, out);
     const post = (path: string, body: unknown) =>
       fetch(api + path, {
         method: "POST",

@@ -6,6 +6,7 @@
  * @module
  */
 import { DriverError } from "../driver.ts";
+import { withDeadline } from "../with_deadline.ts";
 import { type AppiumInstall, ensureAppium } from "./appium_install.ts";
 
 /** Options of {@linkcode AppiumServer.start}. */
@@ -177,20 +178,14 @@ export class AppiumServer {
       } catch {
         // already exited
       }
-      let timer: ReturnType<typeof setTimeout> | undefined;
-      const killed = new Promise<void>((resolve) => {
-        timer = setTimeout(() => {
-          try {
-            this.#child.kill("SIGKILL");
-          } catch {
-            // exited meanwhile
-          }
-          resolve();
-        }, 5_000);
+      await withDeadline(this.#child.status, 5_000, () => new Error("still running")).catch(() => {
+        try {
+          this.#child.kill("SIGKILL");
+        } catch {
+          // exited meanwhile
+        }
       });
-      await Promise.race([this.#child.status, killed]);
       await this.#child.status;
-      clearTimeout(timer);
     })();
     return this.#stopped;
   }
