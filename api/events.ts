@@ -8,6 +8,7 @@ import { Hono } from "hono";
 import { streamSSE } from "hono/streaming";
 import { z } from "zod";
 import { NotFoundError, streamInfo } from "../events/event_store.ts";
+import { droppedField } from "../events/exact_check.ts";
 import { EVENT_SCHEMAS, type NewEvent } from "../events/schemas.ts";
 import type { ApiContext } from "./app.ts";
 import { decimal, invalidRequest, parseInput, pathId, readJson } from "./errors.ts";
@@ -127,6 +128,20 @@ function expectedFromHeader(v: string | undefined): number | "no_stream" | "any"
 }
 
 /**
+ * Refuses an event with a field its schema does not know (a typo, or a field of another
+ * version), which zod would strip without a word: what is stored is what was sent.
+ */
+function refuseUnknownFields(sent: readonly unknown[], parsed: readonly { type: string }[]): void {
+  parsed.forEach((event, i) => {
+    const dropped = droppedField(sent[i], event);
+    if (dropped === undefined) return;
+    const path = `body.events.${i}.${dropped}`;
+    const message = `unknown field (not in the ${event.type} event)`;
+    throw invalidRequest(`Invalid body: ${path}: ${message}`, [{ path, message }]);
+  });
+}
+
+/**
  * A value given both as a header and in the body: either alone, or both when they agree.
  * Two that disagree are refused rather than one silently winning.
  */
@@ -148,7 +163,9 @@ export function eventsRouter(ctx: ApiContext): Hono {
 
   app.post("/streams/:id/events", async (c) => {
     const streamId = parseInput(StreamId, c.req.param("id"), "path.id");
-    const body = parseInput(AppendBody, await readJson(c), "body");
+    const raw = await readJson(c);
+    const body = parseInput(AppendBody, raw, "body");
+    refuseUnknownFields((raw as { events: unknown[] }).events, body.events);
     const expectedVersion = oneOf(
       expectedFromHeader(c.req.header("if-match")),
       body.expectedVersion,

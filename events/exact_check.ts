@@ -213,3 +213,29 @@ function numberCheck(def: Def): ExactCheck | undefined {
     return true;
   };
 }
+
+/**
+ * The path of the first field of `input` that `output`, zod's parsed copy of it, no longer has:
+ * a field the schema does not know, which zod strips without a word.
+ *
+ * @param input the value as it came
+ * @param output zod's copy of it
+ * @returns a dotted path such as `target.selectr`, or undefined when nothing was dropped
+ * @example
+ * ```ts
+ * if (droppedField({ a: { b: 1, c: 2 } }, { a: { b: 1 } }) !== "a.c") throw new Error();
+ * ```
+ */
+export function droppedField(input: unknown, output: unknown): string | undefined {
+  if (
+    input === null || typeof input !== "object" || output === null || typeof output !== "object"
+  ) {
+    return undefined;
+  }
+  for (const [k, v] of Object.entries(input)) {
+    if (!Object.hasOwn(output, k)) return k;
+    const inner = droppedField(v, (output as Record<string, unknown>)[k]);
+    if (inner !== undefined) return `${k}.${inner}`;
+  }
+  return undefined;
+}

@@ -15,7 +15,7 @@ export class UnreadableEventError extends Error {
   override name = "UnreadableEventError";
 }
 
-const registry = new Map<string, Upcaster>();
+const registry = new Map<string, { fn: Upcaster; input: z.ZodType }>();
 
 function key(type: string, fromVersion: number): string {
   return `${type}@${fromVersion}`;
@@ -26,13 +26,32 @@ function key(type: string, fromVersion: number): string {
  *
  * @param type the event type
  * @param fromVersion the version it reads
+ * @param input the schema of the data at `fromVersion` (what an import checks old data against)
  * @param fn the lifting function
  * @throws {Error} when one is already registered for that type and version
  */
-export function registerUpcaster(type: EventType, fromVersion: number, fn: Upcaster): void {
+export function registerUpcaster(
+  type: EventType,
+  fromVersion: number,
+  input: z.ZodType,
+  fn: Upcaster,
+): void {
   const k = key(type, fromVersion);
   if (registry.has(k)) throw new Error(`An upcaster for ${k} is already registered`);
-  registry.set(k, fn);
+  registry.set(k, { fn, input });
+}
+
+/**
+ * The schema data of `type` had at `version`: the current schema, or the input schema of the
+ * upcaster that reads that version.
+ *
+ * @param type an event type
+ * @param version a schema version
+ * @returns the schema, or undefined for a version this code cannot read
+ */
+export function schemaAt(type: EventType, version: number): z.ZodType | undefined {
+  if (version === CURRENT_SCHEMA_VERSION[type]) return EVENT_SCHEMAS[type];
+  return registry.get(key(type, version))?.input;
 }
 
 /**
@@ -68,7 +87,7 @@ export function upcast(
   }
   let value = data;
   for (let v = version; v < current; v++) {
-    const fn = registry.get(key(t, v));
+    const fn = registry.get(key(t, v))?.fn;
     if (!fn) throw new UnreadableEventError(`No upcaster for ${type} from schema version ${v}`);
     try {
       value = fn(value);
@@ -112,7 +131,7 @@ export const ScreenCapturedV1 = z.object({
 
 const XML_FORMATS = new Set(["uiautomator2", "uiautomator-dump", "xcuitest"]);
 
-registerUpcaster("ScreenCaptured", 1, (raw) => {
+registerUpcaster("ScreenCaptured", 1, ScreenCapturedV1, (raw) => {
   const v1 = ScreenCapturedV1.parse(raw);
   const { hierarchyHash, hierarchySize, screenshotHash, screenshotSize, ...rest } = v1;
   return {

@@ -122,6 +122,12 @@ Deno.test("POST /v1/streams/:id/events answers 400 with issues for bad bodies, a
         "body.events.1.data.index",
       ],
       [{ events: [{ type: "Nope", data: {} }] }, "body.events.0.type"],
+      [
+        { events: [step(0), { type: "StepStarted", data: { index: 1, text: "t", promt: "x" } }] },
+        "body.events.1.data.promt: unknown field (not in the StepStarted event)",
+      ],
+      [{ events: [{ ...step(0), schemaVersion: 1 }] }, "body.events.0.schemaVersion: unknown"],
+      [{ events: [{ ...step(0), meta: { idempotencyKey: "k" } }] }, "body.events.0.meta"],
       [{ events: [] }, "body.events"],
       [{ events: [step(0)], expectedVersion: -3 }, "body.expectedVersion"],
     ];

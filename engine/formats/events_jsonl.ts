@@ -13,8 +13,8 @@ import {
   type EventType,
   type NewEvent,
 } from "../../events/schemas.ts";
-import { EVENT_CHECKS } from "../../events/exact_check.ts";
-import { upcast } from "../../events/upcasters.ts";
+import { droppedField, EVENT_CHECKS } from "../../events/exact_check.ts";
+import { schemaAt, upcast } from "../../events/upcasters.ts";
 import { decodeBase64, encodeBase64 } from "./base64.ts";
 import { blobRefOf, type PendingBlob } from "./blob_ref.ts";
 import { checkHierarchy, checkScreenshot, hierarchyText } from "./check_screen.ts";
@@ -121,6 +121,14 @@ export function parseEventsJsonl(text: string): EventsFile {
       throw new FormatError(`line ${n}: expected an event object`, `${n}`);
     }
     const o = value as Record<string, unknown>;
+    const extra = Object.keys(o).find((k) => !("blob" in o ? BLOB_LINE : EVENT_LINE).has(k));
+    if (extra !== undefined) {
+      throw new FormatError(
+        `line ${n}: ${extra}: unknown field (an event line holds type, schemaVersion, data, meta; ` +
+          `a blob line blob, base64)`,
+        `${n}`,
+      );
+    }
     if ("blob" in o) {
       const ref = BlobRef.safeParse(o.blob);
       const bytes = typeof o.base64 === "string" ? decodeBase64(o.base64) : undefined;
@@ -158,8 +166,11 @@ export function parseEventsJsonl(text: string): EventsFile {
       } catch (err) {
         throw new FormatError(`line ${n}: data: ${(err as Error).message}`, `${n}`);
       }
-      // zod drops unknown fields: in a file they are mistakes (typos), as in a capture
-      const dropped = version === current ? droppedField(o.data, data) : undefined;
+      // zod drops unknown fields: in a file they are mistakes (typos), as in a capture; data of
+      // an older version is held to that version's schema
+      const dropped = version === current
+        ? droppedField(o.data, data)
+        : droppedField(o.data, schemaAt(type as EventType, version)?.parse(o.data));
       if (dropped !== undefined) {
         throw new FormatError(
           `line ${n}: data.${dropped}: unknown field (not in the ${type} schema)`,
@@ -167,8 +178,8 @@ export function parseEventsJsonl(text: string): EventsFile {
         );
       }
     }
-    const at = recordedAtOf(o.meta, n);
-    const event = { type, data, ...(at ? { meta: { recordedAt: at } } : {}) } as NewEvent;
+    const meta = metaOf(o.meta, n);
+    const event = { type, data, ...(meta ? { meta } : {}) } as NewEvent;
     if (type === "ScreenCaptured") screens.push([data as EventData<"ScreenCaptured">, n]);
     for (const ref of blobRefsIn(data)) {
       if (!references.has(ref.hash)) references.set(ref.hash, { ref, line: n });
@@ -181,32 +192,40 @@ export function parseEventsJsonl(text: string): EventsFile {
   return { events, lines: eventLines, blobs, references };
 }
 
-/** The path of the first field of `input` that `output`, zod's copy of it, no longer has. */
-function droppedField(input: unknown, output: unknown): string | undefined {
-  if (
-    input === null || typeof input !== "object" || output === null || typeof output !== "object"
-  ) {
-    return undefined;
-  }
-  for (const [k, v] of Object.entries(input)) {
-    if (!Object.hasOwn(output, k)) return k;
-    const inner = droppedField(v, (output as Record<string, unknown>)[k]);
-    if (inner !== undefined) return `${k}.${inner}`;
-  }
-  return undefined;
-}
+/** The fields of an event line and of a blob line. */
+const EVENT_LINE = new Set(["type", "schemaVersion", "data", "meta"]);
+const BLOB_LINE = new Set(["blob", "base64"]);
 
-/** An event line's `meta.recordedAt`, when it has one: an ISO 8601 date-time. */
-function recordedAtOf(meta: unknown, line: number): string | undefined {
+/** The `meta` fields an event line may carry; the store adds the idempotency key itself. */
+const META_FIELDS = new Set(["recordedAt", "causationId", "correlationId"]);
+
+/** An event line's `meta`, when it has one: an ISO 8601 `recordedAt` and the two ids. */
+function metaOf(meta: unknown, line: number): NewEvent["meta"] {
   if (meta === undefined) return undefined;
   if (meta === null || typeof meta !== "object" || Array.isArray(meta)) {
     throw new FormatError(`line ${line}: meta: expected an object`, `${line}`);
   }
-  const at = (meta as Record<string, unknown>).recordedAt;
-  if (at === undefined) return undefined;
-  const parsed = IsoDateTime.safeParse(at);
-  if (!parsed.success) throw zodToFormatError(parsed.error, `line ${line}: meta.recordedAt`);
-  return parsed.data;
+  const m = meta as Record<string, unknown>;
+  for (const [k, v] of Object.entries(m)) {
+    if (!META_FIELDS.has(k)) {
+      throw new FormatError(
+        `line ${line}: meta.${k}: unknown field (meta holds recordedAt, causationId, correlationId)`,
+        `${line}`,
+      );
+    }
+    if (typeof v !== "string") {
+      throw new FormatError(`line ${line}: meta.${k}: expected a string`, `${line}`);
+    }
+  }
+  const out: NonNullable<NewEvent["meta"]> = {};
+  if (m.recordedAt !== undefined) {
+    const parsed = IsoDateTime.safeParse(m.recordedAt);
+    if (!parsed.success) throw zodToFormatError(parsed.error, `line ${line}: meta.recordedAt`);
+    out.recordedAt = parsed.data;
+  }
+  if (m.causationId !== undefined) out.causationId = m.causationId as string;
+  if (m.correlationId !== undefined) out.correlationId = m.correlationId as string;
+  return Object.keys(out).length > 0 ? out : undefined;
 }
 
 /**
@@ -238,7 +257,11 @@ export interface ExportedEvent {
   type: string;
   schemaVersion?: number;
   data: unknown;
-  meta?: { recordedAt?: string };
+  meta?: {
+    recordedAt?: string;
+    causationId?: string | undefined;
+    correlationId?: string | undefined;
+  };
 }
 
 /**
@@ -265,8 +288,20 @@ export function formatEventsJsonl(
       type: e.type,
       schemaVersion: e.schemaVersion ?? CURRENT_SCHEMA_VERSION[e.type as EventType],
       data: e.data,
-      ...(e.meta?.recordedAt ? { meta: { recordedAt: e.meta.recordedAt } } : {}),
+      ...exportedMeta(e.meta),
     }));
   }
   return out.join("\n") + "\n";
+}
+
+/** The `meta` of an exported line: `recordedAt` and the two ids, never the idempotency key. */
+function exportedMeta(meta: ExportedEvent["meta"]): { meta?: ExportedEvent["meta"] } {
+  if (!meta) return {};
+  const { recordedAt, causationId, correlationId } = meta;
+  const out = {
+    ...(recordedAt ? { recordedAt } : {}),
+    ...(causationId !== undefined ? { causationId } : {}),
+    ...(correlationId !== undefined ? { correlationId } : {}),
+  };
+  return Object.keys(out).length > 0 ? { meta: out } : {};
 }

@@ -42,6 +42,30 @@ Deno.test("parseEventsJsonl() keeps data as it is, raw tool parameters of any sh
   assertEquals(file.events[1]!.data as unknown, performed);
 });
 
+Deno.test("formatEventsJsonl() carries causation and correlation ids, never the idempotency key", () => {
+  const meta = {
+    recordedAt: "2026-03-09T10:00:00.000Z",
+    causationId: "c1",
+    correlationId: "checkout-regression",
+    idempotencyKey: "k1",
+  };
+  const text = formatEventsJsonl([{
+    type: "SessionEnded",
+    data: { reason: "completed" },
+    meta,
+  }], new Map());
+  assertEquals(JSON.parse(text).meta, {
+    recordedAt: meta.recordedAt,
+    causationId: "c1",
+    correlationId: "checkout-regression",
+  });
+  assertEquals(parseEventsJsonl(`${START}\n${text}`).events[1]!.meta, {
+    recordedAt: meta.recordedAt,
+    causationId: "c1",
+    correlationId: "checkout-regression",
+  });
+});
+
 Deno.test("parseEventsJsonl() upcasts an older schemaVersion", () => {
   const v1 = JSON.stringify({
     type: "ScreenCaptured",
@@ -132,6 +156,32 @@ const BAD: [string, string, string][] = [
     "a line nested too deep",
     `${START}\n{"type":"StepStarted","data":${"[".repeat(1000)}${"]".repeat(1000)}}`,
     "line 2: data.0.0.0.0…: nested deeper than 1000 levels",
+  ],
+  [
+    "an unknown field of an older schemaVersion",
+    `${START}\n{"type":"ScreenCaptured","schemaVersion":1,"data":{"hierarchyHash":"${REF.hash}",` +
+    `"hierarchySize":${REF.size},"format":"uiautomator-dump","viewprt":{"width":1,"height":1}}}`,
+    "line 2: data.viewprt: unknown field (not in the ScreenCaptured schema)",
+  ],
+  [
+    "an unknown field of an event line",
+    `${START}\n{"type":"SessionEnded","data":{"reason":"completed"},"position":7}`,
+    "line 2: position: unknown field (an event line holds type, schemaVersion, data, meta;",
+  ],
+  [
+    "an unknown field of a blob line",
+    `${START}\n${JSON.stringify({ blob: REF, base64: encodeBase64(XML), note: "x" })}`,
+    "line 2: note: unknown field",
+  ],
+  [
+    "an unknown meta field",
+    `${START}\n{"type":"SessionEnded","data":{"reason":"completed"},"meta":{"idempotencyKey":"k"}}`,
+    "line 2: meta.idempotencyKey: unknown field (meta holds recordedAt, causationId, correlationId)",
+  ],
+  [
+    "a meta id that is not a string",
+    `${START}\n{"type":"SessionEnded","data":{"reason":"completed"},"meta":{"correlationId":7}}`,
+    "line 2: meta.correlationId: expected a string",
   ],
   [
     "a meta that is not an object",
