@@ -646,10 +646,25 @@ export function eventsToRecording(
   };
 }
 
+/**
+ * The `action_type` an exported step gets: the raw tool name when a recording reads it as the
+ * same action kind, else the first name of the kind.
+ *
+ * @param kind the action's kind
+ * @param toolName the raw tool name, if any
+ * @returns the action type
+ * @example
+ * ```ts
+ * if (recordingActionType("tap", "double_click") !== "double_click") throw new Error();
+ * if (recordingActionType("keyPress", "keyDown") !== "key_press") throw new Error();
+ * ```
+ */
+export function recordingActionType(kind: ActionKind, toolName?: string): string {
+  return toolName && ACTION_TYPES[toolName.toLowerCase()] === kind ? toolName : KIND_TO_TYPE[kind];
+}
+
 function decisionOf(d: EventData<"ActionPerformed">, t: string): TimelineEntry {
-  const type = d.toolName && ACTION_TYPES[d.toolName.toLowerCase()] === d.kind
-    ? d.toolName
-    : KIND_TO_TYPE[d.kind];
+  const type = recordingActionType(d.kind, d.toolName);
   const params = d.toolParams ?? {};
   const target: z.infer<typeof RecordingTarget> = {
     ...(typeof d.target?.selector?.type === "string"
