@@ -61,6 +61,9 @@ export const CaptureTarget = z.strictObject({
   axNodeId: z.string().optional(),
 });
 
+/** The fields of an action's result, which an action with `noResult` cannot have. */
+const RESULT_FIELDS = ["successful", "error", "durationMs"] as const;
+
 /** One action of a capture. */
 export const CaptureAction = z.strictObject({
   id: z.string().min(1).optional().describe("Action id; generated from the index when absent"),
@@ -93,6 +96,10 @@ export const CaptureAction = z.strictObject({
   toolName: z.string().optional().describe("The raw tool name as executed"),
   toolParams: z.record(z.string(), z.unknown()).optional().describe("Raw tool params"),
   successful: z.boolean().optional().describe("Whether the action succeeded (default true)"),
+  noResult: z.literal(true).optional().describe(
+    "The run recorded no result for this action (a Chrome Recorder step): no successful, " +
+      "error or durationMs",
+  ),
   error: z.string().optional().describe("Error message of a failed action"),
   durationMs: z.number().nonnegative().optional(),
   runtimeSelector: z.union([z.string(), StringMap]).optional().describe(
@@ -103,6 +110,9 @@ export const CaptureAction = z.strictObject({
 }).refine((a) => a.screenshot === undefined || a.viewHierarchy !== undefined, {
   message: "screenshot needs a viewHierarchy in the same action",
   path: ["screenshot"],
+}).refine((a) => !a.noResult || RESULT_FIELDS.every((k) => a[k] === undefined), {
+  message: `an action with no result has no ${RESULT_FIELDS.join(", ")}`,
+  path: ["noResult"],
 });
 export type CaptureAction = z.infer<typeof CaptureAction>;
 
@@ -198,8 +208,9 @@ const READ_KINDS = new Set<string>(["readText", "memoryGet"]);
 /**
  * Maps a parsed capture into the events of one session, in order: `SessionStarted`, then per
  * action `StepEnded`/`StepStarted` when `nlStep` changes, `ScreenCaptured` (when the action
- * has a hierarchy), `ActionPerformed`, `ActionCompleted`, `MemorySnapshotted` (when the action
- * has a `memoryState`), and finally `StepEnded` and `SessionEnded`. Pure: blobs arrive resolved.
+ * has a hierarchy), `ActionPerformed`, `ActionCompleted` (unless the action has `noResult`),
+ * `MemorySnapshotted` (when the action has a `memoryState`), and finally `StepEnded` and
+ * `SessionEnded`. Pure: blobs arrive resolved.
  *
  * @param capture a parsed capture
  * @param options the session id and the resolved screen of each action
@@ -264,7 +275,8 @@ export function captureToEvents(capture: CaptureV1, options: CaptureToEventsOpti
       events.push(withMeta({ type: "ScreenCaptured", data }, at));
     }
     const actionId = a.id ?? `a${i + 1}`;
-    const reads = READ_KINDS.has(a.action);
+    // a read's value is its result: with no result it stays on the action
+    const reads = READ_KINDS.has(a.action) && !a.noResult;
     const target: EventData<"ActionPerformed">["target"] = {
       ...(a.target ?? {}),
       ...(a.runtimeSelector !== undefined
@@ -286,18 +298,20 @@ export function captureToEvents(capture: CaptureV1, options: CaptureToEventsOpti
       ...(step ? { stepIndex: step.index } : {}),
     };
     events.push(withMeta({ type: "ActionPerformed", data: performed }, at));
-    const ok = a.successful ?? a.error === undefined;
-    if (step && !ok) step.ok = false;
-    events.push(withMeta({
-      type: "ActionCompleted",
-      data: {
-        actionId,
-        ok,
-        durationMs: a.durationMs ?? 0,
-        ...(a.error !== undefined ? { error: a.error } : {}),
-        ...(a.value !== undefined && reads ? { value: a.value } : {}),
-      },
-    }, at));
+    if (!a.noResult) {
+      const ok = a.successful ?? a.error === undefined;
+      if (step && !ok) step.ok = false;
+      events.push(withMeta({
+        type: "ActionCompleted",
+        data: {
+          actionId,
+          ok,
+          durationMs: a.durationMs ?? 0,
+          ...(a.error !== undefined ? { error: a.error } : {}),
+          ...(a.value !== undefined && reads ? { value: a.value } : {}),
+        },
+      }, at));
+    }
     if (a.memoryState) {
       const writtenBy = { ...capture.memoryWrittenBy, ...a.memoryWrittenBy };
       events.push(withMeta({
@@ -342,8 +356,9 @@ function blobOf(blobs: ReadonlyMap<string, Uint8Array>, ref: BlobRef): Uint8Arra
 
 /**
  * Writes the events of one session back as a capture file. Each action carries the last
- * screen captured since the previous action; events a capture cannot hold
- * (`NavigationOccurred`, extra screens between two actions) are dropped.
+ * screen captured since the previous action, and its result (`noResult` when the session has
+ * no `ActionCompleted` for it); events a capture cannot hold (`NavigationOccurred`, extra
+ * screens between two actions) are dropped.
  *
  * @param events the session's events in order (starting with `SessionStarted`)
  * @param options the blob bytes the events reference
@@ -423,6 +438,8 @@ function captureActionOf(
     a.durationMs = done.durationMs;
     if (done.error !== undefined) a.error = done.error;
     if (done.value !== undefined) a.value = done.value;
+  } else {
+    a.noResult = true;
   }
   if (pa.memoryAfter) {
     a.memoryState = pa.memoryAfter.data.memory;

@@ -258,3 +258,50 @@ Deno.test("loadCaptureScreens() refuses a hierarchy whose format it cannot detec
     "actions.0.viewHierarchy: cannot detect the hierarchy format",
   );
 });
+
+Deno.test("captureToEvents() emits no ActionCompleted for an action with noResult, and eventsToCapture() writes it back", () => {
+  const capture = CaptureV1.parse({
+    format: "cairn.capture/v1",
+    platform: "web",
+    mode: "human",
+    actions: [
+      { action: "navigate", url: "https://a.test/", noResult: true },
+      { action: "readText", value: "5", noResult: true },
+      { action: "tap" }, // no successful: a success, as before noResult existed
+    ],
+  });
+  const events = captureToEvents(capture, { sessionId: "s", blobs: [] });
+  assertEquals(events.map((e) => e.type), [
+    "SessionStarted",
+    "ActionPerformed",
+    "ActionPerformed",
+    "ActionPerformed",
+    "ActionCompleted",
+    "SessionEnded",
+  ]);
+  // with no result to hold it, a read's value stays on the action
+  assertEquals((events[2]!.data as { value?: string }).value, "5");
+  assertEquals(events[4]!.data, { actionId: "a3", ok: true, durationMs: 0 });
+  const back = eventsToCapture(events, { blobs: new Map() });
+  assertEquals(back.actions.map((a) => [a.noResult, a.successful]), [
+    [true, undefined],
+    [true, undefined],
+    [undefined, true],
+  ]);
+  assertEquals(back.actions[1]!.value, "5");
+});
+
+Deno.test("CaptureV1 refuses noResult beside a result field", () => {
+  for (const result of [{ successful: true }, { error: "gone" }, { durationMs: 5 }]) {
+    const r = CaptureV1.safeParse({
+      format: "cairn.capture/v1",
+      platform: "web",
+      actions: [{ action: "tap", noResult: true, ...result }],
+    });
+    assert(!r.success);
+    assertStringIncludes(
+      zodToFormatError(r.error).message,
+      "actions.0.noResult: an action with no result has no successful, error, durationMs",
+    );
+  }
+});
