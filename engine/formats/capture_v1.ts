@@ -9,7 +9,13 @@
  * @module
  */
 import { z } from "zod";
-import { ActionKind, type BlobRef, type EventData, type NewEvent } from "../../events/schemas.ts";
+import {
+  ActionKind,
+  type BlobRef,
+  type EventData,
+  HandledDialog,
+  type NewEvent,
+} from "../../events/schemas.ts";
 import { HierarchyFormat, Platform } from "../ui_node.ts";
 import { projectCapture, type ProjectedAction } from "../capture_projection.ts";
 import { encodeBase64 } from "./base64.ts";
@@ -62,7 +68,7 @@ export const CaptureTarget = z.strictObject({
 });
 
 /** The fields of an action's result, which an action with `noResult` cannot have. */
-const RESULT_FIELDS = ["successful", "error", "durationMs"] as const;
+const RESULT_FIELDS = ["successful", "error", "durationMs", "dialogs"] as const;
 
 /** One action of a capture. */
 export const CaptureAction = z.strictObject({
@@ -98,10 +104,13 @@ export const CaptureAction = z.strictObject({
   successful: z.boolean().optional().describe("Whether the action succeeded (default true)"),
   noResult: z.literal(true).optional().describe(
     "The run recorded no result for this action (a Chrome Recorder step): no successful, " +
-      "error or durationMs",
+      "error, durationMs or dialogs",
   ),
   error: z.string().optional().describe("Error message of a failed action"),
   durationMs: z.number().nonnegative().optional(),
+  dialogs: z.array(z.strictObject(HandledDialog.shape)).optional().describe(
+    "Web: JavaScript dialogs the browser answered during the action, oldest first",
+  ),
   runtimeSelector: z.union([z.string(), StringMap]).optional().describe(
     "The selector the agent used at run time (may be wrong); a string means { text }",
   ),
@@ -309,6 +318,7 @@ export function captureToEvents(capture: CaptureV1, options: CaptureToEventsOpti
           durationMs: a.durationMs ?? 0,
           ...(a.error !== undefined ? { error: a.error } : {}),
           ...(a.value !== undefined && reads ? { value: a.value } : {}),
+          ...(a.dialogs !== undefined ? { dialogs: a.dialogs } : {}),
         },
       }, at));
     }
@@ -438,6 +448,7 @@ function captureActionOf(
     a.durationMs = done.durationMs;
     if (done.error !== undefined) a.error = done.error;
     if (done.value !== undefined) a.value = done.value;
+    if (done.dialogs !== undefined) a.dialogs = done.dialogs;
   } else {
     a.noResult = true;
   }

@@ -292,7 +292,8 @@ Deno.test("captureToEvents() emits no ActionCompleted for an action with noResul
 });
 
 Deno.test("CaptureV1 refuses noResult beside a result field", () => {
-  for (const result of [{ successful: true }, { error: "gone" }, { durationMs: 5 }]) {
+  const dialogs = [{ type: "alert", message: "Saved", response: "accepted" }];
+  for (const result of [{ successful: true }, { error: "gone" }, { durationMs: 5 }, { dialogs }]) {
     const r = CaptureV1.safeParse({
       format: "cairn.capture/v1",
       platform: "web",
@@ -301,7 +302,46 @@ Deno.test("CaptureV1 refuses noResult beside a result field", () => {
     assert(!r.success);
     assertStringIncludes(
       zodToFormatError(r.error).message,
-      "actions.0.noResult: an action with no result has no successful, error, durationMs",
+      "actions.0.noResult: an action with no result has no successful, error, durationMs, dialogs",
     );
+  }
+});
+
+Deno.test("eventsToCapture() keeps the dialogs an action's result lists, and they read back", () => {
+  const dialogs = [
+    { type: "alert", message: "Saved", response: "accepted", tabId: "tab-1" },
+    { type: "confirm", message: "Delete everything?", response: "dismissed" },
+  ] as const;
+  const events: NewEvent[] = [
+    { type: "SessionStarted", data: { sessionId: "s", mode: "agent", platform: "web" } },
+    { type: "ActionPerformed", data: { actionId: "x", kind: "tap", source: "agent" } },
+    {
+      type: "ActionCompleted",
+      data: { actionId: "x", ok: true, durationMs: 4, dialogs: [...dialogs] },
+    },
+    { type: "SessionEnded", data: { reason: "completed" } },
+  ];
+  const capture = CaptureV1.parse(
+    JSON.parse(JSON.stringify(eventsToCapture(events, { blobs: new Map() }))),
+  );
+  assertEquals(capture.actions[0]!.dialogs, [...dialogs]);
+  const back = captureToEvents(capture, { sessionId: "s", blobs: [] });
+  assertEquals(comparableEvents(back), comparableEvents(events));
+});
+
+Deno.test("CaptureV1 refuses a dialog with an unknown field or type", () => {
+  for (
+    const dialog of [
+      { type: "alert", message: "Hi", response: "accepted", answer: "ok" },
+      { type: "toast", message: "Hi", response: "accepted" },
+    ]
+  ) {
+    const r = CaptureV1.safeParse({
+      format: "cairn.capture/v1",
+      platform: "web",
+      actions: [{ action: "tap", dialogs: [dialog] }],
+    });
+    assert(!r.success);
+    assertStringIncludes(zodToFormatError(r.error).message, "actions.0.dialogs.0");
   }
 });
