@@ -67,6 +67,9 @@ export const CaptureTarget = z.strictObject({
   axNodeId: z.string().optional(),
 });
 
+/** The fields of an action's screen besides its hierarchy, screenshot and page URL. */
+const SCREEN_FIELDS = ["pageTabId", "viewport", "devicePixelRatio", "scroll"] as const;
+
 /** The fields of an action's result, which an action with `noResult` cannot have. */
 const RESULT_FIELDS = ["successful", "error", "durationMs", "dialogs"] as const;
 
@@ -84,6 +87,14 @@ export const CaptureAction = z.strictObject({
     "Screenshot path relative to the capture file, or a data: URI",
   ),
   pageUrl: z.string().optional().describe("Web: the page URL when the screen was captured"),
+  pageTabId: z.string().optional().describe(
+    "Web: the tab the screen was captured in, when it is not tabId",
+  ),
+  viewport: Size.optional().describe("The viewport when the screen was captured"),
+  devicePixelRatio: z.number().positive().optional().describe(
+    "The device pixel ratio when the screen was captured",
+  ),
+  scroll: Point.optional().describe("The scroll offset when the screen was captured"),
   nlStep: z.string().optional().describe("The natural-language step the action belongs to"),
   memoryState: Memory.optional().describe("The full memory map after the action (seed 001)"),
   memoryWrittenBy: StringMap.optional().describe("Memory key → tool that last wrote it"),
@@ -119,6 +130,9 @@ export const CaptureAction = z.strictObject({
 }).refine((a) => a.screenshot === undefined || a.viewHierarchy !== undefined, {
   message: "screenshot needs a viewHierarchy in the same action",
   path: ["screenshot"],
+}).refine((a) => a.viewHierarchy !== undefined || SCREEN_FIELDS.every((k) => a[k] === undefined), {
+  message: `${SCREEN_FIELDS.join(", ")} describe the action's screen: they need a viewHierarchy`,
+  path: ["viewHierarchy"],
 }).refine((a) => !a.noResult || RESULT_FIELDS.every((k) => a[k] === undefined), {
   message: `an action with no result has no ${RESULT_FIELDS.join(", ")}`,
   path: ["noResult"],
@@ -272,6 +286,7 @@ export function captureToEvents(capture: CaptureV1, options: CaptureToEventsOpti
       );
     }
     const screen = options.blobs[i];
+    const tabId = a.pageTabId ?? a.tabId; // the screen's tab
     if (a.viewHierarchy !== undefined) {
       if (!screen) throw new TypeError(`Capture action ${i} has a viewHierarchy but no blob`);
       const data: EventData<"ScreenCaptured"> = {
@@ -279,7 +294,8 @@ export function captureToEvents(capture: CaptureV1, options: CaptureToEventsOpti
         format: screen.format,
         ...(screen.screenshot ? { screenshot: screen.screenshot } : {}),
         ...(a.pageUrl !== undefined ? { url: a.pageUrl } : {}),
-        ...(a.tabId !== undefined ? { tabId: a.tabId } : {}),
+        ...pick(a, ["viewport", "devicePixelRatio", "scroll"]),
+        ...(tabId !== undefined ? { tabId } : {}),
       };
       events.push(withMeta({ type: "ScreenCaptured", data }, at));
     }
@@ -440,7 +456,9 @@ function captureActionOf(
       a.screenshot = `data:${screen.screenshot.mediaType};base64,${encodeBase64(bytes)}`;
     }
     if (screen.url !== undefined) a.pageUrl = screen.url;
-    if (screen.tabId !== undefined && a.tabId === undefined) a.tabId = screen.tabId;
+    Object.assign(a, pick(screen, ["viewport", "devicePixelRatio", "scroll"]));
+    // on ingest a screen's tab is pageTabId, else the action's tabId
+    if (screen.tabId !== undefined && screen.tabId !== a.tabId) a.pageTabId = screen.tabId;
   }
   const done = pa.completed?.data;
   if (done) {

@@ -345,3 +345,62 @@ Deno.test("CaptureV1 refuses a dialog with an unknown field or type", () => {
     assertStringIncludes(zodToFormatError(r.error).message, "actions.0.dialogs.0");
   }
 });
+
+Deno.test("eventsToCapture() keeps each screen's tab, viewport, pixel ratio and scroll apart from the action's tab", async () => {
+  const { put, blobs } = memoryBlobs();
+  const hierarchy = await put(new TextEncoder().encode(XML), "application/xml");
+  const screen = { hierarchy, format: "uiautomator-dump" as const };
+  const events: NewEvent[] = [
+    { type: "SessionStarted", data: { sessionId: "s", mode: "agent", platform: "web" } },
+    // a recording_v1 snapshot has a tab, its decision none
+    { type: "ScreenCaptured", data: { ...screen, tabId: "7" } },
+    { type: "ActionPerformed", data: { actionId: "a", kind: "tap", source: "agent" } },
+    // a blaze action and its screen: the same tab, the viewport of the moment
+    {
+      type: "ScreenCaptured",
+      data: {
+        ...screen,
+        tabId: "tab-1",
+        viewport: { width: 1280, height: 800 },
+        devicePixelRatio: 2,
+        scroll: { x: 0, y: 120 },
+      },
+    },
+    {
+      type: "ActionPerformed",
+      data: { actionId: "b", kind: "tap", source: "agent", tabId: "tab-1" },
+    },
+    // an action in the tab its screen opened
+    { type: "ScreenCaptured", data: { ...screen, tabId: "tab-1" } },
+    {
+      type: "ActionPerformed",
+      data: { actionId: "c", kind: "tap", source: "agent", tabId: "tab-2" },
+    },
+    { type: "SessionEnded", data: { reason: "completed" } },
+  ];
+  const capture = CaptureV1.parse(JSON.parse(JSON.stringify(eventsToCapture(events, { blobs }))));
+  assertEquals(capture.actions.map((a) => [a.tabId, a.pageTabId]), [
+    [undefined, "7"],
+    ["tab-1", undefined],
+    ["tab-2", "tab-1"],
+  ]);
+  assertEquals(capture.actions[1]!.scroll, { x: 0, y: 120 });
+  const { screens } = resolveScreens(
+    await loadCaptureScreens(capture, { readFile: () => Promise.reject(new Error("no")) }),
+  );
+  const back = captureToEvents(capture, { sessionId: "s", blobs: screens });
+  assertEquals(comparableEvents(back), comparableEvents(events));
+});
+
+Deno.test("CaptureV1 refuses a screen's viewport without the screen", () => {
+  const r = CaptureV1.safeParse({
+    format: "cairn.capture/v1",
+    platform: "web",
+    actions: [{ action: "tap", viewport: { width: 800, height: 600 } }],
+  });
+  assert(!r.success);
+  assertStringIncludes(
+    zodToFormatError(r.error).message,
+    "actions.0.viewHierarchy: pageTabId, viewport, devicePixelRatio, scroll describe the action's screen",
+  );
+});
