@@ -340,12 +340,11 @@ export function captureToEvents(capture: CaptureV1, options: CaptureToEventsOpti
     }
     if (a.memoryState) {
       const writtenBy = { ...capture.memoryWrittenBy, ...a.memoryWrittenBy };
+      // an empty map given is kept (a blaze snapshot of a memory no tool wrote yet)
+      const given = capture.memoryWrittenBy !== undefined || a.memoryWrittenBy !== undefined;
       events.push(withMeta({
         type: "MemorySnapshotted",
-        data: {
-          memory: memoryOf(a.memoryState),
-          ...(Object.keys(writtenBy).length > 0 ? { writtenBy } : {}),
-        },
+        data: { memory: memoryOf(a.memoryState), ...(given ? { writtenBy } : {}) },
       }, at));
     }
     lastAt = at;

@@ -404,3 +404,23 @@ Deno.test("CaptureV1 refuses a screen's viewport without the screen", () => {
     "actions.0.viewHierarchy: pageTabId, viewport, devicePixelRatio, scroll describe the action's screen",
   );
 });
+
+Deno.test("captureToEvents() keeps an empty memoryWrittenBy, as a blaze snapshot has it", () => {
+  const events = captureToEvents(
+    CaptureV1.parse({
+      format: "cairn.capture/v1",
+      platform: "web",
+      actions: [
+        { action: "tap", memoryState: {}, memoryWrittenBy: {} },
+        { action: "tap", memoryState: {} },
+      ],
+    }),
+    { sessionId: "s", blobs: [] },
+  );
+  assertEquals(events.filter((e) => e.type === "MemorySnapshotted").map((e) => e.data), [
+    { memory: {}, writtenBy: {} },
+    { memory: {} },
+  ]);
+  const back = eventsToCapture(events, { blobs: new Map() });
+  assertEquals(back.actions.map((a) => a.memoryWrittenBy), [{}, undefined]);
+});
