@@ -1,6 +1,7 @@
 /**
  * `cairn export SESSION --format events|recording_v1|capture [--out FILE]`: writes a session
- * back as a file that `cairn ingest` reads again to the same events.
+ * back as a file that `cairn ingest` reads again to the same events, but for what the format
+ * has no place for (docs/capture.md "Round trip").
  *
  * @module
  */
@@ -111,6 +112,9 @@ export const spec: CommandSpec = {
   details: `
 Hierarchies and screenshots travel inside the file (blob lines in events, inline text and
 data: URIs in a capture), so \`cairn ingest\` of the output rebuilds the same events.
+
+A capture has one entry per action: navigations, and any screen but the last one before each
+action, are dropped; an action with no result is written with noResult: true.
 
 recording_v1 is a browser format: an Android or iOS session is refused (exit 2) rather than
 written as a web one. Steps, memory and action fields it has no place for are dropped.

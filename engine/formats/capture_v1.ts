@@ -9,7 +9,13 @@
  * @module
  */
 import { z } from "zod";
-import { ActionKind, type BlobRef, type EventData, type NewEvent } from "../../events/schemas.ts";
+import {
+  ActionKind,
+  type BlobRef,
+  type EventData,
+  HandledDialog,
+  type NewEvent,
+} from "../../events/schemas.ts";
 import { HierarchyFormat, Platform } from "../ui_node.ts";
 import { projectCapture, type ProjectedAction } from "../capture_projection.ts";
 import { encodeBase64 } from "./base64.ts";
@@ -61,6 +67,12 @@ export const CaptureTarget = z.strictObject({
   axNodeId: z.string().optional(),
 });
 
+/** The fields of an action's screen besides its hierarchy, screenshot and page URL. */
+const SCREEN_FIELDS = ["pageTabId", "viewport", "devicePixelRatio", "scroll"] as const;
+
+/** The fields of an action's result, which an action with `noResult` cannot have. */
+const RESULT_FIELDS = ["successful", "error", "durationMs", "dialogs"] as const;
+
 /** One action of a capture. */
 export const CaptureAction = z.strictObject({
   id: z.string().min(1).optional().describe("Action id; generated from the index when absent"),
@@ -75,6 +87,14 @@ export const CaptureAction = z.strictObject({
     "Screenshot path relative to the capture file, or a data: URI",
   ),
   pageUrl: z.string().optional().describe("Web: the page URL when the screen was captured"),
+  pageTabId: z.string().optional().describe(
+    "Web: the tab the screen was captured in, when it is not tabId",
+  ),
+  viewport: Size.optional().describe("The viewport when the screen was captured"),
+  devicePixelRatio: z.number().positive().optional().describe(
+    "The device pixel ratio when the screen was captured",
+  ),
+  scroll: Point.optional().describe("The scroll offset when the screen was captured"),
   nlStep: z.string().optional().describe("The natural-language step the action belongs to"),
   memoryState: Memory.optional().describe("The full memory map after the action (seed 001)"),
   memoryWrittenBy: StringMap.optional().describe("Memory key → tool that last wrote it"),
@@ -93,8 +113,15 @@ export const CaptureAction = z.strictObject({
   toolName: z.string().optional().describe("The raw tool name as executed"),
   toolParams: z.record(z.string(), z.unknown()).optional().describe("Raw tool params"),
   successful: z.boolean().optional().describe("Whether the action succeeded (default true)"),
+  noResult: z.literal(true).optional().describe(
+    "The run recorded no result for this action (a Chrome Recorder step): no successful, " +
+      "error, durationMs or dialogs",
+  ),
   error: z.string().optional().describe("Error message of a failed action"),
   durationMs: z.number().nonnegative().optional(),
+  dialogs: z.array(z.strictObject(HandledDialog.shape)).optional().describe(
+    "Web: JavaScript dialogs the browser answered during the action, oldest first",
+  ),
   runtimeSelector: z.union([z.string(), StringMap]).optional().describe(
     "The selector the agent used at run time (may be wrong); a string means { text }",
   ),
@@ -103,6 +130,12 @@ export const CaptureAction = z.strictObject({
 }).refine((a) => a.screenshot === undefined || a.viewHierarchy !== undefined, {
   message: "screenshot needs a viewHierarchy in the same action",
   path: ["screenshot"],
+}).refine((a) => a.viewHierarchy !== undefined || SCREEN_FIELDS.every((k) => a[k] === undefined), {
+  message: `${SCREEN_FIELDS.join(", ")} describe the action's screen: they need a viewHierarchy`,
+  path: ["viewHierarchy"],
+}).refine((a) => !a.noResult || RESULT_FIELDS.every((k) => a[k] === undefined), {
+  message: `an action with no result has no ${RESULT_FIELDS.join(", ")}`,
+  path: ["noResult"],
 });
 export type CaptureAction = z.infer<typeof CaptureAction>;
 
@@ -198,8 +231,9 @@ const READ_KINDS = new Set<string>(["readText", "memoryGet"]);
 /**
  * Maps a parsed capture into the events of one session, in order: `SessionStarted`, then per
  * action `StepEnded`/`StepStarted` when `nlStep` changes, `ScreenCaptured` (when the action
- * has a hierarchy), `ActionPerformed`, `ActionCompleted`, `MemorySnapshotted` (when the action
- * has a `memoryState`), and finally `StepEnded` and `SessionEnded`. Pure: blobs arrive resolved.
+ * has a hierarchy), `ActionPerformed`, `ActionCompleted` (unless the action has `noResult`),
+ * `MemorySnapshotted` (when the action has a `memoryState`), and finally `StepEnded` and
+ * `SessionEnded`. Pure: blobs arrive resolved.
  *
  * @param capture a parsed capture
  * @param options the session id and the resolved screen of each action
@@ -252,6 +286,7 @@ export function captureToEvents(capture: CaptureV1, options: CaptureToEventsOpti
       );
     }
     const screen = options.blobs[i];
+    const tabId = a.pageTabId ?? a.tabId; // the screen's tab
     if (a.viewHierarchy !== undefined) {
       if (!screen) throw new TypeError(`Capture action ${i} has a viewHierarchy but no blob`);
       const data: EventData<"ScreenCaptured"> = {
@@ -259,12 +294,14 @@ export function captureToEvents(capture: CaptureV1, options: CaptureToEventsOpti
         format: screen.format,
         ...(screen.screenshot ? { screenshot: screen.screenshot } : {}),
         ...(a.pageUrl !== undefined ? { url: a.pageUrl } : {}),
-        ...(a.tabId !== undefined ? { tabId: a.tabId } : {}),
+        ...pick(a, ["viewport", "devicePixelRatio", "scroll"]),
+        ...(tabId !== undefined ? { tabId } : {}),
       };
       events.push(withMeta({ type: "ScreenCaptured", data }, at));
     }
     const actionId = a.id ?? `a${i + 1}`;
-    const reads = READ_KINDS.has(a.action);
+    // a read's value is its result: with no result it stays on the action
+    const reads = READ_KINDS.has(a.action) && !a.noResult;
     const target: EventData<"ActionPerformed">["target"] = {
       ...(a.target ?? {}),
       ...(a.runtimeSelector !== undefined
@@ -286,26 +323,28 @@ export function captureToEvents(capture: CaptureV1, options: CaptureToEventsOpti
       ...(step ? { stepIndex: step.index } : {}),
     };
     events.push(withMeta({ type: "ActionPerformed", data: performed }, at));
-    const ok = a.successful ?? a.error === undefined;
-    if (step && !ok) step.ok = false;
-    events.push(withMeta({
-      type: "ActionCompleted",
-      data: {
-        actionId,
-        ok,
-        durationMs: a.durationMs ?? 0,
-        ...(a.error !== undefined ? { error: a.error } : {}),
-        ...(a.value !== undefined && reads ? { value: a.value } : {}),
-      },
-    }, at));
+    if (!a.noResult) {
+      const ok = a.successful ?? a.error === undefined;
+      if (step && !ok) step.ok = false;
+      events.push(withMeta({
+        type: "ActionCompleted",
+        data: {
+          actionId,
+          ok,
+          durationMs: a.durationMs ?? 0,
+          ...(a.error !== undefined ? { error: a.error } : {}),
+          ...(a.value !== undefined && reads ? { value: a.value } : {}),
+          ...(a.dialogs !== undefined ? { dialogs: a.dialogs } : {}),
+        },
+      }, at));
+    }
     if (a.memoryState) {
       const writtenBy = { ...capture.memoryWrittenBy, ...a.memoryWrittenBy };
+      // an empty map given is kept (a blaze snapshot of a memory no tool wrote yet)
+      const given = capture.memoryWrittenBy !== undefined || a.memoryWrittenBy !== undefined;
       events.push(withMeta({
         type: "MemorySnapshotted",
-        data: {
-          memory: memoryOf(a.memoryState),
-          ...(Object.keys(writtenBy).length > 0 ? { writtenBy } : {}),
-        },
+        data: { memory: memoryOf(a.memoryState), ...(given ? { writtenBy } : {}) },
       }, at));
     }
     lastAt = at;
@@ -342,8 +381,9 @@ function blobOf(blobs: ReadonlyMap<string, Uint8Array>, ref: BlobRef): Uint8Arra
 
 /**
  * Writes the events of one session back as a capture file. Each action carries the last
- * screen captured since the previous action; events a capture cannot hold
- * (`NavigationOccurred`, extra screens between two actions) are dropped.
+ * screen captured since the previous action, and its result (`noResult` when the session has
+ * no `ActionCompleted` for it); events a capture cannot hold (`NavigationOccurred`, extra
+ * screens between two actions) are dropped.
  *
  * @param events the session's events in order (starting with `SessionStarted`)
  * @param options the blob bytes the events reference
@@ -415,7 +455,9 @@ function captureActionOf(
       a.screenshot = `data:${screen.screenshot.mediaType};base64,${encodeBase64(bytes)}`;
     }
     if (screen.url !== undefined) a.pageUrl = screen.url;
-    if (screen.tabId !== undefined && a.tabId === undefined) a.tabId = screen.tabId;
+    Object.assign(a, pick(screen, ["viewport", "devicePixelRatio", "scroll"]));
+    // on ingest a screen's tab is pageTabId, else the action's tabId
+    if (screen.tabId !== undefined && screen.tabId !== a.tabId) a.pageTabId = screen.tabId;
   }
   const done = pa.completed?.data;
   if (done) {
@@ -423,6 +465,9 @@ function captureActionOf(
     a.durationMs = done.durationMs;
     if (done.error !== undefined) a.error = done.error;
     if (done.value !== undefined) a.value = done.value;
+    if (done.dialogs !== undefined) a.dialogs = done.dialogs;
+  } else {
+    a.noResult = true;
   }
   if (pa.memoryAfter) {
     a.memoryState = pa.memoryAfter.data.memory;

@@ -258,3 +258,169 @@ Deno.test("loadCaptureScreens() refuses a hierarchy whose format it cannot detec
     "actions.0.viewHierarchy: cannot detect the hierarchy format",
   );
 });
+
+Deno.test("captureToEvents() emits no ActionCompleted for an action with noResult, and eventsToCapture() writes it back", () => {
+  const capture = CaptureV1.parse({
+    format: "cairn.capture/v1",
+    platform: "web",
+    mode: "human",
+    actions: [
+      { action: "navigate", url: "https://a.test/", noResult: true },
+      { action: "readText", value: "5", noResult: true },
+      { action: "tap" }, // no successful: a success, as before noResult existed
+    ],
+  });
+  const events = captureToEvents(capture, { sessionId: "s", blobs: [] });
+  assertEquals(events.map((e) => e.type), [
+    "SessionStarted",
+    "ActionPerformed",
+    "ActionPerformed",
+    "ActionPerformed",
+    "ActionCompleted",
+    "SessionEnded",
+  ]);
+  // with no result to hold it, a read's value stays on the action
+  assertEquals((events[2]!.data as { value?: string }).value, "5");
+  assertEquals(events[4]!.data, { actionId: "a3", ok: true, durationMs: 0 });
+  const back = eventsToCapture(events, { blobs: new Map() });
+  assertEquals(back.actions.map((a) => [a.noResult, a.successful]), [
+    [true, undefined],
+    [true, undefined],
+    [undefined, true],
+  ]);
+  assertEquals(back.actions[1]!.value, "5");
+});
+
+Deno.test("CaptureV1 refuses noResult beside a result field", () => {
+  const dialogs = [{ type: "alert", message: "Saved", response: "accepted" }];
+  for (const result of [{ successful: true }, { error: "gone" }, { durationMs: 5 }, { dialogs }]) {
+    const r = CaptureV1.safeParse({
+      format: "cairn.capture/v1",
+      platform: "web",
+      actions: [{ action: "tap", noResult: true, ...result }],
+    });
+    assert(!r.success);
+    assertStringIncludes(
+      zodToFormatError(r.error).message,
+      "actions.0.noResult: an action with no result has no successful, error, durationMs, dialogs",
+    );
+  }
+});
+
+Deno.test("eventsToCapture() keeps the dialogs an action's result lists, and they read back", () => {
+  const dialogs = [
+    { type: "alert", message: "Saved", response: "accepted", tabId: "tab-1" },
+    { type: "confirm", message: "Delete everything?", response: "dismissed" },
+  ] as const;
+  const events: NewEvent[] = [
+    { type: "SessionStarted", data: { sessionId: "s", mode: "agent", platform: "web" } },
+    { type: "ActionPerformed", data: { actionId: "x", kind: "tap", source: "agent" } },
+    {
+      type: "ActionCompleted",
+      data: { actionId: "x", ok: true, durationMs: 4, dialogs: [...dialogs] },
+    },
+    { type: "SessionEnded", data: { reason: "completed" } },
+  ];
+  const capture = CaptureV1.parse(
+    JSON.parse(JSON.stringify(eventsToCapture(events, { blobs: new Map() }))),
+  );
+  assertEquals(capture.actions[0]!.dialogs, [...dialogs]);
+  const back = captureToEvents(capture, { sessionId: "s", blobs: [] });
+  assertEquals(comparableEvents(back), comparableEvents(events));
+});
+
+Deno.test("CaptureV1 refuses a dialog with an unknown field or type", () => {
+  for (
+    const dialog of [
+      { type: "alert", message: "Hi", response: "accepted", answer: "ok" },
+      { type: "toast", message: "Hi", response: "accepted" },
+    ]
+  ) {
+    const r = CaptureV1.safeParse({
+      format: "cairn.capture/v1",
+      platform: "web",
+      actions: [{ action: "tap", dialogs: [dialog] }],
+    });
+    assert(!r.success);
+    assertStringIncludes(zodToFormatError(r.error).message, "actions.0.dialogs.0");
+  }
+});
+
+Deno.test("eventsToCapture() keeps each screen's tab, viewport, pixel ratio and scroll apart from the action's tab", async () => {
+  const { put, blobs } = memoryBlobs();
+  const hierarchy = await put(new TextEncoder().encode(XML), "application/xml");
+  const screen = { hierarchy, format: "uiautomator-dump" as const };
+  const events: NewEvent[] = [
+    { type: "SessionStarted", data: { sessionId: "s", mode: "agent", platform: "web" } },
+    // a recording_v1 snapshot has a tab, its decision none
+    { type: "ScreenCaptured", data: { ...screen, tabId: "7" } },
+    { type: "ActionPerformed", data: { actionId: "a", kind: "tap", source: "agent" } },
+    // a blaze action and its screen: the same tab, the viewport of the moment
+    {
+      type: "ScreenCaptured",
+      data: {
+        ...screen,
+        tabId: "tab-1",
+        viewport: { width: 1280, height: 800 },
+        devicePixelRatio: 2,
+        scroll: { x: 0, y: 120 },
+      },
+    },
+    {
+      type: "ActionPerformed",
+      data: { actionId: "b", kind: "tap", source: "agent", tabId: "tab-1" },
+    },
+    // an action in the tab its screen opened
+    { type: "ScreenCaptured", data: { ...screen, tabId: "tab-1" } },
+    {
+      type: "ActionPerformed",
+      data: { actionId: "c", kind: "tap", source: "agent", tabId: "tab-2" },
+    },
+    { type: "SessionEnded", data: { reason: "completed" } },
+  ];
+  const capture = CaptureV1.parse(JSON.parse(JSON.stringify(eventsToCapture(events, { blobs }))));
+  assertEquals(capture.actions.map((a) => [a.tabId, a.pageTabId]), [
+    [undefined, "7"],
+    ["tab-1", undefined],
+    ["tab-2", "tab-1"],
+  ]);
+  assertEquals(capture.actions[1]!.scroll, { x: 0, y: 120 });
+  const { screens } = resolveScreens(
+    await loadCaptureScreens(capture, { readFile: () => Promise.reject(new Error("no")) }),
+  );
+  const back = captureToEvents(capture, { sessionId: "s", blobs: screens });
+  assertEquals(comparableEvents(back), comparableEvents(events));
+});
+
+Deno.test("CaptureV1 refuses a screen's viewport without the screen", () => {
+  const r = CaptureV1.safeParse({
+    format: "cairn.capture/v1",
+    platform: "web",
+    actions: [{ action: "tap", viewport: { width: 800, height: 600 } }],
+  });
+  assert(!r.success);
+  assertStringIncludes(
+    zodToFormatError(r.error).message,
+    "actions.0.viewHierarchy: pageTabId, viewport, devicePixelRatio, scroll describe the action's screen",
+  );
+});
+
+Deno.test("captureToEvents() keeps an empty memoryWrittenBy, as a blaze snapshot has it", () => {
+  const events = captureToEvents(
+    CaptureV1.parse({
+      format: "cairn.capture/v1",
+      platform: "web",
+      actions: [
+        { action: "tap", memoryState: {}, memoryWrittenBy: {} },
+        { action: "tap", memoryState: {} },
+      ],
+    }),
+    { sessionId: "s", blobs: [] },
+  );
+  assertEquals(events.filter((e) => e.type === "MemorySnapshotted").map((e) => e.data), [
+    { memory: {}, writtenBy: {} },
+    { memory: {} },
+  ]);
+  const back = eventsToCapture(events, { blobs: new Map() });
+  assertEquals(back.actions.map((a) => a.memoryWrittenBy), [{}, undefined]);
+});

@@ -527,7 +527,8 @@ function tabOf(tabId: string | undefined): number | string | undefined {
 
 /**
  * Writes a session's events as a `recording_v1` object. Screens become `ax_snapshot` entries
- * (an `axtree_v1` or Chrome snapshot as stored; any other format wrapped as
+ * (an `axtree_v1` or Chrome snapshot as its JSON object when that reads back to the stored
+ * bytes; any other, and any other format, wrapped as
  * `{ schema_version: "cairn.hierarchy/v1", format, text }`); actions become `decision`
  * (agent) or `human_action` (human) entries; steps, memory and action fields the format has
  * no place for are dropped.
@@ -558,10 +559,7 @@ export function eventsToRecording(
         const d = item.screen.data;
         const bytes = options.blobs.get(d.hierarchy.hash);
         if (!bytes) throw new TypeError(`Blob ${d.hierarchy.hash} is missing`);
-        const text = dec.decode(bytes);
-        const snapshot = d.format === "axtree_v1" || d.format === "chrome"
-          ? JSON.parse(text)
-          : { schema_version: RAW_SNAPSHOT, format: d.format, text };
+        const snapshot = snapshotOf(d.format, dec.decode(bytes));
         const tab = tabOf(d.tabId);
         timeline.push({
           t: item.screen.at ?? fallback,
@@ -646,10 +644,38 @@ export function eventsToRecording(
   };
 }
 
+/**
+ * The `action_type` an exported step gets: the raw tool name when a recording reads it as the
+ * same action kind, else the first name of the kind.
+ *
+ * @param kind the action's kind
+ * @param toolName the raw tool name, if any
+ * @returns the action type
+ * @example
+ * ```ts
+ * if (recordingActionType("tap", "double_click") !== "double_click") throw new Error();
+ * if (recordingActionType("keyPress", "keyDown") !== "key_press") throw new Error();
+ * ```
+ */
+export function recordingActionType(kind: ActionKind, toolName?: string): string {
+  return toolName && ACTION_TYPES[toolName.toLowerCase()] === kind ? toolName : KIND_TO_TYPE[kind];
+}
+
+/**
+ * The `snapshot` of a stored hierarchy: an AX or Chrome hierarchy as its JSON object when that
+ * reads back to the same bytes (ingest stores the object as `JSON.stringify` writes it), any
+ * other — and one written otherwise, e.g. pretty-printed in a capture file — wrapped as text.
+ */
+function snapshotOf(format: HierarchyFormat, text: string): Record<string, unknown> {
+  if (format === "axtree_v1" || format === "chrome") {
+    const value = JSON.parse(text);
+    if (JSON.stringify(value) === text) return value;
+  }
+  return { schema_version: RAW_SNAPSHOT, format, text };
+}
+
 function decisionOf(d: EventData<"ActionPerformed">, t: string): TimelineEntry {
-  const type = d.toolName && ACTION_TYPES[d.toolName.toLowerCase()] === d.kind
-    ? d.toolName
-    : KIND_TO_TYPE[d.kind];
+  const type = recordingActionType(d.kind, d.toolName);
   const params = d.toolParams ?? {};
   const target: z.infer<typeof RecordingTarget> = {
     ...(typeof d.target?.selector?.type === "string"

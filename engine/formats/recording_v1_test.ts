@@ -220,6 +220,36 @@ for (const c of BAD) {
   });
 }
 
+Deno.test("eventsToRecording() writes a Chrome hierarchy as an object only when that keeps its bytes", async () => {
+  const rec = await sample(HUMAN);
+  const chrome = (rec.timeline as { snapshot?: unknown }[])[0]!.snapshot;
+  const enc = new TextEncoder();
+  const compact = { bytes: enc.encode(JSON.stringify(chrome)), mediaType: "application/json" };
+  // as a capture file may hold it (examples/web_checkout/)
+  const pretty = {
+    bytes: enc.encode(JSON.stringify(chrome, null, 2)),
+    mediaType: "application/json",
+  };
+  const events: NewEvent[] = [
+    { type: "SessionStarted", data: { sessionId: "a", mode: "agent", platform: "web" } },
+    { type: "ScreenCaptured", data: { hierarchy: blobRefOf(compact), format: "chrome" } },
+    { type: "ScreenCaptured", data: { hierarchy: blobRefOf(pretty), format: "chrome" } },
+    { type: "SessionEnded", data: { reason: "completed" } },
+  ];
+  const out = eventsToRecording(events, { blobs: blobMap([compact, pretty]) });
+  const snapshots = out.timeline.map((e) => e.kind === "ax_snapshot" ? e.snapshot : undefined);
+  assertEquals(snapshots, [
+    chrome,
+    {
+      schema_version: "cairn.hierarchy/v1",
+      format: "chrome",
+      text: JSON.stringify(chrome, null, 2),
+    },
+  ]);
+  const back = recordingToEvents(JSON.parse(JSON.stringify(out)), { sessionId: "b" });
+  assertEquals(comparableEvents(back.events), comparableEvents(events));
+});
+
 Deno.test("recordingToEvents() checks a Cairn Chrome snapshot against its schema", async () => {
   const rec = await sample(HUMAN);
   delete (rec.timeline as { snapshot?: { viewport?: unknown } }[])[0]!.snapshot!.viewport;
