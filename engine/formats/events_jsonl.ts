@@ -121,15 +121,13 @@ export function parseEventsJsonl(text: string): EventsFile {
       throw new FormatError(`line ${n}: expected an event object`, `${n}`);
     }
     const o = value as Record<string, unknown>;
-    const extra = Object.keys(o).find((k) => !("blob" in o ? BLOB_LINE : EVENT_LINE).has(k));
-    if (extra !== undefined) {
-      throw new FormatError(
-        `line ${n}: ${extra}: unknown field (an event line holds type, schemaVersion, data, meta; ` +
-          `a blob line blob, base64)`,
-        `${n}`,
-      );
-    }
     if ("blob" in o) {
+      const extra = Object.keys(o).find((k) => !BLOB_LINE.has(k));
+      if (extra !== undefined) {
+        throw new FormatError(
+          `line ${n}: ${extra}: unknown field (a blob line holds blob, base64)`,
+        );
+      }
       const ref = BlobRef.safeParse(o.blob);
       const bytes = typeof o.base64 === "string" ? decodeBase64(o.base64) : undefined;
       if (!ref.success) {
@@ -151,6 +149,13 @@ export function parseEventsJsonl(text: string): EventsFile {
     }
     if (!SESSION_EVENT_TYPES.has(type)) {
       throw new FormatError(`line ${n}: type: ${type} is not a session event`);
+    }
+    const extra = Object.keys(o).find((k) => !EVENT_LINE.has(k));
+    if (extra !== undefined) {
+      throw new FormatError(
+        `line ${n}: ${extra}: unknown field (an event line holds type, schemaVersion, data, meta)`,
+        `${n}`,
+      );
     }
     const current = CURRENT_SCHEMA_VERSION[type as EventType];
     const version = o.schemaVersion ?? current;

@@ -166,12 +166,12 @@ const BAD: [string, string, string][] = [
   [
     "an unknown field of an event line",
     `${START}\n{"type":"SessionEnded","data":{"reason":"completed"},"position":7}`,
-    "line 2: position: unknown field (an event line holds type, schemaVersion, data, meta;",
+    "line 2: position: unknown field (an event line holds type, schemaVersion, data, meta)",
   ],
   [
     "an unknown field of a blob line",
     `${START}\n${JSON.stringify({ blob: REF, base64: encodeBase64(XML), note: "x" })}`,
-    "line 2: note: unknown field",
+    "line 2: note: unknown field (a blob line holds blob, base64)",
   ],
   [
     "an unknown meta field",
