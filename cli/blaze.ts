@@ -35,7 +35,12 @@ export const spec: CommandSpec = {
     },
     bounds: { type: "boolean", description: "snapshot: add each element's bounds" },
     offscreen: { type: "boolean", description: "snapshot: include off-screen elements" },
-    depth: { type: "integer", value: "N", description: "snapshot: show at most N levels" },
+    depth: {
+      type: "integer",
+      value: "N",
+      min: 1,
+      description: "snapshot: show at most N levels",
+    },
     root: { type: "string", value: "REF", description: "snapshot: only the subtree of REF" },
     marks: {
       type: "boolean",

@@ -423,3 +423,22 @@ Deno.test("GET /v1/sessions/:id/sheet.png draws the screenshots up to ?at as one
     );
   });
 });
+
+Deno.test("HTTP numbers that mirror CLI flags are refused outside the flags' ranges: 400 naming the field", async () => {
+  await withApp(async (app) => {
+    const cases: [string, RequestInit, string][] = [
+      ["/v1/playbacks", post({ actions: [], timeout_ms: 0 }), "body.timeout_ms"],
+      ["/v1/playbacks", post({ actions: [], timeout_ms: -5 }), "body.timeout_ms"],
+      ["/v1/playbacks", post({ actions: [], timeout_ms: 600_001 }), "body.timeout_ms"],
+      ["/v1/playbacks", post({ actions: [], timeout_ms: 1.5 }), "body.timeout_ms"],
+      ["/v1/sessions/s1/validations", post({ max_iterations: 0 }), "body.max_iterations"],
+      ["/v1/sessions/s1/validations", post({ max_iterations: 21 }), "body.max_iterations"],
+      ["/v1/sessions/s1/sheet.png?columns=13", {}, "query.columns"],
+      ["/v1/sessions/s1/state?at=-1", {}, "query.at"],
+    ];
+    for (const [path, init, field] of cases) {
+      const err = await errorOf(await app.request(path, init), 400, "invalid_request");
+      assertEquals(err.issues?.map((i) => i.path), [field], `${path} ${init.body ?? ""}`);
+    }
+  });
+});
