@@ -4,7 +4,8 @@
  * `cairn validate --trail`, and a malformed Chrome DevTools Recorder file given to
  * `cairn ingest` (detected, and with `--format chrome-recorder`). Each ends in exit code 2,
  * exactly one line on stderr naming the file and the field or line, and nothing appended to a
- * store that already holds a session.
+ * store that already holds a session. And a `--db` that names a directory, refused by every
+ * command that takes `--db` with one line naming it, exit code 2, nothing written.
  *
  * Every child runs with `CAIRN_CHROMIUM` pointing at a binary that does not exist, so a
  * command that reached its browser launch would fail with "Cannot launch Chromium" (exit 1)
@@ -214,5 +215,53 @@ Deno.test("control: a good trail reaches the (missing) browser in replay and val
     }
   } finally {
     await Deno.remove(dir, { recursive: true });
+  }
+});
+
+/** For each command that takes `--db`: arguments that reach its store (with a good rest). */
+const DB_COMMANDS: Record<string, string[]> = {
+  ingest: ["ingest", SEED],
+  optimize: ["optimize", SEED],
+  reproject: ["reproject", "--all"],
+  export: ["export", "x"],
+  history: ["history"],
+  serve: ["serve", "--port", "0"],
+  blaze: ["blaze", "start", "--url", "http://127.0.0.1:9/", "--prompt", "p"],
+  record: ["record", "--url", "http://127.0.0.1:9/", "--prompt", "p"],
+  replay: ["replay", GOOD_TRAIL],
+  validate: ["validate", "x"],
+};
+
+Deno.test("every command that takes --db refuses a directory by name, exit 2, writing nothing", async () => {
+  const { COMMANDS } = await import("../main.ts");
+  const withDb = [];
+  for (const [name, c] of Object.entries(COMMANDS)) {
+    if ((await c.load()).spec.flags?.db) withDb.push(name);
+  }
+  assertEquals(Object.keys(DB_COMMANDS).sort(), withDb.sort(), "a command with --db untested");
+  const parent = await Deno.makeTempDir({ prefix: "cairn_bad_input_" });
+  try {
+    const dir = `${parent}/logs`;
+    await Deno.mkdir(dir);
+    const argvs = [...Object.values(DB_COMMANDS), ["blaze", "snapshot"]];
+    const outs = await pool(argvs, CONCURRENCY, (argv) => run([...argv, "--db", dir]));
+    for (const [i, argv] of argvs.entries()) {
+      const r = outs[i]!;
+      assertEquals(
+        [r.code, r.stderr],
+        [
+          2,
+          `cairn ${
+            argv[0]
+          }: ${dir}: is a directory, not an event log file (name a file, e.g. ${dir}/cairn.db)\n`,
+        ],
+        argv.join(" "),
+      );
+    }
+    // nothing written in the folder or beside it (no database, no blaze.json)
+    assertEquals(await Array.fromAsync(Deno.readDir(parent), (e) => e.name), ["logs"]);
+    assertEquals(await Array.fromAsync(Deno.readDir(dir)), []);
+  } finally {
+    await Deno.remove(parent, { recursive: true });
   }
 });
