@@ -12,6 +12,7 @@ import { EVENT_SCHEMAS, type NewEvent } from "../events/schemas.ts";
 import type { ApiContext } from "./app.ts";
 import { decimal, invalidRequest, parseInput, pathId, readJson } from "./errors.ts";
 import { describeRoute } from "./openapi.ts";
+import { pointOutOfRange } from "../engine/formats/screen_point.ts";
 
 const NewEventMeta = z.object({
   recordedAt: z.string().optional(),
@@ -149,6 +150,13 @@ export function eventsRouter(ctx: ApiContext): Hono {
   app.post("/streams/:id/events", async (c) => {
     const streamId = parseInput(StreamId, c.req.param("id"), "path.id");
     const body = parseInput(AppendBody, await readJson(c), "body");
+    body.events.forEach((e, i) => {
+      // the stored schema takes any number; a point coming in must be on a page (screen_point.ts)
+      const far = pointOutOfRange(e.type, e.data);
+      if (far === undefined) return;
+      const path = `body.events.${i}.data.${far.path}`;
+      throw invalidRequest(`${path}: ${far.message}`, [{ path, message: far.message }]);
+    });
     const expectedVersion = oneOf(
       expectedFromHeader(c.req.header("if-match")),
       body.expectedVersion,

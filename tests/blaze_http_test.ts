@@ -280,3 +280,27 @@ Deno.test("POST /v1/blaze/sessions on a page whose script never returns fails wi
     await server.close();
   }
 });
+
+Deno.test("POST …/tools refuses a point off any page, a depth below 1 and a huge scroll with 400 naming the field", async () => {
+  await withDialogsSession(async (tool) => {
+    const cases: [string, Record<string, unknown>, string][] = [
+      ["tap", { x: 1e300, y: 0 }, "body.x"],
+      ["tap", { x: "12", y: "-40000000" }, "body.y"],
+      ["scroll", { direction: "down", distance: 1e300 }, "body.distance"],
+      ["scroll", { direction: "down", distance: -5 }, "body.distance"],
+      ["snapshot", { depth: 0 }, "body.depth"],
+      ["snapshot", { depth: -3 }, "body.depth"],
+    ];
+    for (const [name, params, field] of cases) {
+      const res = await tool(name, params);
+      assertEquals(res.status, 400, `${name} ${JSON.stringify(params)}`);
+      const { error } = await res.json();
+      assertEquals(error.code, "invalid_request");
+      assertEquals(error.issues.map((i: { path: string }) => i.path), [field], error.message);
+    }
+    // the edge of the range is a point: it is tried (and lands on nothing), not refused
+    const edge = await tool("tap", { x: 33_554_431, y: 0 });
+    const body = await edge.text();
+    assert(edge.status !== 400, `${edge.status}: ${body}`);
+  });
+});

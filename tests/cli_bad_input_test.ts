@@ -4,8 +4,10 @@
  * `cairn validate --trail`, and a malformed Chrome DevTools Recorder file given to
  * `cairn ingest` (detected, and with `--format chrome-recorder`). Each ends in exit code 2,
  * exactly one line on stderr naming the file and the field or line, and nothing appended to a
- * store that already holds a session. And a `--db` that names a directory, refused by every
- * command that takes `--db` with one line naming it, exit code 2, nothing written.
+ * store that already holds a session; the same for a point beyond Chromium's largest layout size
+ * in a capture, an events file, a Recorder flow or a synthetic action. And a `--db` that names a
+ * directory, refused by every command that takes `--db` with one line naming it, exit code 2,
+ * nothing written.
  *
  * Every child runs with `CAIRN_CHROMIUM` pointing at a binary that does not exist, so a
  * command that reached its browser launch would fail with "Cannot launch Chromium" (exit 1)
@@ -215,6 +217,70 @@ Deno.test("control: a good trail reaches the (missing) browser in replay and val
     }
   } finally {
     await Deno.remove(dir, { recursive: true });
+  }
+});
+
+/** Files whose one point lies beyond Chromium's largest layout size (±33,554,431 CSS px). */
+const POINT_CASES: Case[] = [
+  {
+    name: "a capture tap at x = 1e300",
+    file: "far.capture.json",
+    text: JSON.stringify({
+      format: "cairn.capture/v1",
+      platform: "web",
+      actions: [{ action: "navigate", url: "http://127.0.0.1/" }, {
+        action: "tap",
+        coordinates: { x: 1e300, y: 0 },
+      }],
+    }),
+    where: /: actions\.1\.coordinates\.x: expected a coordinate from -33554431 to 33554431/,
+  },
+  {
+    name: "an events file's ActionPerformed.point.y = -1e20",
+    file: "far.events.jsonl",
+    text: [
+      { type: "SessionStarted", data: { sessionId: "f", mode: "agent", platform: "web" } },
+      {
+        type: "ActionPerformed",
+        data: { actionId: "a1", kind: "tap", point: { x: 4, y: -1e20 }, source: "agent" },
+      },
+    ].map((e) => JSON.stringify(e)).join("\n") + "\n",
+    where: /: line 2: data\.point\.y: expected a coordinate from -33554431 to 33554431/,
+  },
+  {
+    name: "a Chrome Recorder click offsetX = 4e7",
+    file: "far.recorder.json",
+    text: async () => {
+      const flow = JSON.parse(await Deno.readTextFile(GOOD_RECORDER));
+      flow.steps[2].offsetX = 4e7;
+      return JSON.stringify(flow);
+    },
+    where: /: steps\.2\.offsetX: expected a coordinate from -33554431 to 33554431/,
+  },
+];
+
+Deno.test("cairn ingest and optimize refuse a point off any page, naming the file and field, appending nothing", async (t) => {
+  for (const command of ["ingest", "optimize"]) {
+    const runs = await runCases(POINT_CASES, (path, db) => [command, "--db", db, path]);
+    for (const [i, c] of POINT_CASES.entries()) {
+      await t.step(`${command}: ${c.name}`, () => assertRejected(command, c, runs[i]!));
+    }
+  }
+});
+
+Deno.test("cairn replay refuses a point off any page before any browser launch", async (t) => {
+  const cases: Case[] = [
+    POINT_CASES[2]!,
+    {
+      name: "a synthetic click at x = 1e300",
+      file: "far.actions.json",
+      text: JSON.stringify([{ action: "click", x: 1e300, y: 3 }]),
+      where: /: 0\.x: expected a coordinate from -33554431 to 33554431/,
+    },
+  ];
+  const runs = await runCases(cases, (path, db) => ["replay", "--db", db, path]);
+  for (const [i, c] of cases.entries()) {
+    await t.step(c.name, () => assertRejected("replay", c, runs[i]!));
   }
 });
 
