@@ -174,8 +174,11 @@ export class BlazeRegistry {
       }
       const why = `ended by force: a call did not finish within ${graceMs} ms, so the browser ` +
         "was killed";
-      await session.forceEnd(reason, error ? `${error}; ${why}` : why);
-      await (session.driver.kill?.() ?? session.driver.close());
+      try {
+        await session.forceEnd(reason, error ? `${error}; ${why}` : why);
+      } finally {
+        await (session.driver.kill?.() ?? session.driver.close());
+      }
       return { forced: true };
     }
     await session.driver.close();
