@@ -39,10 +39,25 @@ export interface BlazeRegistryOptions {
   settleMs?: number;
   /** How long a tool call may take before it fails with 504 (ms). */
   callTimeoutMs?: number;
+  /**
+   * How long ending a session waits for its running call before it ends the session by force
+   * and kills the browser under it (ms, default {@linkcode END_GRACE_MS}).
+   */
+  endGraceMs?: number;
 }
 
-/** How long ending a session waits for its running call before closing the browser under it. */
-const END_GRACE_MS = 5_000;
+/** How long ending a session waits for its running call before ending it by force. */
+export const END_GRACE_MS = 5_000;
+
+/** How a session ended: `forced` when its call hung and its browser was killed to end it. */
+export interface FinishResult {
+  forced: boolean;
+}
+
+/** The graceful end did not finish within its grace. */
+class EndGraceExceeded extends Error {
+  override name = "EndGraceExceeded";
+}
 
 /** `POST /v1/blaze/sessions` body. */
 export const StartBody = z.strictObject({
@@ -130,21 +145,47 @@ export class BlazeRegistry {
   }
 
   /**
-   * Ends a live session (if not yet ended) and closes its driver. A call still running on a
-   * page that stopped answering gets a few seconds; then the browser is closed under it, which
-   * fails the call and lets the end be recorded.
+   * Ends a live session and lets go of its driver; the session is freed whatever its page does.
+   * The end waits for a running call for the registry's end grace (default 5 s); when that call
+   * hangs (a page whose script never returns), the session is ended by force: `SessionEnded`
+   * is recorded at once, with an error saying so, and the browser is killed under the call.
+   *
+   * @param id the session
+   * @param reason why the run ended
+   * @param error what failed, when it did
+   * @returns whether the end was forced; undefined when no live session has this id
    */
-  async finish(id: string, reason: "completed" | "failed" | "clarification" | "interrupted") {
+  async finish(
+    id: string,
+    reason: "completed" | "failed" | "clarification" | "interrupted",
+    error?: string,
+  ): Promise<FinishResult | undefined> {
     const session = this.#sessions.get(id);
-    if (!session) return;
+    if (!session) return undefined;
     this.#sessions.delete(id);
-    const ended = session.end(reason);
-    await withDeadline(ended, END_GRACE_MS, () => new Error("still running")).catch(() => {});
+    const graceMs = this.#options.endGraceMs ?? END_GRACE_MS;
+    const ended = session.end(reason, error);
+    try {
+      await withDeadline(ended, graceMs, () => new EndGraceExceeded());
+    } catch (err) {
+      if (!(err instanceof EndGraceExceeded)) {
+        await session.driver.close();
+        throw err;
+      }
+      const why = `ended by force: a call did not finish within ${graceMs} ms, so the browser ` +
+        "was killed";
+      try {
+        await session.forceEnd(reason, error ? `${error}; ${why}` : why);
+      } finally {
+        await (session.driver.kill?.() ?? session.driver.close());
+      }
+      return { forced: true };
+    }
     await session.driver.close();
-    await ended;
+    return { forced: false };
   }
 
-  /** Ends every live session as interrupted and closes the drivers. */
+  /** Ends every live session as interrupted (by force when a call hangs) and frees the drivers. */
   async closeAll(): Promise<void> {
     await Promise.all(this.ids().map((id) => this.finish(id, "interrupted")));
   }
@@ -191,7 +232,11 @@ describeRoute({
     "404": { description: "No live session with this id" },
     "409": { description: "The session has ended" },
     "502": { description: "The browser or device failed the call" },
-    "504": { description: "The call did not finish in time (tool_timeout): the page hangs" },
+    "504": {
+      description:
+        "The call did not finish in time (tool_timeout): the page hangs. Never for end, which " +
+        "frees the session and answers 200 with forced: true when it had to kill the browser",
+    },
   },
 });
 describeRoute({
@@ -234,8 +279,20 @@ export function blazeRouter(ctx: ApiContext): Hono {
       throw invalidRequest("Body must be a JSON object of tool parameters");
     }
     try {
+      if (tool === "end") {
+        // always frees the session: a call stuck on a hung page does not hold it (forced)
+        const p = session.endParams(params as Record<string, unknown>);
+        const reason = p.reason ?? "completed";
+        const { forced } = (await registry.finish(id, reason, p.error)) ?? { forced: false };
+        const output = `Session ended (${reason})${
+          forced
+            ? ", by force: a call was still running on a page that does not answer, " +
+              "so its browser was killed"
+            : ""
+        }`;
+        return c.json({ ok: true, output, forced }, 200);
+      }
       const result = await session.call(tool, params as Record<string, unknown>);
-      if (tool === "end") await registry.finish(id, "completed");
       return c.json(result, 200);
     } catch (err) {
       if (err instanceof ToolInputError) {

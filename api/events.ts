@@ -13,6 +13,7 @@ import { EVENT_SCHEMAS, type NewEvent } from "../events/schemas.ts";
 import type { ApiContext } from "./app.ts";
 import { decimal, invalidRequest, parseInput, pathId, readJson } from "./errors.ts";
 import { describeRoute } from "./openapi.ts";
+import { pointOutOfRange } from "../engine/formats/screen_point.ts";
 
 const NewEventMeta = z.object({
   recordedAt: z.string().optional(),
@@ -166,6 +167,13 @@ export function eventsRouter(ctx: ApiContext): Hono {
     const raw = await readJson(c);
     const body = parseInput(AppendBody, raw, "body");
     refuseUnknownFields((raw as { events: unknown[] }).events, body.events);
+    body.events.forEach((e, i) => {
+      // the stored schema takes any number; a point coming in must be on a page (screen_point.ts)
+      const far = pointOutOfRange(e.type, e.data);
+      if (far === undefined) return;
+      const path = `body.events.${i}.data.${far.path}`;
+      throw invalidRequest(`${path}: ${far.message}`, [{ path, message: far.message }]);
+    });
     const expectedVersion = oneOf(
       expectedFromHeader(c.req.header("if-match")),
       body.expectedVersion,

@@ -14,6 +14,7 @@ import { launchDefaultChrome, perStore } from "./_per_store.ts";
 import { AndroidStart, connectAndroid } from "../drivers/android/android_start.ts";
 import {
   ALREADY_RUNNING,
+  MAX_ACTION_TIMEOUT_MS,
   PlaybackBusyError,
   readPlaybackReport,
   startPlayback,
@@ -42,7 +43,7 @@ export const StartPlaybackBody = z.strictObject({
   tab: z.string().min(1).optional(),
   /** Re-point recorded navigations at this app url. */
   url: z.string().url().optional(),
-  timeout_ms: z.number().int().positive().max(600_000).optional(),
+  timeout_ms: z.number().int().min(1).max(MAX_ACTION_TIMEOUT_MS).optional(),
   /** Device and app of an Android plan (Appium URL, udid, package, activity, apk). */
   android: AndroidStart.optional(),
 }).refine(

@@ -11,13 +11,13 @@ import { listSessions, stateAt, streamIdOf, summarizeEvent } from "../engine/tim
 import type { ApiContext } from "./app.ts";
 import { decimal, parseInput, pathId } from "./errors.ts";
 import { describeRoute } from "./openapi.ts";
-import { sessionSheet } from "../engine/timeline_sheet.ts";
+import { MAX_SHEET_COLUMNS, sessionSheet } from "../engine/timeline_sheet.ts";
 
 const SessionId = pathId();
 const StateQuery = z.object({ at: decimal().optional() });
 const SheetQuery = z.object({
   at: decimal().optional(),
-  columns: decimal(1, 12).default(4),
+  columns: decimal(1, MAX_SHEET_COLUMNS).default(4),
 });
 const TimelineQuery = z.object({
   from: decimal(1).default(1),
@@ -50,7 +50,12 @@ describeRoute({
       type: "integer",
       description: "Last global position (default: the end)",
     },
-    { name: "columns", in: "query", type: "integer", description: "Tiles a row (1-12, default 4)" },
+    {
+      name: "columns",
+      in: "query",
+      type: "integer",
+      description: `Tiles a row (1-${MAX_SHEET_COLUMNS}, default 4)`,
+    },
   ],
   responses: {
     "200": { description: "The sheet", mediaType: "image/png" },

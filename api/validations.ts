@@ -17,7 +17,7 @@ import {
   startValidation,
   ValidationBusyError,
 } from "../drivers/validation_runner.ts";
-import { DEFAULT_MAX_ITERATIONS } from "../engine/validation/decider.ts";
+import { DEFAULT_MAX_ITERATIONS, MAX_ITERATIONS } from "../engine/validation/decider.ts";
 import { validationReport } from "../engine/validation/report.ts";
 import type { ApiContext } from "./app.ts";
 import { ApiError, parseInput, pathId, readJson } from "./errors.ts";
@@ -30,7 +30,7 @@ export const StartValidationBody = z.object({
   /** The url every replay opens (default: the capture's). */
   url: z.string().url().optional(),
   policy: z.enum(["authoring", "dev", "ci"]).default("authoring"),
-  max_iterations: z.number().int().min(1).max(20).default(DEFAULT_MAX_ITERATIONS),
+  max_iterations: z.number().int().min(1).max(MAX_ITERATIONS).default(DEFAULT_MAX_ITERATIONS),
   mode: z.enum(["strict", "flexible", "adaptive"]).optional(),
 }).strict();
 

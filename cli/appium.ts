@@ -31,6 +31,9 @@ export const spec: CommandSpec = {
     port: {
       type: "integer",
       value: "PORT",
+      // no 0: Cairn picks a free port when the flag is absent, and Appium's URL needs the real one
+      min: 1,
+      max: 65535,
       description: "Port on 127.0.0.1 for `start` (default: a free one)",
     },
     appium: {

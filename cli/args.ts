@@ -3,8 +3,9 @@
  * from the same spec, and a {@linkcode UsageError} (exit code 2) for anything unknown.
  *
  * Values are strict: a boolean flag is `--flag`, `--flag=true` or `--flag=false`; an integer
- * flag takes decimal digits with an optional `-`, within the safe-integer range (no `0x3`, no
- * `1e3`, no silent rounding); no flag and no positional takes an empty string.
+ * flag takes decimal digits with an optional `-`, within its `min`..`max` (default the
+ * safe-integer range; no `0x3`, no `1e3`, no silent rounding); no flag and no positional takes
+ * an empty string.
  *
  * @module
  */
@@ -21,6 +22,10 @@ export interface FlagSpec {
   default?: string | number | boolean;
   /** Placeholder in help (`FILE`). */
   value?: string;
+  /** Smallest value of an integer flag (default `-Number.MAX_SAFE_INTEGER`); shown in help. */
+  min?: number;
+  /** Largest value of an integer flag (default `Number.MAX_SAFE_INTEGER`); shown in help. */
+  max?: number;
 }
 
 /** A command's arguments: flags and named positionals. */
@@ -56,7 +61,7 @@ const INTEGER = /^-?\d+$/;
  * @param argv the arguments after the command name
  * @returns flags by name (defaults applied), positionals, and whether help was asked for
  * @throws {UsageError} on an unknown flag, a missing or empty value, a value that does not fit
- *   the flag's type or choices, or a missing or empty positional
+ *   the flag's type, choices or range, or a missing or empty positional
  * @example
  * ```ts
  * const a = parseArgs({ name: "x", summary: "", flags: { n: { type: "integer", description: "" } } }, ["--n", "3"]);
@@ -141,7 +146,7 @@ function booleanValue(command: string, name: string, value: string): boolean {
   );
 }
 
-/** The value of a string or integer flag, checked against its choices or its type. */
+/** The value of a string or integer flag, checked against its choices, its type or its range. */
 function flagValue(command: string, name: string, f: FlagSpec, value: string): string | number {
   if (f.choices && !f.choices.includes(value)) {
     throw new UsageError(
@@ -153,14 +158,25 @@ function flagValue(command: string, name: string, f: FlagSpec, value: string): s
     throw new UsageError(`${command}: --${name} must be an integer, got ${JSON.stringify(value)}`);
   }
   const n = Number(value);
-  if (!Number.isSafeInteger(n)) {
+  const min = f.min ?? -Number.MAX_SAFE_INTEGER;
+  const max = f.max ?? Number.MAX_SAFE_INTEGER;
+  if (!Number.isSafeInteger(n) || n < min || n > max) {
+    const range = f.max === undefined && f.min !== undefined
+      ? `of at least ${min}`
+      : `from ${min} to ${max}`;
     throw new UsageError(
-      `${command}: --${name} must be an integer from -${Number.MAX_SAFE_INTEGER} to ${Number.MAX_SAFE_INTEGER}, got ${
-        JSON.stringify(value)
-      }`,
+      `${command}: --${name} must be an integer ${range}, got ${JSON.stringify(value)}`,
     );
   }
   return n;
+}
+
+/** An integer flag's range as help shows it (`[0..65535]`, `[≥ 1]`), or "" when it has none. */
+function rangeText(f: FlagSpec): string {
+  if (f.min === undefined && f.max === undefined) return "";
+  if (f.max === undefined) return ` [≥ ${f.min}]`;
+  if (f.min === undefined) return ` [≤ ${f.max}]`;
+  return ` [${f.min}..${f.max}]`;
 }
 
 /** The name in help of the positional at `index` (`SESSION` for `[SESSION]`, `FILE` for `FILE...`). */
@@ -189,7 +205,10 @@ export function helpText(spec: CommandSpec): string {
       ? ""
       : ` ${f.value ?? (f.choices ? f.choices.join("|") : f.type.toUpperCase())}`;
     const def = f.default !== undefined ? ` (default: ${f.default})` : "";
-    return [`${f.alias ? `-${f.alias}, ` : "    "}--${name}${val}`, `${f.description}${def}`];
+    return [
+      `${f.alias ? `-${f.alias}, ` : "    "}--${name}${val}`,
+      `${f.description}${rangeText(f)}${def}`,
+    ];
   });
   rows.push(["-h, --help", "Show this help"]);
   const width = Math.max(...rows.map(([left]) => left.length));

@@ -106,6 +106,45 @@ Deno.test("parseArgs() takes an integer flag as plain decimal digits within the 
   }
 });
 
+Deno.test("parseArgs() refuses an integer flag outside its min..max, naming the flag and the range", () => {
+  const spec: CommandSpec = {
+    name: "serve",
+    summary: "",
+    flags: {
+      port: { type: "integer", min: 0, max: 65535, description: "Port" },
+      limit: { type: "integer", min: 1, description: "Limit" },
+      offset: { type: "integer", max: 10, description: "Offset" },
+    },
+  };
+  const ok: [string, string, number][] = [
+    ["port", "0", 0],
+    ["port", "65535", 65535],
+    ["limit", "1", 1],
+    ["limit", "9007199254740991", Number.MAX_SAFE_INTEGER],
+    ["offset", "10", 10],
+    ["offset", "-9007199254740991", -Number.MAX_SAFE_INTEGER],
+  ];
+  for (const [flag, value, n] of ok) {
+    assertEquals(parseArgs(spec, [`--${flag}`, value]).flags[flag], n, `--${flag} ${value}`);
+  }
+  const bad: [string, string, string][] = [
+    ["port", "-1", "from 0 to 65535"],
+    ["port", "65536", "from 0 to 65535"],
+    ["port", "99999", "from 0 to 65535"],
+    ["port", "1" + "0".repeat(30), "from 0 to 65535"],
+    ["limit", "0", "of at least 1"],
+    ["limit", "-5", "of at least 1"],
+    ["offset", "11", "from -9007199254740991 to 10"],
+  ];
+  for (const [flag, value, range] of bad) {
+    assertThrows(
+      () => parseArgs(spec, [`--${flag}=${value}`]),
+      UsageError,
+      `serve: --${flag} must be an integer ${range}, got ${JSON.stringify(value)}`,
+    );
+  }
+});
+
 Deno.test("parseArgs() takes a boolean flag bare, =true or =false, and nothing else", () => {
   assertEquals(parseArgs(SPEC, ["c", "--explain"]).flags.explain, true);
   assertEquals(parseArgs(SPEC, ["c", "--explain=true"]).flags.explain, true);
@@ -148,4 +187,28 @@ Deno.test("helpText() lists every flag", () => {
   for (const f of ["--mode", "--explain", "-o, --out FILE", "--override I=V", "--max-iterations"]) {
     if (!text.includes(f)) throw new Error(`help lacks ${f}:\n${text}`);
   }
+});
+
+Deno.test("helpText() shows an integer flag's range before its default", () => {
+  const text = helpText({
+    name: "serve",
+    summary: "",
+    flags: {
+      port: {
+        type: "integer",
+        value: "PORT",
+        min: 0,
+        max: 65535,
+        default: 8787,
+        description: "Port",
+      },
+      limit: { type: "integer", min: 1, description: "Limit" },
+      n: { type: "integer", description: "N" },
+    },
+  });
+  const line = (flag: string) =>
+    text.split("\n").find((l) => l.includes(`--${flag} `))?.trim().replace(/\s+/g, " ");
+  assertEquals(line("port"), "--port PORT Port [0..65535] (default: 8787)");
+  assertEquals(line("limit"), "--limit INTEGER Limit [≥ 1]");
+  assertEquals(line("n"), "--n INTEGER N");
 });

@@ -8,7 +8,7 @@
  */
 import { bool, type CommandSpec, list, type ParsedArgs, str, UsageError } from "./args.ts";
 
-import { DB_FLAGS, dbPath } from "./context.ts";
+import { checkStorePath, DB_FLAGS, dbPath } from "./context.ts";
 import { InputError } from "./errors.ts";
 import { type DaemonState, readState, statePath, writeState } from "./_blaze_state.ts";
 import { type AndroidStart, androidStartUrl } from "../drivers/android/android_start.ts";
@@ -35,7 +35,12 @@ export const spec: CommandSpec = {
     },
     bounds: { type: "boolean", description: "snapshot: add each element's bounds" },
     offscreen: { type: "boolean", description: "snapshot: include off-screen elements" },
-    depth: { type: "integer", value: "N", description: "snapshot: show at most N levels" },
+    depth: {
+      type: "integer",
+      value: "N",
+      min: 1,
+      description: "snapshot: show at most N levels",
+    },
     root: { type: "string", value: "REF", description: "snapshot: only the subtree of REF" },
     marks: {
       type: "boolean",
@@ -157,6 +162,7 @@ export function toolParams(tool: string, words: readonly string[]): Record<strin
 export async function run(args: ParsedArgs): Promise<number> {
   const [tool, ...words] = args.positionals;
   const db = dbPath(args);
+  checkStorePath(db); // a directory or another program's file: refused before any daemon starts
   if (tool === "__daemon") {
     const { runDaemon } = await import("./_blaze_daemon.ts");
     await runDaemon(db);

@@ -46,26 +46,47 @@ export function dbPath(args: ParsedArgs): string {
 /**
  * Opens the event store a command uses: creating the file and its directory when missing (or
  * empty), or, for a command that only reads (`existing`), refusing a path where no log is, so a
- * mistyped `--db` does not leave a database behind. A file that holds something else (not
- * SQLite, or another program's tables) is refused before anything is written to it.
+ * mistyped `--db` does not leave a database behind. A directory, or a file that holds something
+ * else (not SQLite, or another program's tables), is refused before anything is written to it.
  *
  * @param args parsed arguments (may carry `--db`)
  * @param options `existing`: the file must already hold an event log
  * @returns the open store; the caller closes it
  * @throws {NotFoundError} `No event log at PATH …` when `existing` and there is none
- * @throws {InputError} `PATH: …` when the file is not a Cairn event log
+ * @throws {InputError} `PATH: …` when the path is a directory or not a Cairn event log
  */
 export function openStore(
   args: ParsedArgs,
   options: { existing?: boolean } = {},
 ): SqliteEventStore {
   const path = dbPath(args);
-  const contents = path === ":memory:" || !existsSync(path) ? "empty" : contentsOf(path);
-  if (contents === "other") throw new InputError(`${path}: not a Cairn event log`);
+  const contents = checkStorePath(path);
   if (options.existing && contents === "empty") {
     throw new NotFoundError(`No event log at ${path} (cairn ingest FILE creates one)`);
   }
   return SqliteEventStore.open(path);
+}
+
+/**
+ * Checks, without writing anything, that a path can hold a Cairn event log: missing, empty, or
+ * a log already; not a directory, not a file of something else.
+ *
+ * @param path the database path (`--db`, `CAIRN_DB` or the default)
+ * @returns what the file holds ("empty" when there is none yet)
+ * @throws {InputError} `PATH: is a directory …` or `PATH: not a Cairn event log`
+ */
+export function checkStorePath(path: string): DatabaseContents {
+  if (path === ":memory:" || !existsSync(path)) return "empty";
+  if (Deno.statSync(path).isDirectory) {
+    throw new InputError(
+      `${path}: is a directory, not an event log file (name a file, e.g. ${
+        join(path, "cairn.db")
+      })`,
+    );
+  }
+  const contents = contentsOf(path);
+  if (contents === "other") throw new InputError(`${path}: not a Cairn event log`);
+  return contents;
 }
 
 /** SQLite's result code for a file that is not a database. */

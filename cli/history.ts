@@ -8,7 +8,7 @@
 import { dirname, join } from "node:path";
 import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { bool, type CommandSpec, num, type ParsedArgs, str, UsageError } from "./args.ts";
-import { sessionSheet } from "../engine/timeline_sheet.ts";
+import { MAX_SHEET_COLUMNS, sessionSheet } from "../engine/timeline_sheet.ts";
 import { DB_FLAGS, dbPath, openStore, resolveStream } from "./context.ts";
 import { NotFoundError } from "../events/event_store.ts";
 import type { EventStore } from "../events/event_store.ts";
@@ -27,7 +27,12 @@ export const spec: CommandSpec = {
   summary: "List sessions, a session's timeline, or its state at a position (time travel)",
   positionals: ["[SESSION]"],
   flags: {
-    at: { type: "integer", value: "N", description: "Show the state after global position N" },
+    at: {
+      type: "integer",
+      value: "N",
+      min: 0,
+      description: "Show the state after global position N",
+    },
     json: { type: "boolean", description: "Print JSON" },
     sheet: {
       type: "string",
@@ -35,10 +40,18 @@ export const spec: CommandSpec = {
       description:
         "Draw the timeline as a contact sheet of its screenshots (up to --at N; the last 60)",
     },
-    columns: { type: "integer", value: "N", description: "Tiles a row of --sheet", default: 4 },
+    columns: {
+      type: "integer",
+      value: "N",
+      min: 1,
+      max: MAX_SHEET_COLUMNS,
+      description: "Tiles a row of --sheet",
+      default: 4,
+    },
     limit: {
       type: "integer",
       value: "N",
+      min: 1,
       description: "List at most N events (without SESSION: the N newest sessions)",
     },
     ...DB_FLAGS,
@@ -95,12 +108,6 @@ export async function run(args: ParsedArgs): Promise<number> {
   const id = args.positionals[0];
   const at = num(args, "at");
   const limit = num(args, "limit");
-  if (at !== undefined && at < 0) {
-    throw new UsageError(`history: --at must be a non-negative integer, got ${at}`);
-  }
-  if (limit !== undefined && limit < 1) {
-    throw new UsageError(`history: --limit must be a positive integer, got ${limit}`);
-  }
   if (id === undefined && at !== undefined) {
     throw new UsageError("history: --at needs a SESSION (see cairn history --help)");
   }
@@ -162,9 +169,6 @@ async function writeSheet(
   args: ParsedArgs,
 ): Promise<number> {
   const columns = num(args, "columns") ?? 4;
-  if (columns < 1 || columns > 12) {
-    throw new UsageError(`history: --columns must be an integer in 1..12, got ${columns}`);
-  }
   const sheet = await sessionSheet(store, streamId, {
     columns,
     ...(at === undefined ? {} : { at }),

@@ -21,6 +21,7 @@ import {
   prepareImport,
 } from "../engine/formats/import_file.ts";
 import { decodeUtf8 } from "../engine/formats/utf8_text.ts";
+import { pointOutOfRange } from "../engine/formats/screen_point.ts";
 
 /** Options of {@linkcode ingestFile}. */
 export interface IngestOptions {
@@ -71,7 +72,7 @@ export async function prepareFile(
   const newSessionId = () => {
     count++;
     if (options.sessionId === undefined) return crypto.randomUUID();
-    return count === 1 ? options.sessionId : `${options.sessionId}-${count}`;
+    return nthSessionId(options.sessionId, count);
   };
   const folder = dirname(resolve(path));
   try {
@@ -89,6 +90,10 @@ export async function prepareFile(
           const field = ["data", ...issue.path.map(String)].join(".");
           throw new FormatError(`event ${i} (${e.type}): ${field}: ${issue.message}`);
         }
+        const far = pointOutOfRange(e.type, e.data);
+        if (far !== undefined) {
+          throw new FormatError(`event ${i} (${e.type}): data.${far.path}: ${far.message}`);
+        }
       });
     }
     return { ...prepared, file: path };
@@ -96,6 +101,42 @@ export async function prepareFile(
     if (err instanceof FormatError) throw new InputError(`${path}: ${err.message}`);
     throw err;
   }
+}
+
+/** The id of a file's `n`th session (1-based) under a given id: `id`, `id-2`, `id-3`, … */
+function nthSessionId(sessionId: string, n: number): string {
+  return n === 1 ? sessionId : `${sessionId}-${n}`;
+}
+
+/**
+ * A prepared file under other session ids, as {@linkcode prepareFile} with `sessionId` would have
+ * made it: the sessions' ids and their `SessionStarted.sessionId` (the one place an import puts
+ * it) become `sessionId`, `sessionId-2`, …; nothing is read or checked again.
+ *
+ * @param prepared the output of {@linkcode prepareFile}
+ * @param sessionId the id of the first session
+ * @returns a copy under the new ids (events not named here are shared)
+ * @example
+ * ```ts
+ * import { prepareFile, withSessionId } from "./ingest.ts";
+ * const p = await prepareFile("examples/inventory.capture.json", { sessionId: "probe" });
+ * const q = withSessionId(p, "s1");
+ * const started = q.sessions[0]!.events[0]!;
+ * if (q.sessions[0]!.sessionId !== "s1" || started.type !== "SessionStarted") throw new Error();
+ * if (started.data.sessionId !== "s1") throw new Error();
+ * ```
+ */
+export function withSessionId(prepared: PreparedFile, sessionId: string): PreparedFile {
+  return {
+    ...prepared,
+    sessions: prepared.sessions.map((session, i) => {
+      const id = nthSessionId(sessionId, i + 1);
+      const events = session.events.map((e) =>
+        e.type === "SessionStarted" ? { ...e, data: { ...e.data, sessionId: id } } : e
+      );
+      return { ...session, sessionId: id, events };
+    }),
+  };
 }
 
 /**

@@ -9,7 +9,7 @@ import { type CommandSpec, type ParsedArgs, str } from "./args.ts";
 import { bool, list, UsageError } from "./args.ts";
 import { DB_FLAGS, openStore } from "./context.ts";
 import { InputError } from "./errors.ts";
-import { prepareFile, storePrepared } from "./ingest.ts";
+import { prepareFile, storePrepared, withSessionId } from "./ingest.ts";
 import { trailCachePath, writeTrailCache } from "./reproject.ts";
 import { type EventStore, NotFoundError, streamInfo } from "../events/event_store.ts";
 import { HEURISTICS_VERSION, HEURISTICS_VERSIONS } from "../engine/optimizer/heuristics.ts";
@@ -58,7 +58,8 @@ Examples:
 /**
  * Ingests a capture file once: its session id is derived from the file's events and blobs,
  * not from the path it was named by (`SessionStarted.source.file` is left out), so
- * `./f.json`, `f.json` and `/abs/f.json` are one session.
+ * `./f.json`, `f.json` and `/abs/f.json` are one session. The file is read and checked once:
+ * the events hashed for the id are the ones stored, under that id.
  *
  * @param store the event store
  * @param path the capture file
@@ -85,11 +86,9 @@ export async function ingestOnce(store: EventStore, path: string): Promise<strin
     );
   }
   if (await streamInfo(store, `session-${id}`)) return id;
-  const prepared = await prepareFile(path, { sessionId: id });
-  await storePrepared(store, prepared);
+  await storePrepared(store, withSessionId(probe, id));
   return id;
 }
-
 /**
  * Parses `--step-mode N=MODE` values into 0-based step overrides.
  *

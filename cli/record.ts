@@ -36,6 +36,8 @@ export const spec: CommandSpec = {
     port: {
       type: "integer",
       value: "PORT",
+      min: 0,
+      max: 65535,
       description: "Serve the HTTP API on 127.0.0.1:PORT while recording (0: any free port)",
     },
     headless: { type: "boolean", description: "Headless even when DISPLAY is set" },
@@ -65,9 +67,6 @@ export async function run(args: ParsedArgs): Promise<number> {
   if (!prompt) throw new UsageError("record: --prompt is required");
   if (!URL.canParse(url)) throw new UsageError(`record: --url is not a URL: ${url}`);
   const port = num(args, "port");
-  if (port !== undefined && (port < 0 || port > 65535)) {
-    throw new UsageError(`record: --port must be 0–65535, got ${port}`);
-  }
   const store = openStore(args);
   const ws = str(args, "browser-ws");
   const headless = bool(args, "headless") || !Deno.env.get("DISPLAY");

@@ -15,7 +15,11 @@ import type { PlaybackPlan } from "../engine/playback/actions.ts";
 import { planFromText, rebasePlan } from "../engine/playback/load_plan.ts";
 import { eventsToPlan, type SessionEvent } from "../engine/playback/from_events.ts";
 import type { PlaybackReport } from "../engine/playback/report.ts";
-import { runPlayback } from "../drivers/playback_runner.ts";
+import {
+  DEFAULT_ACTION_TIMEOUT_MS,
+  MAX_ACTION_TIMEOUT_MS,
+  runPlayback,
+} from "../drivers/playback_runner.ts";
 import { ChromeDriver } from "../drivers/chrome/chrome_driver.ts";
 import type { Driver } from "../drivers/driver.ts";
 import { connectAndroid } from "../drivers/android/android_start.ts";
@@ -56,7 +60,14 @@ export const spec: CommandSpec = {
     },
     "auto-boundary": { type: "boolean", description: "Record the test boundary's start and end" },
     ...ANDROID_FLAGS,
-    timeout: { type: "integer", value: "MS", default: 10_000, description: "Per-action timeout" },
+    timeout: {
+      type: "integer",
+      value: "MS",
+      default: DEFAULT_ACTION_TIMEOUT_MS,
+      min: 1,
+      max: MAX_ACTION_TIMEOUT_MS,
+      description: "Per-action timeout",
+    },
     viewport: {
       type: "string",
       value: "WxH",
@@ -210,7 +221,7 @@ export async function run(args: ParsedArgs): Promise<number> {
         timing: str(args, "timing") as "fast" | "recorded",
         onError: str(args, "on-error") as "continue" | "skip_dependent" | "stop",
         valueOverrides: overrides,
-        actionTimeoutMs: num(args, "timeout") ?? 10_000,
+        actionTimeoutMs: num(args, "timeout") ?? DEFAULT_ACTION_TIMEOUT_MS,
         screenshotDir: str(args, "screenshots") ?? resolve(".cairn", "screenshots"),
         ...(testId ? { testId } : {}),
         ...(bool(args, "auto-boundary") ? { autoBoundary: true } : {}),

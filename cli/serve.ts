@@ -25,12 +25,15 @@ export const spec: CommandSpec = {
       type: "integer",
       value: "PORT",
       default: 8787,
+      min: 0,
+      max: 65535,
       description: "Port (0 picks a free one)",
     },
     "body-limit": {
       type: "integer",
       value: "BYTES",
       default: DEFAULT_BODY_LIMIT,
+      min: 1,
       description: "Largest request body accepted (413 above)",
     },
     ...DB_FLAGS,
@@ -57,7 +60,8 @@ export interface ServeConfig {
  * @param args parsed arguments
  * @param env reads an environment variable
  * @returns the configuration
- * @throws {InputError} off loopback without `CAIRN_TOKEN`, or on a bad port or body limit
+ * @throws {InputError} off loopback without `CAIRN_TOKEN` (`parseArgs` bounds the port and body
+ *   limit)
  */
 export function serveConfig(
   args: ParsedArgs,
@@ -66,12 +70,6 @@ export function serveConfig(
   const host = str(args, "host") ?? "127.0.0.1";
   const port = num(args, "port") ?? 8787;
   const bodyLimit = num(args, "body-limit") ?? DEFAULT_BODY_LIMIT;
-  if (port < 0 || port > 65535) {
-    throw new InputError(`serve: --port must be an integer in 0..65535, got ${port}`);
-  }
-  if (bodyLimit < 1) {
-    throw new InputError(`serve: --body-limit must be a positive integer, got ${bodyLimit}`);
-  }
   const token = env("CAIRN_TOKEN") || undefined;
   if (!isLoopback(host) && token === undefined) {
     throw new InputError(

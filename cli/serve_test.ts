@@ -1,6 +1,6 @@
 import { serveConfig } from "./serve.ts";
 import { isLoopback } from "../api/app.ts";
-import { parseArgs } from "./args.ts";
+import { parseArgs, UsageError } from "./args.ts";
 import { spec } from "./serve.ts";
 import { InputError } from "./errors.ts";
 import { assertEquals, assertStringIncludes, assertThrows } from "../tests/assert.ts";
@@ -28,21 +28,19 @@ Deno.test("serveConfig() refuses a non-loopback host without CAIRN_TOKEN", () =>
   assertThrows(() => serveConfig(args, () => undefined), InputError, "CAIRN_TOKEN");
   const ok = serveConfig(args, (n) => (n === "CAIRN_TOKEN" ? "t0k" : undefined));
   assertEquals(ok, { host: "0.0.0.0", port: 8787, bodyLimit: 16 * 1024 * 1024, token: "t0k" });
-  assertThrows(
-    () => serveConfig(parseArgs(spec, ["--port", "70000"]), () => undefined),
-    InputError,
-    "--port",
-  );
 });
 
-Deno.test("serveConfig() takes --body-limit and refuses one below 1", () => {
+Deno.test("serve's spec takes --body-limit and refuses one below 1 or a port outside 0..65535", () => {
   const env = () => undefined;
   assertEquals(serveConfig(parseArgs(spec, ["--body-limit", "4096"]), env).bodyLimit, 4096);
-  assertThrows(
-    () => serveConfig(parseArgs(spec, ["--body-limit", "0"]), env),
-    InputError,
-    "--body-limit",
-  );
+  assertEquals(serveConfig(parseArgs(spec, ["--port", "0"]), env).port, 0);
+  assertEquals(serveConfig(parseArgs(spec, ["--port", "65535"]), env).port, 65535);
+  const bad: [string[], string][] = [
+    [["--body-limit", "0"], 'serve: --body-limit must be an integer of at least 1, got "0"'],
+    [["--port", "70000"], 'serve: --port must be an integer from 0 to 65535, got "70000"'],
+    [["--port", "-1"], 'serve: --port must be an integer from 0 to 65535, got "-1"'],
+  ];
+  for (const [argv, message] of bad) assertThrows(() => parseArgs(spec, argv), UsageError, message);
 });
 
 Deno.test("cairn serve starts on 127.0.0.1, answers, keeps --body-limit, and stops on SIGTERM", async () => {

@@ -24,7 +24,7 @@ export const spec: CommandSpec = {
       type: "boolean",
       description: "Include off-screen and hidden elements, marked (default: a count line)",
     },
-    depth: { type: "integer", value: "N", description: "Show at most N levels" },
+    depth: { type: "integer", value: "N", min: 1, description: "Show at most N levels" },
     ref: { type: "string", value: "R", description: "Show only the subtree of ref R" },
     format: {
       type: "string",
@@ -95,9 +95,6 @@ export async function run(args: ParsedArgs): Promise<number> {
   const [file, other] = args.positionals as [string, string | undefined];
   const format = FORMATS[str(args, "format") ?? "auto"] ?? "auto";
   const depth = num(args, "depth");
-  if (depth !== undefined && depth < 1) {
-    throw new UsageError(`snapshot: --depth must be a positive integer, got ${depth}`);
-  }
   const options: RenderSnapshotOptions = {};
   if (bool(args, "bounds")) options.bounds = true;
   if (bool(args, "offscreen")) options.offscreen = true;

@@ -15,7 +15,11 @@ import { ingestOnce } from "./optimize.ts";
 import { NotFoundError, streamInfo } from "../events/event_store.ts";
 import { ChromeDriver } from "../drivers/chrome/chrome_driver.ts";
 import { PlatformMismatchError, runValidation } from "../drivers/validation_runner.ts";
-import { DEFAULT_MAX_ITERATIONS, type Policy } from "../engine/validation/decider.ts";
+import {
+  DEFAULT_MAX_ITERATIONS,
+  MAX_ITERATIONS,
+  type Policy,
+} from "../engine/validation/decider.ts";
 import { renderStepTable, validationReport } from "../engine/validation/report.ts";
 import { parseTrail, type SelectorMode, type Trail } from "../engine/trail.ts";
 
@@ -42,6 +46,8 @@ export const spec: CommandSpec = {
       type: "integer",
       value: "N",
       default: DEFAULT_MAX_ITERATIONS,
+      min: 1,
+      max: MAX_ITERATIONS,
       description: "Replays at most (authoring)",
     },
     mode: {
@@ -90,11 +96,6 @@ export async function run(args: ParsedArgs): Promise<number> {
   const target = args.positionals[0]!;
   const policy = (str(args, "policy") ?? "authoring") as Policy;
   const maxIterations = num(args, "max-iterations") ?? DEFAULT_MAX_ITERATIONS;
-  if (maxIterations < 1 || maxIterations > 20) {
-    throw new InputError(
-      `--max-iterations: expected a whole number from 1 to 20, got ${maxIterations}`,
-    );
-  }
   const url = str(args, "url");
   if (url !== undefined && !/^https?:\/\//.test(url)) {
     throw new InputError(`--url: expected an http(s) url, got ${JSON.stringify(url)}`);

@@ -6,6 +6,7 @@
  */
 import { z } from "zod";
 import type { Platform } from "../engine/ui_node.ts";
+import { Coordinate, MAX_COORDINATE } from "../engine/formats/screen_point.ts";
 
 const Num = z.union([z.number(), z.string().trim().regex(/^-?\d+(\.\d+)?$/).transform(Number)]);
 const Bool = z.union([z.boolean(), z.enum(["true", "false"]).transform((s) => s === "true")]);
@@ -52,8 +53,8 @@ const Meta = {
 /** A target: a ref from the latest snapshot, or a point. */
 const Target = {
   ref: Ref.optional(),
-  x: Num.optional(),
-  y: Num.optional(),
+  x: Num.pipe(Coordinate).optional(),
+  y: Num.pipe(Coordinate).optional(),
 };
 
 function oneTarget<
@@ -111,7 +112,7 @@ export const TOOL_PARAMS = {
     ...Meta,
     ...Target,
     direction: Direction,
-    distance: Num.optional(),
+    distance: Num.pipe(z.number().positive().max(MAX_COORDINATE)).optional(),
   })
     .superRefine(oneTarget),
   navigate: z.strictObject({

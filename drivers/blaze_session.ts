@@ -124,6 +124,8 @@ export class BlazeSession {
   #actions = 0;
   #latest: Latest | undefined;
   #ended: EventData<"SessionEnded">["reason"] | undefined;
+  /** True once `SessionEnded` is stored: nothing more is appended. */
+  #closed = false;
   #queue: Promise<unknown> = Promise.resolve();
   #screenshots: boolean;
   #settleMs: number;
@@ -235,18 +237,8 @@ export class BlazeSession {
     if (!isToolName(tool)) {
       throw new ToolInputError(`Unknown tool ${JSON.stringify(tool)}`);
     }
-    const parsed = toolParams(this.#driver.platform)[tool].safeParse(params);
-    if (!parsed.success) {
-      const issues = parsed.error.issues.map((i) => ({
-        path: i.path.join(".") || "(params)",
-        message: i.message,
-      }));
-      throw new ToolInputError(
-        `Bad parameters for ${tool}: ${issues.map((i) => `${i.path}: ${i.message}`).join("; ")}`,
-        issues,
-      );
-    }
-    const run = this.#queue.then(() => this.#run(tool, parsed.data as never, params));
+    const parsed = this.#parse(tool, params);
+    const run = this.#queue.then(() => this.#run(tool, parsed as never, params));
     this.#queue = run.catch(() => {});
     return await withDeadline(
       run,
@@ -256,7 +248,33 @@ export class BlazeSession {
   }
 
   /**
-   * Ends the run: closes an open step and records `SessionEnded`. Idempotent.
+   * Checks the parameters of the `end` tool, which the owner of the session's driver runs (it
+   * may have to close the driver under a call that hangs), not {@linkcode BlazeSession.call}.
+   *
+   * @param params the tool's parameters
+   * @returns the reason and error to end with
+   * @throws {ToolInputError} for bad parameters
+   */
+  endParams(params: Record<string, unknown>): ToolParams<"end"> {
+    return this.#parse("end", params);
+  }
+
+  #parse<T extends ToolName>(tool: T, params: Record<string, unknown>): ToolParams<T> {
+    const parsed = toolParams(this.#driver.platform)[tool].safeParse(params);
+    if (parsed.success) return parsed.data as ToolParams<T>;
+    const issues = parsed.error.issues.map((i) => ({
+      path: i.path.join(".") || "(params)",
+      message: i.message,
+    }));
+    throw new ToolInputError(
+      `Bad parameters for ${tool}: ${issues.map((i) => `${i.path}: ${i.message}`).join("; ")}`,
+      issues,
+    );
+  }
+
+  /**
+   * Ends the run after the calls queued before it: closes an open step and records
+   * `SessionEnded`. Idempotent.
    *
    * @param reason completed, failed, clarification or interrupted
    * @param error what failed, when it did
@@ -269,6 +287,18 @@ export class BlazeSession {
     await this.#endNow(reason, error);
   }
 
+  /**
+   * Ends the run now, not after the calls queued before it: for a call stuck on a page that
+   * stopped answering. `SessionEnded` is the stream's last event: what the stuck call would
+   * record when it fails later is not stored. Idempotent (a no-op once an end has begun).
+   *
+   * @param reason completed, failed, clarification or interrupted
+   * @param error why the end was forced
+   */
+  async forceEnd(reason: EventData<"SessionEnded">["reason"], error: string): Promise<void> {
+    await this.#endNow(reason, error);
+  }
+
   async #endNow(reason: EventData<"SessionEnded">["reason"], error?: string): Promise<void> {
     if (this.#ended) return;
     this.#ended = reason;
@@ -278,6 +308,7 @@ export class BlazeSession {
     }
     events.push({ type: "SessionEnded", data: { reason, ...(error ? { error } : {}) } });
     await this.#append(events);
+    this.#closed = true;
   }
 
   async #run<T extends ToolName>(
@@ -582,6 +613,8 @@ export class BlazeSession {
   }
 
   async #append(events: NewEvent[], expected?: "no_stream"): Promise<void> {
+    // nothing follows SessionEnded (a call that outlived a forced end records nothing)
+    if (this.#closed) throw new SessionEndedError(`Session ${this.id} has ended`);
     const r = await this.#store.append(this.streamId, events, {
       expectedVersion: expected ?? this.#version,
     });

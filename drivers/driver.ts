@@ -128,4 +128,9 @@ export interface Driver {
    */
   takeDialogs?(): HandledDialog[];
   close(): Promise<void>;
+  /**
+   * Lets go at once, for a page or device that stopped answering: a browser Cairn launched is
+   * killed rather than asked to close. Drivers without such a way leave it out (`close` then).
+   */
+  kill?(): Promise<void>;
 }

@@ -125,6 +125,8 @@ export const MAX_RECORDED_DELAY_MS = 30_000;
 const SETTLE_CAP_MS = 1_500;
 /** Default per-action timeout (003 R1). */
 export const DEFAULT_ACTION_TIMEOUT_MS = 10_000;
+/** Longest per-action timeout a caller may ask for (`--timeout`, `timeout_ms`): ten minutes. */
+export const MAX_ACTION_TIMEOUT_MS = 600_000;
 
 const busy = new WeakSet<object>();
 

@@ -105,6 +105,9 @@ export interface SheetOptions {
   tileWidth?: number;
 }
 
+/** Most tiles a row a caller may ask for (`--columns`, `columns=`). */
+export const MAX_SHEET_COLUMNS = 12;
+
 const GAP = 12;
 const FONT = 12;
 const LINE = 16;

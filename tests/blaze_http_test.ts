@@ -1,6 +1,6 @@
 import { assert, assertEquals, assertLessOrEqual, assertStringIncludes } from "./assert.ts";
 import { createApp } from "../api/app.ts";
-import { type BlazeRegistry, blazeRegistry } from "../api/blaze.ts";
+import { type BlazeRegistry, blazeRegistry, type BlazeRegistryOptions } from "../api/blaze.ts";
 import { ChromeDriver } from "../drivers/chrome/chrome_driver.ts";
 import { withDeadline } from "../drivers/with_deadline.ts";
 import { SqliteEventStore } from "../events/sqlite_event_store.ts";
@@ -81,7 +81,11 @@ Deno.test("POST /v1/blaze/sessions/:id/tools/:tool drives real Chromium and reco
     assertEquals(noSession.status, 404);
 
     const ended = await (await tool("end", { reason: "completed" })).json();
-    assert(ended.ok);
+    assertEquals([ended.ok, ended.forced, ended.output], [
+      true,
+      false,
+      "Session ended (completed)",
+    ]);
     assertEquals((await tool("snapshot", {})).status, 404);
     assertEquals(registry.ids(), []);
 
@@ -112,7 +116,10 @@ Deno.test("POST /v1/blaze/sessions/:id/tools/:tool drives real Chromium and reco
   }
 });
 
-/** A blaze session over `app.request` on the dialogs page, with a short call timeout. */
+/**
+ * A blaze session over `app.request` on the dialogs page, with a short call timeout (and the
+ * registry's other options when given).
+ */
 async function withDialogsSession(
   fn: (
     tool: (name: string, params: unknown) => Promise<Response>,
@@ -124,10 +131,16 @@ async function withDialogsSession(
       base: string;
     },
   ) => Promise<void>,
+  options: BlazeRegistryOptions = {},
 ): Promise<void> {
   const server = serveFolder();
   const store = SqliteEventStore.open(":memory:");
-  const registry = blazeRegistry(store, { settleMs: 50, screenshots: false, callTimeoutMs: 2_000 });
+  const registry = blazeRegistry(store, {
+    settleMs: 50,
+    screenshots: false,
+    callTimeoutMs: 2_000,
+    ...options,
+  });
   const app = createApp({ store });
   // bounded: a call that hangs fails the test instead of stalling it
   const post = async (path: string, body: unknown) =>
@@ -279,4 +292,69 @@ Deno.test("POST /v1/blaze/sessions on a page whose script never returns fails wi
     store.close();
     await server.close();
   }
+});
+
+Deno.test("POST …/tools refuses a point off any page, a depth below 1 and a huge scroll with 400 naming the field", async () => {
+  await withDialogsSession(async (tool) => {
+    const cases: [string, Record<string, unknown>, string][] = [
+      ["tap", { x: 1e300, y: 0 }, "body.x"],
+      ["tap", { x: "12", y: "-40000000" }, "body.y"],
+      ["scroll", { direction: "down", distance: 1e300 }, "body.distance"],
+      ["scroll", { direction: "down", distance: -5 }, "body.distance"],
+      ["snapshot", { depth: 0 }, "body.depth"],
+      ["snapshot", { depth: -3 }, "body.depth"],
+    ];
+    for (const [name, params, field] of cases) {
+      const res = await tool(name, params);
+      assertEquals(res.status, 400, `${name} ${JSON.stringify(params)}`);
+      const { error } = await res.json();
+      assertEquals(error.code, "invalid_request");
+      assertEquals(error.issues.map((i: { path: string }) => i.path), [field], error.message);
+    }
+    // the edge of the range is a point: it is tried (and lands on nothing), not refused
+    const edge = await tool("tap", { x: 33_554_431, y: 0 });
+    const body = await edge.text();
+    assert(edge.status !== 400, `${edge.status}: ${body}`);
+  });
+});
+
+Deno.test("POST …/tools/end on a session whose page hangs frees it by force: 200, browser killed, SessionEnded last", async () => {
+  const GRACE_MS = 1_000;
+  await withDialogsSession(async (tool, { store, registry, sessionId }) => {
+    const snap = await (await tool("snapshot", {})).json();
+    const hung = await tool("tap", { ref: refIn(snap.output, "Hang") }); // for (;;) {} in onclick
+    assertEquals(hung.status, 504);
+    await hung.body?.cancel();
+    const driver = registry.get(sessionId)!.driver;
+    assert(driver instanceof ChromeDriver);
+    const chromium = driver.browser.process()!;
+    const profile = driver.userDataDir!;
+
+    const t0 = performance.now();
+    const res = await tool("end", { reason: "completed" });
+    const took = performance.now() - t0;
+    assertEquals(res.status, 200);
+    const body = await res.json();
+    assertEquals([body.ok, body.forced], [true, true]);
+    assertStringIncludes(body.output, "Session ended (completed), by force");
+    assert(took >= GRACE_MS, `forced before its grace: ${took} ms`);
+    assertLessOrEqual(took, GRACE_MS + 4_000);
+
+    assertEquals(registry.ids(), [], "the session is freed");
+    assertEquals((await tool("snapshot", {})).status, 404);
+    assertEquals([chromium.signalCode, driver.browser.connected], ["SIGKILL", false]);
+    assertEquals(await Deno.stat(profile).then(() => true, () => false), false, "profile left");
+    // the stuck tap fails once its browser is gone; it records nothing after the end
+    await new Promise((r) => setTimeout(r, 500));
+    const events = await Array.fromAsync(store.readStream(`session-${sessionId}`));
+    const last = events.at(-1)!;
+    assertEquals(last.type, "SessionEnded");
+    const data = last.data as { reason: string; error?: string };
+    assertEquals(data.reason, "completed");
+    assertStringIncludes(
+      data.error ?? "",
+      `ended by force: a call did not finish within ${GRACE_MS} ms`,
+    );
+    assertEquals(events.filter((e) => e.type === "SessionEnded").length, 1);
+  }, { endGraceMs: GRACE_MS });
 });

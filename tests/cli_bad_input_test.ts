@@ -4,7 +4,10 @@
  * `cairn validate --trail`, and a malformed Chrome DevTools Recorder file given to
  * `cairn ingest` (detected, and with `--format chrome-recorder`). Each ends in exit code 2,
  * exactly one line on stderr naming the file and the field or line, and nothing appended to a
- * store that already holds a session.
+ * store that already holds a session; the same for a point beyond Chromium's largest layout size
+ * in a capture, an events file, a Recorder flow or a synthetic action. And a `--db` that names a
+ * directory, refused by every command that takes `--db` with one line naming it, exit code 2,
+ * nothing written.
  *
  * Every child runs with `CAIRN_CHROMIUM` pointing at a binary that does not exist, so a
  * command that reached its browser launch would fail with "Cannot launch Chromium" (exit 1)
@@ -214,5 +217,117 @@ Deno.test("control: a good trail reaches the (missing) browser in replay and val
     }
   } finally {
     await Deno.remove(dir, { recursive: true });
+  }
+});
+
+/** Files whose one point lies beyond Chromium's largest layout size (±33,554,431 CSS px). */
+const POINT_CASES: Case[] = [
+  {
+    name: "a capture tap at x = 1e300",
+    file: "far.capture.json",
+    text: JSON.stringify({
+      format: "cairn.capture/v1",
+      platform: "web",
+      actions: [{ action: "navigate", url: "http://127.0.0.1/" }, {
+        action: "tap",
+        coordinates: { x: 1e300, y: 0 },
+      }],
+    }),
+    where: /: actions\.1\.coordinates\.x: expected a coordinate from -33554431 to 33554431/,
+  },
+  {
+    name: "an events file's ActionPerformed.point.y = -1e20",
+    file: "far.events.jsonl",
+    text: [
+      { type: "SessionStarted", data: { sessionId: "f", mode: "agent", platform: "web" } },
+      {
+        type: "ActionPerformed",
+        data: { actionId: "a1", kind: "tap", point: { x: 4, y: -1e20 }, source: "agent" },
+      },
+    ].map((e) => JSON.stringify(e)).join("\n") + "\n",
+    where: /: line 2: data\.point\.y: expected a coordinate from -33554431 to 33554431/,
+  },
+  {
+    name: "a Chrome Recorder click offsetX = 4e7",
+    file: "far.recorder.json",
+    text: async () => {
+      const flow = JSON.parse(await Deno.readTextFile(GOOD_RECORDER));
+      flow.steps[2].offsetX = 4e7;
+      return JSON.stringify(flow);
+    },
+    where: /: steps\.2\.offsetX: expected a coordinate from -33554431 to 33554431/,
+  },
+];
+
+Deno.test("cairn ingest and optimize refuse a point off any page, naming the file and field, appending nothing", async (t) => {
+  for (const command of ["ingest", "optimize"]) {
+    const runs = await runCases(POINT_CASES, (path, db) => [command, "--db", db, path]);
+    for (const [i, c] of POINT_CASES.entries()) {
+      await t.step(`${command}: ${c.name}`, () => assertRejected(command, c, runs[i]!));
+    }
+  }
+});
+
+Deno.test("cairn replay refuses a point off any page before any browser launch", async (t) => {
+  const cases: Case[] = [
+    POINT_CASES[2]!,
+    {
+      name: "a synthetic click at x = 1e300",
+      file: "far.actions.json",
+      text: JSON.stringify([{ action: "click", x: 1e300, y: 3 }]),
+      where: /: 0\.x: expected a coordinate from -33554431 to 33554431/,
+    },
+  ];
+  const runs = await runCases(cases, (path, db) => ["replay", "--db", db, path]);
+  for (const [i, c] of cases.entries()) {
+    await t.step(c.name, () => assertRejected("replay", c, runs[i]!));
+  }
+});
+
+/** For each command that takes `--db`: arguments that reach its store (with a good rest). */
+const DB_COMMANDS: Record<string, string[]> = {
+  ingest: ["ingest", SEED],
+  optimize: ["optimize", SEED],
+  reproject: ["reproject", "--all"],
+  export: ["export", "x"],
+  history: ["history"],
+  serve: ["serve", "--port", "0"],
+  blaze: ["blaze", "start", "--url", "http://127.0.0.1:9/", "--prompt", "p"],
+  record: ["record", "--url", "http://127.0.0.1:9/", "--prompt", "p"],
+  replay: ["replay", GOOD_TRAIL],
+  validate: ["validate", "x"],
+};
+
+Deno.test("every command that takes --db refuses a directory by name, exit 2, writing nothing", async () => {
+  const { COMMANDS } = await import("../main.ts");
+  const withDb = [];
+  for (const [name, c] of Object.entries(COMMANDS)) {
+    if ((await c.load()).spec.flags?.db) withDb.push(name);
+  }
+  assertEquals(Object.keys(DB_COMMANDS).sort(), withDb.sort(), "a command with --db untested");
+  const parent = await Deno.makeTempDir({ prefix: "cairn_bad_input_" });
+  try {
+    const dir = `${parent}/logs`;
+    await Deno.mkdir(dir);
+    const argvs = [...Object.values(DB_COMMANDS), ["blaze", "snapshot"]];
+    const outs = await pool(argvs, CONCURRENCY, (argv) => run([...argv, "--db", dir]));
+    for (const [i, argv] of argvs.entries()) {
+      const r = outs[i]!;
+      assertEquals(
+        [r.code, r.stderr],
+        [
+          2,
+          `cairn ${
+            argv[0]
+          }: ${dir}: is a directory, not an event log file (name a file, e.g. ${dir}/cairn.db)\n`,
+        ],
+        argv.join(" "),
+      );
+    }
+    // nothing written in the folder or beside it (no database, no blaze.json)
+    assertEquals(await Array.fromAsync(Deno.readDir(parent), (e) => e.name), ["logs"]);
+    assertEquals(await Array.fromAsync(Deno.readDir(dir)), []);
+  } finally {
+    await Deno.remove(parent, { recursive: true });
   }
 });

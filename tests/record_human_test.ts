@@ -238,3 +238,45 @@ Deno.test("HumanRecorder records Tab and Enter after the value typed before them
     await cleanup();
   }
 });
+
+Deno.test("HumanRecorder keeps a point or scroll position off any page out of the events, and says so", async () => {
+  const dir = await Deno.makeTempDir();
+  const server = serveFolder();
+  const store = SqliteEventStore.open(`${dir}/cairn.db`);
+  const driver = await ChromeDriver.launch({ followTabs: "all" });
+  try {
+    const recorder = await HumanRecorder.start(driver, store, {
+      url: server.url + "login.html",
+      prompt: "demo",
+    });
+    current = recorder;
+    await pause(driver);
+    // any script of the page can call the recorder's binding, with any numbers
+    await driver.page.evaluate(() => {
+      const w = window as unknown as Record<string, unknown>;
+      const send = w.__cairnRecord as (m: string) => void;
+      const base = { type: "action", gen: w.__cairnGen, url: location.href, selectors: {} };
+      send(JSON.stringify({ ...base, kind: "tap", x: 1e300, y: 0 }));
+      send(JSON.stringify({ ...base, kind: "scroll", x: 5, y: 5, scrollX: 0, scrollY: -1e20 }));
+    });
+    await pause(driver);
+    await click(driver, "#email"); // a real click still records its point
+    await recorder.stop();
+    const events: StoredEvent[] = [];
+    for await (const e of store.readStream(recorder.streamId)) events.push(e);
+    const [forgedTap, forgedScroll, real] = actions(events);
+    assertEquals([forgedTap?.kind, forgedTap?.point], ["tap", undefined]);
+    assertEquals([forgedScroll?.kind, forgedScroll?.toolParams], ["scroll", undefined]);
+    assertEquals(forgedScroll?.point, { x: 5, y: 5 });
+    assert(real?.point && Number.isFinite(real.point.x), JSON.stringify(real));
+    assertEquals(recorder.errors, [
+      "A tap at (1e+300, 0), off any page: kept without a point",
+      "A scroll to (0, -100000000000000000000), off any page: kept without its position",
+    ]);
+  } finally {
+    await driver.close();
+    await server.close();
+    store.close();
+    await Deno.remove(dir, { recursive: true });
+  }
+});

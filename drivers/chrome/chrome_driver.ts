@@ -352,6 +352,16 @@ export class ChromeDriver implements Driver {
     if (this.#launched) await this.#launched.close();
   }
 
+  /**
+   * Kills the browser this driver launched, asking nothing of a page that stopped answering; a
+   * browser it did not launch is let go of as by {@linkcode ChromeDriver.close}.
+   */
+  async kill(): Promise<void> {
+    if (!this.#launched) return await this.close();
+    this.#cdp = undefined;
+    await this.#launched.kill();
+  }
+
   #track(page: Page): void {
     if (this.#ids.has(page)) return;
     this.#ids.set(page, `tab-${this.#nextId++}`);

@@ -27,6 +27,7 @@ import { type ChromeHierarchy, chromeHierarchyToScreen } from "../../engine/chro
 import type { Point, Screen, UiNode } from "../../engine/ui_node.ts";
 import type { ChromeDriver } from "./chrome_driver.ts";
 import { captureChromeHierarchy } from "./hierarchy.ts";
+import { ScreenPoint } from "../../engine/formats/screen_point.ts";
 import { type RecorderMessage, recorderScript, sensitiveValuesInPage } from "./_recorder_script.ts";
 
 /** The CDP binding the page script reports through. */
@@ -284,10 +285,25 @@ export class HumanRecorder {
         this.#errors.push(`No screen before a ${msg.kind}: ${String(err)}`);
         return undefined;
       });
-    const point: Point = { x: msg.x, y: msg.y };
+    // Any script of the page can call the binding: a point or a scroll position off every page
+    // (screen_point.ts) is left out, and said, rather than recorded.
+    const point: Point | undefined = ScreenPoint.safeParse({ x: msg.x, y: msg.y }).success
+      ? { x: msg.x, y: msg.y }
+      : undefined;
+    const scrolled = ScreenPoint.safeParse({ x: msg.scrollX, y: msg.scrollY });
+    if (point === undefined) {
+      this.#errors.push(
+        `A ${msg.kind} at (${msg.x}, ${msg.y}), off any page: kept without a point`,
+      );
+    }
+    if (msg.scrollX !== undefined && !scrolled.success) {
+      this.#errors.push(
+        `A scroll to (${msg.scrollX}, ${msg.scrollY}), off any page: kept without its position`,
+      );
+    }
     // a page scroll has no target: it replays as a scroll of the page in its direction
     const pageScroll = msg.kind === "scroll" && msg.page === true;
-    const node = before && !pageScroll ? axTarget(before.screen.root, point) : undefined;
+    const node = before && !pageScroll && point ? axTarget(before.screen.root, point) : undefined;
     const events: NewEvent[] = [];
     if (before && this.#lastAppended !== before.data) {
       events.push({ type: "ScreenCaptured", data: before.data });
@@ -301,14 +317,14 @@ export class HumanRecorder {
       data: {
         actionId,
         kind: msg.kind,
-        ...(pageScroll ? {} : { point }),
+        ...(pageScroll || point === undefined ? {} : { point }),
         ...(msg.text !== undefined ? { text: msg.text } : {}),
         ...(msg.key !== undefined ? { key: msg.key } : {}),
         ...(msg.value !== undefined ? { value: msg.value } : {}),
         ...(msg.checked !== undefined ? { checked: msg.checked } : {}),
         ...(msg.direction !== undefined ? { direction: msg.direction } : {}),
-        ...(msg.scrollX !== undefined && msg.scrollY !== undefined
-          ? { toolParams: { scrollX: msg.scrollX, scrollY: msg.scrollY } }
+        ...(scrolled.success
+          ? { toolParams: { scrollX: scrolled.data.x, scrollY: scrolled.data.y } }
           : {}),
         ...(pageScroll ? {} : {
           target: {

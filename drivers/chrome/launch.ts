@@ -49,6 +49,11 @@ export interface LaunchedBrowser {
   userDataDir?: string;
   /** Closes the browser (or disconnects from a remote one) and removes the user-data-dir. */
   close(): Promise<void>;
+  /**
+   * Kills a launched browser's process at once, without asking it to close (for one whose page
+   * stopped answering), and removes the user-data-dir; a remote browser is only disconnected.
+   */
+  kill(): Promise<void>;
 }
 
 /**
@@ -65,7 +70,8 @@ export async function launchChrome(options: LaunchOptions = {}): Promise<Launche
         browserWSEndpoint: options.browserWs,
         defaultViewport: null,
       });
-      return { browser, remote: true, close: () => browser.disconnect() };
+      const disconnect = () => browser.disconnect();
+      return { browser, remote: true, close: disconnect, kill: disconnect };
     } catch (err) {
       throw new DriverError(
         `Cannot connect to the browser at ${options.browserWs}: ${errorMessage(err)}`,
@@ -109,27 +115,40 @@ export async function launchChrome(options: LaunchOptions = {}): Promise<Launche
     });
   }
   let closed = false;
+  /** Lets go of the browser once: `exit` stops its process, then the profile is removed. */
+  const release = async (exit: () => Promise<void>) => {
+    if (closed) return;
+    closed = true;
+    live.delete(launched);
+    await exit();
+    // Chromium may still be flushing its profile for a moment after the process exits.
+    for (let i = 0; i < 10; i++) {
+      try {
+        await Deno.remove(userDataDir, { recursive: true });
+        return;
+      } catch (err) {
+        if (err instanceof Deno.errors.NotFound) return;
+        await new Promise((r) => setTimeout(r, 100));
+      }
+    }
+  };
+  const kill = async () => {
+    const child = browser.process();
+    if (!child || child.exitCode !== null || child.signalCode !== null) return;
+    const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
+    child.kill("SIGKILL");
+    await withDeadline(exited, CLOSE_GRACE_MS, () => new Error("not gone")).catch(() => {});
+  };
   const launched: LaunchedBrowser = {
     browser,
     remote: false,
     userDataDir,
-    close: async () => {
-      if (closed) return;
-      closed = true;
-      live.delete(launched);
-      await withDeadline(browser.close(), CLOSE_GRACE_MS, () => new Error("still running"))
-        .catch(() => browser.process()?.kill("SIGKILL"));
-      // Chromium may still be flushing its profile for a moment after the process exits.
-      for (let i = 0; i < 10; i++) {
-        try {
-          await Deno.remove(userDataDir, { recursive: true });
-          return;
-        } catch (err) {
-          if (err instanceof Deno.errors.NotFound) return;
-          await new Promise((r) => setTimeout(r, 100));
-        }
-      }
-    },
+    close: () =>
+      release(() =>
+        withDeadline(browser.close(), CLOSE_GRACE_MS, () => new Error("still running"))
+          .catch(kill)
+      ),
+    kill: () => release(kill),
   };
   live.add(launched);
   return launched;

@@ -19,6 +19,7 @@ import {
 import { HierarchyFormat, Platform } from "../ui_node.ts";
 import { projectCapture, type ProjectedAction } from "../capture_projection.ts";
 import { encodeBase64 } from "./base64.ts";
+import { Coordinate } from "./screen_point.ts";
 import { IsoDateTime, LATEST_TIME } from "./iso_date_time.ts";
 
 /** The format tag of a capture file. */
@@ -30,7 +31,8 @@ const Memory = z.record(z.string(), Scalar).describe(
   "Memory variables by name; numbers and booleans are read as their text",
 );
 const StringMap = z.record(z.string(), z.string());
-const Point = z.strictObject({ x: z.number(), y: z.number() });
+/** A point of a screen: each coordinate finite and within Chromium's layout size (screen_point.ts). */
+const Point = z.strictObject({ x: Coordinate, y: Coordinate });
 const Size = z.strictObject({ width: z.number().positive(), height: z.number().positive() });
 /** ISO 8601 date-time or epoch milliseconds. */
 const Timestamp = z.union([

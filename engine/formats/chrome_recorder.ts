@@ -12,6 +12,7 @@
 import { z } from "zod";
 import type { ActionKind, EventData, NewEvent } from "../../events/schemas.ts";
 import { zodToFormatError } from "./format_error.ts";
+import { Coordinate } from "./screen_point.ts";
 
 /** A selector: one string, or a chain of strings (each piercing a shadow root or frame). */
 const Selector = z.union([z.string(), z.array(z.string()).min(1)]);
@@ -53,6 +54,11 @@ export const RecorderStep = z.object({
   width: z.number().positive().optional(),
   height: z.number().positive().optional(),
   deviceScaleFactor: z.number().positive().optional(),
+  // a click's offsets in its element and a scroll's position: points, bounded as every point
+  offsetX: Coordinate.optional(),
+  offsetY: Coordinate.optional(),
+  x: Coordinate.optional(),
+  y: Coordinate.optional(),
 }).loose().superRefine((s, ctx) => {
   const need = (field: keyof typeof s, ok: boolean) => {
     if (!ok) ctx.addIssue({ code: "custom", path: [field], message: `${s.type} needs ${field}` });

@@ -21,6 +21,7 @@ import { checkHierarchy, checkScreenshot, hierarchyText } from "./check_screen.t
 import { FormatError, zodToFormatError } from "./format_error.ts";
 import { IsoDateTime } from "./iso_date_time.ts";
 import { parseJson } from "./json_text.ts";
+import { pointOutOfRange } from "./screen_point.ts";
 
 /** The event types a session stream holds. */
 export const SESSION_EVENT_TYPES: ReadonlySet<string> = new Set<EventType>([
@@ -182,6 +183,11 @@ export function parseEventsJsonl(text: string): EventsFile {
           `${n}`,
         );
       }
+    }
+    // the stored schema takes any number; a point coming in must be on a page (screen_point.ts)
+    const far = pointOutOfRange(type, data);
+    if (far !== undefined) {
+      throw new FormatError(`line ${n}: data.${far.path}: ${far.message}`, `${n}`);
     }
     const meta = metaOf(o.meta, n);
     const event = { type, data, ...(meta ? { meta } : {}) } as NewEvent;

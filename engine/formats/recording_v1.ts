@@ -22,6 +22,7 @@ import { hierarchyMediaType } from "./detect_hierarchy.ts";
 import { FormatError, zodToFormatError } from "./format_error.ts";
 import { IsoDateTime } from "./iso_date_time.ts";
 import { projectCapture } from "../capture_projection.ts";
+import { Coordinate } from "./screen_point.ts";
 
 /** The format tag of a recording. */
 export const RECORDING_FORMAT = "recording_v1";
@@ -41,8 +42,8 @@ export const RecordingTarget = z.object({
   name: z.string().nullable().optional(),
   /** DOM selectors Cairn's human recorder computed (testId, ariaLabel, id, cssPath, …). */
   selectors: Selectors.nullable().optional(),
-  x: z.number().nullable().optional(),
-  y: z.number().nullable().optional(),
+  x: Coordinate.nullable().optional(),
+  y: Coordinate.nullable().optional(),
 }).loose();
 
 /** One step the agent decided or the human performed. */
@@ -53,8 +54,8 @@ export const RecordingStep = z.object({
   value: z.union([z.string(), z.number(), z.boolean()]).nullable().optional(),
   timeout_ms: z.number().nullable().optional(),
   retries: z.number().nullable().optional(),
-  x: z.number().nullable().optional(),
-  y: z.number().nullable().optional(),
+  x: Coordinate.nullable().optional(),
+  y: Coordinate.nullable().optional(),
   selectors: Selectors.nullable().optional(),
 }).loose();
 

@@ -12,6 +12,7 @@ import type { PlaybackAction, PlaybackPlan, Target } from "./actions.ts";
 import { PLAYBACK_TYPE_OF_KIND } from "./actions.ts";
 import { targetFromSelectors } from "./target_from_selectors.ts";
 import { InvalidStreamError } from "../../events/event_store.ts";
+import { ScreenPoint } from "../formats/screen_point.ts";
 
 /** An event as stored or about to be appended: type, data and optionally its time. */
 export type SessionEvent = {
@@ -94,11 +95,13 @@ export function eventsToPlan(
   };
 }
 
-/** The page position a human recorder stored with a page scroll (`toolParams.scrollX/scrollY`). */
+/**
+ * The page position a human recorder stored with a page scroll (`toolParams.scrollX/scrollY`);
+ * one outside any page (screen_point.ts) is left out, and the scroll goes by its direction.
+ */
 function pagePosition(
   params: Record<string, unknown> | undefined,
 ): { x: number; y: number } | undefined {
-  const x = params?.scrollX;
-  const y = params?.scrollY;
-  return typeof x === "number" && typeof y === "number" ? { x, y } : undefined;
+  const p = ScreenPoint.safeParse({ x: params?.scrollX, y: params?.scrollY });
+  return p.success ? p.data : undefined;
 }

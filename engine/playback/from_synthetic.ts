@@ -8,8 +8,7 @@
 import { z } from "zod";
 import type { PlaybackAction, PlaybackPlan, Target } from "./actions.ts";
 import { targetFromSelectors } from "./target_from_selectors.ts";
-
-const Point = z.object({ x: z.number(), y: z.number() });
+import { Coordinate, ScreenPoint } from "../formats/screen_point.ts";
 
 /** One synthetic action (003 R8 field names; `type` is accepted for `action`). */
 export const SyntheticAction = z.object({
@@ -22,9 +21,9 @@ export const SyntheticAction = z.object({
   url: z.string().optional(),
   key: z.string().optional(),
   checked: z.boolean().optional(),
-  x: z.number().optional(),
-  y: z.number().optional(),
-  scroll_to: Point.optional(),
+  x: Coordinate.optional(),
+  y: Coordinate.optional(),
+  scroll_to: ScreenPoint.optional(),
   expected: z.string().optional(),
   store_as: z.string().optional(),
   timestamp_ms: z.number().optional(),

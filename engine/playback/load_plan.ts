@@ -8,7 +8,8 @@
  */
 import { parseTrail } from "../trail.ts";
 import { parseChromeRecorder } from "../formats/chrome_recorder.ts";
-import { FormatError } from "../formats/format_error.ts";
+import { z } from "zod";
+import { FormatError, zodToFormatError } from "../formats/format_error.ts";
 import { detectImportFormat, prepareImport } from "../formats/import_file.ts";
 import type { PlaybackPlan } from "./actions.ts";
 import { trailToPlan } from "./from_trail.ts";
@@ -47,13 +48,18 @@ export async function planFromText(
   } catch {
     detectImportFormat(text); // throws with line and column
   }
-  if (Array.isArray(value)) return syntheticToPlan(value);
+  if (Array.isArray(value)) return synthetic(value, file);
   const obj = value as Record<string, unknown>;
-  if (obj && Array.isArray(obj.actions)) return syntheticToPlan(obj.actions);
+  if (obj && Array.isArray(obj.actions)) return synthetic(obj.actions, file, "actions");
   if (obj && "schema_version" in obj) return recordingV1ToPlan(obj, file ? { file } : {});
   const { format } = detectImportFormat(text);
   if (format === "chrome-recorder") {
-    const flows = parseChromeRecorder(value);
+    let flows;
+    try {
+      flows = parseChromeRecorder(value);
+    } catch (err) {
+      throw err instanceof FormatError && file ? new FormatError(`${file}: ${err.message}`) : err;
+    }
     const first = flows[0];
     if (!first) throw new FormatError(`${file ?? "flow"}: the file holds no flow`);
     return chromeRecorderToPlan(first.flow, file ? { file } : {});
@@ -71,6 +77,17 @@ export async function planFromText(
     kind: "recording",
     ...(file ? { file } : {}),
   });
+}
+
+/** A synthetic action array as a plan; a bad field is a `FormatError` naming the file and path. */
+function synthetic(value: unknown, file: string | undefined, prefix?: string): PlaybackPlan {
+  try {
+    return syntheticToPlan(value);
+  } catch (err) {
+    if (!(err instanceof z.ZodError)) throw err;
+    const e = zodToFormatError(err, prefix);
+    throw new FormatError(file ? `${file}: ${e.message}` : e.message, e.where);
+  }
 }
 
 /**

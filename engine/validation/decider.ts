@@ -29,6 +29,8 @@ export interface PolicyFlags {
 
 /** Default number of iterations of the authoring loop (000 "Convergence failure"). */
 export const DEFAULT_MAX_ITERATIONS = 3;
+/** Most iterations a caller may ask for (`--max-iterations`, `max_iterations`). */
+export const MAX_ITERATIONS = 20;
 
 /**
  * The one place policies map to loop behaviour. Authoring: all passes and the loop until
