@@ -1,6 +1,6 @@
 /**
  * `cairn replay FILE --url URL`: plays a trail, a `recording_v1`, a Chrome DevTools Recorder
- * flow, a synthetic action array or a stored session (by id) in headless Chromium with the
+ * flow, a capture file, a synthetic action array or a stored session (by id) in headless Chromium with the
  * self-healing cascade, stores the playback events, and prints the report (a table, or JSON
  * with `--json`). Exits 1 when an action failed.
  *

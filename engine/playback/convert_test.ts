@@ -183,6 +183,20 @@ Deno.test("planFromText() detects the file kind and rebasePlan() re-points navig
   await assertRejects(() => planFromText("{ nope", { file: "bad.json" }), SyntaxError);
 });
 
+Deno.test("planFromText() plays a capture file's actions, not its actions array as synthetic ones", async () => {
+  const file = new URL("../../examples/web_checkout.capture.json", import.meta.url);
+  const capture = JSON.parse(await Deno.readTextFile(file));
+  const plan = await planFromText(JSON.stringify(capture), {
+    file: "web_checkout.capture.json",
+    readFile: (rel) => Deno.readFile(new URL(`../../examples/${rel}`, import.meta.url)),
+  });
+  assertEquals([plan.source.kind, plan.source.file], ["recording", "web_checkout.capture.json"]);
+  assertEquals(
+    plan.actions.filter((a) => a.type !== "navigate").length,
+    capture.actions.filter((a: { action: string }) => a.action !== "navigate").length,
+  );
+});
+
 Deno.test("trailToPlan() maps childOf to a scoped lookup, textRegex to a regex level and index to the nth match", () => {
   const trail = parseTrail(`config:
   platform: web

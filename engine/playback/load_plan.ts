@@ -6,6 +6,7 @@
  *
  * @module
  */
+import { CAPTURE_FORMAT } from "../formats/capture_v1.ts";
 import { parseTrail } from "../trail.ts";
 import { parseChromeRecorder } from "../formats/chrome_recorder.ts";
 import { z } from "zod";
@@ -50,7 +51,10 @@ export async function planFromText(
   }
   if (Array.isArray(value)) return synthetic(value, file);
   const obj = value as Record<string, unknown>;
-  if (obj && Array.isArray(obj.actions)) return synthetic(obj.actions, file, "actions");
+  // `{ actions: [...] }` is a synthetic action list, unless it says it is a capture
+  if (obj && Array.isArray(obj.actions) && obj.format !== CAPTURE_FORMAT) {
+    return synthetic(obj.actions, file, "actions");
+  }
   if (obj && "schema_version" in obj) return recordingV1ToPlan(obj, file ? { file } : {});
   const { format } = detectImportFormat(text);
   if (format === "chrome-recorder") {
