@@ -13,7 +13,7 @@ import { EVENT_SCHEMAS, type NewEvent } from "../events/schemas.ts";
 import type { ApiContext } from "./app.ts";
 import { decimal, invalidRequest, parseInput, pathId, readJson } from "./errors.ts";
 import { describeRoute } from "./openapi.ts";
-import { pointOutOfRange } from "../engine/formats/screen_point.ts";
+import { geometryOutOfRange } from "../engine/formats/screen_point.ts";
 
 const NewEventMeta = z.object({
   recordedAt: z.string().optional(),
@@ -168,8 +168,8 @@ export function eventsRouter(ctx: ApiContext): Hono {
     const body = parseInput(AppendBody, raw, "body");
     refuseUnknownFields((raw as { events: unknown[] }).events, body.events);
     body.events.forEach((e, i) => {
-      // the stored schema takes any number; a point coming in must be on a page (screen_point.ts)
-      const far = pointOutOfRange(e.type, e.data);
+      // the stored schema takes any number; geometry coming in must fit a page (screen_point.ts)
+      const far = geometryOutOfRange(e.type, e.data);
       if (far === undefined) return;
       const path = `body.events.${i}.data.${far.path}`;
       throw invalidRequest(`${path}: ${far.message}`, [{ path, message: far.message }]);

@@ -21,7 +21,7 @@ import {
   prepareImport,
 } from "../engine/formats/import_file.ts";
 import { decodeUtf8 } from "../engine/formats/utf8_text.ts";
-import { pointOutOfRange } from "../engine/formats/screen_point.ts";
+import { geometryOutOfRange } from "../engine/formats/screen_point.ts";
 
 /** Options of {@linkcode ingestFile}. */
 export interface IngestOptions {
@@ -90,7 +90,7 @@ export async function prepareFile(
           const field = ["data", ...issue.path.map(String)].join(".");
           throw new FormatError(`event ${i} (${e.type}): ${field}: ${issue.message}`);
         }
-        const far = pointOutOfRange(e.type, e.data);
+        const far = geometryOutOfRange(e.type, e.data);
         if (far !== undefined) {
           throw new FormatError(`event ${i} (${e.type}): data.${far.path}: ${far.message}`);
         }

@@ -449,7 +449,7 @@ Deno.test("HTTP numbers that mirror CLI flags are refused outside the flags' ran
   });
 });
 
-Deno.test("POST /v1/streams/:id/events refuses a point off any page with 400 naming it, storing nothing; a stored one still reads", async () => {
+Deno.test("POST /v1/streams/:id/events refuses a point, box or viewport off any page with 400 naming it, storing nothing; a stored one still reads", async () => {
   await withApp(async (app, store) => {
     const started = {
       type: "SessionStarted",
@@ -470,6 +470,20 @@ Deno.test("POST /v1/streams/:id/events refuses a point off any page with 400 nam
           scroll: { x: 0, y: 1e20 },
         },
       }, "body.events.1.data.scroll.y"],
+      [
+        { ...started, data: { ...started.data, viewport: { width: 0, height: 720 } } },
+        "body.events.1.data.viewport.width",
+      ],
+      [{
+        type: "PlaybackActionResolved",
+        data: {
+          index: 0,
+          strategy: "test_id",
+          selector: "#a",
+          healed: false,
+          bounds: { x: 0, y: 0, w: -4, h: 10 },
+        },
+      }, "body.events.1.data.bounds.w"],
     ];
     for (const [event, field] of cases) {
       const res = await app.request(
@@ -478,7 +492,7 @@ Deno.test("POST /v1/streams/:id/events refuses a point off any page with 400 nam
       );
       const err = await errorOf(res, 400, "invalid_request");
       assertEquals(err.issues?.map((i) => i.path), [field]);
-      assertStringIncludes(err.message, "expected a coordinate from -33554431 to 33554431");
+      assertStringIncludes(err.message, `${field}: expected a`);
     }
     assertEquals(await store.headPosition(), 0, "nothing of a refused batch is stored");
     const edge = await app.request(

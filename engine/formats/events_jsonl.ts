@@ -21,7 +21,7 @@ import { checkHierarchy, checkScreenshot, hierarchyText } from "./check_screen.t
 import { FormatError, zodToFormatError } from "./format_error.ts";
 import { IsoDateTime } from "./iso_date_time.ts";
 import { parseJson } from "./json_text.ts";
-import { pointOutOfRange } from "./screen_point.ts";
+import { geometryOutOfRange } from "./screen_point.ts";
 
 /** The event types a session stream holds. */
 export const SESSION_EVENT_TYPES: ReadonlySet<string> = new Set<EventType>([
@@ -184,8 +184,8 @@ export function parseEventsJsonl(text: string): EventsFile {
         );
       }
     }
-    // the stored schema takes any number; a point coming in must be on a page (screen_point.ts)
-    const far = pointOutOfRange(type, data);
+    // the stored schema takes any number; geometry coming in must fit a page (screen_point.ts)
+    const far = geometryOutOfRange(type, data);
     if (far !== undefined) {
       throw new FormatError(`line ${n}: data.${far.path}: ${far.message}`, `${n}`);
     }

@@ -179,6 +179,12 @@ const BAD: [string, string, string][] = [
     "line 2: meta.idempotencyKey: unknown field (meta holds recordedAt, causationId, correlationId)",
   ],
   [
+    "a session with a viewport of no area",
+    `{"type":"SessionStarted","data":{"sessionId":"x","mode":"agent","platform":"web",` +
+    `"viewport":{"width":1280,"height":0}}}`,
+    "line 1: data.viewport.height: expected a size above 0 (a viewport has an area)",
+  ],
+  [
     "a meta id that is not a string",
     `${START}\n{"type":"SessionEnded","data":{"reason":"completed"},"meta":{"correlationId":7}}`,
     "line 2: meta.correlationId: expected a string",

@@ -2,7 +2,7 @@ import { assert, assertEquals, assertRejects } from "../../tests/assert.ts";
 import { EVENT_SCHEMAS } from "../../events/schemas.ts";
 import { FormatError } from "./format_error.ts";
 import { prepareImport } from "./import_file.ts";
-import { MAX_COORDINATE, pointOutOfRange } from "./screen_point.ts";
+import { geometryOutOfRange, MAX_COORDINATE } from "./screen_point.ts";
 import { planFromText } from "../playback/load_plan.ts";
 
 const ROOT = new URL("../../", import.meta.url).pathname;
@@ -143,11 +143,26 @@ Deno.test("planFromText() refuses a synthetic action's point beyond Chromium's l
   assertEquals(ok.actions[0]!.target?.point, { x: MAX_COORDINATE, y: 4 });
 });
 
-Deno.test("pointOutOfRange() checks incoming points only; the stored schema still reads a far one", () => {
+Deno.test("geometryOutOfRange() checks incoming points only; the stored schema still reads a far one", () => {
   const far = { actionId: "a1", kind: "tap", point: { x: 1e300, y: 0 }, source: "agent" };
-  assertEquals(pointOutOfRange("ActionPerformed", far)?.path, "point.x");
-  assertEquals(pointOutOfRange("ScreenCaptured", { scroll: { x: 0, y: 4e7 } })?.path, "scroll.y");
-  assertEquals(pointOutOfRange("StepStarted", { index: 0, text: "x" }), undefined);
+  assertEquals(geometryOutOfRange("ActionPerformed", far)?.path, "point.x");
+  assertEquals(
+    geometryOutOfRange("ScreenCaptured", { scroll: { x: 0, y: 4e7 } })?.path,
+    "scroll.y",
+  );
+  assertEquals(geometryOutOfRange("StepStarted", { index: 0, text: "x" }), undefined);
+  const size = (width: number, height: number) => ({ viewport: { width, height } });
+  assertEquals(geometryOutOfRange("SessionStarted", size(0, 720))?.path, "viewport.width");
+  assertEquals(geometryOutOfRange("ScreenCaptured", size(1280, -1))?.path, "viewport.height");
+  assertEquals(geometryOutOfRange("PlaybackStarted", size(1280, 4e7))?.path, "viewport.height");
+  assertEquals(geometryOutOfRange("SessionStarted", size(1280, 720)), undefined);
+  assertEquals(
+    geometryOutOfRange("SessionStarted", { devicePixelRatio: 0 })?.message,
+    "expected a device pixel ratio above 0",
+  );
+  const box = (w: number) => ({ bounds: { x: 0, y: 0, w, h: 1 } });
+  assertEquals(geometryOutOfRange("PlaybackActionResolved", box(-1))?.path, "bounds.w");
+  assertEquals(geometryOutOfRange("PlaybackActionResolved", box(0)), undefined);
   // an event stored before the bound stays readable as it was
   assertEquals(EVENT_SCHEMAS.ActionPerformed.parse(far).point, { x: 1e300, y: 0 });
 });
