@@ -8,7 +8,7 @@
  */
 import { bool, type CommandSpec, list, type ParsedArgs, str, UsageError } from "./args.ts";
 
-import { checkStorePath, DB_FLAGS, dbPath } from "./context.ts";
+import { checkStorePath, DB_FLAGS, dbLabel, dbPath } from "./context.ts";
 import { InputError } from "./errors.ts";
 import { type DaemonState, readState, statePath, writeState } from "./_blaze_state.ts";
 import { type AndroidStart, androidStartUrl } from "../drivers/android/android_start.ts";
@@ -162,7 +162,7 @@ export function toolParams(tool: string, words: readonly string[]): Record<strin
 export async function run(args: ParsedArgs): Promise<number> {
   const [tool, ...words] = args.positionals;
   const db = dbPath(args);
-  checkStorePath(db); // a directory or another program's file: refused before any daemon starts
+  checkStorePath(db, dbLabel(args)); // a directory or another program's file: refused before any daemon starts
   if (tool === "__daemon") {
     const { runDaemon } = await import("./_blaze_daemon.ts");
     await runDaemon(db);

@@ -12,7 +12,7 @@ import { InputError } from "./errors.ts";
 import { streamIdOf } from "../engine/time_travel.ts";
 import { SqliteEventStore } from "../events/sqlite_event_store.ts";
 import { type DatabaseContents, databaseContents } from "../events/migrations.ts";
-import { type EventStore, NotFoundError } from "../events/event_store.ts";
+import type { EventStore } from "../events/event_store.ts";
 
 /** The `--db PATH` flag; spread into a command's `flags`. */
 export const DB_FLAGS: Record<string, FlagSpec> = {
@@ -44,6 +44,20 @@ export function dbPath(args: ParsedArgs): string {
 }
 
 /**
+ * The database path as an error names it: the path, and where it came from when that was
+ * `CAIRN_DB` (a user who typed no `--db` may not remember the variable is set).
+ *
+ * @param args parsed arguments (may carry `--db`)
+ * @returns `PATH` or `PATH (from CAIRN_DB)`
+ */
+export function dbLabel(args: ParsedArgs): string {
+  const path = dbPath(args);
+  const flag = args.flags.db;
+  const fromEnv = !(typeof flag === "string" && flag.length > 0) && !!Deno.env.get("CAIRN_DB");
+  return fromEnv ? `${path} (from CAIRN_DB)` : path;
+}
+
+/**
  * Opens the event store a command uses: creating the file and its directory when missing (or
  * empty), or, for a command that only reads (`existing`), refusing a path where no log is, so a
  * mistyped `--db` does not leave a database behind. A directory, or a file that holds something
@@ -52,7 +66,8 @@ export function dbPath(args: ParsedArgs): string {
  * @param args parsed arguments (may carry `--db`)
  * @param options `existing`: the file must already hold an event log
  * @returns the open store; the caller closes it
- * @throws {NotFoundError} `No event log at PATH …` when `existing` and there is none
+ * @throws {InputError} `No event log at PATH …` when `existing` and there is none (exit 2, as a
+ *   missing input file)
  * @throws {InputError} `PATH: …` when the path is a directory or not a Cairn event log
  */
 export function openStore(
@@ -60,9 +75,9 @@ export function openStore(
   options: { existing?: boolean } = {},
 ): SqliteEventStore {
   const path = dbPath(args);
-  const contents = checkStorePath(path);
+  const contents = checkStorePath(path, dbLabel(args));
   if (options.existing && contents === "empty") {
-    throw new NotFoundError(`No event log at ${path} (cairn ingest FILE creates one)`);
+    throw new InputError(`No event log at ${dbLabel(args)} (cairn ingest FILE creates one)`);
   }
   return SqliteEventStore.open(path);
 }
@@ -72,20 +87,21 @@ export function openStore(
  * a log already; not a directory, not a file of something else.
  *
  * @param path the database path (`--db`, `CAIRN_DB` or the default)
+ * @param label how errors name it (see {@linkcode dbLabel}; default the path)
  * @returns what the file holds ("empty" when there is none yet)
  * @throws {InputError} `PATH: is a directory …` or `PATH: not a Cairn event log`
  */
-export function checkStorePath(path: string): DatabaseContents {
+export function checkStorePath(path: string, label = path): DatabaseContents {
   if (path === ":memory:" || !existsSync(path)) return "empty";
   if (Deno.statSync(path).isDirectory) {
     throw new InputError(
-      `${path}: is a directory, not an event log file (name a file, e.g. ${
+      `${label}: is a directory, not an event log file (name a file, e.g. ${
         join(path, "cairn.db")
       })`,
     );
   }
   const contents = contentsOf(path);
-  if (contents === "other") throw new InputError(`${path}: not a Cairn event log`);
+  if (contents === "other") throw new InputError(`${label}: not a Cairn event log`);
   return contents;
 }
 

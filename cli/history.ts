@@ -9,7 +9,7 @@ import { dirname, join } from "node:path";
 import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { bool, type CommandSpec, num, type ParsedArgs, str, UsageError } from "./args.ts";
 import { MAX_SHEET_COLUMNS, sessionSheet } from "../engine/timeline_sheet.ts";
-import { DB_FLAGS, dbPath, openStore, resolveStream } from "./context.ts";
+import { DB_FLAGS, dbLabel, dbPath, openStore, resolveStream } from "./context.ts";
 import { NotFoundError } from "../events/event_store.ts";
 import type { EventStore } from "../events/event_store.ts";
 import {
@@ -151,7 +151,7 @@ export async function run(args: ParsedArgs): Promise<number> {
       }
     }
     if (!json ? !printed : rows.length === 0) {
-      throw new NotFoundError(`No session ${streamId} in ${dbPath(args)}`);
+      throw new NotFoundError(`No session ${streamId} in ${dbLabel(args)}`);
     }
     if (json) console.log(JSON.stringify({ streamId, events: rows }, null, 2));
     return 0;
@@ -194,7 +194,7 @@ async function listAll(
     return 0;
   }
   if (sessions.length === 0) {
-    console.log(`No sessions in ${dbPath(args)} (import one with cairn ingest FILE)`);
+    console.log(`No sessions in ${dbLabel(args)} (import one with cairn ingest FILE)`);
     return 0;
   }
   console.log(renderSessions(sessions));

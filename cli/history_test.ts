@@ -13,11 +13,11 @@ async function filesIn(dir: string): Promise<Record<string, Uint8Array>> {
   return out;
 }
 
-async function cairn(args: string[], cwd: string) {
+async function cairn(args: string[], cwd: string, env: Record<string, string> = {}) {
   const out = await new Deno.Command(Deno.execPath(), {
     args: ["run", "-A", "--no-check", MAIN, ...args],
     cwd,
-    env: { CAIRN_DB: "" },
+    env: { CAIRN_DB: "", ...env },
     stdout: "piped",
     stderr: "piped",
   }).output();
@@ -160,10 +160,18 @@ Deno.test("cairn history and export refuse a --db where no log is, and create no
         const r = await cairn([...args, "--db", db], dir);
         assertEquals(
           [r.code, r.stderr],
-          [1, `cairn ${args[0]}: No event log at ${db} (cairn ingest FILE creates one)\n`],
+          [2, `cairn ${args[0]}: No event log at ${db} (cairn ingest FILE creates one)\n`],
         );
       }
     }
+    const fromEnv = await cairn(["history", "h1"], dir, { CAIRN_DB: typo });
+    assertEquals(
+      [fromEnv.code, fromEnv.stderr],
+      [
+        2,
+        `cairn history: No event log at ${typo} (from CAIRN_DB) (cairn ingest FILE creates one)\n`,
+      ],
+    );
     assertEquals(await Deno.stat(`${dir}/typo`).then(() => true, () => false), false);
     assertEquals(await filesIn(`${dir}/empty`), { "cairn.db": new Uint8Array() });
   } finally {
