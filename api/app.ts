@@ -45,6 +45,9 @@ export interface AppOptions {
 /** Default request body limit: 16 MiB. */
 export const DEFAULT_BODY_LIMIT = 16 * 1024 * 1024;
 
+/** The largest body limit `serve` takes: 1 GiB (a body is read into memory whole). */
+export const MAX_BODY_LIMIT = 1024 * 1024 * 1024;
+
 /**
  * Builds the API.
  *

@@ -8,7 +8,7 @@
 import { type CommandSpec, num, type ParsedArgs, str } from "./args.ts";
 import { DB_FLAGS, dbPath, openStore } from "./context.ts";
 import { InputError } from "./errors.ts";
-import { createApp, DEFAULT_BODY_LIMIT, isLoopback } from "../api/app.ts";
+import { createApp, DEFAULT_BODY_LIMIT, isLoopback, MAX_BODY_LIMIT } from "../api/app.ts";
 import { blazeRegistry } from "../api/blaze.ts";
 import { playbackRegistry } from "../api/playbacks.ts";
 import { validationRegistry } from "../api/validations.ts";
@@ -34,6 +34,7 @@ export const spec: CommandSpec = {
       value: "BYTES",
       default: DEFAULT_BODY_LIMIT,
       min: 1,
+      max: MAX_BODY_LIMIT,
       description: "Largest request body accepted (413 above)",
     },
     ...DB_FLAGS,

@@ -30,13 +30,17 @@ Deno.test("serveConfig() refuses a non-loopback host without CAIRN_TOKEN", () =>
   assertEquals(ok, { host: "0.0.0.0", port: 8787, bodyLimit: 16 * 1024 * 1024, token: "t0k" });
 });
 
-Deno.test("serve's spec takes --body-limit and refuses one below 1 or a port outside 0..65535", () => {
+Deno.test("serve's spec takes --body-limit and refuses one outside 1 byte..1 GiB or a port outside 0..65535", () => {
   const env = () => undefined;
   assertEquals(serveConfig(parseArgs(spec, ["--body-limit", "4096"]), env).bodyLimit, 4096);
   assertEquals(serveConfig(parseArgs(spec, ["--port", "0"]), env).port, 0);
   assertEquals(serveConfig(parseArgs(spec, ["--port", "65535"]), env).port, 65535);
   const bad: [string[], string][] = [
-    [["--body-limit", "0"], 'serve: --body-limit must be an integer of at least 1, got "0"'],
+    [["--body-limit", "0"], 'serve: --body-limit must be an integer from 1 to 1073741824, got "0"'],
+    [
+      ["--body-limit", "1073741825"],
+      'serve: --body-limit must be an integer from 1 to 1073741824, got "1073741825"',
+    ],
     [["--port", "70000"], 'serve: --port must be an integer from 0 to 65535, got "70000"'],
     [["--port", "-1"], 'serve: --port must be an integer from 0 to 65535, got "-1"'],
   ];

@@ -176,6 +176,16 @@ const BAD: { name: string; edit: (r: Record<string, unknown>) => void; message: 
     message: "timeline.0.snapshot.nodes.2.node_id: ",
   },
   {
+    name: "a negative timeout",
+    edit: (r) => ((r.timeline as { step?: { timeout_ms?: number } }[])[1]!.step!.timeout_ms = -5),
+    message: "timeline.1.step.timeout_ms: ",
+  },
+  {
+    name: "a fractional retry count",
+    edit: (r) => ((r.timeline as { step?: { retries?: number } }[])[1]!.step!.retries = 1.5),
+    message: "timeline.1.step.retries: ",
+  },
+  {
     name: "a missing mode",
     edit: (r) => delete r.mode,
     message: "mode: ",
