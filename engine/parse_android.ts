@@ -31,7 +31,8 @@ const KEPT_ATTRS = [
  *
  * @param text the XML source
  * @returns the screen (format `uiautomator-dump` when `<node>` tags are used, else `uiautomator2`)
- * @throws {SyntaxError} on malformed XML or bounds, naming the line and column
+ * @throws {SyntaxError} on malformed XML or bounds, or XCUITest page source, naming the line
+ * and column
  * @example
  * ```ts
  * const s = parseAndroid('<hierarchy rotation="0"><node class="android.widget.Button" text="OK" bounds="[0,0][100,50]"/></hierarchy>');
@@ -40,6 +41,13 @@ const KEPT_ATTRS = [
  */
 export function parseAndroid(text: string): Screen {
   const doc = parseXml(text);
+  if (doc.name === "AppiumAUT" || doc.name.startsWith("XCUIElementType")) {
+    throw syntaxErrorAt(
+      text,
+      doc.offset,
+      `Not UiAutomator XML: the root element is <${doc.name}>, XCUITest's (expected <hierarchy> or <node>)`,
+    );
+  }
   const top = doc.name === "hierarchy" ? doc.children : [doc];
   let dump = false;
   const convert = (el: XmlElement): UiNode => {

@@ -76,7 +76,8 @@ function num(text: string, el: XmlElement, name: string): number {
  *
  * @param text the XML source
  * @returns the screen, in points
- * @throws {SyntaxError} on malformed XML or coordinates, naming the line and column
+ * @throws {SyntaxError} on malformed XML or coordinates, or a root that is not XCUITest's,
+ * naming the line and column
  * @example
  * ```ts
  * const s = parseIos('<AppiumAUT><XCUIElementTypeApplication type="XCUIElementTypeApplication" x="0" y="0" width="390" height="844"/></AppiumAUT>');
@@ -85,6 +86,13 @@ function num(text: string, el: XmlElement, name: string): number {
  */
 export function parseIos(text: string): Screen {
   const doc = parseXml(text);
+  if (doc.name !== "AppiumAUT" && !doc.name.startsWith("XCUIElementType")) {
+    throw syntaxErrorAt(
+      text,
+      doc.offset,
+      `Not XCUITest page source: the root element is <${doc.name}> (expected <AppiumAUT> or <XCUIElementType…>)`,
+    );
+  }
   const convert = (el: XmlElement): UiNode => {
     const a = el.attrs;
     const type = a.type || el.name;

@@ -66,6 +66,21 @@ Deno.test("cairn snapshot exits 2 with one line naming the file for bad input", 
   }
 });
 
+Deno.test("cairn snapshot --format ios or android refuses the other platform's XML, naming the file", async () => {
+  const android = `${CORPUS}android/uiautomator_system_anr_dialog.xml`;
+  const asIos = await cairn(android, "--format", "ios");
+  assertEquals(asIos.code, 2, asIos.out);
+  assertEquals(asIos.err.trim().split("\n").length, 1);
+  assertStringIncludes(
+    asIos.err,
+    `${android}: Not XCUITest page source: the root element is <hierarchy>`,
+  );
+  const ios = `${CORPUS}ios/xcuitest-source_safari_iphone.xml`;
+  const asAndroid = await cairn(ios, "--format", "android");
+  assertEquals(asAndroid.code, 2, asAndroid.out);
+  assertStringIncludes(asAndroid.err, `${ios}: Not UiAutomator XML`);
+});
+
 Deno.test("cairn snapshot --diff says unchanged, or lists the differences", async () => {
   const a = `${CORPUS}android/uiautomator_wikipedia_search.xml`;
   const same = await cairn("--diff", a, a);
