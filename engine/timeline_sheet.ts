@@ -240,11 +240,13 @@ export async function sessionSheet(
   options: SheetOptions & { at?: number } = {},
 ): Promise<SessionSheet> {
   const events: StoredEvent[] = [];
+  let exists = false; // an event after `at` proves the session exists too
   for await (const e of store.readStream(streamId)) {
+    exists = true;
     if (options.at !== undefined && e.position > options.at) break;
     events.push(e);
   }
-  if (events.length === 0) throw new NotFoundError(`No session ${streamId}`);
+  if (!exists) throw new NotFoundError(`No session ${streamId}`);
   const all = sheetFrames(events);
   if (all.length === 0) {
     const upTo = options.at === undefined ? "" : ` up to position ${options.at}`;

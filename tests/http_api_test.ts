@@ -421,6 +421,13 @@ Deno.test("GET /v1/sessions/:id/sheet.png draws the screenshots up to ?at as one
     const twoMeta = await sharp(new Uint8Array(await two.arrayBuffer())).metadata();
     assertEquals(twoMeta.width, 12 + 2 * 332); // two screens up to position 3: two columns
     await errorOf(await app.request("/v1/sessions/s1/sheet.png?at=1"), 404, "not_found");
+    // before the session's first event: the session exists, its screenshots do not yet
+    const early = await errorOf(
+      await app.request("/v1/sessions/s1/sheet.png?at=0"),
+      404,
+      "not_found",
+    );
+    assertEquals(early.message, "session-s1 has no screenshots up to position 0");
     await errorOf(await app.request("/v1/sessions/nope/sheet.png"), 404, "not_found");
     await errorOf(
       await app.request("/v1/sessions/s1/sheet.png?columns=0"),
