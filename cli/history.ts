@@ -173,6 +173,7 @@ async function writeSheet(
     columns,
     ...(at === undefined ? {} : { at }),
   });
+  await Deno.mkdir(dirname(file), { recursive: true }); // as blaze end --out does
   await Deno.writeFile(file, sheet.png);
   const { frames, total } = sheet;
   const range = `@${frames[0]!.position} … @${frames.at(-1)!.position}`;

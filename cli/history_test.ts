@@ -282,7 +282,7 @@ Deno.test("cairn history --sheet draws the screenshots as one picture; a session
     }
     await store.append("session-shots", events);
     store.close();
-    const out = `${dir}/run.png`;
+    const out = `${dir}/sheets/new/run.png`; // folders that do not exist yet are made
     const r = await cairn(["history", "shots", "--sheet", out, "--columns", "2", "--db", db], dir);
     assertEquals(r.code, 0, r.stderr);
     assertMatch(r.stdout, /^.*run\.png: 5 screens \(@\d+ … @\d+\), 676×1650\n$/);
@@ -291,6 +291,12 @@ Deno.test("cairn history --sheet draws the screenshots as one picture; a session
     // --at stops the sheet there
     const first = await cairn(["history", "shots", "--sheet", out, "--at", "7", "--db", db], dir);
     assertStringIncludes(first.stdout, "2 screens (@6 … @7)");
+    // before the session's first event: it exists, with no screenshots yet
+    const early = await cairn(["history", "shots", "--sheet", out, "--at", "0", "--db", db], dir);
+    assertEquals(
+      early.stderr,
+      "cairn history: session-shots has no screenshots up to position 0\n",
+    );
 
     const steps = SqliteEventStore.open(db);
     await steps.append("session-steps", [{ type: "StepStarted", data: { index: 0, text: "a" } }]);
