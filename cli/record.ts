@@ -1,7 +1,8 @@
 /**
  * `cairn record --url URL --prompt "…"`: records a person using Chromium (headed when a display
- * exists, headless otherwise) until Ctrl-C, `stop` on stdin, or `POST /v1/record/:id/stop`,
- * then writes the `recording_v1` file (mode `human`).
+ * exists, headless otherwise) until Ctrl-C or SIGTERM, `stop` on stdin, or
+ * `POST /v1/record/:id/stop`, then writes the `recording_v1` file (mode `human`). A browser that
+ * goes away (closed or killed) ends the session `interrupted`: the file is written, exit 1.
  *
  * @module
  */
@@ -9,6 +10,8 @@ import { bool, type CommandSpec, num, type ParsedArgs, str, UsageError } from ".
 import { DB_FLAGS, openStore } from "./context.ts";
 import { ChromeDriver } from "../drivers/chrome/chrome_driver.ts";
 import { HumanRecorder } from "../drivers/chrome/human_recorder.ts";
+import { closeLaunchedBrowsers } from "../drivers/chrome/launch.ts";
+import { isPageUrl, PAGE_URL_RULE } from "../drivers/_blaze_params.ts";
 import { createApp } from "../api/app.ts";
 import { recordRegistry } from "../api/record.ts";
 import { writeSessionFiles } from "./_session_files.ts";
@@ -49,7 +52,8 @@ export const spec: CommandSpec = {
     ...DB_FLAGS,
   },
   details: `
-Stop with Ctrl-C, by typing stop and Enter, or with POST /v1/record/<id>/stop (--port).
+Stop with Ctrl-C (or SIGTERM), by typing stop and Enter, or with POST /v1/record/<id>/stop
+(--port). Closing the browser ends the session as interrupted: the file is written, exit 1.
 Password fields, data-sensitive fields and autocomplete cc-*/current-password fields are stored
 as [redacted]. Without --ephemeral the session stays in the event log (cairn history <id>).`,
 };
@@ -66,6 +70,7 @@ export async function run(args: ParsedArgs): Promise<number> {
   if (!url) throw new UsageError("record: --url is required");
   if (!prompt) throw new UsageError("record: --prompt is required");
   if (!URL.canParse(url)) throw new UsageError(`record: --url is not a URL: ${url}`);
+  if (!isPageUrl(url)) throw new UsageError(`record: --url ${url}: ${PAGE_URL_RULE}`);
   const port = num(args, "port");
   const store = openStore(args);
   const ws = str(args, "browser-ws");
@@ -73,20 +78,20 @@ export async function run(args: ParsedArgs): Promise<number> {
   let driver: ChromeDriver | undefined;
   let server: Deno.HttpServer<Deno.NetAddr> | undefined;
   const controller = new AbortController();
-  const onSigint = () => controller.abort("interrupt");
+  const onSignal = () => controller.abort("interrupt");
+  Deno.addSignalListener("SIGINT", onSignal);
+  Deno.addSignalListener("SIGTERM", onSignal);
   try {
+    // the port is bad input: refused before a browser starts or an event is stored
+    if (port !== undefined) server = listen(createApp({ store }).fetch, port);
     driver = await ChromeDriver.launch(
       ws ? { browserWs: ws, followTabs: "all" } : { headless, followTabs: "all" },
     );
+    driver.browser.on("disconnected", () => controller.abort("disconnected"));
     const recorder = await HumanRecorder.start(driver, store, { url, prompt });
     const registry = recordRegistry(store);
     registry.register(recorder.id, () => controller.abort("http"));
-    if (port !== undefined) {
-      const app = createApp({ store });
-      server = Deno.serve({ hostname: "127.0.0.1", port, onListen: () => {} }, app.fetch);
-      console.log(`API on http://127.0.0.1:${server.addr.port}`);
-    }
-    Deno.addSignalListener("SIGINT", onSigint);
+    if (server) console.log(`API on http://127.0.0.1:${server.addr.port}`);
     console.log(
       `Recording session ${recorder.id} at ${url} (${
         ws ? "remote browser" : headless ? "headless" : "headed"
@@ -96,11 +101,16 @@ export async function run(args: ParsedArgs): Promise<number> {
         } to finish.`,
     );
     watchStdin(controller);
-    await new Promise<void>((resolve) =>
-      controller.signal.addEventListener("abort", () => resolve(), { once: true })
-    );
+    await new Promise<void>((resolve) => {
+      if (controller.signal.aborted) resolve(); // a signal while starting
+      controller.signal.addEventListener("abort", () => resolve(), { once: true });
+    });
     registry.unregister(recorder.id);
-    await recorder.stop("completed");
+    const gone = controller.signal.reason === "disconnected";
+    await recorder.stop(
+      gone ? "interrupted" : "completed",
+      gone ? "The browser closed while recording" : undefined,
+    );
     const [file] = await writeSessionFiles(store, recorder.id, ".", {
       capture: false,
       ...(str(args, "out") ? { recording: str(args, "out")! } : {}),
@@ -113,12 +123,33 @@ export async function run(args: ParsedArgs): Promise<number> {
       const n = await store.deleteStream(recorder.streamId);
       console.log(`Deleted the session's ${n} events (--ephemeral)`);
     }
+    if (gone) {
+      console.error(`cairn record: the browser closed while recording (session interrupted)`);
+      return 1;
+    }
     return 0;
   } finally {
-    Deno.removeSignalListener("SIGINT", onSigint);
+    Deno.removeSignalListener("SIGINT", onSignal);
+    Deno.removeSignalListener("SIGTERM", onSignal);
     await server?.shutdown();
     await driver?.close();
+    await closeLaunchedBrowsers(); // as serve does last: no Chromium outlives the command
     store.close();
+  }
+}
+
+/** Serves the API on 127.0.0.1:`port`; a port in use is bad input (exit 2 naming `--port`). */
+function listen(
+  fetch: Deno.ServeHandler<Deno.NetAddr>,
+  port: number,
+): Deno.HttpServer<Deno.NetAddr> {
+  try {
+    return Deno.serve({ hostname: "127.0.0.1", port, onListen: () => {} }, fetch);
+  } catch (err) {
+    if (err instanceof Deno.errors.AddrInUse) {
+      throw new UsageError(`record: --port: port ${port} is in use`);
+    }
+    throw err;
   }
 }
 

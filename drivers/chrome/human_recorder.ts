@@ -91,6 +91,7 @@ export class HumanRecorder {
    * @param store where the events go
    * @param options url, prompt, session id
    * @returns the running recorder
+   * @throws {DriverError} when the url cannot be opened (the session is then ended `failed`)
    */
   static async start(
     driver: ChromeDriver,
@@ -112,23 +113,29 @@ export class HumanRecorder {
         drivers: { chrome: await driver.browser.version() },
       },
     }], "no_stream");
-    driver.onNewTab((page) => {
-      const work = r.#attach(page).catch((err) => {
-        r.#errors.push(String(err));
+    try {
+      driver.onNewTab((page) => {
+        const work = r.#attach(page).catch((err) => {
+          r.#errors.push(String(err));
+        });
+        r.#attaching.add(work);
+        work.finally(() => r.#attaching.delete(work));
       });
-      r.#attaching.add(work);
-      work.finally(() => r.#attaching.delete(work));
-    });
-    await r.#attach(driver.page);
-    const nav = await driver.navigate(options.url);
-    const state = r.#pages.get(driver.page)!;
-    state.lastUrl = nav.finalUrl;
-    await r.#enqueue(() =>
-      r.#append([{
-        type: "NavigationOccurred",
-        data: { url: nav.finalUrl, reason: "navigate", tabId: state.tab },
-      }])
-    );
+      await r.#attach(driver.page);
+      const nav = await driver.navigate(options.url);
+      const state = r.#pages.get(driver.page)!;
+      state.lastUrl = nav.finalUrl;
+      await r.#enqueue(() =>
+        r.#append([{
+          type: "NavigationOccurred",
+          data: { url: nav.finalUrl, reason: "navigate", tabId: state.tab },
+        }])
+      );
+    } catch (err) {
+      // the session started: it ends failed, never left open
+      await r.#end("failed", err instanceof Error ? err.message : String(err)).catch(() => {});
+      throw err;
+    }
     return r;
   }
 
@@ -171,8 +178,12 @@ export class HumanRecorder {
    * Stops: records a final screen of the active tab and `SessionEnded`. Idempotent.
    *
    * @param reason why it stopped (default completed)
+   * @param error what went wrong, recorded on `SessionEnded`
    */
-  async stop(reason: EventData<"SessionEnded">["reason"] = "completed"): Promise<void> {
+  async stop(
+    reason: EventData<"SessionEnded">["reason"] = "completed",
+    error?: string,
+  ): Promise<void> {
     if (this.#stopped) return;
     await new Promise((r) => setTimeout(r, 50)); // binding calls still in flight
     await this.flush();
@@ -184,8 +195,16 @@ export class HumanRecorder {
       const final = await this.#capture(page, state).catch(() => undefined);
       if (final) events.push({ type: "ScreenCaptured", data: final.data });
     }
-    events.push({ type: "SessionEnded", data: { reason } });
+    events.push({ type: "SessionEnded", data: { reason, ...(error ? { error } : {}) } });
     await this.#append(events);
+  }
+
+  /** Ends a session that did not get going: `SessionEnded` only, once. */
+  async #end(reason: EventData<"SessionEnded">["reason"], error: string): Promise<void> {
+    if (this.#stopped) return;
+    this.#stopped = true; // queued reports are dropped from here on
+    await this.flush();
+    await this.#append([{ type: "SessionEnded", data: { reason, error } }]);
   }
 
   async #attach(page: Page): Promise<void> {
