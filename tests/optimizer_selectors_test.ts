@@ -148,6 +148,13 @@ Deno.test("rankRecordedSelectors() ranks a recorder's selectors by the web order
     { cssPath: "form > button" },
   ]);
   assertEquals(rankRecordedSelectors({ css: "#submit" })[0]!.selector, { id: "submit" });
+  // a trail's testId is data-testid, as playback looks it up: another test attribute stays CSS,
+  // and aria/Name is an accessible name (aria-label or text), so the name comes with the label
+  assertEquals(
+    rankRecordedSelectors({ aria: "Mocha", css: "[data-test=Mocha]" }).map((x) => x.selector),
+    [{ cssPath: "[data-test=Mocha]" }, { ariaLabel: "Mocha" }, { name: "Mocha" }],
+  );
+  assertEquals(rankRecordedSelectors({ css: '[data-cy="buy"]' })[0]!.family, "testId");
 });
 
 Deno.test("chooseSelector() in flexible mode writes a number in the text as \\d+", () => {

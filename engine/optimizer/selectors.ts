@@ -362,7 +362,10 @@ function demoteEditableText(out: Candidate[]): void {
   }
 }
 
-const RECORDED_TEST_ID = /^\[data-(?:testid|test-id|test|cy|qa|pw)=["']?([^"'\]]+)["']?\]$/;
+/** `[data-testid=X]`: what a trail's `testId` means on the web (playback looks it up so). */
+const RECORDED_TEST_ID = /^\[data-testid=["']?([^"'\]]+)["']?\]$/;
+/** Another test attribute (`data-test`, `data-cy`, …): as durable, kept as the CSS it is. */
+const RECORDED_TEST_ATTRIBUTE = /^\[data-(?:test-id|test|cy|qa|pw)=["']?[^"'\]]+["']?\]$/;
 const RECORDED_ID = /^#((?:\\.|[^\s>+~.#[\]\\])+)$/;
 
 /**
@@ -376,7 +379,9 @@ const RECORDED_ID = /^#((?:\\.|[^\s>+~.#[\]\\])+)$/;
  * @example
  * ```ts
  * const c = rankRecordedSelectors({ aria: "Mocha", css: "[data-test=Mocha]" });
- * if (c[0]?.selector.testId !== "Mocha") throw new Error();
+ * if (c[0]?.selector.cssPath !== "[data-test=Mocha]" || c[2]?.selector.name !== "Mocha") {
+ *   throw new Error();
+ * }
  * ```
  */
 export function rankRecordedSelectors(recorded: Readonly<Record<string, string>>): Candidate[] {
@@ -398,13 +403,19 @@ export function rankRecordedSelectors(recorded: Readonly<Record<string, string>>
     } else if (key === "aria") {
       const m = /^(.*)\[role="([\w-]+)"\]$/.exec(v);
       if (m) push("roleName", WEB_ROLE_NAME_SCORE, { role: m[2]!, name: m[1]! });
-      else push("contentDescription", WEB_ARIA_LABEL_SCORE, { ariaLabel: v });
+      else {
+        // `aria/Name` is an accessible name, from aria-label or from the element's text: the
+        // label is a guess (exact, so strict mode can take it), the name always holds
+        push("contentDescription", WEB_ARIA_LABEL_SCORE, { ariaLabel: v });
+        push("roleName", WEB_ROLE_NAME_SCORE, { name: v });
+      }
     } else if (key === "id") id(v);
     else if (key === "text") push("text", WEB_TEXT_SCORE, { text: v });
     else if (key === "css" || key === "cssPath" || key === "pierce") {
       const t = RECORDED_TEST_ID.exec(v);
       const i = RECORDED_ID.exec(v);
       if (t) push("testId", WEB_TEST_ID_SCORE, { testId: t[1]! });
+      else if (RECORDED_TEST_ATTRIBUTE.test(v)) push("testId", WEB_TEST_ID_SCORE, { cssPath: v });
       else if (i) id(i[1]!.replace(/\\(.)/g, "$1"));
       else push("cssPath", WEB_CSS_PATH_SCORE, { cssPath: v });
     }
