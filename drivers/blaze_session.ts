@@ -647,10 +647,14 @@ export class BlazeSession {
   }
 }
 
-/** The focused node of a screen: where `type` with neither ref nor point types. */
+/**
+ * The focused node of a screen, where `type` with neither ref nor point types: the deepest (the
+ * root web area of a focused page is focused too).
+ */
 function focusedNode(root: UiNode): UiNode | undefined {
-  for (const [n] of walk(root)) if (n.focused) return n;
-  return undefined;
+  let found: UiNode | undefined;
+  for (const [n] of walk(root)) if (n.focused) found = n;
+  return found;
 }
 
 /**

@@ -73,14 +73,17 @@ export class SecretScrubber {
   text(s: string): string {
     if (this.#secrets.size === 0 || s === "") return s;
     if (this.#secrets.has(s)) return REDACTED;
-    let out = s.replace(URL_PARAM, (all, name: string, value: string) => {
+    // url parameter names are structure: only the text between parameters and their values
+    let out = "";
+    let from = 0;
+    for (const m of s.matchAll(URL_PARAM)) {
+      const [all, name = "", value = ""] = m;
       const decoded = formDecode(value);
-      return this.#secrets.has(decoded) || this.#tokenIn(decoded) ? `${name}${REDACTED}` : all;
-    });
-    for (const secret of this.#secrets) {
-      if (secret.length < MIN_TOKEN_LENGTH) continue;
-      for (const form of encodings(secret)) out = replaceTokens(out, form);
+      const secret = this.#secrets.has(decoded) || this.#tokenIn(decoded);
+      out += this.#tokens(s.slice(from, m.index)) + name + (secret ? REDACTED : value);
+      from = m.index + all.length;
     }
+    out += this.#tokens(s.slice(from));
     return out;
   }
 
@@ -227,6 +230,15 @@ export class SecretScrubber {
       out[k] = k === "name" || k === "text" || k === "ariaLabel" ? this.text(v) : v;
     }
     return out;
+  }
+
+  /** `s` with the whole-token occurrences of every long enough secret (any encoding) replaced. */
+  #tokens(s: string): string {
+    for (const secret of this.#secrets) {
+      if (secret.length < MIN_TOKEN_LENGTH) continue;
+      for (const form of encodings(secret)) s = replaceTokens(s, form);
+    }
+    return s;
   }
 
   #tokenIn(s: string): boolean {
