@@ -10,6 +10,7 @@ import { resolveRef } from "../engine/snapshot.ts";
 import { type Point, type Screen, type UiNode, walk } from "../engine/ui_node.ts";
 import type { ToolName } from "./_blaze_params.ts";
 import { REDACTED } from "../engine/playback/actions.ts";
+import { SecretScrubber } from "./secret_scrubber.ts";
 
 type ActionKind = EventData<"ActionPerformed">["kind"];
 type Performed = Omit<EventData<"ActionPerformed">, "actionId" | "source" | "kind">;
@@ -226,23 +227,16 @@ export function ancestorsOf(root: UiNode, target: UiNode): UiNode[] {
 }
 
 /**
- * A copy of a JSON value with every occurrence of each secret inside its strings replaced by
- * {@linkcode REDACTED}.
+ * A copy of a JSON value with each secret taken out of its strings where it can appear (see
+ * {@linkcode SecretScrubber.text}): a string equal to one, a url parameter value, a whole token
+ * of a secret long enough to be told from ordinary words.
  *
  * @param value the value (tool parameters, an event's data)
  * @param secrets the values to hide
  * @returns the scrubbed copy
  */
 export function scrubSecrets<T>(value: T, secrets: Iterable<string>): T {
-  const list = [...secrets].filter((s) => s.length > 0);
-  if (list.length === 0) return value;
-  const scrub = (v: unknown): unknown => {
-    if (typeof v === "string") return list.reduce((s, x) => s.split(x).join(REDACTED), v);
-    if (Array.isArray(v)) return v.map(scrub);
-    if (v && typeof v === "object" && !(v instanceof Uint8Array)) {
-      return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, scrub(x)]));
-    }
-    return v;
-  };
-  return scrub(value) as T;
+  const scrubber = new SecretScrubber();
+  for (const s of secrets) scrubber.add(s);
+  return scrubber.value(value);
 }

@@ -11,7 +11,7 @@
 import { describeDialogs, type Driver, DriverError, type HandledDialog } from "./driver.ts";
 import type { EventStore } from "../events/event_store.ts";
 import type { BlobRef, EventData, NewEvent } from "../events/schemas.ts";
-import type { Point, Screen, UiNode } from "../engine/ui_node.ts";
+import { type Point, type Screen, type UiNode, walk } from "../engine/ui_node.ts";
 import { isToolName, type ToolName, type ToolParams, toolParams } from "./_blaze_params.ts";
 import { renderSnapshot } from "../engine/snapshot.ts";
 import {
@@ -21,12 +21,12 @@ import {
   isSensitiveNode,
   REDACTED,
   resolveTarget,
-  scrubSecrets,
   targetOf,
   textOf,
 } from "./_blaze_actions.ts";
 import { diffSnapshots, formatSnapshotDiff } from "../engine/snapshot_diff.ts";
 import { withDeadline } from "./with_deadline.ts";
+import { SecretScrubber } from "./secret_scrubber.ts";
 
 export {
   isPageUrl,
@@ -132,8 +132,8 @@ export class BlazeSession {
   #callTimeoutMs: number;
   #lastUrl = "";
   #lastTab = "";
-  /** Values typed into password or sensitive fields: never stored (events, hierarchy blobs). */
-  #secrets = new Set<string>();
+  /** Values typed into password or sensitive fields: never stored (events, blobs) nor printed. */
+  #secrets = new SecretScrubber();
   /** The last text the snapshot tool returned and the options it was rendered with. */
   #rendered: { key: string; text: string } | undefined;
 
@@ -343,7 +343,11 @@ export class BlazeSession {
         const output = q.diff && previous !== undefined
           ? formatSnapshotDiff(diffSnapshots(previous, text))
           : text;
-        return { ok: true, output, url: latest.screen.url ?? "" };
+        return {
+          ok: true,
+          output: this.#secrets.text(output),
+          url: this.#secrets.text(latest.screen.url ?? ""),
+        };
       }
       case "screenshot": {
         const q = p as ToolParams<"screenshot">;
@@ -391,15 +395,18 @@ export class BlazeSession {
     const latest = needsScreen ? await this.#capture() : undefined;
     const actionId = crypto.randomUUID();
     const { node, point, onScreen, problem } = resolveTarget(latest?.screen, tool, p);
-    // a value typed into a password or sensitive field is stored nowhere (seeds 003/004)
-    const secret = tool === "type" && node && latest &&
-      isSensitiveNode(node, ancestorsOf(latest.screen.root, node));
-    if (secret && String(p.text) !== "") this.#secrets.add(String(p.text));
+    // a value typed into a password or sensitive field is stored nowhere (seeds 003/004): the
+    // field is the target, or with neither ref nor point the focused element it types into
+    const field = node ??
+      (tool === "type" && p.ref === undefined && p.x === undefined && latest
+        ? focusedNode(latest.screen.root)
+        : undefined);
+    const secret = tool === "type" && field !== undefined && latest !== undefined &&
+      isSensitiveNode(field, ancestorsOf(latest.screen.root, field));
+    if (secret) this.#secrets.add(String(p.text));
     // memory is the agent's own: a value it writes there by key is kept (and so is its call)
-    const hide = <T>(v: T): T => tool === "memory" ? v : scrubSecrets(v, this.#secrets);
-    if (typeof p.step === "string" && p.step !== this.#stepText) {
-      await this.#startStep(p.step, hide(p.step));
-    }
+    const hide = <T>(v: T): T => tool === "memory" ? v : this.#secrets.value(v);
+    if (typeof p.step === "string" && p.step !== this.#stepText) await this.#startStep(p.step);
     const { kind, performed } = actionOf(tool, p);
     const tab = this.#lastTab;
     await this.#append([{
@@ -407,12 +414,12 @@ export class BlazeSession {
       data: {
         actionId,
         kind,
-        ...hide(performed),
+        ...performed,
         ...(secret ? { text: REDACTED } : {}),
         ...(point ? { point } : {}),
         toolName: tool,
-        toolParams: secret ? { ...hide(raw), text: REDACTED } : hide(raw),
-        ...(node ? { target: hide(targetOf(node)) } : {}),
+        toolParams: secret ? { ...raw, text: REDACTED } : raw,
+        ...(node ? { target: targetOf(node) } : {}),
         source: "agent",
         ...(this.#step !== undefined ? { stepIndex: this.#step } : {}),
         ...(tab ? { tabId: tab } : {}),
@@ -422,7 +429,9 @@ export class BlazeSession {
     const started = performance.now();
     let outcome: { ok: boolean; output: string; value?: string; error?: string };
     try {
-      outcome = problem ? fail(problem) : await this.#execute(tool, p, point, node, onScreen);
+      outcome = problem
+        ? fail(problem)
+        : await this.#execute(tool, p, { point, node, onScreen, secret });
     } catch (err) {
       outcome = fail(err instanceof Error ? err.message : String(err));
     }
@@ -440,7 +449,7 @@ export class BlazeSession {
           actionId,
           ok: outcome.ok,
           durationMs,
-          ...(outcome.error ? { error: hide(outcome.error) } : {}),
+          ...(outcome.error ? { error: outcome.error } : {}),
           ...(outcome.value !== undefined ? { value: outcome.value } : {}),
           ...(dialogs.length > 0 ? { dialogs } : {}),
         },
@@ -451,14 +460,15 @@ export class BlazeSession {
         data: { memory: this.memory, writtenBy: Object.fromEntries(this.#writtenBy) },
       },
     ]);
-    if (secret) outcome = { ...outcome, output: hide(outcome.output) };
+    // what the agent is told is scrubbed too: printed output ends up in transcripts and logs
+    outcome = hide(outcome);
     if (dialogs.length > 0) {
       outcome = { ...outcome, output: `${outcome.output}\n${describeDialogs(dialogs)}` };
     }
     return {
       ...outcome,
       actionId,
-      ...(this.#lastUrl ? { url: this.#lastUrl } : {}),
+      ...(this.#lastUrl ? { url: this.#secrets.text(this.#lastUrl) } : {}),
       ...(dialogs.length > 0 ? { dialogs } : {}),
     };
   }
@@ -466,10 +476,14 @@ export class BlazeSession {
   async #execute(
     tool: ToolName,
     p: Record<string, unknown>,
-    point: Point | undefined,
-    node: UiNode | undefined,
-    onScreen: boolean,
+    target: {
+      point?: Point | undefined;
+      node?: UiNode | undefined;
+      onScreen: boolean;
+      secret: boolean;
+    },
   ): Promise<{ ok: boolean; output: string; value?: string; error?: string }> {
+    const { point, node, onScreen, secret } = target;
     const where = point ? ` at (${point.x}, ${point.y})` : "";
     const label = node ? describeNode(node) : "";
     switch (tool) {
@@ -481,7 +495,11 @@ export class BlazeSession {
           ...(point ? { point } : {}),
           clear: p.clear !== false,
         });
-        return ok(`Typed ${JSON.stringify(p.text)} into ${label || "the focused field"}${where}`);
+        return ok(
+          `Typed ${JSON.stringify(secret ? REDACTED : p.text)} into ${
+            label || "the focused field"
+          }${where}`,
+        );
       case "press":
         await this.#driver.press(String(p.key));
         return ok(`Pressed ${p.key}`);
@@ -521,7 +539,13 @@ export class BlazeSession {
           : fail(`Expected ${label} to be ${p.visible === false ? "hidden" : "visible"}`);
       }
       case "read": {
-        const value = textOf(node!);
+        // a sensitive field's value, or a known secret the page shows, is read as [redacted]: the
+        // agent typed it (it needs no copy), and memory is recorded and exported
+        const shown = textOf(node!);
+        const value = this.#secrets.holds(shown) ||
+            isSensitiveNode(node!, ancestorsOf(this.#latest!.screen.root, node!))
+          ? REDACTED
+          : shown;
         const name = String(p.storeAs);
         this.#memory.set(name, value);
         this.#writtenBy.set(name, "readText");
@@ -543,13 +567,13 @@ export class BlazeSession {
     }
   }
 
-  /** Ends the open step (if any) and starts the next one (recorded as `stored`, scrubbed). */
-  async #startStep(text: string, stored = text): Promise<void> {
+  /** Ends the open step (if any) and starts the next one (its stored text is scrubbed). */
+  async #startStep(text: string): Promise<void> {
     const events: NewEvent[] = [];
     if (this.#step !== undefined) events.push({ type: "StepEnded", data: { index: this.#step } });
     this.#step = this.#nextStep++;
     this.#stepText = text;
-    events.push({ type: "StepStarted", data: { index: this.#step, text: stored } });
+    events.push({ type: "StepStarted", data: { index: this.#step, text } });
     await this.#append(events);
   }
 
@@ -562,7 +586,7 @@ export class BlazeSession {
     ]);
     const [hierarchy, screenshot] = await Promise.all([
       this.#store.putBlob(
-        scrubBlob(snap.raw.bytes, snap.raw.mediaType, this.#secrets),
+        this.#secrets.hierarchy(snap.raw.bytes, snap.raw.mediaType),
         snap.raw.mediaType,
       ),
       png ? this.#store.putBlob(png, "image/png") : Promise.resolve(undefined),
@@ -580,6 +604,7 @@ export class BlazeSession {
         ...(tab ? { tabId: tab } : {}),
       },
     }]);
+    redactSensitiveValues(snap.screen.root);
     this.#latest = {
       screen: snap.screen,
       ...(png ? { png } : {}),
@@ -615,7 +640,7 @@ export class BlazeSession {
   async #append(events: NewEvent[], expected?: "no_stream"): Promise<void> {
     // nothing follows SessionEnded (a call that outlived a forced end records nothing)
     if (this.#closed) throw new SessionEndedError(`Session ${this.id} has ended`);
-    const r = await this.#store.append(this.streamId, events, {
+    const r = await this.#store.append(this.streamId, events.map((e) => this.#secrets.event(e)), {
       expectedVersion: expected ?? this.#version,
     });
     this.#version = r.streamVersion;
@@ -623,29 +648,24 @@ export class BlazeSession {
 }
 
 /**
- * A raw hierarchy with every known secret replaced by `[redacted]`: in a JSON document's
- * strings, else in the text (raw and XML-escaped). A password field's value is masked by the
- * platform already; this covers fields only marked sensitive, and pages that echo a secret.
+ * The focused node of a screen, where `type` with neither ref nor point types: the deepest (the
+ * root web area of a focused page is focused too).
  */
-function scrubBlob(bytes: Uint8Array, mediaType: string, secrets: Set<string>): Uint8Array {
-  if (secrets.size === 0) return bytes;
-  const text = new TextDecoder().decode(bytes);
-  if (![...secrets].some((s) => text.includes(s) || text.includes(xmlEscape(s)))) return bytes;
-  if (mediaType.includes("json")) {
-    try {
-      return new TextEncoder().encode(JSON.stringify(scrubSecrets(JSON.parse(text), secrets)));
-    } catch {
-      // not JSON after all: scrub the text
-    }
-  }
-  let out = text;
-  for (const s of secrets) out = out.split(s).join(REDACTED).split(xmlEscape(s)).join(REDACTED);
-  return new TextEncoder().encode(out);
+function focusedNode(root: UiNode): UiNode | undefined {
+  let found: UiNode | undefined;
+  for (const [n] of walk(root)) if (n.focused) found = n;
+  return found;
 }
 
-function xmlEscape(s: string): string {
-  return s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;")
-    .replace(/"/g, "&quot;").replace(/'/g, "&apos;");
+/**
+ * Replaces the value of every sensitive field on a screen with `[redacted]`, so that no snapshot,
+ * read or assert the agent is given shows it (a card number is not masked by the platform).
+ */
+function redactSensitiveValues(node: UiNode, ancestors: UiNode[] = []): void {
+  if (node.value !== undefined && node.value !== "" && isSensitiveNode(node, ancestors)) {
+    node.value = REDACTED;
+  }
+  for (const c of node.children) redactSensitiveValues(c, [...ancestors, node]);
 }
 
 function ok(output: string) {

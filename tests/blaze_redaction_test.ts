@@ -250,3 +250,28 @@ Deno.test("BlazeSession redacts fields marked sensitive on the web: autocomplete
     await Deno.remove(dir, { recursive: true });
   }
 });
+
+Deno.test("scrubSecrets() hides a short secret only as a whole string or url value, never inside words", () => {
+  const v = {
+    step: "Press the sign in button",
+    url: "http://h/w.html?email=a%40b.c&password=e#x=e",
+    text: "e",
+    schema: "cairn.chrome/v1",
+  };
+  assertEquals(scrubSecrets(v, ["e"]), {
+    step: "Press the sign in button",
+    url: "http://h/w.html?email=a%40b.c&password=[redacted]#x=[redacted]",
+    text: "[redacted]",
+    schema: "cairn.chrome/v1",
+  });
+  // a url parameter's name is structure, even when it is the secret
+  assertEquals(
+    scrubSecrets("/w?password=password&e=1", ["password"]),
+    "/w?password=[redacted]&e=1",
+  );
+  // form encoding: space is +, !'()*~ percent-encoded
+  assertEquals(
+    scrubSecrets("/w?p=p%40ss+w0rd%21%27%28%29%2A%7E", ["p@ss w0rd!'()*~"]),
+    "/w?p=[redacted]",
+  );
+});

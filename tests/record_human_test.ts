@@ -6,6 +6,7 @@ import type { StoredEvent } from "../events/schemas.ts";
 import { parseChromeHierarchy } from "../engine/chrome_hierarchy.ts";
 import { walk } from "../engine/ui_node.ts";
 import { serveFolder } from "./web_server.ts";
+import { assertNoSecret } from "./secret_forms.ts";
 
 /** Clicks an element's centre with the mouse, as a person would, then pauses like one. */
 async function click(d: ChromeDriver, css: string): Promise<void> {
@@ -278,5 +279,37 @@ Deno.test("HumanRecorder keeps a point or scroll position off any page out of th
     await server.close();
     store.close();
     await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("HumanRecorder stores a password submitted by a GET form in no url, event or snapshot, in any encoding", async () => {
+  const PASSWORD = "Hunter2!xyz";
+  let submitted = "";
+  const { events, store, cleanup } = await withRecorder("login.html", async (d) => {
+    await click(d, "#email");
+    await type(d, "alice@example.com");
+    await click(d, "#password");
+    await type(d, PASSWORD);
+    await click(d, "#sign-in");
+    submitted = d.page.url();
+  });
+  try {
+    // the form really went out with the password in its url
+    assertEquals(new URL(submitted).searchParams.get("password"), PASSWORD);
+    const welcome = events.flatMap((e) =>
+      e.type === "NavigationOccurred" && e.data.url.includes("welcome.html") ? [e.data.url] : []
+    );
+    assert(welcome.length > 0);
+    for (const u of welcome) assert(u.includes("password=[redacted]"), u);
+    for (const e of events) {
+      assertNoSecret(JSON.stringify(e), PASSWORD, e.type);
+      if (e.type === "ScreenCaptured") {
+        const raw = new TextDecoder().decode((await store.getBlob(e.data.hierarchy.hash)).bytes);
+        assertNoSecret(raw, PASSWORD, `snapshot ${e.data.hierarchy.hash}`);
+        parseChromeHierarchy(raw); // still a valid hierarchy
+      }
+    }
+  } finally {
+    await cleanup();
   }
 });

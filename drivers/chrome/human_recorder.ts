@@ -29,6 +29,7 @@ import type { ChromeDriver } from "./chrome_driver.ts";
 import { captureChromeHierarchy } from "./hierarchy.ts";
 import { ScreenPoint } from "../../engine/formats/screen_point.ts";
 import { type RecorderMessage, recorderScript, sensitiveValuesInPage } from "./_recorder_script.ts";
+import { SecretScrubber } from "../secret_scrubber.ts";
 
 /** The CDP binding the page script reports through. */
 const BINDING = "__cairnRecord";
@@ -74,7 +75,7 @@ export class HumanRecorder {
   #stopped = false;
   #errors: string[] = [];
   /** Values seen in sensitive fields: scrubbed from everything stored (snapshots, urls). */
-  #secrets = new Set<string>();
+  #secrets = new SecretScrubber();
   #attaching = new Set<Promise<void>>();
 
   private constructor(driver: ChromeDriver, store: EventStore, id: string) {
@@ -372,17 +373,18 @@ export class HumanRecorder {
       page.evaluate(sensitiveValuesInPage),
     ]);
     const gen1 = await genOf().catch(() => -2);
-    for (const secret of secrets) if (secret.length >= 3) this.#secrets.add(secret);
+    for (const secret of secrets) this.#secrets.add(secret);
     redact(hierarchy, new Set(secrets));
-    const bytes = new TextEncoder().encode(this.#scrub(JSON.stringify(hierarchy)));
+    const scrubbed = this.#secrets.hierarchyJson(hierarchy);
+    const bytes = new TextEncoder().encode(JSON.stringify(scrubbed));
     const ref = await this.#store.putBlob(bytes, "application/json");
     const captured: Captured = {
       gen: gen0 === gen1 ? gen0 : -1,
-      screen: chromeHierarchyToScreen(hierarchy),
+      screen: chromeHierarchyToScreen(scrubbed),
       data: {
         hierarchy: ref,
         format: "chrome",
-        url: this.#scrub(hierarchy.url),
+        url: this.#secrets.text(scrubbed.url),
         viewport: hierarchy.viewport,
         devicePixelRatio: hierarchy.devicePixelRatio,
         scroll: hierarchy.scroll,
@@ -397,24 +399,8 @@ export class HumanRecorder {
     return captured;
   }
 
-  /** Replaces every known secret (raw, JSON-escaped or url-encoded) with `[redacted]`. */
-  #scrub(text: string): string {
-    for (const secret of this.#secrets) {
-      const forms = new Set([
-        secret,
-        JSON.stringify(secret).slice(1, -1),
-        encodeURIComponent(secret),
-        encodeURIComponent(secret).replace(/%20/g, "+"),
-      ]);
-      for (const form of forms) text = text.split(form).join(REDACTED);
-    }
-    return text;
-  }
-
   async #append(events: NewEvent[], expected?: "no_stream"): Promise<void> {
-    if (this.#secrets.size > 0) {
-      events = events.map((e) => JSON.parse(this.#scrub(JSON.stringify(e))) as NewEvent);
-    }
+    events = events.map((e) => this.#secrets.event(e));
     const r = await this.#store.append(this.streamId, events, {
       expectedVersion: expected ?? this.#version,
     });
