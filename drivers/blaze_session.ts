@@ -27,6 +27,7 @@ import {
 } from "./_blaze_actions.ts";
 import { diffSnapshots, formatSnapshotDiff } from "../engine/snapshot_diff.ts";
 import { withDeadline } from "./with_deadline.ts";
+import { focusedNode, notEditable } from "./_blaze_editable.ts";
 
 export {
   isPageUrl,
@@ -57,6 +58,10 @@ export interface BlazeStartOptions {
    */
   callTimeoutMs?: number;
 }
+
+/** The first line of a `snapshot --diff` that has no earlier snapshot to compare with. */
+export const NO_EARLIER_SNAPSHOT =
+  "(no earlier snapshot with these options to diff against: the full snapshot follows)";
 
 /** Default bound of one tool call: a page that stops answering (an endless script) fails it. */
 export const DEFAULT_CALL_TIMEOUT_MS = 30_000;
@@ -340,9 +345,12 @@ export class BlazeSession {
         const key = JSON.stringify(options);
         const previous = this.#rendered?.key === key ? this.#rendered.text : undefined;
         this.#rendered = { key, text };
-        const output = q.diff && previous !== undefined
-          ? formatSnapshotDiff(diffSnapshots(previous, text))
-          : text;
+        // a first --diff has nothing to compare with: it says so, then gives the whole snapshot
+        const output = !q.diff
+          ? text
+          : previous === undefined
+          ? `${NO_EARLIER_SNAPSHOT}\n${text}`
+          : formatSnapshotDiff(diffSnapshots(previous, text));
         return { ok: true, output, url: latest.screen.url ?? "" };
       }
       case "screenshot": {
@@ -476,12 +484,23 @@ export class BlazeSession {
       case "tap":
         await this.#driver.tap(point!);
         return ok(`Tapped ${label || "the point"}${where}`);
-      case "type":
+      case "type": {
+        // typing into a heading types nothing: a ref, or else the focused element, must be a
+        // text field (a bare point is left to the page)
+        if (!point || p.ref !== undefined) {
+          const into = node ?? focusedNode(this.#latest?.screen.root);
+          const refused = notEditable(
+            into,
+            node ? label : `the focused ${into && describeNode(into)}`,
+          );
+          if (refused) return fail(refused);
+        }
         await this.#driver.type(String(p.text), {
           ...(point ? { point } : {}),
           clear: p.clear !== false,
         });
         return ok(`Typed ${JSON.stringify(p.text)} into ${label || "the focused field"}${where}`);
+      }
       case "press":
         await this.#driver.press(String(p.key));
         return ok(`Pressed ${p.key}`);
