@@ -34,6 +34,16 @@ async function endReasons(db: string): Promise<Record<string, string[]>> {
   }
 }
 
+async function recorded(db: string, type: string): Promise<boolean> {
+  const store = SqliteEventStore.open(db);
+  try {
+    for await (const e of store.readAll()) if (e.type === type) return true;
+    return false;
+  } finally {
+    store.close();
+  }
+}
+
 function startedId(stdout: string): string {
   const m = /^Session (\S+) started/.exec(stdout);
   assert(m, stdout);
@@ -72,13 +82,29 @@ Deno.test("cairn blaze keeps a daemon per database file (0600 state file) and en
     const unknown = await cairn(c, "end", "--session", "nope");
     assertEquals(unknown.code, 2, unknown.stderr);
     assertStringIncludes(unknown.stderr, '"nope"');
-    const end1 = await cairn(c, "end", "--session", c1.slice(0, 8), "--out", `${dir}/out`);
+    const end1 = await cairn(c, "end", "--session", c2.slice(0, 8), "--out", `${dir}/out`);
     assertEquals(end1.code, 0, end1.stderr);
     assert(alive(stateC.pid), "the daemon serves the other session still");
-    const snap = await cairn(c, "snapshot", "--session", c2.slice(0, 8));
+    const snap = await cairn(c, "snapshot", "--session", c1.slice(0, 8));
     assertEquals(snap.code, 0, snap.stderr);
     assertStringIncludes(snap.stdout, "Add one Coffee");
-    const end2 = await cairn(c, "end", "--out", `${dir}/out`);
+    // the ended session is named as ended; a snapshot flag on another tool is a usage error
+    const again = await cairn(c, "snapshot", "--session", c2);
+    assertEquals(again.code, 1, again.stderr);
+    assertStringIncludes(again.stderr, `Blaze session ${c2} has ended`);
+    const noTarget = await cairn(c, "snapshot");
+    assertEquals(noTarget.code, 2, noTarget.stderr);
+    assertStringIncludes(noTarget.stderr, `live sessions: ${c1} (pick one with --session)`);
+    const flag = await cairn(c, "tap", "x=10,y=10", "--diff", "--session", c1);
+    assertEquals([flag.code, flag.stderr], [
+      2,
+      "cairn blaze tap: --diff is for snapshot only\n",
+    ]);
+    // a screenshot into a folder that does not exist yet creates it
+    const shot = await cairn(c, "screenshot", "--session", c1, "--out", `${dir}/new/dir/a.png`);
+    assertEquals(shot.code, 0, shot.stderr);
+    assert(await exists(`${dir}/new/dir/a.png`));
+    const end2 = await cairn(c, "end", "--session", c1, "--out", `${dir}/out`);
     assertEquals(end2.code, 0, end2.stderr);
     assert(await gone(stateC.pid), "the daemon stops with its last session");
     assertEquals(await endReasons(c), { [c1]: ["completed"], [c2]: ["completed"] });
@@ -110,7 +136,11 @@ Deno.test("cairn blaze after its daemon was killed with SIGKILL names it, ends i
 
     // killed during a call: the call names the daemon and cleans up
     const hanging = cairn(db, "navigate", `url=${server.url}hang.html`);
-    await new Promise((r) => setTimeout(r, 1000));
+    // kill the daemon once the navigation is under way (its ActionPerformed is recorded)
+    for (let i = 0; i < 200 && !(await recorded(db, "ActionPerformed")); i++) {
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    await new Promise((r) => setTimeout(r, 200));
     Deno.kill(pid, "SIGKILL");
     const during = await hanging;
     assertEquals(during.code, 1, during.stderr);
