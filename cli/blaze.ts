@@ -1,8 +1,8 @@
 /**
  * `cairn blaze <tool> [key=value…]`: the tools an agent blazes with, each call recorded.
  * `blaze start` launches a background daemon (one browser that lives across calls, its
- * HTTP API on 127.0.0.1); every other subcommand calls that API; `blaze end` writes the
- * recording files and stops the daemon.
+ * HTTP API on 127.0.0.1), one per database; every other subcommand calls that API; `blaze end`
+ * writes the recording files and stops the daemon when it was the last live session.
  *
  * @module
  */
@@ -66,7 +66,7 @@ export const spec: CommandSpec = {
     session: {
       type: "string",
       value: "ID",
-      description: "The session to target (default: last started)",
+      description: "The session to target, or a unique start of its id (default: last started)",
     },
     step: {
       type: "string",

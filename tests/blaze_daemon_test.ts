@@ -109,7 +109,7 @@ Deno.test("cairn blaze keeps a daemon per database file (0600 state file) and en
     assert(await gone(stateC.pid), "the daemon stops with its last session");
     assertEquals(await endReasons(c), { [c1]: ["completed"], [c2]: ["completed"] });
     assert(alive(stateB.pid), "b.db's daemon is another");
-    assertEquals((await cairn(b, "end")).code, 0);
+    assertEquals((await cairn(b, "end", "--out", `${dir}/out`)).code, 0);
     assert(await gone(stateB.pid));
   } finally {
     for (const pid of pids) if (alive(pid)) Deno.kill(pid, "SIGTERM");
@@ -183,7 +183,7 @@ Deno.test("cairn blaze snapshot after its daemon was killed says the daemon is g
     const again = await cairn(db, "start", "--url", server.url + "cart.html", "--prompt", "y");
     assertEquals(again.code, 0, again.stderr);
     pid = (await stateOf(db)).pid;
-    assertEquals((await cairn(db, "end")).code, 0);
+    assertEquals((await cairn(db, "end", "--out", `${dir}/out`)).code, 0);
   } finally {
     for (const p of [pid, ...browsers]) if (p !== undefined && alive(p)) Deno.kill(p, "SIGKILL");
     await server.close();
