@@ -64,7 +64,9 @@ export const StartBody = z.strictObject({
   /** A page to load (http, https, data, file, about:blank); on Android an app or a deep link. */
   url: z.string().url(),
   prompt: z.string().min(1),
-  memory: z.record(z.string(), z.string()).optional(),
+  /** Initial memory: names are not empty (the memory tool refuses an empty name). */
+  memory: z.record(z.string(), z.string())
+    .refine((m) => !Object.hasOwn(m, ""), "A memory name cannot be empty").optional(),
   systemPrompt: z.string().optional(),
   /** `web` (Chrome, the default) or `android` (Appium UiAutomator2, engineer F's driver). */
   platform: z.enum(["web", "android"]).optional(),
@@ -229,8 +231,8 @@ describeRoute({
   ),
   responses: {
     "200": { description: "The tool result: ok, output, value, error, actionId, url" },
-    "404": { description: "No live session with this id" },
-    "409": { description: "The session has ended" },
+    "404": { description: "No live session with this id (not_found)" },
+    "409": { description: "The session has ended (session_ended)" },
     "502": { description: "The browser or device failed the call" },
     "504": {
       description:
@@ -273,7 +275,12 @@ export function blazeRouter(ctx: ApiContext): Hono {
     const id = parseInput(SessionId, c.req.param("id"), "path.id");
     const tool = c.req.param("tool");
     const session = registry.get(id);
-    if (!session) throw new ApiError(404, "not_found", `No live blaze session ${id}`);
+    if (!session) {
+      if (await hasEnded(ctx.store, id)) {
+        throw new ApiError(409, "session_ended", `Blaze session ${id} has ended`);
+      }
+      throw new ApiError(404, "not_found", `No live blaze session ${id}`);
+    }
     const params = await readJson(c, {});
     if (typeof params !== "object" || params === null || Array.isArray(params)) {
       throw invalidRequest("Body must be a JSON object of tool parameters");
@@ -312,6 +319,14 @@ export function blazeRouter(ctx: ApiContext): Hono {
     return c.json(sessionToCapture(await readSession(ctx.store, id)));
   });
   return app;
+}
+
+/** Whether the log holds this session's `SessionEnded`. */
+async function hasEnded(store: EventStore, id: string): Promise<boolean> {
+  for await (const e of store.readStream(`session-${id}`)) {
+    if (e.type === "SessionEnded") return true;
+  }
+  return false;
 }
 
 function asDriverFailure(err: unknown): unknown {

@@ -1,16 +1,20 @@
 /**
  * The background process behind `cairn blaze`: one browser (per session) that lives across
  * CLI calls. It serves Cairn's HTTP API on 127.0.0.1 at a free port with a random bearer token
- * and writes `{ pid, port, token }` to a state file next to the database; every blaze
- * subcommand calls that API. It stops on `POST /daemon/shutdown`, SIGTERM/SIGINT, or after an
+ * and writes `{ db, pid, port, token }` to the database's state file (`<db>.blaze.json`), and
+ * after each start or end the live sessions and their browsers' pids (so a CLI call that finds
+ * the daemon killed can end them and kill the browsers); every blaze subcommand calls that API.
+ * `GET /daemon` answers which database it serves. It stops on `POST /daemon/shutdown`, SIGTERM/SIGINT, or after an
  * idle timeout (sessions still open then end as `interrupted`).
  *
  * @module
  */
-import { dirname } from "node:path";
+import { dirname, resolve } from "node:path";
 import { createApp } from "../api/app.ts";
+import { blazeRegistry } from "../api/blaze.ts";
+import { ChromeDriver } from "../drivers/chrome/chrome_driver.ts";
 import { SqliteEventStore } from "../events/sqlite_event_store.ts";
-import { readState, statePath, writeState } from "./_blaze_state.ts";
+import { readState, statePath, updateState, writeState } from "./_blaze_state.ts";
 import { closeLiveWork } from "./serve.ts";
 
 /**
@@ -24,6 +28,18 @@ export async function runDaemon(db: string, options: { idleMs?: number } = {}): 
   const store = SqliteEventStore.open(db);
   const token = crypto.randomUUID();
   const app = createApp({ store, token });
+  const registry = blazeRegistry(store);
+  /** Writes the live sessions and their browsers' pids to the state file. */
+  const recordSessions = () =>
+    updateState(db, Deno.pid, (state) => {
+      const sessions = registry.ids();
+      const browsers = sessions.flatMap((id) => {
+        const driver = registry.get(id)?.driver;
+        const pid = driver instanceof ChromeDriver ? driver.browser.process()?.pid : undefined;
+        return pid === undefined ? [] : [pid];
+      });
+      return { ...state, sessions, browsers };
+    }).catch(() => undefined);
   const idleMs = options.idleMs ?? 30 * 60_000;
   let idle: ReturnType<typeof setTimeout> | undefined;
   let stopping: Promise<void> | undefined;
@@ -42,22 +58,34 @@ export async function runDaemon(db: string, options: { idleMs?: number } = {}): 
     clearTimeout(idle);
     idle = setTimeout(stop, idleMs);
   };
-  const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen: () => {} }, (req) => {
+  const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen: () => {} }, async (req) => {
     touch();
     const url = new URL(req.url);
-    if (url.pathname === "/daemon/shutdown" && req.method === "POST") {
+    if (url.pathname.startsWith("/daemon")) {
       if (req.headers.get("authorization") !== `Bearer ${token}`) {
         return new Response("Unauthorized", { status: 401 });
       }
-      setTimeout(stop, 0);
-      return Response.json({ stopping: true });
+      if (url.pathname === "/daemon/shutdown" && req.method === "POST") {
+        setTimeout(stop, 0);
+        return Response.json({ stopping: true });
+      }
+      if (url.pathname === "/daemon" && req.method === "GET") {
+        return Response.json({ pid: Deno.pid, db: resolve(db), sessions: registry.ids() });
+      }
     }
-    return app.fetch(req);
+    const res = await app.fetch(req);
+    // a session started or ended: the state file names the live ones and their browsers
+    if (
+      req.method === "POST" && /^\/v1\/blaze\/sessions(\/[^/]+\/tools\/end)?$/.test(url.pathname)
+    ) {
+      await recordSessions();
+    }
+    return res;
   });
   touch();
   Deno.addSignalListener("SIGTERM", stop);
   Deno.addSignalListener("SIGINT", stop);
-  await writeState(db, { pid: Deno.pid, port: server.addr.port, token });
+  await writeState(db, { db: resolve(db), pid: Deno.pid, port: server.addr.port, token });
   await server.finished;
   await stop();
 }

@@ -1,16 +1,18 @@
 /**
  * `cairn blaze <tool> [key=value…]`: the tools an agent blazes with, each call recorded.
  * `blaze start` launches a background daemon (one browser that lives across calls, its
- * HTTP API on 127.0.0.1); every other subcommand calls that API; `blaze end` writes the
- * recording files and stops the daemon.
+ * HTTP API on 127.0.0.1), one per database; every other subcommand calls that API; `blaze end`
+ * writes the recording files and stops the daemon when it was the last live session.
  *
  * @module
  */
 import { bool, type CommandSpec, list, type ParsedArgs, str, UsageError } from "./args.ts";
 
-import { checkStorePath, DB_FLAGS, dbLabel, dbPath } from "./context.ts";
+import { dirname, resolve } from "node:path";
+import { checkStorePath, DB_FLAGS, dbLabel, dbPath, matchStream } from "./context.ts";
 import { InputError } from "./errors.ts";
-import { type DaemonState, readState, statePath, writeState } from "./_blaze_state.ts";
+import { type DaemonState, readState, statePath, updateState } from "./_blaze_state.ts";
+import { processRuns, recoverDeadDaemon } from "./_blaze_recover.ts";
 import { type AndroidStart, androidStartUrl } from "../drivers/android/android_start.ts";
 import { ANDROID_FLAGS, androidStartFromArgs } from "./_android_flags.ts";
 
@@ -64,7 +66,7 @@ export const spec: CommandSpec = {
     session: {
       type: "string",
       value: "ID",
-      description: "The session to target (default: last started)",
+      description: "The session to target, or a unique start of its id (default: last started)",
     },
     step: {
       type: "string",
@@ -153,6 +155,34 @@ export function toolParams(tool: string, words: readonly string[]): Record<strin
   return params;
 }
 
+/** Flags that only some tools take: a flag given to another tool is a usage error. */
+const TOOL_FLAGS: Record<string, readonly string[]> = {
+  bounds: ["snapshot"],
+  depth: ["snapshot"],
+  root: ["snapshot"],
+  diff: ["snapshot"],
+  offscreen: ["snapshot", "screenshot"],
+  marks: ["screenshot"],
+  out: ["screenshot", "end"],
+  reason: ["end"],
+  url: ["start"],
+  prompt: ["start"],
+  memory: ["start"],
+  platform: ["start"],
+  ...Object.fromEntries(Object.keys(ANDROID_FLAGS).map((k) => [k, ["start"]])),
+};
+
+/** Refuses a flag the tool does not take (`tap --diff`), which would be ignored. */
+function checkToolFlags(tool: string, args: ParsedArgs): void {
+  for (const [flag, tools] of Object.entries(TOOL_FLAGS)) {
+    const v = args.flags[flag];
+    const given = v !== undefined && v !== false && !(Array.isArray(v) && v.length === 0);
+    if (given && !tools.includes(tool)) {
+      throw new UsageError(`blaze ${tool}: --${flag} is for ${tools.join(" and ")} only`);
+    }
+  }
+}
+
 /**
  * Runs `cairn blaze`.
  *
@@ -168,6 +198,7 @@ export async function run(args: ParsedArgs): Promise<number> {
     await runDaemon(db);
     return 0;
   }
+  if (tool) checkToolFlags(tool, args);
   if (tool === "start") return await start(args, db);
   const state = await liveState(db);
   if (!state) {
@@ -175,9 +206,8 @@ export async function run(args: ParsedArgs): Promise<number> {
       `No blaze session is running for ${db} (start one with cairn blaze start)`,
     );
   }
-  const sessionId = str(args, "session") ?? state.sessionId;
-  if (!sessionId) throw new InputError("No blaze session is running (cairn blaze start)");
   const params = toolParams(tool!, words);
+  const sessionId = await targetSession(state, db, str(args, "session"));
   if (tool === "snapshot") {
     if (bool(args, "bounds")) params.bounds = true;
     if (bool(args, "offscreen")) params.offscreen = true;
@@ -197,15 +227,16 @@ export async function run(args: ParsedArgs): Promise<number> {
     const reason = str(args, "reason");
     if (reason) params.reason = reason;
   }
-  const res = await call(state, `/v1/blaze/sessions/${sessionId}/tools/${tool}`, params);
+  const res = await call(state, db, `/v1/blaze/sessions/${sessionId}/tools/${tool}`, params);
   const body = await res.json() as Record<string, unknown>;
   if (!res.ok) return failed(res.status, body);
   if (bool(args, "json")) console.log(JSON.stringify(body, null, 2));
   else console.log(String(body.output ?? ""));
   if (tool === "screenshot" && body.ok && typeof body.value === "string") {
     const file = str(args, "out") ?? `screenshot-${body.value.slice(0, 12)}.png`;
-    const blob = await call(state, `/v1/blobs/${body.value}`);
+    const blob = await call(state, db, `/v1/blobs/${body.value}`);
     if (!blob.ok) return failed(blob.status, await blob.json());
+    await Deno.mkdir(dirname(resolve(file)), { recursive: true });
     await Deno.writeFile(file, new Uint8Array(await blob.arrayBuffer()));
     console.log(`Wrote ${file}`);
   }
@@ -214,6 +245,57 @@ export async function run(args: ParsedArgs): Promise<number> {
     for (const f of files) console.log(`Wrote ${f}`);
   }
   return body.ok === false ? 1 : 0;
+}
+
+/**
+ * The session a call targets: `--session` (a live session's id or its unique start; an ended
+ * session's id, which the daemon answers with 409), else the last one started.
+ *
+ * @throws {InputError} when `--session` names no session or several, or none is targeted
+ */
+async function targetSession(
+  state: DaemonState,
+  db: string,
+  given: string | undefined,
+): Promise<string> {
+  const live = await liveSessions(state, db);
+  if (given === undefined) {
+    if (state.sessionId) return state.sessionId;
+    if (live.length === 0) throw new InputError("No blaze session is running (cairn blaze start)");
+    throw new InputError(
+      `No blaze session is targeted (the last one started has ended); live sessions: ${
+        live.join(", ")
+      } (pick one with --session)`,
+    );
+  }
+  const id = given.replace(/^session-/, "");
+  if (live.includes(id)) return id;
+  const starts = live.filter((s) => s.startsWith(id));
+  if (starts.length === 1) return starts[0]!;
+  if (starts.length > 1) {
+    throw new InputError(
+      `--session ${JSON.stringify(given)} is the start of ${starts.length} live sessions (${
+        starts.join(", ")
+      }): give more of the id`,
+    );
+  }
+  // not live: an ended session (the daemon answers 409), or none at all
+  const { SqliteEventStore } = await import("../events/sqlite_event_store.ts");
+  const store = SqliteEventStore.open(db);
+  try {
+    const streamId = await matchStream(store, id);
+    if (streamId?.startsWith("session-")) return streamId.slice("session-".length);
+  } finally {
+    store.close();
+  }
+  throw new InputError(`--session: no blaze session ${JSON.stringify(given)} in ${db}`);
+}
+
+/** Ids of the daemon's live sessions, oldest first. */
+async function liveSessions(state: DaemonState, db: string): Promise<string[]> {
+  const res = await call(state, db, "/v1/blaze/sessions");
+  const body = await res.json() as { sessions?: { sessionId: string }[] };
+  return (body.sessions ?? []).map((s) => s.sessionId);
 }
 
 async function start(args: ParsedArgs, db: string): Promise<number> {
@@ -234,7 +316,7 @@ async function start(args: ParsedArgs, db: string): Promise<number> {
   }
   const running = await liveState(db);
   const state = running ?? await spawnDaemon(db);
-  const res = await call(state, "/v1/blaze/sessions", {
+  const res = await call(state, db, "/v1/blaze/sessions", {
     url,
     prompt,
     ...(Object.keys(memory).length ? { memory } : {}),
@@ -245,7 +327,7 @@ async function start(args: ParsedArgs, db: string): Promise<number> {
     if (!running) await stopDaemon(state); // a daemon started for nothing does not linger
     return failed(res.status, body);
   }
-  await writeState(db, { ...state, sessionId: String(body.sessionId) });
+  await updateState(db, state.pid, (s) => ({ ...s, sessionId: String(body.sessionId) }));
   console.log(`Session ${body.sessionId} started at ${url}`);
   return 0;
 }
@@ -263,26 +345,78 @@ function failed(status: number, body: Record<string, unknown>): number {
   return status === 400 ? 2 : 1;
 }
 
-async function call(state: DaemonState, path: string, body?: unknown): Promise<Response> {
-  return await fetch(`http://127.0.0.1:${state.port}${path}`, {
+function request(state: DaemonState, path: string, body?: unknown): Promise<Response> {
+  return fetch(`http://127.0.0.1:${state.port}${path}`, {
     method: body === undefined ? "GET" : "POST",
     headers: { authorization: `Bearer ${state.token}`, "content-type": "application/json" },
     ...(body === undefined ? {} : { body: JSON.stringify(body) }),
   });
 }
 
-/** The daemon's state when it answers; a stale state file is removed. */
+/**
+ * Calls the daemon's API. When the connection fails, the error names the daemon; when the
+ * daemon is gone, its sessions are ended as interrupted and its browsers killed first.
+ */
+async function call(
+  state: DaemonState,
+  db: string,
+  path: string,
+  body?: unknown,
+): Promise<Response> {
+  try {
+    return await request(state, path, body);
+  } catch (err) {
+    const why = err instanceof Error ? err.cause ?? err.message : String(err);
+    if (processRuns(state.pid, DAEMON_WORD)) {
+      throw new Error(
+        `The blaze daemon (pid ${state.pid}, port ${state.port}) did not answer: ${why}`,
+      );
+    }
+    const done = await recoverDeadDaemon(db, state);
+    throw new Error(
+      `The blaze daemon (pid ${state.pid}) died during the call; ${done.join("; ")}`,
+    );
+  }
+}
+
+/** A word of the daemon's command line (`cairn blaze __daemon --db …`). */
+const DAEMON_WORD = "__daemon";
+
+/**
+ * The daemon's state when it answers for this database. A daemon that is gone is cleaned up
+ * after (its open sessions end as interrupted, its browsers are killed), saying so on stderr.
+ *
+ * @throws {InputError} when the state file names a daemon of another database
+ * @throws {Error} when the daemon runs but does not answer
+ */
 async function liveState(db: string): Promise<DaemonState | undefined> {
   const state = await readState(db);
   if (!state) return undefined;
+  let info: { db?: string } | undefined;
   try {
-    const res = await call(state, "/v1/blaze/sessions");
-    await res.body?.cancel();
-    if (res.ok) return state;
+    const res = await request(state, "/daemon");
+    if (res.ok) info = await res.json();
+    else await res.body?.cancel();
   } catch {
-    // not answering: stale
+    // not answering
   }
-  await Deno.remove(statePath(db)).catch(() => {});
+  if (info) {
+    if (info.db !== resolve(db)) {
+      throw new InputError(
+        `${statePath(db)} names the blaze daemon (pid ${state.pid}) of ${info.db}, not of ${
+          resolve(db)
+        }: use --db ${info.db}, or stop that daemon`,
+      );
+    }
+    return state;
+  }
+  if (processRuns(state.pid, DAEMON_WORD)) {
+    throw new Error(
+      `The blaze daemon (pid ${state.pid}) runs but does not answer on port ${state.port}: ` +
+        `stop it (kill ${state.pid}) and try again`,
+    );
+  }
+  for (const line of await recoverDeadDaemon(db, state)) console.error(`cairn blaze: ${line}`);
   return undefined;
 }
 
@@ -319,7 +453,15 @@ async function exportAndStop(
     return await writeSessionFiles(store, sessionId, out);
   } finally {
     store.close();
-    await stopDaemon(state);
+    // the daemon stops with its last session: other agents' sessions keep running
+    const live = await liveSessions(state, db).catch(() => []);
+    if (live.length === 0) await stopDaemon(state);
+    else {
+      await updateState(db, state.pid, (s) => {
+        const { sessionId: target, ...rest } = s;
+        return target === sessionId ? rest : s;
+      });
+    }
   }
 }
 

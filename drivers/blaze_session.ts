@@ -11,7 +11,7 @@
 import { describeDialogs, type Driver, DriverError, type HandledDialog } from "./driver.ts";
 import type { EventStore } from "../events/event_store.ts";
 import type { BlobRef, EventData, NewEvent } from "../events/schemas.ts";
-import { type Point, type Screen, type UiNode, walk } from "../engine/ui_node.ts";
+import type { Point, Screen, UiNode } from "../engine/ui_node.ts";
 import { isToolName, type ToolName, type ToolParams, toolParams } from "./_blaze_params.ts";
 import { renderSnapshot } from "../engine/snapshot.ts";
 import {
@@ -27,6 +27,7 @@ import {
 import { diffSnapshots, formatSnapshotDiff } from "../engine/snapshot_diff.ts";
 import { withDeadline } from "./with_deadline.ts";
 import { SecretScrubber } from "./secret_scrubber.ts";
+import { focusedNode, notEditable } from "./_blaze_editable.ts";
 
 export {
   isPageUrl,
@@ -57,6 +58,10 @@ export interface BlazeStartOptions {
    */
   callTimeoutMs?: number;
 }
+
+/** The first line of a `snapshot --diff` that has no earlier snapshot to compare with. */
+export const NO_EARLIER_SNAPSHOT =
+  "(no earlier snapshot with these options to diff against: the full snapshot follows)";
 
 /** Default bound of one tool call: a page that stops answering (an endless script) fails it. */
 export const DEFAULT_CALL_TIMEOUT_MS = 30_000;
@@ -340,9 +345,12 @@ export class BlazeSession {
         const key = JSON.stringify(options);
         const previous = this.#rendered?.key === key ? this.#rendered.text : undefined;
         this.#rendered = { key, text };
-        const output = q.diff && previous !== undefined
-          ? formatSnapshotDiff(diffSnapshots(previous, text))
-          : text;
+        // a first --diff has nothing to compare with: it says so, then gives the whole snapshot
+        const output = !q.diff
+          ? text
+          : previous === undefined
+          ? `${NO_EARLIER_SNAPSHOT}\n${text}`
+          : formatSnapshotDiff(diffSnapshots(previous, text));
         return {
           ok: true,
           output: this.#secrets.text(output),
@@ -490,7 +498,17 @@ export class BlazeSession {
       case "tap":
         await this.#driver.tap(point!);
         return ok(`Tapped ${label || "the point"}${where}`);
-      case "type":
+      case "type": {
+        // typing into a heading types nothing: a ref, or else the focused element, must be a
+        // text field (a bare point is left to the page)
+        if (!point || p.ref !== undefined) {
+          const into = node ?? focusedNode(this.#latest?.screen.root);
+          const refused = notEditable(
+            into,
+            node ? label : `the focused ${into && describeNode(into)}`,
+          );
+          if (refused) return fail(refused);
+        }
         await this.#driver.type(String(p.text), {
           ...(point ? { point } : {}),
           clear: p.clear !== false,
@@ -500,6 +518,7 @@ export class BlazeSession {
             label || "the focused field"
           }${where}`,
         );
+      }
       case "press":
         await this.#driver.press(String(p.key));
         return ok(`Pressed ${p.key}`);
@@ -645,16 +664,6 @@ export class BlazeSession {
     });
     this.#version = r.streamVersion;
   }
-}
-
-/**
- * The focused node of a screen, where `type` with neither ref nor point types: the deepest (the
- * root web area of a focused page is focused too).
- */
-function focusedNode(root: UiNode): UiNode | undefined {
-  let found: UiNode | undefined;
-  for (const [n] of walk(root)) if (n.focused) found = n;
-  return found;
 }
 
 /**

@@ -249,6 +249,8 @@ function chromeToUiNode(c: ChromeNode, children: UiNode[], sx: number, sy: numbe
   if (states.has("expanded")) attrs.expanded = "true";
   if (states.has("collapsed")) attrs.expanded = "false";
   if (states.has("mixed")) attrs.checked = "mixed";
+  if (states.has("readonly")) attrs.readonly = "true";
+  if (states.has("editable")) attrs.editable = "true"; // a text field or contenteditable content
   const init: UiNodeInit = {
     className: c.role,
     bounds: bounds ?? { x: 0, y: 0, w: 0, h: 0 },

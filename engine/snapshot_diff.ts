@@ -2,7 +2,8 @@
  * Change detection between two text snapshots (seed 002's open question): "unchanged", or the
  * lines added, removed and changed. Lines are matched by their ref, so an element whose state
  * changed (`[checked]`, a new value, a move inside its 10 px cell) is one changed line, while a
- * new element is an added line. Lines without a ref (the offscreen count) match by text.
+ * new element is an added line. Lines without a ref match by text. The last `(N offscreen)` line
+ * is a count, not an element: it is compared as a number.
  *
  * @module
  */
@@ -16,6 +17,19 @@ export interface SnapshotDiff {
   removed: string[];
   /** Lines with the same ref and different text, in the second snapshot's order. */
   changed: { before: string; after: string }[];
+  /** The `(N offscreen)` counts, when they differ. */
+  offscreen?: { before: number; after: number };
+}
+
+const OFFSCREEN = /^\((\d+) offscreen\)$/;
+
+/** The `(N offscreen)` count of a snapshot (0 without one). */
+function offscreenCount(lines: string[]): number {
+  for (const l of lines) {
+    const m = OFFSCREEN.exec(l.trim());
+    if (m) return Number(m[1]);
+  }
+  return 0;
 }
 
 const REF = /\[ref=([a-z]\d+[a-z]*)\]/;
@@ -38,8 +52,9 @@ function split(text: string): string[] {
  */
 export function diffSnapshots(a: string, b: string): SnapshotDiff {
   if (a === b) return { unchanged: true, added: [], removed: [], changed: [] };
-  const before = split(a);
-  const after = split(b);
+  const before = split(a).filter((l) => !OFFSCREEN.test(l.trim()));
+  const after = split(b).filter((l) => !OFFSCREEN.test(l.trim()));
+  const counts = { before: offscreenCount(split(a)), after: offscreenCount(split(b)) };
   const byRef = new Map<string, string>();
   const plainBefore = new Map<string, number>();
   for (const line of before) {
@@ -76,8 +91,9 @@ export function diffSnapshots(a: string, b: string): SnapshotDiff {
       }
     }
   }
-  const unchanged = added.length === 0 && removed.length === 0 && changed.length === 0;
-  return { unchanged, added, removed, changed };
+  const moved = counts.before !== counts.after;
+  const unchanged = added.length === 0 && removed.length === 0 && changed.length === 0 && !moved;
+  return { unchanged, added, removed, changed, ...(moved ? { offscreen: counts } : {}) };
 }
 
 /**
@@ -94,6 +110,9 @@ export function formatSnapshotDiff(diff: SnapshotDiff): string {
   for (const l of diff.removed) lines.push(`- ${bare(l)}`);
   for (const l of diff.added) lines.push(`+ ${bare(l)}`);
   for (const c of diff.changed) lines.push(`~ ${bare(c.after)}`, `  was: ${bare(c.before)}`);
+  if (diff.offscreen) {
+    lines.push(`(${diff.offscreen.after} offscreen, was ${diff.offscreen.before})`);
+  }
   return lines.join("\n") + "\n";
 }
 

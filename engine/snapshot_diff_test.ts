@@ -49,7 +49,16 @@ Deno.test("diffSnapshots() reports a toggled switch as changed, a toast as added
 });
 
 Deno.test("diffSnapshots() matches lines without refs by text", () => {
+  const d = diffSnapshots('- a [ref=a1]\n- text "Hi"\n', '- a [ref=a1]\n- text "Bye"\n');
+  assertEquals(d.added, ['- text "Bye"']);
+  assertEquals(d.removed, ['- text "Hi"']);
+});
+
+Deno.test("diffSnapshots() compares the (N offscreen) count as a number, not as an element", () => {
   const d = diffSnapshots("- a [ref=a1]\n(2 offscreen)\n", "- a [ref=a1]\n(3 offscreen)\n");
-  assertEquals(d.added, ["(3 offscreen)"]);
-  assertEquals(d.removed, ["(2 offscreen)"]);
+  assertEquals([d.added, d.removed, d.offscreen], [[], [], { before: 2, after: 3 }]);
+  assertEquals(formatSnapshotDiff(d), "(3 offscreen, was 2)\n");
+  assertEquals(diffSnapshots("- a [ref=a1]\n(2 offscreen)\n", "- b [ref=b1]\n").removed, [
+    "- a [ref=a1]",
+  ]);
 });

@@ -46,7 +46,7 @@ Deno.test("cairn blaze --platform android records a blaze through Appium's proto
     );
     assertEquals(start.code, 0, start.stderr);
     assertStringIncludes(start.stdout, "android-app://com.wdiodemoapp/");
-    pid = JSON.parse(await Deno.readTextFile(`${dir}/blaze.json`)).pid;
+    pid = JSON.parse(await Deno.readTextFile(`${db}.blaze.json`)).pid;
     const snap = await cairn(db, "snapshot");
     assertEquals(snap.code, 0, snap.stderr);
     assertStringIncludes(snap.stdout, "EditText");

@@ -19,7 +19,7 @@ Deno.test("cairn blaze runs a recorded flow across separate processes and writes
     const refused = await cairn(db, "start", "--url", "http://127.0.0.1:9/", "--prompt", "x");
     assertEquals(refused.code, 1, refused.stderr);
     assertStringIncludes(refused.stderr, "Cannot navigate");
-    assert(!(await Deno.stat(`${dir}/blaze.json`).then(() => true, () => false)));
+    assert(!(await Deno.stat(`${db}.blaze.json`).then(() => true, () => false)));
 
     const start = await cairn(
       db,
@@ -30,7 +30,7 @@ Deno.test("cairn blaze runs a recorded flow across separate processes and writes
       "Add two coffees",
     );
     assertEquals(start.code, 0, start.stderr);
-    pid = JSON.parse(await Deno.readTextFile(`${dir}/blaze.json`)).pid;
+    pid = JSON.parse(await Deno.readTextFile(`${db}.blaze.json`)).pid;
     assertEquals((await cairn(db, "step", "Add two coffees")).code, 0);
     const snap = await cairn(db, "snapshot", "--bounds");
     assertEquals(snap.code, 0, snap.stderr);
@@ -77,7 +77,7 @@ Deno.test("cairn blaze runs a recorded flow across separate processes and writes
     assertEquals(recording.summary?.ended_reason, "completed");
     assertEquals(recording.summary?.action_count, 7);
     // the daemon and its browser are gone
-    assert(!(await Deno.stat(`${dir}/blaze.json`).then(() => true, () => false)));
+    assert(!(await Deno.stat(`${db}.blaze.json`).then(() => true, () => false)));
     for (let i = 0; i < 40 && alive(pid!); i++) await new Promise((r) => setTimeout(r, 50));
     assert(!alive(pid!), "daemon still running");
     // everything stays in the log, the refused start too (ended as failed)

@@ -25,6 +25,13 @@ Deno.test("POST /v1/blaze/sessions/:id/tools/:tool drives real Chromium and reco
     const bad = await post("/v1/blaze/sessions", { url: "not a url", prompt: "x" });
     assertEquals(bad.status, 400);
     assertEquals((await bad.json()).error.code, "invalid_request");
+    const emptyName = await post("/v1/blaze/sessions", {
+      url: server.url + "login.html",
+      prompt: "x",
+      memory: { "": "v" },
+    });
+    assertEquals(emptyName.status, 400);
+    assertStringIncludes((await emptyName.json()).error.message, "memory name cannot be empty");
 
     const started = await post("/v1/blaze/sessions", {
       url: server.url + "login.html",
@@ -86,7 +93,9 @@ Deno.test("POST /v1/blaze/sessions/:id/tools/:tool drives real Chromium and reco
       false,
       "Session ended (completed)",
     ]);
-    assertEquals((await tool("snapshot", {})).status, 404);
+    const afterEnd = await tool("snapshot", {});
+    assertEquals(afterEnd.status, 409); // the session exists, and has ended
+    assertEquals((await afterEnd.json()).error.code, "session_ended");
     assertEquals(registry.ids(), []);
 
     const capture = CaptureV1.parse(
@@ -341,7 +350,7 @@ Deno.test("POST …/tools/end on a session whose page hangs frees it by force: 2
     assertLessOrEqual(took, GRACE_MS + 4_000);
 
     assertEquals(registry.ids(), [], "the session is freed");
-    assertEquals((await tool("snapshot", {})).status, 404);
+    assertEquals((await tool("snapshot", {})).status, 409);
     assertEquals([chromium.signalCode, driver.browser.connected], ["SIGKILL", false]);
     assertEquals(await Deno.stat(profile).then(() => true, () => false), false, "profile left");
     // the stuck tap fails once its browser is gone; it records nothing after the end

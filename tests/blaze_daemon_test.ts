@@ -1,0 +1,192 @@
+import { assert, assertEquals, assertStringIncludes } from "./assert.ts";
+import { SqliteEventStore } from "../events/sqlite_event_store.ts";
+import { serveFolder } from "./web_server.ts";
+import { alive, blazeCli as cairn } from "./blaze_cli_run.ts";
+
+interface StateFile {
+  pid: number;
+  sessions?: string[];
+  browsers?: number[];
+}
+
+async function stateOf(db: string): Promise<StateFile> {
+  return JSON.parse(await Deno.readTextFile(`${db}.blaze.json`));
+}
+
+function exists(path: string): Promise<boolean> {
+  return Deno.stat(path).then(() => true, () => false);
+}
+
+async function endReasons(db: string): Promise<Record<string, string[]>> {
+  const store = SqliteEventStore.open(db);
+  try {
+    const out: Record<string, string[]> = {};
+    for (const s of await store.streams("session-")) {
+      const reasons: string[] = [];
+      for await (const e of store.readStream(s.streamId)) {
+        if (e.type === "SessionEnded") reasons.push(e.data.reason);
+      }
+      out[s.streamId.slice("session-".length)] = reasons;
+    }
+    return out;
+  } finally {
+    store.close();
+  }
+}
+
+async function recorded(db: string, type: string): Promise<boolean> {
+  const store = SqliteEventStore.open(db);
+  try {
+    for await (const e of store.readAll()) if (e.type === type) return true;
+    return false;
+  } finally {
+    store.close();
+  }
+}
+
+function startedId(stdout: string): string {
+  const m = /^Session (\S+) started/.exec(stdout);
+  assert(m, stdout);
+  return m[1]!;
+}
+
+/** Waits (at most 2 s) for a process to exit. */
+async function gone(pid: number): Promise<boolean> {
+  for (let i = 0; i < 40 && alive(pid); i++) await new Promise((r) => setTimeout(r, 50));
+  return !alive(pid);
+}
+
+Deno.test("cairn blaze keeps a daemon per database file (0600 state file) and end --session stops it only with its last session", async () => {
+  const dir = await Deno.makeTempDir();
+  const b = `${dir}/b.db`;
+  const c = `${dir}/c.db`;
+  const server = serveFolder();
+  const pids: number[] = [];
+  try {
+    const sb = await cairn(b, "start", "--url", server.url + "cart.html", "--prompt", "B");
+    assertEquals(sb.code, 0, sb.stderr);
+    const sc = await cairn(c, "start", "--url", server.url + "cart.html", "--prompt", "C");
+    assertEquals(sc.code, 0, sc.stderr);
+    const [stateB, stateC] = [await stateOf(b), await stateOf(c)];
+    pids.push(stateB.pid, stateC.pid);
+    assert(stateB.pid !== stateC.pid, "one daemon per database");
+    assertEquals((await Deno.stat(`${c}.blaze.json`)).mode! & 0o777, 0o600);
+    assertEquals(Object.keys(await endReasons(c)), [startedId(sc.stdout)]);
+    assertEquals(Object.keys(await endReasons(b)), [startedId(sb.stdout)]);
+
+    // a second session on c.db shares its daemon; ending the first by a prefix leaves it alone
+    const sc2 = await cairn(c, "start", "--url", server.url + "cart.html", "--prompt", "C2");
+    assertEquals(sc2.code, 0, sc2.stderr);
+    const [c1, c2] = [startedId(sc.stdout), startedId(sc2.stdout)];
+    assertEquals((await stateOf(c)).sessions, [c1, c2]);
+    const unknown = await cairn(c, "end", "--session", "nope");
+    assertEquals(unknown.code, 2, unknown.stderr);
+    assertStringIncludes(unknown.stderr, '"nope"');
+    const end1 = await cairn(c, "end", "--session", c2.slice(0, 8), "--out", `${dir}/out`);
+    assertEquals(end1.code, 0, end1.stderr);
+    assert(alive(stateC.pid), "the daemon serves the other session still");
+    const snap = await cairn(c, "snapshot", "--session", c1.slice(0, 8));
+    assertEquals(snap.code, 0, snap.stderr);
+    assertStringIncludes(snap.stdout, "Add one Coffee");
+    // the ended session is named as ended; a snapshot flag on another tool is a usage error
+    const again = await cairn(c, "snapshot", "--session", c2);
+    assertEquals(again.code, 1, again.stderr);
+    assertStringIncludes(again.stderr, `Blaze session ${c2} has ended`);
+    const noTarget = await cairn(c, "snapshot");
+    assertEquals(noTarget.code, 2, noTarget.stderr);
+    assertStringIncludes(noTarget.stderr, `live sessions: ${c1} (pick one with --session)`);
+    const flag = await cairn(c, "tap", "x=10,y=10", "--diff", "--session", c1);
+    assertEquals([flag.code, flag.stderr], [
+      2,
+      "cairn blaze tap: --diff is for snapshot only\n",
+    ]);
+    // a screenshot into a folder that does not exist yet creates it
+    const shot = await cairn(c, "screenshot", "--session", c1, "--out", `${dir}/new/dir/a.png`);
+    assertEquals(shot.code, 0, shot.stderr);
+    assert(await exists(`${dir}/new/dir/a.png`));
+    const end2 = await cairn(c, "end", "--session", c1, "--out", `${dir}/out`);
+    assertEquals(end2.code, 0, end2.stderr);
+    assert(await gone(stateC.pid), "the daemon stops with its last session");
+    assertEquals(await endReasons(c), { [c1]: ["completed"], [c2]: ["completed"] });
+    assert(alive(stateB.pid), "b.db's daemon is another");
+    assertEquals((await cairn(b, "end", "--out", `${dir}/out`)).code, 0);
+    assert(await gone(stateB.pid));
+  } finally {
+    for (const pid of pids) if (alive(pid)) Deno.kill(pid, "SIGTERM");
+    await server.close();
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("cairn blaze after its daemon was killed with SIGKILL names it, ends its session as interrupted and kills its browser", async () => {
+  const dir = await Deno.makeTempDir();
+  const db = `${dir}/cairn.db`;
+  const server = serveFolder();
+  let pid: number | undefined;
+  const browsers: number[] = [];
+  try {
+    const start = await cairn(db, "start", "--url", server.url + "cart.html", "--prompt", "x");
+    assertEquals(start.code, 0, start.stderr);
+    const id = startedId(start.stdout);
+    const state = await stateOf(db);
+    pid = state.pid;
+    browsers.push(...state.browsers ?? []);
+    assertEquals(browsers.length, 1);
+    assertEquals((await cairn(db, "step", "Look")).code, 0);
+
+    // killed during a call: the call names the daemon and cleans up
+    const hanging = cairn(db, "navigate", `url=${server.url}hang.html`);
+    // kill the daemon once the navigation is under way (its ActionPerformed is recorded)
+    for (let i = 0; i < 200 && !(await recorded(db, "ActionPerformed")); i++) {
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    await new Promise((r) => setTimeout(r, 200));
+    Deno.kill(pid, "SIGKILL");
+    const during = await hanging;
+    assertEquals(during.code, 1, during.stderr);
+    assertStringIncludes(during.stderr, `blaze daemon (pid ${pid}) died during the call`);
+    assertStringIncludes(during.stderr, `session ${id} was left open — marked interrupted`);
+    assert(await gone(browsers[0]!), "the orphaned browser is killed");
+    assert(!(await exists(`${db}.blaze.json`)), "the stale state file is removed");
+    assertEquals(await endReasons(db), { [id]: ["interrupted"] });
+  } finally {
+    for (const p of [pid, ...browsers]) if (p !== undefined && alive(p)) Deno.kill(p, "SIGKILL");
+    await server.close();
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("cairn blaze snapshot after its daemon was killed says the daemon is gone and ends its session as interrupted", async () => {
+  const dir = await Deno.makeTempDir();
+  const db = `${dir}/cairn.db`;
+  const server = serveFolder();
+  let pid: number | undefined;
+  const browsers: number[] = [];
+  try {
+    const start = await cairn(db, "start", "--url", server.url + "cart.html", "--prompt", "x");
+    assertEquals(start.code, 0, start.stderr);
+    const id = startedId(start.stdout);
+    const state = await stateOf(db);
+    pid = state.pid;
+    browsers.push(...state.browsers ?? []);
+    Deno.kill(pid, "SIGKILL");
+    assert(await gone(pid));
+    const next = await cairn(db, "snapshot");
+    assertEquals(next.code, 2, next.stderr);
+    assertStringIncludes(
+      next.stderr,
+      `the blaze daemon (pid ${pid}) is gone; its session ${id} was left open — marked interrupted`,
+    );
+    assert(browsers.length === 1 && await gone(browsers[0]!), "the orphaned browser is killed");
+    assertEquals(await endReasons(db), { [id]: ["interrupted"] });
+    // a new start works on a fresh daemon
+    const again = await cairn(db, "start", "--url", server.url + "cart.html", "--prompt", "y");
+    assertEquals(again.code, 0, again.stderr);
+    pid = (await stateOf(db)).pid;
+    assertEquals((await cairn(db, "end", "--out", `${dir}/out`)).code, 0);
+  } finally {
+    for (const p of [pid, ...browsers]) if (p !== undefined && alive(p)) Deno.kill(p, "SIGKILL");
+    await server.close();
+    await Deno.remove(dir, { recursive: true });
+  }
+});
