@@ -121,6 +121,12 @@ export async function run(args: ParsedArgs): Promise<number> {
     if (!(await streamInfo(store, `session-${sessionId}`))) {
       throw new InputError(`${target}: neither a capture file nor a stored session`);
     }
+    const other = trail?.config.id;
+    if (other !== undefined && other !== sessionId) {
+      throw new InputError(
+        `--trail: ${trailFile} is the trail of session ${other} (config.id), not of ${sessionId}`,
+      );
+    }
     const ws = str(args, "browser-ws");
     driver = await ChromeDriver.launch(ws ? { browserWs: ws } : {});
     let state;
@@ -141,12 +147,15 @@ export async function run(args: ParsedArgs): Promise<number> {
     }
     const report = validationReport(state);
     const out = str(args, "out");
-    if (out) await Deno.writeTextFile(out, report.trail);
+    // A failed validation proved nothing new: it writes no trail (the one given is unchanged).
+    const failed = report.status === "failed";
+    if (out && !failed) await Deno.writeTextFile(out, report.trail);
     if (json) console.log(JSON.stringify(report, null, 2));
     else {
       console.error(renderStepTable(report));
-      if (out) console.error(`wrote ${out} (validation ${report.validation_id}, ${report.status})`);
-      else console.log(report.trail.trimEnd());
+      if (out && !failed) {
+        console.error(`wrote ${out} (validation ${report.validation_id}, ${report.status})`);
+      } else if (!failed) console.log(report.trail.trimEnd());
     }
     if (report.status === "failed") {
       console.error(`error: ${report.message ?? "validation failed"}`);
