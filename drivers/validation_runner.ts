@@ -415,6 +415,9 @@ class Loop {
       });
       this.options.signal?.throwIfAborted();
       if (openingError !== undefined) {
+        // A browser that no longer answers breaks the loop (run() rethrows); a live one had a
+        // page it could not open.
+        await this.driver.url();
         const message = `The page could not be opened (${openingError}). Nothing was validated: ` +
           "no step was compared, changed or flagged";
         await this.#endFailed(message, `failed: ${message}`);
