@@ -11,6 +11,7 @@
 import { bool, type CommandSpec, num, type ParsedArgs, str } from "./args.ts";
 import { DB_FLAGS, matchStream, openStore } from "./context.ts";
 import { InputError } from "./errors.ts";
+import { prepareOutFile } from "./_out_file.ts";
 import { ingestOnce } from "./optimize.ts";
 import { NotFoundError, streamInfo } from "../events/event_store.ts";
 import { ChromeDriver } from "../drivers/chrome/chrome_driver.ts";
@@ -112,6 +113,8 @@ export async function run(args: ParsedArgs): Promise<number> {
     trail = parseTrail(text, trailFile);
   }
   const json = bool(args, "json");
+  const out = str(args, "out");
+  if (out) await prepareOutFile(out, "--out", [target, ...(trailFile ? [trailFile] : [])]);
   const store = openStore(args);
   let driver: ChromeDriver | undefined;
   try {
@@ -146,7 +149,6 @@ export async function run(args: ParsedArgs): Promise<number> {
       throw err;
     }
     const report = validationReport(state);
-    const out = str(args, "out");
     // A failed validation proved nothing new: it writes no trail (the one given is unchanged).
     const failed = report.status === "failed";
     if (out && !failed) await Deno.writeTextFile(out, report.trail);
