@@ -4,7 +4,8 @@
  * both runs' hierarchies, as the policy allows (000 "Validation Loop", "Workflow Policies").
  * Progress goes to stderr, one line per iteration and step; the final trail to stdout (or
  * `--out`), or the whole report with `--json`. Exit 0 when the trail is stable or its unstable
- * steps were flagged (authoring, dev); 1 when a ci replay failed (a new blaze is needed).
+ * steps were flagged (authoring, dev); 1 when a ci replay failed (a new blaze is needed) or the
+ * page could not be opened (nothing was validated); 2 on bad input, before anything runs.
  *
  * @module
  */

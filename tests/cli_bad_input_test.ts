@@ -207,7 +207,7 @@ Deno.test("control: a good trail reaches the (missing) browser in replay and val
     const trail = `${dir}/good.trail.yaml`;
     await Deno.writeTextFile(
       trail,
-      (await Deno.readTextFile(GOOD_TRAIL)).replace(/^  id: .*\n/m, ""),
+      (await Deno.readTextFile(GOOD_TRAIL)).replace(/^ {2}id: .*\n/m, ""),
     );
     const [replay, validate] = await pool(
       [
