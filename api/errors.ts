@@ -182,3 +182,26 @@ function describe(err: unknown): [ContentfulStatusCode, ApiErrorBody] {
   }
   return [500, body("internal", "Internal server error")];
 }
+
+/**
+ * An absolute http(s) url (a page a browser may be sent to: never `file:` and the like).
+ *
+ * @returns the schema
+ */
+export function httpUrl() {
+  return z.string().refine(isHttpUrl, "expected an http(s) url");
+}
+
+/**
+ * Whether a string is an absolute http(s) url.
+ *
+ * @param url the string
+ * @returns true for `http:` and `https:` urls
+ * @example
+ * ```ts
+ * if (!isHttpUrl("http://127.0.0.1/") || isHttpUrl("file:///etc/hostname")) throw new Error();
+ * ```
+ */
+export function isHttpUrl(url: string): boolean {
+  return URL.canParse(url) && /^https?:$/.test(new URL(url).protocol);
+}

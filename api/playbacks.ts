@@ -27,7 +27,15 @@ import { eventsToPlan, type SessionEvent } from "../engine/playback/from_events.
 import { rebasePlan } from "../engine/playback/load_plan.ts";
 import { fragileSelectors } from "../engine/playback/fragile.ts";
 import type { ApiContext } from "./app.ts";
-import { ApiError, invalidRequest, parseInput, pathId, readJson } from "./errors.ts";
+import {
+  ApiError,
+  httpUrl,
+  invalidRequest,
+  isHttpUrl,
+  parseInput,
+  pathId,
+  readJson,
+} from "./errors.ts";
 import { describeRoute } from "./openapi.ts";
 
 /** `POST /v1/playbacks` body (003 R5; exactly one of `trail`, `recording_id`, `actions`). */
@@ -42,7 +50,7 @@ export const StartPlaybackBody = z.strictObject({
   value_overrides: z.record(z.string().regex(/^\d+$/, "an action index"), z.string()).optional(),
   tab: z.string().min(1).optional(),
   /** Re-point recorded navigations at this app url. */
-  url: z.string().url().optional(),
+  url: httpUrl().optional(),
   timeout_ms: z.number().int().min(1).max(MAX_ACTION_TIMEOUT_MS).optional(),
   /** Device and app of an Android plan (Appium URL, udid, package, activity, apk). */
   android: AndroidStart.optional(),
@@ -264,6 +272,13 @@ export function playbacksRouter(ctx: ApiContext): Hono {
       throw invalidRequest("An ios plan cannot be played: Cairn drives Chromium and Android");
     }
     if (body.url && plan.platform === "web") plan = rebasePlan(plan, body.url);
+    for (const [i, a] of plan.actions.entries()) {
+      if (a.type !== "navigate" || !a.url || !URL.canParse(a.url) || isHttpUrl(a.url)) continue;
+      // a file: or other local url would hand the server's files to the caller
+      throw invalidRequest(`url: action ${i} opens ${a.url}: only http(s) pages are played`, [
+        { path: "body.url", message: "expected an http(s) url" },
+      ]);
+    }
     try {
       const id = await registry.start(plan, body);
       return c.json({ status: "running", playback_id: id }, 202);

@@ -20,7 +20,7 @@ import {
 import { DEFAULT_MAX_ITERATIONS, MAX_ITERATIONS } from "../engine/validation/decider.ts";
 import { validationReport } from "../engine/validation/report.ts";
 import type { ApiContext } from "./app.ts";
-import { ApiError, parseInput, pathId, readJson } from "./errors.ts";
+import { ApiError, httpUrl, parseInput, pathId, readJson } from "./errors.ts";
 import { describeRoute } from "./openapi.ts";
 
 const Id = pathId();
@@ -28,7 +28,7 @@ const Id = pathId();
 /** Body of `POST /v1/sessions/:id/validations`. */
 export const StartValidationBody = z.object({
   /** The url every replay opens (default: the capture's). */
-  url: z.string().url().optional(),
+  url: httpUrl().optional(),
   policy: z.enum(["authoring", "dev", "ci"]).default("authoring"),
   max_iterations: z.number().int().min(1).max(MAX_ITERATIONS).default(DEFAULT_MAX_ITERATIONS),
   mode: z.enum(["strict", "flexible", "adaptive"]).optional(),
@@ -70,15 +70,15 @@ export class ValidationRegistry {
    * @throws {ApiError} 404 for an unknown session, 409 while another validation runs
    */
   async start(sessionId: string, body: z.infer<typeof StartValidationBody>): Promise<string> {
+    if (!(await streamInfo(this.#store, `session-${sessionId}`))) {
+      throw new ApiError(404, "not_found", `No session ${sessionId}`);
+    }
     if (this.#running) {
       throw new ApiError(
         409,
         "validation_running",
         "A validation is already running; query it or wait",
       );
-    }
-    if (!(await streamInfo(this.#store, `session-${sessionId}`))) {
-      throw new ApiError(404, "not_found", `No session ${sessionId}`);
     }
     const marker = Promise.resolve();
     this.#running = marker;

@@ -9,6 +9,7 @@ import { type CommandSpec, type ParsedArgs, str } from "./args.ts";
 import { bool, list, UsageError } from "./args.ts";
 import { DB_FLAGS, openStore } from "./context.ts";
 import { InputError } from "./errors.ts";
+import { prepareOutFile } from "./_out_file.ts";
 import { prepareFile, storePrepared, withSessionId } from "./ingest.ts";
 import { trailCachePath, writeTrailCache } from "./reproject.ts";
 import { type EventStore, NotFoundError, streamInfo } from "../events/event_store.ts";
@@ -174,6 +175,8 @@ export async function run(args: ParsedArgs): Promise<number> {
   const mode = (str(args, "mode") ?? "adaptive") as SelectorMode;
   const heuristics = str(args, "heuristics") ?? HEURISTICS_VERSION;
   const stepModes = parseStepModes(list(args, "step-mode"));
+  const out = str(args, "out");
+  if (out) await prepareOutFile(out, "--out", [target]);
   const store = openStore(args);
   try {
     let sessionId: string;
@@ -192,7 +195,6 @@ export async function run(args: ParsedArgs): Promise<number> {
     }
     checkStepModes(stepModes, projection.trail.trail.length);
     await writeTrailCache(trailCachePath(args, sessionId, mode), projection.yaml);
-    const out = str(args, "out");
     if (out) {
       await Deno.writeTextFile(out, projection.yaml);
       console.error(`wrote ${out} (session ${sessionId}, ${mode}, heuristics ${heuristics})`);

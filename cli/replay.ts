@@ -193,8 +193,8 @@ export async function run(args: ParsedArgs): Promise<number> {
   const overrides = parseOverrides(list(args, "override"));
   const viewportFlag = parseViewport(str(args, "viewport"));
   const url = str(args, "url");
-  if (url !== undefined && !URL.canParse(url)) {
-    throw new InputError(`--url: not an absolute url: ${url}`);
+  if (url !== undefined && (!URL.canParse(url) || !/^https?:$/.test(new URL(url).protocol))) {
+    throw new InputError(`--url: expected an http(s) url, got ${JSON.stringify(url)}`);
   }
   const store = openStore(args);
   try {
@@ -210,8 +210,12 @@ export async function run(args: ParsedArgs): Promise<number> {
       driver = await connectAndroid(androidStartFromArgs(args, "replay"));
     } else {
       if (url) plan = rebasePlan(plan, url);
-      const viewport = viewportFlag ?? plan.viewport ?? { width: 1280, height: 800 };
       const browserWs = str(args, "browser-ws");
+      if (!url && !browserWs && plan.actions[0]?.type !== "navigate") {
+        // it would run every action on about:blank
+        throw new InputError(`${file}: no url: the trail has no config.url; pass --url`);
+      }
+      const viewport = viewportFlag ?? plan.viewport ?? { width: 1280, height: 800 };
       driver = await ChromeDriver.launch({ viewport, ...(browserWs ? { browserWs } : {}) });
     }
     let report: PlaybackReport;

@@ -4,13 +4,15 @@
  * both runs' hierarchies, as the policy allows (000 "Validation Loop", "Workflow Policies").
  * Progress goes to stderr, one line per iteration and step; the final trail to stdout (or
  * `--out`), or the whole report with `--json`. Exit 0 when the trail is stable or its unstable
- * steps were flagged (authoring, dev); 1 when a ci replay failed (a new blaze is needed).
+ * steps were flagged (authoring, dev); 1 when a ci replay failed (a new blaze is needed) or the
+ * page could not be opened (nothing was validated); 2 on bad input, before anything runs.
  *
  * @module
  */
 import { bool, type CommandSpec, num, type ParsedArgs, str } from "./args.ts";
 import { DB_FLAGS, matchStream, openStore } from "./context.ts";
 import { InputError } from "./errors.ts";
+import { prepareOutFile } from "./_out_file.ts";
 import { ingestOnce } from "./optimize.ts";
 import { NotFoundError, streamInfo } from "../events/event_store.ts";
 import { ChromeDriver } from "../drivers/chrome/chrome_driver.ts";
@@ -112,6 +114,8 @@ export async function run(args: ParsedArgs): Promise<number> {
     trail = parseTrail(text, trailFile);
   }
   const json = bool(args, "json");
+  const out = str(args, "out");
+  if (out) await prepareOutFile(out, "--out", [target, ...(trailFile ? [trailFile] : [])]);
   const store = openStore(args);
   let driver: ChromeDriver | undefined;
   try {
@@ -120,6 +124,12 @@ export async function run(args: ParsedArgs): Promise<number> {
       : ((await matchStream(store, target)) ?? target).replace(/^session-/, "");
     if (!(await streamInfo(store, `session-${sessionId}`))) {
       throw new InputError(`${target}: neither a capture file nor a stored session`);
+    }
+    const other = trail?.config.id;
+    if (other !== undefined && other !== sessionId) {
+      throw new InputError(
+        `--trail: ${trailFile} is the trail of session ${other} (config.id), not of ${sessionId}`,
+      );
     }
     const ws = str(args, "browser-ws");
     driver = await ChromeDriver.launch(ws ? { browserWs: ws } : {});
@@ -140,13 +150,15 @@ export async function run(args: ParsedArgs): Promise<number> {
       throw err;
     }
     const report = validationReport(state);
-    const out = str(args, "out");
-    if (out) await Deno.writeTextFile(out, report.trail);
+    // A failed validation proved nothing new: it writes no trail (the one given is unchanged).
+    const failed = report.status === "failed";
+    if (out && !failed) await Deno.writeTextFile(out, report.trail);
     if (json) console.log(JSON.stringify(report, null, 2));
     else {
       console.error(renderStepTable(report));
-      if (out) console.error(`wrote ${out} (validation ${report.validation_id}, ${report.status})`);
-      else console.log(report.trail.trimEnd());
+      if (out && !failed) {
+        console.error(`wrote ${out} (validation ${report.validation_id}, ${report.status})`);
+      } else if (!failed) console.log(report.trail.trimEnd());
     }
     if (report.status === "failed") {
       console.error(`error: ${report.message ?? "validation failed"}`);

@@ -119,6 +119,11 @@ export class ValidationBusyError extends Error {
   }
 }
 
+/** Raised by {@linkcode startValidation} when the trail given names another session. */
+export class TrailSessionError extends Error {
+  override name = "TrailSessionError";
+}
+
 /** Raised by {@linkcode startValidation} when the trail's platform is not the driver's. */
 export class PlatformMismatchError extends Error {
   override name = "PlatformMismatchError";
@@ -211,6 +216,7 @@ function planOrigins(trail: Trail): ({ step: number; action: number } | undefine
  * @throws {NotFoundError} when the session does not exist
  * @throws {ValidationBusyError} while another validation runs on this browser
  * @throws {PlatformMismatchError} when the trail is for another platform than the driver's
+ * @throws {TrailSessionError} when `options.trail` names another session in `config.id`
  */
 export async function startValidation(
   driver: Driver,
@@ -236,6 +242,12 @@ async function begin(
   sessionId: string,
   options: ValidationOptions,
 ): Promise<StartedValidation> {
+  const other = options.trail?.config.id;
+  if (other !== undefined && other !== sessionId) {
+    throw new TrailSessionError(
+      `the trail is session ${other}'s (config.id), not session ${sessionId}'s`,
+    );
+  }
   const capture = await indexCapture(store, sessionId, options.mode);
   const policy = options.policy ?? "authoring";
   const flags = policyFlags(policy, options.maxIterations ?? DEFAULT_MAX_ITERATIONS);
@@ -331,6 +343,16 @@ class Loop {
   async #fail(err: unknown): Promise<void> {
     if (this.state.status !== "running") return;
     const reason = err instanceof Error ? `${err.name}: ${err.message}` : String(err);
+    await this.#endFailed(
+      `Validation stopped during iteration ${this.state.iteration + 1}: ${reason}`,
+      `failed: ${reason}`,
+    );
+  }
+
+  /**
+   * Ends the stream as `failed` with the trail the loop is on, no step changed; never throws.
+   */
+  async #endFailed(message: string, line: string): Promise<void> {
     const event: NewEvent = {
       type: "ValidationCompleted",
       data: {
@@ -343,7 +365,7 @@ class Loop {
           status: !converged(s) ? "unstable" : s.refinedEver ? "refined" : "stable",
           evidence: [...s.refinements, ...s.evidence],
         })),
-        message: `Validation stopped during iteration ${this.state.iteration + 1}: ${reason}`,
+        message,
       },
     };
     try {
@@ -352,7 +374,7 @@ class Loop {
       });
       this.#version = res.streamVersion;
       this.state = evolve(this.state, event);
-      this.#say(`failed: ${reason}`);
+      this.#say(line);
     } catch {
       // The store refuses even this: the caller still gets the loop's own error.
     }
@@ -372,15 +394,35 @@ class Loop {
       this.#say(`iteration ${n}/${flags.maxIterations}: replaying ${plan.actions.length} actions`);
       const rec = recordScreens(this.driver, this.store);
       const playbackId = `${this.state.validationId}-${n}`;
+      // The page could not be opened: the run proves nothing about any step, so it stops there
+      // (no later lookup is recorded against its selectors) and the validation fails.
+      const opening = new AbortController();
+      let openingError: string | undefined;
       await runPlayback(rec.driver, rec.store, plan, {
         playbackId,
         overlay: false,
         onError: "continue",
         locateWaitMs: this.options.locateWaitMs ?? 1_000,
         ...(this.options.actionTimeoutMs ? { actionTimeoutMs: this.options.actionTimeoutMs } : {}),
-        ...(this.options.signal ? { signal: this.options.signal } : {}),
+        signal: this.options.signal
+          ? AbortSignal.any([this.options.signal, opening.signal])
+          : opening.signal,
+        afterAction: (index, action, result) => {
+          if (index !== 0 || action.type !== "navigate" || result.status !== "failed") return;
+          openingError = result.error ?? `${action.url}: ${result.errorCode ?? "failed"}`;
+          opening.abort();
+        },
       });
       this.options.signal?.throwIfAborted();
+      if (openingError !== undefined) {
+        // A browser that no longer answers breaks the loop (run() rethrows); a live one had a
+        // page it could not open.
+        await this.driver.url();
+        const message = `The page could not be opened (${openingError}). Nothing was validated: ` +
+          "no step was compared, changed or flagged";
+        await this.#endFailed(message, `failed: ${message}`);
+        return this.state;
+      }
       const replayed = await readReplay(this.store, playbackId);
       const screens: EventData<"ValidationIterationCompleted">["screens"] = [];
       for (const [index, snap] of rec.screens) {
@@ -399,16 +441,27 @@ class Loop {
         const replay: ReplayedAction = snap ? { ...r, screen: snap.screen } : r;
         const captured = this.#captured(trail, o.step, o.action) ??
           { kind: trail.trail[o.step]?.recording?.[o.action]?.kind ?? "unknown" };
-        const verdict = compareAction(captured, replay);
         const entry = perStep.get(o.step) ??
           { passed: true, evidence: [], failing: [], elementFailure: false };
+        perStep.set(o.step, entry);
+        const capturedStep = this.capture.steps.get(o.step);
+        if (capturedStep !== trail.trail[o.step]?.step) {
+          // Nothing to compare with: a replay that merely ran proves nothing about the step.
+          entry.passed = false;
+          const why = capturedStep === undefined
+            ? "the capture has no step at this position"
+            : `the capture's step ${o.step + 1} is ${JSON.stringify(capturedStep)}`;
+          const line = `not compared with the capture: ${why}`;
+          if (!entry.evidence.includes(line)) entry.evidence.push(line);
+          return;
+        }
+        const verdict = compareAction(captured, replay);
         entry.passed &&= verdict.passed;
         entry.elementFailure ||= verdict.elementFailure;
         for (const e of verdict.evidence) {
           entry.evidence.push(`action ${o.action + 1} (${captured.kind}): ${e}`);
         }
         if (verdict.elementFailure) entry.failing.push(o.action);
-        perStep.set(o.step, entry);
         if (snap) {
           const key = `${o.step}:${o.action}`;
           const list = this.#replayScreens.get(key) ?? [];

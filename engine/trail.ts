@@ -272,7 +272,65 @@ export function parseTrail(text: string, source = "trail"): Trail {
     const issue = parsed.error.issues[0]!;
     throw new SyntaxError(`${source}: ${issue.path.join(".") || "(root)"}: ${issue.message}`);
   }
+  parsed.data.trail.forEach((step, i) =>
+    step.recording?.forEach((a, j) => {
+      const raw = (top.trail as Record<string, unknown>[])[i]?.recording as unknown[];
+      const entry = raw[j];
+      const spelled = typeof entry === "string" ? entry : Object.keys(entry as object)[0]!;
+      const problem = unrunnable(a);
+      if (problem) {
+        const field = problem.field ? `.${problem.field}` : "";
+        throw new SyntaxError(
+          `${source}: trail.${i}.recording.${j}.${spelled}${field}: ${problem.message}`,
+        );
+      }
+    })
+  );
   return parsed.data;
+}
+
+/** Kinds that act on (or read) an element, so they need a selector. */
+const NEEDS_SELECTOR = new Set<TrailActionKind>([
+  "tap",
+  "longPress",
+  "select",
+  "check",
+  "readText",
+  "assertVisible",
+  "assertNotVisible",
+  "assertText",
+]);
+
+/** Why an action that fits the schema could never run, or undefined. */
+function unrunnable(a: TrailAction): { field?: string; message: string } | undefined {
+  if (NEEDS_SELECTOR.has(a.kind) && !a.selector && !a.selectors) {
+    return { message: "needs a selector (or selectors)" };
+  }
+  if (a.kind === "assertText") {
+    if (a.equals === undefined && a.matches === undefined) {
+      return { message: "needs equals or matches" };
+    }
+    if (a.equals !== undefined && a.matches !== undefined) {
+      return { message: "has both equals and matches: give one" };
+    }
+  }
+  if (a.matches !== undefined) {
+    try {
+      // templates are filled in at replay time: check the pattern around them
+      new RegExp(a.matches.replace(/\{\{[^}]*\}\}/g, "x"));
+    } catch (err) {
+      const why = err instanceof Error
+        ? err.message.replace(/^Invalid regular expression: /, "")
+        : "";
+      return { field: "matches", message: `invalid regular expression: ${why}` };
+    }
+  }
+  if (a.kind === "memorySet") {
+    if (a.storeAs === undefined) return { field: "storeAs", message: "required" };
+    if (a.value === undefined) return { field: "value", message: "required" };
+  }
+  if (a.kind === "navigate" && a.url === undefined) return { field: "url", message: "required" };
+  return undefined;
 }
 
 function normaliseStep(step: unknown, at: string): unknown {

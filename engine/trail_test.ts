@@ -131,3 +131,37 @@ Deno.test("parseTrail() names the path of an unknown action and a bad field", ()
     "trail.0.recording.0",
   );
 });
+
+Deno.test("parseTrail() refuses actions that can never run, naming the field", () => {
+  const cases: [string, string][] = [
+    ["click: {}", "f: trail.0.recording.1.click: needs a selector (or selectors)"],
+    [
+      'assertText: { equals: "1" }',
+      "f: trail.0.recording.1.assertText: needs a selector (or selectors)",
+    ],
+    [
+      "assertText: { selector: { id: n } }",
+      "f: trail.0.recording.1.assertText: needs equals or matches",
+    ],
+    [
+      'assertText: { selector: { id: n }, equals: "1", matches: "1" }',
+      "f: trail.0.recording.1.assertText: has both equals and matches: give one",
+    ],
+    [
+      'assertText: { selector: { id: n }, matches: "\\\\$([0-9" }',
+      "f: trail.0.recording.1.assertText.matches: invalid regular expression: /\\$([0-9/",
+    ],
+    ['memorySet: { key: x, value: "1" }', "f: trail.0.recording.1.memorySet"],
+    ['memorySet: { value: "1" }', "f: trail.0.recording.1.memorySet.storeAs: required"],
+  ];
+  for (const [action, message] of cases) {
+    const yaml =
+      `config: {}\ntrail:\n  - step: a\n    recording:\n      - back\n      - ${action}\n`;
+    assertThrows(() => parseTrail(yaml, "f"), SyntaxError, message);
+  }
+  const ok = parseTrail(
+    "config: {}\ntrail:\n  - step: a\n    recording:\n" +
+      '      - assertText: { selector: { id: n }, matches: "\\\\$\\\\d+ x{{count}}" }\n',
+  );
+  assertEquals(ok.trail[0]?.recording?.[0]?.matches, "\\$\\d+ x{{count}}");
+});

@@ -203,10 +203,16 @@ Deno.test("control: a good trail reaches the (missing) browser in replay and val
   try {
     const db = `${dir}/c.db`;
     const session = await seededStore(db);
+    // validate refuses a trail whose config.id names another session: this one names none
+    const trail = `${dir}/good.trail.yaml`;
+    await Deno.writeTextFile(
+      trail,
+      (await Deno.readTextFile(GOOD_TRAIL)).replace(/^ {2}id: .*\n/m, ""),
+    );
     const [replay, validate] = await pool(
       [
-        ["replay", "--db", db, GOOD_TRAIL],
-        ["validate", "--db", db, "--trail", GOOD_TRAIL, session],
+        ["replay", "--db", db, GOOD_TRAIL, "--url", "http://127.0.0.1:9/"],
+        ["validate", "--db", db, "--trail", trail, session],
       ],
       CONCURRENCY,
       run,
