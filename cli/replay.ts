@@ -21,9 +21,13 @@ import {
   runPlayback,
 } from "../drivers/playback_runner.ts";
 import { ChromeDriver } from "../drivers/chrome/chrome_driver.ts";
+import { withDeadline } from "../drivers/with_deadline.ts";
 import type { Driver } from "../drivers/driver.ts";
 import { connectAndroid } from "../drivers/android/android_start.ts";
 import { ANDROID_FLAGS, androidStartFromArgs } from "./_android_flags.ts";
+
+/** Longest wait for the browser to close after a playback before it is killed. */
+const CLOSE_CAP_MS = 5_000;
 
 /** The command's flags and help. */
 export const spec: CommandSpec = {
@@ -227,7 +231,9 @@ export async function run(args: ParsedArgs): Promise<number> {
         ...(bool(args, "auto-boundary") ? { autoBoundary: true } : {}),
       });
     } finally {
-      await driver.close();
+      // A hung page may keep the browser from closing: kill it rather than wait forever.
+      await withDeadline(driver.close(), CLOSE_CAP_MS, () => new Error("close timed out"))
+        .catch(() => driver.kill?.());
     }
     console.log(bool(args, "json") ? JSON.stringify(report, null, 2) : formatReport(report));
     return report.actions_failed > 0 ? 1 : 0;

@@ -9,6 +9,7 @@ import { SqliteEventStore } from "../events/sqlite_event_store.ts";
 import type { PlaybackAction, PlaybackPlan } from "../engine/playback/actions.ts";
 import { runPlayback } from "../drivers/playback_runner.ts";
 import { servePlaybackPages } from "./playback_server.ts";
+import { withDeadline } from "../drivers/with_deadline.ts";
 import { assertEquals, assertLessOrEqual, assertStringIncludes } from "./assert.ts";
 
 interface Env {
@@ -32,7 +33,9 @@ async function withPages(
   try {
     await fn({ driver, store, url: server.url });
   } finally {
-    await driver.close();
+    // A hung page may keep the browser from closing: kill it.
+    await withDeadline(driver.close(), 5_000, () => new Error("close timed out"))
+      .catch(() => driver.kill());
     await server.close();
     store.close();
     await Deno.remove(dir, { recursive: true });
@@ -113,5 +116,32 @@ Deno.test("playback in Chromium reads and asserts the text of the element a coor
     assertEquals(assert!.status, "healed");
     assertEquals(assert!.value, "99.00");
     assertEquals(again!.status, "healed");
+  });
+});
+
+Deno.test("playback in Chromium ends a playback on a hung page in bounded time, each action failed with a timeout", async () => {
+  const hang =
+    `<!doctype html><html><body><p>Never answers</p><script>for (;;) {}</script></body></html>`;
+  await withPages({ "hang.html": hang }, async (env) => {
+    const t0 = performance.now();
+    const report = await withDeadline(
+      runPlayback(
+        env.driver,
+        env.store,
+        plan([
+          { type: "navigate", url: env.url + "hang.html" },
+          { type: "click", target: { testId: "go" } },
+          { type: "read_text", target: { id: "count" }, storeAs: "count" },
+        ]),
+        { actionTimeoutMs: 1_500, locateWaitMs: 200 },
+      ),
+      45_000,
+      () => new Error("the playback did not end within 45 s"),
+    );
+    assertLessOrEqual(performance.now() - t0, 30_000);
+    assertEquals(report.status, "failed");
+    assertEquals(report.results.map((r) => r.status), ["failed", "failed", "failed"]);
+    assertEquals(report.results.map((r) => r.error_code), ["timeout", "timeout", "timeout"]);
+    assertStringIncludes(report.results[1]!.error!, "The page did not answer");
   });
 });
