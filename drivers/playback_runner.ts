@@ -134,7 +134,7 @@ export const DEFAULT_ACTION_TIMEOUT_MS = 10_000;
 export const MAX_ACTION_TIMEOUT_MS = 600_000;
 /**
  * Longest wait for a page call around an action (subtitle, screenshot, url): a hung page costs
- * at most this (or the action timeout, when shorter) per call.
+ * at most this per call.
  */
 const PAGE_CALL_CAP_MS = 2_000;
 
@@ -259,7 +259,7 @@ class Run {
 
   async begin(): Promise<void> {
     this.#started = performance.now();
-    const ms = this.#actionMs();
+    const ms = Math.max(this.#actionMs(), DEFAULT_ACTION_TIMEOUT_MS);
     if (this.options.tab) {
       await this.#bounded(
         this.driver.switchTab(this.options.tab),
@@ -837,13 +837,13 @@ class Run {
   }
 
   /**
-   * Waits for a page call at most `ms` (default: the action timeout, capped at 2 s); one that
+   * Waits for a page call at most `ms` (default 2 s); one that
    * does not answer marks the page unresponsive and fails with a {@linkcode TimeoutFailure}.
    */
   async #bounded<T>(
     work: Promise<T>,
     what: string,
-    ms = Math.min(this.#actionMs(), PAGE_CALL_CAP_MS),
+    ms = PAGE_CALL_CAP_MS,
   ): Promise<T> {
     const value = await withDeadline(work, ms, () => {
       const message = `The page did not answer within ${ms} ms (${what}): it may be hung`;
