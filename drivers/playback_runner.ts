@@ -495,6 +495,13 @@ class Run {
           pageUrl: nav.finalUrl,
           navigation: { waitedFor: nav.waitedFor, durationMs: nav.durationMs },
         };
+        if (nav.waitedFor === "timeout" && !sameUrl(nav.finalUrl, url)) {
+          // Still on the previous page: the server was slow, not an auth redirect.
+          throw new ActionFailure(
+            "navigation_timeout",
+            `${url} did not load within 5 s; the browser still shows ${nav.finalUrl}`,
+          );
+        }
         if (sameUrl(nav.finalUrl, url)) {
           this.#urlMismatch = false;
         } else {

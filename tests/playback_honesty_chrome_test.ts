@@ -145,3 +145,50 @@ Deno.test("playback in Chromium ends a playback on a hung page in bounded time, 
     assertStringIncludes(report.results[1]!.error!, "The page did not answer");
   });
 });
+
+Deno.test("playback in Chromium fails a navigation whose server answers too late as navigation_timeout, not url_mismatch", async () => {
+  await withPages({ "start.html": `${PAGE_HEAD}<p>Start</p></body></html>` }, async (env) => {
+    const slow = await serveSlow();
+    try {
+      const report = await runPlayback(
+        env.driver,
+        env.store,
+        plan([
+          { type: "navigate", url: env.url + "start.html" },
+          { type: "navigate", url: slow.url },
+        ]),
+      );
+      const nav = report.results[1]!;
+      assertEquals(nav.status, "failed");
+      assertEquals(nav.error_code, "navigation_timeout");
+      assertStringIncludes(nav.error!, "did not load within 5 s");
+      assertEquals(report.results[0]!.status, "ok");
+    } finally {
+      await slow.close();
+    }
+  });
+});
+
+/** A server whose one page answers after 8 s: a navigation to it outlasts the 5 s cap. */
+function serveSlow(): { url: string; close: () => Promise<void> } {
+  const pending = new Set<() => void>();
+  const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen: () => {} }, async () => {
+    await new Promise<void>((resolve) => {
+      const timer = setTimeout(done, 8_000);
+      function done() {
+        clearTimeout(timer);
+        pending.delete(done);
+        resolve();
+      }
+      pending.add(done);
+    });
+    return new Response("<p>late</p>", { headers: { "content-type": "text/html" } });
+  });
+  return {
+    url: `http://127.0.0.1:${server.addr.port}/late`,
+    close: async () => {
+      for (const done of [...pending]) done(); // answer now: shutdown waits for open requests
+      await server.shutdown();
+    },
+  };
+}
