@@ -203,6 +203,12 @@ export async function run(args: ParsedArgs): Promise<number> {
   const store = openStore(args);
   try {
     let plan = await loadPlan(file, store);
+    const unknown = Object.keys(overrides).filter((n) => Number(n) >= plan.actions.length);
+    if (unknown.length > 0) {
+      throw new InputError(
+        `--override ${unknown[0]}: the plan has actions 0–${plan.actions.length - 1}`,
+      );
+    }
     if (plan.platform === "ios") {
       throw new InputError(
         `${file}: an ios plan cannot be replayed: Cairn drives Chromium and Android`,
