@@ -21,9 +21,13 @@ import {
   runPlayback,
 } from "../drivers/playback_runner.ts";
 import { ChromeDriver } from "../drivers/chrome/chrome_driver.ts";
+import { withDeadline } from "../drivers/with_deadline.ts";
 import type { Driver } from "../drivers/driver.ts";
 import { connectAndroid } from "../drivers/android/android_start.ts";
 import { ANDROID_FLAGS, androidStartFromArgs } from "./_android_flags.ts";
+
+/** Longest wait for the browser to close after a playback before it is killed. */
+const CLOSE_CAP_MS = 5_000;
 
 /** The command's flags and help. */
 export const spec: CommandSpec = {
@@ -199,6 +203,12 @@ export async function run(args: ParsedArgs): Promise<number> {
   const store = openStore(args);
   try {
     let plan = await loadPlan(file, store);
+    const unknown = Object.keys(overrides).filter((n) => Number(n) >= plan.actions.length);
+    if (unknown.length > 0) {
+      throw new InputError(
+        `--override ${unknown[0]}: the plan has actions 0–${plan.actions.length - 1}`,
+      );
+    }
     if (plan.platform === "ios") {
       throw new InputError(
         `${file}: an ios plan cannot be replayed: Cairn drives Chromium and Android`,
@@ -213,7 +223,9 @@ export async function run(args: ParsedArgs): Promise<number> {
       const browserWs = str(args, "browser-ws");
       if (!url && !browserWs && plan.actions[0]?.type !== "navigate") {
         // it would run every action on about:blank
-        throw new InputError(`${file}: no url: the trail has no config.url; pass --url`);
+        throw new InputError(
+          `${file}: no url: the plan opens no page (a trail without config.url); pass --url`,
+        );
       }
       const viewport = viewportFlag ?? plan.viewport ?? { width: 1280, height: 800 };
       driver = await ChromeDriver.launch({ viewport, ...(browserWs ? { browserWs } : {}) });
@@ -231,7 +243,9 @@ export async function run(args: ParsedArgs): Promise<number> {
         ...(bool(args, "auto-boundary") ? { autoBoundary: true } : {}),
       });
     } finally {
-      await driver.close();
+      // A hung page may keep the browser from closing: kill it rather than wait forever.
+      await withDeadline(driver.close(), CLOSE_CAP_MS, () => new Error("close timed out"))
+        .catch(() => driver.kill?.());
     }
     console.log(bool(args, "json") ? JSON.stringify(report, null, 2) : formatReport(report));
     return report.actions_failed > 0 ? 1 : 0;

@@ -27,7 +27,12 @@ import {
   resolveTarget,
   webCascade,
 } from "../engine/playback/cascade.ts";
-import { checkPointTarget, scalePoint, viewportWarning } from "../engine/playback/coordinates.ts";
+import {
+  checkPointTarget,
+  nodeText,
+  scalePoint,
+  viewportWarning,
+} from "../engine/playback/coordinates.ts";
 import { type PlaybackReport, projectReport } from "../engine/playback/report.ts";
 import { type Bounds, center, type Point } from "../engine/ui_node.ts";
 import {
@@ -127,6 +132,11 @@ const SETTLE_CAP_MS = 1_500;
 export const DEFAULT_ACTION_TIMEOUT_MS = 10_000;
 /** Longest per-action timeout a caller may ask for (`--timeout`, `timeout_ms`): ten minutes. */
 export const MAX_ACTION_TIMEOUT_MS = 600_000;
+/**
+ * Longest wait for a page call around an action (subtitle, screenshot, url): a hung page costs
+ * at most this per call.
+ */
+const PAGE_CALL_CAP_MS = 2_000;
 
 const busy = new WeakSet<object>();
 
@@ -233,6 +243,8 @@ class Run {
   #blocked = false;
   #started = 0;
   #lastUrl = "";
+  /** Why the page last failed to answer a bounded call; cleared when it answers again. */
+  #unresponsive: string | undefined;
 
   constructor(
     readonly driver: Driver,
@@ -247,8 +259,15 @@ class Run {
 
   async begin(): Promise<void> {
     this.#started = performance.now();
-    if (this.options.tab) await this.driver.switchTab(this.options.tab);
-    this.#viewport = await this.driver.viewport();
+    const ms = Math.max(this.#actionMs(), DEFAULT_ACTION_TIMEOUT_MS);
+    if (this.options.tab) {
+      await this.#bounded(
+        this.driver.switchTab(this.options.tab),
+        `switch to ${this.options.tab}`,
+        ms,
+      );
+    }
+    this.#viewport = await this.#bounded(this.driver.viewport(), "read the viewport", ms);
     this.driver.takeDialogs?.(); // answered before this playback: not its actions'
     const warnings: string[] = [];
     const vw = viewportWarning(this.plan.viewport, this.#viewport);
@@ -323,7 +342,7 @@ class Run {
     await this.#append([{
       type: "PlaybackCompleted",
       data: {
-        status: failedStop ? "failed" : "completed",
+        status: failedStop || this.#unresponsive ? "failed" : "completed",
         durationMs: Math.round(performance.now() - this.#started),
       },
     }]);
@@ -380,22 +399,29 @@ class Run {
         });
       }
     }
-    if (this.options.overlay !== false) {
-      await showOverlay(this.driver, {
-        subtitle: `Playback [${index + 1}/${this.plan.actions.length}]: ${description}`,
-        highlight: null,
-      });
-    }
     const state: { resolved?: Resolved; element?: FoundElement } = {};
     let outcome: Omit<Completed, "index" | "action" | "durationMs" | "description">;
     try {
-      const ms = this.options.actionTimeoutMs ?? DEFAULT_ACTION_TIMEOUT_MS;
+      if (this.options.overlay !== false) {
+        // The first page call of the action: a page that stopped answering fails it here.
+        await this.#bounded(
+          showOverlay(this.driver, {
+            subtitle: `Playback [${index + 1}/${this.plan.actions.length}]: ${description}`,
+            highlight: null,
+          }),
+          "draw the subtitle",
+        );
+      }
+      const ms = this.#actionMs();
       outcome = await withDeadline(
         this.#execute(index, action, text, override, state),
         ms,
         () => new TimeoutFailure(`The action did not finish within ${ms} ms`),
       );
+      this.#unresponsive = undefined;
     } catch (err) {
+      // A timeout leaves the page unresponsive (no screenshot of it); any other failure answered.
+      this.#unresponsive = err instanceof TimeoutFailure ? err.message : undefined;
       const failure = err instanceof ActionFailure
         ? err
         : err instanceof TimeoutFailure
@@ -425,7 +451,7 @@ class Run {
       const line = describeDialogs(dialogs);
       outcome = { ...outcome, warning: outcome.warning ? `${outcome.warning}; ${line}` : line };
     }
-    if (outcome.status === "failed" || outcome.status === "healed") {
+    if ((outcome.status === "failed" || outcome.status === "healed") && !this.#unresponsive) {
       const shot = await this.#screenshot(
         index,
         outcome.status,
@@ -434,7 +460,7 @@ class Run {
       if (shot) outcome = { ...outcome, ...shot };
     }
     if (!outcome.pageUrl) {
-      const url = await this.driver.url().catch(() => this.#lastUrl);
+      const url = await this.#bounded(this.driver.url(), "read the url").catch(() => this.#lastUrl);
       if (url) outcome = { ...outcome, pageUrl: url };
     }
     if (action.type === "click" || action.type === "navigate") {
@@ -469,6 +495,13 @@ class Run {
           pageUrl: nav.finalUrl,
           navigation: { waitedFor: nav.waitedFor, durationMs: nav.durationMs },
         };
+        if (nav.waitedFor === "timeout" && !sameUrl(nav.finalUrl, url)) {
+          // Still on the previous page: the server was slow, not an auth redirect.
+          throw new ActionFailure(
+            "navigation_timeout",
+            `${url} did not load within 5 s; the browser still shows ${nav.finalUrl}`,
+          );
+        }
         if (sameUrl(nav.finalUrl, url)) {
           this.#urlMismatch = false;
         } else {
@@ -687,6 +720,14 @@ class Run {
         });
         if (check.ok) {
           const bounds = { x: point.x - 10, y: point.y - 10, w: 20, h: 20 };
+          // What the point resolved to, so reads and asserts see its text, not "".
+          const element: FoundElement = {
+            bounds: check.node.bounds,
+            visible: true,
+            enabled: check.node.enabled,
+            text: nodeText(check.node),
+          };
+          state.element = element;
           state.resolved = {
             index,
             strategy: "coordinates",
@@ -698,6 +739,7 @@ class Run {
           };
           return {
             point,
+            element,
             healed: selectorLevels.length > 0,
             strategy: "coordinates",
             selector: `xy=${point.x},${point.y}`,
@@ -780,9 +822,11 @@ class Run {
     highlight: Bounds | undefined,
   ): Promise<{ screenshot: BlobRef; screenshotPath?: string } | undefined> {
     try {
-      if (highlight) await showOverlay(this.driver, { highlight });
-      const png = await this.driver.screenshot();
-      if (highlight) await showOverlay(this.driver, { highlight: null });
+      if (highlight) await this.#bounded(showOverlay(this.driver, { highlight }), "highlight");
+      const png = await this.#bounded(this.driver.screenshot(), "take a screenshot");
+      if (highlight) {
+        await this.#bounded(showOverlay(this.driver, { highlight: null }), "clear the highlight");
+      }
       const ref = await this.store.putBlob(png, "image/png");
       if (!this.options.screenshotDir) return { screenshot: ref };
       const dir = `${this.options.screenshotDir}/${this.id}`;
@@ -793,6 +837,27 @@ class Run {
     } catch {
       return undefined;
     }
+  }
+
+  #actionMs(): number {
+    return this.options.actionTimeoutMs ?? DEFAULT_ACTION_TIMEOUT_MS;
+  }
+
+  /**
+   * Waits for a page call at most `ms` (default 2 s); one that
+   * does not answer marks the page unresponsive and fails with a {@linkcode TimeoutFailure}.
+   */
+  async #bounded<T>(
+    work: Promise<T>,
+    what: string,
+    ms = PAGE_CALL_CAP_MS,
+  ): Promise<T> {
+    const value = await withDeadline(work, ms, () => {
+      const message = `The page did not answer within ${ms} ms (${what}): it may be hung`;
+      this.#unresponsive = message;
+      return new TimeoutFailure(message);
+    });
+    return value;
   }
 
   async #append(events: NewEvent[], expected?: "no_stream"): Promise<void> {

@@ -100,6 +100,9 @@ Deno.test("cairn replay rejects bad input with one line and exit code 2", async 
     const bad = await cairn(["replay", TRAIL, "--override", "three=x", "--db", `${dir}/c.db`]);
     assertEquals(bad.code, 2);
     assertEquals(bad.stderr.trim().split("\n").length, 1);
+    const nowhere = await cairn(["replay", TRAIL, "--override", "99=x", "--db", `${dir}/c.db`]);
+    assertEquals(nowhere.code, 2);
+    assertStringIncludes(nowhere.stderr, "--override 99");
     const missing = await cairn(["replay", `${dir}/nope.yaml`, "--db", `${dir}/c.db`]);
     assertEquals(missing.code, 2);
     assertStringIncludes(missing.stderr, "no such file or stored session");

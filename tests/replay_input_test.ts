@@ -26,7 +26,10 @@ Deno.test("cairn replay: no config.url and no --url, or a --url that is not http
     const db = `${dir}/cairn.db`;
     const noUrl = await cairn("replay", file, "--db", db);
     assertEquals(noUrl.code, 2, noUrl.stderr);
-    assertStringIncludes(noUrl.stderr, `${file}: no url: the trail has no config.url; pass --url`);
+    assertStringIncludes(
+      noUrl.stderr,
+      `${file}: no url: the plan opens no page (a trail without config.url); pass --url`,
+    );
     const ftp = await cairn("replay", file, "--db", db, "--url", "ftp://x");
     assertEquals(ftp.code, 2, ftp.stderr);
     assertStringIncludes(ftp.stderr, "--url: expected an http(s) url");

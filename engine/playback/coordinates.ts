@@ -99,19 +99,20 @@ function norm(s: string | undefined): string {
  * levels (CSS path, XPath, coordinates), which match by position, not identity:
  * - when the recording knows the role, the node at the point (or a near ancestor) must have it;
  *   without a role, it must at least be interactive;
- * - when the recording knows the accessible name (or text), a node with another name is refused:
- *   position alone never overrules identity (a renamed element fails rather than risk a wrong one).
+ * - when the recording knows the accessible name (or text), a node with another name, or with
+ *   none, is refused: position alone never overrules identity (a renamed or unnamed element
+ *   fails rather than risk a wrong one).
  *
  * @param screen the current screen
  * @param point the center of the candidate element
  * @param target what the recording knows of the element
- * @returns `{ ok: true }` or `{ ok: false, reason }`
+ * @returns `{ ok: true, node }` (the node taken for the recorded one) or `{ ok: false, reason }`
  */
 export function checkPointTarget(
   screen: Screen,
   point: Point,
   target: Target,
-): { ok: true; role?: string } | { ok: false; reason: string } {
+): { ok: true; role?: string; node: UiNode } | { ok: false; reason: string } {
   const hit = nodeAt(screen, point);
   if (!hit) return { ok: false, reason: `no element at (${point.x}, ${point.y})` };
   const chain = [hit.node, ...hit.ancestors.slice(0, ANCESTORS_CHECKED)];
@@ -138,13 +139,43 @@ export function checkPointTarget(
   }
   const recorded = norm(target.name ?? target.ariaLabel ?? target.text);
   const name = norm(node.name ?? node.text);
-  if (recorded && name && name !== recorded) {
+  if (recorded && name !== recorded) {
+    const found = name ? `"${node.name ?? node.text}"` : "unnamed";
     return {
       ok: false,
-      reason: `the element at (${point.x}, ${point.y}) is "${
-        node.name ?? node.text
-      }", the recording targeted "${target.name ?? target.ariaLabel ?? target.text}"`,
+      reason: `the element at (${point.x}, ${point.y}) is ${found}, the recording targeted "${
+        target.name ?? target.ariaLabel ?? target.text
+      }"`,
     };
   }
-  return { ok: true, role: roleOf(node) };
+  return { ok: true, role: roleOf(node), node };
+}
+
+/**
+ * The visible text of a node: its own text, else its descendants' texts joined by a space
+ * (a button's label lives in its children), else its accessible name.
+ *
+ * @param node a node of a screen
+ * @returns the text, `""` when the node shows none
+ * @example
+ * ```ts
+ * import { makeNode } from "../ui_node.ts";
+ * const label = makeNode({ className: "StaticText", text: "12.50" });
+ * const button = makeNode({ className: "button", name: "Total", children: [label] });
+ * if (nodeText(button) !== "12.50") throw new Error();
+ * ```
+ */
+export function nodeText(node: UiNode): string {
+  if (node.text) return node.text;
+  const parts: string[] = [];
+  const collect = (n: UiNode) => {
+    for (const child of n.children) {
+      if (!child.visible) continue;
+      if (child.text) parts.push(child.text); // its own parts (inline text boxes) repeat it
+      else collect(child);
+    }
+  };
+  collect(node);
+  const text = parts.join(" ").replace(/\s+/g, " ").trim();
+  return text || (node.name ?? "");
 }

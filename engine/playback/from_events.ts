@@ -3,7 +3,9 @@
  * `recording_v1` or a Chrome Recorder file) as a playback plan: every `ActionPerformed` whose
  * `ActionCompleted` did not fail becomes an action; its recorder selectors become the
  * cascade's target, its point the coordinate fallback; `recordedAt` drives recorded timing;
- * the screen captured before it gives its viewport.
+ * the screen captured before it gives its viewport. The plan opens the page the session started
+ * on (`SessionStarted.url`, else the first navigation or screen before any action) unless its
+ * first action is a navigate; later navigations are left to the actions that caused them.
  *
  * @module
  */
@@ -46,7 +48,12 @@ export function eventsToPlan(
   let dpr = started.data.devicePixelRatio;
   let step = "";
   const actions: PlaybackAction[] = [];
+  let startUrl = started.data.url;
   for (const e of events) {
+    if (!startUrl && actions.length === 0) {
+      if (e.type === "NavigationOccurred") startUrl = e.data.url;
+      if (e.type === "ScreenCaptured" && e.data.url) startUrl = e.data.url;
+    }
     if (e.type === "ScreenCaptured") {
       if (e.data.viewport) viewport = e.data.viewport;
       if (e.data.devicePixelRatio) dpr ??= e.data.devicePixelRatio;
@@ -84,6 +91,15 @@ export function eventsToPlan(
     const ts = e.meta?.recordedAt ? Date.parse(e.meta.recordedAt) : NaN;
     if (Number.isFinite(ts)) action.timestampMs = ts;
     actions.push(action);
+  }
+  if (startUrl && /^(https?|file):/i.test(startUrl) && actions[0]?.type !== "navigate") {
+    actions.unshift({
+      type: "navigate",
+      url: startUrl,
+      label: "Open the app",
+      ...(started.data.viewport ? { viewport: started.data.viewport } : {}),
+      ...(actions[0]?.timestampMs !== undefined ? { timestampMs: actions[0].timestampMs } : {}),
+    });
   }
   return {
     source: { ...source, sessionId: started.data.sessionId },

@@ -40,3 +40,41 @@ Deno.test("eventsToPlan() replays a recorded page scroll to its exact position, 
     ["scroll", undefined, "down"],
   ]);
 });
+
+Deno.test("eventsToPlan() opens the page the session started on before its first action", () => {
+  const click = {
+    actionId: "a1",
+    kind: "tap",
+    target: { selectors: { id: "add" } },
+    source: "human",
+  };
+  const cases: [string, SessionEvent[], string | undefined][] = [
+    ["SessionStarted.url", [
+      ev(1, "SessionStarted", {
+        sessionId: "s",
+        mode: "agent",
+        platform: "web",
+        url: "http://127.0.0.1:1/cart.html",
+      }),
+      ev(2, "ActionPerformed", click),
+    ], "http://127.0.0.1:1/cart.html"],
+    ["the first navigation (recording_v1)", [
+      ev(1, "SessionStarted", { sessionId: "s", mode: "import", platform: "web" }),
+      ev(2, "NavigationOccurred", { url: "http://127.0.0.1:1/a.html", reason: "navigate" }),
+      ev(3, "ActionPerformed", click),
+      ev(4, "NavigationOccurred", { url: "http://127.0.0.1:1/b.html", reason: "load" }),
+    ], "http://127.0.0.1:1/a.html"],
+    ["nothing known", [
+      ev(1, "SessionStarted", { sessionId: "s", mode: "human", platform: "web" }),
+      ev(2, "ActionPerformed", click),
+    ], undefined],
+  ];
+  for (const [name, events, url] of cases) {
+    const plan = eventsToPlan(events);
+    assertEquals(
+      plan.actions.map((a) => [a.type, a.url]),
+      [...(url ? [["navigate", url]] : []), ["click", undefined]],
+      name,
+    );
+  }
+});

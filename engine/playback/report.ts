@@ -155,6 +155,8 @@ export function evolveReport(state: ReportState, event: StoredEvent): ReportStat
           ...r,
           status: event.data.status,
           duration_ms: Math.round(event.data.durationMs),
+          // Actions never played (`on_error: stop`, an aborted run) count as skipped.
+          actions_skipped: r.actions_skipped + Math.max(r.actions_total - r.results.length, 0),
           ...(r.test_boundary
             ? { test_boundary: { ...r.test_boundary, ended_at: event.meta.recordedAt } }
             : {}),
@@ -181,7 +183,7 @@ function elapsed(from: string, to: string): number {
 /** The report projection: `{ name, version, initialState, evolve }` (house style). */
 export const playbackReportProjection = {
   name: "playback_report",
-  version: 1,
+  version: 2,
   initialState: undefined as ReportState,
   evolve: evolveReport,
 } as const;

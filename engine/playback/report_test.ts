@@ -26,3 +26,18 @@ Deno.test("evolveReport() refuses a stream that does not start with PlaybackStar
   const all = await events();
   assertThrows(() => evolveReport(undefined, all[1]!), Error, "must start with PlaybackStarted");
 });
+
+Deno.test("projectReport() counts the actions a stopped playback never played as skipped", async () => {
+  const all = await events();
+  const started = all[0]!;
+  const firstDone = all.find((e) => e.type === "PlaybackActionCompleted")!;
+  const end = all.at(-1)!;
+  const stopped = [
+    { ...started, data: { ...started.data as object, actionsTotal: 7, onError: "stop" } },
+    { ...firstDone, data: { ...firstDone.data as object, status: "failed" } },
+    { ...end, data: { ...end.data as object, status: "failed" } },
+  ] as StoredEvent[];
+  const report = (await projectReport(stopped))!;
+  assertEquals(report.actions_failed, 1);
+  assertEquals(report.actions_skipped, 6);
+});
