@@ -25,8 +25,14 @@ const RENAMED_ID = NAV_XML.replace(
 );
 /** …and its content description dropped too: only the label's text is left. */
 const NO_DESC = RENAMED_ID.replace('content-desc="Dashboard"', 'content-desc=""');
-/** …and the label reworded, on a device of half the resolution: only coordinates are left. */
-const HALF_SIZE = NO_DESC.replace('text="Dashboard"', 'text="Overview"').replace(
+/**
+ * …and the page text reads "Dashboard" too, on a device of half the resolution: the text is
+ * ambiguous, so only coordinates are left, and the tab at the point still shows "Dashboard".
+ */
+const HALF_SIZE = NO_DESC.replace(
+  'text="This is notifications Fragment"',
+  'text="Dashboard"',
+).replace(
   /\[(-?\d+),(-?\d+)\]\[(-?\d+),(-?\d+)\]/g,
   (_, a, b, c, d) => `[${Number(a) / 2},${Number(b) / 2}][${Number(c) / 2},${Number(d) / 2}]`,
 );
@@ -142,6 +148,16 @@ Deno.test("runPlayback() on Android falls back to the recorded point scaled to t
     report.warnings.some((w) => w.startsWith("viewport_mismatch")),
     JSON.stringify(report.warnings),
   );
+});
+
+Deno.test("runPlayback() on Android does not tap a reworded tab by its point: position never overrules identity", async () => {
+  const label =
+    'resource-id="com.example.my_sample_application:id/navigation_bar_item_small_label_view"';
+  const reworded = HALF_SIZE.replace(`text="Dashboard" ${label}`, `text="Overview" ${label}`);
+  const { report, standin } = await replayOn(reworded);
+  assertEquals(report.results[0]!.status, "failed");
+  assertEquals(report.results[0]!.error_code, "selector_not_found");
+  assertEquals(taps(standin), []);
 });
 
 Deno.test("runPlayback() on Android reads, asserts, presses keys and honours on_error stop like the web", async () => {

@@ -138,9 +138,12 @@ export function checkPointTarget(
     }
   }
   const recorded = norm(target.name ?? target.ariaLabel ?? target.text);
-  const name = norm(node.name ?? node.text);
+  // a container without a name of its own (an Android tab, a link around a label) shows its
+  // children's text; one that shows none at all is unnamed
+  const shown = node.name || node.text || nodeText(node);
+  const name = norm(shown);
   if (recorded && name !== recorded) {
-    const found = name ? `"${node.name ?? node.text}"` : "unnamed";
+    const found = name ? `"${shown}"` : "unnamed";
     return {
       ok: false,
       reason: `the element at (${point.x}, ${point.y}) is ${found}, the recording targeted "${
