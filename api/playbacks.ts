@@ -168,7 +168,7 @@ export class PlaybackRegistry {
    * browser (failing an action still running in it) and waits for them to end.
    */
   async close(): Promise<void> {
-    this.#stop.abort();
+    this.#stop.abort(new Error("the server is shutting down"));
     this.#stop = new AbortController();
     const d = this.#driver;
     this.#driver = undefined;

@@ -98,7 +98,10 @@ export class ValidationRegistry {
           : {}),
         signal: this.#stop.signal,
       });
-      const done = started.done.catch((err) => console.error("cairn validation:", err))
+      // the validation's stream records how it ended; the server's log gets one line, no stack
+      const done = started.done.catch((err) =>
+        console.error(`cairn validation ${started.validationId}: ${(err as Error).message ?? err}`)
+      )
         .finally(() => {
           if (this.#running === done) this.#running = undefined;
         });
@@ -121,7 +124,7 @@ export class ValidationRegistry {
    * validation to end.
    */
   async close(): Promise<void> {
-    this.#stop.abort(new Error("Stopped: the browser was closed"));
+    this.#stop.abort(new Error("Stopped: the server is shutting down"));
     this.#stop = new AbortController();
     const d = this.#driver;
     this.#driver = undefined;

@@ -311,6 +311,7 @@ class Run {
 
   async #playAll(onCompleted: () => void): Promise<PlaybackReport> {
     let failedStop = false;
+    let stopped: string | undefined;
     const actions = this.plan.actions;
     const signal = this.options.signal;
     let lastTs: number | undefined;
@@ -324,6 +325,8 @@ class Run {
       }
       if (signal?.aborted) {
         failedStop = true;
+        const why = signal.reason instanceof Error ? signal.reason.message : undefined;
+        stopped = `Stopped before action ${index}${why ? `: ${why}` : ""}`;
         break;
       }
       const result = await this.#playOne(index, action);
@@ -344,6 +347,7 @@ class Run {
       data: {
         status: failedStop || this.#unresponsive ? "failed" : "completed",
         durationMs: Math.round(performance.now() - this.#started),
+        ...(stopped ? { error: stopped } : {}),
       },
     }]);
     onCompleted();

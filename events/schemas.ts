@@ -250,6 +250,8 @@ export const PlaybackActionCompleted = z.object({
 export const PlaybackCompleted = z.object({
   status: z.enum(["completed", "failed"]),
   durationMs: z.number().nonnegative(),
+  /** Why a playback ended before its last action (stopped by its signal: a server shutdown). */
+  error: z.string().optional(),
 });
 
 // ---- validation events (stream `validation-<id>`) ----

@@ -97,7 +97,11 @@ Deno.test("cairn serve on SIGTERM stops a running playback and a blaze session a
       const ended = await last(`playback-${playback_id}`) as StoredEvent;
       assertEquals([ended.type, ended.data], [
         "PlaybackCompleted",
-        { status: "failed", durationMs: (ended.data as { durationMs: number }).durationMs },
+        {
+          status: "failed",
+          durationMs: (ended.data as { durationMs: number }).durationMs,
+          error: "Stopped before action 1: the server is shutting down",
+        },
       ]);
       const session = await last(`session-${sessionId}`) as StoredEvent;
       assertEquals([session.type, session.data], ["SessionEnded", { reason: "interrupted" }]);

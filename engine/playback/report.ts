@@ -51,6 +51,8 @@ export interface PlaybackReport {
   actions_skipped: number;
   actions_total: number;
   duration_ms: number;
+  /** Why the playback ended before its last action, when it was stopped. */
+  error?: string;
   warnings: string[];
   screenshots: string[];
   results: ActionResult[];
@@ -157,6 +159,7 @@ export function evolveReport(state: ReportState, event: StoredEvent): ReportStat
           duration_ms: Math.round(event.data.durationMs),
           // Actions never played (`on_error: stop`, an aborted run) count as skipped.
           actions_skipped: r.actions_skipped + Math.max(r.actions_total - r.results.length, 0),
+          ...(event.data.error !== undefined ? { error: event.data.error } : {}),
           ...(r.test_boundary
             ? { test_boundary: { ...r.test_boundary, ended_at: event.meta.recordedAt } }
             : {}),
