@@ -477,7 +477,11 @@ class Loop {
             index,
             step: step.step,
             passed: true,
-            evidence: ["recordable: false: the agent handles this step, nothing to replay"],
+            evidence: [
+              step.recordable === false || !step.recording
+                ? "recordable: false: the agent handles this step, nothing to replay"
+                : "empty recording: the step replays no action, nothing to compare",
+            ],
             refined: false,
           });
           continue;

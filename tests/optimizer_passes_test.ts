@@ -273,3 +273,36 @@ Deno.test("projectTrail() types a value read earlier as its captured slot, not a
   assertEquals(t.trail[1]!.recording, [{ kind: "inputText", text: "{{orderNumber}}" }]);
   assertEquals(t.config.memory, undefined);
 });
+
+Deno.test("projectTrail() marks a step with no successful action, or none at all, not recordable", () => {
+  const { events, screens } = buildCapture("android", [
+    { step: "Add an apple", screen: counter("1"), kind: "tap", point: { x: 5, y: 650 } },
+    {
+      step: "Verify the total is the price doubled",
+      screen: counter("2"),
+      kind: "assertVisible",
+      point: { x: 5, y: 350 },
+      expected: "4",
+      ok: false,
+    },
+  ]);
+  events.push({ type: "StepStarted", data: { index: 2, text: "Check the receipt" } });
+  const p = projectTrail(events, { screens });
+  assertStringIncludes(
+    p.yaml,
+    [
+      "  - step: Verify the total is the price doubled",
+      "    recordable: false",
+      "  - step: Check the receipt",
+      "    recordable: false",
+      "",
+    ].join("\n"),
+  );
+  assertEquals(parseTrail(p.yaml).trail.map((s) => s.recordable), [undefined, false, false]);
+  assertEquals(p.warnings, [
+    'Step 2 "Verify the total is the price doubled" is not recordable: no action succeeded, ' +
+    "nothing to replay (failed: assertVisible (failed))",
+    'Step 3 "Check the receipt" is not recordable: no action was captured',
+  ]);
+  assertEquals(p.explain[1]!.outcome, "dropped: failed call dropped (failed)");
+});

@@ -13,6 +13,11 @@ import { refIn } from "./blaze_refs.ts";
 export interface ShopScenario {
   /** Include "Pick any available delivery slot" (no stable target). */
   slot?: boolean;
+  /**
+   * Include "Verify the total is the price doubled", whose only call fails (a stale ref), and
+   * "Check the receipt", started and abandoned with no call.
+   */
+  failedCheck?: boolean;
 }
 
 /** The ref of the first enabled button whose line in the snapshot names one of `labels`. */
@@ -70,6 +75,13 @@ export async function blazeShop(
     await must("tap", {
       ref: enabledRef(out, ["09:00", "10:00", "11:00", "12:00", "13:00", "14:00"]),
     });
+  }
+  if (scenario.failedCheck) {
+    await s.call("step", { text: "Verify the total is the price doubled" });
+    await snap();
+    const r = await s.call("assert", { ref: "s335", text: "$6.00" });
+    if (r.ok) throw new Error("assert on a stale ref succeeded");
+    await s.call("step", { text: "Check the receipt" });
   }
   await s.call("step", { text: "Check out" });
   await must("tap", { ref: refIn(await snap(), "Checkout") });

@@ -198,3 +198,32 @@ Deno.test("runValidation() ci replays only and names the failing step and the ne
     );
   });
 });
+
+Deno.test("runValidation() agrees with the trail on a step whose only call failed and on an empty recording", async () => {
+  await withRig(async ({ store, driver, shop }) => {
+    const sessionId = await blazeShop(driver, store, shop.url, { failedCheck: true });
+    const state = await runValidation(driver, store, sessionId, { url: shop.url });
+    assertEquals(state.status, "stable");
+    const final = parseTrail(state.trail);
+    assertEquals(final.trail[3], {
+      step: "Verify the total is the price doubled",
+      recordable: false,
+    });
+    assertEquals(final.trail[4], { step: "Check the receipt", recordable: false });
+    for (const i of [3, 4]) {
+      assertEquals(state.finalSteps![i]!.evidence, [
+        "recordable: false: the agent handles this step, nothing to replay",
+      ]);
+    }
+    // A hand-written empty recording replays nothing: validation says so, not "recordable: false".
+    final.trail[3] = { step: "Verify the total is the price doubled", recording: [] };
+    const ci = await runValidation(driver, store, sessionId, {
+      url: shop.url,
+      policy: "ci",
+      trail: final,
+    });
+    assertEquals(ci.finalSteps![3]!.evidence, [
+      "empty recording: the step replays no action, nothing to compare",
+    ]);
+  });
+});

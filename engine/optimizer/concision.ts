@@ -2,7 +2,8 @@
  * The concision pass: keystrokes into one field merged into one `inputText` (the slots pass
  * marked the run), failed and retried calls dropped, no-op focus taps before typing dropped
  * (their selector moves to the `inputText`), repeated scrolls collapsed into one with
- * `repeat`.
+ * `repeat`. A step with no successful action (every call failed, or none was captured) has
+ * nothing to replay: it is marked `recordable: false`, with a warning naming the failed calls.
  *
  * @module
  */
@@ -37,9 +38,11 @@ function sameTarget(a: DraftAction, b: DraftAction): boolean {
  * @returns the draft with dropped actions marked (`drop`) and merged ones folded
  */
 export function concisionPass(draft: Draft, ctx: PassContext): Draft {
+  const warnings = [...draft.warnings];
   return {
     ...draft,
-    steps: draft.steps.map((s) => {
+    warnings,
+    steps: draft.steps.map((s, si) => {
       const actions = s.actions.map((a) => ({ ...a, notes: [...a.notes] }));
       for (const a of actions) {
         if (a.drop) continue;
@@ -80,7 +83,18 @@ export function concisionPass(draft: Draft, ctx: PassContext): Draft {
         }
         prev = a;
       }
+      if (s.recordable !== false && !actions.some((a) => a.src.ok)) {
+        warnings.push(`Step ${si + 1} "${s.text}" is not recordable: ${nothingToReplay(actions)}`);
+        return { ...s, actions, recordable: false };
+      }
       return { ...s, actions };
     }),
   };
+}
+
+/** Why a step with no successful action has nothing to replay. */
+function nothingToReplay(actions: readonly DraftAction[]): string {
+  if (actions.length === 0) return "no action was captured";
+  const failed = actions.map((a) => `${a.src.data.kind}${a.src.error ? ` (${a.src.error})` : ""}`);
+  return `no action succeeded, nothing to replay (failed: ${failed.join("; ")})`;
 }
