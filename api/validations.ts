@@ -12,6 +12,7 @@ import { type EventStore, streamInfo } from "../events/event_store.ts";
 import type { Driver } from "../drivers/driver.ts";
 import { launchDefaultChrome, perStore } from "./_per_store.ts";
 import {
+  MemoryKeyError,
   PlatformMismatchError,
   readValidation,
   startValidation,
@@ -32,6 +33,8 @@ export const StartValidationBody = z.object({
   policy: z.enum(["authoring", "dev", "ci"]).default("authoring"),
   max_iterations: z.number().int().min(1).max(MAX_ITERATIONS).default(DEFAULT_MAX_ITERATIONS),
   mode: z.enum(["strict", "flexible", "adaptive"]).optional(),
+  /** Values of the trail's memory keys (a password kept as null) for the replays; never stored. */
+  memory: z.record(z.string(), z.string()).optional(),
 }).strict();
 
 /** How the registry gets its browser. */
@@ -67,7 +70,8 @@ export class ValidationRegistry {
    * @param sessionId the capture session
    * @param body url, policy, iterations
    * @returns the validation id
-   * @throws {ApiError} 404 for an unknown session, 409 while another validation runs
+   * @throws {ApiError} 404 for an unknown session, 409 while another validation runs, 400 for a
+   *   memory key the trail does not have
    */
   async start(sessionId: string, body: z.infer<typeof StartValidationBody>): Promise<string> {
     if (!(await streamInfo(this.#store, `session-${sessionId}`))) {
@@ -93,6 +97,7 @@ export class ValidationRegistry {
         maxIterations: body.max_iterations,
         ...(body.url ? { url: body.url } : {}),
         ...(body.mode ? { mode: body.mode } : {}),
+        ...(body.memory ? { memory: body.memory } : {}),
         ...(this.#options.locateWaitMs !== undefined
           ? { locateWaitMs: this.#options.locateWaitMs }
           : {}),
@@ -112,7 +117,7 @@ export class ValidationRegistry {
       if (err instanceof ValidationBusyError) {
         throw new ApiError(409, "validation_running", err.message);
       }
-      if (err instanceof PlatformMismatchError) {
+      if (err instanceof PlatformMismatchError || err instanceof MemoryKeyError) {
         throw new ApiError(400, "invalid_request", err.message);
       }
       throw err;
@@ -155,6 +160,7 @@ describeRoute({
   body: StartValidationBody,
   responses: {
     "202": { description: '{ status: "running", validation_id }' },
+    "400": { description: "Invalid body, or a memory key the trail does not have" },
     "404": { description: "No such session" },
     "409": { description: "Another validation is running" },
   },

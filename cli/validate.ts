@@ -9,14 +9,18 @@
  *
  * @module
  */
-import { bool, type CommandSpec, num, type ParsedArgs, str } from "./args.ts";
+import { bool, type CommandSpec, list, num, type ParsedArgs, str } from "./args.ts";
 import { DB_FLAGS, matchStream, openStore } from "./context.ts";
 import { InputError } from "./errors.ts";
 import { prepareOutFile } from "./_out_file.ts";
 import { ingestOnce } from "./optimize.ts";
 import { NotFoundError, streamInfo } from "../events/event_store.ts";
 import { ChromeDriver } from "../drivers/chrome/chrome_driver.ts";
-import { PlatformMismatchError, runValidation } from "../drivers/validation_runner.ts";
+import {
+  MemoryKeyError,
+  PlatformMismatchError,
+  runValidation,
+} from "../drivers/validation_runner.ts";
 import {
   DEFAULT_MAX_ITERATIONS,
   MAX_ITERATIONS,
@@ -64,6 +68,12 @@ export const spec: CommandSpec = {
       description:
         "Validate this trail instead of projecting the capture (ci: the committed trail)",
     },
+    memory: {
+      type: "list",
+      value: "KEY=VALUE",
+      description:
+        "Value of the trail's memory KEY for the replays (a password kept as null); never stored; repeatable",
+    },
     out: { type: "string", alias: "o", value: "FILE", description: "Write the final trail here" },
     json: {
       type: "boolean",
@@ -76,6 +86,7 @@ Examples:
   deno task cairn validate 3f1c… --url http://127.0.0.1:8000/shop
   deno task cairn validate 3f1c… --url http://127.0.0.1:8000/shop --policy dev --out shop.trail.yaml
   deno task cairn validate 3f1c… --trail shop.trail.yaml --policy ci   # exit 1: re-blaze needed
+  deno task cairn validate 3f1c… --memory password=hunter2   # the trail keeps password: null
 `,
 };
 
@@ -88,11 +99,32 @@ async function isFile(path: string): Promise<boolean> {
 }
 
 /**
+ * Parses `--memory KEY=VALUE` flags.
+ *
+ * @param entries the raw flags
+ * @returns values by memory key
+ * @throws {InputError} on a malformed entry
+ */
+export function parseMemory(entries: readonly string[]): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const e of entries) {
+    const m = /^([^=]+)=(.*)$/s.exec(e);
+    if (!m) {
+      // The entry may be the secret itself: it is not echoed.
+      throw new InputError("--memory: expected KEY=VALUE (a key of the trail's memory)");
+    }
+    out[m[1]!] = m[2]!;
+  }
+  return out;
+}
+
+/**
  * Runs the command.
  *
  * @param args parsed arguments
  * @returns 0 when stable or flagged, 1 when a ci replay failed
- * @throws {InputError} for an unknown session, a bad url, a bad trail file or iteration count
+ * @throws {InputError} for an unknown session, a bad url, a bad trail file or iteration count, a
+ *   malformed `--memory` or one naming a key the trail's memory does not have
  */
 export async function run(args: ParsedArgs): Promise<number> {
   const target = args.positionals[0]!;
@@ -113,6 +145,7 @@ export async function run(args: ParsedArgs): Promise<number> {
     }
     trail = parseTrail(text, trailFile);
   }
+  const memory = parseMemory(list(args, "memory"));
   const json = bool(args, "json");
   const out = str(args, "out");
   if (out) await prepareOutFile(out, "--out", [target, ...(trailFile ? [trailFile] : [])]);
@@ -141,9 +174,11 @@ export async function run(args: ParsedArgs): Promise<number> {
         mode: (str(args, "mode") ?? "adaptive") as SelectorMode,
         ...(url ? { url } : {}),
         ...(trail ? { trail } : {}),
+        ...(Object.keys(memory).length ? { memory } : {}),
         onProgress: (line) => console.error(line),
       });
     } catch (err) {
+      if (err instanceof MemoryKeyError) throw new InputError(`--memory: ${err.message}`);
       if (err instanceof NotFoundError || err instanceof PlatformMismatchError) {
         throw new InputError(`${target}: ${err.message}`);
       }

@@ -9,6 +9,7 @@
 import type { Driver, Snapshot } from "./driver.ts";
 import type { EventStore } from "../events/event_store.ts";
 import type { NewEvent } from "../events/schemas.ts";
+import type { SecretScrubber } from "./secret_scrubber.ts";
 
 const MUTATING = new Set([
   "navigate",
@@ -35,9 +36,14 @@ export interface ScreenRecorder {
  *
  * @param driver the browser or device
  * @param store the event store
+ * @param scrubber secrets (memory values supplied for the replay) taken out of every event
  * @returns the wrapped pair and the screens they fill
  */
-export function recordScreens(driver: Driver, store: EventStore): ScreenRecorder {
+export function recordScreens(
+  driver: Driver,
+  store: EventStore,
+  scrubber?: SecretScrubber,
+): ScreenRecorder {
   let dirty = true;
   let current: Snapshot | undefined;
   let looked = false;
@@ -88,7 +94,11 @@ export function recordScreens(driver: Driver, store: EventStore): ScreenRecorder
             if (looked && current) screens.set(e.data.index, current);
             looked = false;
           }
-          return value.call(target, streamId, events, options);
+          // Playback events (page urls, errors) are scrubbed whole: no field of theirs is memory.
+          const stored = scrubber
+            ? events.map((e) => ({ ...e, data: scrubber.value(e.data) }) as NewEvent)
+            : events;
+          return value.call(target, streamId, stored, options);
         };
       }
       return value.bind(target);

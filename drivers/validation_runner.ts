@@ -40,6 +40,7 @@ import { flagUnrecordable, withSelectors } from "../engine/validation/trail_edit
 import type { Driver } from "./driver.ts";
 import { playbackStream, runPlayback } from "./playback_runner.ts";
 import { recordScreens } from "./_validation_screens.ts";
+import { SecretScrubber } from "./secret_scrubber.ts";
 
 /** Options of {@linkcode startValidation}. */
 export interface ValidationOptions {
@@ -55,6 +56,11 @@ export interface ValidationOptions {
   mode?: SelectorMode;
   /** A trail to validate instead of projecting the capture (ci: the committed trail). */
   trail?: Trail;
+  /**
+   * Values for the trail's memory keys (a password slot the trail keeps as `null`): used by the
+   * replays only, never stored (not in an event, the trail or the report).
+   */
+  memory?: Readonly<Record<string, string>>;
   /** One line per iteration and per step. */
   onProgress?: (line: string) => void;
   /** How long a lookup waits for the page before the cascade gives up (default 1 000 ms). */
@@ -122,6 +128,11 @@ export class ValidationBusyError extends Error {
 /** Raised by {@linkcode startValidation} when the trail given names another session. */
 export class TrailSessionError extends Error {
   override name = "TrailSessionError";
+}
+
+/** Raised by {@linkcode startValidation} when `options.memory` names a key the trail lacks. */
+export class MemoryKeyError extends Error {
+  override name = "MemoryKeyError";
 }
 
 /** Raised by {@linkcode startValidation} when the trail's platform is not the driver's. */
@@ -217,6 +228,7 @@ function planOrigins(trail: Trail): ({ step: number; action: number } | undefine
  * @throws {ValidationBusyError} while another validation runs on this browser
  * @throws {PlatformMismatchError} when the trail is for another platform than the driver's
  * @throws {TrailSessionError} when `options.trail` names another session in `config.id`
+ * @throws {MemoryKeyError} when `options.memory` names a key the trail's memory does not have
  */
 export async function startValidation(
   driver: Driver,
@@ -258,6 +270,15 @@ async function begin(
   if (platform !== driver.platform) {
     throw new PlatformMismatchError(
       `Session ${sessionId} was captured on ${platform}; this driver replays ${driver.platform}`,
+    );
+  }
+  const memory = trail.config.memory ?? {};
+  const unknown = Object.keys(options.memory ?? {}).filter((k) => !Object.hasOwn(memory, k));
+  if (unknown.length > 0) {
+    const known = Object.keys(memory).join(", ") || "none";
+    throw new MemoryKeyError(
+      `Memory key ${unknown.map((k) => JSON.stringify(k)).join(", ")} is not in the trail's ` +
+        `memory (keys: ${known})`,
     );
   }
   const url = options.url ?? trail.config.url;
@@ -303,6 +324,8 @@ class Loop {
   #current!: Trail;
   /** Replay screens of each (step, action), oldest first. */
   #replayScreens = new Map<string, Screen[]>();
+  /** The memory values supplied: kept out of every event and blob the replays store. */
+  #secrets = new SecretScrubber();
 
   constructor(
     readonly driver: Driver,
@@ -310,7 +333,9 @@ class Loop {
     readonly streamId: string,
     readonly capture: CaptureIndex,
     readonly options: ValidationOptions,
-  ) {}
+  ) {
+    for (const v of Object.values(options.memory ?? {})) this.#secrets.add(v);
+  }
 
   async apply(command: ValidationCommand): Promise<void> {
     const events: NewEvent[] = decide(command, this.state);
@@ -392,7 +417,7 @@ class Loop {
         : trailToPlan(trail);
       const origins = planOrigins(trail);
       this.#say(`iteration ${n}/${flags.maxIterations}: replaying ${plan.actions.length} actions`);
-      const rec = recordScreens(this.driver, this.store);
+      const rec = recordScreens(this.driver, this.store, this.#secrets);
       const playbackId = `${this.state.validationId}-${n}`;
       // The page could not be opened: the run proves nothing about any step, so it stops there
       // (no later lookup is recorded against its selectors) and the validation fails.
@@ -403,6 +428,7 @@ class Loop {
         overlay: false,
         onError: "continue",
         locateWaitMs: this.options.locateWaitMs ?? 1_000,
+        ...(this.options.memory ? { memory: this.options.memory } : {}),
         ...(this.options.actionTimeoutMs ? { actionTimeoutMs: this.options.actionTimeoutMs } : {}),
         signal: this.options.signal
           ? AbortSignal.any([this.options.signal, opening.signal])
@@ -426,14 +452,22 @@ class Loop {
       const replayed = await readReplay(this.store, playbackId);
       const screens: EventData<"ValidationIterationCompleted">["screens"] = [];
       for (const [index, snap] of rec.screens) {
-        const ref = await this.store.putBlob(snap.raw.bytes, snap.raw.mediaType);
+        const bytes = this.#secrets.hierarchy(snap.raw.bytes, snap.raw.mediaType);
+        const ref = await this.store.putBlob(bytes, snap.raw.mediaType);
         screens.push({ index, hierarchy: ref, format: snap.raw.format });
       }
       const outcomes: StepOutcome[] = [];
       const perStep = new Map<
         number,
-        { passed: boolean; evidence: string[]; failing: number[]; elementFailure: boolean }
+        {
+          passed: boolean;
+          evidence: string[];
+          failing: number[];
+          elementFailure: boolean;
+          missing?: string;
+        }
       >();
+      const missing = missingSecrets(trail, this.options.memory);
       origins.forEach((o, i) => {
         if (!o) return;
         const r = replayed.get(i) ?? { status: "skipped" as const, error: "no result recorded" };
@@ -444,6 +478,16 @@ class Loop {
         const entry = perStep.get(o.step) ??
           { passed: true, evidence: [], failing: [], elementFailure: false };
         perStep.set(o.step, entry);
+        const uses = usedKey(trail.trail[o.step]?.recording?.[o.action], missing);
+        if (uses !== undefined) {
+          // Typed with a value the trail never stored: the replay proves nothing about the step.
+          entry.missing ??= uses;
+          entry.evidence.push(
+            `action ${o.action + 1}: not validated: memory ${JSON.stringify(uses)} has no value ` +
+              `(supply --memory ${uses}=…)`,
+          );
+          return;
+        }
         const capturedStep = this.capture.steps.get(o.step);
         if (capturedStep !== trail.trail[o.step]?.step) {
           // Nothing to compare with: a replay that merely ran proves nothing about the step.
@@ -486,6 +530,17 @@ class Loop {
           });
           continue;
         }
+        if (entry.missing !== undefined) {
+          outcomes.push({
+            index,
+            step: step.step,
+            passed: true,
+            evidence: entry.evidence,
+            refined: false,
+            missing: entry.missing,
+          });
+          continue;
+        }
         let refined = false;
         const dependent = !entry.passed && !entry.elementFailure && earlierFailed;
         if (dependent) {
@@ -522,7 +577,9 @@ class Loop {
         const why = s.passed
           ? ""
           : `: ${s.evidence.find((e) => !/same element|resolved with/.test(e)) ?? ""}`;
-        const mark = s.passed
+        const mark = s.status === "skipped"
+          ? `skipped: ${s.evidence[0] ?? ""}`
+          : s.passed
           ? "passed"
           : s.dependent
           ? "FAILED (after an earlier failure)"
@@ -556,7 +613,7 @@ class Loop {
   #prune(trail: Trail, skip: readonly number[]): Trail {
     let out = trail;
     for (const [step, s] of trail.trail.entries()) {
-      if (skip.includes(step)) continue;
+      if (skip.includes(step) || this.state.steps[step]?.skipped) continue;
       for (const [action] of (s.recording ?? []).entries()) {
         const captured = this.#captured(out, step, action);
         const replays = this.#replayScreens.get(`${step}:${action}`) ?? [];
@@ -598,6 +655,22 @@ class Loop {
       line: `refined from ${replays.length + 1} runs: ${r.evidence.join("; ")}`,
     };
   }
+}
+
+/** The memory keys the trail keeps as `null` (secrets) and `memory` gives no value for. */
+function missingSecrets(trail: Trail, memory: Readonly<Record<string, string>> = {}): string[] {
+  return Object.entries(trail.config.memory ?? {})
+    .filter(([k, v]) => v === null && !Object.hasOwn(memory, k))
+    .map(([k]) => k);
+}
+
+/** The first of `keys` a recording action's templates read, if any. */
+function usedKey(action: unknown, keys: readonly string[]): string | undefined {
+  if (!action || keys.length === 0) return undefined;
+  const templates = JSON.stringify(action).match(/\{\{.*?\}\}/g) ?? [];
+  return keys.find((k) =>
+    templates.some((t) => new RegExp(`\\b${k.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}\\b`).test(t))
+  );
 }
 
 async function readReplay(

@@ -267,7 +267,8 @@ export const ValidationStarted = z.object({
 export const StepStability = z.object({
   index: z.number().int().nonnegative(),
   step: z.string(),
-  status: z.enum(["stable", "refined", "unstable"]),
+  /** skipped: not validated, a memory value it types was not supplied. */
+  status: z.enum(["stable", "refined", "unstable", "skipped"]),
   evidence: z.array(z.string()),
   /** The step passed in this iteration's replay (validation iterations). */
   passed: z.boolean().optional(),

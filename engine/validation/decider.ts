@@ -68,6 +68,8 @@ export interface StepTrack {
   evidence: string[];
   /** What each refinement changed, prefixed with its iteration. */
   refinements: string[];
+  /** The latest replay could not type it: a memory value it needs was not supplied. */
+  skipped?: boolean;
   /** The latest replay this step failed on its own (not after an earlier step), with its evidence. */
   lastFailure?: { iteration: number; evidence: string[] };
 }
@@ -120,6 +122,8 @@ export interface StepOutcome {
   refined: boolean;
   /** It failed only after an earlier step failed (the right element, a different outcome). */
   dependent?: boolean;
+  /** Not validated: it types this memory key, a secret with no value supplied. */
+  missing?: string;
 }
 
 /** Commands (imperative). */
@@ -176,7 +180,9 @@ export function decide(command: ValidationCommand, state: ValidationState): NewE
         return {
           index: o.index,
           step: o.step,
-          status: !o.passed
+          status: o.missing !== undefined
+            ? "skipped" as const
+            : !o.passed
             ? "unstable" as const
             : refinedBefore
             ? "refined" as const
@@ -207,7 +213,9 @@ export function decide(command: ValidationCommand, state: ValidationState): NewE
       const steps = state.steps.map((s) => ({
         index: s.index,
         step: s.step,
-        status: !converged(s)
+        status: s.skipped
+          ? "skipped" as const
+          : !converged(s)
           ? "unstable" as const
           : s.refinedEver
           ? "refined" as const
@@ -215,6 +223,11 @@ export function decide(command: ValidationCommand, state: ValidationState): NewE
         evidence: [...s.refinements, ...earlierFailure(s, state.iteration), ...s.evidence],
       }));
       const unstable = steps.filter((s) => s.status === "unstable");
+      const skipped = steps.filter((s) => s.status === "skipped").map((s) =>
+        `step ${s.index + 1} "${s.step}" not validated: ${
+          s.evidence.at(-1)?.replace(/^.*not validated: /, "") ?? "a memory value is missing"
+        }`
+      );
       const list = unstable.map((s) => `step ${s.index + 1} "${s.step}"`).join(", ");
       let status: EventData<"ValidationCompleted">["status"] = "stable";
       let message: string | undefined;
@@ -236,7 +249,9 @@ export function decide(command: ValidationCommand, state: ValidationState): NewE
           iterations: state.iteration,
           trail: command.data.trail,
           steps,
-          ...(message ? { message } : {}),
+          ...(message || skipped.length
+            ? { message: [message, ...skipped].filter((m) => m).join("; ") }
+            : {}),
         },
       }];
     }
@@ -286,6 +301,8 @@ export function evolve(state: ValidationState, event: NewEvent | StoredEvent): V
           passesSinceRefine: passed ? p.passesSinceRefine + 1 : p.passesSinceRefine,
           failedSinceRefine: passed || o.dependent ? p.failedSinceRefine : true,
         };
+        delete next.skipped;
+        if (o.status === "skipped") next.skipped = true;
         if (!passed && !o.dependent) {
           next.lastFailure = { iteration: d.iteration, evidence: o.evidence };
         }

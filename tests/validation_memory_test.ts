@@ -1,0 +1,183 @@
+/**
+ * `cairn validate --memory KEY=VALUE` (and the HTTP body's `memory`): a password slot the trail
+ * keeps as `null` is typed from the value given, which is stored nowhere. Without it the step is
+ * reported not validated, not flagged `recordable: false`. Real Chromium, SQLite and HTTP.
+ */
+import { assert, assertEquals, assertStringIncludes } from "./assert.ts";
+import { createApp } from "../api/app.ts";
+import { validationRegistry } from "../api/validations.ts";
+import { BlazeSession } from "../drivers/blaze_session.ts";
+import { ChromeDriver } from "../drivers/chrome/chrome_driver.ts";
+import { SqliteEventStore } from "../events/sqlite_event_store.ts";
+import { serveFolder } from "./web_server.ts";
+import { refIn } from "./blaze_refs.ts";
+
+const MAIN = new URL("../main.ts", import.meta.url).pathname;
+/** Typed while blazing (redacted there), and given to validate: neither may be stored. */
+const BLAZED = "Blazed-pw-9137";
+const SECRET = "Valid8-s3cret-4471";
+
+async function cairn(...args: string[]) {
+  const out = await new Deno.Command(Deno.execPath(), {
+    args: ["run", "-A", MAIN, ...args],
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  return {
+    code: out.code,
+    stdout: new TextDecoder().decode(out.stdout),
+    stderr: new TextDecoder().decode(out.stderr),
+  };
+}
+
+/** Every byte of the SQLite files (main, WAL, shared memory) as latin1 text, to search. */
+async function dbBytes(path: string): Promise<string> {
+  let out = "";
+  for (const p of [path, `${path}-wal`, `${path}-shm`, `${path}-journal`]) {
+    try {
+      out += new TextDecoder("latin1").decode(await Deno.readFile(p));
+    } catch (err) {
+      if (!(err instanceof Deno.errors.NotFound)) throw err;
+    }
+  }
+  return out;
+}
+
+/** Blazes a sign-in on login.html: email, password (a `null` slot), the Sign in button. */
+async function blazeLogin(db: string, url: string): Promise<string> {
+  const store = SqliteEventStore.open(db);
+  const driver = await ChromeDriver.launch();
+  try {
+    const s = await BlazeSession.start(driver, store, { url, prompt: "Sign in" });
+    const snap = (await s.call("snapshot", {})).output;
+    const email = await s.call("type", {
+      ref: refIn(snap, "Email"),
+      text: "ada@example.com",
+      step: "Type the email",
+    });
+    assert(email.ok, email.error);
+    const pw = await s.call("type", {
+      ref: refIn(snap, "Password"),
+      text: BLAZED,
+      step: "Type the password",
+    });
+    assert(pw.ok, pw.error);
+    const line = snap.split("\n").find((l) => l.includes("button") && l.includes('"Sign in"'));
+    const tap = await s.call("tap", { ref: refIn(line ?? "", "Sign in"), step: "Sign in" });
+    assert(tap.ok, tap.error);
+    await s.call("end", {});
+    return s.id;
+  } finally {
+    await driver.close();
+    store.close();
+  }
+}
+
+Deno.test("cairn validate --memory: a null password slot is typed from the value given and stored nowhere; without it the step is not validated", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "cairn-validate-memory-" });
+  const server = serveFolder();
+  try {
+    const db = `${dir}/cairn.db`;
+    const url = server.url + "login.html";
+    const sessionId = await blazeLogin(db, url);
+    const out = `${dir}/login.trail.yaml`;
+
+    const given = await cairn(
+      "validate",
+      sessionId,
+      "--db",
+      db,
+      "--url",
+      url,
+      "--memory",
+      `password=${SECRET}`,
+      "--out",
+      out,
+      "--json",
+    );
+    assertEquals(given.code, 0, given.stderr);
+    const report = JSON.parse(given.stdout);
+    assertEquals(report.status, "stable", given.stderr);
+    assertEquals(report.steps.map((s: { status: string }) => s.status), [
+      "stable",
+      "stable",
+      "stable",
+    ]);
+    const trail = await Deno.readTextFile(out);
+    assertStringIncludes(trail, "password: null");
+    assert(!trail.includes("recordable: false"), trail);
+
+    const missing = await cairn("validate", sessionId, "--db", db, "--url", url, "--json");
+    assertEquals(missing.code, 0, missing.stderr);
+    const bare = JSON.parse(missing.stdout);
+    assertEquals(bare.steps[1].status, "skipped", missing.stdout);
+    assertStringIncludes(bare.steps[1].evidence.join("\n"), "supply --memory password=");
+    assertStringIncludes(bare.message, "supply --memory password=");
+    assert(!bare.trail.includes("recordable: false"), bare.trail);
+    assertStringIncludes(bare.trail, "password: null");
+    assertStringIncludes(missing.stderr, "skipped");
+
+    const unknown = await cairn("validate", sessionId, "--db", db, "--memory", "pin=1234");
+    assertEquals(unknown.code, 2, unknown.stderr);
+    assertStringIncludes(unknown.stderr, "pin");
+    const malformed = await cairn("validate", sessionId, "--db", db, "--memory", "password");
+    assertEquals(malformed.code, 2, malformed.stderr);
+
+    for (const r of [given, missing, unknown]) {
+      assert(!(r.stdout + r.stderr).includes(SECRET), r.stdout + r.stderr);
+    }
+    assert(!trail.includes(SECRET), trail);
+    const bytes = await dbBytes(db);
+    assertStringIncludes(bytes, "ada@example.com"); // the scan does see stored text
+    assert(!bytes.includes(SECRET), "the SQLite file holds the supplied password");
+    assert(!bytes.includes(BLAZED), "the SQLite file holds the blazed password");
+  } finally {
+    await server.close();
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("POST /v1/sessions/:id/validations with memory: validates stable, stores the value nowhere; an unknown key is 400", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "cairn-validate-memory-http-" });
+  const server = serveFolder();
+  const db = `${dir}/cairn.db`;
+  try {
+    const url = server.url + "login.html";
+    const sessionId = await blazeLogin(db, url);
+    const store = SqliteEventStore.open(db);
+    const registry = validationRegistry(store, { createDriver: () => ChromeDriver.launch() });
+    try {
+      const app = createApp({ store });
+      const post = (body: unknown) =>
+        app.request(`/v1/sessions/${sessionId}/validations`, {
+          method: "POST",
+          headers: { "content-type": "application/json" },
+          body: JSON.stringify(body),
+        });
+      const bad = await post({ url, memory: { pin: "1234" } });
+      assertEquals(bad.status, 400);
+      const error = (await bad.json()).error;
+      assertEquals(error.code, "invalid_request");
+      assertStringIncludes(error.message, "pin");
+
+      const res = await post({ url, memory: { password: SECRET } });
+      assertEquals(res.status, 202);
+      const { validation_id: id } = await res.json();
+      let report = await (await app.request(`/v1/validations/${id}`)).json();
+      for (let i = 0; i < 300 && report.status === "running"; i++) {
+        await new Promise((r) => setTimeout(r, 100));
+        report = await (await app.request(`/v1/validations/${id}`)).json();
+      }
+      assertEquals(report.status, "stable", JSON.stringify(report.steps));
+      assert(!JSON.stringify(report).includes(SECRET));
+      assertStringIncludes(report.trail, "password: null");
+    } finally {
+      await registry.close();
+      store.close();
+    }
+    assert(!(await dbBytes(db)).includes(SECRET), "the SQLite file holds the supplied password");
+  } finally {
+    await server.close();
+    await Deno.remove(dir, { recursive: true });
+  }
+});
