@@ -4,20 +4,11 @@
  *
  * @module
  */
-import type { UiNode } from "../engine/ui_node.ts";
+import { isTextField } from "../engine/resolve_ref.ts";
+import { type UiNode, walk } from "../engine/ui_node.ts";
 
 /** Roles of the web's text fields (a `<select>` is a combobox too: typing picks an option). */
 const EDITABLE_ROLES = new Set(["textbox", "searchbox", "combobox", "spinbutton"]);
-
-/** Native classes of Android and iOS text fields. */
-const EDITABLE_CLASSES = new Set([
-  "android.widget.AutoCompleteTextView",
-  "android.widget.MultiAutoCompleteTextView",
-  "XCUIElementTypeTextField",
-  "XCUIElementTypeSecureTextField",
-  "XCUIElementTypeSearchField",
-  "XCUIElementTypeTextView",
-]);
 
 /**
  * Whether a node takes typed text: a text field (an input or textarea, a textbox, searchbox,
@@ -36,11 +27,10 @@ const EDITABLE_CLASSES = new Set([
  */
 export function isEditable(node: UiNode): boolean {
   if (!node.enabled || node.attrs?.readonly === "true") return false;
-  return EDITABLE_ROLES.has(node.role ?? node.className) ||
+  return isTextField(node) ||
+    EDITABLE_ROLES.has(node.role ?? node.className) ||
     EDITABLE_ROLES.has(node.className) ||
-    node.attrs?.editable === "true" ||
-    EDITABLE_CLASSES.has(node.className) ||
-    node.className.endsWith("EditText");
+    node.attrs?.editable === "true";
 }
 
 /**
@@ -69,11 +59,6 @@ export function notEditable(node: UiNode | undefined, label: string): string | u
  */
 export function focusedNode(root: UiNode | undefined): UiNode | undefined {
   let found: UiNode | undefined;
-  const stack = root ? [root] : [];
-  while (stack.length > 0) {
-    const n = stack.pop()!;
-    if (n.focused) found = n;
-    for (let i = n.children.length - 1; i >= 0; i--) stack.push(n.children[i]!);
-  }
+  if (root) { for (const [n] of walk(root)) if (n.focused) found = n; }
   return found;
 }

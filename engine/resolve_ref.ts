@@ -105,17 +105,24 @@ const EDITABLE = new Set([
   "combobox",
 ]);
 
-function isEditable(n: UiNode): boolean {
+/**
+ * Whether a node is a text field by its class: an Android EditText (or a subclass), an iOS text
+ * field or view, a web textbox, searchbox or combobox.
+ *
+ * @param n the node
+ * @returns true for a text field's class
+ */
+export function isTextField(n: UiNode): boolean {
   return EDITABLE.has(n.className) || n.className.endsWith("EditText");
 }
 
 function findEditable(root: UiNode): UiNode | undefined {
-  if (isEditable(root)) return root;
+  if (isTextField(root)) return root;
   const found: UiNode[] = [];
   const stack = [...root.children];
   while (stack.length > 0 && found.length < 2) {
     const n = stack.pop()!;
-    if (isEditable(n)) found.push(n);
+    if (isTextField(n)) found.push(n);
     else stack.push(...n.children);
   }
   return found.length === 1 ? found[0] : undefined;

@@ -56,6 +56,17 @@ async function gone(pid: number): Promise<boolean> {
   return !alive(pid);
 }
 
+/** `blaze start` on cart.html: the session id, the daemon's pid and its browsers' pids. */
+async function startOnCart(
+  db: string,
+  base: string,
+): Promise<{ id: string; pid: number; browsers: number[] }> {
+  const start = await cairn(db, "start", "--url", base + "cart.html", "--prompt", "x");
+  assertEquals(start.code, 0, start.stderr);
+  const state = await stateOf(db);
+  return { id: startedId(start.stdout), pid: state.pid, browsers: state.browsers ?? [] };
+}
+
 Deno.test("cairn blaze keeps a daemon per database file (0600 state file) and end --session stops it only with its last session", async () => {
   const dir = await Deno.makeTempDir();
   const b = `${dir}/b.db`;
@@ -125,12 +136,10 @@ Deno.test("cairn blaze after its daemon was killed with SIGKILL names it, ends i
   let pid: number | undefined;
   const browsers: number[] = [];
   try {
-    const start = await cairn(db, "start", "--url", server.url + "cart.html", "--prompt", "x");
-    assertEquals(start.code, 0, start.stderr);
-    const id = startedId(start.stdout);
-    const state = await stateOf(db);
-    pid = state.pid;
-    browsers.push(...state.browsers ?? []);
+    const started = await startOnCart(db, server.url);
+    const id = started.id;
+    pid = started.pid;
+    browsers.push(...started.browsers);
     assertEquals(browsers.length, 1);
     assertEquals((await cairn(db, "step", "Look")).code, 0);
 
@@ -163,12 +172,10 @@ Deno.test("cairn blaze snapshot after its daemon was killed says the daemon is g
   let pid: number | undefined;
   const browsers: number[] = [];
   try {
-    const start = await cairn(db, "start", "--url", server.url + "cart.html", "--prompt", "x");
-    assertEquals(start.code, 0, start.stderr);
-    const id = startedId(start.stdout);
-    const state = await stateOf(db);
-    pid = state.pid;
-    browsers.push(...state.browsers ?? []);
+    const started = await startOnCart(db, server.url);
+    const id = started.id;
+    pid = started.pid;
+    browsers.push(...started.browsers);
     Deno.kill(pid, "SIGKILL");
     assert(await gone(pid));
     const next = await cairn(db, "snapshot");

@@ -1,4 +1,5 @@
 import { assert, assertEquals, assertStringIncludes } from "./assert.ts";
+import { dbBytes } from "./secret_forms.ts";
 import { BlazeSession } from "../drivers/blaze_session.ts";
 import { ancestorsOf, isSensitiveNode, scrubSecrets } from "../drivers/_blaze_actions.ts";
 import { readSession, sessionToCapture, sessionToRecording } from "../drivers/session_export.ts";
@@ -10,29 +11,10 @@ import { projectSessionTrail, projectTrail } from "../engine/trail_projection.ts
 import { stringifyTrail } from "../engine/trail.ts";
 import { makeNode } from "../engine/ui_node.ts";
 import { serveFolder } from "./web_server.ts";
-import { refIn } from "./blaze_refs.ts";
+import { buttonRef, refIn } from "./blaze_refs.ts";
 
 const PASSWORD = "Hunter2-s3cret!";
 const EMAIL = "ada@example.com";
-
-/** Every byte of the SQLite files (main, WAL, shared memory) as latin1 text, to search. */
-async function dbBytes(path: string): Promise<string> {
-  let out = "";
-  for (const p of [path, `${path}-wal`, `${path}-shm`, `${path}-journal`]) {
-    try {
-      out += new TextDecoder("latin1").decode(await Deno.readFile(p));
-    } catch (err) {
-      if (!(err instanceof Deno.errors.NotFound)) throw err;
-    }
-  }
-  return out;
-}
-
-/** The ref of the button named `name` (the page's heading has the same name). */
-function buttonRef(snapshot: string, name: string): string {
-  const line = snapshot.split("\n").find((l) => l.includes("button") && l.includes(`"${name}"`));
-  return refIn(line ?? "", name);
-}
 
 Deno.test("BlazeSession stores a password typed by the agent nowhere: events, blobs, exports, trail", async () => {
   const dir = await Deno.makeTempDir();

@@ -19,3 +19,15 @@ export function refIn(snapshot: string, label: string): string {
   if (!m) throw new Error(`No ref for ${label} in snapshot:\n${snapshot}`);
   return m[1]!;
 }
+
+/**
+ * The ref of the button named `name`, when another element (a heading) has the same name.
+ *
+ * @param snapshot the rendered snapshot
+ * @param name the button's name
+ * @returns the ref
+ */
+export function buttonRef(snapshot: string, name: string): string {
+  const line = snapshot.split("\n").find((l) => l.includes("button") && l.includes(`"${name}"`));
+  return refIn(line ?? "", name);
+}

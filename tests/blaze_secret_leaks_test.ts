@@ -11,7 +11,7 @@ import { stringifyTrail } from "../engine/trail.ts";
 import { walk } from "../engine/ui_node.ts";
 import { ingestFile } from "../cli/ingest.ts";
 import { serveFolder } from "./web_server.ts";
-import { refIn } from "./blaze_refs.ts";
+import { buttonRef, refIn } from "./blaze_refs.ts";
 import { assertNoSecret } from "./secret_forms.ts";
 
 /** A password with every character form encoding treats specially. */
@@ -89,11 +89,6 @@ async function blaze(fn: (run: Run) => Promise<void>): Promise<{
     await driver.close();
     await server.close();
   }
-}
-
-function buttonRef(snapshot: string, name: string): string {
-  const line = snapshot.split("\n").find((l) => l.includes("button") && l.includes(`"${name}"`));
-  return refIn(line ?? "", name);
 }
 
 /** The urls of the session's navigations and screens. */

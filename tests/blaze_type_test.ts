@@ -5,7 +5,8 @@ import { SqliteEventStore } from "../events/sqlite_event_store.ts";
 import { serveFolder } from "./web_server.ts";
 import { refIn } from "./blaze_refs.ts";
 
-Deno.test("BlazeSession type fails on what is not editable (a heading, a read-only field, the focused button) and types into a field or contenteditable", async () => {
+/** A blaze session on `fields.html` in real Chromium, ended after `fn`, everything closed. */
+async function onFields(prompt: string, fn: (s: BlazeSession) => Promise<void>): Promise<void> {
   const dir = await Deno.makeTempDir();
   const server = serveFolder();
   const store = SqliteEventStore.open(`${dir}/cairn.db`);
@@ -13,9 +14,21 @@ Deno.test("BlazeSession type fails on what is not editable (a heading, a read-on
   try {
     const s = await BlazeSession.start(driver, store, {
       url: server.url + "fields.html",
-      prompt: "Fill the form",
+      prompt,
       settleMs: 50,
     });
+    await fn(s);
+    await s.end();
+  } finally {
+    await driver.close();
+    store.close();
+    await server.close();
+    await Deno.remove(dir, { recursive: true });
+  }
+}
+
+Deno.test("BlazeSession type fails on what is not editable (a heading, a read-only field, the focused button) and types into a field or contenteditable", async () => {
+  await onFields("Fill the form", async (s) => {
     const snap = (await s.call("snapshot", {})).output;
     const heading = await s.call("type", { ref: refIn(snap, "Details"), text: "hello" });
     assertEquals(heading.ok, false, heading.output);
@@ -41,26 +54,11 @@ Deno.test("BlazeSession type fails on what is not editable (a heading, a read-on
     assertStringIncludes(after, "hi there");
     assertStringIncludes(after, "A-1");
     assert(!after.includes("hello"), after);
-    await s.end();
-  } finally {
-    await driver.close();
-    store.close();
-    await server.close();
-    await Deno.remove(dir, { recursive: true });
-  }
+  });
 });
 
 Deno.test("BlazeSession snapshot --diff with no earlier snapshot says so before the full snapshot", async () => {
-  const dir = await Deno.makeTempDir();
-  const server = serveFolder();
-  const store = SqliteEventStore.open(`${dir}/cairn.db`);
-  const driver = await ChromeDriver.launch();
-  try {
-    const s = await BlazeSession.start(driver, store, {
-      url: server.url + "fields.html",
-      prompt: "Look",
-      settleMs: 50,
-    });
+  await onFields("Look", async (s) => {
     const first = (await s.call("snapshot", { diff: true })).output;
     assert(first.startsWith(NO_EARLIER_SNAPSHOT + "\n"), first);
     assertStringIncludes(first, 'heading "Details"');
@@ -68,11 +66,5 @@ Deno.test("BlazeSession snapshot --diff with no earlier snapshot says so before 
     // other options are another snapshot: nothing earlier to diff against
     const bounds = (await s.call("snapshot", { diff: true, bounds: true })).output;
     assert(bounds.startsWith(NO_EARLIER_SNAPSHOT), bounds);
-    await s.end();
-  } finally {
-    await driver.close();
-    store.close();
-    await server.close();
-    await Deno.remove(dir, { recursive: true });
-  }
+  });
 });

@@ -4,18 +4,9 @@
  * are made, as `blaze end --out` and `history --sheet` do.
  */
 import { assert, assertEquals, assertStringIncludes } from "./assert.ts";
+import { cairn } from "./cli_run.ts";
 
-const MAIN = new URL("../main.ts", import.meta.url).pathname;
 const EXAMPLES = new URL("../examples/", import.meta.url).pathname;
-
-async function cairn(...args: string[]) {
-  const out = await new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", MAIN, ...args],
-    stdout: "piped",
-    stderr: "piped",
-  }).output();
-  return { code: out.code, stderr: new TextDecoder().decode(out.stderr) };
-}
 
 Deno.test("cairn optimize and validate --out: unwritable, a folder or the input exits 2 before any work", async () => {
   const dir = await Deno.makeTempDir({ prefix: "cairn-out-" });
@@ -37,7 +28,7 @@ Deno.test("cairn optimize and validate --out: unwritable, a folder or the input 
         ] as const
       ) {
         const url = command === "validate" ? ["--url", "http://127.0.0.1:9/"] : [];
-        const r = await cairn(command, capture, "--db", db, "--out", out, ...url);
+        const r = await cairn([command, capture, "--db", db, "--out", out, ...url]);
         assertEquals(r.code, 2, `${command} --out ${out}: ${r.stderr}`);
         assertStringIncludes(r.stderr, says);
         assert(!r.stderr.includes("iteration"), r.stderr);
@@ -45,7 +36,7 @@ Deno.test("cairn optimize and validate --out: unwritable, a folder or the input 
     }
     assertEquals(await Deno.readTextFile(capture), original);
     const nested = `${dir}/a/b/trail.yaml`;
-    const made = await cairn("optimize", capture, "--db", db, "--out", nested);
+    const made = await cairn(["optimize", capture, "--db", db, "--out", nested]);
     assertEquals(made.code, 0, made.stderr);
     assertStringIncludes(await Deno.readTextFile(nested), "trail:");
   } finally {

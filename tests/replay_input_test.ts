@@ -3,17 +3,7 @@
  * about:blank and a `--url` that is not http(s).
  */
 import { assertEquals, assertStringIncludes } from "./assert.ts";
-
-const MAIN = new URL("../main.ts", import.meta.url).pathname;
-
-async function cairn(...args: string[]) {
-  const out = await new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", MAIN, ...args],
-    stdout: "piped",
-    stderr: "piped",
-  }).output();
-  return { code: out.code, stderr: new TextDecoder().decode(out.stderr) };
-}
+import { cairn } from "./cli_run.ts";
 
 Deno.test("cairn replay: no config.url and no --url, or a --url that is not http(s), exits 2", async () => {
   const dir = await Deno.makeTempDir({ prefix: "cairn-replay-input-" });
@@ -24,13 +14,13 @@ Deno.test("cairn replay: no config.url and no --url, or a --url that is not http
       "config:\n  platform: web\ntrail:\n  - step: Go\n    recording:\n      - click: { id: go }\n",
     );
     const db = `${dir}/cairn.db`;
-    const noUrl = await cairn("replay", file, "--db", db);
+    const noUrl = await cairn(["replay", file, "--db", db]);
     assertEquals(noUrl.code, 2, noUrl.stderr);
     assertStringIncludes(
       noUrl.stderr,
       `${file}: no url: the plan opens no page (a trail without config.url); pass --url`,
     );
-    const ftp = await cairn("replay", file, "--db", db, "--url", "ftp://x");
+    const ftp = await cairn(["replay", file, "--db", db, "--url", "ftp://x"]);
     assertEquals(ftp.code, 2, ftp.stderr);
     assertStringIncludes(ftp.stderr, "--url: expected an http(s) url");
   } finally {

@@ -40,3 +40,22 @@ export function assertNoSecret(text: string, secret: string, where: string): voi
     assert(!text.includes(form), `${where} holds the secret (${name}: ${form})`);
   }
 }
+
+/**
+ * Every byte of an SQLite database's files (main, WAL, shared memory, journal) as latin1 text,
+ * to search for what must not be stored.
+ *
+ * @param path the database file
+ * @returns the bytes of the files that exist, as text
+ */
+export async function dbBytes(path: string): Promise<string> {
+  let out = "";
+  for (const p of [path, `${path}-wal`, `${path}-shm`, `${path}-journal`]) {
+    try {
+      out += new TextDecoder("latin1").decode(await Deno.readFile(p));
+    } catch (err) {
+      if (!(err instanceof Deno.errors.NotFound)) throw err;
+    }
+  }
+  return out;
+}

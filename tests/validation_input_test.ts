@@ -4,6 +4,7 @@
  * the web checkout example capture (no blaze needed).
  */
 import { assert, assertEquals, assertStringIncludes } from "./assert.ts";
+import { cairn } from "./cli_run.ts";
 import { createApp } from "../api/app.ts";
 import { validationRegistry } from "../api/validations.ts";
 import { ingestOnce } from "../cli/optimize.ts";
@@ -11,21 +12,7 @@ import { ChromeDriver } from "../drivers/chrome/chrome_driver.ts";
 import { parseTrail, stringifyTrail } from "../engine/trail.ts";
 import { SqliteEventStore } from "../events/sqlite_event_store.ts";
 
-const MAIN = new URL("../main.ts", import.meta.url).pathname;
 const CAPTURE = new URL("../examples/web_checkout.capture.json", import.meta.url).pathname;
-
-async function cairn(...args: string[]) {
-  const out = await new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", MAIN, ...args],
-    stdout: "piped",
-    stderr: "piped",
-  }).output();
-  return {
-    code: out.code,
-    stdout: new TextDecoder().decode(out.stdout),
-    stderr: new TextDecoder().decode(out.stderr),
-  };
-}
 
 /** A url on 127.0.0.1 where nothing listens. */
 function closedUrl(): string {
@@ -58,14 +45,14 @@ Deno.test("cairn validate: a page that cannot be opened fails the validation nam
     const db = `${dir}/cairn.db`;
     const out = `${dir}/x.yaml`;
     const url = closedUrl();
-    const authoring = await cairn("validate", CAPTURE, "--db", db, "--url", url, "--out", out);
+    const authoring = await cairn(["validate", CAPTURE, "--db", db, "--url", url, "--out", out]);
     assertEquals(authoring.code, 1, authoring.stderr);
     assertStringIncludes(authoring.stderr, "ERR_CONNECTION_REFUSED");
     assertStringIncludes(authoring.stderr, "Nothing was validated");
     assert(!authoring.stderr.includes("iteration 2/"), authoring.stderr);
     assert(!(await Deno.stat(out).catch(() => undefined)), "no trail written");
 
-    const ci = await cairn("validate", CAPTURE, "--db", db, "--url", url, "--policy", "ci");
+    const ci = await cairn(["validate", CAPTURE, "--db", db, "--url", url, "--policy", "ci"]);
     assertEquals(ci.code, 1, ci.stderr);
     assertStringIncludes(ci.stderr, "ERR_CONNECTION_REFUSED");
     assert(!ci.stderr.includes("a new blaze"), ci.stderr);
@@ -96,12 +83,12 @@ Deno.test("cairn validate --trail: another session's trail exits 2; a step the c
       );
     }
     const otherTrail = `${dir}/other.yaml`;
-    const made = await cairn("optimize", other, "--db", db, "--out", otherTrail);
+    const made = await cairn(["optimize", other, "--db", db, "--out", otherTrail]);
     assertEquals(made.code, 0, made.stderr);
-    const mine = await cairn("optimize", CAPTURE, "--db", db);
+    const mine = await cairn(["optimize", CAPTURE, "--db", db]);
     assertEquals(mine.code, 0, mine.stderr);
 
-    const wrong = await cairn("validate", CAPTURE, "--db", db, "--trail", otherTrail);
+    const wrong = await cairn(["validate", CAPTURE, "--db", db, "--trail", otherTrail]);
     assertEquals(wrong.code, 2, wrong.stderr);
     assertStringIncludes(wrong.stderr, `--trail: ${otherTrail} is the trail of session`);
 
@@ -111,7 +98,7 @@ Deno.test("cairn validate --trail: another session's trail exits 2; a step the c
     const renamed = `${dir}/renamed.yaml`;
     await Deno.writeTextFile(renamed, stringifyTrail(trail));
     const url = `http://127.0.0.1:${page.addr.port}/checkout`;
-    const res = await cairn(
+    const res = await cairn([
       "validate",
       CAPTURE,
       "--db",
@@ -123,7 +110,7 @@ Deno.test("cairn validate --trail: another session's trail exits 2; a step the c
       "--policy",
       "ci",
       "--json",
-    );
+    ]);
     assertEquals(res.code, 1, res.stderr);
     const report = JSON.parse(res.stdout);
     assertEquals(report.status, "failed");

@@ -4,6 +4,8 @@
  * reported not validated, not flagged `recordable: false`. Real Chromium, SQLite and HTTP.
  */
 import { assert, assertEquals, assertStringIncludes } from "./assert.ts";
+import { dbBytes } from "./secret_forms.ts";
+import { cairn } from "./cli_run.ts";
 import { createApp } from "../api/app.ts";
 import { validationRegistry } from "../api/validations.ts";
 import { BlazeSession } from "../drivers/blaze_session.ts";
@@ -12,36 +14,9 @@ import { SqliteEventStore } from "../events/sqlite_event_store.ts";
 import { serveFolder } from "./web_server.ts";
 import { refIn } from "./blaze_refs.ts";
 
-const MAIN = new URL("../main.ts", import.meta.url).pathname;
 /** Typed while blazing (redacted there), and given to validate: neither may be stored. */
 const BLAZED = "Blazed-pw-9137";
 const SECRET = "Valid8-s3cret-4471";
-
-async function cairn(...args: string[]) {
-  const out = await new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", MAIN, ...args],
-    stdout: "piped",
-    stderr: "piped",
-  }).output();
-  return {
-    code: out.code,
-    stdout: new TextDecoder().decode(out.stdout),
-    stderr: new TextDecoder().decode(out.stderr),
-  };
-}
-
-/** Every byte of the SQLite files (main, WAL, shared memory) as latin1 text, to search. */
-async function dbBytes(path: string): Promise<string> {
-  let out = "";
-  for (const p of [path, `${path}-wal`, `${path}-shm`, `${path}-journal`]) {
-    try {
-      out += new TextDecoder("latin1").decode(await Deno.readFile(p));
-    } catch (err) {
-      if (!(err instanceof Deno.errors.NotFound)) throw err;
-    }
-  }
-  return out;
-}
 
 /** Blazes a sign-in on login.html: email, password (a `null` slot), the Sign in button. */
 async function blazeLogin(db: string, url: string): Promise<string> {
@@ -82,7 +57,7 @@ Deno.test("cairn validate --memory: a null password slot is typed from the value
     const sessionId = await blazeLogin(db, url);
     const out = `${dir}/login.trail.yaml`;
 
-    const given = await cairn(
+    const given = await cairn([
       "validate",
       sessionId,
       "--db",
@@ -94,7 +69,7 @@ Deno.test("cairn validate --memory: a null password slot is typed from the value
       "--out",
       out,
       "--json",
-    );
+    ]);
     assertEquals(given.code, 0, given.stderr);
     const report = JSON.parse(given.stdout);
     assertEquals(report.status, "stable", given.stderr);
@@ -107,7 +82,7 @@ Deno.test("cairn validate --memory: a null password slot is typed from the value
     assertStringIncludes(trail, "password: null");
     assert(!trail.includes("recordable: false"), trail);
 
-    const missing = await cairn("validate", sessionId, "--db", db, "--url", url, "--json");
+    const missing = await cairn(["validate", sessionId, "--db", db, "--url", url, "--json"]);
     assertEquals(missing.code, 0, missing.stderr);
     const bare = JSON.parse(missing.stdout);
     assertEquals(bare.steps[1].status, "skipped", missing.stdout);
@@ -117,10 +92,10 @@ Deno.test("cairn validate --memory: a null password slot is typed from the value
     assertStringIncludes(bare.trail, "password: null");
     assertStringIncludes(missing.stderr, "skipped");
 
-    const unknown = await cairn("validate", sessionId, "--db", db, "--memory", "pin=1234");
+    const unknown = await cairn(["validate", sessionId, "--db", db, "--memory", "pin=1234"]);
     assertEquals(unknown.code, 2, unknown.stderr);
     assertStringIncludes(unknown.stderr, "pin");
-    const malformed = await cairn("validate", sessionId, "--db", db, "--memory", "password");
+    const malformed = await cairn(["validate", sessionId, "--db", db, "--memory", "password"]);
     assertEquals(malformed.code, 2, malformed.stderr);
 
     for (const r of [given, missing, unknown]) {
