@@ -105,6 +105,8 @@ export interface CapturedSlot {
 export interface Draft {
   model: CaptureModel;
   mode: SelectorMode;
+  /** The heuristics version's number (`heuristicsLevel`): a change a pass gates on `>= 2` is v2's. */
+  level: number;
   steps: DraftStep[];
   memory: Record<string, string | null>;
   /** Captured slots in capture order (set by the slots pass). */

@@ -12,9 +12,25 @@ export const HEURISTICS_VERSION = "v1";
 
 /**
  * Every heuristics version this build can run: `v0` is the raw lens (the recording as the
- * blaze made it, no post-processing), `v1` the optimizer's passes.
+ * blaze made it, no post-processing), `v1` the optimizer's passes, `v2` those passes with the
+ * changes a pass gates on {@linkcode heuristicsLevel} (a stored `v1` trail re-projects to the
+ * same trail under `v1`, so `cairn reproject` shows exactly what `v2` changed).
  */
-export const HEURISTICS_VERSIONS: readonly string[] = ["v0", "v1"];
+export const HEURISTICS_VERSIONS: readonly string[] = ["v0", "v1", "v2"];
+
+/**
+ * A known heuristics version as a number to compare against (`v2` → 2).
+ *
+ * @param version a version {@linkcode checkHeuristics} accepted
+ * @returns its number
+ * @example
+ * ```ts
+ * if (heuristicsLevel("v2") !== 2) throw new Error();
+ * ```
+ */
+export function heuristicsLevel(version: string): number {
+  return Number(checkHeuristics(version).slice(1));
+}
 
 /**
  * Checks a heuristics version.

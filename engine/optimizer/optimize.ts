@@ -13,7 +13,7 @@ import { concisionPass } from "./concision.ts";
 import { type Draft, type DraftAction, foldCapture, type PassContext } from "./draft.ts";
 import { expressionsPass } from "./expressions.ts";
 import { generalizePass } from "./generalize.ts";
-import { checkHeuristics, HEURISTICS_VERSION } from "./heuristics.ts";
+import { checkHeuristics, HEURISTICS_VERSION, heuristicsLevel } from "./heuristics.ts";
 import { modesPass } from "./modes.ts";
 import { rawSteps } from "./raw.ts";
 import { resolvePass } from "./resolve.ts";
@@ -103,7 +103,16 @@ export function optimize(
     if (model.url !== undefined) trail.config.url = model.url;
     return { trail, explain: [], warnings: [], heuristics, mode };
   }
-  let draft: Draft = { model, mode, steps: [], memory: {}, captured: [], inputs: [], warnings: [] };
+  let draft: Draft = {
+    model,
+    mode,
+    level: heuristicsLevel(heuristics),
+    steps: [],
+    memory: {},
+    captured: [],
+    inputs: [],
+    warnings: [],
+  };
   draft = resolvePass(draft, ctx);
   if (options.stepModes) {
     draft.steps.forEach((s, i) => {
