@@ -5,6 +5,7 @@
  *
  * @module
  */
+import { checkGeometry } from "../engine/formats/check_screen.ts";
 import { parseHierarchy } from "../engine/hierarchy.ts";
 import { drawMarks } from "../engine/marks.ts";
 import { renderSnapshot, type RenderSnapshotOptions } from "../engine/snapshot.ts";
@@ -75,14 +76,17 @@ async function readText(path: string): Promise<string> {
 }
 
 function parseFile(path: string, text: string, format: HierarchyFormat | "auto"): Screen {
+  let screen: Screen;
   try {
-    return parseHierarchy(text, { format });
+    screen = parseHierarchy(text, { format });
   } catch (err) {
     if (err instanceof SyntaxError || err instanceof TypeError) {
       throw new SyntaxError(`${path}: ${err.message}`);
     }
     throw err;
   }
+  checkGeometry(screen, path);
+  return screen;
 }
 
 /** A hierarchy is XML or JSON; anything else is taken as an already rendered snapshot. */

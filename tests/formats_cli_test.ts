@@ -451,6 +451,52 @@ const CASES: { name: string; file: string; text: string | Uint8Array; expect: Re
     }),
     expect: /nofile\.json: actions\.0\.viewHierarchy\.file: cannot read "screens\/none\.xml"/,
   },
+  {
+    name: "an iOS hierarchy in an Android capture",
+    file: "ios_in_android.json",
+    text: JSON.stringify({
+      format: "cairn.capture/v1",
+      platform: "android",
+      actions: [{
+        action: "tap",
+        coordinates: { x: 10, y: 10 },
+        viewHierarchy: '<?xml version="1.0"?><AppiumAUT><XCUIElementTypeApplication ' +
+          'type="XCUIElementTypeApplication" x="0" y="0" width="390" height="844"/></AppiumAUT>',
+      }],
+    }),
+    expect:
+      /ios_in_android\.json: actions\.0\.viewHierarchy: this xcuitest hierarchy is an iOS screen, but the capture's platform is android$/,
+  },
+  {
+    name: "an element box beyond the largest screen",
+    file: "huge_box.json",
+    text: JSON.stringify({
+      format: "cairn.capture/v1",
+      platform: "android",
+      actions: [{
+        action: "tap",
+        coordinates: { x: 10, y: 10 },
+        viewHierarchy: '<hierarchy><node class="android.widget.Button" text="Go" ' +
+          'bounds="[0,0][99999999999,100]"/></hierarchy>',
+      }],
+    }),
+    expect:
+      /huge_box\.json: actions\.0\.viewHierarchy: element android\.widget\.Button "Go" has bounds beyond ±33,554,431 px/,
+  },
+  {
+    name: "an Android screen where no element has a size",
+    file: "no_bounds.json",
+    text: JSON.stringify({
+      format: "cairn.capture/v1",
+      platform: "android",
+      actions: [{
+        action: "tap",
+        coordinates: { x: 10, y: 10 },
+        viewHierarchy: '<hierarchy><node class="android.widget.Button" text="Go"/></hierarchy>',
+      }],
+    }),
+    expect: /no_bounds\.json: actions\.0\.viewHierarchy: no element has a size/,
+  },
 ];
 
 for (const c of CASES) {

@@ -81,6 +81,29 @@ Deno.test("cairn snapshot --format ios or android refuses the other platform's X
   assertStringIncludes(asAndroid.err, `${ios}: Not UiAutomator XML`);
 });
 
+Deno.test("cairn snapshot refuses a box beyond the largest screen and a screen with no sized element", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    await Deno.writeTextFile(
+      `${dir}/huge.xml`,
+      '<hierarchy><node class="android.widget.Button" text="Go" bounds="[0,0][99999999999,100]"/></hierarchy>',
+    );
+    await Deno.writeTextFile(`${dir}/page.xml`, "<html><body><p>hello</p></body></html>");
+    const huge = await cairn(`${dir}/huge.xml`);
+    assertEquals(huge.code, 2, huge.out);
+    assertStringIncludes(
+      huge.err,
+      `${dir}/huge.xml: element android.widget.Button "Go" has bounds beyond`,
+    );
+    const page = await cairn(`${dir}/page.xml`, "--format", "android");
+    assertEquals(page.code, 2, page.out);
+    assertEquals(page.err.trim().split("\n").length, 1);
+    assertStringIncludes(page.err, `${dir}/page.xml: no element has a size`);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
 Deno.test("cairn snapshot --diff says unchanged, or lists the differences", async () => {
   const a = `${CORPUS}android/uiautomator_wikipedia_search.xml`;
   const same = await cairn("--diff", a, a);

@@ -83,7 +83,7 @@ export async function loadCaptureScreens(
     }
     const key = `${format} ${text}`;
     if (!parsed.has(key)) {
-      checkHierarchy(text, format, field);
+      checkHierarchy(text, format, field, capture.platform);
       parsed.add(key);
     }
     const screen: PendingScreen = {

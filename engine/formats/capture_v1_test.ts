@@ -151,7 +151,7 @@ Deno.test("eventsToCapture() writes a screenshot as a data URI that reads back t
   const shot = await put(png, "image/png");
   const hierarchy = await put(new TextEncoder().encode(XML), "application/xml");
   const events: NewEvent[] = [
-    { type: "SessionStarted", data: { sessionId: "s", mode: "human", platform: "web" } },
+    { type: "SessionStarted", data: { sessionId: "s", mode: "human", platform: "android" } },
     { type: "ScreenCaptured", data: { hierarchy, format: "uiautomator-dump", screenshot: shot } },
     { type: "ActionPerformed", data: { actionId: "x", kind: "tap", source: "human" } },
     { type: "ActionCompleted", data: { actionId: "x", ok: true, durationMs: 3 } },
@@ -167,7 +167,7 @@ Deno.test("eventsToCapture() writes a screenshot as a data URI that reads back t
   assertEquals(back[0]!.data, {
     sessionId: "s",
     mode: "human",
-    platform: "web",
+    platform: "android",
     source: { format: "cairn.capture/v1" },
   });
 });
@@ -351,7 +351,7 @@ Deno.test("eventsToCapture() keeps each screen's tab, viewport, pixel ratio and 
   const hierarchy = await put(new TextEncoder().encode(XML), "application/xml");
   const screen = { hierarchy, format: "uiautomator-dump" as const };
   const events: NewEvent[] = [
-    { type: "SessionStarted", data: { sessionId: "s", mode: "agent", platform: "web" } },
+    { type: "SessionStarted", data: { sessionId: "s", mode: "agent", platform: "android" } },
     // a recording_v1 snapshot has a tab, its decision none
     { type: "ScreenCaptured", data: { ...screen, tabId: "7" } },
     { type: "ActionPerformed", data: { actionId: "a", kind: "tap", source: "agent" } },

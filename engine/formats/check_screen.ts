@@ -7,9 +7,10 @@
  * @module
  */
 import { parseHierarchy } from "../hierarchy.ts";
-import type { HierarchyFormat } from "../ui_node.ts";
+import { type HierarchyFormat, type Platform, type Screen, type UiNode, walk } from "../ui_node.ts";
 import type { PendingBlob } from "./blob_ref.ts";
 import { FormatError } from "./format_error.ts";
+import { MAX_COORDINATE } from "./screen_point.ts";
 import { decodeUtf8 } from "./utf8_text.ts";
 
 function startsWith(bytes: Uint8Array, at: number, signature: string | readonly number[]) {
@@ -63,25 +64,113 @@ export function hierarchyText(bytes: Uint8Array, field: string): string {
   }
 }
 
+/** The one platform a hierarchy format belongs to (Maestro and Trailblaze captures are any). */
+const FORMAT_PLATFORM: Partial<Record<HierarchyFormat, Platform>> = {
+  "uiautomator2": "android",
+  "uiautomator-dump": "android",
+  "xcuitest": "ios",
+  "chrome": "web",
+  "axtree_v1": "web",
+};
+
+const PLATFORM_NAME: Record<Platform, string> = {
+  android: "an Android",
+  ios: "an iOS",
+  web: "a web",
+};
+
+/** Formats whose every element has bounds: a screen of them with no element of any size is no screen. */
+const NATIVE_FORMATS: ReadonlySet<HierarchyFormat> = new Set([
+  "uiautomator2",
+  "uiautomator-dump",
+  "xcuitest",
+]);
+
 /**
- * Checks that a hierarchy parses as its format, with the parser `cairn optimize` reads it with.
+ * Checks that a hierarchy parses as its format, with the parser `cairn optimize` reads it with,
+ * and that it is a screen of the capture's platform: its format belongs to that platform, no
+ * element's box lies beyond ±33,554,431 px (`MAX_COORDINATE`), and a native screen (Android,
+ * iOS) has at least one element of some size.
  *
  * @param text the hierarchy's text
  * @param format its format
  * @param field where to report a problem (`actions.3.viewHierarchy`)
+ * @param platform the capture's platform, when known
  * @throws {FormatError} `FIELD: what` (the parser's message, with line and column or path)
  * @example
  * ```ts
  * checkHierarchy('<hierarchy><node bounds="[0,0][1,1]"/></hierarchy>', "uiautomator-dump", "h");
  * ```
  */
-export function checkHierarchy(text: string, format: HierarchyFormat, field: string): void {
+export function checkHierarchy(
+  text: string,
+  format: HierarchyFormat,
+  field: string,
+  platform?: Platform,
+): void {
+  const belongs = FORMAT_PLATFORM[format];
+  if (platform !== undefined && belongs !== undefined && belongs !== platform) {
+    throw new FormatError(
+      `${field}: this ${format} hierarchy is ${PLATFORM_NAME[belongs]} screen, ` +
+        `but the capture's platform is ${platform}`,
+      field,
+    );
+  }
+  let screen: Screen;
   try {
-    parseHierarchy(text, { format });
+    screen = parseHierarchy(text, { format });
   } catch (err) {
     if (!(err instanceof SyntaxError)) throw err; // FormatError is one
     throw new FormatError(`${field}: ${err.message}`, field);
   }
+  checkGeometry(screen, field);
+}
+
+/**
+ * Checks a parsed screen's geometry: no element's box beyond ±33,554,431 px, and on a native
+ * screen (Android, iOS) at least one element of some size.
+ *
+ * @param screen the parsed screen
+ * @param field where to report a problem (a file name, `actions.3.viewHierarchy`)
+ * @throws {FormatError} `FIELD: what`
+ */
+export function checkGeometry(screen: Screen, field: string): void {
+  const far = outOfRange(screen.root);
+  if (far !== undefined) {
+    const { x, y, w, h } = far.bounds;
+    const label = far.text ?? far.contentDescription ?? far.resourceId;
+    throw new FormatError(
+      `${field}: element ${far.className}${
+        label === undefined ? "" : ` ${JSON.stringify(label)}`
+      } ` +
+        `has bounds beyond ±${MAX_COORDINATE.toLocaleString("en-US")} px ` +
+        `(x ${x}, y ${y}, width ${w}, height ${h}); no screen is that large`,
+      field,
+    );
+  }
+  if (NATIVE_FORMATS.has(screen.format) && !hasSize(screen.root)) {
+    throw new FormatError(
+      `${field}: no element has a size (bounds missing or empty): nothing on this screen can be found again`,
+      field,
+    );
+  }
+}
+
+/** The deepest element whose box lies beyond the largest screen (a parent's box may be its union). */
+function outOfRange(node: UiNode): UiNode | undefined {
+  for (const child of node.children) {
+    const far = outOfRange(child);
+    if (far !== undefined) return far;
+  }
+  const { x, y, w, h } = node.bounds;
+  const inside = Math.abs(x) <= MAX_COORDINATE && Math.abs(y) <= MAX_COORDINATE &&
+    Math.abs(x + w) <= MAX_COORDINATE && Math.abs(y + h) <= MAX_COORDINATE;
+  return inside ? undefined : node;
+}
+
+function hasSize(root: UiNode): boolean {
+  for (const [n] of walk(root)) if (n.bounds.w > 0 && n.bounds.h > 0) return true;
+  return false;
 }
 
 /**

@@ -63,3 +63,49 @@ Deno.test("checkHierarchy() parses a corpus hierarchy as its format and names th
     "h: Unterminated",
   );
 });
+
+const IOS_XML = await Deno.readTextFile(
+  new URL("../../../shared/corpus/ios/xcuitest-source_safari_iphone.xml", import.meta.url),
+);
+
+Deno.test("checkHierarchy() refuses a hierarchy of another platform than the capture's", () => {
+  checkHierarchy(CORPUS_XML, "uiautomator-dump", "h", "android");
+  checkHierarchy(IOS_XML, "xcuitest", "h", "ios");
+  assertThrows(
+    () => checkHierarchy(IOS_XML, "xcuitest", "actions.0.viewHierarchy", "android"),
+    FormatError,
+    "actions.0.viewHierarchy: this xcuitest hierarchy is an iOS screen, but the capture's platform is android",
+  );
+  assertThrows(
+    () => checkHierarchy(CORPUS_XML, "uiautomator-dump", "h", "web"),
+    FormatError,
+    "h: this uiautomator-dump hierarchy is an Android screen, but the capture's platform is web",
+  );
+});
+
+Deno.test("checkHierarchy() refuses element boxes beyond ±33,554,431 px and a native screen with no sized element", () => {
+  const node = (bounds: string) =>
+    `<hierarchy><node class="android.widget.FrameLayout" bounds="[0,0][1080,2400]">` +
+    `<node class="android.widget.Button" text="Go" bounds="${bounds}"/></node></hierarchy>`;
+  checkHierarchy(node("[0,0][33554431,100]"), "uiautomator-dump", "h");
+  assertThrows(
+    () => checkHierarchy(node("[0,0][99999999999,100]"), "uiautomator-dump", "h"),
+    FormatError,
+    'h: element android.widget.Button "Go" has bounds beyond ±33,554,431 px',
+  );
+  assertThrows(
+    () => checkHierarchy("<hierarchy/>", "uiautomator-dump", "h"),
+    FormatError,
+    "h: no element has a size (bounds missing or empty)",
+  );
+  assertThrows(
+    () =>
+      checkHierarchy(
+        '<hierarchy><node class="a.B" text="x"/></hierarchy>',
+        "uiautomator-dump",
+        "h",
+      ),
+    FormatError,
+    "h: no element has a size",
+  );
+});

@@ -5,7 +5,7 @@ import { encodeBase64 } from "./base64.ts";
 import { formatEventsJsonl, parseEventsJsonl } from "./events_jsonl.ts";
 import { FormatError } from "./format_error.ts";
 
-const XML = new TextEncoder().encode("<hierarchy><node/></hierarchy>");
+const XML = new TextEncoder().encode('<hierarchy><node bounds="[0,0][10,10]"/></hierarchy>');
 const REF = blobRefOf({ bytes: XML, mediaType: "application/xml" });
 const START = `{"type":"SessionStarted","data":{"sessionId":"x","mode":"agent","platform":"web"}}`;
 
