@@ -39,6 +39,7 @@
  */
 import YAML, { isPair, isScalar, Scalar } from "yaml";
 import { z } from "zod";
+import { HEURISTICS_VERSIONS } from "./optimizer/heuristics.ts";
 
 /** The selector modes of 000: strict, flexible, adaptive. */
 export const SelectorMode = z.enum(["strict", "flexible", "adaptive"]);
@@ -175,8 +176,13 @@ export const TrailConfig = z.object({
   title: z.string().optional(),
   platform: z.enum(["web", "android", "ios"]).optional(),
   selectorMode: SelectorMode.optional(),
-  /** The optimizer heuristics version that projected this trail (`v1`). */
-  heuristics: z.string().optional(),
+  /** The optimizer heuristics version that projected this trail (`v1`); one this build knows. */
+  heuristics: z.string().refine((v) => HEURISTICS_VERSIONS.includes(v), {
+    error: (issue) =>
+      `unknown heuristics version ${JSON.stringify(issue.input)} (known: ${
+        HEURISTICS_VERSIONS.join(", ")
+      })`,
+  }).optional(),
   url: z.string().optional(),
   viewport: Viewport.optional(),
   /** Input slots and their defaults; `null`: no default, the run must supply it. */

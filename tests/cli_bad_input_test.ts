@@ -134,6 +134,14 @@ const TRAIL_CASES: Case[] = [
       "      - tap:\n          selector: { id: add-item }\n",
     where: /: config\.platform: /,
   },
+  {
+    name: "wrong schema: a heuristics version this build does not know",
+    file: "heuristics-v2.trail.yaml",
+    text:
+      "config:\n  id: bad\n  platform: web\n  heuristics: v2\ntrail:\n  - step: Add one item\n" +
+      "    recording:\n      - tap:\n          selector: { id: add-item }\n",
+    where: /: config\.heuristics: unknown heuristics version "v2" \(known: v0, v1\)$/,
+  },
 ];
 
 const RECORDER_CASES: Case[] = [
