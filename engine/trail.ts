@@ -257,6 +257,19 @@ const SCALAR_FIELD: Partial<Record<TrailActionKind, keyof TrailAction>> = {
 export function parseTrail(text: string, source = "trail"): Trail {
   const doc = YAML.parseDocument(text, { uniqueKeys: true });
   const err = doc.errors[0];
+  if (err?.code === "MULTIPLE_DOCS") {
+    // the library's message would say "please use YAML.parseAllDocuments()"
+    const pos = err.linePos?.[0];
+    const at = pos ? `:${pos.line}:${pos.col}` : "";
+    const maestro = YAML.isMap(doc.contents) && doc.contents.has("appId");
+    throw new SyntaxError(
+      `${source}${at}: ${
+        maestro
+          ? "a Maestro flow (appId, ---, commands), not a trail: cairn replay plays it"
+          : "a second YAML document (after ---): a trail is one document"
+      }`,
+    );
+  }
   if (err) {
     const pos = err.linePos?.[0];
     const at = pos ? `:${pos.line}:${pos.col}` : "";
