@@ -31,7 +31,7 @@ export const spec: CommandSpec = {
       type: "integer",
       value: "N",
       min: 0,
-      description: "Show the state after global position N",
+      description: "Show the state after global position N (the timeline's first column)",
     },
     json: { type: "boolean", description: "Print JSON" },
     sheet: {
@@ -250,7 +250,7 @@ export function renderState(
   }
   lines.push(
     s.step
-      ? `step ${s.step.index}: ${s.step.text}${s.step.ended ? " (ended)" : ""}`
+      ? `step ${s.step.index + 1}: ${s.step.text}${s.step.ended ? " (ended)" : ""}` // from 1
       : "step: none yet",
   );
   if (s.screen) {

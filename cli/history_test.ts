@@ -59,12 +59,12 @@ Deno.test("cairn history lists the timeline and --at N shows the state and write
     assertEquals(list.code, 0, list.stderr);
     const lines = list.stdout.trim().split("\n");
     assertEquals(lines.length, 5);
-    assertMatch(lines[1]!, /^\s+2\s+\S+Z\s+StepStarted\s+step 0: Sign in$/);
+    assertMatch(lines[1]!, /^\s+2\s+\S+Z\s+StepStarted\s+step 1: Sign in$/);
     assertStringIncludes(lines[3]!, "tap at (10, 20) [agent]");
 
     const at = await cairn(["history", "session-h1", "--at", "4"], dir);
     assertEquals(at.code, 0, at.stderr);
-    assertStringIncludes(at.stdout, "step 0: Sign in");
+    assertStringIncludes(at.stdout, "step 1: Sign in");
     assertStringIncludes(at.stdout, "last action @4: tap at (10, 20) → pending");
     const path = at.stdout.match(/screenshot: (\S+\.png)/)?.[1];
     assert(path, at.stdout);
@@ -76,6 +76,34 @@ Deno.test("cairn history lists the timeline and --at N shows the state and write
     assertEquals(state.state.lastAction.result.ok, true);
     assertEquals(state.state.counts, { events: 5, actions: 1, screens: 1, failures: 0 });
     assertEquals(state.screenshotPath, path);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("cairn history numbers steps from 1 and --at N takes a position of the timeline's first column", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "cairn_hist_" });
+  try {
+    const { db } = await fixture(dir);
+    const store = SqliteEventStore.open(db);
+    await store.append("session-other", [
+      { type: "SessionStarted", data: { sessionId: "other", mode: "agent", platform: "web" } },
+    ]); // position 6: h1's next events are not at its own event numbers
+    const head = await store.append("session-h1", [
+      { type: "StepEnded", data: { index: 0, ok: true } },
+      { type: "StepStarted", data: { index: 1, text: "Check out" } },
+    ], { expectedVersion: 5 });
+    store.close();
+    const list = await cairn(["history", "h1", "--db", db], dir);
+    assertEquals(list.code, 0, list.stderr);
+    const lines = list.stdout.trim().split("\n");
+    assertMatch(lines[5]!, /^\s+7\s+\S+Z\s+StepEnded\s+step 1 ended$/);
+    assertMatch(lines[6]!, /^\s+8\s+\S+Z\s+StepStarted\s+step 2: Check out$/);
+    assertEquals(head.positions, [7, 8]);
+    const at = await cairn(["history", "h1", "--at", "8", "--db", db], dir);
+    assertEquals(at.code, 0, at.stderr);
+    assertStringIncludes(at.stdout, "session-h1 at position 8 (last event 8");
+    assertStringIncludes(at.stdout, "step 2: Check out\n");
   } finally {
     await Deno.remove(dir, { recursive: true });
   }
@@ -218,7 +246,7 @@ Deno.test("SESSION may be the start of exactly one session id, as git takes a sh
     store.close();
     const short = await cairn(["history", "7f3", "--db", db], dir);
     assertEquals(short.code, 0, short.stderr);
-    assertMatch(short.stdout, /^\s+7\s+\S+Z\s+StepStarted\s+step 0: b\n$/);
+    assertMatch(short.stdout, /^\s+7\s+\S+Z\s+StepStarted\s+step 1: b\n$/);
     const exported = await cairn(["export", "session-7f", "--db", db], dir);
     assertEquals(exported.code, 0, exported.stderr);
     assertEquals(JSON.parse(exported.stdout.trim()).data, { index: 0, text: "b" });

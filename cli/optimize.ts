@@ -144,13 +144,18 @@ async function isFile(path: string): Promise<boolean> {
  *
  * @param entries the optimizer's explanation
  * @param warnings its warnings
+ * @param options `heuristics`: the version that ran (`v0` says it runs no pass)
  * @returns the text
  */
 export function renderExplain(
   entries: readonly ExplainEntry[],
   warnings: readonly string[],
+  options: { heuristics?: string } = {},
 ): string {
   const out: string[] = ["# --explain"];
+  if (options.heuristics === "v0") {
+    out.push("# heuristics v0, the raw lens: no pass ran; each action as the run recorded it");
+  }
   let step = -1;
   for (const e of entries) {
     if (e.step !== step) {
@@ -203,7 +208,8 @@ export async function run(args: ParsedArgs): Promise<number> {
     }
     if (bool(args, "explain")) {
       console.log(
-        (out ? "" : "\n") + renderExplain(projection.explain, projection.warnings).trimEnd(),
+        (out ? "" : "\n") +
+          renderExplain(projection.explain, projection.warnings, { heuristics }).trimEnd(),
       );
     } else {
       for (const w of projection.warnings) console.error(`warning: ${w}`);

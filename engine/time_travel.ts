@@ -320,7 +320,9 @@ export async function listSessions(store: EventStore): Promise<SessionSummary[]>
 }
 
 /**
- * One line describing an event, for timelines.
+ * One line describing an event, for timelines. Steps are numbered from 1, as everywhere a person
+ * reads them (blaze, `optimize --explain`, the validation report); `StepStarted.index` counts
+ * from 0. A playback action keeps its index, the `#` of `cairn replay`'s report.
  *
  * @param e the event
  * @returns a short summary
@@ -328,7 +330,7 @@ export async function listSessions(store: EventStore): Promise<SessionSummary[]>
  * ```ts
  * const line = summarizeEvent({ position: 1, streamId: "s", streamVersion: 1, type: "StepStarted",
  *   schemaVersion: 1, data: { index: 0, text: "Open" }, meta: { recordedAt: "" } });
- * if (line !== "step 0: Open") throw new Error(line);
+ * if (line !== "step 1: Open") throw new Error(line);
  * ```
  */
 export function summarizeEvent(e: StoredEvent): string {
@@ -338,9 +340,9 @@ export function summarizeEvent(e: StoredEvent): string {
         e.data.url ?? e.data.app ? ` (${e.data.url ?? e.data.app})` : ""
       }${e.data.prompt ? `: ${clip(e.data.prompt)}` : ""}`;
     case "StepStarted":
-      return `step ${e.data.index}: ${clip(e.data.text)}`;
+      return `step ${e.data.index + 1}: ${clip(e.data.text)}`;
     case "StepEnded":
-      return `step ${e.data.index} ended${e.data.ok === false ? " (failed)" : ""}`;
+      return `step ${e.data.index + 1} ended${e.data.ok === false ? " (failed)" : ""}`;
     case "ScreenCaptured":
       return `screen ${e.data.format} ${short(e.data.hierarchy.hash)}${
         e.data.screenshot ? ` + screenshot ${short(e.data.screenshot.hash)}` : ""

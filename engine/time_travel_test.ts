@@ -134,7 +134,7 @@ Deno.test("summarizeEvent() writes one line per event", () => {
   );
   const lines = events.map(summarizeEvent);
   assert(lines.every((l) => l.length > 0 && !l.includes("\n")));
-  assert(lines[1]!.startsWith("step 0: Step 0: lorem ipsum") && lines[1]!.endsWith("…"), lines[1]);
+  assert(lines[1]!.startsWith("step 1: Step 0: lorem ipsum") && lines[1]!.endsWith("…"), lines[1]);
   assert(lines[3]!.startsWith("tap y0 at (100, 200)"), lines[3]);
   assert(lines[5]!.startsWith("failed: not found"), lines[5]);
 });

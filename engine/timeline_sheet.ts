@@ -47,7 +47,7 @@ export interface SheetFrame {
  *   e("ScreenCaptured", { hierarchy: shot, screenshot: shot, format: "chrome" }, 2),
  *   e("ActionPerformed", { actionId: "a", kind: "tap", point: { x: 5, y: 6 }, source: "agent" }, 3),
  * ]);
- * if (frames[0]?.action !== "tap" || frames[0]?.step !== "step 0: Sign in") throw new Error();
+ * if (frames[0]?.action !== "tap" || frames[0]?.step !== "step 1: Sign in") throw new Error();
  * ```
  */
 export function sheetFrames(events: Iterable<StoredEvent>): SheetFrame[] {
@@ -58,7 +58,7 @@ export function sheetFrames(events: Iterable<StoredEvent>): SheetFrame[] {
   for (const e of events) {
     switch (e.type) {
       case "StepStarted":
-        step = `step ${e.data.index}: ${e.data.text}`;
+        step = `step ${e.data.index + 1}: ${e.data.text}`; // numbered from 1, as summarizeEvent()
         break;
       case "ScreenCaptured": {
         const d = e.data;

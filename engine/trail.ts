@@ -39,6 +39,7 @@
  */
 import YAML, { isPair, isScalar, Scalar } from "yaml";
 import { z } from "zod";
+import { HEURISTICS_VERSIONS } from "./optimizer/heuristics.ts";
 
 /** The selector modes of 000: strict, flexible, adaptive. */
 export const SelectorMode = z.enum(["strict", "flexible", "adaptive"]);
@@ -175,8 +176,13 @@ export const TrailConfig = z.object({
   title: z.string().optional(),
   platform: z.enum(["web", "android", "ios"]).optional(),
   selectorMode: SelectorMode.optional(),
-  /** The optimizer heuristics version that projected this trail (`v1`). */
-  heuristics: z.string().optional(),
+  /** The optimizer heuristics version that projected this trail (`v1`); one this build knows. */
+  heuristics: z.string().refine((v) => HEURISTICS_VERSIONS.includes(v), {
+    error: (issue) =>
+      `unknown heuristics version ${JSON.stringify(issue.input)} (known: ${
+        HEURISTICS_VERSIONS.join(", ")
+      })`,
+  }).optional(),
   url: z.string().optional(),
   viewport: Viewport.optional(),
   /** Input slots and their defaults; `null`: no default, the run must supply it. */
@@ -251,6 +257,19 @@ const SCALAR_FIELD: Partial<Record<TrailActionKind, keyof TrailAction>> = {
 export function parseTrail(text: string, source = "trail"): Trail {
   const doc = YAML.parseDocument(text, { uniqueKeys: true });
   const err = doc.errors[0];
+  if (err?.code === "MULTIPLE_DOCS") {
+    // the library's message would say "please use YAML.parseAllDocuments()"
+    const pos = err.linePos?.[0];
+    const at = pos ? `:${pos.line}:${pos.col}` : "";
+    const maestro = YAML.isMap(doc.contents) && doc.contents.has("appId");
+    throw new SyntaxError(
+      `${source}${at}: ${
+        maestro
+          ? "a Maestro flow (appId, ---, commands), not a trail: cairn replay plays it"
+          : "a second YAML document (after ---): a trail is one document"
+      }`,
+    );
+  }
   if (err) {
     const pos = err.linePos?.[0];
     const at = pos ? `:${pos.line}:${pos.col}` : "";

@@ -1,7 +1,8 @@
 /**
  * Bad input at the CLI as a user meets it (`deno run -A main.ts …` in a child process): a
  * malformed YAML trail or a trail with a wrong schema given to `cairn replay` and
- * `cairn validate --trail`, and a malformed Chrome DevTools Recorder file given to
+ * `cairn validate --trail`, a malformed Maestro flow (after a good one is shown to be read),
+ * and a malformed Chrome DevTools Recorder file given to
  * `cairn ingest` (detected, and with `--format chrome-recorder`). Each ends in exit code 2,
  * exactly one line on stderr naming the file and the field or line, and nothing appended to a
  * store that already holds a session; the same for a point beyond Chromium's largest layout size
@@ -134,7 +135,30 @@ const TRAIL_CASES: Case[] = [
       "      - tap:\n          selector: { id: add-item }\n",
     where: /: config\.platform: /,
   },
+  {
+    name: "wrong schema: a heuristics version this build does not know",
+    file: "heuristics-v2.trail.yaml",
+    text:
+      "config:\n  id: bad\n  platform: web\n  heuristics: v2\ntrail:\n  - step: Add one item\n" +
+      "    recording:\n      - tap:\n          selector: { id: add-item }\n",
+    where: /: config\.heuristics: unknown heuristics version "v2" \(known: v0, v1\)$/,
+  },
+  {
+    name: "a trail followed by a second YAML document",
+    file: "two-docs.trail.yaml",
+    text: "config:\n  id: bad\n  platform: web\ntrail:\n  - step: Add one item\n    recording:\n" +
+      "      - tap:\n          selector: { id: add-item }\n---\ntrail: []\n",
+    where: /:9:1: a second YAML document \(after ---\): a trail is one document$/,
+  },
 ];
+
+/** A Maestro flow with a command of two keys on line 5: replay reads flows, validate trails only. */
+const BAD_MAESTRO: Case = {
+  name: "a Maestro flow with a command of two keys",
+  file: "bad.maestro.yaml",
+  text: "appId: com.example\n---\n- launchApp\n- tapOn: Email\n- tapOn: a\n  back: 1\n",
+  where: /:5:3: command 3: expected a command name or a map with one command$/,
+};
 
 const RECORDER_CASES: Case[] = [
   {
@@ -175,6 +199,26 @@ Deno.test("cairn validate --trail FILE rejects a bad trail before any browser la
   for (const [i, c] of TRAIL_CASES.entries()) {
     await t.step(c.name, () => assertRejected("validate", c, runs[i]!));
   }
+});
+
+Deno.test("cairn replay reads a Maestro flow (appId header, ---, commands) and names the line of a bad command", async () => {
+  const flow = `${ROOT}../shared/corpus/maestro/demo_app_fill_form.yaml`;
+  // the flow is read and played on Android: the start fails on a closed Appium port, not on YAML
+  const good = await run(["replay", "--db", ":memory:", "--appium", "http://127.0.0.1:9/", flow]);
+  assertEquals(good.code, 1, good.stderr);
+  assertMatch(good.stderr, /^cairn replay: Cannot start an Android session: /);
+  const [bad] = await runCases([BAD_MAESTRO], (path, db) => ["replay", "--db", db, path]);
+  assertRejected("replay", BAD_MAESTRO, bad!);
+  // validate --trail reads trails only: the --- line is where the flow stops being one
+  const asTrail = {
+    ...BAD_MAESTRO,
+    where: /:2:1: a Maestro flow \(appId, ---, commands\), not a trail/,
+  };
+  const [validated] = await runCases(
+    [asTrail],
+    (path, db, session) => ["validate", "--db", db, "--trail", path, session],
+  );
+  assertRejected("validate", asTrail, validated!);
 });
 
 Deno.test("cairn ingest rejects a malformed Chrome Recorder file, appending nothing", async (t) => {
@@ -254,6 +298,18 @@ const POINT_CASES: Case[] = [
     where: /: line 2: data\.point\.y: expected a coordinate from -33554431 to 33554431/,
   },
   {
+    // the capture schema bounds points only: ingest checks the events' geometry after mapping
+    name: "a capture whose viewport is 1e300 wide",
+    file: "wide.capture.json",
+    text: JSON.stringify({
+      format: "cairn.capture/v1",
+      platform: "web",
+      viewport: { width: 1e300, height: 720 },
+      actions: [{ action: "navigate", url: "http://127.0.0.1/" }],
+    }),
+    where: /: event 0 \(SessionStarted\): data\.viewport\.width: expected a coordinate from /,
+  },
+  {
     name: "a Chrome Recorder click offsetX = 4e7",
     file: "far.recorder.json",
     text: async () => {
@@ -276,7 +332,7 @@ Deno.test("cairn ingest and optimize refuse a point off any page, naming the fil
 
 Deno.test("cairn replay refuses a point off any page before any browser launch", async (t) => {
   const cases: Case[] = [
-    POINT_CASES[2]!,
+    POINT_CASES.find((c) => c.file === "far.recorder.json")!,
     {
       name: "a synthetic click at x = 1e300",
       file: "far.actions.json",

@@ -10,6 +10,9 @@
  * own recorders write (screens with a viewport and tab, dialogs, memory, steps): `cairn blaze` in
  * headless Chromium on `tests/testdata/web/dialogs.html` served on 127.0.0.1:8765 (tap Save: an
  * alert; tap Delete: a confirm; read #result), then `cairn export --format events`.
+ * `blaze_unended.events.jsonl` is its first eleven lines: the same session exported while it
+ * ran, after the first tap — no `SessionEnded`, its step still open — which must come back
+ * from every format as a session that has not ended.
  */
 import { isDeepStrictEqual } from "node:util";
 import { assertEquals, assertRejects, assertThrows } from "./assert.ts";

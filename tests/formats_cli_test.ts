@@ -89,6 +89,25 @@ Deno.test("cairn export --format recording_v1 into a directory uses seed 004's f
   });
 });
 
+Deno.test("cairn export of a session that has not ended, as capture or recording_v1, ingests back not ended", async () => {
+  await withTemp(async (dir) => {
+    const db = `${dir}/c.db`;
+    const file = `${ROOT}tests/testdata/formats/blaze_unended.events.jsonl`;
+    const first = await cairn(["ingest", "--db", db, file]);
+    assertEquals(first.code, 0, first.stderr);
+    const id = first.stdout.trim();
+    for (const format of ["capture", "recording_v1"]) {
+      const out = `${dir}/out.${format}.json`;
+      const exp = await cairn(["export", "--db", db, id, "--format", format, "-o", out]);
+      assertEquals(exp.code, 0, exp.stderr);
+      const again = await cairn(["ingest", "--db", db, out]);
+      assertEquals(again.code, 0, again.stderr);
+      const types = (await readSession(db, again.stdout.trim())).map((e) => e.type);
+      assertEquals(types.filter((t) => /Ended$/.test(t)), [], format);
+    }
+  });
+});
+
 Deno.test("cairn ingest reads a file saved with a UTF-8 byte order mark as the same file without", async () => {
   await withTemp(async (dir) => {
     const db = `${dir}/c.db`;

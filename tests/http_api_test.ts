@@ -520,3 +520,23 @@ Deno.test("POST /v1/streams/:id/events refuses a point, box or viewport off any 
     assertEquals(perr.issues?.map((i) => i.path), ["body.actions.0.x"]);
   });
 });
+
+Deno.test("POST /v1/playbacks refuses a trail with a heuristics version this build does not know: 400 naming the field", async () => {
+  await withApp(async (app, store) => {
+    const before = await store.headPosition();
+    const res = await app.request("/v1/playbacks", {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({
+        trail: "config:\n  heuristics: v2\ntrail:\n  - step: Go\n    recording:\n" +
+          "      - navigate: http://127.0.0.1:9/\n",
+      }),
+    });
+    const err = await errorOf(res, 400, "invalid_request");
+    assertEquals(
+      err.message,
+      'body.trail: config.heuristics: unknown heuristics version "v2" (known: v0, v1)',
+    );
+    assertEquals(await store.headPosition(), before); // no playback started
+  });
+});

@@ -71,7 +71,7 @@ Deno.test("GET /v1/sessions/:id/state?at=N returns the time-travel state; bad in
       "ScreenCaptured",
       "StepStarted",
     ]);
-    assertEquals(tl.timeline[1].summary, "step 0: Open");
+    assertEquals(tl.timeline[1].summary, "step 1: Open");
   } finally {
     store.close();
     await Deno.remove(dir, { recursive: true });

@@ -1,22 +1,14 @@
 import { assert, assertEquals, assertStringIncludes } from "./assert.ts";
 import { lineDiff } from "../cli/reproject.ts";
+import { cairn as cairnCli, ROOT } from "./cli_run.ts";
 
-const ROOT = new URL("../", import.meta.url).pathname;
-
+/** `cairn ARGS…` on the log `db` (CAIRN_DB). */
 async function cairn(
   args: string[],
   db: string,
 ): Promise<{ code: number; out: string; err: string }> {
-  const cmd = new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", "main.ts", ...args],
-    cwd: ROOT,
-    env: { CAIRN_DB: db },
-    stdout: "piped",
-    stderr: "piped",
-  });
-  const r = await cmd.output();
-  const dec = new TextDecoder();
-  return { code: r.code, out: dec.decode(r.stdout), err: dec.decode(r.stderr) };
+  const r = await cairnCli(args, { CAIRN_DB: db });
+  return { code: r.code, out: r.stdout, err: r.stderr };
 }
 
 function trailSection(yaml: string): string {
@@ -49,6 +41,38 @@ Deno.test("cairn optimize prints the golden trail of a capture file and reuses i
     const byId = await cairn(["optimize", id, "--out", `${dir}/t.yaml`], db);
     assertEquals(byId.code, 0, byId.err);
     assertEquals(await Deno.readTextFile(`${dir}/t.yaml`), first.out);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("cairn optimize --heuristics v0 --explain says no pass ran and how each action was written or why dropped", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    const r = await cairn([
+      "optimize",
+      "examples/inventory.capture.json",
+      "--heuristics",
+      "v0",
+      "--explain",
+    ], `${dir}/c.db`);
+    assertEquals(r.code, 0, r.err);
+    const explain = r.out.slice(r.out.indexOf("# --explain\n")).trimEnd().split("\n");
+    assertEquals(explain.slice(0, 6), [
+      "# --explain",
+      "# heuristics v0, the raw lens: no pass ran; each action as the run recorded it",
+      "# step 1: Sign in with the test account",
+      '#   action 1 (inputText) → as recorded: inputText {"text":"alice@example.com"}',
+      '#   action 2 (tap) → dropped: the call failed (No element with text "Sign in" is clickable)',
+      '#   action 3 (tap) → as recorded: tap {"selector":{"text":"Next"}}',
+    ]);
+    assertStringIncludes(
+      r.out,
+      '#   action 6 (readText) → as recorded: readText {"selector":{"text":"5"}}\n' +
+        "#       selector: the text the action read\n",
+    );
+    // every captured action is explained once
+    assertEquals(explain.filter((l) => /^# {3}action \d+ /.test(l)).length, 9);
   } finally {
     await Deno.remove(dir, { recursive: true });
   }

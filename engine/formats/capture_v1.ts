@@ -163,8 +163,13 @@ export const CaptureV1 = z.strictObject({
   ended: z.strictObject({
     reason: z.enum(["completed", "failed", "clarification", "interrupted"]),
     error: z.string().optional(),
-  }).optional().describe("How the run ended (default completed)"),
+  }).nullable().optional().describe(
+    "How the run ended (default completed); null: it has not ended (its last step is still open)",
+  ),
   actions: z.array(CaptureAction),
+}).refine((c) => c.ended !== null || c.endedAt === undefined, {
+  message: "a run that has not ended (ended: null) has no endedAt",
+  path: ["endedAt"],
 });
 export type CaptureV1 = z.infer<typeof CaptureV1>;
 
@@ -235,7 +240,8 @@ const READ_KINDS = new Set<string>(["readText", "memoryGet"]);
  * action `StepEnded`/`StepStarted` when `nlStep` changes, `ScreenCaptured` (when the action
  * has a hierarchy), `ActionPerformed`, `ActionCompleted` (unless the action has `noResult`),
  * `MemorySnapshotted` (when the action has a `memoryState`), and finally `StepEnded` and
- * `SessionEnded`. Pure: blobs arrive resolved.
+ * `SessionEnded` — neither when `ended` is null (a run that has not ended). Pure: blobs arrive
+ * resolved.
  *
  * @param capture a parsed capture
  * @param options the session id and the resolved screen of each action
@@ -351,6 +357,8 @@ export function captureToEvents(capture: CaptureV1, options: CaptureToEventsOpti
     }
     lastAt = at;
   });
+  // a run that has not ended keeps its last step open, as a live session does
+  if (capture.ended === null) return events;
   if (step) {
     events.push(withMeta({ type: "StepEnded", data: { index: step.index, ok: step.ok } }, lastAt));
   }
@@ -385,7 +393,8 @@ function blobOf(blobs: ReadonlyMap<string, Uint8Array>, ref: BlobRef): Uint8Arra
  * Writes the events of one session back as a capture file. Each action carries the last
  * screen captured since the previous action, and its result (`noResult` when the session has
  * no `ActionCompleted` for it); events a capture cannot hold (`NavigationOccurred`, extra
- * screens between two actions) are dropped.
+ * screens between two actions) are dropped. A session with no `SessionEnded` gets
+ * `ended: null`.
  *
  * @param events the session's events in order (starting with `SessionStarted`)
  * @param options the blob bytes the events reference
@@ -423,6 +432,8 @@ export function eventsToCapture(
       ...(view.ended.data.error !== undefined ? { error: view.ended.data.error } : {}),
     };
     if (timestamps && view.ended.at) capture.endedAt = view.ended.at;
+  } else {
+    capture.ended = null; // without it, ingest would read the default: completed
   }
   return capture;
 }

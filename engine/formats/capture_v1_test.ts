@@ -424,3 +424,32 @@ Deno.test("captureToEvents() keeps an empty memoryWrittenBy, as a blaze snapshot
   const back = eventsToCapture(events, { blobs: new Map() });
   assertEquals(back.actions.map((a) => a.memoryWrittenBy), [{}, undefined]);
 });
+
+Deno.test("captureToEvents() with ended: null ends neither the session nor its last step", () => {
+  const capture = CaptureV1.parse({
+    format: "cairn.capture/v1",
+    platform: "web",
+    ended: null,
+    actions: [{ action: "tap", coordinates: { x: 1, y: 2 }, nlStep: "Save" }],
+  });
+  const events = captureToEvents(capture, { sessionId: "s", blobs: [] });
+  assertEquals(events.map((e) => e.type), [
+    "SessionStarted",
+    "StepStarted",
+    "ActionPerformed",
+    "ActionCompleted",
+  ]);
+  assertEquals(eventsToCapture(events, { blobs: new Map() }).ended, null);
+});
+
+Deno.test("CaptureV1 refuses endedAt on a run that has not ended", () => {
+  const r = CaptureV1.safeParse({
+    format: "cairn.capture/v1",
+    platform: "web",
+    ended: null,
+    endedAt: "2026-03-09T10:00:02Z",
+    actions: [],
+  });
+  assert(!r.success);
+  assertStringIncludes(zodToFormatError(r.error).message, "endedAt: a run that has not ended");
+});

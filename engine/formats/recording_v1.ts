@@ -293,7 +293,8 @@ function str(v: string | number | boolean | null | undefined): string | undefine
  * `SessionStarted`, then per entry `ScreenCaptured` (ax_snapshot), `ActionPerformed`
  * (decision / human_action), `ActionCompleted` (action_result), `NavigationOccurred`
  * (navigation), and `SessionEnded` with the summary's `ended_reason` (`interrupted` when the
- * file has no summary). Entry times become `meta.recordedAt`.
+ * file has an `ended_at` but no summary; none when it has neither: the run has not ended).
+ * Entry times become `meta.recordedAt`.
  *
  * @param value the parsed JSON of the file
  * @param options the new session's id and the file name
@@ -405,11 +406,14 @@ export function recordingToEvents(
       }
     }
   });
-  events.push({
-    type: "SessionEnded",
-    data: { reason: rec.summary?.ended_reason ?? "interrupted" },
-    meta: { recordedAt: rec.ended_at ?? rec.timeline.at(-1)?.t ?? rec.created_at },
-  });
+  // with neither a summary nor an ended_at the run was still recording: it has not ended
+  if (rec.summary || rec.ended_at) {
+    events.push({
+      type: "SessionEnded",
+      data: { reason: rec.summary?.ended_reason ?? "interrupted" },
+      meta: { recordedAt: rec.ended_at ?? rec.timeline.at(-1)?.t ?? rec.created_at },
+    });
+  }
   return { events, blobs };
 }
 

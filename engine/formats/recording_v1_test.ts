@@ -305,3 +305,16 @@ Deno.test("recordingToEvents() takes a raw CDP AX tree as an axtree_v1 snapshot"
     "timeline.0.snapshot.schema_version: missing",
   );
 });
+
+const ENDINGS: [string, Record<string, unknown>, string[]][] = [
+  ["a summary", {}, ["failed"]], // the sample's ended_reason
+  ["an ended_at but no summary", { summary: undefined }, ["interrupted"]],
+  ["neither a summary nor an ended_at", { summary: undefined, ended_at: null }, []],
+];
+for (const [what, change, reasons] of ENDINGS) {
+  Deno.test(`recordingToEvents() of a recording with ${what} ends it ${reasons[0] ?? "not at all"}`, async () => {
+    const rec = { ...await sample(AGENT), ...change };
+    const { events } = recordingToEvents(JSON.parse(JSON.stringify(rec)), { sessionId: "s" });
+    assertEquals(ofType(events, "SessionEnded").map((e) => e.data.reason), reasons);
+  });
+}

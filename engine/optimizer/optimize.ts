@@ -15,7 +15,7 @@ import { expressionsPass } from "./expressions.ts";
 import { generalizePass } from "./generalize.ts";
 import { checkHeuristics, HEURISTICS_VERSION, heuristicsLevel } from "./heuristics.ts";
 import { modesPass } from "./modes.ts";
-import { rawSteps } from "./raw.ts";
+import { rawTrail } from "./raw.ts";
 import { resolvePass } from "./resolve.ts";
 import { selectorsPass } from "./selectors.ts";
 import { slotsPass } from "./slots.ts";
@@ -96,12 +96,13 @@ export function optimize(
   };
   const model = foldCapture(events, screens);
   if (heuristics === "v0") {
+    const raw = rawTrail(model);
     const trail: Trail = {
       config: { id: options.id ?? model.sessionId, platform: model.platform, heuristics },
-      trail: rawSteps(model),
+      trail: raw.steps,
     };
     if (model.url !== undefined) trail.config.url = model.url;
-    return { trail, explain: [], warnings: [], heuristics, mode };
+    return { trail, explain: raw.explain, warnings: [], heuristics, mode };
   }
   let draft: Draft = {
     model,

@@ -8,6 +8,7 @@
  */
 import type { Selector, TrailAction, TrailActionKind, TrailStep } from "../trail.ts";
 import type { CapturedAction, CaptureModel } from "./draft.ts";
+import type { ExplainEntry } from "./optimize.ts";
 
 const KINDS: Partial<Record<string, TrailActionKind>> = {
   tap: "tap",
@@ -26,10 +27,13 @@ const KINDS: Partial<Record<string, TrailActionKind>> = {
   wait: "wait",
 };
 
+/** Where a raw action's selector came from, for `--explain`. */
+type SelectorSource = "runtime" | "recorder" | "point" | "value read" | "expected text";
+
 function runtimeSelector(
   a: CapturedAction,
   size?: { width: number; height: number },
-): Selector | undefined {
+): { selector: Selector; from: SelectorSource } | undefined {
   const t = a.data.target;
   const r = t?.selector ?? {};
   const sel: Selector = {};
@@ -38,40 +42,74 @@ function runtimeSelector(
   if (r.contentDescription) sel.contentDescription = r.contentDescription;
   if (r.text) sel.text = r.text;
   if (r.css) sel.cssPath = r.css;
-  if (Object.keys(sel).length > 0) return sel;
+  if (Object.keys(sel).length > 0) return { selector: sel, from: "runtime" };
   const rec = t?.selectors;
-  if (rec?.aria) return { ariaLabel: rec.aria };
-  if (rec?.css) return { cssPath: rec.css };
+  if (rec?.aria) return { selector: { ariaLabel: rec.aria }, from: "recorder" };
+  if (rec?.css) return { selector: { cssPath: rec.css }, from: "recorder" };
   if (a.data.point) {
     const xy: Selector = { xy: [Math.round(a.data.point.x), Math.round(a.data.point.y)] };
     if (size) xy.viewport = size;
-    return xy;
+    return { selector: xy, from: "point" };
   }
   return undefined;
 }
 
+const SOURCE_LINES: Record<SelectorSource, string> = {
+  runtime: "selector: the runtime selector the agent used, unchecked",
+  recorder: "selector: the recorder's own selector, unchecked",
+  point: "selector: the point acted on (no runtime selector)",
+  "value read": "selector: the text the action read",
+  "expected text": "selector: the text the assertion expected",
+};
+
+/** What the raw lens writes for a trail step, and why for each captured action. */
+export interface RawTrail {
+  steps: TrailStep[];
+  /** One entry per captured action, as `optimize()` explains its passes. */
+  explain: ExplainEntry[];
+}
+
 /**
- * Projects the raw recording of a capture (heuristics `v0`).
+ * Projects the raw recording of a capture (heuristics `v0`) and explains each action: written
+ * as recorded (and where its selector came from), or dropped because it failed or has no
+ * trail action.
  *
  * @param model the folded capture
- * @returns the steps, one per NL step
+ * @returns the steps, one per NL step, and the explanation
  */
-export function rawSteps(model: CaptureModel): TrailStep[] {
+export function rawTrail(model: CaptureModel): RawTrail {
   const steps: TrailStep[] = model.steps.map((step) => ({ step, recording: [] }));
+  const explain: ExplainEntry[] = [];
   for (const a of model.actions) {
     const kind = KINDS[a.data.kind];
-    if (!kind || !a.ok) continue;
+    const entry = {
+      step: a.step + 1,
+      stepText: model.steps[a.step]!,
+      action: a.seq + 1,
+      kind: a.data.kind,
+    };
+    if (!kind || !a.ok) {
+      const why = !a.ok
+        ? `dropped: the call failed${a.error !== undefined ? ` (${a.error})` : ""}`
+        : `dropped: ${a.data.kind} has no trail action`;
+      explain.push({ ...entry, outcome: why, lines: [] });
+      continue;
+    }
     const size = a.screen !== undefined ? model.sizes.get(a.screen) : undefined;
     const d = a.data;
     const out: TrailAction = { kind };
-    let selector = runtimeSelector(a, size);
+    let found = runtimeSelector(a, size);
     if (kind === "readText" && !d.target?.selector) {
       const v = a.value ?? d.value;
-      if (v !== undefined) selector = { text: v };
+      if (v !== undefined) found = { selector: { text: v }, from: "value read" };
     }
-    if (kind === "assertVisible" && d.expected !== undefined) selector = { text: d.expected };
-    if (selector && kind !== "navigate" && kind !== "keyPress" && kind !== "back") {
-      out.selector = selector;
+    if (kind === "assertVisible" && d.expected !== undefined) {
+      found = { selector: { text: d.expected }, from: "expected text" };
+    }
+    const lines: string[] = [];
+    if (found && kind !== "navigate" && kind !== "keyPress" && kind !== "back") {
+      out.selector = found.selector;
+      lines.push(SOURCE_LINES[found.from]);
     }
     if (kind === "inputText" && d.text !== undefined) out.text = d.text;
     if (d.url !== undefined && kind === "navigate") out.url = d.url;
@@ -86,6 +124,13 @@ export function rawSteps(model: CaptureModel): TrailStep[] {
     }
     if (kind === "assertText" && d.expected !== undefined) out.equals = d.expected;
     steps[a.step]!.recording!.push(out);
+    const { kind: _, ...rest } = out;
+    explain.push({
+      ...entry,
+      outcome: `as recorded: ${kind} ${JSON.stringify(rest)}`,
+      lines,
+      written: out,
+    });
   }
-  return steps;
+  return { steps, explain };
 }

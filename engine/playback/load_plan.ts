@@ -1,6 +1,6 @@
 /**
- * Reads any playable file into a plan: a trail (YAML), a `recording_v1`, a Chrome DevTools
- * Recorder flow, a synthetic action array (`[…]` or `{ "actions": […] }`), or a Cairn capture
+ * Reads any playable file into a plan: a trail (YAML), a Maestro flow (YAML: an `appId` header,
+ * `---`, the commands), a `recording_v1`, a Chrome DevTools Recorder flow, a synthetic action array (`[…]` or `{ "actions": […] }`), or a Cairn capture
  * / events file (through the import, as session events). Also re-points a plan at another
  * base url (`cairn replay FILE --url URL`).
  *
@@ -8,6 +8,7 @@
  */
 import { CAPTURE_FORMAT } from "../formats/capture_v1.ts";
 import { parseTrail } from "../trail.ts";
+import { looksLikeMaestroFlow, parseMaestroFlow } from "../formats/maestro_flow.ts";
 import { parseChromeRecorder } from "../formats/chrome_recorder.ts";
 import { z } from "zod";
 import { FormatError, zodToFormatError } from "../formats/format_error.ts";
@@ -16,6 +17,7 @@ import type { PlaybackPlan } from "./actions.ts";
 import { trailToPlan } from "./from_trail.ts";
 import { recordingV1ToPlan } from "./from_recording_v1.ts";
 import { chromeRecorderToPlan } from "./from_chrome_recorder.ts";
+import { maestroToPlan } from "./from_maestro.ts";
 import { syntheticToPlan } from "./from_synthetic.ts";
 import { eventsToPlan, type SessionEvent } from "./from_events.ts";
 
@@ -42,6 +44,9 @@ export async function planFromText(
   const file = options.file;
   const trimmed = text.trimStart();
   const json = trimmed.startsWith("{") || trimmed.startsWith("[");
+  if (!json && looksLikeMaestroFlow(text)) {
+    return maestroToPlan(parseMaestroFlow(text, file ?? "flow"), file ? { file } : {});
+  }
   if (!json) return trailToPlan(parseTrail(text, file ?? "trail"), file ? { file } : {});
   let value: unknown;
   try {

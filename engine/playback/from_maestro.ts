@@ -1,0 +1,89 @@
+/**
+ * A Maestro flow as a playback plan. `tapOn` → click, `inputText` → type (into the focused
+ * field), `assertVisible` → assert_visible, `pressKey` → key_press, `back` → key_press Back,
+ * `scroll` → scroll down. A selector is a text (a bare string or `text:`) or an `id`, with
+ * `index`; Maestro matches both as regular expressions over the whole value, so a text with
+ * regex syntax becomes a regex text level and an id with regex syntax cannot be looked up (the
+ * command is kept under its own name). Every other command (`launchApp`, `runFlow`, `swipe`,
+ * `eraseText`, `assertNotVisible`, …) is kept under its own name and reported skipped
+ * (`unsupported_action_type`), as a Chrome Recorder step Cairn does not play. `optional: true`
+ * is not carried: a miss fails the action. The plan's platform is `ios` when the flow's tags
+ * say `ios`, else `android`.
+ *
+ * @module
+ */
+import type { MaestroCommand, MaestroFlow } from "../formats/maestro_flow.ts";
+import type { PlaybackAction, PlaybackPlan, Target } from "./actions.ts";
+
+/** Characters that make a Maestro text or id a regular expression rather than a literal. */
+const REGEX_SYNTAX = /[.*+?^$()[\]{}|\\]/;
+
+/** A Maestro selector (a bare text, or `{ text, id, index }`) as a target, or undefined. */
+function targetOf(args: unknown): Target | undefined {
+  const sel = typeof args === "string" ? { text: args } : args;
+  if (!sel || typeof sel !== "object" || Array.isArray(sel)) return undefined;
+  const { text, id, index } = sel as Record<string, unknown>;
+  const t: Target = {};
+  if (typeof text === "string" && text !== "") {
+    if (REGEX_SYNTAX.test(text)) t.textRegex = text;
+    else t.text = text;
+  }
+  if (typeof id === "string" && id !== "") {
+    if (REGEX_SYNTAX.test(id.replaceAll("\\.", ""))) return undefined;
+    t.id = id.replaceAll("\\.", ".");
+  }
+  if (typeof index === "number" && Number.isInteger(index) && index >= 0) t.index = index;
+  return t.text || t.textRegex || t.id ? t : undefined;
+}
+
+function convert(c: MaestroCommand, label: string): PlaybackAction {
+  const base = { label: `${label} (line ${c.line})` };
+  const kept: PlaybackAction = { type: c.name, ...base };
+  switch (c.name) {
+    case "tapOn":
+    case "assertVisible": {
+      const target = targetOf(c.args);
+      if (!target) return kept;
+      return { type: c.name === "tapOn" ? "click" : "assert_visible", target, ...base };
+    }
+    case "inputText": {
+      const text = typeof c.args === "object" && c.args !== null
+        ? (c.args as { text?: unknown }).text
+        : c.args;
+      if (typeof text !== "string" && typeof text !== "number") return kept;
+      return { type: "type", text: String(text), ...base };
+    }
+    case "pressKey":
+      return typeof c.args === "string" ? { type: "key_press", key: c.args, ...base } : kept;
+    case "back":
+      return { type: "key_press", key: "Back", ...base };
+    case "scroll":
+      return { type: "scroll", direction: "down", ...base };
+    default:
+      return kept;
+  }
+}
+
+/**
+ * Converts a Maestro flow into a plan.
+ *
+ * @param flow a flow (`parseMaestroFlow` of `engine/formats/maestro_flow.ts`)
+ * @param options the file it came from
+ * @returns the plan: one action per command
+ * @example
+ * ```ts
+ * const plan = maestroToPlan({ appId: "com.example", tags: [], commands: [
+ *   { name: "launchApp", args: undefined, line: 3 },
+ *   { name: "tapOn", args: "Email", line: 4 },
+ * ] });
+ * if (plan.actions[0]!.type !== "launchApp" || plan.actions[1]!.target!.text !== "Email") throw new Error();
+ * ```
+ */
+export function maestroToPlan(flow: MaestroFlow, options: { file?: string } = {}): PlaybackPlan {
+  const label = flow.name ?? flow.appId;
+  return {
+    source: { kind: "flow", ...(options.file ? { file: options.file } : {}) },
+    platform: flow.tags.includes("ios") ? "ios" : "android",
+    actions: flow.commands.map((c) => convert(c, label)),
+  };
+}
