@@ -137,11 +137,11 @@ const TRAIL_CASES: Case[] = [
   },
   {
     name: "wrong schema: a heuristics version this build does not know",
-    file: "heuristics-v2.trail.yaml",
+    file: "heuristics-v9.trail.yaml",
     text:
-      "config:\n  id: bad\n  platform: web\n  heuristics: v2\ntrail:\n  - step: Add one item\n" +
+      "config:\n  id: bad\n  platform: web\n  heuristics: v9\ntrail:\n  - step: Add one item\n" +
       "    recording:\n      - tap:\n          selector: { id: add-item }\n",
-    where: /: config\.heuristics: unknown heuristics version "v2" \(known: v0, v1\)$/,
+    where: /: config\.heuristics: unknown heuristics version "v9" \(known: v0, v1, v2\)$/,
   },
   {
     name: "a trail followed by a second YAML document",

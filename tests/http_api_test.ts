@@ -528,14 +528,14 @@ Deno.test("POST /v1/playbacks refuses a trail with a heuristics version this bui
       method: "POST",
       headers: { "content-type": "application/json" },
       body: JSON.stringify({
-        trail: "config:\n  heuristics: v2\ntrail:\n  - step: Go\n    recording:\n" +
+        trail: "config:\n  heuristics: v9\ntrail:\n  - step: Go\n    recording:\n" +
           "      - navigate: http://127.0.0.1:9/\n",
       }),
     });
     const err = await errorOf(res, 400, "invalid_request");
     assertEquals(
       err.message,
-      'body.trail: config.heuristics: unknown heuristics version "v2" (known: v0, v1)',
+      'body.trail: config.heuristics: unknown heuristics version "v9" (known: v0, v1, v2)',
     );
     assertEquals(await store.headPosition(), before); // no playback started
   });
