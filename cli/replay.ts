@@ -182,6 +182,9 @@ export function formatReport(report: PlaybackReport): string {
     ...rows,
   ];
   for (const w of report.warnings) lines.push(`warning: ${w}`);
+  for (const r of report.results) {
+    if (r.warning) lines.push(`warning: action ${r.index}: ${r.warning}`);
+  }
   for (const s of report.screenshots) lines.push(`screenshot: ${s}`);
   return lines.join("\n");
 }

@@ -452,16 +452,16 @@ class Run {
     }
     const dialogs = this.driver.takeDialogs?.() ?? [];
     if (dialogs.length > 0) {
-      const line = describeDialogs(dialogs);
-      outcome = { ...outcome, warning: outcome.warning ? `${outcome.warning}; ${line}` : line };
+      outcome = { ...outcome, warning: joinWarnings(outcome.warning, describeDialogs(dialogs)) };
     }
     if ((outcome.status === "failed" || outcome.status === "healed") && !this.#unresponsive) {
-      const shot = await this.#screenshot(
+      const { warning, ...shot } = await this.#screenshot(
         index,
         outcome.status,
         outcome.status === "healed" ? state.resolved?.bounds : undefined,
       );
-      if (shot) outcome = { ...outcome, ...shot };
+      outcome = { ...outcome, ...shot };
+      if (warning) outcome = { ...outcome, warning: joinWarnings(outcome.warning, warning) };
     }
     if (!outcome.pageUrl) {
       const url = await this.#bounded(this.driver.url(), "read the url").catch(() => this.#lastUrl);
@@ -549,7 +549,11 @@ class Run {
       }
       case "screenshot": {
         const shot = await this.#screenshot(index, "checkpoint", undefined);
-        return { status: "ok", selectorUsed: "screenshot", ...(shot ?? {}) };
+        // The action's whole purpose: without an image it failed; an unwritten file only warns.
+        if (!shot.screenshot) {
+          throw new ActionFailure("page_error", shot.warning ?? "no screenshot");
+        }
+        return { status: "ok", selectorUsed: "screenshot", ...shot };
       }
     }
     // Every other action acts on an element.
@@ -820,27 +824,47 @@ class Run {
     }
   }
 
+  /**
+   * Takes, stores and (with `screenshotDir`) writes a screenshot. Never throws: a screenshot
+   * that could not be taken, stored or written comes back as a `warning` saying which and why,
+   * with whatever was kept (the blob when only the file failed).
+   */
   async #screenshot(
     index: number,
     kind: string,
     highlight: Bounds | undefined,
-  ): Promise<{ screenshot: BlobRef; screenshotPath?: string } | undefined> {
+  ): Promise<{ screenshot?: BlobRef; screenshotPath?: string; warning?: string }> {
+    let png: Uint8Array;
     try {
       if (highlight) await this.#bounded(showOverlay(this.driver, { highlight }), "highlight");
-      const png = await this.#bounded(this.driver.screenshot(), "take a screenshot");
+      png = await this.#bounded(this.driver.screenshot(), "take a screenshot");
       if (highlight) {
         await this.#bounded(showOverlay(this.driver, { highlight: null }), "clear the highlight");
       }
-      const ref = await this.store.putBlob(png, "image/png");
-      if (!this.options.screenshotDir) return { screenshot: ref };
-      const dir = `${this.options.screenshotDir}/${this.id}`;
-      await Deno.mkdir(dir, { recursive: true });
-      const path = `${dir}/${kind}-${index}.png`;
-      await Deno.writeFile(path, png);
-      return { screenshot: ref, screenshotPath: path };
-    } catch {
-      return undefined;
+    } catch (err) {
+      return { warning: `screenshot not taken: ${errorText(err)}` };
     }
+    let ref: BlobRef;
+    try {
+      ref = await this.store.putBlob(png, "image/png");
+    } catch (err) {
+      return { warning: `screenshot not stored: ${errorText(err)}` };
+    }
+    if (!this.options.screenshotDir) return { screenshot: ref };
+    const dir = `${this.options.screenshotDir}/${this.id}`;
+    const path = `${dir}/${kind}-${index}.png`;
+    try {
+      await Deno.mkdir(dir, { recursive: true });
+      await Deno.writeFile(path, png);
+    } catch (err) {
+      return {
+        screenshot: ref,
+        warning: `screenshot not written to ${path}: ${
+          errorText(err)
+        } (stored as blob ${ref.hash})`,
+      };
+    }
+    return { screenshot: ref, screenshotPath: path };
   }
 
   #actionMs(): number {
@@ -901,6 +925,11 @@ function errorText(err: unknown): string {
 function tagOf(element: FoundElement | undefined): string | undefined {
   const last = element?.handle?.split(/\s*>+\s*/).at(-1);
   return last?.match(/^[a-z][a-z0-9-]*/)?.[0];
+}
+
+/** Two diagnostics of one action as one `warning`. */
+function joinWarnings(first: string | undefined, next: string): string {
+  return first ? `${first}; ${next}` : next;
 }
 
 function normalise(s: string): string {

@@ -310,6 +310,38 @@ Deno.test("playback in Chromium honours each error mode", async () => {
   });
 });
 
+Deno.test("playback in Chromium reports a screenshot it could not write in the action's warning and keeps the blob", async () => {
+  await withChrome(async (env) => {
+    const url = env.server.url + "app.html";
+    const notADir = `${env.dir}/shots-is-a-file`;
+    await Deno.writeTextFile(notADir, "not a folder");
+    const report = await runPlayback(
+      env.driver,
+      env.store,
+      plan([
+        { type: "navigate", url },
+        { type: "click", target: { testId: "missing-button" } },
+        { type: "screenshot" },
+      ]),
+      { screenshotDir: notADir, locateWaitMs: 200 },
+    );
+    assertEquals(report.results.map((r) => r.status), ["ok", "failed", "ok"]);
+    for (const r of report.results.slice(1)) {
+      assertEquals(r.screenshot_path, undefined);
+      assert(r.screenshot_hash, "the screenshot is still stored as a blob");
+      assertStringIncludes(r.warning ?? "", `screenshot not written to ${notADir}/`);
+      assertStringIncludes(r.warning ?? "", `stored as blob ${r.screenshot_hash}`);
+      const blob = await env.store.getBlob(r.screenshot_hash!);
+      assertEquals([...blob.bytes.slice(1, 4)], [0x50, 0x4e, 0x47]);
+    }
+    assertEquals(report.screenshots, report.results.slice(1).map((r) => r.screenshot_hash!));
+    const completed = (await Array.fromAsync(
+      env.store.readStream(`playback-${report.playback_id}`),
+    )).filter((e) => e.type === "PlaybackActionCompleted");
+    assertStringIncludes(JSON.stringify(completed[1]!.data), "screenshot not written");
+  });
+});
+
 Deno.test("playback in Chromium runs every mapped action type and recorded timing keeps the gaps", async () => {
   await withChrome(async (env) => {
     const url = env.server.url + "app.html";

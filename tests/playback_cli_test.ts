@@ -72,6 +72,24 @@ Deno.test("cairn replay plays a trail: memory templates, storeAs, assertions, st
     assertStringIncludes(table.stdout, "healed");
     assertMatchLine(table.stdout, /^\s+6\s+failed\s+click \[data-testid=submit-btn\]/m);
 
+    // A screenshot that cannot be written (the folder is a file) is named, not lost.
+    await Deno.writeTextFile(`${dir}/not-a-folder`, "");
+    const unwritable = await cairn([
+      "replay",
+      TRAIL,
+      "--url",
+      server.url + "app.html",
+      "--db",
+      `${dir}/cairn.db`,
+      "--screenshots",
+      `${dir}/not-a-folder`,
+    ]);
+    assertEquals(unwritable.code, 1, unwritable.stderr);
+    assertMatchLine(
+      unwritable.stdout,
+      /^warning: action 6: screenshot not written to .*not-a-folder\/pb-[^ ]+\/failed-6\.png: .*stored as blob [0-9a-f]{64}\)$/m,
+    );
+
     server.setVariant("");
     const ok = await cairn([
       "replay",
