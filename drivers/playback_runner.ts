@@ -43,7 +43,7 @@ import {
   type Viewport,
 } from "./driver.ts";
 import { showOverlay } from "./playback_overlay.ts";
-import { evaluateTemplate } from "../engine/template.ts";
+import { evaluateTemplate, templateVariables } from "../engine/template.ts";
 import { withDeadline } from "./with_deadline.ts";
 
 /** The error a second start on a busy browser gets (003 R5). */
@@ -68,7 +68,12 @@ export type TemplateEvaluator = (
 export interface PlaybackOptions {
   /** `fast` (default) or `recorded` (original delays, capped at 30 s). */
   timing?: "fast" | "recorded";
-  /** `continue` (default), `skip_dependent` or `stop`. */
+  /**
+   * `continue` (default), `skip_dependent` or `stop`. `skip_dependent` skips type / select /
+   * check after a failed click or navigate until the next one succeeds (003 R4), and any action
+   * whose templates read a memory key that a failed or skipped read_text / memory_set was to
+   * write, until an action writes it (`skipped_dependency` both).
+   */
   onError?: "continue" | "skip_dependent" | "stop";
   /** Test boundary id: every event carries it as `correlationId`. */
   testId?: string;
@@ -241,6 +246,11 @@ class Run {
   #viewport: Viewport = { width: 0, height: 0, devicePixelRatio: 1 };
   #urlMismatch = false;
   #blocked = false;
+  /**
+   * `skip_dependent`: memory keys whose producing action (a read_text or memory_set with
+   * `storeAs`) failed or was skipped, with that action's index; cleared when one produces it.
+   */
+  #unproduced = new Map<string, number>();
   #started = 0;
   #lastUrl = "";
   /** Why the page last failed to answer a bounded call; cleared when it answers again. */
@@ -330,6 +340,11 @@ class Run {
         break;
       }
       const result = await this.#playOne(index, action);
+      if (action.storeAs && this.options.onError === "skip_dependent") {
+        if (result.status === "ok" || result.status === "healed") {
+          this.#unproduced.delete(action.storeAs);
+        } else this.#unproduced.set(action.storeAs, index);
+      }
       if (this.options.afterAction) {
         try {
           await this.options.afterAction(index, action, result);
@@ -381,6 +396,17 @@ class Run {
         status: "skipped",
         errorCode: "unsupported_action_type",
         error: `unsupported_action_type: ${action.type}`,
+      });
+    }
+    const unproduced = this.#readsUnproduced(index, action);
+    if (unproduced) {
+      // Acting on it would use a value the run never produced (or a stale default).
+      if (action.type === "click" || action.type === "navigate") this.#blocked = true;
+      return await finish({
+        status: "skipped",
+        errorCode: "skipped_dependency",
+        error: `Skipped: it reads {{${unproduced.key}}}, which action ${unproduced.by} did not ` +
+          "produce (on_error: skip_dependent)",
       });
     }
     if (this.#blocked && DEPENDENT_TYPES.has(action.type)) {
@@ -810,6 +836,40 @@ class Run {
     if (quiet > 0) {
       await this.driver.waitForSettle({ quietMs: quiet, timeoutMs: SETTLE_CAP_MS }).catch(() => {});
     }
+  }
+
+  /**
+   * Under `skip_dependent`, the first memory key the action's templates read whose producing
+   * action failed or was skipped (a value typed from an override is literal: it reads nothing).
+   */
+  #readsUnproduced(
+    index: number,
+    action: PlaybackAction,
+  ): { key: string; by: number } | undefined {
+    if (this.options.onError !== "skip_dependent" || this.#unproduced.size === 0) return;
+    const overridden = action.type === "type" &&
+      this.options.valueOverrides?.[String(index)] !== undefined;
+    const templates = [
+      action.url,
+      overridden ? undefined : action.text,
+      action.value,
+      action.expected,
+      action.expectedPattern,
+    ];
+    for (const t of templates) {
+      if (!t?.includes("{{")) continue;
+      let keys: string[];
+      try {
+        keys = templateVariables(t);
+      } catch {
+        continue; // a malformed template fails when the action runs, with its column
+      }
+      for (const key of keys) {
+        const by = this.#unproduced.get(key);
+        if (by !== undefined) return { key, by };
+      }
+    }
+    return undefined;
   }
 
   #template(text: string, literal = false): string {
