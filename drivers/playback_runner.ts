@@ -19,6 +19,7 @@ import {
   type PlaybackPlan,
   REDACTED,
   type SelectorMode,
+  sourceNumbers,
 } from "../engine/playback/actions.ts";
 import {
   androidCascade,
@@ -79,13 +80,19 @@ export interface PlaybackOptions {
   testId?: string;
   /** Record the boundary's start and end around the playback. */
   autoBoundary?: boolean;
-  /** Replacement text by action index (redacted values, dynamic content). */
+  /**
+   * Replacement text by the action's number in its source ({@linkcode sourceNumbers}: an action
+   * Cairn added has none), for redacted values and dynamic content.
+   */
   valueOverrides?: Readonly<Record<string, string>>;
   /** Tab every action targets (default: the active tab). */
   tab?: string;
   /** Per-action timeout (default 10 000 ms). */
   actionTimeoutMs?: number;
-  /** Folder screenshots are written to (`<dir>/<playback id>/<status>-<index>.png`). */
+  /**
+   * Folder screenshots are written to (`<dir>/<playback id>/<status>-<N>.png`, N the action's
+   * source number, `open` for the page Cairn opens first).
+   */
   screenshotDir?: string;
   /** Playback id (default: a random `pb-…`). */
   playbackId?: string;
@@ -251,6 +258,8 @@ class Run {
    * `storeAs`) failed or was skipped, with that action's index; cleared when one produces it.
    */
   #unproduced = new Map<string, number>();
+  /** Each action's number in its source (undefined: added by Cairn). */
+  #numbers: (number | undefined)[];
   #started = 0;
   #lastUrl = "";
   /** Why the page last failed to answer a bounded call; cleared when it answers again. */
@@ -265,6 +274,19 @@ class Run {
     this.id = options.playbackId ?? `pb-${crypto.randomUUID().slice(0, 12)}`;
     this.stream = playbackStream(this.id);
     this.#memory = { ...(plan.memory ?? {}), ...(options.memory ?? {}) };
+    this.#numbers = sourceNumbers(plan.actions);
+  }
+
+  /** How messages name the action at a plan position: `action N` (its source number). */
+  #name(index: number): string {
+    const n = this.#numbers[index];
+    return n === undefined ? "the opening navigate" : `action ${n}`;
+  }
+
+  /** The override for the action at a plan position (keyed by its source number). */
+  #override(index: number): string | undefined {
+    const n = this.#numbers[index];
+    return n === undefined ? undefined : this.options.valueOverrides?.[String(n)];
   }
 
   async begin(): Promise<void> {
@@ -336,7 +358,7 @@ class Run {
       if (signal?.aborted) {
         failedStop = true;
         const why = signal.reason instanceof Error ? signal.reason.message : undefined;
-        stopped = `Stopped before action ${index}${why ? `: ${why}` : ""}`;
+        stopped = `Stopped before ${this.#name(index)}${why ? `: ${why}` : ""}`;
         break;
       }
       const result = await this.#playOne(index, action);
@@ -374,7 +396,13 @@ class Run {
   async #playOne(index: number, action: PlaybackAction): Promise<Completed> {
     const t0 = performance.now();
     const description = describeAction(action);
-    const base = { index, action: action.type, description };
+    const n = this.#numbers[index];
+    const base = {
+      index,
+      ...(n === undefined ? { added: true } : n !== index ? { sourceIndex: n } : {}),
+      action: action.type,
+      description,
+    };
     const finish = async (
       rest: Omit<Completed, "index" | "action" | "durationMs" | "description">,
       resolved?: Resolved,
@@ -405,8 +433,9 @@ class Run {
       return await finish({
         status: "skipped",
         errorCode: "skipped_dependency",
-        error: `Skipped: it reads {{${unproduced.key}}}, which action ${unproduced.by} did not ` +
-          "produce (on_error: skip_dependent)",
+        error: `Skipped: it reads {{${unproduced.key}}}, which ${
+          this.#name(unproduced.by)
+        } did not produce (on_error: skip_dependent)`,
       });
     }
     if (this.#blocked && DEPENDENT_TYPES.has(action.type)) {
@@ -417,7 +446,7 @@ class Run {
       });
     }
     let text = action.text;
-    const override = this.options.valueOverrides?.[String(index)];
+    const override = this.#override(index);
     if (action.type === "type") {
       if (override !== undefined) text = override;
       else if (text !== undefined && text.includes(REDACTED)) {
@@ -847,8 +876,7 @@ class Run {
     action: PlaybackAction,
   ): { key: string; by: number } | undefined {
     if (this.options.onError !== "skip_dependent" || this.#unproduced.size === 0) return;
-    const overridden = action.type === "type" &&
-      this.options.valueOverrides?.[String(index)] !== undefined;
+    const overridden = action.type === "type" && this.#override(index) !== undefined;
     const templates = [
       action.url,
       overridden ? undefined : action.text,
@@ -912,7 +940,7 @@ class Run {
     }
     if (!this.options.screenshotDir) return { screenshot: ref };
     const dir = `${this.options.screenshotDir}/${this.id}`;
-    const path = `${dir}/${kind}-${index}.png`;
+    const path = `${dir}/${kind}-${this.#numbers[index] ?? "open"}.png`;
     try {
       await Deno.mkdir(dir, { recursive: true });
       await Deno.writeFile(path, png);
