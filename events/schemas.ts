@@ -275,8 +275,11 @@ export const ValidationStarted = z.object({
 export const StepStability = z.object({
   index: z.number().int().nonnegative(),
   step: z.string(),
-  /** skipped: not validated, a memory value it types was not supplied. */
-  status: z.enum(["stable", "refined", "unstable", "skipped"]),
+  /**
+   * skipped: not validated, a memory value it types was not supplied. not_recordable: the trail
+   * marks it `recordable: false` (the agent handles it): nothing replayed, nothing proven.
+   */
+  status: z.enum(["stable", "refined", "unstable", "skipped", "not_recordable"]),
   evidence: z.array(z.string()),
   /** The step passed in this iteration's replay (validation iterations). */
   passed: z.boolean().optional(),
