@@ -11,10 +11,10 @@ import { bool, type CommandSpec, list, num, type ParsedArgs, str } from "./args.
 import { DB_FLAGS, matchStream, openStore } from "./context.ts";
 import { InputError } from "./errors.ts";
 import type { EventStore } from "../events/event_store.ts";
-import type { PlaybackPlan } from "../engine/playback/actions.ts";
+import { type PlaybackPlan, sourceNumbers } from "../engine/playback/actions.ts";
 import { planFromText, rebasePlan } from "../engine/playback/load_plan.ts";
 import { eventsToPlan, type SessionEvent } from "../engine/playback/from_events.ts";
-import type { PlaybackReport } from "../engine/playback/report.ts";
+import { type PlaybackReport, sourceNumber } from "../engine/playback/report.ts";
 import {
   DEFAULT_ACTION_TIMEOUT_MS,
   MAX_ACTION_TIMEOUT_MS,
@@ -55,7 +55,8 @@ export const spec: CommandSpec = {
     override: {
       type: "list",
       value: "N=VALUE",
-      description: "Text typed by action N instead of the recorded (redacted) value; repeatable",
+      description:
+        "Text typed by action N (its number in the file, as the table shows) instead of the recorded (redacted) value; repeatable",
     },
     "test-id": {
       type: "string",
@@ -170,7 +171,7 @@ export function formatReport(report: PlaybackReport): string {
       ? r.healed_selector ?? ""
       : [r.error_code, r.error, r.likely_cause ? `(likely cause: ${r.likely_cause})` : ""]
         .filter(Boolean).join(": ");
-    return `${String(r.index).padStart(3)}  ${r.status.padEnd(7)}  ${what.padEnd(44)}  ${
+    return `${numberOf(r).padStart(3)}  ${r.status.padEnd(7)}  ${what.padEnd(44)}  ${
       (r.selector_used ?? "").padEnd(11)
     }  ${String(r.duration_ms).padStart(5)}  ${detail}`;
   });
@@ -182,8 +183,48 @@ export function formatReport(report: PlaybackReport): string {
     ...rows,
   ];
   for (const w of report.warnings) lines.push(`warning: ${w}`);
+  for (const r of report.results) {
+    if (r.warning) {
+      const n = sourceNumber(r);
+      lines.push(`warning: ${n === undefined ? "opening navigate" : `action ${n}`}: ${r.warning}`);
+    }
+  }
   for (const s of report.screenshots) lines.push(`screenshot: ${s}`);
+  if (report.results.some((r) => r.added)) {
+    lines.push("+: the page the source starts on, opened first by Cairn (not one of its actions)");
+  }
   return lines.join("\n");
+}
+
+/** The `#` a table row shows: the action's number in its source, `+` for the added navigate. */
+function numberOf(r: PlaybackReport["results"][number]): string {
+  return String(sourceNumber(r) ?? "+");
+}
+
+/**
+ * Refuses an override the plan cannot use: a number no action of the source has, or an action
+ * that types nothing. Checked on the final plan (after `--url` may open the page first), with
+ * the numbers the table shows.
+ */
+function checkOverrides(plan: PlaybackPlan, overrides: Record<string, string>): void {
+  const numbers = sourceNumbers(plan.actions);
+  const count = numbers.filter((n) => n !== undefined).length;
+  for (const key of Object.keys(overrides)) {
+    const at = numbers.indexOf(Number(key));
+    if (at < 0) {
+      throw new InputError(
+        count === 0
+          ? `--override ${key}: the plan has no actions`
+          : `--override ${key}: the plan has actions 0–${count - 1}`,
+      );
+    }
+    const type = plan.actions[at]!.type;
+    if (type !== "type") {
+      throw new InputError(
+        `--override ${key}: action ${key} is a ${type}; only typing takes a value`,
+      );
+    }
+  }
 }
 
 /**
@@ -203,12 +244,9 @@ export async function run(args: ParsedArgs): Promise<number> {
   const store = openStore(args);
   try {
     let plan = await loadPlan(file, store);
-    const unknown = Object.keys(overrides).filter((n) => Number(n) >= plan.actions.length);
-    if (unknown.length > 0) {
-      throw new InputError(
-        `--override ${unknown[0]}: the plan has actions 0–${plan.actions.length - 1}`,
-      );
-    }
+    // Opening --url first adds an unnumbered navigate: the numbers --override takes stay the file's.
+    if (url && plan.platform === "web") plan = rebasePlan(plan, url);
+    checkOverrides(plan, overrides);
     if (plan.platform === "ios") {
       throw new InputError(
         `${file}: an ios plan cannot be replayed: Cairn drives Chromium and Android`,
@@ -219,7 +257,6 @@ export async function run(args: ParsedArgs): Promise<number> {
       // Android (Appium UiAutomator2): --appium, --udid, --app-package … pick the device and app.
       driver = await connectAndroid(androidStartFromArgs(args, "replay"));
     } else {
-      if (url) plan = rebasePlan(plan, url);
       const browserWs = str(args, "browser-ws");
       if (!url && !browserWs && plan.actions[0]?.type !== "navigate") {
         // it would run every action on about:blank

@@ -4,8 +4,10 @@
  * both runs' hierarchies, as the policy allows (000 "Validation Loop", "Workflow Policies").
  * Progress goes to stderr, one line per iteration and step; the final trail to stdout (or
  * `--out`), or the whole report with `--json`. Exit 0 when the trail is stable or its unstable
- * steps were flagged (authoring, dev); 1 when a ci replay failed (a new blaze is needed) or the
- * page could not be opened (nothing was validated); 2 on bad input, before anything runs.
+ * steps were flagged (authoring, dev); 1 when a ci replay failed (a new blaze is needed), when a
+ * step could not be validated (a memory value not supplied: the trail is not proven stable), or
+ * when nothing was validated (the page could not be opened, or every step was skipped or
+ * `recordable: false`); 2 on bad input, before anything runs.
  *
  * @module
  */
@@ -122,7 +124,8 @@ export function parseMemory(entries: readonly string[]): Record<string, string> 
  * Runs the command.
  *
  * @param args parsed arguments
- * @returns 0 when stable or flagged, 1 when a ci replay failed
+ * @returns 0 when stable or flagged, 1 when a ci replay failed, a step was not validated or
+ *   nothing was
  * @throws {InputError} for an unknown session, a bad url, a bad trail file or iteration count, a
  *   malformed `--memory` or one naming a key the trail's memory does not have
  */
@@ -197,6 +200,11 @@ export async function run(args: ParsedArgs): Promise<number> {
     }
     if (report.status === "failed") {
       console.error(`error: ${report.message ?? "validation failed"}`);
+      return 1;
+    }
+    if (report.steps.some((s) => s.status === "skipped")) {
+      // Not a flagged step the authoring loop settled: the user must supply what is missing.
+      console.error(`error: ${report.message ?? "not proven stable: a step was not validated"}`);
       return 1;
     }
     return 0;

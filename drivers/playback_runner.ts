@@ -19,6 +19,7 @@ import {
   type PlaybackPlan,
   REDACTED,
   type SelectorMode,
+  sourceNumbers,
 } from "../engine/playback/actions.ts";
 import {
   androidCascade,
@@ -43,7 +44,7 @@ import {
   type Viewport,
 } from "./driver.ts";
 import { showOverlay } from "./playback_overlay.ts";
-import { evaluateTemplate } from "../engine/template.ts";
+import { evaluateTemplate, templateVariables } from "../engine/template.ts";
 import { withDeadline } from "./with_deadline.ts";
 
 /** The error a second start on a busy browser gets (003 R5). */
@@ -68,19 +69,30 @@ export type TemplateEvaluator = (
 export interface PlaybackOptions {
   /** `fast` (default) or `recorded` (original delays, capped at 30 s). */
   timing?: "fast" | "recorded";
-  /** `continue` (default), `skip_dependent` or `stop`. */
+  /**
+   * `continue` (default), `skip_dependent` or `stop`. `skip_dependent` skips type / select /
+   * check after a failed click or navigate until the next one succeeds (003 R4), and any action
+   * whose templates read a memory key that a failed or skipped read_text / memory_set was to
+   * write, until an action writes it (`skipped_dependency` both).
+   */
   onError?: "continue" | "skip_dependent" | "stop";
   /** Test boundary id: every event carries it as `correlationId`. */
   testId?: string;
   /** Record the boundary's start and end around the playback. */
   autoBoundary?: boolean;
-  /** Replacement text by action index (redacted values, dynamic content). */
+  /**
+   * Replacement text by the action's number in its source ({@linkcode sourceNumbers}: an action
+   * Cairn added has none), for redacted values and dynamic content.
+   */
   valueOverrides?: Readonly<Record<string, string>>;
   /** Tab every action targets (default: the active tab). */
   tab?: string;
   /** Per-action timeout (default 10 000 ms). */
   actionTimeoutMs?: number;
-  /** Folder screenshots are written to (`<dir>/<playback id>/<status>-<index>.png`). */
+  /**
+   * Folder screenshots are written to (`<dir>/<playback id>/<status>-<N>.png`, N the action's
+   * source number, `open` for the page Cairn opens first).
+   */
   screenshotDir?: string;
   /** Playback id (default: a random `pb-…`). */
   playbackId?: string;
@@ -241,6 +253,13 @@ class Run {
   #viewport: Viewport = { width: 0, height: 0, devicePixelRatio: 1 };
   #urlMismatch = false;
   #blocked = false;
+  /**
+   * `skip_dependent`: memory keys whose producing action (a read_text or memory_set with
+   * `storeAs`) failed or was skipped, with that action's index; cleared when one produces it.
+   */
+  #unproduced = new Map<string, number>();
+  /** Each action's number in its source (undefined: added by Cairn). */
+  #numbers: (number | undefined)[];
   #started = 0;
   #lastUrl = "";
   /** Why the page last failed to answer a bounded call; cleared when it answers again. */
@@ -255,6 +274,19 @@ class Run {
     this.id = options.playbackId ?? `pb-${crypto.randomUUID().slice(0, 12)}`;
     this.stream = playbackStream(this.id);
     this.#memory = { ...(plan.memory ?? {}), ...(options.memory ?? {}) };
+    this.#numbers = sourceNumbers(plan.actions);
+  }
+
+  /** How messages name the action at a plan position: `action N` (its source number). */
+  #name(index: number): string {
+    const n = this.#numbers[index];
+    return n === undefined ? "the opening navigate" : `action ${n}`;
+  }
+
+  /** The override for the action at a plan position (keyed by its source number). */
+  #override(index: number): string | undefined {
+    const n = this.#numbers[index];
+    return n === undefined ? undefined : this.options.valueOverrides?.[String(n)];
   }
 
   async begin(): Promise<void> {
@@ -326,10 +358,15 @@ class Run {
       if (signal?.aborted) {
         failedStop = true;
         const why = signal.reason instanceof Error ? signal.reason.message : undefined;
-        stopped = `Stopped before action ${index}${why ? `: ${why}` : ""}`;
+        stopped = `Stopped before ${this.#name(index)}${why ? `: ${why}` : ""}`;
         break;
       }
       const result = await this.#playOne(index, action);
+      if (action.storeAs && this.options.onError === "skip_dependent") {
+        if (result.status === "ok" || result.status === "healed") {
+          this.#unproduced.delete(action.storeAs);
+        } else this.#unproduced.set(action.storeAs, index);
+      }
       if (this.options.afterAction) {
         try {
           await this.options.afterAction(index, action, result);
@@ -359,7 +396,13 @@ class Run {
   async #playOne(index: number, action: PlaybackAction): Promise<Completed> {
     const t0 = performance.now();
     const description = describeAction(action);
-    const base = { index, action: action.type, description };
+    const n = this.#numbers[index];
+    const base = {
+      index,
+      ...(n === undefined ? { added: true } : n !== index ? { sourceIndex: n } : {}),
+      action: action.type,
+      description,
+    };
     const finish = async (
       rest: Omit<Completed, "index" | "action" | "durationMs" | "description">,
       resolved?: Resolved,
@@ -383,6 +426,18 @@ class Run {
         error: `unsupported_action_type: ${action.type}`,
       });
     }
+    const unproduced = this.#readsUnproduced(index, action);
+    if (unproduced) {
+      // Acting on it would use a value the run never produced (or a stale default).
+      if (action.type === "click" || action.type === "navigate") this.#blocked = true;
+      return await finish({
+        status: "skipped",
+        errorCode: "skipped_dependency",
+        error: `Skipped: it reads {{${unproduced.key}}}, which ${
+          this.#name(unproduced.by)
+        } did not produce (on_error: skip_dependent)`,
+      });
+    }
     if (this.#blocked && DEPENDENT_TYPES.has(action.type)) {
       return await finish({
         status: "skipped",
@@ -391,7 +446,7 @@ class Run {
       });
     }
     let text = action.text;
-    const override = this.options.valueOverrides?.[String(index)];
+    const override = this.#override(index);
     if (action.type === "type") {
       if (override !== undefined) text = override;
       else if (text !== undefined && text.includes(REDACTED)) {
@@ -452,16 +507,16 @@ class Run {
     }
     const dialogs = this.driver.takeDialogs?.() ?? [];
     if (dialogs.length > 0) {
-      const line = describeDialogs(dialogs);
-      outcome = { ...outcome, warning: outcome.warning ? `${outcome.warning}; ${line}` : line };
+      outcome = { ...outcome, warning: joinWarnings(outcome.warning, describeDialogs(dialogs)) };
     }
     if ((outcome.status === "failed" || outcome.status === "healed") && !this.#unresponsive) {
-      const shot = await this.#screenshot(
+      const { warning, ...shot } = await this.#screenshot(
         index,
         outcome.status,
         outcome.status === "healed" ? state.resolved?.bounds : undefined,
       );
-      if (shot) outcome = { ...outcome, ...shot };
+      outcome = { ...outcome, ...shot };
+      if (warning) outcome = { ...outcome, warning: joinWarnings(outcome.warning, warning) };
     }
     if (!outcome.pageUrl) {
       const url = await this.#bounded(this.driver.url(), "read the url").catch(() => this.#lastUrl);
@@ -549,7 +604,11 @@ class Run {
       }
       case "screenshot": {
         const shot = await this.#screenshot(index, "checkpoint", undefined);
-        return { status: "ok", selectorUsed: "screenshot", ...(shot ?? {}) };
+        // The action's whole purpose: without an image it failed; an unwritten file only warns.
+        if (!shot.screenshot) {
+          throw new ActionFailure("page_error", shot.warning ?? "no screenshot");
+        }
+        return { status: "ok", selectorUsed: "screenshot", ...shot };
       }
     }
     // Every other action acts on an element.
@@ -808,6 +867,39 @@ class Run {
     }
   }
 
+  /**
+   * Under `skip_dependent`, the first memory key the action's templates read whose producing
+   * action failed or was skipped (a value typed from an override is literal: it reads nothing).
+   */
+  #readsUnproduced(
+    index: number,
+    action: PlaybackAction,
+  ): { key: string; by: number } | undefined {
+    if (this.options.onError !== "skip_dependent" || this.#unproduced.size === 0) return;
+    const overridden = action.type === "type" && this.#override(index) !== undefined;
+    const templates = [
+      action.url,
+      overridden ? undefined : action.text,
+      action.value,
+      action.expected,
+      action.expectedPattern,
+    ];
+    for (const t of templates) {
+      if (!t?.includes("{{")) continue;
+      let keys: string[];
+      try {
+        keys = templateVariables(t);
+      } catch {
+        continue; // a malformed template fails when the action runs, with its column
+      }
+      for (const key of keys) {
+        const by = this.#unproduced.get(key);
+        if (by !== undefined) return { key, by };
+      }
+    }
+    return undefined;
+  }
+
   #template(text: string, literal = false): string {
     if (literal || !text.includes("{{")) return text;
     try {
@@ -820,27 +912,47 @@ class Run {
     }
   }
 
+  /**
+   * Takes, stores and (with `screenshotDir`) writes a screenshot. Never throws: a screenshot
+   * that could not be taken, stored or written comes back as a `warning` saying which and why,
+   * with whatever was kept (the blob when only the file failed).
+   */
   async #screenshot(
     index: number,
     kind: string,
     highlight: Bounds | undefined,
-  ): Promise<{ screenshot: BlobRef; screenshotPath?: string } | undefined> {
+  ): Promise<{ screenshot?: BlobRef; screenshotPath?: string; warning?: string }> {
+    let png: Uint8Array;
     try {
       if (highlight) await this.#bounded(showOverlay(this.driver, { highlight }), "highlight");
-      const png = await this.#bounded(this.driver.screenshot(), "take a screenshot");
+      png = await this.#bounded(this.driver.screenshot(), "take a screenshot");
       if (highlight) {
         await this.#bounded(showOverlay(this.driver, { highlight: null }), "clear the highlight");
       }
-      const ref = await this.store.putBlob(png, "image/png");
-      if (!this.options.screenshotDir) return { screenshot: ref };
-      const dir = `${this.options.screenshotDir}/${this.id}`;
-      await Deno.mkdir(dir, { recursive: true });
-      const path = `${dir}/${kind}-${index}.png`;
-      await Deno.writeFile(path, png);
-      return { screenshot: ref, screenshotPath: path };
-    } catch {
-      return undefined;
+    } catch (err) {
+      return { warning: `screenshot not taken: ${errorText(err)}` };
     }
+    let ref: BlobRef;
+    try {
+      ref = await this.store.putBlob(png, "image/png");
+    } catch (err) {
+      return { warning: `screenshot not stored: ${errorText(err)}` };
+    }
+    if (!this.options.screenshotDir) return { screenshot: ref };
+    const dir = `${this.options.screenshotDir}/${this.id}`;
+    const path = `${dir}/${kind}-${this.#numbers[index] ?? "open"}.png`;
+    try {
+      await Deno.mkdir(dir, { recursive: true });
+      await Deno.writeFile(path, png);
+    } catch (err) {
+      return {
+        screenshot: ref,
+        warning: `screenshot not written to ${path}: ${
+          errorText(err)
+        } (stored as blob ${ref.hash})`,
+      };
+    }
+    return { screenshot: ref, screenshotPath: path };
   }
 
   #actionMs(): number {
@@ -901,6 +1013,11 @@ function errorText(err: unknown): string {
 function tagOf(element: FoundElement | undefined): string | undefined {
   const last = element?.handle?.split(/\s*>+\s*/).at(-1);
   return last?.match(/^[a-z][a-z0-9-]*/)?.[0];
+}
+
+/** Two diagnostics of one action as one `warning`. */
+function joinWarnings(first: string | undefined, next: string): string {
+  return first ? `${first}; ${next}` : next;
 }
 
 function normalise(s: string): string {

@@ -32,6 +32,7 @@ import {
   type Policy,
   policyFlags,
   type StepOutcome,
+  stepStatus,
   type ValidationCommand,
   type ValidationState,
 } from "../engine/validation/decider.ts";
@@ -387,7 +388,7 @@ class Loop {
         steps: this.state.steps.map((s) => ({
           index: s.index,
           step: s.step,
-          status: !converged(s) ? "unstable" : s.refinedEver ? "refined" : "stable",
+          status: stepStatus(s),
           evidence: [...s.refinements, ...s.evidence],
         })),
         message,
@@ -517,16 +518,19 @@ class Loop {
       for (const [index, step] of trail.trail.entries()) {
         const entry = perStep.get(index);
         if (!entry) {
+          const agent = step.recordable === false || !step.recording;
           outcomes.push({
             index,
             step: step.step,
             passed: true,
             evidence: [
-              step.recordable === false || !step.recording
+              agent
                 ? "recordable: false: the agent handles this step, nothing to replay"
                 : "empty recording: the step replays no action, nothing to compare",
             ],
             refined: false,
+            // Not proven stable: the replay had nothing of it (it stays recordable: false).
+            ...(agent ? { notRecordable: true } : {}),
           });
           continue;
         }
@@ -579,6 +583,8 @@ class Loop {
           : `: ${s.evidence.find((e) => !/same element|resolved with/.test(e)) ?? ""}`;
         const mark = s.status === "skipped"
           ? `skipped: ${s.evidence[0] ?? ""}`
+          : s.status === "not_recordable"
+          ? "not validated (recordable: false: the agent handles it)"
           : s.passed
           ? "passed"
           : s.dependent

@@ -207,7 +207,15 @@ export const PlaybackActionResolved = z.object({
 });
 
 export const PlaybackActionCompleted = z.object({
+  /** Position in this playback's plan, from 0. */
   index: z.number().int().nonnegative(),
+  /**
+   * The action's number in its source (`--override N`, the replay table) when it is not `index`:
+   * the plan opened the page first with an `added` action.
+   */
+  sourceIndex: z.number().int().nonnegative().optional(),
+  /** Cairn added it (the page the source starts on, opened first): it has no source number. */
+  added: z.boolean().optional(),
   action: z.string(),
   status: z.enum(["ok", "failed", "healed", "skipped"]),
   errorCode: z.enum([
@@ -267,8 +275,11 @@ export const ValidationStarted = z.object({
 export const StepStability = z.object({
   index: z.number().int().nonnegative(),
   step: z.string(),
-  /** skipped: not validated, a memory value it types was not supplied. */
-  status: z.enum(["stable", "refined", "unstable", "skipped"]),
+  /**
+   * skipped: not validated, a memory value it types was not supplied. not_recordable: the trail
+   * marks it `recordable: false` (the agent handles it): nothing replayed, nothing proven.
+   */
+  status: z.enum(["stable", "refined", "unstable", "skipped", "not_recordable"]),
   evidence: z.array(z.string()),
   /** The step passed in this iteration's replay (validation iterations). */
   passed: z.boolean().optional(),

@@ -310,6 +310,84 @@ Deno.test("playback in Chromium honours each error mode", async () => {
   });
 });
 
+Deno.test("playback in Chromium with skip_dependent skips what reads memory a failed action was to write, until it is written", async () => {
+  await withChrome(async (env) => {
+    const url = env.server.url + "app.html";
+    const actions: PlaybackAction[] = [
+      { type: "navigate", url },
+      { type: "read_text", target: { id: "no-such-count" }, storeAs: "n" },
+      { type: "assert_text", target: { id: "count" }, expected: "{{n}}" },
+      { type: "memory_set", storeAs: "items", value: "{{n + 1}} items" },
+      { type: "type", target: { id: "email" }, text: "{{items}}@example.com" },
+      { type: "read_text", target: { id: "count" }, storeAs: "n" },
+      { type: "assert_text", target: { id: "count" }, expected: "{{n}}" },
+      { type: "type", target: { id: "email" }, text: "{{items}}" },
+    ];
+    const skip = await runPlayback(env.driver, env.store, plan(actions), {
+      locateWaitMs: 200,
+      onError: "skip_dependent",
+    });
+    assertEquals(skip.results.map((r) => r.status), [
+      "ok",
+      "failed",
+      "skipped",
+      "skipped",
+      "skipped",
+      "ok",
+      "ok",
+      "skipped",
+    ]);
+    for (const i of [2, 3]) {
+      assertEquals(skip.results[i]!.error_code, "skipped_dependency");
+      assertStringIncludes(skip.results[i]!.error!, "reads {{n}}, which action 1 did not produce");
+    }
+    // A skipped memory_set leaves its key unwritten too: what reads it is skipped.
+    for (const i of [4, 7]) {
+      assertStringIncludes(skip.results[i]!.error!, "reads {{items}}, which action 3 did not");
+    }
+    assertEquals(skip.results[6]!.value, "5");
+    assertEquals(await pageLog(env), [], "nothing was typed");
+    // continue runs it anyway: the assertion fails on the missing value.
+    const cont = await runPlayback(env.driver, env.store, plan(actions.slice(0, 3)), {
+      locateWaitMs: 200,
+    });
+    assertEquals(cont.results.map((r) => r.status), ["ok", "failed", "failed"]);
+    assertEquals(cont.results[2]!.error_code, "page_error");
+  });
+});
+
+Deno.test("playback in Chromium reports a screenshot it could not write in the action's warning and keeps the blob", async () => {
+  await withChrome(async (env) => {
+    const url = env.server.url + "app.html";
+    const notADir = `${env.dir}/shots-is-a-file`;
+    await Deno.writeTextFile(notADir, "not a folder");
+    const report = await runPlayback(
+      env.driver,
+      env.store,
+      plan([
+        { type: "navigate", url },
+        { type: "click", target: { testId: "missing-button" } },
+        { type: "screenshot" },
+      ]),
+      { screenshotDir: notADir, locateWaitMs: 200 },
+    );
+    assertEquals(report.results.map((r) => r.status), ["ok", "failed", "ok"]);
+    for (const r of report.results.slice(1)) {
+      assertEquals(r.screenshot_path, undefined);
+      assert(r.screenshot_hash, "the screenshot is still stored as a blob");
+      assertStringIncludes(r.warning ?? "", `screenshot not written to ${notADir}/`);
+      assertStringIncludes(r.warning ?? "", `stored as blob ${r.screenshot_hash}`);
+      const blob = await env.store.getBlob(r.screenshot_hash!);
+      assertEquals([...blob.bytes.slice(1, 4)], [0x50, 0x4e, 0x47]);
+    }
+    assertEquals(report.screenshots, report.results.slice(1).map((r) => r.screenshot_hash!));
+    const completed = (await Array.fromAsync(
+      env.store.readStream(`playback-${report.playback_id}`),
+    )).filter((e) => e.type === "PlaybackActionCompleted");
+    assertStringIncludes(JSON.stringify(completed[1]!.data), "screenshot not written");
+  });
+});
+
 Deno.test("playback in Chromium runs every mapped action type and recorded timing keeps the gaps", async () => {
   await withChrome(async (env) => {
     const url = env.server.url + "app.html";

@@ -6,6 +6,11 @@
 import { servePlaybackPages } from "./playback_server.ts";
 import { assert, assertEquals, assertStringIncludes } from "./assert.ts";
 import type { PlaybackReport } from "../engine/playback/report.ts";
+import { BlazeSession } from "../drivers/blaze_session.ts";
+import { ChromeDriver } from "../drivers/chrome/chrome_driver.ts";
+import { SqliteEventStore } from "../events/sqlite_event_store.ts";
+import { serveFolder } from "./web_server.ts";
+import { refIn } from "./blaze_refs.ts";
 
 const MAIN = new URL("../main.ts", import.meta.url).pathname;
 const TRAIL = new URL("./testdata/playback/signup.trail.yaml", import.meta.url).pathname;
@@ -70,7 +75,28 @@ Deno.test("cairn replay plays a trail: memory templates, storeAs, assertions, st
     ]);
     assertEquals(table.code, 1);
     assertStringIncludes(table.stdout, "healed");
-    assertMatchLine(table.stdout, /^\s+6\s+failed\s+click \[data-testid=submit-btn\]/m);
+    // The trail's own actions keep their numbers (0–5); the page --url opens first is "+".
+    assertMatchLine(table.stdout, /^\s+\+\s+ok\s+navigate http/m);
+    assertMatchLine(table.stdout, /^\s+0\s+healed\s+type \[data-testid=email-input\]/m);
+    assertMatchLine(table.stdout, /^\s+5\s+failed\s+click \[data-testid=submit-btn\]/m);
+
+    // A screenshot that cannot be written (the folder is a file) is named, not lost.
+    await Deno.writeTextFile(`${dir}/not-a-folder`, "");
+    const unwritable = await cairn([
+      "replay",
+      TRAIL,
+      "--url",
+      server.url + "app.html",
+      "--db",
+      `${dir}/cairn.db`,
+      "--screenshots",
+      `${dir}/not-a-folder`,
+    ]);
+    assertEquals(unwritable.code, 1, unwritable.stderr);
+    assertMatchLine(
+      unwritable.stdout,
+      /^warning: action 5: screenshot not written to .*not-a-folder\/pb-[^ ]+\/failed-5\.png: .*stored as blob [0-9a-f]{64}\)$/m,
+    );
 
     server.setVariant("");
     const ok = await cairn([
@@ -83,6 +109,92 @@ Deno.test("cairn replay plays a trail: memory templates, storeAs, assertions, st
       "--json",
     ]);
     assertEquals(ok.code, 0, ok.stdout);
+  } finally {
+    await server.close();
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+/** Blazes a sign-in on login.html: the email, then the password (stored as `[redacted]`). */
+async function blazeLogin(db: string, url: string): Promise<string> {
+  const store = SqliteEventStore.open(db);
+  const driver = await ChromeDriver.launch();
+  try {
+    const s = await BlazeSession.start(driver, store, { url, prompt: "Sign in" });
+    const snap = (await s.call("snapshot", {})).output;
+    for (const [label, text] of [["Email", "ada@example.com"], ["Password", "pw-7731"]]) {
+      const typed = await s.call("type", { ref: refIn(snap, label!), text, step: `Type ${label}` });
+      assert(typed.ok, typed.error);
+    }
+    await s.call("end", {});
+    return s.id;
+  } finally {
+    await driver.close();
+    store.close();
+  }
+}
+
+Deno.test("cairn replay numbers a stored session's actions as the session does: the page opened first is +, --override N is the session's action N with or without --url", async () => {
+  const server = serveFolder();
+  const dir = await Deno.makeTempDir({ prefix: "cairn-replay-numbers-" });
+  try {
+    const db = `${dir}/cairn.db`;
+    const url = server.url + "login.html";
+    const id = await blazeLogin(db, url);
+
+    const table = await cairn(["replay", id, "--db", db]);
+    assertEquals(table.code, 0, table.stderr);
+    assertMatchLine(table.stdout, /^\s+\+\s+ok\s+navigate http:\/\/127\.0\.0\.1:\d+\/login\.html/m);
+    assertMatchLine(table.stdout, /^\s+0\s+ok\s+type textbox "Email"/m);
+    assertMatchLine(table.stdout, /^\s+1\s+skipped\s+type textbox "Password".*redacted_value/m);
+    assertStringIncludes(table.stdout, "+: the page the source starts on, opened first by Cairn");
+
+    // The password is the session's action 1: --override 1 types it, with or without --url.
+    for (const extra of [[], ["--url", url]]) {
+      const res = await cairn([
+        "replay",
+        id,
+        "--db",
+        db,
+        "--override",
+        "1=s3cret-1",
+        "--json",
+        ...extra,
+      ]);
+      assertEquals(res.code, 0, res.stderr);
+      const report = JSON.parse(res.stdout) as PlaybackReport;
+      assertEquals(
+        report.results.map((r) => [r.index, r.source_index, r.added, r.action, r.status]),
+        [
+          [0, undefined, true, "navigate", "ok"],
+          [1, 0, undefined, "type", "ok"],
+          [2, 1, undefined, "type", "ok"],
+        ],
+        extra.join(" "),
+      );
+      const store = SqliteEventStore.open(db);
+      const events = await Array.fromAsync(store.readStream(`playback-${report.playback_id}`))
+        .finally(() => store.close());
+      const completed = events.filter((e) => e.type === "PlaybackActionCompleted")
+        .map((e) => e.data as { index: number; sourceIndex?: number; added?: boolean });
+      assertEquals(completed.map((d) => [d.index, d.sourceIndex, d.added]), [
+        [0, undefined, true],
+        [1, 0, undefined],
+        [2, 1, undefined],
+      ]);
+    }
+    // Numbers the session does not have, or an action that types nothing, are usage errors.
+    for (const extra of [[], ["--url", url]]) {
+      const beyond = await cairn(["replay", id, "--db", db, "--override", "2=x", ...extra]);
+      assertEquals(beyond.code, 2, beyond.stderr);
+      assertStringIncludes(beyond.stderr, "--override 2: the plan has actions 0–1");
+    }
+    const trail = await cairn(["replay", TRAIL, "--override", "5=x", "--url", url, "--db", db]);
+    assertEquals(trail.code, 2, trail.stderr);
+    assertStringIncludes(
+      trail.stderr,
+      "--override 5: action 5 is a click; only typing takes a value",
+    );
   } finally {
     await server.close();
     await Deno.remove(dir, { recursive: true });

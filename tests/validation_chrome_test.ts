@@ -215,6 +215,16 @@ Deno.test("runValidation() agrees with the trail on a step whose only call faile
         "recordable: false: the agent handles this step, nothing to replay",
       ]);
     }
+    // The agent's steps are reported as such, not proven "stable"; the rest still is.
+    state.finalSteps!.forEach((s, i) =>
+      assert(
+        [3, 4].includes(i)
+          ? s.status === "not_recordable"
+          : s.status === "stable" || s.status === "refined",
+        `step ${i + 1}: ${s.status}`,
+      )
+    );
+    assertEquals(state.iterations[0]!.steps[3]!.status, "not_recordable");
     // A hand-written empty recording replays nothing: validation says so, not "recordable: false".
     final.trail[3] = { step: "Verify the total is the price doubled", recording: [] };
     const ci = await runValidation(driver, store, sessionId, {
@@ -225,5 +235,7 @@ Deno.test("runValidation() agrees with the trail on a step whose only call faile
     assertEquals(ci.finalSteps![3]!.evidence, [
       "empty recording: the step replays no action, nothing to compare",
     ]);
+    assertEquals(ci.finalSteps!.slice(3, 5).map((s) => s.status), ["stable", "not_recordable"]);
+    assertEquals(ci.status, "stable");
   });
 });

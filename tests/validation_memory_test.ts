@@ -13,6 +13,11 @@ import { ChromeDriver } from "../drivers/chrome/chrome_driver.ts";
 import { SqliteEventStore } from "../events/sqlite_event_store.ts";
 import { serveFolder } from "./web_server.ts";
 import { refIn } from "./blaze_refs.ts";
+import { parseTrail, stringifyTrail } from "../engine/trail.ts";
+
+async function exists(path: string): Promise<boolean> {
+  return await Deno.stat(path).then(() => true, () => false);
+}
 
 /** Typed while blazing (redacted there), and given to validate: neither may be stored. */
 const BLAZED = "Blazed-pw-9137";
@@ -83,14 +88,55 @@ Deno.test("cairn validate --memory: a null password slot is typed from the value
     assert(!trail.includes("recordable: false"), trail);
 
     const missing = await cairn(["validate", sessionId, "--db", db, "--url", url, "--json"]);
-    assertEquals(missing.code, 0, missing.stderr);
+    // The other steps held, but the password step was never typed: not proven stable, exit 1.
+    assertEquals(missing.code, 1, missing.stderr);
     const bare = JSON.parse(missing.stdout);
-    assertEquals(bare.steps[1].status, "skipped", missing.stdout);
+    assertEquals(bare.status, "unstable", missing.stdout);
+    assertEquals(bare.steps.map((s: { status: string }) => s.status), [
+      "stable",
+      "skipped",
+      "stable",
+    ]);
+    assertStringIncludes(
+      missing.stderr,
+      'error: Not proven stable: step 2 "Type the password" not validated: memory "password" has no value',
+    );
     assertStringIncludes(bare.steps[1].evidence.join("\n"), "supply --memory password=");
     assertStringIncludes(bare.message, "supply --memory password=");
     assert(!bare.trail.includes("recordable: false"), bare.trail);
     assertStringIncludes(bare.trail, "password: null");
     assertStringIncludes(missing.stderr, "skipped");
+
+    // Nothing replayed proves anything: the email and sign-in steps left to the agent, the
+    // password without a value. Not "stable": failed, exit 1, and no trail written.
+    const agentOnly = parseTrail(trail, out);
+    for (const i of [0, 2]) {
+      agentOnly.trail[i] = { step: agentOnly.trail[i]!.step, recordable: false };
+    }
+    const agentFile = `${dir}/agent.trail.yaml`;
+    await Deno.writeTextFile(agentFile, stringifyTrail(agentOnly));
+    const nothing = await cairn([
+      "validate",
+      sessionId,
+      "--db",
+      db,
+      "--url",
+      url,
+      "--trail",
+      agentFile,
+      "--out",
+      `${dir}/nothing.trail.yaml`,
+    ]);
+    assertEquals(nothing.code, 1, nothing.stderr);
+    assertStringIncludes(nothing.stderr, "not_recordable  1. Type the email");
+    assertStringIncludes(nothing.stderr, "skipped         2. Type the password");
+    assertStringIncludes(
+      nothing.stderr,
+      'error: Nothing was validated: step 1 "Type the email" is recordable: false (the agent ' +
+        'handles it); step 2 "Type the password" not validated: memory "password" has no value ' +
+        '(supply --memory password=…); step 3 "Sign in" is recordable: false (the agent handles it)',
+    );
+    assertEquals(await exists(`${dir}/nothing.trail.yaml`), false);
 
     const unknown = await cairn(["validate", sessionId, "--db", db, "--memory", "pin=1234"]);
     assertEquals(unknown.code, 2, unknown.stderr);

@@ -121,8 +121,33 @@ export const PlaybackAction = z.object({
   /** The NL step or a short label, shown in the subtitle. */
   label: z.string().optional(),
   stepIndex: z.number().int().nonnegative().optional(),
+  /**
+   * Cairn added it: the page the source starts on, opened before its first action (a session,
+   * a trail's `config.url`, `--url`). Not one of the source's actions, it has no number of its own
+   * (see {@linkcode sourceNumbers}).
+   */
+  added: z.boolean().optional(),
 });
 export type PlaybackAction = z.infer<typeof PlaybackAction>;
+
+/**
+ * The number each action has in its source: its position among the actions that are not
+ * `added`, from 0 — the number the replay table shows, `--override N` and `value_overrides`
+ * take, and `PlaybackActionCompleted.sourceIndex` records. An added action has none, so opening
+ * the page first (or `--url`) never shifts the source's numbers.
+ *
+ * @param actions a plan's actions
+ * @returns per action its number, or undefined for an added one
+ * @example
+ * ```ts
+ * const n = sourceNumbers([{ type: "navigate", added: true }, { type: "click" }, { type: "type" }]);
+ * if (n[0] !== undefined || n[1] !== 0 || n[2] !== 1) throw new Error();
+ * ```
+ */
+export function sourceNumbers(actions: readonly PlaybackAction[]): (number | undefined)[] {
+  let next = 0;
+  return actions.map((a) => a.added ? undefined : next++);
+}
 
 /** Where a plan came from (mirrors `PlaybackStarted.source`). */
 export const PlanSource = z.object({

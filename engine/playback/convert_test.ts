@@ -173,6 +173,7 @@ Deno.test("planFromText() detects the file kind and rebasePlan() re-points navig
     type: "navigate",
     url: "http://127.0.0.1:9/app.html",
     label: "Open the app",
+    added: true,
   });
   const trail = await planFromText("config: { platform: web }\ntrail: []\n", { file: "t.yaml" });
   assertEquals(trail.source, { kind: "trail", file: "t.yaml" });

@@ -97,6 +97,7 @@ export function eventsToPlan(
       type: "navigate",
       url: startUrl,
       label: "Open the app",
+      added: true,
       ...(started.data.viewport ? { viewport: started.data.viewport } : {}),
       ...(actions[0]?.timestampMs !== undefined ? { timestampMs: actions[0].timestampMs } : {}),
     });

@@ -107,7 +107,12 @@ export function trailToPlan(trail: Trail, options: { file?: string } = {}): Play
   const memory: Record<string, string> = {};
   for (const [k, v] of Object.entries(trail.config.memory ?? {})) if (v !== null) memory[k] = v;
   if (trail.config.url && actions[0]?.type !== "navigate") {
-    actions.unshift({ type: "navigate", url: trail.config.url, label: "Open the app" });
+    actions.unshift({
+      type: "navigate",
+      url: trail.config.url,
+      label: "Open the app",
+      added: true,
+    });
   }
   return {
     source: { kind: "trail", ...(options.file ? { file: options.file } : {}) },

@@ -126,7 +126,7 @@ export function rebasePlan(plan: PlaybackPlan, base: string): PlaybackPlan {
     return { ...a, url: origin.origin + u.pathname + u.search + u.hash };
   });
   if (actions[0]?.type !== "navigate") {
-    actions.unshift({ type: "navigate", url: origin.href, label: "Open the app" });
+    actions.unshift({ type: "navigate", url: origin.href, label: "Open the app", added: true });
   }
   return { ...plan, actions };
 }

@@ -10,7 +10,15 @@ import { InvalidStreamError } from "../../events/event_store.ts";
 
 /** One action's result, 003 R4. Absent fields are omitted, never empty. */
 export interface ActionResult {
+  /** Position in the playback, from 0. */
   index: number;
+  /**
+   * The action's number in its source (what `--override N` / `value_overrides` take) when it is
+   * not `index`: the playback opened the page first with an `added` action.
+   */
+  source_index?: number;
+  /** Cairn added it (the page the source starts on, opened first); it has no source number. */
+  added?: true;
   action: string;
   status: "ok" | "failed" | "healed" | "skipped";
   duration_ms: number;
@@ -31,6 +39,22 @@ export interface ActionResult {
   store_as?: string;
   /** Every cascade level tried, with how many visible elements it matched. */
   tried?: { strategy: string; selector: string; matches: number }[];
+}
+
+/**
+ * The number a person sees for a result: its number in the source (the replay table's `#`,
+ * `--override N`), or undefined for the action Cairn added to open the page first.
+ *
+ * @param result an action's result
+ * @returns its source number, or undefined when it was added
+ * @example
+ * ```ts
+ * const r = { index: 1, source_index: 0, action: "click", status: "ok", duration_ms: 3 } as const;
+ * if (sourceNumber(r) !== 0 || sourceNumber({ ...r, index: 0, added: true }) !== undefined) throw new Error();
+ * ```
+ */
+export function sourceNumber(result: ActionResult): number | undefined {
+  return result.added ? undefined : result.source_index ?? result.index;
 }
 
 /** The report 003 R5 returns for a playback id. */
@@ -114,6 +138,8 @@ export function evolveReport(state: ReportState, event: StoredEvent): ReportStat
       const pending = state?.pending;
       const result: ActionResult = {
         index: d.index,
+        ...(d.sourceIndex !== undefined ? { source_index: d.sourceIndex } : {}),
+        ...(d.added ? { added: true as const } : {}),
         action: d.action,
         status: d.status,
         duration_ms: Math.round(d.durationMs),
@@ -186,7 +212,7 @@ function elapsed(from: string, to: string): number {
 /** The report projection: `{ name, version, initialState, evolve }` (house style). */
 export const playbackReportProjection = {
   name: "playback_report",
-  version: 2,
+  version: 3,
   initialState: undefined as ReportState,
   evolve: evolveReport,
 } as const;

@@ -70,6 +70,8 @@ export interface StepTrack {
   refinements: string[];
   /** The latest replay could not type it: a memory value it needs was not supplied. */
   skipped?: boolean;
+  /** The trail marks it `recordable: false`: the agent handles it, the replay has nothing of it. */
+  notRecordable?: boolean;
   /** The latest replay this step failed on its own (not after an earlier step), with its evidence. */
   lastFailure?: { iteration: number; evidence: string[] };
 }
@@ -124,6 +126,8 @@ export interface StepOutcome {
   dependent?: boolean;
   /** Not validated: it types this memory key, a secret with no value supplied. */
   missing?: string;
+  /** Not validated: the trail marks it `recordable: false` (the agent handles it). */
+  notRecordable?: boolean;
 }
 
 /** Commands (imperative). */
@@ -148,6 +152,27 @@ export type ValidationCommand =
  */
 export function converged(s: StepTrack): boolean {
   return !s.failedSinceRefine && s.passesSinceRefine > 0;
+}
+
+/**
+ * A step's verdict as things stand: not validated (`skipped`, `not_recordable`), else
+ * `unstable` until it converged, then `refined` or `stable`.
+ *
+ * @param s the step
+ * @returns its status
+ * @example
+ * ```ts
+ * const s = { index: 0, step: "Go", refinedEver: false, failedSinceRefine: false, passesSinceRefine: 1, evidence: [], refinements: [] };
+ * if (stepStatus(s) !== "stable" || stepStatus({ ...s, notRecordable: true }) !== "not_recordable") throw new Error();
+ * ```
+ */
+export function stepStatus(
+  s: StepTrack,
+): EventData<"ValidationCompleted">["steps"][number]["status"] {
+  if (s.skipped) return "skipped";
+  if (s.notRecordable) return "not_recordable";
+  if (!converged(s)) return "unstable";
+  return s.refinedEver ? "refined" : "stable";
 }
 
 /**
@@ -182,6 +207,8 @@ export function decide(command: ValidationCommand, state: ValidationState): NewE
           step: o.step,
           status: o.missing !== undefined
             ? "skipped" as const
+            : o.notRecordable
+            ? "not_recordable" as const
             : !o.passed
             ? "unstable" as const
             : refinedBefore
@@ -213,25 +240,36 @@ export function decide(command: ValidationCommand, state: ValidationState): NewE
       const steps = state.steps.map((s) => ({
         index: s.index,
         step: s.step,
-        status: s.skipped
-          ? "skipped" as const
-          : !converged(s)
-          ? "unstable" as const
-          : s.refinedEver
-          ? "refined" as const
-          : "stable" as const,
+        status: stepStatus(s),
         evidence: [...s.refinements, ...earlierFailure(s, state.iteration), ...s.evidence],
       }));
       const unstable = steps.filter((s) => s.status === "unstable");
-      const skipped = steps.filter((s) => s.status === "skipped").map((s) =>
-        `step ${s.index + 1} "${s.step}" not validated: ${
-          s.evidence.at(-1)?.replace(/^.*not validated: /, "") ?? "a memory value is missing"
-        }`
-      );
+      const notValidated = (s: (typeof steps)[number]) =>
+        s.status === "skipped"
+          ? `step ${s.index + 1} "${s.step}" not validated: ${
+            s.evidence.at(-1)?.replace(/^.*not validated: /, "") ?? "a memory value is missing"
+          }`
+          : `step ${s.index + 1} "${s.step}" is recordable: false (the agent handles it)`;
+      const skipped = steps.filter((s) => s.status === "skipped").map(notValidated);
+      const proven = steps.some((s) => s.status === "stable" || s.status === "refined");
       const list = unstable.map((s) => `step ${s.index + 1} "${s.step}"`).join(", ");
       let status: EventData<"ValidationCompleted">["status"] = "stable";
       let message: string | undefined;
-      if (unstable.length > 0 && flags.onUnstable === "reblaze") {
+      /** Lines naming the steps not validated, after the message. */
+      let notes = skipped;
+      if (unstable.length === 0 && !proven) {
+        // Every step was skipped or is the agent's: "stable" would claim what no replay showed.
+        status = "failed";
+        const why = steps.filter((s) => s.status === "skipped" || s.status === "not_recordable")
+          .map(notValidated);
+        message = `Nothing was validated: ${why.join("; ") || "the trail has no steps"}`;
+        notes = [];
+      } else if (unstable.length === 0 && skipped.length > 0) {
+        // The other steps held, but not every step was replayed: the trail is not proven stable.
+        status = "unstable";
+        message = `Not proven stable: ${skipped.join("; ")}`;
+        notes = [];
+      } else if (unstable.length > 0 && flags.onUnstable === "reblaze") {
         status = "failed";
         const first = unstable[0]!;
         message = `Replay failed at ${list}: ${first.evidence.find((e) => e) ?? "no evidence"}. ` +
@@ -249,8 +287,8 @@ export function decide(command: ValidationCommand, state: ValidationState): NewE
           iterations: state.iteration,
           trail: command.data.trail,
           steps,
-          ...(message || skipped.length
-            ? { message: [message, ...skipped].filter((m) => m).join("; ") }
+          ...(message || notes.length
+            ? { message: [message, ...notes].filter((m) => m).join("; ") }
             : {}),
         },
       }];
@@ -302,7 +340,9 @@ export function evolve(state: ValidationState, event: NewEvent | StoredEvent): V
           failedSinceRefine: passed || o.dependent ? p.failedSinceRefine : true,
         };
         delete next.skipped;
+        delete next.notRecordable;
         if (o.status === "skipped") next.skipped = true;
+        if (o.status === "not_recordable") next.notRecordable = true;
         if (!passed && !o.dependent) {
           next.lastFailure = { iteration: d.iteration, evidence: o.evidence };
         }

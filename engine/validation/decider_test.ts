@@ -148,6 +148,42 @@ Deno.test("decide() and nextMove() under ci: one replay; a failure completes as 
   assertStringIncludes(s.message ?? "", "a new blaze");
 });
 
+Deno.test("decide() never completes stable without a proven step: a skipped step makes it unstable, nothing proven fails", () => {
+  const skipped = (i: number) =>
+    outcome(i, true, {
+      missing: "password",
+      evidence: ['action 1: not validated: memory "password" has no value'],
+    });
+  const agent = (i: number) => outcome(i, true, { notRecordable: true, evidence: ["agent"] });
+  const cases: [StepOutcome[], string, string[], string][] = [
+    [[outcome(0, true), agent(1)], "stable", ["stable", "not_recordable"], ""],
+    [
+      [outcome(0, true), skipped(1)],
+      "unstable",
+      ["stable", "skipped"],
+      'Not proven stable: step 2 "step 1" not validated: memory "password" has no value',
+    ],
+    [
+      [skipped(0), agent(1)],
+      "failed",
+      ["skipped", "not_recordable"],
+      'Nothing was validated: step 1 "step 0" not validated: memory "password" has no value; ' +
+      'step 2 "step 1" is recordable: false (the agent handles it)',
+    ],
+    [[agent(0)], "failed", ["not_recordable"], "Nothing was validated: step 1"],
+  ];
+  for (const policy of ["authoring", "ci"] as const) {
+    for (const [outcomes, status, steps, message] of cases) {
+      let s = iterate(started(policy), outcomes);
+      assertEquals(nextMove(s), "complete");
+      s = when(s, { type: "CompleteValidation", data: { trail: "t" } });
+      assertEquals([s.status, s.finalSteps!.map((x) => x.status)], [status, steps], policy);
+      if (message) assertStringIncludes(s.message ?? "", message);
+      else assertEquals(s.message, undefined);
+    }
+  }
+});
+
 Deno.test("evolve() rejects an event of another stream", () => {
   assertThrows(
     () => evolve(initialState, { type: "StepStarted", data: { index: 0, text: "x" } }),

@@ -21,7 +21,10 @@ export interface ValidationReport {
   max_iterations: number;
   /** Each replay: its playback id, whether every step passed, each step's verdict. */
   runs: { iteration: number; playback_id: string; passed: boolean; steps: Step[] }[];
-  /** Per step: stable, refined or unstable, with the evidence (the final verdict once done). */
+  /**
+   * Per step: stable, refined, unstable, skipped (not validated: a memory value is missing) or
+   * not_recordable (the agent's step), with the evidence (the final verdict once done).
+   */
   steps: Step[];
   /** The trail YAML: the latest replayed, or the final one once done. */
   trail: string;
@@ -69,12 +72,14 @@ export function validationReport(state: ValidationState): ValidationReport {
  * @returns lines of text
  */
 export function renderStepTable(report: ValidationReport): string {
+  const width = Math.max(8, ...report.steps.map((s) => s.status.length));
+  const indent = " ".repeat(width + 4);
   const lines = report.steps.map((s) => {
     const why = s.evidence.find((e) => /refined from|not refined/.test(e)) ??
       s.evidence.find((e) => !/same element|resolved with|moved by/.test(e)) ??
       s.evidence[0] ?? "";
-    return `${s.status.padEnd(8)} ${String(s.index + 1).padStart(2)}. ${s.step}${
-      why ? `\n            ${why}` : ""
+    return `${s.status.padEnd(width)} ${String(s.index + 1).padStart(2)}. ${s.step}${
+      why ? `\n${indent}${why}` : ""
     }`;
   });
   return lines.join("\n");
