@@ -197,3 +197,50 @@ Deno.test("cairn blaze snapshot after its daemon was killed says the daemon is g
     await Deno.remove(dir, { recursive: true });
   }
 });
+
+/** The `--user-data-dir` a running browser was launched with. */
+function profileOf(browserPid: number): string {
+  const args = Deno.readTextFileSync(`/proc/${browserPid}/cmdline`).split("\0");
+  const flag = args.find((a) => a.startsWith("--user-data-dir="));
+  assert(flag, args.join(" "));
+  return flag.slice("--user-data-dir=".length);
+}
+
+Deno.test("cairn blaze after its daemon was killed with SIGKILL removes that browser's profile folder and no live one", async () => {
+  const dir = await Deno.makeTempDir();
+  const [b, c] = [`${dir}/b.db`, `${dir}/c.db`];
+  const server = serveFolder();
+  const pids: number[] = [];
+  const profiles: string[] = [];
+  try {
+    const other = await startOnCart(b, server.url);
+    const killed = await startOnCart(c, server.url);
+    pids.push(other.pid, ...other.browsers, killed.pid, ...killed.browsers);
+    const [otherProfile, killedProfile] = [
+      profileOf(other.browsers[0]!),
+      profileOf(killed.browsers[0]!),
+    ];
+    profiles.push(otherProfile, killedProfile);
+    assert(otherProfile !== killedProfile);
+    Deno.kill(killed.pid, "SIGKILL");
+    assert(await gone(killed.pid));
+    const next = await cairn(c, "snapshot");
+    assertEquals(next.code, 2, next.stderr);
+    assertStringIncludes(next.stderr, `removed its browser's profile ${killedProfile}`);
+    assert(await gone(killed.browsers[0]!), "the orphaned browser is killed");
+    assert(!(await exists(killedProfile)), "the dead browser's profile folder is left behind");
+    // the other daemon's browser and profile are untouched, and it still serves its session
+    assert(await exists(otherProfile), "another daemon's live profile was removed");
+    assert(alive(other.browsers[0]!));
+    const snap = await cairn(b, "snapshot");
+    assertEquals(snap.code, 0, snap.stderr);
+    assertStringIncludes(snap.stdout, "Add one Coffee");
+    assertEquals((await cairn(b, "end", "--out", `${dir}/out`)).code, 0);
+    assert(await gone(other.pid));
+  } finally {
+    for (const p of pids) if (alive(p)) Deno.kill(p, "SIGKILL");
+    for (const p of profiles) await Deno.remove(p, { recursive: true }).catch(() => {});
+    await server.close();
+    await Deno.remove(dir, { recursive: true });
+  }
+});
