@@ -244,3 +244,88 @@ Deno.test("cairn blaze after its daemon was killed with SIGKILL removes that bro
     await Deno.remove(dir, { recursive: true });
   }
 });
+
+/** Pids of the running blaze daemons of a database (by their command line). */
+function daemonsOf(db: string): number[] {
+  const pids: number[] = [];
+  for (const entry of Deno.readDirSync("/proc")) {
+    if (!/^\d+$/.test(entry.name)) continue;
+    try {
+      const args = Deno.readTextFileSync(`/proc/${entry.name}/cmdline`).split("\0");
+      if (args.includes("__daemon") && args.includes(db)) pids.push(Number(entry.name));
+    } catch { /* exited meanwhile */ }
+  }
+  return pids;
+}
+
+Deno.test("cairn blaze start run three times at once on one database starts one daemon that holds the three sessions", async () => {
+  const dir = await Deno.makeTempDir();
+  const db = `${dir}/cairn.db`;
+  const server = serveFolder();
+  try {
+    const starts = await Promise.all(
+      ["A", "B", "C"].map((p) =>
+        cairn(db, "start", "--url", server.url + "cart.html", "--prompt", p)
+      ),
+    );
+    for (const s of starts) assertEquals(s.code, 0, s.stderr);
+    const ids = starts.map((s) => startedId(s.stdout));
+    const daemons = daemonsOf(db);
+    assertEquals(daemons.length, 1, `daemons of one database: ${daemons.join(", ")}`);
+    const state = await stateOf(db);
+    assertEquals(state.pid, daemons[0]);
+    assertEquals([...state.sessions ?? []].sort(), [...ids].sort());
+    assertEquals(state.browsers?.length, 3);
+    assert(!(await exists(`${db}.blaze.lock`)), "the start lock is released");
+    for (const id of ids) {
+      const end = await cairn(db, "end", "--session", id, "--out", `${dir}/out`);
+      assertEquals(end.code, 0, end.stderr);
+    }
+    assert(await gone(state.pid), "the daemon stops with its last session");
+  } finally {
+    for (const pid of daemonsOf(db)) Deno.kill(pid, "SIGTERM");
+    await server.close();
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("cairn blaze start waits for the start lock and takes it over from a holder killed with SIGKILL", async () => {
+  const dir = await Deno.makeTempDir();
+  const db = `${dir}/cairn.db`;
+  const server = serveFolder();
+  // another process holds the lock, as a start killed in the middle would
+  const holder = new Deno.Command(Deno.execPath(), {
+    args: [
+      "eval",
+      `const f = Deno.openSync(Deno.args[0], { create: true, write: true });
+       f.lockSync(true);
+       f.writeSync(new TextEncoder().encode(String(Deno.pid)));
+       console.log("locked");
+       setTimeout(() => {}, 60_000);`,
+      `${db}.blaze.lock`,
+    ],
+    stdout: "piped",
+  }).spawn();
+  try {
+    const reader = holder.stdout.pipeThrough(new TextDecoderStream()).getReader();
+    assertEquals((await reader.read()).value?.trim(), "locked");
+    await reader.cancel();
+    const start = cairn(db, "start", "--url", server.url + "cart.html", "--prompt", "x");
+    await new Promise((r) => setTimeout(r, 1_500));
+    assertEquals(daemonsOf(db), [], "a start ran while another held the lock");
+    holder.kill("SIGKILL");
+    const started = await start;
+    assertEquals(started.code, 0, started.stderr);
+    assertEquals(daemonsOf(db).length, 1);
+    assertEquals((await cairn(db, "end", "--out", `${dir}/out`)).code, 0);
+    assert(!(await exists(`${db}.blaze.lock`)));
+  } finally {
+    try {
+      holder.kill("SIGKILL");
+    } catch { /* already gone */ }
+    await holder.status;
+    for (const pid of daemonsOf(db)) Deno.kill(pid, "SIGTERM");
+    await server.close();
+    await Deno.remove(dir, { recursive: true });
+  }
+});
