@@ -90,7 +90,8 @@ Tools:
   navigate url=https://…                open a url in the current tab
   assert ref=y778 visible | text="…"    check an element is visible or has a text
   read ref=y778 storeAs=total           read an element's text into memory
-  memory set name=value | get name      write or read memory
+  memory set name=value [secret] | get name
+                                        write or read memory (secret: stored as [redacted])
   screenshot [--marks] [--out FILE]     a PNG of the page (--marks: the refs drawn on it)
   step "Add two coffees"                start the next natural-language step
   end [--reason completed|failed|clarification] [--out DIR]

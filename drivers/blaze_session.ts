@@ -410,7 +410,12 @@ export class BlazeSession {
     const secret = tool === "type" && field !== undefined && latest !== undefined &&
       isSensitiveNode(field, ancestorsOf(latest.screen.root, field));
     if (secret) this.#secrets.add(String(p.text));
-    // memory is the agent's own: a value it writes there by key is kept (and so is its call)
+    // a memory value marked secret is stored as [redacted] from this call on (seed 000's input
+    // slots hold passwords); the session keeps it for `memory get`
+    if (tool === "memory" && p.op === "set" && p.secret === true) {
+      this.#secrets.add(String(p.value));
+    }
+    // `memory get` gives the agent back what it stored, secret or not (it is scrubbed in the log)
     const hide = <T>(v: T): T => tool === "memory" ? v : this.#secrets.value(v);
     if (typeof p.step === "string" && p.step !== this.#stepText) await this.#startStep(p.step);
     const { kind, performed } = actionOf(tool, p);
@@ -573,7 +578,8 @@ export class BlazeSession {
         if (p.op === "set") {
           this.#memory.set(name, String(p.value));
           this.#writtenBy.set(name, "memorySet");
-          return ok(`${name} = ${JSON.stringify(p.value)}`);
+          // a secret (marked so, or typed into a sensitive field) is not echoed
+          return ok(`${name} = ${JSON.stringify(this.#secrets.text(String(p.value)))}`);
         }
         const value = this.#memory.get(name);
         if (value === undefined) return fail(`Memory has no ${name}`);

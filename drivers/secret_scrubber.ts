@@ -108,8 +108,9 @@ export class SecretScrubber {
 
   /**
    * An event with the secrets taken out of the fields that can carry one: urls, typed and read
-   * text, target names, tool parameters (not the ref), messages, step text. Memory the agent
-   * wrote by key and structural fields (kinds, roles, ids, hashes) are kept as they are.
+   * text, target names, tool parameters (not the ref, nor a memory call's key), messages, step
+   * text, memory values (set or snapshotted). Structural fields (kinds, roles, ids, hashes,
+   * memory keys) are kept as they are.
    *
    * @param event the event to store
    * @returns the event to store instead
@@ -138,10 +139,26 @@ export class SecretScrubber {
           },
         };
       }
+      case "MemorySnapshotted": {
+        const memory = Object.fromEntries(
+          Object.entries(event.data.memory).map(([k, v]) => [k, this.text(v)]),
+        );
+        return { ...event, data: { ...event.data, memory } };
+      }
       case "ActionPerformed": {
         const d = event.data;
-        // memory is the agent's own: a value it writes there by key is kept (and so is its call)
-        if (d.kind === "memorySet" || d.kind === "memoryGet") return event;
+        if (d.kind === "memorySet" || d.kind === "memoryGet") {
+          // the memory key and the operation are structure: only the value and free text
+          const { name, op, ...params } = d.toolParams ?? {};
+          return {
+            ...event,
+            data: {
+              ...d,
+              ...opt("value", t(d.value)),
+              ...(d.toolParams ? { toolParams: { ...this.value(params), name, op } } : {}),
+            },
+          };
+        }
         const { ref, ...params } = d.toolParams ?? {};
         const target = d.target && {
           ...d.target,
