@@ -2,8 +2,8 @@
  * The background process behind `cairn blaze`: one browser (per session) that lives across
  * CLI calls. It serves Cairn's HTTP API on 127.0.0.1 at a free port with a random bearer token
  * and writes `{ db, pid, port, token }` to the database's state file (`<db>.blaze.json`), and
- * after each start or end the live sessions and their browsers' pids (so a CLI call that finds
- * the daemon killed can end them and kill the browsers); every blaze subcommand calls that API.
+ * after each start or end the live sessions, their browsers' pids and profile folders (so a CLI
+ * call that finds the daemon killed can end them, kill the browsers and remove their profiles); every blaze subcommand calls that API.
  * `GET /daemon` answers which database it serves. It stops on `POST /daemon/shutdown`, SIGTERM/SIGINT, or after an
  * idle timeout (sessions still open then end as `interrupted`).
  *
@@ -29,16 +29,17 @@ export async function runDaemon(db: string, options: { idleMs?: number } = {}): 
   const token = crypto.randomUUID();
   const app = createApp({ store, token });
   const registry = blazeRegistry(store);
-  /** Writes the live sessions and their browsers' pids to the state file. */
+  /** Writes the live sessions, their browsers' pids and profile folders to the state file. */
   const recordSessions = () =>
     updateState(db, Deno.pid, (state) => {
       const sessions = registry.ids();
-      const browsers = sessions.flatMap((id) => {
+      const chromes = sessions.flatMap((id) => {
         const driver = registry.get(id)?.driver;
-        const pid = driver instanceof ChromeDriver ? driver.browser.process()?.pid : undefined;
-        return pid === undefined ? [] : [pid];
+        return driver instanceof ChromeDriver ? [driver] : [];
       });
-      return { ...state, sessions, browsers };
+      const browsers = chromes.flatMap((d) => d.browser.process()?.pid ?? []);
+      const profiles = chromes.flatMap((d) => d.userDataDir ?? []);
+      return { ...state, sessions, browsers, profiles };
     }).catch(() => undefined);
   const idleMs = options.idleMs ?? 30 * 60_000;
   let idle: ReturnType<typeof setTimeout> | undefined;

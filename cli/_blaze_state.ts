@@ -1,7 +1,7 @@
 /**
  * The state file of the blaze daemon of one database (`<db>.blaze.json`, beside it): the
- * database it serves, its pid, port, bearer token, the sessions it holds and their browsers'
- * pids, and the session the CLI targets. Written 0600 (it holds the token) and atomically.
+ * database it serves, its pid, port, bearer token, the sessions it holds, their browsers' pids
+ * and profile folders, and the session the CLI targets. Written 0600 (it holds the token) and atomically.
  * Kept apart from the daemon so the CLI client loads no browser code.
  *
  * @module
@@ -21,6 +21,8 @@ export interface DaemonState {
   sessions?: string[];
   /** Pids of the browsers the daemon launched for them (kept by the daemon). */
   browsers?: number[];
+  /** The temporary profile folders of those browsers (kept by the daemon). */
+  profiles?: string[];
 }
 
 /**

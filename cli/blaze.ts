@@ -13,6 +13,7 @@ import { checkStorePath, DB_FLAGS, dbLabel, dbPath, matchStream } from "./contex
 import { InputError } from "./errors.ts";
 import { type DaemonState, readState, statePath, updateState } from "./_blaze_state.ts";
 import { processRuns, recoverDeadDaemon } from "./_blaze_recover.ts";
+import { withStartLock } from "./_blaze_lock.ts";
 import { type AndroidStart, androidStartUrl } from "../drivers/android/android_start.ts";
 import { ANDROID_FLAGS, androidStartFromArgs } from "./_android_flags.ts";
 
@@ -89,7 +90,8 @@ Tools:
   navigate url=https://…                open a url in the current tab
   assert ref=y778 visible | text="…"    check an element is visible or has a text
   read ref=y778 storeAs=total           read an element's text into memory
-  memory set name=value | get name      write or read memory
+  memory set name=value [secret] | get name
+                                        write or read memory (secret: stored as [redacted])
   screenshot [--marks] [--out FILE]     a PNG of the page (--marks: the refs drawn on it)
   step "Add two coffees"                start the next natural-language step
   end [--reason completed|failed|clarification] [--out DIR]
@@ -314,22 +316,25 @@ async function start(args: ParsedArgs, db: string): Promise<number> {
     if (eq <= 0) throw new UsageError(`blaze start: --memory needs NAME=VALUE, got ${pair}`);
     memory[pair.slice(0, eq)] = pair.slice(eq + 1);
   }
-  const running = await liveState(db);
-  const state = running ?? await spawnDaemon(db);
-  const res = await call(state, db, "/v1/blaze/sessions", {
-    url,
-    prompt,
-    ...(Object.keys(memory).length ? { memory } : {}),
-    ...(android ? { platform: "android", android } : {}),
+  // one start at a time per database: two at once would each launch a daemon
+  return await withStartLock(db, async () => {
+    const running = await liveState(db);
+    const state = running ?? await spawnDaemon(db);
+    const res = await call(state, db, "/v1/blaze/sessions", {
+      url,
+      prompt,
+      ...(Object.keys(memory).length ? { memory } : {}),
+      ...(android ? { platform: "android", android } : {}),
+    });
+    const body = await res.json() as Record<string, unknown>;
+    if (!res.ok) {
+      if (!running) await stopDaemon(state); // a daemon started for nothing does not linger
+      return failed(res.status, body);
+    }
+    await updateState(db, state.pid, (s) => ({ ...s, sessionId: String(body.sessionId) }));
+    console.log(`Session ${body.sessionId} started at ${url}`);
+    return 0;
   });
-  const body = await res.json() as Record<string, unknown>;
-  if (!res.ok) {
-    if (!running) await stopDaemon(state); // a daemon started for nothing does not linger
-    return failed(res.status, body);
-  }
-  await updateState(db, state.pid, (s) => ({ ...s, sessionId: String(body.sessionId) }));
-  console.log(`Session ${body.sessionId} started at ${url}`);
-  return 0;
 }
 
 /** The Android part of `blaze start`, or undefined unless `--platform android`. */

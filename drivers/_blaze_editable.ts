@@ -27,11 +27,40 @@ const EDITABLE_ROLES = new Set(["textbox", "searchbox", "combobox", "spinbutton"
  */
 export function isEditable(node: UiNode): boolean {
   if (!node.enabled || node.attrs?.readonly === "true") return false;
+  return isTextKind(node);
+}
+
+/** Whether a node is of a kind that takes text, whether or not it is enabled and writable. */
+function isTextKind(node: UiNode): boolean {
   return isTextField(node) ||
     EDITABLE_ROLES.has(node.role ?? node.className) ||
     EDITABLE_ROLES.has(node.className) ||
     node.attrs?.editable === "true";
 }
+
+/**
+ * What typing at a point goes into: the node there, or the nearest of its ancestors that is a
+ * text field or editable content (a point on the text inside a field or a contenteditable is a
+ * point in it), so a bare point is checked as a ref is.
+ *
+ * @param path the node at the point and its ancestors, root first and the node last
+ * @returns the field the point is in, or else the element at the point (not its text run)
+ * @example
+ * ```ts
+ * import { makeNode } from "../engine/ui_node.ts";
+ * import { fieldAt } from "./_blaze_editable.ts";
+ * const text = makeNode({ className: "StaticText", text: "hi" });
+ * const box = makeNode({ className: "generic", attrs: { editable: "true" }, children: [text] });
+ * if (fieldAt([box, text]) !== box) throw new Error();
+ * ```
+ */
+export function fieldAt(path: readonly UiNode[]): UiNode | undefined {
+  return path.findLast(isTextKind) ?? path.findLast((n) => !TEXT_RUNS.has(n.className)) ??
+    path.at(-1);
+}
+
+/** Runs of web text: a point on a button's label is a point on the button. */
+const TEXT_RUNS = new Set(["StaticText", "InlineTextBox"]);
 
 /**
  * Why typing into a node cannot work, or undefined when it can.

@@ -150,9 +150,14 @@ export const TOOL_PARAMS = {
     op: z.enum(["set", "get"]),
     name: z.string().regex(/^[A-Za-z_][\w]*$/, "expected a name such as email or item_count"),
     value: z.string().optional(),
+    /** `set`: the value is a secret (a password, a PIN): stored as `[redacted]`, never printed. */
+    secret: Bool.optional(),
   }).refine((v) => v.op === "get" || v.value !== undefined, {
     message: "memory set needs a value",
     path: ["value"],
+  }).refine((v) => v.op === "set" || v.secret === undefined, {
+    message: "secret is for memory set",
+    path: ["secret"],
   }),
   screenshot: z.strictObject({ marks: Bool.optional(), offscreen: Bool.optional() }),
   step: z.strictObject({ text: z.string().min(1) }),

@@ -27,7 +27,7 @@ import {
 import { diffSnapshots, formatSnapshotDiff } from "../engine/snapshot_diff.ts";
 import { withDeadline } from "./with_deadline.ts";
 import { SecretScrubber } from "./secret_scrubber.ts";
-import { focusedNode, notEditable } from "./_blaze_editable.ts";
+import { fieldAt, focusedNode, notEditable } from "./_blaze_editable.ts";
 
 export {
   isPageUrl,
@@ -403,16 +403,19 @@ export class BlazeSession {
     const latest = needsScreen ? await this.#capture() : undefined;
     const actionId = crypto.randomUUID();
     const { node, point, onScreen, problem } = resolveTarget(latest?.screen, tool, p);
-    // a value typed into a password or sensitive field is stored nowhere (seeds 003/004): the
-    // field is the target, or with neither ref nor point the focused element it types into
-    const field = node ??
-      (tool === "type" && p.ref === undefined && p.x === undefined && latest
-        ? focusedNode(latest.screen.root)
-        : undefined);
+    // what `type` types into: the ref's node, the field a bare point is in, or with neither the
+    // focused element
+    const field = tool === "type" && latest ? typedField(latest.screen.root, p, node) : node;
+    // a value typed into a password or sensitive field is stored nowhere (seeds 003/004)
     const secret = tool === "type" && field !== undefined && latest !== undefined &&
       isSensitiveNode(field, ancestorsOf(latest.screen.root, field));
     if (secret) this.#secrets.add(String(p.text));
-    // memory is the agent's own: a value it writes there by key is kept (and so is its call)
+    // a memory value marked secret is stored as [redacted] from this call on (seed 000's input
+    // slots hold passwords); the session keeps it for `memory get`
+    if (tool === "memory" && p.op === "set" && p.secret === true) {
+      this.#secrets.add(String(p.value));
+    }
+    // `memory get` gives the agent back what it stored, secret or not (it is scrubbed in the log)
     const hide = <T>(v: T): T => tool === "memory" ? v : this.#secrets.value(v);
     if (typeof p.step === "string" && p.step !== this.#stepText) await this.#startStep(p.step);
     const { kind, performed } = actionOf(tool, p);
@@ -439,7 +442,7 @@ export class BlazeSession {
     try {
       outcome = problem
         ? fail(problem)
-        : await this.#execute(tool, p, { point, node, onScreen, secret });
+        : await this.#execute(tool, p, { point, node, field, onScreen, secret });
     } catch (err) {
       outcome = fail(err instanceof Error ? err.message : String(err));
     }
@@ -487,11 +490,13 @@ export class BlazeSession {
     target: {
       point?: Point | undefined;
       node?: UiNode | undefined;
+      /** What `type` types into (see `#act`). */
+      field?: UiNode | undefined;
       onScreen: boolean;
       secret: boolean;
     },
   ): Promise<{ ok: boolean; output: string; value?: string; error?: string }> {
-    const { point, node, onScreen, secret } = target;
+    const { point, node, field, onScreen, secret } = target;
     const where = point ? ` at (${point.x}, ${point.y})` : "";
     const label = node ? describeNode(node) : "";
     switch (tool) {
@@ -499,23 +504,21 @@ export class BlazeSession {
         await this.#driver.tap(point!);
         return ok(`Tapped ${label || "the point"}${where}`);
       case "type": {
-        // typing into a heading types nothing: a ref, or else the focused element, must be a
-        // text field (a bare point is left to the page)
-        if (!point || p.ref !== undefined) {
-          const into = node ?? focusedNode(this.#latest?.screen.root);
-          const refused = notEditable(
-            into,
-            node ? label : `the focused ${into && describeNode(into)}`,
-          );
-          if (refused) return fail(refused);
+        // typing into a heading types nothing: what a ref names, what a bare point is in, or
+        // else the focused element must be a text field
+        if (point && !field) {
+          return fail(`Cannot type at (${point.x}, ${point.y}): nothing is there`);
         }
+        const into = field && describeNode(field);
+        const refused = notEditable(field, point ? into! : `the focused ${into}`);
+        if (refused) return fail(refused);
         await this.#driver.type(String(p.text), {
           ...(point ? { point } : {}),
           clear: p.clear !== false,
         });
         return ok(
           `Typed ${JSON.stringify(secret ? REDACTED : p.text)} into ${
-            label || "the focused field"
+            point ? into : "the focused field"
           }${where}`,
         );
       }
@@ -575,7 +578,8 @@ export class BlazeSession {
         if (p.op === "set") {
           this.#memory.set(name, String(p.value));
           this.#writtenBy.set(name, "memorySet");
-          return ok(`${name} = ${JSON.stringify(p.value)}`);
+          // a secret (marked so, or typed into a sensitive field) is not echoed
+          return ok(`${name} = ${JSON.stringify(this.#secrets.text(String(p.value)))}`);
         }
         const value = this.#memory.get(name);
         if (value === undefined) return fail(`Memory has no ${name}`);
@@ -664,6 +668,20 @@ export class BlazeSession {
     });
     this.#version = r.streamVersion;
   }
+}
+
+/**
+ * What `type` types into: the node a ref names, the field a bare point is in (the node there or
+ * its nearest text-field ancestor), or with neither the focused element.
+ */
+function typedField(
+  root: UiNode,
+  p: Record<string, unknown>,
+  node: UiNode | undefined,
+): UiNode | undefined {
+  if (p.ref !== undefined) return node;
+  if (node) return fieldAt([...ancestorsOf(root, node), node]);
+  return p.x === undefined ? focusedNode(root) : undefined;
 }
 
 /**

@@ -25,8 +25,16 @@ const URL_PARAM = /([?&#;][^=&#?\s"'<>]*=)([^&#;\s"'<>]*)/g;
 const CONTENT_KEYS = new Set(["name", "value", "description", "text", "title", "url"]);
 /** DOM attributes (a Chrome node's `dom`) whose values are page content, not selectors. */
 const DOM_CONTENT_KEYS = new Set(["placeholder", "aria-label", "alt", "href", "title"]);
-/** Attributes of an XML hierarchy (Android) whose values are page content. */
-const XML_CONTENT_ATTR = /(\s(?:text|content-desc|hint)=")([^"]*)(")/g;
+/**
+ * Attributes of an XML hierarchy whose values are page content: Android's text, content-desc,
+ * hint, tooltip-text and state-description, iOS's value, label and placeholderValue.
+ */
+const XML_CONTENT_ATTR =
+  /(\s(?:text|content-desc|hint|tooltip-text|state-description|value|label|placeholderValue)=")([^"]*)(")/g;
+/** An XML start tag of a password field (`password="true"`), up to the end of the tag. */
+const XML_PASSWORD_TAG = /<[^<>]*\spassword="true"[^<>]*>/g;
+/** A password field's text that shows only mask characters: the platform hid the value. */
+const MASKED = /^[\u2022\u25CF\u00B7*]*$/;
 
 /** Values to keep out of what is stored: add each secret when it is typed. */
 export class SecretScrubber {
@@ -108,8 +116,9 @@ export class SecretScrubber {
 
   /**
    * An event with the secrets taken out of the fields that can carry one: urls, typed and read
-   * text, target names, tool parameters (not the ref), messages, step text. Memory the agent
-   * wrote by key and structural fields (kinds, roles, ids, hashes) are kept as they are.
+   * text, target names, tool parameters (not the ref, nor a memory call's key), messages, step
+   * text, memory values (set or snapshotted). Structural fields (kinds, roles, ids, hashes,
+   * memory keys) are kept as they are.
    *
    * @param event the event to store
    * @returns the event to store instead
@@ -138,10 +147,26 @@ export class SecretScrubber {
           },
         };
       }
+      case "MemorySnapshotted": {
+        const memory = Object.fromEntries(
+          Object.entries(event.data.memory).map(([k, v]) => [k, this.text(v)]),
+        );
+        return { ...event, data: { ...event.data, memory } };
+      }
       case "ActionPerformed": {
         const d = event.data;
-        // memory is the agent's own: a value it writes there by key is kept (and so is its call)
-        if (d.kind === "memorySet" || d.kind === "memoryGet") return event;
+        if (d.kind === "memorySet" || d.kind === "memoryGet") {
+          // the memory key and the operation are structure: only the value and free text
+          const { name, op, ...params } = d.toolParams ?? {};
+          return {
+            ...event,
+            data: {
+              ...d,
+              ...opt("value", t(d.value)),
+              ...(d.toolParams ? { toolParams: { ...this.value(params), name, op } } : {}),
+            },
+          };
+        }
         const { ref, ...params } = d.toolParams ?? {};
         const target = d.target && {
           ...d.target,
@@ -171,9 +196,11 @@ export class SecretScrubber {
   /**
    * A raw hierarchy with the secrets taken out of its content: in a JSON hierarchy (Chrome) the
    * content strings of every node (name, value, text, description, url-like attributes), and the
-   * value of every sensitive field; in an XML hierarchy (Android) the `text`, `content-desc` and
-   * `hint` attributes. Everything else (schema version, roles, attribute names, ids) is kept, so
-   * the blob stays valid for its format.
+   * value of every sensitive field; in an XML hierarchy (Android, iOS) the content attributes
+   * (`text`, `content-desc`, `hint`, …, iOS `value` and `label`), and the unmasked text of every
+   * password field. Everything else (schema version, roles, attribute names, ids) is kept, so
+   * the blob stays valid for its format. Text of any other media type, or JSON that does not
+   * parse, is scrubbed as text with no structure to keep ({@linkcode SecretScrubber.opaque}).
    *
    * @param bytes the hierarchy as captured
    * @param mediaType its media type
@@ -183,21 +210,70 @@ export class SecretScrubber {
     if (this.#secrets.size === 0) return bytes;
     const text = new TextDecoder().decode(bytes);
     if (mediaType.includes("json")) {
+      let parsed: unknown;
       try {
-        return new TextEncoder().encode(JSON.stringify(this.hierarchyJson(JSON.parse(text))));
+        parsed = JSON.parse(text);
       } catch {
-        return bytes; // not JSON after all: left as it is (no free text to scrub safely)
+        return new TextEncoder().encode(this.opaque(text)); // not JSON after all
       }
+      return new TextEncoder().encode(JSON.stringify(this.hierarchyJson(parsed)));
     }
     if (mediaType.includes("xml")) {
-      const out = text.replace(
-        XML_CONTENT_ATTR,
-        (_, open: string, v: string, close: string) =>
-          open + xmlEscape(this.text(xmlUnescape(v))) + close,
-      );
+      // a password field's text is its value unless the platform masked it or shows the hint
+      // there (an unmasked value, or one with its last character shown, is hidden whole, as a
+      // web hierarchy's sensitive values are)
+      const out = text
+        .replace(XML_PASSWORD_TAG, (tag) => {
+          const hint = tag.match(/\shint="([^"]*)"/)?.[1];
+          const showingHint = /\sshowing-hint="true"/.test(tag);
+          return tag.replace(
+            /(\stext=")([^"]*)(")/,
+            (all, open: string, v: string, close: string) =>
+              MASKED.test(xmlUnescape(v)) || v === hint || showingHint
+                ? all
+                : open + REDACTED + close,
+          );
+        })
+        .replace(
+          XML_CONTENT_ATTR,
+          (_, open: string, v: string, close: string) =>
+            open + xmlEscape(this.text(xmlUnescape(v))) + close,
+        );
       return new TextEncoder().encode(out);
     }
-    return bytes;
+    return new TextEncoder().encode(this.opaque(text));
+  }
+
+  /**
+   * Text of a format the scrubber cannot parse (neither JSON nor XML, or not well-formed), with
+   * every secret taken out as {@linkcode SecretScrubber.text} takes it out of free text, and
+   * then, having no structure to keep, every occurrence of a secret long enough to be told from
+   * ordinary words (raw, url-, form-, JSON- or XML-encoded), even inside a longer word. When a
+   * secret still shows after that (it overlaps `[redacted]` itself), the whole text is withheld.
+   *
+   * @param text the hierarchy as text
+   * @returns the text to store
+   * @example
+   * ```ts
+   * const s = new SecretScrubber();
+   * s.add("hunter22");
+   * s.opaque("- textbox: xhunter22y"); // "- textbox: x[redacted]y"
+   * ```
+   */
+  opaque(text: string): string {
+    let out = this.text(text);
+    for (const secret of this.#secrets) {
+      for (const form of storedForms(secret)) {
+        out = secret.length >= MIN_TOKEN_LENGTH
+          ? out.replaceAll(form, REDACTED)
+          : replaceTokens(out, form);
+      }
+    }
+    for (const secret of this.#secrets) {
+      if (secret.length < MIN_TOKEN_LENGTH) continue;
+      if ([...storedForms(secret)].some((form) => out.includes(form))) return REDACTED;
+    }
+    return out;
   }
 
   /**
@@ -257,6 +333,11 @@ function encodings(secret: string): Set<string> {
     (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`,
   );
   return new Set([secret, uri, form, uri.replace(/%20/g, "+")]);
+}
+
+/** The forms a secret takes in stored text of any format: {@linkcode encodings}, JSON, XML. */
+function storedForms(secret: string): Set<string> {
+  return new Set([...encodings(secret), JSON.stringify(secret).slice(1, -1), xmlEscape(secret)]);
 }
 
 /** A url parameter value decoded as form data (`+` is a space); undecodable: as it is. */

@@ -197,3 +197,135 @@ Deno.test("cairn blaze snapshot after its daemon was killed says the daemon is g
     await Deno.remove(dir, { recursive: true });
   }
 });
+
+/** The `--user-data-dir` a running browser was launched with. */
+function profileOf(browserPid: number): string {
+  const args = Deno.readTextFileSync(`/proc/${browserPid}/cmdline`).split("\0");
+  const flag = args.find((a) => a.startsWith("--user-data-dir="));
+  assert(flag, args.join(" "));
+  return flag.slice("--user-data-dir=".length);
+}
+
+Deno.test("cairn blaze after its daemon was killed with SIGKILL removes that browser's profile folder and no live one", async () => {
+  const dir = await Deno.makeTempDir();
+  const [b, c] = [`${dir}/b.db`, `${dir}/c.db`];
+  const server = serveFolder();
+  const pids: number[] = [];
+  const profiles: string[] = [];
+  try {
+    const other = await startOnCart(b, server.url);
+    const killed = await startOnCart(c, server.url);
+    pids.push(other.pid, ...other.browsers, killed.pid, ...killed.browsers);
+    const [otherProfile, killedProfile] = [
+      profileOf(other.browsers[0]!),
+      profileOf(killed.browsers[0]!),
+    ];
+    profiles.push(otherProfile, killedProfile);
+    assert(otherProfile !== killedProfile);
+    Deno.kill(killed.pid, "SIGKILL");
+    assert(await gone(killed.pid));
+    const next = await cairn(c, "snapshot");
+    assertEquals(next.code, 2, next.stderr);
+    assertStringIncludes(next.stderr, `removed its browser's profile ${killedProfile}`);
+    assert(await gone(killed.browsers[0]!), "the orphaned browser is killed");
+    assert(!(await exists(killedProfile)), "the dead browser's profile folder is left behind");
+    // the other daemon's browser and profile are untouched, and it still serves its session
+    assert(await exists(otherProfile), "another daemon's live profile was removed");
+    assert(alive(other.browsers[0]!));
+    const snap = await cairn(b, "snapshot");
+    assertEquals(snap.code, 0, snap.stderr);
+    assertStringIncludes(snap.stdout, "Add one Coffee");
+    assertEquals((await cairn(b, "end", "--out", `${dir}/out`)).code, 0);
+    assert(await gone(other.pid));
+  } finally {
+    for (const p of pids) if (alive(p)) Deno.kill(p, "SIGKILL");
+    for (const p of profiles) await Deno.remove(p, { recursive: true }).catch(() => {});
+    await server.close();
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+/** Pids of the running blaze daemons of a database (by their command line). */
+function daemonsOf(db: string): number[] {
+  const pids: number[] = [];
+  for (const entry of Deno.readDirSync("/proc")) {
+    if (!/^\d+$/.test(entry.name)) continue;
+    try {
+      const args = Deno.readTextFileSync(`/proc/${entry.name}/cmdline`).split("\0");
+      if (args.includes("__daemon") && args.includes(db)) pids.push(Number(entry.name));
+    } catch { /* exited meanwhile */ }
+  }
+  return pids;
+}
+
+Deno.test("cairn blaze start run three times at once on one database starts one daemon that holds the three sessions", async () => {
+  const dir = await Deno.makeTempDir();
+  const db = `${dir}/cairn.db`;
+  const server = serveFolder();
+  try {
+    const starts = await Promise.all(
+      ["A", "B", "C"].map((p) =>
+        cairn(db, "start", "--url", server.url + "cart.html", "--prompt", p)
+      ),
+    );
+    for (const s of starts) assertEquals(s.code, 0, s.stderr);
+    const ids = starts.map((s) => startedId(s.stdout));
+    const daemons = daemonsOf(db);
+    assertEquals(daemons.length, 1, `daemons of one database: ${daemons.join(", ")}`);
+    const state = await stateOf(db);
+    assertEquals(state.pid, daemons[0]);
+    assertEquals([...state.sessions ?? []].sort(), [...ids].sort());
+    assertEquals(state.browsers?.length, 3);
+    assert(!(await exists(`${db}.blaze.lock`)), "the start lock is released");
+    for (const id of ids) {
+      const end = await cairn(db, "end", "--session", id, "--out", `${dir}/out`);
+      assertEquals(end.code, 0, end.stderr);
+    }
+    assert(await gone(state.pid), "the daemon stops with its last session");
+  } finally {
+    for (const pid of daemonsOf(db)) Deno.kill(pid, "SIGTERM");
+    await server.close();
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("cairn blaze start waits for the start lock and takes it over from a holder killed with SIGKILL", async () => {
+  const dir = await Deno.makeTempDir();
+  const db = `${dir}/cairn.db`;
+  const server = serveFolder();
+  // another process holds the lock, as a start killed in the middle would
+  const holder = new Deno.Command(Deno.execPath(), {
+    args: [
+      "eval",
+      `const f = Deno.openSync(Deno.args[0], { create: true, write: true });
+       f.lockSync(true);
+       f.writeSync(new TextEncoder().encode(String(Deno.pid)));
+       console.log("locked");
+       setTimeout(() => {}, 60_000);`,
+      `${db}.blaze.lock`,
+    ],
+    stdout: "piped",
+  }).spawn();
+  try {
+    const reader = holder.stdout.pipeThrough(new TextDecoderStream()).getReader();
+    assertEquals((await reader.read()).value?.trim(), "locked");
+    await reader.cancel();
+    const start = cairn(db, "start", "--url", server.url + "cart.html", "--prompt", "x");
+    await new Promise((r) => setTimeout(r, 1_500));
+    assertEquals(daemonsOf(db), [], "a start ran while another held the lock");
+    holder.kill("SIGKILL");
+    const started = await start;
+    assertEquals(started.code, 0, started.stderr);
+    assertEquals(daemonsOf(db).length, 1);
+    assertEquals((await cairn(db, "end", "--out", `${dir}/out`)).code, 0);
+    assert(!(await exists(`${db}.blaze.lock`)));
+  } finally {
+    try {
+      holder.kill("SIGKILL");
+    } catch { /* already gone */ }
+    await holder.status;
+    for (const pid of daemonsOf(db)) Deno.kill(pid, "SIGTERM");
+    await server.close();
+    await Deno.remove(dir, { recursive: true });
+  }
+});

@@ -12,6 +12,7 @@ import { stringifyTrail } from "../engine/trail.ts";
 import { makeNode } from "../engine/ui_node.ts";
 import { serveFolder } from "./web_server.ts";
 import { buttonRef, refIn } from "./blaze_refs.ts";
+import { toolParams } from "../cli/blaze.ts";
 
 const PASSWORD = "Hunter2-s3cret!";
 const EMAIL = "ada@example.com";
@@ -167,35 +168,68 @@ Deno.test("projectTrail() gives each [redacted] sensitive input its own slot wit
   for (const t of texts) assertEquals(mem[t!.slice(2, -2)] ?? null, null);
 });
 
-Deno.test("BlazeSession keeps a secret the agent wrote to memory by key, and redacts its typing", async () => {
+Deno.test("BlazeSession stores a memory value marked secret, or equal to a typed secret, as [redacted] and other memory as set", async () => {
   const dir = await Deno.makeTempDir();
   const server = serveFolder();
-  const store = SqliteEventStore.open(`${dir}/cairn.db`);
+  const dbPath = `${dir}/cairn.db`;
+  const store = SqliteEventStore.open(dbPath);
   const driver = await ChromeDriver.launch();
+  const PIN = "pin-7351-kept-secret";
   try {
     const s = await BlazeSession.start(driver, store, {
       url: server.url + "login.html",
       prompt: "Sign in",
       screenshots: false,
     });
-    await s.call("memory", { op: "set", name: "pw", value: PASSWORD });
+    // `cairn blaze memory set pin=… secret` is this call
+    const params = toolParams("memory", ["set", `pin=${PIN}`, "secret"]);
+    assertEquals(params, { op: "set", name: "pin", value: PIN, secret: true });
+    const set = await s.call("memory", params);
+    assert(set.ok, set.error);
+    assertEquals(set.output, 'pin = "[redacted]"');
+    // the agent reads its own secret back (it set it); the log keeps only [redacted]
+    assertEquals((await s.call("memory", { op: "get", name: "pin" })).value, PIN);
     const snap = (await s.call("snapshot", {})).output;
     assert((await s.call("type", { ref: refIn(snap, "Password"), text: PASSWORD })).ok);
+    // a value equal to a secret typed into a sensitive field is that secret, marked or not
+    assert((await s.call("memory", { op: "set", name: "pw", value: PASSWORD })).ok);
+    assert((await s.call("memory", { op: "set", name: "note", value: "two coffees" })).ok);
     await s.call("end", {});
+    assertEquals(s.memory, { pin: PIN, pw: PASSWORD, note: "two coffees" });
+
     const events: StoredEvent[] = [];
     for await (const e of store.readStream(s.streamId)) events.push(e);
-    const typed = events.find((e) => e.type === "ActionPerformed" && e.data.kind === "inputText");
-    assert(typed?.type === "ActionPerformed");
-    assertEquals(typed.data.text, "[redacted]");
-    assertEquals(typed.data.toolParams?.text, "[redacted]");
+    for (const e of events) {
+      const json = JSON.stringify(e);
+      assert(!json.includes(PIN) && !json.includes(PASSWORD), `${e.type} holds a secret: ${json}`);
+    }
+    const sets = events.flatMap((e) =>
+      e.type === "ActionPerformed" && e.data.kind === "memorySet"
+        ? [[e.data.storeAs, e.data.value, e.data.toolParams?.value]]
+        : []
+    );
+    assertEquals(sets, [
+      ["pin", "[redacted]", "[redacted]"],
+      ["pw", "[redacted]", "[redacted]"],
+      ["note", "two coffees", "two coffees"],
+    ]);
     const last = events.filter((e) => e.type === "MemorySnapshotted").at(-1);
     assert(last?.type === "MemorySnapshotted");
-    assertEquals(last.data.memory, { pw: PASSWORD }); // the agent's own, by key
-    assertEquals(last.data.writtenBy, { pw: "memorySet" });
+    assertEquals(last.data.memory, { pin: "[redacted]", pw: "[redacted]", note: "two coffees" });
+    assertEquals(last.data.writtenBy, { pin: "memorySet", pw: "memorySet", note: "memorySet" });
+    const recording = JSON.stringify(sessionToRecording(await readSession(store, s.id)));
+    assert(!recording.includes(PIN) && !recording.includes(PASSWORD), recording);
   } finally {
     store.close();
     await driver.close();
     await server.close();
+  }
+  try {
+    const bytes = await dbBytes(dbPath);
+    assertStringIncludes(bytes, "two coffees"); // the scan does see stored memory
+    assert(!bytes.includes(PIN), "the SQLite file holds the memory value marked secret");
+    assert(!bytes.includes(PASSWORD), "the SQLite file holds the password");
+  } finally {
     await Deno.remove(dir, { recursive: true });
   }
 });

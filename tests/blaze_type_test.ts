@@ -57,6 +57,42 @@ Deno.test("BlazeSession type fails on what is not editable (a heading, a read-on
   });
 });
 
+/** The center of the element on the line with `label` of a `snapshot --bounds`. */
+function centerOf(snapshot: string, label: string): { x: number; y: number } {
+  const line = snapshot.split("\n").find((l) => l.includes(JSON.stringify(label)));
+  const m = line?.match(/\{x:(-?\d+),y:(-?\d+),w:(\d+),h:(\d+)\}/);
+  if (!m) throw new Error(`No bounds for ${label} in snapshot:\n${snapshot}`);
+  const [x, y, w, h] = m.slice(1).map(Number) as [number, number, number, number];
+  return { x: Math.round(x + w / 2), y: Math.round(y + h / 2) };
+}
+
+Deno.test("BlazeSession type at a bare point checks the element there as a ref is checked, and types into a field or contenteditable", async () => {
+  await onFields("Fill the form by points", async (s) => {
+    const snap = (await s.call("snapshot", { bounds: true })).output;
+    // a point on the heading: what is there is no text field
+    const heading = await s.call("type", { ...centerOf(snap, "Details"), text: "hello" });
+    assertEquals(heading.ok, false, heading.output);
+    assertStringIncludes(String(heading.error), 'Cannot type into heading "Details"');
+    const code = await s.call("type", { ...centerOf(snap, "Code"), text: "B-2" });
+    assertEquals(code.ok, false, code.output);
+    assertStringIncludes(String(code.error), 'Cannot type into textbox "Code": it is read-only');
+    // the point falls on the button's label text: the button is named
+    const done = await s.call("type", { ...centerOf(snap, "Done"), text: "x" });
+    assertEquals(done.ok, false, done.output);
+    assertStringIncludes(String(done.error), 'Cannot type into button "Done"');
+    const name = await s.call("type", { ...centerOf(snap, "Name"), text: "Ada" });
+    assert(name.ok, name.output);
+    assertStringIncludes(name.output, 'Typed "Ada" into textbox "Name"');
+    const notes = await s.call("type", { ...centerOf(snap, "Notes"), text: "hi there" });
+    assert(notes.ok, notes.output);
+    const after = (await s.call("snapshot", {})).output;
+    assertStringIncludes(after, "Ada");
+    assertStringIncludes(after, "A-1");
+    assertStringIncludes(after, "hi there");
+    assert(!after.includes("hello") && !after.includes("B-2"), after);
+  });
+});
+
 Deno.test("BlazeSession snapshot --diff with no earlier snapshot says so before the full snapshot", async () => {
   await onFields("Look", async (s) => {
     const first = (await s.call("snapshot", { diff: true })).output;
