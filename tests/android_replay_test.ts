@@ -7,6 +7,10 @@
 import { AndroidDriver } from "../drivers/android/android_driver.ts";
 import { runPlayback } from "../drivers/playback_runner.ts";
 import type { PlaybackPlan } from "../engine/playback/actions.ts";
+import { trailToPlan } from "../engine/playback/from_trail.ts";
+import { parseTrail } from "../engine/trail.ts";
+import type { Screen, UiNode } from "../engine/ui_node.ts";
+import { walk } from "../engine/ui_node.ts";
 import { SqliteEventStore } from "../events/sqlite_event_store.ts";
 import { type AndroidStandin, startAndroidStandin } from "./android_standin.ts";
 import { assert, assertEquals } from "./assert.ts";
@@ -202,4 +206,113 @@ Deno.test("runPlayback() on Android reads, asserts, presses keys and honours on_
     await standin.close();
     await Deno.remove(dir, { recursive: true });
   }
+});
+
+const CORPUS = new URL("../../shared/corpus/android/", import.meta.url);
+const LOGIN_XML = Deno.readTextFileSync(
+  new URL("uiautomator_wdio_demo_reactnative_login.xml", CORPUS),
+);
+
+/** The login screen of the next app version: a "Name" field above Email, with the same id. */
+function withNameField(xml: string): string {
+  const email = /<node index="1" text="Email"[^>]*\/>/.exec(xml)![0];
+  const name = email.replace('text="Email"', 'text="Name"')
+    .replace('content-desc="input-email"', 'content-desc="input-name"')
+    .replace('hint="Email"', 'hint="Name"')
+    .replace('bounds="[180,793][1000,913]"', 'bounds="[180,640][1000,760]"');
+  return xml.replace(email, `${name}${email}`);
+}
+
+/** What `optimize` wrote for the wdio demo's login: the unique content-desc first. */
+const LOGIN_TRAIL = `config:
+  id: wdio-login
+  platform: android
+  selectorMode: adaptive
+  memory:
+    email: bob@example.com
+    password: s3cretPass!
+trail:
+  - step: Log in
+    recording:
+      - inputText:
+          selectors:
+            - contentDescription: "input-email"
+            - id: "RNE__Input__text-input"
+              index: 0
+            - testId: "RNE__Input__text-input"
+              index: 0
+            - xy: [ 590, 853 ]
+              viewport: { width: 1080, height: 2424 }
+          text: "{{email}}"
+      - inputText:
+          selectors:
+            - contentDescription: "input-password"
+            - id: "RNE__Input__text-input"
+              index: 1
+            - testId: "RNE__Input__text-input"
+              index: 1
+            - xy: [ 590, 1093 ]
+              viewport: { width: 1080, height: 2424 }
+          text: "{{password}}"
+`;
+
+/** Replays a plan on the stand-in serving `xml`; returns the report and the screen after it. */
+async function replayPlan(xml: string, p: PlaybackPlan) {
+  const standin = startAndroidStandin({ screens: { app: xml } });
+  const dir = await Deno.makeTempDir({ prefix: "cairn_android_replay_" });
+  const store = SqliteEventStore.open(`${dir}/cairn.db`);
+  const driver = await AndroidDriver.connect({ appium: standin.url });
+  try {
+    const report = await runPlayback(driver, store, p, { locateWaitMs: 0, settleAfterMs: 0 });
+    const { screen } = await driver.snapshot();
+    return { report, standin, screen };
+  } finally {
+    await driver.close();
+    store.close();
+    await standin.close();
+    await Deno.remove(dir, { recursive: true });
+  }
+}
+
+function byDesc(screen: Screen, desc: string): UiNode | undefined {
+  for (const [n] of walk(screen.root)) if (n.contentDescription === desc) return n;
+  return undefined;
+}
+
+Deno.test("runPlayback() on Android follows the trail's selector order: a field added above Email does not take the email", async () => {
+  const plan = trailToPlan(parseTrail(LOGIN_TRAIL));
+  const { report, standin, screen } = await replayPlan(withNameField(LOGIN_XML), plan);
+  assertEquals(report.results.map((r) => [r.status, r.selector_used]), [
+    ["ok", "content_description"],
+    ["ok", "content_description"],
+  ]);
+  assertEquals(lookups(standin), [
+    "accessibility id=input-email",
+    "accessibility id=input-password",
+  ]);
+  // Email [180,793][1000,913] and Password [180,1033][1000,1153] were tapped, not Name.
+  assertEquals(taps(standin), [{ x: 590, y: 853 }, { x: 590, y: 1093 }]);
+  assertEquals(byDesc(screen, "input-name")?.text, "Name");
+  assertEquals(byDesc(screen, "input-email")?.text, "bob@example.com");
+});
+
+Deno.test("runPlayback() on Android uses an indexed id only when the selectors before it fail, and reports it healed", async () => {
+  const plan = trailToPlan(parseTrail(LOGIN_TRAIL));
+  const noDesc = LOGIN_XML.replace('content-desc="input-email"', 'content-desc=""')
+    .replace('content-desc="input-password"', 'content-desc=""');
+  const { report, standin, screen } = await replayPlan(noDesc, plan);
+  assertEquals(report.results.map((r) => [r.status, r.healed_selector]), [
+    ["healed", "id=RNE__Input__text-input[0]"],
+    ["healed", "id=RNE__Input__text-input[1]"],
+  ]);
+  assertEquals(report.actions_healed, 2);
+  assertEquals(lookups(standin).slice(0, 2), [
+    "accessibility id=input-email",
+    "id=RNE__Input__text-input",
+  ]);
+  assertEquals(taps(standin), [{ x: 590, y: 853 }, { x: 590, y: 1093 }]);
+  const fields = [...walk(screen.root)].map(([n]) => n).filter((n) =>
+    n.resourceId === "RNE__Input__text-input"
+  );
+  assertEquals(fields[0]?.text, "bob@example.com");
 });

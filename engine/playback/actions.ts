@@ -44,11 +44,8 @@ export const REDACTED = "[redacted]";
 const Point = z.object({ x: z.number(), y: z.number() });
 const Size = z.object({ width: z.number().positive(), height: z.number().positive() });
 
-/**
- * What a recording knows of the element an action targeted: every selector the recorder
- * computed. The cascade tries them in a fixed order (see `cascade.ts`).
- */
-export const Target = z.object({
+/** The selector properties of a target: one recorded selector's worth (see {@linkcode Target}). */
+const TargetSelector = z.object({
   /** `data-testid` (web) or a bare test tag. */
   testId: z.string().min(1).optional(),
   /** `aria-label` (web). */
@@ -80,6 +77,21 @@ export const Target = z.object({
     id: z.string().min(1).optional(),
     contentDescription: z.string().min(1).optional(),
   }).strict().optional(),
+});
+
+/**
+ * What a recording knows of the element an action targeted: every selector the recorder
+ * computed. The web cascade tries them in a fixed order (see `cascade.ts`); the Android
+ * cascade follows `alternatives` when a trail gave an ordered list.
+ */
+export const Target = TargetSelector.extend({
+  /**
+   * A trail's ordered fallback list (`selectors: [...]`), one entry per selector that names an
+   * element (an `xy` alone is `point`): the Android cascade tries them in this order, and an
+   * entry's `index` and `within` qualify only that entry's lookups. The fields above are the
+   * entries merged (the first one's properties lead), for reports and the coordinate check.
+   */
+  alternatives: z.array(TargetSelector).optional(),
   /** Where the action happened, in the recording's coordinate space. */
   point: Point.optional(),
 });

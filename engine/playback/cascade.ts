@@ -302,8 +302,12 @@ function scoped<S>(
 }
 
 /**
- * Plans the Android cascade: resource id → content description → text → class + index →
- * coordinates, as UiAutomator2 lookups (engineer F's driver answers them).
+ * Plans the Android cascade: resource id (or test tag) → content description → text → class +
+ * index → coordinates, as UiAutomator2 lookups (engineer F's driver answers them). A trail's
+ * ordered fallback list (`target.alternatives`) is followed in its order — the optimizer put the
+ * unique selector first — each entry planned on its own, so its `index` and `childOf` qualify
+ * only its own lookups; a lookup an earlier entry already planned is not repeated. A level
+ * with an index shows it (`id=field[1]`).
  *
  * @param target what the recording knows of the element
  * @param mode the selector mode
@@ -312,16 +316,40 @@ function scoped<S>(
  * ```ts
  * const levels = androidCascade({ id: "com.app:id/ok", text: "OK" }, "adaptive");
  * if (levels[0]!.queries[0]!.using !== "id" || levels[1]!.strategy !== "text") throw new Error();
+ * const ordered = androidCascade({
+ *   id: "field",
+ *   contentDescription: "input-email",
+ *   alternatives: [{ contentDescription: "input-email" }, { id: "field", index: 0 }],
+ * });
+ * if (ordered[0]!.selector !== "~input-email" || ordered[1]!.selector !== "id=field[0]") throw new Error();
  * ```
  */
 export function androidCascade(target: Target, mode: SelectorMode = "adaptive"): CascadeLevel[] {
+  const entries = target.alternatives?.length ? target.alternatives : [target];
+  const levels: CascadeLevel[] = [];
+  const planned = new Set<string>();
+  for (const entry of entries) {
+    for (const level of androidLevels(entry)) {
+      const key = JSON.stringify([level.queries, level.nth, level.pattern]);
+      if (planned.has(key)) continue;
+      planned.add(key);
+      levels.push(level);
+    }
+  }
+  return levelsForMode(levels, target, mode);
+}
+
+/** The Android levels of one selector (no coordinates), scoped and indexed as it says. */
+function androidLevels(target: Omit<Target, "alternatives" | "point">): CascadeLevel[] {
   const levels: CascadeLevel[] = [];
   const ui = (s: string) => `"${s.replace(/\\/g, "\\\\").replace(/"/g, '\\"')}"`;
-  if (target.id) {
+  // A test tag (Compose testTag, React Native testID) is a bare resource-id on Android.
+  const id = target.id ?? target.testId;
+  if (id) {
     levels.push({
       strategy: "id",
-      selector: `id=${target.id}`,
-      queries: [{ using: "id", value: target.id }],
+      selector: `id=${id}`,
+      queries: [{ using: "id", value: id }],
     });
   }
   const desc = target.contentDescription ?? target.ariaLabel;
@@ -379,10 +407,8 @@ export function androidCascade(target: Target, mode: SelectorMode = "adaptive"):
       }],
     });
   }
-  return levelsForMode(
-    withNth(scoped(levels, target, androidScope, scopeAndroidLevel), target),
-    target,
-    mode,
+  return withNth(scoped(levels, target, androidScope, scopeAndroidLevel), target).map((l) =>
+    l.nth === undefined ? l : { ...l, selector: `${l.selector}[${l.nth}]` }
   );
 }
 
