@@ -23,6 +23,7 @@ import {
 import {
   androidCascade,
   type CascadeLevel,
+  describeTried,
   type Resolution,
   resolveTarget,
   webCascade,
@@ -765,7 +766,7 @@ class Run {
         tried,
       );
     }
-    const summary = res.tried.map((t) => `${t.selector} → ${t.matches}`).join("; ");
+    const summary = describeTried(res.tried);
     throw new ActionFailure(
       "selector_not_found",
       summary

@@ -212,6 +212,7 @@ const CORPUS = new URL("../../shared/corpus/android/", import.meta.url);
 const LOGIN_XML = Deno.readTextFileSync(
   new URL("uiautomator_wdio_demo_reactnative_login.xml", CORPUS),
 );
+const TASKS_XML = Deno.readTextFileSync(new URL("uiautomator_google_tasks_list.xml", CORPUS));
 
 /** The login screen of the next app version: a "Name" field above Email, with the same id. */
 function withNameField(xml: string): string {
@@ -315,4 +316,47 @@ Deno.test("runPlayback() on Android uses an indexed id only when the selectors b
     n.resourceId === "RNE__Input__text-input"
   );
   assertEquals(fields[0]?.text, "bob@example.com");
+});
+
+Deno.test("runPlayback() on Android plays childOf selectors as childSelector lookups on the parent's descendants (Google Tasks)", async () => {
+  const trail = `config:
+  id: tasks
+  platform: android
+trail:
+  - step: Star task 5
+    recording:
+      - tap:
+          id: "com.google.android.apps.tasks:id/star_button"
+          childOf:
+            contentDescription: "Task 5"
+  - step: Complete task 4
+    recording:
+      - tap:
+          id: "com.google.android.apps.tasks:id/tasks_item_completed_check"
+          childOf:
+            contentDescription: "Task 4"
+`;
+  const { report, standin } = await replayPlan(TASKS_XML, trailToPlan(parseTrail(trail)));
+  assertEquals(report.results.map((r) => [r.status, r.selector_used]), [
+    ["ok", "id"],
+    ["ok", "id"],
+  ]);
+  assertEquals(lookups(standin), [
+    '-android uiautomator=new UiSelector().description("Task 5").childSelector(new UiSelector().resourceId("com.google.android.apps.tasks:id/star_button"))',
+    '-android uiautomator=new UiSelector().description("Task 4").childSelector(new UiSelector().resourceId("com.google.android.apps.tasks:id/tasks_item_completed_check"))',
+  ]);
+  // Task 5's star [1429,1656][1537,1764]; Task 4's check box [90,1803][144,1857].
+  assertEquals(taps(standin), [{ x: 1483, y: 1710 }, { x: 117, y: 1830 }]);
+});
+
+Deno.test("runPlayback() on Android reports a selector the device cannot read as an invalid selector, not 0 matches", async () => {
+  const { report } = await replayPlan(TASKS_XML, {
+    source: { kind: "actions" },
+    platform: "android",
+    actions: [{ type: "click", target: { textRegex: "Task (5" } }],
+  });
+  const r = report.results[0]!;
+  assertEquals([r.status, r.error_code], ["failed", "selector_not_found"]);
+  assert(r.error!.includes("text=/Task (5/ → invalid selector ("), r.error);
+  assert(!r.error!.includes("→ 0"), r.error);
 });

@@ -486,6 +486,38 @@ export interface TriedLevel {
   hidden?: number;
   /** Why the verifier refused its one match. */
   refused?: string;
+  /** The finder could not read a lookup of the level (an invalid selector), and why. */
+  invalid?: string;
+}
+
+/**
+ * Whether a lookup failed because the finder cannot read the selector: Appium's `invalid
+ * selector` (a `DriverError` coded `invalid_selector`) or a captured screen's `SyntaxError`.
+ */
+function invalidSelector(err: unknown): string | undefined {
+  const code = (err as { code?: unknown } | null)?.code;
+  if (!(err instanceof SyntaxError) && code !== "invalid_selector") return undefined;
+  const message = err instanceof Error ? err.message : String(err);
+  const line = message.replace(/\s+/g, " ").trim();
+  return line.length > 200 ? `${line.slice(0, 197)}...` : line;
+}
+
+/**
+ * The levels tried, one clause each, for a failure message: `~Task 5 >> id=star → 0`,
+ * `id=field → 3`, `text=/(/ → invalid selector (…why…)`.
+ *
+ * @param tried the levels of a resolution
+ * @returns the clauses joined by `; `
+ * @example
+ * ```ts
+ * const line = describeTried([{ strategy: "id", selector: "id=a", matches: 2 }, { strategy: "text", selector: "text=/(/", matches: 0, invalid: "bad regex" }]);
+ * if (line !== "id=a → 2; text=/(/ → invalid selector (bad regex)") throw new Error(line);
+ * ```
+ */
+export function describeTried(tried: readonly TriedLevel[]): string {
+  return tried.map((t) =>
+    `${t.selector} → ${t.invalid !== undefined ? `invalid selector (${t.invalid})` : t.matches}`
+  ).join("; ");
 }
 
 /** Levels that match by position, not identity: their one match is verified before use. */
@@ -504,7 +536,8 @@ export interface Resolution {
 
 /**
  * Runs the selector levels (not coordinates) in order through `finder`; the first level with
- * exactly one visible match wins. A lookup that throws counts as no match.
+ * exactly one visible match wins. A lookup that throws counts as no match; when it threw
+ * because the finder cannot read the selector, the level says so (`invalid`).
  *
  * @param finder a `Driver` or any element finder
  * @param levels the cascade, from {@linkcode webCascade} or {@linkcode androidCascade}
@@ -524,11 +557,14 @@ export async function resolveTarget(
     if (level.strategy === "coordinates") continue;
     let visibleCount = 0;
     let hiddenCount = 0;
+    let invalid: string | undefined;
     for (const query of level.queries) {
       let found: LookupMatch[];
       try {
         found = await finder.find(query);
-      } catch {
+      } catch (err) {
+        // An unreadable selector is named as such; any other failure counts as no match.
+        invalid ??= invalidSelector(err);
         found = [];
       }
       if (level.pattern !== undefined) {
@@ -567,6 +603,7 @@ export async function resolveTarget(
       selector: level.selector,
       matches: visibleCount,
       ...(hiddenCount > 0 ? { hidden: hiddenCount } : {}),
+      ...(invalid !== undefined && visibleCount === 0 ? { invalid } : {}),
     });
   }
   return { healed: false, tried, sawHidden };

@@ -4,6 +4,7 @@ import { ScreenFinder } from "../../drivers/android/screen_lookup.ts";
 import {
   anchoredPattern,
   androidCascade,
+  describeTried,
   resolveTarget,
   sanitizeCssPath,
   textQueries,
@@ -271,5 +272,19 @@ Deno.test("resolveTarget() on Android takes the trail's unique selector before a
     "Name",
     "id=RNE__Input__text-input[0]",
     true,
+  ]);
+});
+
+Deno.test("resolveTarget() names a selector the finder cannot read as invalid, not as 0 matches", async () => {
+  const finder = new ScreenFinder(parseHierarchy(await Deno.readTextFile(RN_LOGIN)));
+  const res = await resolveTarget(finder, androidCascade({ textRegex: "Email (" }, "strict"));
+  assertEquals(res.element, undefined);
+  assertEquals(res.tried[0]!.matches, 0);
+  assertEquals(typeof res.tried[0]!.invalid, "string");
+  assertEquals(describeTried(res.tried).startsWith("text=/Email (/ → invalid selector ("), true);
+  const found = await resolveTarget(finder, androidCascade({ textRegex: "E.ail" }, "strict"));
+  assertEquals([found.tried[0]!.invalid, describeTried(found.tried)], [
+    undefined,
+    "text=/E.ail/ → 1",
   ]);
 });
