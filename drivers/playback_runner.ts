@@ -359,7 +359,7 @@ class Run {
 
   async #playOne(index: number, action: PlaybackAction): Promise<Completed> {
     const t0 = performance.now();
-    const description = describeAction(action);
+    const description = describeAction(action, this.plan.platform);
     const base = { index, action: action.type, description };
     const finish = async (
       rest: Omit<Completed, "index" | "action" | "durationMs" | "description">,
@@ -771,7 +771,7 @@ class Run {
       "selector_not_found",
       summary
         ? `No selector matched exactly one visible element (${summary})`
-        : `No usable selector for ${describeAction(action)} in ${mode} mode`,
+        : `No usable selector for ${describeAction(action, this.plan.platform)} in ${mode} mode`,
       tried,
     );
   }

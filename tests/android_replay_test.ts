@@ -126,7 +126,7 @@ Deno.test("runPlayback() on Android heals from id to content-desc when the resou
 Deno.test("runPlayback() on Android heals from id to content-desc to text when both changed", async () => {
   const { report, standin } = await replayOn(NO_DESC);
   assertEquals(report.results[0]!.status, "healed");
-  assertEquals(report.results[0]!.healed_selector, "text=Dashboard");
+  assertEquals(report.results[0]!.healed_selector, 'text="Dashboard"');
   assertEquals(report.results[0]!.tried?.map((t) => [t.strategy, t.matches]).slice(0, 3), [
     ["id", 0],
     ["content_description", 0],
@@ -283,9 +283,9 @@ function byDesc(screen: Screen, desc: string): UiNode | undefined {
 Deno.test("runPlayback() on Android follows the trail's selector order: a field added above Email does not take the email", async () => {
   const plan = trailToPlan(parseTrail(LOGIN_TRAIL));
   const { report, standin, screen } = await replayPlan(withNameField(LOGIN_XML), plan);
-  assertEquals(report.results.map((r) => [r.status, r.selector_used]), [
-    ["ok", "content_description"],
-    ["ok", "content_description"],
+  assertEquals(report.results.map((r) => [r.status, r.selector_used, r.description]), [
+    ["ok", "content_description", "type ~input-email"],
+    ["ok", "content_description", "type ~input-password"],
   ]);
   assertEquals(lookups(standin), [
     "accessibility id=input-email",
@@ -337,9 +337,9 @@ trail:
             contentDescription: "Task 4"
 `;
   const { report, standin } = await replayPlan(TASKS_XML, trailToPlan(parseTrail(trail)));
-  assertEquals(report.results.map((r) => [r.status, r.selector_used]), [
-    ["ok", "id"],
-    ["ok", "id"],
+  assertEquals(report.results.map((r) => [r.status, r.description]), [
+    ["ok", "click ~Task 5 >> id=com.google.android.apps.tasks:id/star_button"],
+    ["ok", "click ~Task 4 >> id=com.google.android.apps.tasks:id/tasks_item_completed_check"],
   ]);
   assertEquals(lookups(standin), [
     '-android uiautomator=new UiSelector().description("Task 5").childSelector(new UiSelector().resourceId("com.google.android.apps.tasks:id/star_button"))',

@@ -178,19 +178,33 @@ export function isSupported(type: string): type is ActionType {
 }
 
 /**
- * A short description of an action for the subtitle and the CLI table:
- * `click [data-testid=submit]`, `navigate http://…`, `type #email`.
+ * A short description of an action for the subtitle and the CLI table, in the notation of the
+ * platform it plays on: web `click [data-testid=submit]`, `navigate http://…`, `type #email`;
+ * Android `type ~input-email`, `click id=com.app:id/ok`, `click text="LOGIN"`,
+ * `click ~Task 5 >> id=…:id/star_button` (a trail's first selector, as the cascade tries it).
  *
  * @param action the action
+ * @param platform where it plays (default web)
  * @returns one line
+ * @example
+ * ```ts
+ * const a = { type: "click", target: { contentDescription: "Forms", text: "Forms" } };
+ * if (describeAction(a, "android") !== "click ~Forms") throw new Error();
+ * ```
  */
-export function describeAction(action: PlaybackAction): string {
+export function describeAction(
+  action: PlaybackAction,
+  platform: "web" | "android" | "ios" = "web",
+): string {
   const t = action.target;
   let what = "";
   if (action.type === "navigate") what = action.url ?? "";
   else if (action.type === "key_press") what = action.key ?? "";
   else if (action.type === "scroll" && action.scrollTo) {
     what = `${action.scrollTo.x},${action.scrollTo.y}`;
+  } else if (t && platform !== "web") {
+    what = describeNativeTarget(t.alternatives?.[0] ?? t) ||
+      (t.point ? `(${t.point.x}, ${t.point.y})` : "");
   } else if (t) {
     what = t.css ?? (t.testId !== undefined ? `[data-testid=${t.testId}]` : undefined) ??
       (t.ariaLabel !== undefined ? `[aria-label="${t.ariaLabel}"]` : undefined) ??
@@ -202,6 +216,36 @@ export function describeAction(action: PlaybackAction): string {
       (t.point ? `(${t.point.x}, ${t.point.y})` : "");
   }
   return what ? `${action.type} ${what}` : action.type;
+}
+
+/**
+ * A native (Android) selector as Appium users write it: `id=…`, `~content description`,
+ * `text="…"`, `text=/regex/`, `Class[index]`, scoped as `~Parent >> …`; "" when it names none.
+ */
+function describeNativeTarget(t: z.infer<typeof TargetSelector>): string {
+  const id = t.id ?? t.testId;
+  const desc = t.contentDescription ?? t.ariaLabel;
+  const nth = t.index !== undefined ? `[${t.index}]` : "";
+  const own = id !== undefined
+    ? `id=${id}${nth}`
+    : desc !== undefined
+    ? `~${desc}${nth}`
+    : t.text !== undefined
+    ? `text=${JSON.stringify(t.text)}${nth}`
+    : t.textRegex !== undefined
+    ? `text=/${t.textRegex}/${nth}`
+    : t.className !== undefined
+    ? `${t.className}${nth}`
+    : "";
+  const w = t.within;
+  const parentId = w?.id ?? w?.testId;
+  const parentDesc = w?.contentDescription ?? w?.ariaLabel;
+  const scope = parentId !== undefined
+    ? `id=${parentId}`
+    : parentDesc !== undefined
+    ? `~${parentDesc}`
+    : undefined;
+  return own && scope ? `${scope} >> ${own}` : own;
 }
 
 /** The playback action type of each capture / trail action kind (same name when absent). */

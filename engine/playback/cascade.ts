@@ -363,7 +363,7 @@ function androidLevels(target: Omit<Target, "alternatives" | "point">): CascadeL
   if (target.text) {
     levels.push({
       strategy: "text",
-      selector: `text=${target.text}`,
+      selector: `text=${JSON.stringify(target.text)}`,
       queries: [
         { using: "-android uiautomator", value: `new UiSelector().text(${ui(target.text)})` },
         {
