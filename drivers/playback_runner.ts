@@ -704,6 +704,7 @@ class Run {
       };
     }
     const coords = levels.find((l) => l.strategy === "coordinates");
+    let offScreen: string | undefined;
     if (coords && target.point) {
       const recorded = action.viewport ?? this.plan.viewport;
       const point = scalePoint(
@@ -712,10 +713,8 @@ class Run {
         this.#viewport,
         { space: this.plan.coordinateSpace ?? "css" },
       );
-      if (
-        point.x >= 0 && point.y >= 0 && point.x <= this.#viewport.width &&
-        point.y <= this.#viewport.height
-      ) {
+      const { width, height } = this.#viewport;
+      if (point.x >= 0 && point.y >= 0 && point.x < width && point.y < height) {
         const snap = await this.driver.snapshot();
         const check = checkPointTarget(snap.screen, point, target);
         tried.push({
@@ -756,13 +755,19 @@ class Run {
           tried,
         );
       }
+      // Nothing can be tapped off the device's screen: say so instead of trying.
+      offScreen =
+        `the coordinate fallback (${point.x}, ${point.y}) is outside the ${width}×${height} ${
+          this.plan.platform === "web" ? "viewport" : "screen"
+        }`;
+      tried.push({ strategy: "coordinates", selector: coords.selector, matches: 0 });
     }
     if (res.sawHidden) {
       throw new ActionFailure(
         "element_hidden",
         `The element exists but is hidden (${
           res.tried.filter((t) => t.hidden).map((t) => t.selector).join(", ")
-        })`,
+        })${offScreen ? `, and ${offScreen}` : ""}`,
         tried,
       );
     }
@@ -770,7 +775,11 @@ class Run {
     throw new ActionFailure(
       "selector_not_found",
       summary
-        ? `No selector matched exactly one visible element (${summary})`
+        ? `No selector matched exactly one visible element (${summary})${
+          offScreen ? `, and ${offScreen}` : ""
+        }`
+        : offScreen
+        ? `Cannot ${action.type} at the recorded point: ${offScreen}`
         : `No usable selector for ${describeAction(action, this.plan.platform)} in ${mode} mode`,
       tried,
     );

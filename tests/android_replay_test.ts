@@ -360,3 +360,35 @@ Deno.test("runPlayback() on Android reports a selector the device cannot read as
   assert(r.error!.includes("text=/Task (5/ → invalid selector ("), r.error);
   assert(!r.error!.includes("→ 0"), r.error);
 });
+
+Deno.test("runPlayback() on Android fails a tap whose recorded point lies outside the screen, tapping nothing", async () => {
+  const trail = `config:
+  id: offscreen
+  platform: android
+trail:
+  - step: Recorded actions
+    recording:
+      - tap:
+          xy: [ 5000, 9000 ]
+          viewport: { width: 1080, height: 2400 }
+      - tap:
+          selectors:
+            - contentDescription: "Gone"
+            - xy: [ 5000, 9000 ]
+              viewport: { width: 1080, height: 2400 }
+`;
+  const { report, standin } = await replayPlan(NAV_XML, trailToPlan(parseTrail(trail)));
+  assertEquals(report.results.map((r) => [r.status, r.error_code]), [
+    ["failed", "selector_not_found"],
+    ["failed", "selector_not_found"],
+  ]);
+  assertEquals(
+    report.results[0]!.error,
+    "Cannot click at the recorded point: the coordinate fallback (5000, 9000) is outside the 1080×2400 screen",
+  );
+  assertEquals(
+    report.results[1]!.error,
+    "No selector matched exactly one visible element (~Gone → 0), and the coordinate fallback (5000, 9000) is outside the 1080×2400 screen",
+  );
+  assertEquals(standin.gestures, []);
+});
