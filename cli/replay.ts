@@ -1,8 +1,8 @@
 /**
  * `cairn replay FILE --url URL`: plays a trail, a `recording_v1`, a Chrome DevTools Recorder
- * flow, a capture file, a synthetic action array or a stored session (by id) in headless Chromium with the
- * self-healing cascade, stores the playback events, and prints the report (a table, or JSON
- * with `--json`). Exits 1 when an action failed.
+ * flow, a capture file, a synthetic action array or a stored session (by id) in headless Chromium,
+ * or an Android one on a device through Appium, with the self-healing cascade, stores the playback
+ * events, and prints the report (a table, or JSON with `--json`). Exits 1 when an action failed.
  *
  * @module
  */
@@ -32,7 +32,8 @@ const CLOSE_CAP_MS = 5_000;
 /** The command's flags and help. */
 export const spec: CommandSpec = {
   name: "replay",
-  summary: "Replay a trail, recording or flow in Chromium with self-healing selectors",
+  summary:
+    "Replay a trail, recording or flow in Chromium or on Android (Appium) with self-healing selectors",
   positionals: ["FILE"],
   flags: {
     url: {
@@ -94,10 +95,13 @@ export const spec: CommandSpec = {
   details: `
 FILE is a trail (.yaml), a recording_v1 or Chrome Recorder JSON, a JSON action array
 ([{"action":"click","selector":"#go"}] or {"actions":[…]}), a Cairn capture, or the id of
-a session stored in the event log.
+a session stored in the event log. An Android one (config.platform: android) plays on a
+device through Appium (--appium, --udid, --app-package …) and reports its selectors as
+Appium names them: id=…, ~content description, text="…".
 
 Examples:
   cairn replay login.trail.yaml --url http://127.0.0.1:8000/
+  cairn replay android.trail.yaml --appium http://127.0.0.1:4723 --app-package com.example
   cairn replay vw-ax-human-….json --on-error stop --override 3=hunter2 --json`,
 };
 

@@ -24,6 +24,7 @@ import {
 import {
   androidCascade,
   type CascadeLevel,
+  describeTried,
   type Resolution,
   resolveTarget,
   webCascade,
@@ -395,7 +396,7 @@ class Run {
 
   async #playOne(index: number, action: PlaybackAction): Promise<Completed> {
     const t0 = performance.now();
-    const description = describeAction(action);
+    const description = describeAction(action, this.plan.platform);
     const n = this.#numbers[index];
     const base = {
       index,
@@ -762,6 +763,7 @@ class Run {
       };
     }
     const coords = levels.find((l) => l.strategy === "coordinates");
+    let offScreen: string | undefined;
     if (coords && target.point) {
       const recorded = action.viewport ?? this.plan.viewport;
       const point = scalePoint(
@@ -770,10 +772,8 @@ class Run {
         this.#viewport,
         { space: this.plan.coordinateSpace ?? "css" },
       );
-      if (
-        point.x >= 0 && point.y >= 0 && point.x <= this.#viewport.width &&
-        point.y <= this.#viewport.height
-      ) {
+      const { width, height } = this.#viewport;
+      if (point.x >= 0 && point.y >= 0 && point.x < width && point.y < height) {
         const snap = await this.driver.snapshot();
         const check = checkPointTarget(snap.screen, point, target);
         tried.push({
@@ -814,22 +814,32 @@ class Run {
           tried,
         );
       }
+      // Nothing can be tapped off the device's screen: say so instead of trying.
+      offScreen =
+        `the coordinate fallback (${point.x}, ${point.y}) is outside the ${width}×${height} ${
+          this.plan.platform === "web" ? "viewport" : "screen"
+        }`;
+      tried.push({ strategy: "coordinates", selector: coords.selector, matches: 0 });
     }
     if (res.sawHidden) {
       throw new ActionFailure(
         "element_hidden",
         `The element exists but is hidden (${
           res.tried.filter((t) => t.hidden).map((t) => t.selector).join(", ")
-        })`,
+        })${offScreen ? `, and ${offScreen}` : ""}`,
         tried,
       );
     }
-    const summary = res.tried.map((t) => `${t.selector} → ${t.matches}`).join("; ");
+    const summary = describeTried(res.tried);
     throw new ActionFailure(
       "selector_not_found",
       summary
-        ? `No selector matched exactly one visible element (${summary})`
-        : `No usable selector for ${describeAction(action)} in ${mode} mode`,
+        ? `No selector matched exactly one visible element (${summary})${
+          offScreen ? `, and ${offScreen}` : ""
+        }`
+        : offScreen
+        ? `Cannot ${action.type} at the recorded point: ${offScreen}`
+        : `No usable selector for ${describeAction(action, this.plan.platform)} in ${mode} mode`,
       tried,
     );
   }

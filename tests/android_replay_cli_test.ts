@@ -6,6 +6,7 @@
  */
 import { startAndroidStandin } from "./android_standin.ts";
 import { assertEquals, assertMatch, assertStringIncludes } from "./assert.ts";
+import { cairn } from "./cli_run.ts";
 
 const MAIN = new URL("../main.ts", import.meta.url).pathname;
 const NAV = Deno.readTextFileSync(
@@ -58,6 +59,10 @@ Deno.test("cairn replay plays an Android trail through Appium's protocol and hea
     assertEquals(out.code, 0, new TextDecoder().decode(out.stderr) + stdout);
     assertMatch(stdout, /healed\s+tap|healed\s+click/);
     assertStringIncludes(stdout, "content_description");
+    // Android notation, not the web's (#id, [data-testid=…]).
+    assertMatch(stdout, /healed\s+click id=com\.example\.my_sample_application:/);
+    assertMatch(stdout, /~Dashboard\s*$/m);
+    assertEquals(/#com\.example|\[data-testid=/.test(stdout), false, stdout);
     const lookups = standin.commands.filter((c) => c.path === "/elements").map((c) =>
       c.body!.using
     );
@@ -67,4 +72,13 @@ Deno.test("cairn replay plays an Android trail through Appium's protocol and hea
     await standin.close();
     await Deno.remove(dir, { recursive: true });
   }
+});
+
+Deno.test("cairn replay --help says it replays on Android too, not only in Chromium", async () => {
+  const help = await cairn(["replay", "--help"]);
+  assertEquals(help.code, 0, help.stderr);
+  const first = help.stdout.split("\n")[0]!;
+  assertStringIncludes(first, "in Chromium or on Android (Appium)");
+  assertStringIncludes(help.stdout, "--appium");
+  assertStringIncludes(help.stdout, 'id=…, ~content description, text="…"');
 });

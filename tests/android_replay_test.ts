@@ -7,6 +7,10 @@
 import { AndroidDriver } from "../drivers/android/android_driver.ts";
 import { runPlayback } from "../drivers/playback_runner.ts";
 import type { PlaybackPlan } from "../engine/playback/actions.ts";
+import { trailToPlan } from "../engine/playback/from_trail.ts";
+import { parseTrail } from "../engine/trail.ts";
+import type { Screen, UiNode } from "../engine/ui_node.ts";
+import { walk } from "../engine/ui_node.ts";
 import { SqliteEventStore } from "../events/sqlite_event_store.ts";
 import { type AndroidStandin, startAndroidStandin } from "./android_standin.ts";
 import { assert, assertEquals } from "./assert.ts";
@@ -122,7 +126,7 @@ Deno.test("runPlayback() on Android heals from id to content-desc when the resou
 Deno.test("runPlayback() on Android heals from id to content-desc to text when both changed", async () => {
   const { report, standin } = await replayOn(NO_DESC);
   assertEquals(report.results[0]!.status, "healed");
-  assertEquals(report.results[0]!.healed_selector, "text=Dashboard");
+  assertEquals(report.results[0]!.healed_selector, 'text="Dashboard"');
   assertEquals(report.results[0]!.tried?.map((t) => [t.strategy, t.matches]).slice(0, 3), [
     ["id", 0],
     ["content_description", 0],
@@ -202,4 +206,189 @@ Deno.test("runPlayback() on Android reads, asserts, presses keys and honours on_
     await standin.close();
     await Deno.remove(dir, { recursive: true });
   }
+});
+
+const CORPUS = new URL("../../shared/corpus/android/", import.meta.url);
+const LOGIN_XML = Deno.readTextFileSync(
+  new URL("uiautomator_wdio_demo_reactnative_login.xml", CORPUS),
+);
+const TASKS_XML = Deno.readTextFileSync(new URL("uiautomator_google_tasks_list.xml", CORPUS));
+
+/** The login screen of the next app version: a "Name" field above Email, with the same id. */
+function withNameField(xml: string): string {
+  const email = /<node index="1" text="Email"[^>]*\/>/.exec(xml)![0];
+  const name = email.replace('text="Email"', 'text="Name"')
+    .replace('content-desc="input-email"', 'content-desc="input-name"')
+    .replace('hint="Email"', 'hint="Name"')
+    .replace('bounds="[180,793][1000,913]"', 'bounds="[180,640][1000,760]"');
+  return xml.replace(email, `${name}${email}`);
+}
+
+/** What `optimize` wrote for the wdio demo's login: the unique content-desc first. */
+const LOGIN_TRAIL = `config:
+  id: wdio-login
+  platform: android
+  selectorMode: adaptive
+  memory:
+    email: bob@example.com
+    password: s3cretPass!
+trail:
+  - step: Log in
+    recording:
+      - inputText:
+          selectors:
+            - contentDescription: "input-email"
+            - id: "RNE__Input__text-input"
+              index: 0
+            - testId: "RNE__Input__text-input"
+              index: 0
+            - xy: [ 590, 853 ]
+              viewport: { width: 1080, height: 2424 }
+          text: "{{email}}"
+      - inputText:
+          selectors:
+            - contentDescription: "input-password"
+            - id: "RNE__Input__text-input"
+              index: 1
+            - testId: "RNE__Input__text-input"
+              index: 1
+            - xy: [ 590, 1093 ]
+              viewport: { width: 1080, height: 2424 }
+          text: "{{password}}"
+`;
+
+/** Replays a plan on the stand-in serving `xml`; returns the report and the screen after it. */
+async function replayPlan(xml: string, p: PlaybackPlan) {
+  const standin = startAndroidStandin({ screens: { app: xml } });
+  const dir = await Deno.makeTempDir({ prefix: "cairn_android_replay_" });
+  const store = SqliteEventStore.open(`${dir}/cairn.db`);
+  const driver = await AndroidDriver.connect({ appium: standin.url });
+  try {
+    const report = await runPlayback(driver, store, p, { locateWaitMs: 0, settleAfterMs: 0 });
+    const { screen } = await driver.snapshot();
+    return { report, standin, screen };
+  } finally {
+    await driver.close();
+    store.close();
+    await standin.close();
+    await Deno.remove(dir, { recursive: true });
+  }
+}
+
+function byDesc(screen: Screen, desc: string): UiNode | undefined {
+  for (const [n] of walk(screen.root)) if (n.contentDescription === desc) return n;
+  return undefined;
+}
+
+Deno.test("runPlayback() on Android follows the trail's selector order: a field added above Email does not take the email", async () => {
+  const plan = trailToPlan(parseTrail(LOGIN_TRAIL));
+  const { report, standin, screen } = await replayPlan(withNameField(LOGIN_XML), plan);
+  assertEquals(report.results.map((r) => [r.status, r.selector_used, r.description]), [
+    ["ok", "content_description", "type ~input-email"],
+    ["ok", "content_description", "type ~input-password"],
+  ]);
+  assertEquals(lookups(standin), [
+    "accessibility id=input-email",
+    "accessibility id=input-password",
+  ]);
+  // Email [180,793][1000,913] and Password [180,1033][1000,1153] were tapped, not Name.
+  assertEquals(taps(standin), [{ x: 590, y: 853 }, { x: 590, y: 1093 }]);
+  assertEquals(byDesc(screen, "input-name")?.text, "Name");
+  assertEquals(byDesc(screen, "input-email")?.text, "bob@example.com");
+});
+
+Deno.test("runPlayback() on Android uses an indexed id only when the selectors before it fail, and reports it healed", async () => {
+  const plan = trailToPlan(parseTrail(LOGIN_TRAIL));
+  const noDesc = LOGIN_XML.replace('content-desc="input-email"', 'content-desc=""')
+    .replace('content-desc="input-password"', 'content-desc=""');
+  const { report, standin, screen } = await replayPlan(noDesc, plan);
+  assertEquals(report.results.map((r) => [r.status, r.healed_selector]), [
+    ["healed", "id=RNE__Input__text-input[0]"],
+    ["healed", "id=RNE__Input__text-input[1]"],
+  ]);
+  assertEquals(report.actions_healed, 2);
+  assertEquals(lookups(standin).slice(0, 2), [
+    "accessibility id=input-email",
+    "id=RNE__Input__text-input",
+  ]);
+  assertEquals(taps(standin), [{ x: 590, y: 853 }, { x: 590, y: 1093 }]);
+  const fields = [...walk(screen.root)].map(([n]) => n).filter((n) =>
+    n.resourceId === "RNE__Input__text-input"
+  );
+  assertEquals(fields[0]?.text, "bob@example.com");
+});
+
+Deno.test("runPlayback() on Android plays childOf selectors as childSelector lookups on the parent's descendants (Google Tasks)", async () => {
+  const trail = `config:
+  id: tasks
+  platform: android
+trail:
+  - step: Star task 5
+    recording:
+      - tap:
+          id: "com.google.android.apps.tasks:id/star_button"
+          childOf:
+            contentDescription: "Task 5"
+  - step: Complete task 4
+    recording:
+      - tap:
+          id: "com.google.android.apps.tasks:id/tasks_item_completed_check"
+          childOf:
+            contentDescription: "Task 4"
+`;
+  const { report, standin } = await replayPlan(TASKS_XML, trailToPlan(parseTrail(trail)));
+  assertEquals(report.results.map((r) => [r.status, r.description]), [
+    ["ok", "click ~Task 5 >> id=com.google.android.apps.tasks:id/star_button"],
+    ["ok", "click ~Task 4 >> id=com.google.android.apps.tasks:id/tasks_item_completed_check"],
+  ]);
+  assertEquals(lookups(standin), [
+    '-android uiautomator=new UiSelector().description("Task 5").childSelector(new UiSelector().resourceId("com.google.android.apps.tasks:id/star_button"))',
+    '-android uiautomator=new UiSelector().description("Task 4").childSelector(new UiSelector().resourceId("com.google.android.apps.tasks:id/tasks_item_completed_check"))',
+  ]);
+  // Task 5's star [1429,1656][1537,1764]; Task 4's check box [90,1803][144,1857].
+  assertEquals(taps(standin), [{ x: 1483, y: 1710 }, { x: 117, y: 1830 }]);
+});
+
+Deno.test("runPlayback() on Android reports a selector the device cannot read as an invalid selector, not 0 matches", async () => {
+  const { report } = await replayPlan(TASKS_XML, {
+    source: { kind: "actions" },
+    platform: "android",
+    actions: [{ type: "click", target: { textRegex: "Task (5" } }],
+  });
+  const r = report.results[0]!;
+  assertEquals([r.status, r.error_code], ["failed", "selector_not_found"]);
+  assert(r.error!.includes("text=/Task (5/ → invalid selector ("), r.error);
+  assert(!r.error!.includes("→ 0"), r.error);
+});
+
+Deno.test("runPlayback() on Android fails a tap whose recorded point lies outside the screen, tapping nothing", async () => {
+  const trail = `config:
+  id: offscreen
+  platform: android
+trail:
+  - step: Recorded actions
+    recording:
+      - tap:
+          xy: [ 5000, 9000 ]
+          viewport: { width: 1080, height: 2400 }
+      - tap:
+          selectors:
+            - contentDescription: "Gone"
+            - xy: [ 5000, 9000 ]
+              viewport: { width: 1080, height: 2400 }
+`;
+  const { report, standin } = await replayPlan(NAV_XML, trailToPlan(parseTrail(trail)));
+  assertEquals(report.results.map((r) => [r.status, r.error_code]), [
+    ["failed", "selector_not_found"],
+    ["failed", "selector_not_found"],
+  ]);
+  assertEquals(
+    report.results[0]!.error,
+    "Cannot click at the recorded point: the coordinate fallback (5000, 9000) is outside the 1080×2400 screen",
+  );
+  assertEquals(
+    report.results[1]!.error,
+    "No selector matched exactly one visible element (~Gone → 0), and the coordinate fallback (5000, 9000) is outside the 1080×2400 screen",
+  );
+  assertEquals(standin.gestures, []);
 });

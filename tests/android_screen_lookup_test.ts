@@ -109,3 +109,96 @@ Deno.test("parseUiSelector() rejects what is not a UiSelector chain with a Synta
     "Cannot resolve xpath",
   );
 });
+
+Deno.test("parseUiSelector() reads a childSelector's nested chain and names the column of a bad one", () => {
+  assertEquals(
+    parseUiSelector(
+      'new UiSelector().description("Task 5").childSelector(new UiSelector().resourceId("a:id/star").instance(0));',
+    ),
+    [
+      { name: "description", arg: "Task 5" },
+      {
+        name: "childSelector",
+        arg: [{ name: "resourceId", arg: "a:id/star" }, { name: "instance", arg: 0 }],
+      },
+    ],
+  );
+  assertThrows(
+    () => parseUiSelector('new UiSelector().description("x").childSelector(text("y"))'),
+    SyntaxError,
+    "at column 49: expected new UiSelector()",
+  );
+  assertThrows(
+    () => parseUiSelector('new UiSelector().description("x").childSelector(new UiSelector()'),
+    SyntaxError,
+    "Cannot read UiSelector",
+  );
+});
+
+Deno.test("AndroidScreenLookup.find() resolves childSelector to a descendant of the parent's match (Google Tasks)", () => {
+  const xml = Deno.readTextFileSync(new URL("uiautomator_google_tasks_list.xml", CORPUS));
+  const finder = new ScreenFinder(parseHierarchy(xml));
+  const under = (parent: string, child: string) =>
+    finder.findSync({
+      using: "-android uiautomator",
+      value: `new UiSelector().description("${parent}").childSelector(new UiSelector()${child})`,
+    }).map((e) => e.bounds);
+  // Task 5's row holds the one star button of its own.
+  assertEquals(under("Task 5", '.resourceId("com.google.android.apps.tasks:id/star_button")'), [
+    { x: 1429, y: 1656, w: 108, h: 108 },
+  ]);
+  // Descendants, not only direct children; never the parent itself.
+  assertEquals(
+    under("Task 5", '.resourceId("com.google.android.apps.tasks:id/task_item_layout")'),
+    [],
+  );
+  // .instance(n) of the child counts within the parent's subtree.
+  assertEquals(under("Task 5", ".clickable(true).instance(1)").length, 1);
+  assertEquals(
+    under("No such task", '.resourceId("com.google.android.apps.tasks:id/star_button")'),
+    [],
+  );
+});
+
+Deno.test("AndroidScreenLookup.find() agrees with the stand-in on childSelector lookups over every corpus screen", () => {
+  let checked = 0;
+  for (const entry of Deno.readDirSync(CORPUS)) {
+    const xml = Deno.readTextFileSync(new URL(entry.name, CORPUS));
+    const screen = parseHierarchy(xml);
+    const lookup = new AndroidScreenLookup(screen);
+    const raw = standinNodes(xml);
+    const queries = new Set<string>();
+    for (const [n] of walk(screen.root)) {
+      if (!n.contentDescription && !n.resourceId) continue;
+      const parent = n.contentDescription
+        ? `description(${JSON.stringify(n.contentDescription)})`
+        : `resourceId(${JSON.stringify(n.resourceId)})`;
+      for (const [d] of walk(n)) {
+        if (d === n) continue;
+        if (d.resourceId) {
+          queries.add(
+            `new UiSelector().${parent}.childSelector(new UiSelector().resourceId(${
+              JSON.stringify(d.resourceId)
+            }))`,
+          );
+        }
+        queries.add(
+          `new UiSelector().${parent}.childSelector(new UiSelector().className(${
+            JSON.stringify(d.className)
+          }).instance(1))`,
+        );
+      }
+    }
+    for (const value of queries) {
+      const q = { using: "-android uiautomator", value };
+      const mine = lookup.find(q).map((i) => {
+        const b = lookup.table.node(i).bounds;
+        return `${b.x},${b.y},${b.w},${b.h}`;
+      });
+      const theirs = findNodes(raw, q.using, q.value).map((n) => rect(n.attrs.bounds));
+      assertEquals(mine, theirs, `${entry.name}: ${value}`);
+      checked++;
+    }
+  }
+  if (checked < 300) throw new Error(`only ${checked} childSelector lookups checked`);
+});

@@ -4,10 +4,10 @@
  * No Android device or emulator can run on these machines, so the Android driver is tested
  * against this `Deno.serve` on 127.0.0.1. It speaks the W3C endpoints Cairn's driver uses (new
  * session, source, screenshot, window rect, actions, element find by `id`, `accessibility id`,
- * `-android uiautomator` and simple `xpath`, element rect/attribute/text/clear/value, active
- * element, `execute/sync` for `mobile:` commands), serves REAL page sources (those of
- * `../shared/corpus/android/`), and records every command it receives so tests can check what
- * the driver sent. Its lookups run over its own small XML reader, independent of Cairn's parser.
+ * `-android uiautomator` (nested `childSelector` chains included) and simple `xpath`, element
+ * rect/attribute/text/clear/value, active element, `execute/sync` for `mobile:` commands),
+ * serves REAL page sources (those of `../shared/corpus/android/`), and records every command it
+ * receives so tests can check what the driver sent. Its lookups run over its own small XML reader, independent of Cairn's parser.
  *
  * A scripted "app": `onTap` / `onKey` hooks may switch the served screen, the way an app
  * navigates.
@@ -503,31 +503,92 @@ function javaRegex(src: string): RegExp {
   return new RegExp(`^(?:${insensitive ? src.slice(4) : src})$`, insensitive ? "is" : "s");
 }
 
+/** One call of a UiSelector chain; `childSelector` holds a nested chain. */
+type UiCall = [string, string | number | boolean | UiCall[]];
+
+/**
+ * Reads `new UiSelector().a("x").b(2).childSelector(new UiSelector()…)` into calls, or throws
+ * (answered as `invalid selector`, as UiAutomator2's parser does).
+ */
+function readUiChain(value: string): UiCall[] {
+  const src = value.trim().replace(/;$/, "");
+  let at = 0;
+  const bad = (): never => {
+    throw new Error(`stand-in: cannot read UiSelector ${JSON.stringify(value)} at ${at}`);
+  };
+  const skip = () => {
+    while (/\s/.test(src[at] ?? "")) at++;
+  };
+  const eat = (re: RegExp): RegExpExecArray | undefined => {
+    skip();
+    const sticky = new RegExp(re.source, "y");
+    sticky.lastIndex = at;
+    const m = sticky.exec(src);
+    if (m) at = sticky.lastIndex;
+    return m ?? undefined;
+  };
+  const chain = (): UiCall[] => {
+    if (!eat(/new\s+UiSelector\(\s*\)/)) bad();
+    const calls: UiCall[] = [];
+    let m: RegExpExecArray | undefined;
+    while ((m = eat(/\.(\w+)\(/))) {
+      const name = m[1]!;
+      if (name === "childSelector") {
+        calls.push([name, chain()]);
+      } else {
+        const raw = eat(/"(?:[^"\\]|\\.)*"|-?\d+|true|false/)?.[0] ?? bad();
+        calls.push([
+          name,
+          raw.startsWith('"')
+            ? javaString(raw)
+            : raw === "true"
+            ? true
+            : raw === "false"
+            ? false
+            : Number(raw),
+        ]);
+      }
+      if (!eat(/\)/)) bad();
+    }
+    if (calls.length === 0) bad();
+    return calls;
+  };
+  const calls = chain();
+  skip();
+  if (at !== src.length) bad();
+  return calls;
+}
+
 function uiSelector(elements: StandinNode[], value: string): StandinNode[] {
-  const body = value.trim().replace(/;$/, "").replace(/^new UiSelector\(\)/, "");
-  const callRe = /\.(\w+)\(\s*("(?:[^"\\]|\\.)*"|-?\d+|true|false)\s*\)/gy;
-  const calls: [string, string | number | boolean][] = [];
-  let m: RegExpExecArray | null;
-  let end = 0;
-  while ((m = callRe.exec(body)) !== null) {
-    const raw = m[2]!;
-    const arg = raw.startsWith('"')
-      ? javaString(raw)
-      : raw === "true"
-      ? true
-      : raw === "false"
-      ? false
-      : Number(raw);
-    calls.push([m[1]!, arg]);
-    end = callRe.lastIndex;
-  }
-  if (end !== body.length || calls.length === 0) {
-    throw new Error(`stand-in: cannot read UiSelector ${JSON.stringify(value)}`);
-  }
+  return matchChain(elements, readUiChain(value), undefined);
+}
+
+/** Is `node` a strict descendant of `ancestor`? */
+function isUnder(node: StandinNode, ancestor: StandinNode): boolean {
+  for (let p = node.parent; p; p = p.parent) if (p === ancestor) return true;
+  return false;
+}
+
+/**
+ * The elements one chain matches, in document order; with `parents`, only strict descendants
+ * of one of them (UiAutomator's childSelector searches under the parent's match). The chain's
+ * `.instance(n)` picks the n-th of its own matches; its childSelector (the last given) then
+ * matches under those.
+ */
+function matchChain(
+  elements: StandinNode[],
+  calls: UiCall[],
+  parents: StandinNode[] | undefined,
+): StandinNode[] {
   let instance: number | undefined;
+  let child: UiCall[] | undefined;
   const preds: ((n: StandinNode) => boolean)[] = [];
   const str = (a: unknown) => String(a);
   for (const [name, arg] of calls) {
+    if (Array.isArray(arg)) {
+      child = arg;
+      continue;
+    }
     const s = str(arg);
     switch (name) {
       case "text":
@@ -590,10 +651,13 @@ function uiSelector(elements: StandinNode[], value: string): StandinNode[] {
         throw new Error(`stand-in: unsupported UiSelector method ${name}`);
     }
   }
-  const matched = elements.filter((n) => preds.every((p) => p(n)));
-  if (instance === undefined) return matched;
-  const one = matched[instance];
-  return one ? [one] : [];
+  let matched = elements.filter((n) =>
+    preds.every((p) => p(n)) && (parents === undefined || parents.some((p) => isUnder(n, p)))
+  );
+  if (instance !== undefined) matched = matched[instance] ? [matched[instance]!] : [];
+  return child === undefined || matched.length === 0
+    ? matched
+    : matchChain(elements, child, matched);
 }
 
 function xpath(elements: StandinNode[], value: string): StandinNode[] {

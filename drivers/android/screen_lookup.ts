@@ -6,6 +6,9 @@
  *
  * Exact properties go through the screen table's predicate search (the WASM hot path);
  * `…Matches`/`…Contains`/`…StartsWith` methods filter those candidates in TS.
+ * `childSelector(new UiSelector()…)` matches the strict descendants of the parent's matches,
+ * as UiAutomator searches under the parent; a selector it cannot read is a `SyntaxError`, which
+ * the playback cascade reports as an invalid selector, never as 0 matches.
  *
  * @module
  */
@@ -33,48 +36,81 @@ const EXACT: Readonly<Record<string, keyof NodePredicate>> = {
 /** At most this many matches of one lookup are returned (a device driver describes 20). */
 export const MAX_MATCHES = 64;
 
-/** One method call of a `new UiSelector()…` chain. */
-interface Call {
+/** One method call of a `new UiSelector()…` chain; `childSelector` takes a nested chain. */
+export interface Call {
   name: string;
-  arg: string | number | boolean;
+  arg: string | number | boolean | Call[];
 }
 
+/** Methods whose argument is a nested `new UiSelector()…` chain. */
+const NESTED: ReadonlySet<string> = new Set(["childSelector"]);
+
 /**
- * Reads a UiSelector chain (`new UiSelector().text("OK").instance(1)`).
+ * Reads a UiSelector chain (`new UiSelector().text("OK").instance(1)`), with nested chains
+ * for `childSelector(new UiSelector()…)`.
  *
  * @param source the selector
  * @returns the calls in order
- * @throws {SyntaxError} when it is not a plain UiSelector chain
+ * @throws {SyntaxError} when it is not a plain UiSelector chain (naming the column)
  * @example
  * ```ts
  * const calls = parseUiSelector('new UiSelector().className("android.widget.Button").instance(2)');
  * if (calls.length !== 2 || calls[1]!.arg !== 2) throw new Error();
+ * const scoped = parseUiSelector('new UiSelector().description("Row").childSelector(new UiSelector().text("Star"))');
+ * if (!Array.isArray(scoped[1]!.arg) || scoped[1]!.arg[0]!.arg !== "Star") throw new Error();
  * ```
  */
 export function parseUiSelector(source: string): Call[] {
-  const body = source.trim().replace(/;$/, "").replace(/^new\s+UiSelector\(\)/, "");
-  const re = /\s*\.(\w+)\(\s*("(?:[^"\\]|\\.)*"|-?\d+|true|false)\s*\)/y;
-  const calls: Call[] = [];
-  let m: RegExpExecArray | null;
-  let end = 0;
-  while ((m = re.exec(body)) !== null) {
-    const raw = m[2]!;
-    const arg = raw.startsWith('"')
-      ? unquote(raw)
-      : raw === "true"
-      ? true
-      : raw === "false"
-      ? false
-      : Number(raw);
-    calls.push({ name: m[1]!, arg });
-    end = re.lastIndex;
-  }
-  if (calls.length === 0 || end !== body.length) {
+  const text = source.trim().replace(/;$/, "");
+  const fail = (at: number, expected: string): never => {
     throw new SyntaxError(
-      `Cannot read UiSelector ${JSON.stringify(source)} at column ${
-        end + 1
-      }: expected new UiSelector().method("value")…`,
+      `Cannot read UiSelector ${JSON.stringify(source)} at column ${at + 1}: expected ${expected}`,
     );
+  };
+  const NEW = /\s*new\s+UiSelector\(\s*\)/y;
+  const CALL = /\s*\.(\w+)\(\s*/y;
+  const SCALAR = /("(?:[^"\\]|\\.)*"|-?\d+|true|false)\s*\)/y;
+  const CLOSE = /\s*\)/y;
+  /** A chain from `at`; `nested` requires the `new UiSelector()` start. */
+  const chain = (at: number, nested: boolean): [Call[], number] => {
+    NEW.lastIndex = at;
+    if (NEW.exec(text)) at = NEW.lastIndex;
+    else if (nested) fail(at, "new UiSelector()");
+    const calls: Call[] = [];
+    for (;;) {
+      CALL.lastIndex = at;
+      const m = CALL.exec(text);
+      if (!m) break;
+      const name = m[1]!;
+      at = CALL.lastIndex;
+      if (NESTED.has(name)) {
+        const [inner, next] = chain(at, true);
+        if (inner.length === 0) fail(next, `a method call in ${name}(new UiSelector()…)`);
+        CLOSE.lastIndex = next;
+        if (!CLOSE.exec(text)) fail(next, `")" closing ${name}(`);
+        calls.push({ name, arg: inner });
+        at = CLOSE.lastIndex;
+        continue;
+      }
+      SCALAR.lastIndex = at;
+      const v = SCALAR.exec(text);
+      if (!v) fail(at, `a string, integer or boolean argument to ${name}()`);
+      const raw = v![1]!;
+      const arg = raw.startsWith('"')
+        ? unquote(raw)
+        : raw === "true"
+        ? true
+        : raw === "false"
+        ? false
+        : Number(raw);
+      calls.push({ name, arg });
+      at = SCALAR.lastIndex;
+    }
+    return [calls, at];
+  };
+  const [calls, end] = chain(0, false);
+  if (calls.length === 0 || end !== text.length) {
+    fail(end, 'new UiSelector().method("value")…');
   }
   return calls;
 }
@@ -159,7 +195,48 @@ export class AndroidScreenLookup {
     return [...hits].sort((a, b) => a - b);
   }
 
-  #byUiSelector(calls: Call[]): number[] {
+  /**
+   * The nodes a chain matches, in document order. Under `scopes` (the matches of an enclosing
+   * chain) only their strict descendants count, as UiAutomator's `childSelector` searches under
+   * the parent's match; `.instance(n)` picks the n-th of this chain's own matches, and a
+   * `childSelector` of this chain then matches among their descendants (the last one given
+   * counts, as in UiSelector).
+   */
+  #byUiSelector(calls: readonly Call[], scopes?: readonly number[]): number[] {
+    let child: Call[] | undefined;
+    const own: Call[] = [];
+    for (const c of calls) {
+      if (Array.isArray(c.arg)) child = c.arg;
+      else own.push(c);
+    }
+    // A parent's matches are all needed (its children are searched under each of them).
+    const limit = child === undefined ? MAX_MATCHES : this.table.size;
+    let hits: number[];
+    if (scopes === undefined) hits = this.#byCalls(own, undefined, limit, true);
+    else {
+      const under = new Set<number>();
+      for (const scope of scopes) {
+        for (const i of this.#byCalls(own, scope, this.table.size, false)) under.add(i);
+      }
+      hits = [...under].sort((a, b) => a - b);
+      const instance = own.findLast((c) => c.name === "instance");
+      if (instance !== undefined) {
+        const one = hits[Number(instance.arg)];
+        hits = one === undefined ? [] : [one];
+      } else if (hits.length > limit) hits = hits.slice(0, limit);
+    }
+    if (child === undefined || hits.length === 0) return hits;
+    const found = this.#byUiSelector(child, hits);
+    return found.length > MAX_MATCHES ? found.slice(0, MAX_MATCHES) : found;
+  }
+
+  /** The matches of one chain's own calls (no `childSelector`), at most `limit`. */
+  #byCalls(
+    calls: readonly Call[],
+    scope: number | undefined,
+    limit: number,
+    withInstance: boolean,
+  ): number[] {
     const predicate: NodePredicate = {};
     const flags: Partial<Record<Flag, boolean>> = {};
     const filters: ((n: UiNode) => boolean)[] = [];
@@ -170,7 +247,7 @@ export class AndroidScreenLookup {
       const exact = EXACT[name];
       if (exact) (predicate as Record<string, unknown>)[exact] = s;
       else if (FLAG_METHODS.has(name)) flags[name as Flag] = arg === true;
-      else if (name === "instance") instance = Number(arg);
+      else if (name === "instance") instance = withInstance ? Number(arg) : undefined;
       else if (name === "index") index = Number(arg);
       else {
         const field = /^text/.test(name)
@@ -199,6 +276,7 @@ export class AndroidScreenLookup {
       }
     }
     if (Object.keys(flags).length > 0) predicate.flags = flags;
+    if (scope !== undefined) predicate.descendantsOf = scope;
     if (index !== undefined) {
       const want = String(index);
       filters.push((n) => n.attrs?.index === want);
@@ -206,14 +284,14 @@ export class AndroidScreenLookup {
     // Post-filters need every candidate; `.instance(n)` needs only the first n + 1.
     let hits = this.#all(
       predicate,
-      filters.length > 0 ? this.table.size : instance !== undefined ? instance + 1 : MAX_MATCHES,
+      filters.length > 0 ? this.table.size : instance !== undefined ? instance + 1 : limit,
     );
     if (filters.length > 0) {
       hits = hits.filter((i) => {
         const n = this.table.node(i);
         return filters.every((f) => f(n));
       });
-      if (instance === undefined && hits.length > MAX_MATCHES) hits = hits.slice(0, MAX_MATCHES);
+      if (instance === undefined && hits.length > limit) hits = hits.slice(0, limit);
     }
     if (instance === undefined) return hits;
     const one = hits[instance];

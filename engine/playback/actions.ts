@@ -44,11 +44,8 @@ export const REDACTED = "[redacted]";
 const Point = z.object({ x: z.number(), y: z.number() });
 const Size = z.object({ width: z.number().positive(), height: z.number().positive() });
 
-/**
- * What a recording knows of the element an action targeted: every selector the recorder
- * computed. The cascade tries them in a fixed order (see `cascade.ts`).
- */
-export const Target = z.object({
+/** The selector properties of a target: one recorded selector's worth (see {@linkcode Target}). */
+const TargetSelector = z.object({
   /** `data-testid` (web) or a bare test tag. */
   testId: z.string().min(1).optional(),
   /** `aria-label` (web). */
@@ -80,6 +77,21 @@ export const Target = z.object({
     id: z.string().min(1).optional(),
     contentDescription: z.string().min(1).optional(),
   }).strict().optional(),
+});
+
+/**
+ * What a recording knows of the element an action targeted: every selector the recorder
+ * computed. The web cascade tries them in a fixed order (see `cascade.ts`); the Android
+ * cascade follows `alternatives` when a trail gave an ordered list.
+ */
+export const Target = TargetSelector.extend({
+  /**
+   * A trail's ordered fallback list (`selectors: [...]`), one entry per selector that names an
+   * element (an `xy` alone is `point`): the Android cascade tries them in this order, and an
+   * entry's `index` and `within` qualify only that entry's lookups. The fields above are the
+   * entries merged (the first one's properties lead), for reports and the coordinate check.
+   */
+  alternatives: z.array(TargetSelector).optional(),
   /** Where the action happened, in the recording's coordinate space. */
   point: Point.optional(),
 });
@@ -191,19 +203,33 @@ export function isSupported(type: string): type is ActionType {
 }
 
 /**
- * A short description of an action for the subtitle and the CLI table:
- * `click [data-testid=submit]`, `navigate http://…`, `type #email`.
+ * A short description of an action for the subtitle and the CLI table, in the notation of the
+ * platform it plays on: web `click [data-testid=submit]`, `navigate http://…`, `type #email`;
+ * Android `type ~input-email`, `click id=com.app:id/ok`, `click text="LOGIN"`,
+ * `click ~Task 5 >> id=…:id/star_button` (a trail's first selector, as the cascade tries it).
  *
  * @param action the action
+ * @param platform where it plays (default web)
  * @returns one line
+ * @example
+ * ```ts
+ * const a = { type: "click", target: { contentDescription: "Forms", text: "Forms" } };
+ * if (describeAction(a, "android") !== "click ~Forms") throw new Error();
+ * ```
  */
-export function describeAction(action: PlaybackAction): string {
+export function describeAction(
+  action: PlaybackAction,
+  platform: "web" | "android" | "ios" = "web",
+): string {
   const t = action.target;
   let what = "";
   if (action.type === "navigate") what = action.url ?? "";
   else if (action.type === "key_press") what = action.key ?? "";
   else if (action.type === "scroll" && action.scrollTo) {
     what = `${action.scrollTo.x},${action.scrollTo.y}`;
+  } else if (t && platform !== "web") {
+    what = describeNativeTarget(t.alternatives?.[0] ?? t) ||
+      (t.point ? `(${t.point.x}, ${t.point.y})` : "");
   } else if (t) {
     what = t.css ?? (t.testId !== undefined ? `[data-testid=${t.testId}]` : undefined) ??
       (t.ariaLabel !== undefined ? `[aria-label="${t.ariaLabel}"]` : undefined) ??
@@ -215,6 +241,36 @@ export function describeAction(action: PlaybackAction): string {
       (t.point ? `(${t.point.x}, ${t.point.y})` : "");
   }
   return what ? `${action.type} ${what}` : action.type;
+}
+
+/**
+ * A native (Android) selector as Appium users write it: `id=…`, `~content description`,
+ * `text="…"`, `text=/regex/`, `Class[index]`, scoped as `~Parent >> …`; "" when it names none.
+ */
+function describeNativeTarget(t: z.infer<typeof TargetSelector>): string {
+  const id = t.id ?? t.testId;
+  const desc = t.contentDescription ?? t.ariaLabel;
+  const nth = t.index !== undefined ? `[${t.index}]` : "";
+  const own = id !== undefined
+    ? `id=${id}${nth}`
+    : desc !== undefined
+    ? `~${desc}${nth}`
+    : t.text !== undefined
+    ? `text=${JSON.stringify(t.text)}${nth}`
+    : t.textRegex !== undefined
+    ? `text=/${t.textRegex}/${nth}`
+    : t.className !== undefined
+    ? `${t.className}${nth}`
+    : "";
+  const w = t.within;
+  const parentId = w?.id ?? w?.testId;
+  const parentDesc = w?.contentDescription ?? w?.ariaLabel;
+  const scope = parentId !== undefined
+    ? `id=${parentId}`
+    : parentDesc !== undefined
+    ? `~${parentDesc}`
+    : undefined;
+  return own && scope ? `${scope} >> ${own}` : own;
 }
 
 /** The playback action type of each capture / trail action kind (same name when absent). */

@@ -302,8 +302,12 @@ function scoped<S>(
 }
 
 /**
- * Plans the Android cascade: resource id → content description → text → class + index →
- * coordinates, as UiAutomator2 lookups (engineer F's driver answers them).
+ * Plans the Android cascade: resource id (or test tag) → content description → text → class +
+ * index → coordinates, as UiAutomator2 lookups (engineer F's driver answers them). A trail's
+ * ordered fallback list (`target.alternatives`) is followed in its order — the optimizer put the
+ * unique selector first — each entry planned on its own, so its `index` and `childOf` qualify
+ * only its own lookups; a lookup an earlier entry already planned is not repeated. A level
+ * with an index shows it (`id=field[1]`).
  *
  * @param target what the recording knows of the element
  * @param mode the selector mode
@@ -312,16 +316,40 @@ function scoped<S>(
  * ```ts
  * const levels = androidCascade({ id: "com.app:id/ok", text: "OK" }, "adaptive");
  * if (levels[0]!.queries[0]!.using !== "id" || levels[1]!.strategy !== "text") throw new Error();
+ * const ordered = androidCascade({
+ *   id: "field",
+ *   contentDescription: "input-email",
+ *   alternatives: [{ contentDescription: "input-email" }, { id: "field", index: 0 }],
+ * });
+ * if (ordered[0]!.selector !== "~input-email" || ordered[1]!.selector !== "id=field[0]") throw new Error();
  * ```
  */
 export function androidCascade(target: Target, mode: SelectorMode = "adaptive"): CascadeLevel[] {
+  const entries = target.alternatives?.length ? target.alternatives : [target];
+  const levels: CascadeLevel[] = [];
+  const planned = new Set<string>();
+  for (const entry of entries) {
+    for (const level of androidLevels(entry)) {
+      const key = JSON.stringify([level.queries, level.nth, level.pattern]);
+      if (planned.has(key)) continue;
+      planned.add(key);
+      levels.push(level);
+    }
+  }
+  return levelsForMode(levels, target, mode);
+}
+
+/** The Android levels of one selector (no coordinates), scoped and indexed as it says. */
+function androidLevels(target: Omit<Target, "alternatives" | "point">): CascadeLevel[] {
   const levels: CascadeLevel[] = [];
   const ui = (s: string) => `"${s.replace(/\\/g, "\\\\").replace(/"/g, '\\"')}"`;
-  if (target.id) {
+  // A test tag (Compose testTag, React Native testID) is a bare resource-id on Android.
+  const id = target.id ?? target.testId;
+  if (id) {
     levels.push({
       strategy: "id",
-      selector: `id=${target.id}`,
-      queries: [{ using: "id", value: target.id }],
+      selector: `id=${id}`,
+      queries: [{ using: "id", value: id }],
     });
   }
   const desc = target.contentDescription ?? target.ariaLabel;
@@ -335,7 +363,7 @@ export function androidCascade(target: Target, mode: SelectorMode = "adaptive"):
   if (target.text) {
     levels.push({
       strategy: "text",
-      selector: `text=${target.text}`,
+      selector: `text=${JSON.stringify(target.text)}`,
       queries: [
         { using: "-android uiautomator", value: `new UiSelector().text(${ui(target.text)})` },
         {
@@ -379,10 +407,8 @@ export function androidCascade(target: Target, mode: SelectorMode = "adaptive"):
       }],
     });
   }
-  return levelsForMode(
-    withNth(scoped(levels, target, androidScope, scopeAndroidLevel), target),
-    target,
-    mode,
+  return withNth(scoped(levels, target, androidScope, scopeAndroidLevel), target).map((l) =>
+    l.nth === undefined ? l : { ...l, selector: `${l.selector}[${l.nth}]` }
   );
 }
 
@@ -460,6 +486,38 @@ export interface TriedLevel {
   hidden?: number;
   /** Why the verifier refused its one match. */
   refused?: string;
+  /** The finder could not read a lookup of the level (an invalid selector), and why. */
+  invalid?: string;
+}
+
+/**
+ * Whether a lookup failed because the finder cannot read the selector: Appium's `invalid
+ * selector` (a `DriverError` coded `invalid_selector`) or a captured screen's `SyntaxError`.
+ */
+function invalidSelector(err: unknown): string | undefined {
+  const code = (err as { code?: unknown } | null)?.code;
+  if (!(err instanceof SyntaxError) && code !== "invalid_selector") return undefined;
+  const message = err instanceof Error ? err.message : String(err);
+  const line = message.replace(/\s+/g, " ").trim();
+  return line.length > 200 ? `${line.slice(0, 197)}...` : line;
+}
+
+/**
+ * The levels tried, one clause each, for a failure message: `~Task 5 >> id=star → 0`,
+ * `id=field → 3`, `text=/(/ → invalid selector (…why…)`.
+ *
+ * @param tried the levels of a resolution
+ * @returns the clauses joined by `; `
+ * @example
+ * ```ts
+ * const line = describeTried([{ strategy: "id", selector: "id=a", matches: 2 }, { strategy: "text", selector: "text=/(/", matches: 0, invalid: "bad regex" }]);
+ * if (line !== "id=a → 2; text=/(/ → invalid selector (bad regex)") throw new Error(line);
+ * ```
+ */
+export function describeTried(tried: readonly TriedLevel[]): string {
+  return tried.map((t) =>
+    `${t.selector} → ${t.invalid !== undefined ? `invalid selector (${t.invalid})` : t.matches}`
+  ).join("; ");
 }
 
 /** Levels that match by position, not identity: their one match is verified before use. */
@@ -478,7 +536,8 @@ export interface Resolution {
 
 /**
  * Runs the selector levels (not coordinates) in order through `finder`; the first level with
- * exactly one visible match wins. A lookup that throws counts as no match.
+ * exactly one visible match wins. A lookup that throws counts as no match; when it threw
+ * because the finder cannot read the selector, the level says so (`invalid`).
  *
  * @param finder a `Driver` or any element finder
  * @param levels the cascade, from {@linkcode webCascade} or {@linkcode androidCascade}
@@ -498,11 +557,14 @@ export async function resolveTarget(
     if (level.strategy === "coordinates") continue;
     let visibleCount = 0;
     let hiddenCount = 0;
+    let invalid: string | undefined;
     for (const query of level.queries) {
       let found: LookupMatch[];
       try {
         found = await finder.find(query);
-      } catch {
+      } catch (err) {
+        // An unreadable selector is named as such; any other failure counts as no match.
+        invalid ??= invalidSelector(err);
         found = [];
       }
       if (level.pattern !== undefined) {
@@ -541,6 +603,7 @@ export async function resolveTarget(
       selector: level.selector,
       matches: visibleCount,
       ...(hiddenCount > 0 ? { hidden: hiddenCount } : {}),
+      ...(invalid !== undefined && visibleCount === 0 ? { invalid } : {}),
     });
   }
   return { healed: false, tried, sawHidden };

@@ -4,6 +4,7 @@ import { ScreenFinder } from "../../drivers/android/screen_lookup.ts";
 import {
   anchoredPattern,
   androidCascade,
+  describeTried,
   resolveTarget,
   sanitizeCssPath,
   textQueries,
@@ -207,4 +208,83 @@ Deno.test("androidCascade() plans a type under a parent (class + childOf) as a s
     'new UiSelector().resourceId("com.app:id/login_form").childSelector(new UiSelector().className("android.widget.EditText"))',
   ]]);
   assertEquals(androidCascade({ className: "android.widget.EditText" }, "adaptive"), []);
+});
+
+/** The corpus login with a "Name" field added above Email, sharing the fields' resource id. */
+function loginWithName(xml: string): string {
+  const email = /<node index="1" text="Email"[^>]*\/>/.exec(xml)![0];
+  const name = email.replace('text="Email"', 'text="Name"')
+    .replace('content-desc="input-email"', 'content-desc="input-name"')
+    .replace('hint="Email"', 'hint="Name"')
+    .replace('bounds="[180,793][1000,913]"', 'bounds="[180,640][1000,760]"');
+  return xml.replace(email, `${name}${email}`);
+}
+
+Deno.test("androidCascade() follows a trail's selector order; an index qualifies only its own selector", () => {
+  const levels = androidCascade({
+    contentDescription: "input-email",
+    id: "RNE__Input__text-input",
+    testId: "RNE__Input__text-input",
+    index: 0,
+    point: { x: 590, y: 853 },
+    alternatives: [
+      { contentDescription: "input-email" },
+      { id: "RNE__Input__text-input", index: 0 },
+      { testId: "RNE__Input__text-input", index: 0 },
+    ],
+  });
+  assertEquals(levels.map((l) => [l.strategy, l.selector, l.nth]), [
+    ["content_description", "~input-email", undefined],
+    ["id", "id=RNE__Input__text-input[0]", 0],
+    ["coordinates", "xy=590,853", undefined],
+  ]);
+  assertEquals(androidCascade({ testId: "tag" }, "strict")[0]!.queries, [
+    { using: "id", value: "tag" },
+  ]);
+});
+
+Deno.test("resolveTarget() on Android takes the trail's unique selector before an indexed id when a field is added above", async () => {
+  const finder = new ScreenFinder(parseHierarchy(loginWithName(await Deno.readTextFile(RN_LOGIN))));
+  const target = {
+    contentDescription: "input-email",
+    id: "RNE__Input__text-input",
+    index: 0,
+    alternatives: [{ contentDescription: "input-email" }, {
+      id: "RNE__Input__text-input",
+      index: 0,
+    }],
+  };
+  const res = await resolveTarget(finder, androidCascade(target, "flexible"));
+  assertEquals([res.element?.text, res.level?.selector, res.healed], [
+    "Email",
+    "~input-email",
+    false,
+  ]);
+  // Without its content description the indexed id is the fallback: healed, and it says so.
+  const healed = await resolveTarget(
+    finder,
+    androidCascade({
+      ...target,
+      alternatives: [{ contentDescription: "gone" }, target.alternatives[1]!],
+    }, "flexible"),
+  );
+  assertEquals([healed.element?.text, healed.level?.selector, healed.healed], [
+    "Name",
+    "id=RNE__Input__text-input[0]",
+    true,
+  ]);
+});
+
+Deno.test("resolveTarget() names a selector the finder cannot read as invalid, not as 0 matches", async () => {
+  const finder = new ScreenFinder(parseHierarchy(await Deno.readTextFile(RN_LOGIN)));
+  const res = await resolveTarget(finder, androidCascade({ textRegex: "Email (" }, "strict"));
+  assertEquals(res.element, undefined);
+  assertEquals(res.tried[0]!.matches, 0);
+  assertEquals(typeof res.tried[0]!.invalid, "string");
+  assertEquals(describeTried(res.tried).startsWith("text=/Email (/ → invalid selector ("), true);
+  const found = await resolveTarget(finder, androidCascade({ textRegex: "E.ail" }, "strict"));
+  assertEquals([found.tried[0]!.invalid, describeTried(found.tried)], [
+    undefined,
+    "text=/E.ail/ → 1",
+  ]);
 });

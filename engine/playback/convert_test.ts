@@ -55,6 +55,7 @@ Deno.test("trailToPlan() carries a step's selector mode and turns recordable: fa
     testId: "submit",
     text: "Submit",
     point: { x: 10, y: 20 },
+    alternatives: [{ testId: "submit" }, { text: "Submit" }],
   });
 });
 

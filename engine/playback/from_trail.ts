@@ -18,12 +18,35 @@ import { PLAYBACK_TYPE_OF_KIND } from "./actions.ts";
  * Merges a trail selector (and its fallbacks, in order) into one target: the first selector's
  * properties lead the cascade, later ones fill what it lacks. `childOf` becomes `within` (the
  * cascade scopes its lookups to the parent's match), `textRegex` a regex text level, `index`
- * the n-th match of an ambiguous level.
+ * the n-th match of an ambiguous level. With two or more selectors that name an element, each
+ * is also kept on its own, in order, as `alternatives`: the Android cascade tries them so, each
+ * with its own `index` and `childOf`.
  *
  * @param selectors the selector and the fallback list, in order
  * @returns the target
+ * @example
+ * ```ts
+ * const t = targetFromTrailSelectors([{ contentDescription: "input-email" }, { id: "field", index: 0 }]);
+ * if (t.alternatives?.length !== 2 || t.alternatives[1]!.index !== 0) throw new Error();
+ * ```
  */
 export function targetFromTrailSelectors(selectors: readonly Selector[]): Target {
+  const t = mergeSelectors(selectors);
+  const named = selectors.filter((s) => Object.keys(s).some((k) => !NOT_NAMING.has(k)));
+  if (named.length > 1) {
+    t.alternatives = named.map((s) => {
+      const { point: _point, ...own } = mergeSelectors([s]);
+      return own;
+    });
+  }
+  return t;
+}
+
+/** Selector keys that do not name an element on their own (a point is the coordinate level). */
+const NOT_NAMING: ReadonlySet<string> = new Set(["xy", "viewport", "index"]);
+
+/** The selectors' properties merged into one target, the first selector's leading. */
+function mergeSelectors(selectors: readonly Selector[]): Target {
   const t: Target = {};
   for (const s of selectors) {
     if (s.testId && !t.testId) t.testId = s.testId;
