@@ -3,6 +3,10 @@
  * internal flags. Changing any pass's logic bumps the version; a projection names the version
  * it ran, so a stored capture can be re-projected under a newer one (`cairn reproject`).
  *
+ * v2 changes:
+ * - generalize: a format-intent value no known format fits → its shape (`ORD-\d{4}-\d{6}`).
+ * - generalize: known formats add ISO date-time and semver; a count's noun may be singular.
+ *
  * @module
  */
 import type { SelectorMode } from "../trail.ts";
