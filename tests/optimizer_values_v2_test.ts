@@ -4,6 +4,7 @@
  */
 import { assert, assertEquals } from "./assert.ts";
 import { formatPattern } from "../engine/optimizer/generalize.ts";
+import { interpolateValues } from "../engine/optimizer/substitution.ts";
 import { countNoun, shapePattern } from "../engine/optimizer/value_shape.ts";
 import { parseTrail, type Trail, type TrailAction } from "../engine/trail.ts";
 import { projectTrail } from "../engine/trail_projection.ts";
@@ -100,4 +101,70 @@ Deno.test("projectTrail() v2 turns the form's version number into semver", async
     matches: "\\d+\\.\\d+\\.\\d+",
   });
   assertEquals(actionOf(await trailOf("form", "v1"), step, "assertText")?.equals, "1.0.0");
+});
+
+Deno.test("interpolateValues() places whole values at word boundaries, longest first, never a short one", () => {
+  const values = {
+    message: "Hello from Trail Blaze, sent today",
+    name: "Trail Blaze",
+    email: "trail@example.com",
+    code: "42",
+    city: "Paris",
+  };
+  const r = interpolateValues(
+    "Name: Trail Blaze, Email: trail@example.com, Code: 42, City: Paris, Message: Hello from Trail Blaze, sent today",
+    values,
+  );
+  assertEquals(
+    r.template,
+    "Name: {{name}}, Email: {{email}}, Code: 42, City: Paris, Message: {{message}}",
+  );
+  assertEquals(r.keys, ["message", "email", "name"]);
+  assertEquals(r.rejected, [
+    "city: value shorter than 8 characters: too ambiguous inside a longer text",
+  ]);
+  // a provisioned key counts from 3 characters; a value inside a longer word never
+  const p = interpolateValues("Store 4821 of Trailblazers", { code: "4821", name: "Trailblaze" }, {
+    writtenBy: { code: "merchantFactory_loadAccount" },
+  });
+  assertEquals(p.template, "Store {{code}} of Trailblazers");
+  assertEquals(p.rejected, ["name: only inside a longer word or value"]);
+  assertEquals(
+    interpolateValues("Hi {{x}} Trail Blaze", { name: "Trail Blaze" }).template,
+    undefined,
+  );
+});
+
+Deno.test("projectTrail() v2 writes the merchant's signed-in line with {{merchant_email}}", async () => {
+  const c = await loadCaptureFile("examples/merchant.capture.json", "merchant");
+  const line = (heuristics: string) =>
+    parseTrail(projectTrail(c.events, { screens: c.screens, heuristics }).yaml).trail
+      .flatMap((s) => s.recording ?? []).find((a) => a.selector?.id === "signed-in-as");
+  assertEquals(line("v2"), {
+    kind: "assertText",
+    selector: { id: "signed-in-as" },
+    equals: "Signed in as {{merchant_email}}",
+  });
+  assertEquals(
+    line("v1")?.equals,
+    "Signed in as trailblaze+merchant.coffee-shop.abc123@example.com",
+  );
+});
+
+Deno.test("projectTrail() v2 writes the form summary with the typed name, email and message", async () => {
+  const step = "Verify the summary names the sender";
+  const v2 = await trailOf("form", "v2");
+  assertEquals(
+    actionOf(v2, step, "assertText")?.equals,
+    "Name: {{name}}, Email: {{email}}, Category: , Message: {{message}}",
+  );
+  assertEquals(v2.config.memory, {
+    email: "trail@example.com",
+    message: "Hello from Trail Blaze, sent 2026-11-24 02:55",
+    name: "Trail Blaze",
+  });
+  assertEquals(
+    actionOf(await trailOf("form", "v1"), step, "assertText")?.equals,
+    "Name: Trail Blaze, Email: trail@example.com, Category: , Message: Hello from Trail Blaze, sent 2026-11-24 02:55",
+  );
 });

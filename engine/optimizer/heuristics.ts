@@ -6,6 +6,7 @@
  * v2 changes:
  * - generalize: a format-intent value no known format fits → its shape (`ORD-\d{4}-\d{6}`).
  * - generalize: known formats add ISO date-time and semver; a count's noun may be singular.
+ * - slots: slot values (≥ 8 chars, provisioned ≥ 3) inside an assertion text → `{{key}}` in it.
  *
  * @module
  */

@@ -11,6 +11,8 @@
  *   of the snapshot after it, the element's id or the NL noun phrase); a later assertion of
  *   exactly that value becomes `{{name}}`.
  * - memory reverse substitution on assertion values, URLs and selected values (001).
+ * - v2: an assertion text made of slot values and other text interpolates them, whole values
+ *   at word boundaries only (`"Signed in as {{merchant_email}}"`, `interpolateValues`).
  *
  * @module
  */
@@ -18,8 +20,9 @@ import { makeNode, type UiNode } from "../ui_node.ts";
 import type { CapturedSlot, Draft, DraftAction, PassContext } from "./draft.ts";
 import { retargetAssertion } from "./modes.ts";
 import { capturedSlotName, inputSlotName, uniqueName } from "./naming.ts";
-import { isProvisioningTool, reverseSubstitute } from "./substitution.ts";
+import { interpolateValues, isProvisioningTool, reverseSubstitute } from "./substitution.ts";
 import { REDACTED } from "../playback/actions.ts";
+import type { SelectorMode } from "../trail.ts";
 
 const MIN_REPEAT_LENGTH = 3; // shorter repeated literals ("1", "OK") are coincidences
 
@@ -169,15 +172,24 @@ export function slotsPass(draft: Draft, ctx: PassContext): Draft {
           name = inputByValue.get(L);
           how = "a repeated input literal";
         }
+        let rejected: string[] = [];
         if (!name) {
           const sub = reverseSubstitute(L, snapshot, { writtenBy });
-          for (const r of sub.rejected) a.notes.push(`not substituted: ${r}`);
+          rejected = sub.rejected;
           if (sub.key) {
             name = sub.key;
             how = "memory (001 reverse substitution)";
             if (!(name in memory) && !captured.some((c) => c.name === name)) memory[name] = L;
           }
         }
+        if (!name && draft.level >= 2) {
+          const r = interpolated(a, L, snapshot, writtenBy, mode, rejected);
+          if (r) {
+            s.actions[i] = r;
+            continue;
+          }
+        }
+        for (const r of rejected) a.notes.push(`not substituted: ${r}`);
         if (name) {
           const r = retargetAssertion(a, { mode, equals: `{{${name}}}` });
           if (r) {
@@ -194,6 +206,46 @@ export function slotsPass(draft: Draft, ctx: PassContext): Draft {
         a.value = substituted(a, a.value, snapshot, writtenBy);
       }
     }
+  }
+
+  /**
+   * v2: an assertion text made of slot values (and other text) → a template of them, on a
+   * selector that does not use the value; undefined when no value fits or no selector does.
+   */
+  function interpolated(
+    a: DraftAction,
+    L: string,
+    snapshot: Record<string, string>,
+    writtenBy: Record<string, string>,
+    mode: SelectorMode,
+    rejected: string[],
+  ): DraftAction | undefined {
+    const values: Record<string, string> = { ...snapshot };
+    for (const [k, v] of Object.entries(memory)) if (v !== null) values[k] = v;
+    for (const c of captured) values[c.name] = c.value;
+    const sub = interpolateValues(L, values, { writtenBy });
+    if (!sub.template) return undefined;
+    const r = retargetAssertion(a, { mode, equals: sub.template });
+    if (!r) {
+      a.notes.push(`kept ${JSON.stringify(L)}: no selector independent of the value`);
+      return undefined;
+    }
+    // the exact-match rule's "only a substring" is moot for a key now interpolated
+    for (const x of rejected) {
+      if (!sub.keys.some((k) => x.startsWith(`${k}: only a substring`))) {
+        r.notes.push(`not substituted: ${x}`);
+      }
+    }
+    for (const x of sub.rejected) r.notes.push(`not interpolated: ${x}`);
+    for (const k of sub.keys) {
+      if (!(k in memory) && !captured.some((c) => c.name === k)) memory[k] = values[k]!;
+    }
+    r.notes.push(
+      `expected ${JSON.stringify(L)} → ${JSON.stringify(sub.template)} (slot values in the text: ${
+        sub.keys.join(", ")
+      })`,
+    );
+    return r;
   }
 
   function substituted(
