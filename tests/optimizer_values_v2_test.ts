@@ -168,3 +168,53 @@ Deno.test("projectTrail() v2 writes the form summary with the typed name, email 
     "Name: Trail Blaze, Email: trail@example.com, Category: , Message: Hello from Trail Blaze, sent 2026-11-24 02:55",
   );
 });
+
+const TOTAL_STEP = "Verify the cart total is the fern price plus the cactus price";
+
+Deno.test("projectTrail() v2 keeps the shop's total check on the checkout button the agent named", async () => {
+  const v2 = await trailOf("shop", "v2");
+  assertEquals(v2.trail.find((s) => s.step === TOTAL_STEP)?.recording, [{
+    kind: "assertText",
+    selectors: [
+      { cssPath: "body > header > button" },
+      { xy: [229, 27], viewport: { width: 1280, height: 800 } },
+    ],
+    equals: "Checkout (2 items) $37.50",
+  }]);
+  // v1: the "2 items" span under the point, its visibility only
+  assertEquals(
+    (await trailOf("shop", "v1")).trail.find((s) => s.step === TOTAL_STEP)?.recording,
+    [{ kind: "assertVisible", selector: { id: "cnt" } }],
+  );
+});
+
+Deno.test("projectTrail() v2 writes the shop's total as the sum of the two prices read", async () => {
+  const capture = JSON.parse(await Deno.readTextFile(`${DIR}shop.capture.json`));
+  const cactus = capture.actions[0];
+  capture.actions.unshift({
+    ...cactus,
+    id: "fern-read",
+    coordinates: { x: 103, y: 70 },
+    storeAs: "fernPrice",
+    toolParams: { ref: "f1", storeAs: "fernPrice" },
+    target: { role: "StaticText", name: "$25.00" },
+    nlStep: "Note the fern price",
+    value: "$25.00",
+    memoryState: { fernPrice: "$25.00" },
+    memoryWrittenBy: { fernPrice: "readText" },
+  });
+  const dir = await Deno.makeTempDir({ prefix: "cairn-v2-total-" });
+  try {
+    await Deno.writeTextFile(`${dir}/shop.capture.json`, JSON.stringify(capture));
+    const c = await loadCaptureFile(`${dir}/shop.capture.json`, "shop-fern");
+    const p = projectTrail(c.events, { screens: c.screens, heuristics: "v2" });
+    const t = parseTrail(p.yaml);
+    assertEquals(t.trail[0]!.recording![0]!.storeAs, "fernPrice");
+    assertEquals(
+      actionOf(t, TOTAL_STEP, "assertText")?.equals,
+      "Checkout (2 items) {{fernPrice + cactusPrice}}",
+    );
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});

@@ -23,6 +23,8 @@ import { capturedSlotName, inputSlotName, uniqueName } from "./naming.ts";
 import { interpolateValues, isProvisioningTool, reverseSubstitute } from "./substitution.ts";
 import { REDACTED } from "../playback/actions.ts";
 import type { SelectorMode } from "../trail.ts";
+import { statedDeltas, statesDoubled, statesHalved, statesTotal } from "../nl_relations.ts";
+import { isFormatIntent } from "./generalize.ts";
 
 const MIN_REPEAT_LENGTH = 3; // shorter repeated literals ("1", "OK") are coincidences
 
@@ -56,6 +58,34 @@ function targetKey(a: DraftAction): string {
 }
 
 /**
+ * v2: an assertVisible on an element whose name shows a value the NL step is about (a total,
+ * a change, a format) checks that value: assertText of the name on a selector that does not
+ * use it, so a later pass can write it as an expression or a pattern. Undefined otherwise.
+ */
+function shownValue(
+  a: DraftAction,
+  ctx: PassContext,
+  stepText: string,
+  mode: SelectorMode,
+): DraftAction | undefined {
+  const name = a.src.data.target?.name;
+  const node = nodeOf(a, ctx, "node");
+  if (name === undefined || !/\d/.test(name) || node?.name !== name) return undefined;
+  if (node.contentDescription !== undefined && node.contentDescription !== name) return undefined;
+  const relation = statedDeltas(stepText).length > 0 || statesDoubled(stepText) ||
+    statesHalved(stepText) || statesTotal(stepText);
+  if (!relation && !isFormatIntent(stepText, name)) return undefined;
+  const r = retargetAssertion({ ...a, literal: name }, { mode, equals: name });
+  if (!r) return undefined;
+  r.notes.push(
+    `assertVisible → assertText ${
+      JSON.stringify(name)
+    }: the NL step is about the value the target shows`,
+  );
+  return r;
+}
+
+/**
  * The slots pass.
  *
  * @param draft the draft after the modes pass
@@ -82,8 +112,12 @@ export function slotsPass(draft: Draft, ctx: PassContext): Draft {
     let prevInput: DraftAction | undefined;
     let runText = "";
     for (let i = 0; i < s.actions.length; i++) {
-      const a = s.actions[i]!;
+      let a = s.actions[i]!;
       if (a.drop || !a.src.ok) continue;
+      if (draft.level >= 2 && a.kind === "assertVisible" && a.literal === undefined) {
+        const r = shownValue(a, ctx, s.text, mode);
+        if (r) a = s.actions[i] = r;
+      }
       const writtenBy = { ...initialWrittenBy, ...a.src.writtenBy };
       const snapshot = { ...model.initialMemory, ...a.src.memory };
       if (a.kind === "inputText" && a.text !== undefined) {
