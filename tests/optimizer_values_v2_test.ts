@@ -218,3 +218,43 @@ Deno.test("projectTrail() v2 writes the shop's total as the sum of the two price
     await Deno.remove(dir, { recursive: true });
   }
 });
+
+Deno.test("projectTrail() v2 hands seed 001's provisioning step to the agent (recordable: false), v1 froze it", async () => {
+  const c = await loadCaptureFile("examples/merchant.capture.json", "merchant");
+  const step = "Load the coffee shop merchant account";
+  const v2 = projectTrail(c.events, { screens: c.screens, heuristics: "v2" });
+  const t2 = parseTrail(v2.yaml);
+  assertEquals(t2.trail[0], { step, recordable: false });
+  assert(
+    v2.warnings.some((w) =>
+      w.startsWith(`Step 1 "${step}" is not recordable: merchantFactory_loadAccount provisions`)
+    ),
+    v2.warnings.join("\n"),
+  );
+  // the later steps read what the provisioning wrote; config.memory keeps this capture's values
+  assertEquals(t2.trail[1]!.recording![0]!.text, "{{merchant_email}}");
+  assertEquals(t2.config.memory?.merchant_token, "ML4XV8YWNMESK");
+  const t1 = parseTrail(projectTrail(c.events, { screens: c.screens, heuristics: "v1" }).yaml);
+  assertEquals(t1.trail[0], { step, recording: [] });
+});
+
+Deno.test("projectTrail() v2 writes a step with no captured action as an empty recording, v1 as not recordable", async () => {
+  const c = await loadCaptureFile(`${DIR}shop.capture.json`, "shop");
+  // a step started and left (the agent only looked), as blaze sessions record it
+  const events = [...c.events];
+  const first = events.findIndex((e) => e.type === "StepStarted");
+  events.splice(first, 0, {
+    type: "StepStarted",
+    data: { index: 0, text: "Look at the shop" },
+  });
+  const v2 = projectTrail(events, { screens: c.screens, heuristics: "v2" });
+  assertEquals(parseTrail(v2.yaml).trail[0], { step: "Look at the shop", recording: [] });
+  assert(
+    v2.warnings.includes(
+      'Step 1 "Look at the shop" has no captured action: written with an empty recording (nothing to replay)',
+    ),
+    v2.warnings.join("\n"),
+  );
+  const v1 = projectTrail(events, { screens: c.screens, heuristics: "v1" });
+  assertEquals(parseTrail(v1.yaml).trail[0], { step: "Look at the shop", recordable: false });
+});

@@ -4,6 +4,8 @@
  * (their selector moves to the `inputText`), repeated scrolls collapsed into one with
  * `repeat`. A step with no successful action (every call failed, or none was captured) has
  * nothing to replay: it is marked `recordable: false`, with a warning naming the failed calls.
+ * Under heuristics v2 a step with no captured action at all (a step started, a snapshot taken,
+ * nothing done) needs no agent either: it keeps an empty recording, with a warning.
  *
  * @module
  */
@@ -82,6 +84,14 @@ export function concisionPass(draft: Draft, ctx: PassContext): Draft {
           continue;
         }
         prev = a;
+      }
+      if (draft.level >= 2 && s.recordable !== false && actions.length === 0) {
+        // nothing was done, so nothing needs doing: replay and validation pass an empty recording
+        warnings.push(
+          `Step ${si + 1} "${s.text}" has no captured action: written with an empty recording ` +
+            `(nothing to replay)`,
+        );
+        return { ...s, actions };
       }
       if (s.recordable !== false && !actions.some((a) => a.src.ok)) {
         warnings.push(`Step ${si + 1} "${s.text}" is not recordable: ${nothingToReplay(actions)}`);

@@ -11,13 +11,15 @@
  *   of the snapshot after it, the element's id or the NL noun phrase); a later assertion of
  *   exactly that value becomes `{{name}}`.
  * - memory reverse substitution on assertion values, URLs and selected values (001).
+ * - v2: a step with a provisioning call (`merchantFactory_loadAccount`) is `recordable: false`:
+ *   001 runs it again on every replay with a new account, so the agent handles it.
  * - v2: an assertion text made of slot values and other text interpolates them, whole values
  *   at word boundaries only (`"Signed in as {{merchant_email}}"`, `interpolateValues`).
  *
  * @module
  */
 import { makeNode, type UiNode } from "../ui_node.ts";
-import type { CapturedSlot, Draft, DraftAction, PassContext } from "./draft.ts";
+import type { CapturedSlot, Draft, DraftAction, DraftStep, PassContext } from "./draft.ts";
 import { retargetAssertion } from "./modes.ts";
 import { capturedSlotName, inputSlotName, uniqueName } from "./naming.ts";
 import { interpolateValues, isProvisioningTool, reverseSubstitute } from "./substitution.ts";
@@ -103,7 +105,8 @@ export function slotsPass(draft: Draft, ctx: PassContext): Draft {
   for (const k of Object.keys(model.initialMemory)) initialWrittenBy[k] = "config";
   const prompts = `${model.systemPrompt ?? ""}\n${model.prompt ?? ""}`;
 
-  const steps = draft.steps.map((s) => ({
+  const warnings = [...draft.warnings];
+  const steps: DraftStep[] = draft.steps.map((s) => ({
     ...s,
     actions: s.actions.map((a) => ({ ...a, notes: [...a.notes] })),
   }));
@@ -190,6 +193,17 @@ export function slotsPass(draft: Draft, ctx: PassContext): Draft {
         a.drop = `provisioning call ${tool}: the keys it wrote (${
           keys.join(", ")
         }) are input slots in config.memory`;
+        if (draft.level >= 2 && s.recordable !== false) {
+          // 001: the provisioning runs again on replay and loads a new account; a replay of
+          // this capture's values would be the stale literal 001 removes
+          s.recordable = false;
+          warnings.push(
+            `Step ${steps.indexOf(s) + 1} "${s.text}" is not recordable: ${tool} provisions ${
+              keys.join(", ")
+            } again on every run (seed 001), so the agent handles the step; config.memory ` +
+              `holds the values this capture loaded, used when no agent provisions`,
+          );
+        }
         continue;
       }
       if (a.kind === "memorySet" && a.storeAs && a.value !== undefined) {
@@ -351,5 +365,5 @@ export function slotsPass(draft: Draft, ctx: PassContext): Draft {
     return name;
   }
 
-  return { ...draft, steps, memory, captured, inputs };
+  return { ...draft, steps, memory, captured, inputs, warnings };
 }
