@@ -258,3 +258,18 @@ Deno.test("projectTrail() v2 writes a step with no captured action as an empty r
   const v1 = projectTrail(events, { screens: c.screens, heuristics: "v1" });
   assertEquals(parseTrail(v1.yaml).trail[0], { step: "Look at the shop", recordable: false });
 });
+
+Deno.test("projectTrail() v2 explains a dropped failed call without a selector choice", async () => {
+  const c = await loadCaptureFile("examples/inventory.capture.json", "inventory");
+  const failed = (heuristics: string) =>
+    projectTrail(c.events, { screens: c.screens, heuristics }).explain.find((x) => x.action === 2)!;
+  const v2 = failed("v2");
+  assertEquals(
+    v2.outcome,
+    'dropped: failed call dropped (No element with text "Sign in" is clickable)',
+  );
+  assertEquals(v2.lines, [
+    'resolved by the runtime selector {"text":"Sign in"} (no point captured)',
+  ]);
+  assert(failed("v1").lines.includes('chose {"id":"screen-title"} (id, adaptive)'));
+});

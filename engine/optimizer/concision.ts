@@ -12,6 +12,8 @@
 import type { UiNode } from "../ui_node.ts";
 import type { Draft, DraftAction, PassContext } from "./draft.ts";
 
+/** The modes pass's account of a selector choice (chosen, passed over, rejected, retargeted). */
+const SELECTOR_NOTE = /^(chose|passed over|rejected|retargeted to) |^assertVisible → assertText/;
 const EDITABLE = /EditText|TextField|textbox|searchbox|combobox|SecureTextField|TextArea/i;
 
 function nodeOf(a: DraftAction, ctx: PassContext, which: "node" | "fieldNode"): UiNode | undefined {
@@ -50,6 +52,8 @@ export function concisionPass(draft: Draft, ctx: PassContext): Draft {
         if (a.drop) continue;
         if (!a.src.ok) {
           a.drop = `failed call dropped${a.src.error ? ` (${a.src.error})` : ""}`;
+          // v2: no selector is written for it, so none is explained as chosen
+          if (draft.level >= 2) a.notes = a.notes.filter((n) => !SELECTOR_NOTE.test(n));
         } else if (a.mergedInto !== undefined) {
           a.drop = `keystrokes merged into the inputText of action ${a.mergedInto + 1}`;
         }

@@ -9,6 +9,7 @@
  * - slots: slot values (≥ 8 chars, provisioned ≥ 3) inside an assertion text → `{{key}}` in it.
  * - slots: a step with a provisioning call (001: it runs again on replay) is `recordable: false`.
  * - concision: a step with no captured action gets `recording: []` (was `recordable: false`).
+ * - concision: a dropped failed call's explanation lists no selector choice.
  * - resolve: a read or assertion keeps the recorded target (role + name) the point hit inside of.
  * - slots: assertVisible of a target whose name shows the value the NL is about → assertText of it.
  * - expressions: a number inside a longer text may be the expression (`Total {{a + b}}`).
