@@ -4,12 +4,16 @@
  * (their selector moves to the `inputText`), repeated scrolls collapsed into one with
  * `repeat`. A step with no successful action (every call failed, or none was captured) has
  * nothing to replay: it is marked `recordable: false`, with a warning naming the failed calls.
+ * Under heuristics v2 a step with no captured action at all (a step started, a snapshot taken,
+ * nothing done) needs no agent either: it keeps an empty recording, with a warning.
  *
  * @module
  */
 import type { UiNode } from "../ui_node.ts";
 import type { Draft, DraftAction, PassContext } from "./draft.ts";
 
+/** The modes pass's account of a selector choice (chosen, passed over, rejected, retargeted). */
+const SELECTOR_NOTE = /^(chose|passed over|rejected|retargeted to) |^assertVisible → assertText/;
 const EDITABLE = /EditText|TextField|textbox|searchbox|combobox|SecureTextField|TextArea/i;
 
 function nodeOf(a: DraftAction, ctx: PassContext, which: "node" | "fieldNode"): UiNode | undefined {
@@ -48,6 +52,8 @@ export function concisionPass(draft: Draft, ctx: PassContext): Draft {
         if (a.drop) continue;
         if (!a.src.ok) {
           a.drop = `failed call dropped${a.src.error ? ` (${a.src.error})` : ""}`;
+          // v2: no selector is written for it, so none is explained as chosen
+          if (draft.level >= 2) a.notes = a.notes.filter((n) => !SELECTOR_NOTE.test(n));
         } else if (a.mergedInto !== undefined) {
           a.drop = `keystrokes merged into the inputText of action ${a.mergedInto + 1}`;
         }
@@ -82,6 +88,14 @@ export function concisionPass(draft: Draft, ctx: PassContext): Draft {
           continue;
         }
         prev = a;
+      }
+      if (draft.level >= 2 && s.recordable !== false && actions.length === 0) {
+        // nothing was done, so nothing needs doing: replay and validation pass an empty recording
+        warnings.push(
+          `Step ${si + 1} "${s.text}" has no captured action: written with an empty recording ` +
+            `(nothing to replay)`,
+        );
+        return { ...s, actions };
       }
       if (s.recordable !== false && !actions.some((a) => a.src.ok)) {
         warnings.push(`Step ${si + 1} "${s.text}" is not recordable: ${nothingToReplay(actions)}`);

@@ -4,7 +4,8 @@
  * "increased by 2" with 5 read and 7 asserted → `{{inventoryCount + 2}}`; "total" with a
  * price and a quantity → `{{price * quantity}}`. Nothing is invented: a relation needs both
  * an NL phrase and exact arithmetic support, and the expression must evaluate (with Cairn's
- * evaluator, formats kept) to exactly the text asserted.
+ * evaluator, formats kept) to exactly the text asserted. Under heuristics v2 the number may be
+ * inside a longer text ("Checkout (2 items) $37.50" → "Checkout (2 items) {{fern + cactus}}").
  *
  * @module
  */
@@ -87,27 +88,14 @@ function detect(a: DraftAction, rels: Relation[], draft: Draft, mode: Draft["mod
   if (a.equals !== undefined && a.equals !== a.literal) return a;
   if (a.matches !== undefined) return a;
   const target = parseDisplayNumber(a.literal);
-  if (!target) return a;
-  // Numeric slots captured before this action, most recent first (latest value per name).
-  const latest = new Map<string, CapturedSlot>();
-  for (const c of [...draft.inputs, ...draft.captured].sort((x, y) => x.seq - y.seq)) {
-    if (c.seq < a.src.seq) latest.set(c.name, c);
-  }
-  const slots = [...latest.values()]
-    .filter((c) => parseDisplayNumber(c.value) !== undefined)
-    .sort((x, y) => y.seq - x.seq);
+  if (!target) return draft.level >= 2 ? detectInText(a, rels, draft, mode) : a;
+  const slots = numericSlots(a, draft);
   if (slots.length === 0) return a;
   const memory: Record<string, string> = {};
   for (const c of slots) memory[c.name] = c.value;
   for (const rel of rels) {
     for (const expr of rel.build(slots, target.value)) {
-      let got: string;
-      try {
-        got = evaluateTemplate(`{{${expr}}}`, memory);
-      } catch {
-        continue;
-      }
-      if (got !== a.literal) continue;
+      if (evaluates(expr, memory) !== a.literal) continue;
       const r = retargetAssertion(a, { mode, equals: `{{${expr}}}` });
       if (!r) {
         return {
@@ -132,5 +120,79 @@ function detect(a: DraftAction, rels: Relation[], draft: Draft, mode: Draft["mod
   return {
     ...a,
     notes: [...a.notes, `NL states a relation, but no captured value supports it: kept exact`],
+  };
+}
+
+/** Numeric slots captured before the action, most recent first (latest value per name). */
+function numericSlots(a: DraftAction, draft: Draft): CapturedSlot[] {
+  const latest = new Map<string, CapturedSlot>();
+  for (const c of [...draft.inputs, ...draft.captured].sort((x, y) => x.seq - y.seq)) {
+    if (c.seq < a.src.seq) latest.set(c.name, c);
+  }
+  return [...latest.values()]
+    .filter((c) => parseDisplayNumber(c.value) !== undefined)
+    .sort((x, y) => y.seq - x.seq);
+}
+
+function evaluates(expr: string, memory: Record<string, string>): string | undefined {
+  try {
+    return evaluateTemplate(`{{${expr}}}`, memory);
+  } catch {
+    return undefined;
+  }
+}
+
+/** A number inside a text, not part of a word: `$37.50` in "Checkout (2 items) $37.50". */
+const NUMBER_IN_TEXT =
+  /(?<![\w.,])-?[$€£¥]?\d{1,3}(?:,\d{3})+(?:\.\d+)?(?![\w,])|(?<![\w.,])-?[$€£¥]?\d+(?:\.\d+)?(?![\w.,]\d|\w)/g;
+
+/**
+ * v2: the number inside a longer text ("Checkout (2 items) $37.50") that the NL relation and
+ * the captured values support becomes an expression inside the text
+ * ("Checkout (2 items) {{fernPrice + cactusPrice}}"); the rest of the text stays as seen.
+ */
+function detectInText(
+  a: DraftAction,
+  rels: Relation[],
+  draft: Draft,
+  mode: Draft["mode"],
+): DraftAction {
+  const L = a.literal!;
+  const numbers = [...L.matchAll(NUMBER_IN_TEXT)];
+  const slots = numericSlots(a, draft);
+  if (numbers.length === 0) return a;
+  const memory: Record<string, string> = {};
+  for (const c of slots) memory[c.name] = c.value;
+  for (const m of numbers) {
+    const target = parseDisplayNumber(m[0]);
+    if (!target || slots.length === 0) continue;
+    for (const rel of rels) {
+      for (const expr of rel.build(slots, target.value)) {
+        if (evaluates(expr, memory) !== m[0]) continue;
+        const equals = `${L.slice(0, m.index)}{{${expr}}}${L.slice(m.index + m[0].length)}`;
+        const r = retargetAssertion(a, { mode, equals });
+        if (!r) continue;
+        return {
+          ...r,
+          notes: [
+            ...r.notes,
+            `${JSON.stringify(m[0])} in ${JSON.stringify(L)} → {{${expr}}} (NL "${rel.phrase}", ${
+              slots.map((c) => `${c.name} = ${c.value}`).join(", ")
+            })`,
+          ],
+        };
+      }
+    }
+  }
+  return {
+    ...a,
+    notes: [
+      ...a.notes,
+      `NL states a relation, but no captured values support a number in the text: kept exact${
+        slots.length > 0
+          ? ` (captured: ${slots.map((c) => `${c.name} = ${c.value}`).join(", ")})`
+          : ""
+      }`,
+    ],
   };
 }

@@ -2,12 +2,15 @@
  * The generalization pass (000 "Value generalization"): an assertion's exact value becomes a
  * regex when the NL step's intent is a format ("Verify a price is shown", "a date appears",
  * "item count shown"); it stays exact when the NL names a computed or specific value
- * ("total is correct", "increased by 2").
+ * ("total is correct", "increased by 2"). Under heuristics v2, a value no known format fits
+ * gets the regex of its own shape (`value_shape.ts`), and ISO date-times, semantic versions
+ * and singular counts are known formats.
  *
  * @module
  */
 import type { Draft } from "./draft.ts";
 import { retargetAssertion } from "./modes.ts";
+import { countNoun, shapePattern } from "./value_shape.ts";
 
 /** Value formats with the regex written for them; each regex must match the value seen. */
 export const FORMAT_PATTERNS: { name: string; test: RegExp; pattern: (v: string) => string }[] = [
@@ -58,6 +61,28 @@ export const FORMAT_PATTERNS: { name: string; test: RegExp; pattern: (v: string)
   { name: "count", test: /^\d+$/, pattern: () => "\\d+" },
 ];
 
+/**
+ * Formats heuristics v2 adds in front of {@linkcode FORMAT_PATTERNS}: an ISO date-time, a
+ * semantic version, and a count whose noun may be singular ("1 item") or plural.
+ */
+export const FORMAT_PATTERNS_V2: typeof FORMAT_PATTERNS = [
+  {
+    name: "date-time",
+    test: /^\d{4}-\d{2}-\d{2}[ T]\d{2}:\d{2}(:\d{2})?$/,
+    pattern: (v) => `\\d{4}-\\d{2}-\\d{2}${v[10]}\\d{2}:\\d{2}${v.length > 16 ? ":\\d{2}" : ""}`,
+  },
+  {
+    name: "version",
+    test: /^v?\d+\.\d+\.\d+$/,
+    pattern: (v) => `${v[0] === "v" ? "v" : ""}\\d+\\.\\d+\\.\\d+`,
+  },
+  {
+    name: "count",
+    test: /^\d+ [A-Za-z]+$/,
+    pattern: (v) => `\\d+ ${countNoun(v.replace(/^\d+ /, ""))}`,
+  },
+];
+
 function escapeChar(c: string): string {
   return /[$^.*+?()[\]{}|\\]/.test(c) ? `\\${c}` : c;
 }
@@ -87,14 +112,32 @@ export function isFormatIntent(stepText: string, literal: string): boolean {
   return FORMAT_NOUNS.test(stepText) && PRESENCE.test(stepText);
 }
 
+/** Options of {@linkcode formatPattern}. */
+export interface FormatPatternOptions {
+  /** The heuristics level (`heuristicsLevel`): 2 adds {@linkcode FORMAT_PATTERNS_V2}. */
+  level?: number;
+}
+
 /**
  * The regex for a value's format, or undefined when none fits.
  *
  * @param value the value seen
+ * @param options the heuristics level (default 1)
  * @returns the pattern and the format's name
+ * @example
+ * ```ts
+ * if (formatPattern("1.0.0") !== undefined) throw new Error();
+ * if (formatPattern("1.0.0", { level: 2 })?.pattern !== "\\d+\\.\\d+\\.\\d+") throw new Error();
+ * ```
  */
-export function formatPattern(value: string): { name: string; pattern: string } | undefined {
-  for (const f of FORMAT_PATTERNS) {
+export function formatPattern(
+  value: string,
+  options: FormatPatternOptions = {},
+): { name: string; pattern: string } | undefined {
+  const formats = (options.level ?? 1) >= 2
+    ? [...FORMAT_PATTERNS_V2, ...FORMAT_PATTERNS]
+    : FORMAT_PATTERNS;
+  for (const f of formats) {
     if (!f.test.test(value)) continue;
     const pattern = f.pattern(value);
     if (new RegExp(`^(?:${pattern})$`).test(value)) return { name: f.name, pattern };
@@ -118,7 +161,9 @@ export function generalizePass(draft: Draft): Draft {
         if (a.kind !== "assertText" && a.kind !== "assertVisible") return a;
         if (a.equals !== undefined && a.equals !== a.literal) return a; // already a template
         if (!isFormatIntent(s.text, a.literal)) return a;
-        const f = formatPattern(a.literal);
+        const known = formatPattern(a.literal, { level: draft.level });
+        const shape = !known && draft.level >= 2 ? shapePattern(a.literal) : undefined;
+        const f = known ?? (shape !== undefined ? { name: "shape", pattern: shape } : undefined);
         if (!f) {
           return {
             ...a,
@@ -144,7 +189,9 @@ export function generalizePass(draft: Draft): Draft {
             ...r.notes,
             `${
               JSON.stringify(a.literal)
-            } → matches ${f.name} pattern ${f.pattern} (NL asks for a format)`,
+            } → matches ${f.name} pattern ${f.pattern} (NL asks for a format${
+              known ? "" : "; no known format fits: derived from the value's shape"
+            })`,
           ],
         };
       }),

@@ -3,6 +3,17 @@
  * internal flags. Changing any pass's logic bumps the version; a projection names the version
  * it ran, so a stored capture can be re-projected under a newer one (`cairn reproject`).
  *
+ * v2 changes:
+ * - resolve: a read or assertion keeps the recorded target (role + name) the point hit inside of.
+ * - slots: slot values (≥ 8 chars, provisioned ≥ 3) inside an assertion text → `{{key}}` in it.
+ * - slots: a step with a provisioning call (001: it runs again on replay) is `recordable: false`.
+ * - slots: assertVisible of a target whose name shows the value the NL is about → assertText of it.
+ * - generalize: a format-intent value no known format fits → its shape (`ORD-\d{4}-\d{6}`).
+ * - generalize: known formats add ISO date-time and semver; a count's noun may be singular.
+ * - expressions: a number inside a longer text may be the expression (`Total {{a + b}}`).
+ * - concision: a step with no captured action gets `recording: []` (was `recordable: false`).
+ * - concision: a dropped failed call's explanation lists no selector choice.
+ *
  * @module
  */
 import type { SelectorMode } from "../trail.ts";

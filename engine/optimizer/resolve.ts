@@ -4,7 +4,8 @@
  * the nearest clickable ancestor that contains the point. Reads and assertions without a point
  * resolve by their value on the screen; a selector-less inputText keeps the focused field for
  * naming. A point that hits nothing keeps `xy` and is flagged; a runtime selector that picks a
- * different node than the point hit is reported and replaced.
+ * different node than the point hit is reported and replaced. Under heuristics v2 a read or an
+ * assertion whose point hit a node inside the element the agent named keeps that element.
  *
  * @module
  */
@@ -67,7 +68,7 @@ export function resolvePass(draft: Draft, ctx: PassContext): Draft {
     const a: DraftAction = { src, kind: kind ?? "wait", notes: [] };
     if (kind === undefined) a.drop = `${src.data.kind} reads memory only (recorded as {{name}})`;
     copyFields(a);
-    resolveNode(a, ctx);
+    resolveNode(a, ctx, draft.level);
     steps[src.step]!.actions.push(a);
   }
   return { ...draft, steps };
@@ -112,7 +113,24 @@ function byTarget(a: DraftAction, table: ScreenTable): number | undefined {
   return undefined;
 }
 
-function resolveNode(a: DraftAction, ctx: PassContext): void {
+/**
+ * v2: an assertion or read keeps the element the agent named (its recorded role and name) when
+ * the point hit a node inside it: the agent checked the button "Checkout (2 items) $37.50",
+ * not the "2 items" span under the point.
+ */
+function keepTarget(a: DraftAction, table: ScreenTable, hit: number): number {
+  const t = byTarget(a, table);
+  if (t === undefined || t === hit || hit < t || hit >= table.subtreeEnd(t)) return hit;
+  const n = a.src.data.target!;
+  a.notes.push(
+    `kept the recorded target ${n.role ?? ""} ${
+      JSON.stringify(n.name ?? "")
+    }: the point hit a node inside it`,
+  );
+  return t;
+}
+
+function resolveNode(a: DraftAction, ctx: PassContext, level: number): void {
   const d = a.src.data;
   const hash = a.src.screen;
   const table = hash === undefined ? undefined : ctx.table(hash);
@@ -134,6 +152,7 @@ function resolveNode(a: DraftAction, ctx: PassContext): void {
         const up = table.ancestors(hit).slice(0, MAX_CLIMB).find((i) => table.node(i).clickable);
         if (up !== undefined) hit = up;
       }
+      if (level >= 2 && VALUE_KINDS.has(a.kind)) hit = keepTarget(a, table, hit);
       a.node = hit;
     }
   } else if (byTarget(a, table) !== undefined) {

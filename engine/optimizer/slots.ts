@@ -11,15 +11,22 @@
  *   of the snapshot after it, the element's id or the NL noun phrase); a later assertion of
  *   exactly that value becomes `{{name}}`.
  * - memory reverse substitution on assertion values, URLs and selected values (001).
+ * - v2: a step with a provisioning call (`merchantFactory_loadAccount`) is `recordable: false`:
+ *   001 runs it again on every replay with a new account, so the agent handles it.
+ * - v2: an assertion text made of slot values and other text interpolates them, whole values
+ *   at word boundaries only (`"Signed in as {{merchant_email}}"`, `interpolateValues`).
  *
  * @module
  */
 import { makeNode, type UiNode } from "../ui_node.ts";
-import type { CapturedSlot, Draft, DraftAction, PassContext } from "./draft.ts";
+import type { CapturedSlot, Draft, DraftAction, DraftStep, PassContext } from "./draft.ts";
 import { retargetAssertion } from "./modes.ts";
 import { capturedSlotName, inputSlotName, uniqueName } from "./naming.ts";
-import { isProvisioningTool, reverseSubstitute } from "./substitution.ts";
+import { interpolateValues, isProvisioningTool, reverseSubstitute } from "./substitution.ts";
 import { REDACTED } from "../playback/actions.ts";
+import type { SelectorMode } from "../trail.ts";
+import { statedDeltas, statesDoubled, statesHalved, statesTotal } from "../nl_relations.ts";
+import { isFormatIntent } from "./generalize.ts";
 
 const MIN_REPEAT_LENGTH = 3; // shorter repeated literals ("1", "OK") are coincidences
 
@@ -53,6 +60,34 @@ function targetKey(a: DraftAction): string {
 }
 
 /**
+ * v2: an assertVisible on an element whose name shows a value the NL step is about (a total,
+ * a change, a format) checks that value: assertText of the name on a selector that does not
+ * use it, so a later pass can write it as an expression or a pattern. Undefined otherwise.
+ */
+function shownValue(
+  a: DraftAction,
+  ctx: PassContext,
+  stepText: string,
+  mode: SelectorMode,
+): DraftAction | undefined {
+  const name = a.src.data.target?.name;
+  const node = nodeOf(a, ctx, "node");
+  if (name === undefined || !/\d/.test(name) || node?.name !== name) return undefined;
+  if (node.contentDescription !== undefined && node.contentDescription !== name) return undefined;
+  const relation = statedDeltas(stepText).length > 0 || statesDoubled(stepText) ||
+    statesHalved(stepText) || statesTotal(stepText);
+  if (!relation && !isFormatIntent(stepText, name)) return undefined;
+  const r = retargetAssertion({ ...a, literal: name }, { mode, equals: name });
+  if (!r) return undefined;
+  r.notes.push(
+    `assertVisible → assertText ${
+      JSON.stringify(name)
+    }: the NL step is about the value the target shows`,
+  );
+  return r;
+}
+
+/**
  * The slots pass.
  *
  * @param draft the draft after the modes pass
@@ -70,7 +105,8 @@ export function slotsPass(draft: Draft, ctx: PassContext): Draft {
   for (const k of Object.keys(model.initialMemory)) initialWrittenBy[k] = "config";
   const prompts = `${model.systemPrompt ?? ""}\n${model.prompt ?? ""}`;
 
-  const steps = draft.steps.map((s) => ({
+  const warnings = [...draft.warnings];
+  const steps: DraftStep[] = draft.steps.map((s) => ({
     ...s,
     actions: s.actions.map((a) => ({ ...a, notes: [...a.notes] })),
   }));
@@ -79,8 +115,12 @@ export function slotsPass(draft: Draft, ctx: PassContext): Draft {
     let prevInput: DraftAction | undefined;
     let runText = "";
     for (let i = 0; i < s.actions.length; i++) {
-      const a = s.actions[i]!;
+      let a = s.actions[i]!;
       if (a.drop || !a.src.ok) continue;
+      if (draft.level >= 2 && a.kind === "assertVisible" && a.literal === undefined) {
+        const r = shownValue(a, ctx, s.text, mode);
+        if (r) a = s.actions[i] = r;
+      }
       const writtenBy = { ...initialWrittenBy, ...a.src.writtenBy };
       const snapshot = { ...model.initialMemory, ...a.src.memory };
       if (a.kind === "inputText" && a.text !== undefined) {
@@ -153,6 +193,17 @@ export function slotsPass(draft: Draft, ctx: PassContext): Draft {
         a.drop = `provisioning call ${tool}: the keys it wrote (${
           keys.join(", ")
         }) are input slots in config.memory`;
+        if (draft.level >= 2 && s.recordable !== false) {
+          // 001: the provisioning runs again on replay and loads a new account; a replay of
+          // this capture's values would be the stale literal 001 removes
+          s.recordable = false;
+          warnings.push(
+            `Step ${steps.indexOf(s) + 1} "${s.text}" is not recordable: ${tool} provisions ${
+              keys.join(", ")
+            } again on every run (seed 001), so the agent handles the step; config.memory ` +
+              `holds the values this capture loaded, used when no agent provisions`,
+          );
+        }
         continue;
       }
       if (a.kind === "memorySet" && a.storeAs && a.value !== undefined) {
@@ -169,15 +220,24 @@ export function slotsPass(draft: Draft, ctx: PassContext): Draft {
           name = inputByValue.get(L);
           how = "a repeated input literal";
         }
+        let rejected: string[] = [];
         if (!name) {
           const sub = reverseSubstitute(L, snapshot, { writtenBy });
-          for (const r of sub.rejected) a.notes.push(`not substituted: ${r}`);
+          rejected = sub.rejected;
           if (sub.key) {
             name = sub.key;
             how = "memory (001 reverse substitution)";
             if (!(name in memory) && !captured.some((c) => c.name === name)) memory[name] = L;
           }
         }
+        if (!name && draft.level >= 2) {
+          const r = interpolated(a, L, snapshot, writtenBy, mode, rejected);
+          if (r) {
+            s.actions[i] = r;
+            continue;
+          }
+        }
+        for (const r of rejected) a.notes.push(`not substituted: ${r}`);
         if (name) {
           const r = retargetAssertion(a, { mode, equals: `{{${name}}}` });
           if (r) {
@@ -194,6 +254,46 @@ export function slotsPass(draft: Draft, ctx: PassContext): Draft {
         a.value = substituted(a, a.value, snapshot, writtenBy);
       }
     }
+  }
+
+  /**
+   * v2: an assertion text made of slot values (and other text) → a template of them, on a
+   * selector that does not use the value; undefined when no value fits or no selector does.
+   */
+  function interpolated(
+    a: DraftAction,
+    L: string,
+    snapshot: Record<string, string>,
+    writtenBy: Record<string, string>,
+    mode: SelectorMode,
+    rejected: string[],
+  ): DraftAction | undefined {
+    const values: Record<string, string> = { ...snapshot };
+    for (const [k, v] of Object.entries(memory)) if (v !== null) values[k] = v;
+    for (const c of captured) values[c.name] = c.value;
+    const sub = interpolateValues(L, values, { writtenBy });
+    if (!sub.template) return undefined;
+    const r = retargetAssertion(a, { mode, equals: sub.template });
+    if (!r) {
+      a.notes.push(`kept ${JSON.stringify(L)}: no selector independent of the value`);
+      return undefined;
+    }
+    // the exact-match rule's "only a substring" is moot for a key now interpolated
+    for (const x of rejected) {
+      if (!sub.keys.some((k) => x.startsWith(`${k}: only a substring`))) {
+        r.notes.push(`not substituted: ${x}`);
+      }
+    }
+    for (const x of sub.rejected) r.notes.push(`not interpolated: ${x}`);
+    for (const k of sub.keys) {
+      if (!(k in memory) && !captured.some((c) => c.name === k)) memory[k] = values[k]!;
+    }
+    r.notes.push(
+      `expected ${JSON.stringify(L)} → ${JSON.stringify(sub.template)} (slot values in the text: ${
+        sub.keys.join(", ")
+      })`,
+    );
+    return r;
   }
 
   function substituted(
@@ -265,5 +365,5 @@ export function slotsPass(draft: Draft, ctx: PassContext): Draft {
     return name;
   }
 
-  return { ...draft, steps, memory, captured, inputs };
+  return { ...draft, steps, memory, captured, inputs, warnings };
 }

@@ -6,7 +6,9 @@
  * of 8 or more characters only, unless the key was written by a known provisioning tool
  * (`merchantFactory_*`, `rememberWithAi`, …) or seeded in the session's initial memory; the
  * longest value is tried first; when two keys hold the same value, a provisioned key wins,
- * then the alphabetically first key (deterministic), and the other is reported.
+ * then the alphabetically first key (deterministic), and the other is reported. Heuristics v2
+ * also interpolates the slot values a longer assertion text is made of
+ * ({@linkcode interpolateValues}).
  *
  * @module
  */
@@ -100,4 +102,109 @@ export function reverseSubstitute(
     rejected.push(`${o}: holds the same value; ${key} chosen (provisioned first, then by name)`);
   }
   return { key, rejected };
+}
+
+/** Shortest value a provisioned key may be interpolated with (never a 1–2 character value). */
+export const MIN_INTERPOLATION_LENGTH = 3;
+
+/** The outcome of {@linkcode interpolateValues}. */
+export interface Interpolation {
+  /** The literal with each slot value written as `{{key}}`, when at least one was. */
+  template?: string;
+  /** The keys interpolated, in order of first use. */
+  keys: string[];
+  /** Why other keys holding a value found in the literal were not used. */
+  rejected: string[];
+}
+
+/**
+ * Writes the slot values a longer literal is composed of as `{{key}}` (heuristics v2: an
+ * assertion's expected text that shows slot values, "Signed in as {{merchant_email}}").
+ * Stricter than 001's whole-field rule allows for a substring: each occurrence must be the
+ * whole value bounded by non-word characters (never a part of a longer word); a value needs
+ * 8 or more characters, or 3 or more when a provisioning tool (or the test author) wrote its
+ * key; the longest value is placed first and never inside one already placed; two keys with
+ * the same value resolve as in {@linkcode reverseSubstitute}.
+ *
+ * @param literal the text as seen
+ * @param values key → value of the slots available (captured, input and memory)
+ * @param options `writtenBy`: key → the tool that wrote it (`config` for the initial memory)
+ * @returns the template (when a value was found), the keys used, the rejected alternatives
+ * @example
+ * ```ts
+ * const r = interpolateValues("Signed in as bob.smith@example.com", { email: "bob.smith@example.com" });
+ * if (r.template !== "Signed in as {{email}}") throw new Error();
+ * ```
+ */
+export function interpolateValues(
+  literal: string,
+  values: Readonly<Record<string, string>>,
+  options: SubstitutionOptions = {},
+): Interpolation {
+  const writtenBy = options.writtenBy ?? {};
+  const provisioned = (k: string) => isProvisioningTool(writtenBy[k]);
+  const rejected: string[] = [];
+  if (/\{\{|\$\{/.test(literal)) return { keys: [], rejected }; // reads as template syntax
+  const entries = Object.entries(values)
+    .filter(([, v]) => v !== "" && v !== literal && literal.includes(v))
+    .sort(([ka, va], [kb, vb]) =>
+      vb.length - va.length || Number(provisioned(kb)) - Number(provisioned(ka)) ||
+      (ka < kb ? -1 : ka > kb ? 1 : 0)
+    );
+  type Segment = { text: string } | { key: string };
+  let segments: Segment[] = [{ text: literal }];
+  const keys: string[] = [];
+  const placed = new Map<string, string>();
+  for (const [key, value] of entries) {
+    const min = provisioned(key) ? MIN_INTERPOLATION_LENGTH : MIN_SUBSTITUTION_LENGTH;
+    if (value.length < min) {
+      if (value.length < MIN_INTERPOLATION_LENGTH) continue; // a digit or two: coincidence
+      rejected.push(
+        `${key}: value shorter than ${min} characters: too ambiguous inside a longer text`,
+      );
+      continue;
+    }
+    const same = placed.get(value);
+    if (same !== undefined) {
+      rejected.push(
+        `${key}: holds the same value; ${same} chosen (provisioned first, then by name)`,
+      );
+      continue;
+    }
+    let used = false;
+    segments = segments.flatMap((s) => {
+      if (!("text" in s)) return [s];
+      const parts = splitBounded(s.text, value);
+      if (parts.length === 1) return [s];
+      used = true;
+      return parts.flatMap((p, i): Segment[] =>
+        i === 0 ? (p ? [{ text: p }] : []) : [{ key }, ...(p ? [{ text: p }] : [])]
+      );
+    });
+    if (used) {
+      keys.push(key);
+      placed.set(value, key);
+    } else rejected.push(`${key}: only inside a longer word or value`);
+  }
+  if (keys.length === 0) return { keys, rejected };
+  const template = segments.map((s) => "text" in s ? s.text : `{{${s.key}}}`).join("");
+  return { template, keys, rejected };
+}
+
+/** Splits text at each occurrence of value bounded by non-word characters (or the ends). */
+function splitBounded(text: string, value: string): string[] {
+  const out: string[] = [];
+  let from = 0;
+  let at = text.indexOf(value);
+  while (at >= 0) {
+    const before = text[at - 1] ?? "";
+    const after = text[at + value.length] ?? "";
+    if (!/\w/.test(before) && !/\w/.test(after)) {
+      out.push(text.slice(from, at));
+      from = at + value.length;
+      at = text.indexOf(value, from);
+    } else at = text.indexOf(value, at + 1);
+  }
+  out.push(text.slice(from));
+  return out;
 }
