@@ -3,6 +3,13 @@
  * internal flags. Changing any pass's logic bumps the version; a projection names the version
  * it ran, so a stored capture can be re-projected under a newer one (`cairn reproject`).
  *
+ * v2 changes:
+ * - Android tap, no clickable ancestor near: its focusable, named ancestor (RN `loginBtn`).
+ * - Android tap on a control with no label or id: named by its first unique child label.
+ * - Android inputText: the editable field under the point, not a label drawn over it.
+ * - Android scroll, swipe: the scrollable container under the point, else a screen swipe.
+ * - Android ids `eq`, `ok`, `up` are authored unless 4+ short ids share the screen; `r7` is not.
+ *
  * @module
  */
 import type { SelectorMode } from "../trail.ts";

@@ -4,13 +4,16 @@
  * the nearest clickable ancestor that contains the point. Reads and assertions without a point
  * resolve by their value on the screen; a selector-less inputText keeps the focused field for
  * naming. A point that hits nothing keeps `xy` and is flagged; a runtime selector that picks a
- * different node than the point hit is reported and replaced.
+ * different node than the point hit is reported and replaced. Under heuristics v2, Android
+ * actions then go through `androidTarget` (an accessible ancestor for a tap, the editable field
+ * for typing, the scrollable container for a scroll or swipe).
  *
  * @module
  */
 import type { ScreenTable } from "../screen_table.ts";
 import type { TrailActionKind } from "../trail.ts";
 import type { Draft, DraftAction, DraftStep, PassContext } from "./draft.ts";
+import { androidTarget } from "./android_target.ts";
 import { matchSelector } from "./selector_match.ts";
 
 const CLIMB_KINDS = new Set<TrailActionKind>(["tap", "longPress", "check"]);
@@ -62,12 +65,13 @@ function climbToHolder(table: ScreenTable, i: number): number {
  */
 export function resolvePass(draft: Draft, ctx: PassContext): Draft {
   const steps: DraftStep[] = draft.model.steps.map((text) => ({ text, actions: [] }));
+  const android = draft.level >= 2 && draft.model.platform === "android";
   for (const src of draft.model.actions) {
     const kind = KIND_OF[src.data.kind];
     const a: DraftAction = { src, kind: kind ?? "wait", notes: [] };
     if (kind === undefined) a.drop = `${src.data.kind} reads memory only (recorded as {{name}})`;
     copyFields(a);
-    resolveNode(a, ctx);
+    resolveNode(a, ctx, android);
     steps[src.step]!.actions.push(a);
   }
   return { ...draft, steps };
@@ -112,7 +116,7 @@ function byTarget(a: DraftAction, table: ScreenTable): number | undefined {
   return undefined;
 }
 
-function resolveNode(a: DraftAction, ctx: PassContext): void {
+function resolveNode(a: DraftAction, ctx: PassContext, android: boolean): void {
   const d = a.src.data;
   const hash = a.src.screen;
   const table = hash === undefined ? undefined : ctx.table(hash);
@@ -134,7 +138,11 @@ function resolveNode(a: DraftAction, ctx: PassContext): void {
         const up = table.ancestors(hit).slice(0, MAX_CLIMB).find((i) => table.node(i).clickable);
         if (up !== undefined) hit = up;
       }
-      a.node = hit;
+      if (android) {
+        const t = androidTarget(table, hit, d.point, a.kind);
+        if (t.note !== undefined) a.notes.push(t.note);
+        if (t.node !== undefined) a.node = t.node;
+      } else a.node = hit;
     }
   } else if (byTarget(a, table) !== undefined) {
     a.node = byTarget(a, table)!;
