@@ -9,6 +9,8 @@ import { optimize, type OptimizeResult } from "../engine/optimizer/optimize.ts";
 import { projectTrail } from "../engine/trail_projection.ts";
 import { generatedIdReason } from "../engine/optimizer/generated.ts";
 import { descendantLabelCandidates } from "../engine/optimizer/android_labels.ts";
+import { inputSlotName } from "../engine/optimizer/naming.ts";
+import { buildCapture } from "./optimizer_support.ts";
 import { ScreenTable } from "../engine/screen_table.ts";
 import { parseAndroid } from "../engine/parse_android.ts";
 import { makeNode } from "../engine/ui_node.ts";
@@ -170,4 +172,57 @@ Deno.test("descendantLabelCandidates() names nothing when the control has its ow
     const t = ScreenTable.from(makeNode({ className: "hierarchy", children: [c] }));
     assertEquals(descendantLabelCandidates(t, t.indexOf(c)), []);
   }
+});
+
+Deno.test("optimize() under v2 names a React Native field's slot from its cleaned id, not the library prefix", async () => {
+  const v2 = await run("wdio", "v2");
+  assertEquals(action(v2, 2, 0).text, "{{textInput}}");
+  assertEquals(v2.trail.config.memory?.textInput, "hello world");
+  const v1 = await run("wdio", "v1");
+  assertEquals(action(v1, 2, 0).text, "{{rne}}");
+});
+
+Deno.test("inputSlotName() with cleanIds drops a library prefix and keeps an id of noise words", () => {
+  const field = makeNode({
+    className: "android.widget.EditText",
+    resourceId: "RNE__Input__text-input",
+    hint: "Type something",
+  });
+  assertEquals(inputSlotName(field, "Fill the form", { cleanIds: true }), "textInput");
+  assertEquals(inputSlotName(field, "Fill the form"), "rne");
+  const named = makeNode({ className: "android.widget.EditText", resourceId: "RNE__Input__city" });
+  assertEquals(inputSlotName(named, "Fill the form", { cleanIds: true }), "city");
+});
+
+Deno.test("optimize() under v2 says which prompt an input slot's value came from", async () => {
+  const v2 = await run("wdio", "v2");
+  assert(v2.explain[6]!.lines.includes("input slot textInput from a value of the prompt"));
+  const v1 = await run("wdio", "v1");
+  assert(v1.explain[6]!.lines.includes("input slot rne from a value of the system prompt"));
+  const field = makeNode({
+    className: "android.widget.EditText",
+    bounds: { x: 0, y: 0, w: 100, h: 40 },
+  });
+  const screen = {
+    platform: "android" as const,
+    format: "uiautomator2" as const,
+    root: makeNode({
+      className: "hierarchy",
+      bounds: { x: 0, y: 0, w: 100, h: 40 },
+      children: [field],
+    }),
+    width: 100,
+    height: 40,
+  };
+  const c = buildCapture("android", [{
+    step: "Search",
+    screen,
+    kind: "inputText",
+    point: { x: 5, y: 5 },
+    text: "Lisbon",
+  }], {
+    systemPrompt: "Search for Lisbon",
+  });
+  const r = optimize(c.events, c.screens, { heuristics: "v2" });
+  assert(r.explain[0]!.lines.some((l) => l.endsWith("from a value of the system prompt")));
 });
