@@ -9,6 +9,7 @@ import { optimize, type OptimizeResult } from "../engine/optimizer/optimize.ts";
 import { projectTrail } from "../engine/trail_projection.ts";
 import { generatedIdReason } from "../engine/optimizer/generated.ts";
 import { descendantLabelCandidates } from "../engine/optimizer/android_labels.ts";
+import { androidTarget } from "../engine/optimizer/android_target.ts";
 import { inputSlotName } from "../engine/optimizer/naming.ts";
 import { buildCapture } from "./optimizer_support.ts";
 import { ScreenTable } from "../engine/screen_table.ts";
@@ -129,6 +130,10 @@ Deno.test("generatedIdReason() under v2 flags short names with digits, and lette
     generatedIdReason("com.zhiliaoapp.musically.go:id/bj", { level: 2, screen: tiktok }),
     "an obfuscated resource name (11 short ones on the screen)",
   );
+  assertEquals(
+    generatedIdReason("com.zhiliaoapp.musically.go:id/bsb", { level: 2, screen: tiktok }),
+    "an obfuscated resource name (11 short ones on the screen)",
+  );
   // v1 is unchanged: every short resource name is obfuscated.
   assertEquals(generatedIdReason("com.app:id/eq"), "an obfuscated resource name");
 });
@@ -225,4 +230,59 @@ Deno.test("optimize() under v2 says which prompt an input slot's value came from
   });
   const r = optimize(c.events, c.screens, { heuristics: "v2" });
   assert(r.explain[0]!.lines.some((l) => l.endsWith("from a value of the system prompt")));
+});
+
+Deno.test("descendantLabelCandidates() takes a child's text over a description that summarises it", () => {
+  const bubble = makeNode({
+    className: "android.view.View",
+    clickable: true,
+    children: [makeNode({
+      className: "android.widget.TextView",
+      text: "Hiii",
+      contentDescription: "You said  Hiii 12:30 pm .",
+    })],
+  });
+  const t = ScreenTable.from(makeNode({ className: "hierarchy", children: [bubble] }));
+  assertEquals(descendantLabelCandidates(t, t.indexOf(bubble)).map((c) => c.selector), [
+    { text: "Hiii" },
+  ]);
+});
+
+Deno.test("descendantLabelCandidates() names nothing on a node that is not clickable (a list)", () => {
+  const list = makeNode({
+    className: "androidx.recyclerview.widget.RecyclerView",
+    scrollable: true,
+    children: [makeNode({ className: "android.widget.TextView", text: "Sign up" })],
+  });
+  const t = ScreenTable.from(makeNode({ className: "hierarchy", children: [list] }));
+  assertEquals(descendantLabelCandidates(t, t.indexOf(list)), []);
+});
+
+Deno.test("androidTarget() climbs a tap to a focusable, named ancestor but not past a scrollable one", () => {
+  const box = { x: 0, y: 0, w: 100, h: 100 };
+  const label = () =>
+    makeNode({ className: "android.widget.TextView", text: "Login", bounds: box });
+  const button = makeNode({
+    className: "android.view.ViewGroup",
+    contentDescription: "loginBtn",
+    attrs: { focusable: "true" },
+    bounds: box,
+    children: [label()],
+  });
+  const pager = makeNode({
+    className: "androidx.viewpager.widget.ViewPager",
+    resourceId: "com.app:id/pager",
+    scrollable: true,
+    attrs: { focusable: "true" },
+    bounds: box,
+    children: [label()],
+  });
+  for (const [parent, climbs] of [[button, true], [pager, false]] as const) {
+    const t = ScreenTable.from(
+      makeNode({ className: "hierarchy", bounds: box, children: [parent] }),
+    );
+    const hit = t.indexOf(parent.children[0]!);
+    const got = androidTarget(t, hit, { x: 50, y: 50 }, "tap").node;
+    assertEquals(got, climbs ? t.indexOf(parent) : hit);
+  }
 });

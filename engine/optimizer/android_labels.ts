@@ -19,9 +19,9 @@ const DESCENDANT_TEXT_SCORE = 4; // a child's visible copy: as fragile as the co
 const ICON_GLYPH = /^[\p{Co}\s]+$/u;
 
 /**
- * Selector candidates naming a control by its first unique descendant content description and
- * its first unique descendant text (none when the control has a content description or an
- * authored id of its own; no text when it has text).
+ * Selector candidates naming a clickable control by its first unique descendant content
+ * description and its first unique descendant text (none when the control has a content
+ * description or an authored id of its own; no text when it has text).
  *
  * @param table the screen
  * @param node the control's index
@@ -41,6 +41,7 @@ export function descendantLabelCandidates(table: ScreenTable, node: number): Can
   const n = table.node(node);
   const authored = (id: string | undefined) =>
     id !== undefined && generatedIdReason(id, { level: 2, screen: table }) === undefined;
+  if (!n.clickable) return []; // a list or a pane: its labels are elsewhere in it, not on it
   if (n.contentDescription || authored(n.resourceId) || authored(n.testId)) return [];
   let desc: string | undefined;
   let text: string | undefined;
@@ -52,7 +53,11 @@ export function descendantLabelCandidates(table: ScreenTable, node: number): Can
       i = table.subtreeEnd(i) - 1; // another control's labels
       continue;
     }
-    if (desc === undefined && d.contentDescription) {
+    // A description that repeats the node's text and adds to it ("You said  Hiii 12:30 pm .")
+    // is a summary with state in it: the text is the label.
+    const summary = d.text !== undefined && d.contentDescription !== d.text &&
+      d.contentDescription?.includes(d.text) === true;
+    if (desc === undefined && d.contentDescription && !summary) {
       if (table.count({ contentDescription: d.contentDescription }) === 1) {
         desc = d.contentDescription;
       }

@@ -76,7 +76,7 @@ function accessibleAncestor(table: ScreenTable, hit: number): AndroidTarget {
   if (table.node(hit).clickable) return { node: hit };
   for (const i of [hit, ...table.ancestors(hit).slice(0, MAX_CLIMB)]) {
     const n = table.node(i);
-    if (n.clickable) return { node: hit }; // v1's climb stopped below it: keep its choice
+    if (n.clickable || n.scrollable) return { node: hit }; // a list is no control: stop below
     if (n.attrs?.focusable === "true" && hasIdentity(n, table)) {
       return i === hit ? { node: hit } : {
         node: i,

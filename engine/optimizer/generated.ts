@@ -2,9 +2,9 @@
  * Detection of generated identifiers and class names, which the selector pass never chooses:
  * they change from build to build (or render to render) and make a selector that works once.
  *
- * Under heuristics v2 a short Android resource name of letters only (`eq`, `ok`, `go`, `up`) is
- * authored unless the screen holds a bulk of short names (an R8-obfuscated build names
- * everything `bj`, `ni`, `r7`); one with digits (`r7`, `ak2`) stays obfuscated.
+ * Under heuristics v2 a short Android resource name of letters only (`eq`, `ok`, `go`, `up`,
+ * `fab`) is authored unless the screen holds a bulk of short names (an R8-obfuscated build names
+ * everything `bj`, `ni`, `bsb`, `r7`); one with digits (`r7`, `ak2`) stays obfuscated.
  *
  * @module
  */
@@ -26,8 +26,8 @@ const GENERATED_ID_PATTERNS_V2: [RegExp, string][] = GENERATED_ID_PATTERNS.map((
 ): [RegExp, string] =>
   why === "an obfuscated resource name" ? [/:id\/[a-z]{1,2}\d{1,3}$/i, why] : [re, why]
 );
-/** v2: a short letters-only resource name, obfuscated only in bulk. */
-const SHORT_RESOURCE_NAME = /:id\/[a-z]{1,2}$/i;
+/** v2: a short letters-only resource name, obfuscated only in bulk (R8 goes to 3 letters). */
+const SHORT_RESOURCE_NAME = /:id\/[a-z]{1,3}$/i;
 /** Any short resource name (letters, maybe digits): what an obfuscated build is made of. */
 const ANY_SHORT_RESOURCE_NAME = /:id\/[a-z]{1,2}\d{0,3}$/i;
 // Distinct short resource names on one screen from which its letters-only ones count as

@@ -8,7 +8,7 @@
  * - Android tap on a control with no label or id: named by its first unique child label.
  * - Android inputText: the editable field under the point, not a label drawn over it.
  * - Android scroll, swipe: the scrollable container under the point, else a screen swipe.
- * - Android ids `eq`, `ok`, `up` are authored unless 4+ short ids share the screen; `r7` is not.
+ * - Android ids `eq`, `up`, `fab` are authored unless 4+ short ids share the screen; `r7` is not.
  * - Android input slot names: ids lose a `RNE__Input__` prefix; `text-input` → `textInput`.
  * - Explain: a slot value from the user's prompt is "a value of the prompt", not the system's.
  *
