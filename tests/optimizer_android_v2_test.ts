@@ -286,3 +286,20 @@ Deno.test("androidTarget() climbs a tap to a focusable, named ancestor but not p
     assertEquals(got, climbs ? t.indexOf(parent) : hit);
   }
 });
+
+Deno.test("optimize() under v2 scrolls a list a dump marks not scrollable, and types only into a field under the point", async () => {
+  const gmail = parseAndroid(
+    await Deno.readTextFile(
+      new URL("../../shared/corpus/android/uiautomator_gmail_inbox.xml", import.meta.url),
+    ),
+  );
+  const center = { x: 540, y: 1200 };
+  const c = buildCapture("android", [
+    { step: "Scroll the inbox", screen: gmail, kind: "scroll", point: center, direction: "down" },
+    { step: "Scroll the inbox", screen: gmail, kind: "inputText", point: center, text: "zz" },
+  ]);
+  const r = optimize(c.events, c.screens, { heuristics: "v2" });
+  assertEquals(action(r, 0, 0).selector, { id: "com.google.android.gm:id/thread_list_view" });
+  // No field under the point: the search box elsewhere on the screen is not the target.
+  assert(lead(action(r, 0, 1))?.id !== "com.google.android.gm:id/open_search");
+});

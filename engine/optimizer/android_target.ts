@@ -94,7 +94,8 @@ function contains(n: UiNode, p: Point): boolean {
 
 /**
  * Typing goes into a field: the editable node under the point (the deepest, then the smallest),
- * else the one editable field of the hit's nearest container; else the hit.
+ * else the one editable field inside the hit (a text-input layout hit on its padding); else the
+ * hit.
  */
 function editableField(table: ScreenTable, hit: number, point: Point): AndroidTarget {
   if (isEditable(table.node(hit))) return { node: hit };
@@ -109,14 +110,11 @@ function editableField(table: ScreenTable, hit: number, point: Point): AndroidTa
     ) best = i;
   }
   if (best < 0) {
-    for (const c of [hit, ...table.ancestors(hit).slice(0, MAX_CLIMB)]) {
-      const fields: number[] = [];
-      for (let i = c + 1; i < table.subtreeEnd(c) && fields.length < 2; i++) {
-        if (isEditable(table.node(i))) fields.push(i);
-      }
-      if (fields.length === 1) best = fields[0]!;
-      if (fields.length > 0) break;
+    const fields: number[] = [];
+    for (let i = hit + 1; i < table.subtreeEnd(hit) && fields.length < 2; i++) {
+      if (isEditable(table.node(i))) fields.push(i);
     }
+    if (fields.length === 1) best = fields[0]!;
   }
   if (best < 0) return { node: hit };
   return {
@@ -127,17 +125,24 @@ function editableField(table: ScreenTable, hit: number, point: Point): AndroidTa
   };
 }
 
+/** Classes that scroll even when a dump says `scrollable="false"` (a list at rest, Gmail's). */
+const SCROLLING_CLASS = /(RecyclerView|ListView|GridView|ScrollView|ViewPager)$/;
+
+function scrolls(n: UiNode): boolean {
+  return n.scrollable || SCROLLING_CLASS.test(n.className);
+}
+
 /**
  * A scroll or swipe acts on the scrollable container under the point (the hit or its nearest
- * scrollable ancestor, else the deepest scrollable node containing the point): a row that
- * scrolls away is no anchor. With none, it is a swipe of the screen (no selector).
+ * scrolling ancestor, else the deepest scrolling node containing the point): a row that scrolls
+ * away is no anchor. With none, it is a swipe of the screen (no selector).
  */
 function scrollContainer(table: ScreenTable, hit: number, point: Point): AndroidTarget {
-  let found = [hit, ...table.ancestors(hit)].find((i) => table.node(i).scrollable);
+  let found = [hit, ...table.ancestors(hit)].find((i) => scrolls(table.node(i)));
   if (found === undefined) {
     for (let i = 0; i < table.size; i++) {
       const n = table.node(i);
-      if (!n.scrollable || !n.visible || !contains(n, point)) continue;
+      if (!scrolls(n) || !n.visible || !contains(n, point)) continue;
       if (found === undefined || table.depth(i) > table.depth(found)) found = i;
     }
   }
