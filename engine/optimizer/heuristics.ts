@@ -13,6 +13,13 @@
  * - expressions: a number inside a longer text may be the expression (`Total {{a + b}}`).
  * - concision: a step with no captured action gets `recording: []` (was `recordable: false`).
  * - concision: a dropped failed call's explanation lists no selector choice.
+ * - Android tap, no clickable ancestor near: its focusable, named ancestor (RN `loginBtn`).
+ * - Android tap on a control with no label or id: named by its first unique child label.
+ * - Android inputText: the editable field under the point, not a label drawn over it.
+ * - Android scroll, swipe: the scrollable container under the point, else a screen swipe.
+ * - Android ids `eq`, `up`, `fab` are authored unless 4+ short ids share the screen; `r7` is not.
+ * - Android input slot names: ids lose a `RNE__Input__` prefix; `text-input` → `textInput`.
+ * - Explain: a slot value from the user's prompt is "a value of the prompt", not the system's.
  *
  * @module
  */

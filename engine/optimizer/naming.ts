@@ -67,15 +67,16 @@ const NOISE = new Set([
  *
  * @param text words separated by anything
  * @param maxWords at most this many words
+ * @param keepNoise keep the noise words (`text-input` → `textInput`)
  * @returns an identifier, or "" when nothing is left
  */
-export function camelName(text: string, maxWords = 3): string {
+export function camelName(text: string, maxWords = 3, keepNoise = false): string {
   const words = text
     .replace(/^.*:id\//, "")
     .replace(/([a-z])([A-Z])/g, "$1 $2")
     .split(/[^A-Za-z0-9]+/)
     .map((w) => w.toLowerCase())
-    .filter((w) => w !== "" && !NOISE.has(w) && !/^\d+$/.test(w));
+    .filter((w) => w !== "" && (keepNoise || !NOISE.has(w)) && !/^\d+$/.test(w));
   const picked = words.slice(0, maxWords);
   return picked.map((w, i) => i === 0 ? w : w[0]!.toUpperCase() + w.slice(1)).join("");
 }
@@ -86,20 +87,39 @@ function known(text: string | undefined): string | undefined {
   return undefined;
 }
 
+/** A component library's namespace on a React Native test id (`RNE__Input__text-input`). */
+const LIBRARY_PREFIX = /^(?:[A-Za-z]+__)+/;
+
+/** Options of {@linkcode inputSlotName}. */
+export interface InputSlotNameOptions {
+  /**
+   * Heuristics v2 on Android: ids lose a library namespace (`RNE__Input__`), and an id of noise
+   * words only (`text-input`) keeps them (`textInput`) rather than giving way to the hint.
+   */
+  cleanIds?: boolean;
+}
+
 /**
  * Names an input slot from its field (password flag, id, hint, label) and the NL step.
  *
  * @param field the field typed into, when known
  * @param stepText the NL step
+ * @param options v2's id cleaning
  * @returns a name such as `email`, `password`, `searchTerm`
  */
-export function inputSlotName(field: UiNode | undefined, stepText: string): string {
+export function inputSlotName(
+  field: UiNode | undefined,
+  stepText: string,
+  options: InputSlotNameOptions = {},
+): string {
   if (field?.password) return "password";
   // On the web the class is the ARIA role and `name` the accessible name ("Email", "From").
   const webName = field && field.role === field.className ? field.name : undefined;
+  const clean = (id: string | undefined) =>
+    options.cleanIds && id !== undefined ? id.replace(LIBRARY_PREFIX, "") : id;
   const sources = [
-    field?.resourceId,
-    field?.testId,
+    clean(field?.resourceId),
+    clean(field?.testId),
     field?.hint,
     field?.contentDescription,
     webName,
@@ -108,8 +128,10 @@ export function inputSlotName(field: UiNode | undefined, stepText: string): stri
     const k = known(s);
     if (k) return k;
   }
-  for (const s of sources) {
-    const c = s ? camelName(s) : "";
+  for (const [k, s] of sources.entries()) {
+    let c = s ? camelName(s) : "";
+    // An id of noise words only (`text-input`) still names the field better than its hint.
+    if (c === "" && s && options.cleanIds && k < 2) c = camelName(s, 3, true);
     if (c && !/^\d/.test(c)) return c;
   }
   return known(stepText) ?? "input";

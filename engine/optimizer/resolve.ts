@@ -5,13 +5,16 @@
  * resolve by their value on the screen; a selector-less inputText keeps the focused field for
  * naming. A point that hits nothing keeps `xy` and is flagged; a runtime selector that picks a
  * different node than the point hit is reported and replaced. Under heuristics v2 a read or an
- * assertion whose point hit a node inside the element the agent named keeps that element.
+ * assertion whose point hit a node inside the element the agent named keeps that element, and
+ * Android actions then go through `androidTarget` (an accessible ancestor for a tap, the editable
+ * field for typing, the scrollable container for a scroll or swipe).
  *
  * @module
  */
 import type { ScreenTable } from "../screen_table.ts";
 import type { TrailActionKind } from "../trail.ts";
 import type { Draft, DraftAction, DraftStep, PassContext } from "./draft.ts";
+import { androidTarget } from "./android_target.ts";
 import { matchSelector } from "./selector_match.ts";
 
 const CLIMB_KINDS = new Set<TrailActionKind>(["tap", "longPress", "check"]);
@@ -63,12 +66,13 @@ function climbToHolder(table: ScreenTable, i: number): number {
  */
 export function resolvePass(draft: Draft, ctx: PassContext): Draft {
   const steps: DraftStep[] = draft.model.steps.map((text) => ({ text, actions: [] }));
+  const android = draft.level >= 2 && draft.model.platform === "android";
   for (const src of draft.model.actions) {
     const kind = KIND_OF[src.data.kind];
     const a: DraftAction = { src, kind: kind ?? "wait", notes: [] };
     if (kind === undefined) a.drop = `${src.data.kind} reads memory only (recorded as {{name}})`;
     copyFields(a);
-    resolveNode(a, ctx, draft.level);
+    resolveNode(a, ctx, draft.level, android);
     steps[src.step]!.actions.push(a);
   }
   return { ...draft, steps };
@@ -130,7 +134,12 @@ function keepTarget(a: DraftAction, table: ScreenTable, hit: number): number {
   return t;
 }
 
-function resolveNode(a: DraftAction, ctx: PassContext, level: number): void {
+function resolveNode(
+  a: DraftAction,
+  ctx: PassContext,
+  level: number,
+  android: boolean,
+): void {
   const d = a.src.data;
   const hash = a.src.screen;
   const table = hash === undefined ? undefined : ctx.table(hash);
@@ -153,7 +162,11 @@ function resolveNode(a: DraftAction, ctx: PassContext, level: number): void {
         if (up !== undefined) hit = up;
       }
       if (level >= 2 && VALUE_KINDS.has(a.kind)) hit = keepTarget(a, table, hit);
-      a.node = hit;
+      if (android) {
+        const t = androidTarget(table, hit, d.point, a.kind);
+        if (t.note !== undefined) a.notes.push(t.note);
+        if (t.node !== undefined) a.node = t.node;
+      } else a.node = hit;
     }
   } else if (byTarget(a, table) !== undefined) {
     a.node = byTarget(a, table)!;

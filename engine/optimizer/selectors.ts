@@ -13,7 +13,8 @@ import type { ScreenTable } from "../screen_table.ts";
 import type { Selector } from "../trail.ts";
 import type { UiNode } from "../ui_node.ts";
 import type { Candidate, Draft, DraftAction, PassContext } from "./draft.ts";
-import { generatedClassReason, generatedIdReason } from "./generated.ts";
+import { generatedClassReason, type GeneratedIdOptions, generatedIdReason } from "./generated.ts";
+import { descendantLabelCandidates } from "./android_labels.ts";
 import { countSelector, matchSelector } from "./selector_match.ts";
 import { escapeRegex } from "../regex.ts";
 
@@ -73,6 +74,10 @@ export interface RankOptions {
   size?: { width: number; height: number };
   /** Leave the node's text out (it is the value read or asserted, not an identity). */
   excludeText?: boolean;
+  /** The heuristics level (default 1): Android's v2 changes apply from 2. */
+  level?: number;
+  /** The node is a control a tap acted on (v2, Android: named by a child's label when unlabelled). */
+  control?: boolean;
 }
 
 interface Base {
@@ -82,10 +87,15 @@ interface Base {
   rejected?: string;
 }
 
-function baseCandidates(node: UiNode, web: boolean, excludeText: boolean): Base[] {
+function baseCandidates(
+  node: UiNode,
+  web: boolean,
+  excludeText: boolean,
+  ids: GeneratedIdOptions,
+): Base[] {
   const out: Base[] = [];
-  const idWhy = node.resourceId ? generatedIdReason(node.resourceId) : undefined;
-  const testWhy = node.testId ? generatedIdReason(node.testId) : undefined;
+  const idWhy = node.resourceId ? generatedIdReason(node.resourceId, ids) : undefined;
+  const testWhy = node.testId ? generatedIdReason(node.testId, ids) : undefined;
   const classWhy = generatedClassReason(node.className);
   const withReject = (b: Base, why: string | undefined): Base => why ? { ...b, rejected: why } : b;
   if (web) {
@@ -178,14 +188,19 @@ function shapeIndex(table: ScreenTable): Map<string, number[]> {
 }
 
 /** The nearest ancestor that a durable property identifies uniquely, as a selector. */
-function durableAncestor(table: ScreenTable, i: number, web: boolean): Selector | undefined {
+function durableAncestor(
+  table: ScreenTable,
+  i: number,
+  web: boolean,
+  ids: GeneratedIdOptions,
+): Selector | undefined {
   let hops = 0;
   for (const a of table.ancestors(i)) {
     if (++hops > MAX_PARENT_HOPS) break;
     const n = table.node(a);
     const options: Selector[] = [];
-    if (n.testId && !generatedIdReason(n.testId)) options.push({ testId: n.testId });
-    if (n.resourceId && !generatedIdReason(n.resourceId)) options.push({ id: n.resourceId });
+    if (n.testId && !generatedIdReason(n.testId, ids)) options.push({ testId: n.testId });
+    if (n.resourceId && !generatedIdReason(n.resourceId, ids)) options.push({ id: n.resourceId });
     if (n.contentDescription) {
       options.push(
         web ? { ariaLabel: n.contentDescription } : {
@@ -225,7 +240,10 @@ export function rankSelectors(table: ScreenTable, node: number, options: RankOpt
     const mine = inside ? i >= node && i < end : i === node;
     return { matches: m.count, pickedOther: m.count === 1 && !mine };
   };
-  const bases = baseCandidates(n, web, options.excludeText === true);
+  // Android under v2: short resource names judged by the screen, controls named by a child label.
+  const v2Android = options.platform === "android" && (options.level ?? 1) >= 2;
+  const ids: GeneratedIdOptions = v2Android ? { level: options.level!, screen: table } : {};
+  const bases = baseCandidates(n, web, options.excludeText === true, ids);
   const editable = isEditable(n);
   // A control without text of its own (a button around a label): its one label's text.
   let labelText: string | undefined;
@@ -246,6 +264,9 @@ export function rankSelectors(table: ScreenTable, node: number, options: RankOpt
         ...(c.matches === 1 && !c.pickedOther ? {} : { rejected: `matches ${c.matches} nodes` }),
       });
     }
+  }
+  if (v2Android && options.control && options.excludeText !== true && !editable) {
+    for (const c of descendantLabelCandidates(table, node)) add(c);
   }
   let parent: Selector | undefined | null = null;
   for (const b of bases) {
@@ -285,7 +306,7 @@ export function rankSelectors(table: ScreenTable, node: number, options: RankOpt
     }
     // Parent context: the type (or property) under a durable ancestor (tried even when the
     // text combination is unique: it does not break on copy edits).
-    if (parent === null) parent = durableAncestor(table, node, web);
+    if (parent === null) parent = durableAncestor(table, node, web, ids);
     if (parent) {
       const sel = { ...b.sel, childOf: parent };
       const c = check(sel);
@@ -425,6 +446,8 @@ export function rankRecordedSelectors(recorded: Readonly<Record<string, string>>
 
 /** Actions whose node's own text is the value read or asserted. */
 const VALUE_KINDS = new Set(["readText", "assertText"]);
+/** Actions on a control (v2, Android: an unlabelled one is named by a child's label). */
+const CONTROL_KINDS = new Set(["tap", "longPress", "check"]);
 
 /**
  * The selectors pass: ranks the candidates of every resolved action.
@@ -459,6 +482,8 @@ export function selectorsPass(draft: Draft, ctx: PassContext): Draft {
           ...(a.point ? { point: a.point } : {}),
           ...(size ? { size } : {}),
           excludeText: VALUE_KINDS.has(a.kind),
+          level: draft.level,
+          control: CONTROL_KINDS.has(a.kind),
         });
         return { ...a, candidates };
       }),

@@ -350,13 +350,16 @@ export function slotsPass(draft: Draft, ctx: PassContext): Draft {
       a.notes.push(`input slot ${repeated} (repeated literal)`);
       return repeated;
     }
-    const name = uniqueName(inputSlotName(field, stepText), taken);
+    const cleanIds = draft.level >= 2 && model.platform === "android";
+    const name = uniqueName(inputSlotName(field, stepText, { cleanIds }), taken);
     taken.add(name);
     memory[name] = secret ? null : literal;
     inputByValue.set(literal, name);
-    const from = prompts.includes(literal)
+    const from = !prompts.includes(literal)
+      ? "an inputText literal"
+      : draft.level < 2 || model.systemPrompt?.includes(literal)
       ? "a value of the system prompt"
-      : "an inputText literal";
+      : "a value of the prompt";
     a.notes.push(
       secret
         ? `input slot ${name} from a password field: value not written (no default)`

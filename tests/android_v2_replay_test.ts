@@ -1,0 +1,125 @@
+/**
+ * Heuristics v2's Android trails replayed through `AndroidDriver` and the STAND-IN WebDriver
+ * server (no device can run here) on a CHANGED screen: the settings list with one more app row
+ * ("Maps") above the row the capture tapped. v2 names the row by its text and the icon buttons by
+ * their child's content description, so the replay taps the same row; v1's class + index taps
+ * the row that moved into its place.
+ */
+import { AndroidDriver } from "../drivers/android/android_driver.ts";
+import { runPlayback } from "../drivers/playback_runner.ts";
+import { optimize } from "../engine/optimizer/optimize.ts";
+import { trailToPlan } from "../engine/playback/from_trail.ts";
+import { SqliteEventStore } from "../events/sqlite_event_store.ts";
+import { startAndroidStandin } from "./android_standin.ts";
+import { assert, assertEquals } from "./assert.ts";
+import { loadCaptureFile } from "./optimizer_support.ts";
+
+const DIR = new URL("./testdata/android_v2/", import.meta.url);
+const screen = (name: string) => Deno.readTextFileSync(new URL(`screens/${name}.xml`, DIR));
+const LIST = screen("uiautomator_settings_display_over_apps_list_with_maps");
+const DETAIL = screen("uiautomator_settings_display_over_apps_detail_switch");
+
+/** Rows of the changed list: [top, bottom) of each app's row, 204 px tall from 704. */
+const ROWS = [
+  "Android Auto",
+  "Google",
+  "Google Play services",
+  "Maps",
+  "pet_time_lock",
+  "Phone",
+  "Photos",
+  "YouTube",
+];
+function rowAt(y: number): string | undefined {
+  return y >= 704 ? ROWS[Math.floor((y - 704) / 204)] : undefined;
+}
+const NAVIGATE_UP = { x0: 12, y0: 147, x1: 138, y1: 273 }; // the detail screen's back button
+const SEARCH = { x0: 818, y0: 147, x1: 944, y1: 273 }; // the list's search button
+
+async function replaySettings(heuristics: string) {
+  const c = await loadCaptureFile(new URL("settings.capture.json", DIR).pathname, "settings");
+  const { trail } = optimize(c.events, c.screens, { heuristics });
+  const opened: string[] = [];
+  const inside = (p: { x: number; y: number }, r: typeof SEARCH) =>
+    p.x >= r.x0 && p.x < r.x1 && p.y >= r.y0 && p.y < r.y1;
+  let searched = false;
+  const standin = startAndroidStandin({
+    screens: { list: LIST, detail: DETAIL },
+    initial: "list",
+    onTap: (p, _hit, at) => {
+      if (at === "list" && inside(p, SEARCH)) searched = true;
+      if (at === "list" && rowAt(p.y) !== undefined) {
+        opened.push(rowAt(p.y)!);
+        return "detail";
+      }
+      if (at === "detail" && inside(p, NAVIGATE_UP)) return "list";
+      return undefined;
+    },
+  });
+  const dir = await Deno.makeTempDir({ prefix: "cairn_android_v2_replay_" });
+  const store = SqliteEventStore.open(`${dir}/cairn.db`);
+  const driver = await AndroidDriver.connect({ appium: standin.url });
+  try {
+    const report = await runPlayback(driver, store, trailToPlan(trail), {
+      locateWaitMs: 0,
+      settleAfterMs: 0,
+    });
+    return { report, opened, searched, finalScreen: standin.screen() };
+  } finally {
+    await driver.close();
+    store.close();
+    await standin.close();
+    await Deno.remove(dir, { recursive: true });
+  }
+}
+
+Deno.test("runPlayback() of the v2 settings trail opens the same row and goes back on a list with one more row (stand-in)", async () => {
+  const { report, opened, searched, finalScreen } = await replaySettings("v2");
+  assertEquals(report.status, "completed", JSON.stringify(report.results));
+  assertEquals(report.results.map((r) => r.selector_used), [
+    "text",
+    "text",
+    "content_description",
+    "content_description",
+  ]);
+  assertEquals(opened, ["pet_time_lock"]);
+  assertEquals(finalScreen, "list");
+  assert(searched, "the Search button was not tapped");
+});
+
+Deno.test("runPlayback() of the v1 settings trail opens the wrong row on a list with one more row (stand-in)", async () => {
+  const { opened } = await replaySettings("v1");
+  assertEquals(opened, ["Maps"]); // the row now where pet_time_lock was
+});
+
+Deno.test("runPlayback() of the v2 tasks trail scrolls the task list when the row it started on is gone (stand-in)", async () => {
+  const c = await loadCaptureFile(new URL("tasks.capture.json", DIR).pathname, "tasks");
+  const tasks = screen("uiautomator_google_tasks_list").replaceAll("Task 7", "Buy milk");
+  for (const heuristics of ["v2", "v1"]) {
+    const { trail } = optimize(c.events, c.screens, { heuristics });
+    const plan = trailToPlan(trail);
+    plan.actions = plan.actions.filter((a) => a.type === "scroll");
+    const standin = startAndroidStandin({ screens: { tasks } });
+    const dir = await Deno.makeTempDir({ prefix: "cairn_android_v2_replay_" });
+    const store = SqliteEventStore.open(`${dir}/cairn.db`);
+    const driver = await AndroidDriver.connect({ appium: standin.url });
+    try {
+      const report = await runPlayback(driver, store, plan, { locateWaitMs: 0, settleAfterMs: 0 });
+      const swipes = standin.gestures.filter((g) => g.kind === "swipe");
+      if (heuristics === "v2") {
+        assertEquals(report.results.map((r) => [r.status, r.selector_used]), [["ok", "id"]]);
+        // The list is [0,170][1600,2524]: the swipe runs up through its middle.
+        assertEquals(swipes.map((s) => s.from.x), [800]);
+        assert(swipes[0]!.from.y > swipes[0]!.to.y);
+      } else {
+        assertEquals(report.results[0]!.status, "failed");
+        assertEquals(swipes, []);
+      }
+    } finally {
+      await driver.close();
+      store.close();
+      await standin.close();
+      await Deno.remove(dir, { recursive: true });
+    }
+  }
+});

@@ -1,0 +1,305 @@
+/**
+ * Heuristics v2's Android target choice on real page sources (captures over the corpus screens
+ * in `testdata/android_v2/`): which node an action hit and how it is named. Each case checks v2's
+ * trail and that v1's stays as stored trails named it (the `v1/` goldens, byte for byte).
+ */
+import { assert, assertEquals } from "./assert.ts";
+import { loadCaptureFile } from "./optimizer_support.ts";
+import { optimize, type OptimizeResult } from "../engine/optimizer/optimize.ts";
+import { projectTrail } from "../engine/trail_projection.ts";
+import { generatedIdReason } from "../engine/optimizer/generated.ts";
+import { descendantLabelCandidates } from "../engine/optimizer/android_labels.ts";
+import { androidTarget } from "../engine/optimizer/android_target.ts";
+import { inputSlotName } from "../engine/optimizer/naming.ts";
+import { buildCapture } from "./optimizer_support.ts";
+import { ScreenTable } from "../engine/screen_table.ts";
+import { parseAndroid } from "../engine/parse_android.ts";
+import { makeNode } from "../engine/ui_node.ts";
+import type { Selector, SelectorMode, TrailAction } from "../engine/trail.ts";
+
+const DIR = new URL("./testdata/android_v2/", import.meta.url);
+const CAPTURES = ["settings", "fb", "theapp", "tasks", "calc", "wdio"];
+
+async function run(name: string, heuristics: string, mode?: SelectorMode) {
+  const c = await loadCaptureFile(new URL(`${name}.capture.json`, DIR).pathname, name);
+  return optimize(c.events, c.screens, { heuristics, ...(mode ? { mode } : {}) });
+}
+
+function action(r: OptimizeResult, step: number, index: number): TrailAction {
+  const a = r.trail.trail[step]?.recording?.[index];
+  assert(a, `no action ${index} in step ${step}`);
+  return a;
+}
+
+/** The selector an action leads with (its own, or the first of its chain). */
+function lead(a: TrailAction): Selector | undefined {
+  return a.selector ?? a.selectors?.[0];
+}
+
+for (const name of CAPTURES) {
+  for (const mode of ["adaptive", "strict", "flexible"] as const) {
+    Deno.test(`optimize() under v1 keeps the ${name} capture's ${mode} trail byte for byte`, async () => {
+      const c = await loadCaptureFile(new URL(`${name}.capture.json`, DIR).pathname, name);
+      const got = projectTrail(c.events, { screens: c.screens, mode, heuristics: "v1" }).yaml;
+      assertEquals(got, await Deno.readTextFile(new URL(`v1/${name}.${mode}.yaml`, DIR)));
+    });
+  }
+}
+
+Deno.test("optimize() under v2 names an unlabelled Compose row by its unique child text, not class + index", async () => {
+  const v2 = await run("settings", "v2");
+  assertEquals(lead(action(v2, 0, 0)), { text: "pet_time_lock" });
+  const v1 = await run("settings", "v1");
+  assertEquals(lead(action(v1, 0, 0)), { className: "android.view.View", index: 6 });
+});
+
+Deno.test("optimize() under v2 names Compose icon buttons by their child's content description", async () => {
+  const v2 = await run("settings", "v2");
+  assertEquals(lead(action(v2, 2, 0)), { contentDescription: "Navigate up" });
+  assertEquals(lead(action(v2, 3, 0)), { contentDescription: "Search" });
+  const strict = await run("settings", "v2", "strict");
+  assertEquals(action(strict, 2, 0).selector, { contentDescription: "Navigate up" });
+});
+
+Deno.test("optimize() under v2 types into the EditText under the point, not the label over it", async () => {
+  const v2 = await run("fb", "v2");
+  assertEquals(lead(action(v2, 0, 0)), { contentDescription: "Celular o correo electrónico," });
+  const e = v2.explain[0]!;
+  assert(e.lines.some((l) => l.startsWith("input target: the editable android.widget.EditText")));
+  const v1 = await run("fb", "v1");
+  assertEquals(lead(action(v1, 0, 0)), { contentDescription: "Celular o correo electrónico" });
+});
+
+Deno.test("optimize() under v2 names a tap by its focusable, named ancestor (an accessibility id)", async () => {
+  const v2 = await run("theapp", "v2");
+  assertEquals(lead(action(v2, 0, 2)), { contentDescription: "loginBtn" });
+  const v1 = await run("theapp", "v1");
+  assertEquals(lead(action(v1, 0, 2)), {
+    className: "android.widget.TextView",
+    childOf: { contentDescription: "loginBtn" },
+  });
+});
+
+Deno.test("optimize() under v2 scrolls the scrollable container under the point, not a row in it", async () => {
+  const v2 = await run("tasks", "v2");
+  assertEquals(action(v2, 1, 1), {
+    kind: "scroll",
+    selector: { id: "com.google.android.apps.tasks:id/tasks_list" },
+    direction: "down",
+  });
+  const v1 = await run("tasks", "v1");
+  assertEquals(lead(action(v1, 1, 1))?.childOf, { contentDescription: "Task 7" });
+});
+
+Deno.test("optimize() under v2 writes a swipe with no scrollable container under it as a screen swipe", async () => {
+  const v2 = await run("theapp", "v2");
+  assertEquals(action(v2, 0, 3), { kind: "swipe", direction: "up" });
+  assert(v2.explain[3]!.lines.includes("no scrollable container under the point: a screen swipe"));
+  const v1 = await run("theapp", "v1");
+  assertEquals(lead(action(v1, 0, 3)), { className: "android.widget.FrameLayout", index: 4 });
+});
+
+Deno.test("optimize() under v2 keeps the calculator's real resource id eq", async () => {
+  const v2 = await run("calc", "v2");
+  assertEquals(action(v2, 0, 3).selector, { id: "com.google.android.calculator:id/eq" });
+  const v1 = await run("calc", "v1");
+  assertEquals(lead(action(v1, 0, 3)), { contentDescription: "equals" });
+});
+
+for (const id of ["eq", "ok", "go", "up", "fab"]) {
+  Deno.test(`generatedIdReason() under v2 accepts the short resource name ${id} on a real screen`, () => {
+    const calc = ScreenTable.from(parseAndroid(
+      Deno.readTextFileSync(new URL("screens/uiautomator_google_calculator.xml", DIR)),
+    ));
+    assertEquals(generatedIdReason(`com.app:id/${id}`, { level: 2, screen: calc }), undefined);
+  });
+}
+
+Deno.test("generatedIdReason() under v2 flags short names with digits, and letters-only ones in bulk", async () => {
+  assertEquals(generatedIdReason("com.app:id/r7", { level: 2 }), "an obfuscated resource name");
+  assertEquals(generatedIdReason("com.app:id/ak2", { level: 2 }), "an obfuscated resource name");
+  const tiktok = ScreenTable.from(parseAndroid(
+    await Deno.readTextFile(
+      new URL(
+        "../../shared/corpus/android/appium-source_tiktoklite_signup_id.xml",
+        import.meta.url,
+      ),
+    ),
+  ));
+  assertEquals(
+    generatedIdReason("com.zhiliaoapp.musically.go:id/bj", { level: 2, screen: tiktok }),
+    "an obfuscated resource name (11 short ones on the screen)",
+  );
+  assertEquals(
+    generatedIdReason("com.zhiliaoapp.musically.go:id/bsb", { level: 2, screen: tiktok }),
+    "an obfuscated resource name (11 short ones on the screen)",
+  );
+  // v1 is unchanged: every short resource name is obfuscated.
+  assertEquals(generatedIdReason("com.app:id/eq"), "an obfuscated resource name");
+});
+
+Deno.test("descendantLabelCandidates() skips a nested control's label and an icon glyph", () => {
+  const b = (x: number) => ({ x, y: 0, w: 10, h: 10 });
+  const row = makeNode({
+    className: "android.view.View",
+    clickable: true,
+    bounds: { x: 0, y: 0, w: 100, h: 10 },
+    children: [
+      makeNode({ className: "android.widget.TextView", text: "\u{F02EB}", bounds: b(0) }),
+      makeNode({
+        className: "android.widget.Button",
+        clickable: true,
+        bounds: b(20),
+        children: [makeNode({ className: "android.view.View", contentDescription: "Star" })],
+      }),
+      makeNode({ className: "android.widget.TextView", text: "Milk", bounds: b(40) }),
+    ],
+  });
+  const t = ScreenTable.from(makeNode({ className: "hierarchy", children: [row] }));
+  assertEquals(descendantLabelCandidates(t, t.indexOf(row)).map((c) => c.selector), [
+    { text: "Milk" },
+  ]);
+});
+
+Deno.test("descendantLabelCandidates() names nothing when the control has its own label or id", () => {
+  const child = () => makeNode({ className: "android.view.View", contentDescription: "Inner" });
+  for (
+    const own of [{ contentDescription: "Outer" }, { resourceId: "com.app:id/outer" }, {
+      testId: "outer",
+    }]
+  ) {
+    const c = makeNode({
+      className: "android.view.View",
+      clickable: true,
+      ...own,
+      children: [child()],
+    });
+    const t = ScreenTable.from(makeNode({ className: "hierarchy", children: [c] }));
+    assertEquals(descendantLabelCandidates(t, t.indexOf(c)), []);
+  }
+});
+
+Deno.test("optimize() under v2 names a React Native field's slot from its cleaned id, not the library prefix", async () => {
+  const v2 = await run("wdio", "v2");
+  assertEquals(action(v2, 2, 0).text, "{{textInput}}");
+  assertEquals(v2.trail.config.memory?.textInput, "hello world");
+  const v1 = await run("wdio", "v1");
+  assertEquals(action(v1, 2, 0).text, "{{rne}}");
+});
+
+Deno.test("inputSlotName() with cleanIds drops a library prefix and keeps an id of noise words", () => {
+  const field = makeNode({
+    className: "android.widget.EditText",
+    resourceId: "RNE__Input__text-input",
+    hint: "Type something",
+  });
+  assertEquals(inputSlotName(field, "Fill the form", { cleanIds: true }), "textInput");
+  assertEquals(inputSlotName(field, "Fill the form"), "rne");
+  const named = makeNode({ className: "android.widget.EditText", resourceId: "RNE__Input__city" });
+  assertEquals(inputSlotName(named, "Fill the form", { cleanIds: true }), "city");
+});
+
+Deno.test("optimize() under v2 says which prompt an input slot's value came from", async () => {
+  const v2 = await run("wdio", "v2");
+  assert(v2.explain[6]!.lines.includes("input slot textInput from a value of the prompt"));
+  const v1 = await run("wdio", "v1");
+  assert(v1.explain[6]!.lines.includes("input slot rne from a value of the system prompt"));
+  const field = makeNode({
+    className: "android.widget.EditText",
+    bounds: { x: 0, y: 0, w: 100, h: 40 },
+  });
+  const screen = {
+    platform: "android" as const,
+    format: "uiautomator2" as const,
+    root: makeNode({
+      className: "hierarchy",
+      bounds: { x: 0, y: 0, w: 100, h: 40 },
+      children: [field],
+    }),
+    width: 100,
+    height: 40,
+  };
+  const c = buildCapture("android", [{
+    step: "Search",
+    screen,
+    kind: "inputText",
+    point: { x: 5, y: 5 },
+    text: "Lisbon",
+  }], {
+    systemPrompt: "Search for Lisbon",
+  });
+  const r = optimize(c.events, c.screens, { heuristics: "v2" });
+  assert(r.explain[0]!.lines.some((l) => l.endsWith("from a value of the system prompt")));
+});
+
+Deno.test("descendantLabelCandidates() takes a child's text over a description that summarises it", () => {
+  const bubble = makeNode({
+    className: "android.view.View",
+    clickable: true,
+    children: [makeNode({
+      className: "android.widget.TextView",
+      text: "Hiii",
+      contentDescription: "You said  Hiii 12:30 pm .",
+    })],
+  });
+  const t = ScreenTable.from(makeNode({ className: "hierarchy", children: [bubble] }));
+  assertEquals(descendantLabelCandidates(t, t.indexOf(bubble)).map((c) => c.selector), [
+    { text: "Hiii" },
+  ]);
+});
+
+Deno.test("descendantLabelCandidates() names nothing on a node that is not clickable (a list)", () => {
+  const list = makeNode({
+    className: "androidx.recyclerview.widget.RecyclerView",
+    scrollable: true,
+    children: [makeNode({ className: "android.widget.TextView", text: "Sign up" })],
+  });
+  const t = ScreenTable.from(makeNode({ className: "hierarchy", children: [list] }));
+  assertEquals(descendantLabelCandidates(t, t.indexOf(list)), []);
+});
+
+Deno.test("androidTarget() climbs a tap to a focusable, named ancestor but not past a scrollable one", () => {
+  const box = { x: 0, y: 0, w: 100, h: 100 };
+  const label = () =>
+    makeNode({ className: "android.widget.TextView", text: "Login", bounds: box });
+  const button = makeNode({
+    className: "android.view.ViewGroup",
+    contentDescription: "loginBtn",
+    attrs: { focusable: "true" },
+    bounds: box,
+    children: [label()],
+  });
+  const pager = makeNode({
+    className: "androidx.viewpager.widget.ViewPager",
+    resourceId: "com.app:id/pager",
+    scrollable: true,
+    attrs: { focusable: "true" },
+    bounds: box,
+    children: [label()],
+  });
+  for (const [parent, climbs] of [[button, true], [pager, false]] as const) {
+    const t = ScreenTable.from(
+      makeNode({ className: "hierarchy", bounds: box, children: [parent] }),
+    );
+    const hit = t.indexOf(parent.children[0]!);
+    const got = androidTarget(t, hit, { x: 50, y: 50 }, "tap").node;
+    assertEquals(got, climbs ? t.indexOf(parent) : hit);
+  }
+});
+
+Deno.test("optimize() under v2 scrolls a list a dump marks not scrollable, and types only into a field under the point", async () => {
+  const gmail = parseAndroid(
+    await Deno.readTextFile(
+      new URL("../../shared/corpus/android/uiautomator_gmail_inbox.xml", import.meta.url),
+    ),
+  );
+  const center = { x: 540, y: 1200 };
+  const c = buildCapture("android", [
+    { step: "Scroll the inbox", screen: gmail, kind: "scroll", point: center, direction: "down" },
+    { step: "Scroll the inbox", screen: gmail, kind: "inputText", point: center, text: "zz" },
+  ]);
+  const r = optimize(c.events, c.screens, { heuristics: "v2" });
+  assertEquals(action(r, 0, 0).selector, { id: "com.google.android.gm:id/thread_list_view" });
+  // No field under the point: the search box elsewhere on the screen is not the target.
+  assert(lead(action(r, 0, 1))?.id !== "com.google.android.gm:id/open_search");
+});
