@@ -309,7 +309,9 @@ export function blazeRouter(ctx: ApiContext): Hono {
       if (err instanceof ToolInputError) {
         throw invalidRequest(
           err.message,
-          err.issues.map((i) => ({ path: `body.${i.path}`, message: i.message })),
+          err.issues.length > 0
+            ? err.issues.map((i) => ({ path: `body.${i.path}`, message: i.message }))
+            : [{ path: "path.tool", message: `unknown tool (tools: ${TOOL_NAMES.join(", ")})` }],
         );
       }
       if (err instanceof SessionEndedError) {

@@ -201,7 +201,18 @@ function zodIssues(err: z.ZodError, where: string): ApiIssue[] {
  */
 export function handleError(err: unknown, c: Context): Response {
   const [status, body] = describe(err);
-  if (status >= 500) console.error("cairn serve:", err);
+  if (status >= 500) {
+    // an expected failure (a browser or device that failed a call: 502, 504) is one line; an
+    // unexpected error (500) keeps its stack, which is what finding the bug needs
+    const known = err instanceof ApiError || err instanceof HTTPException;
+    if (known) {
+      console.error(
+        `cairn serve: ${c.req.method} ${c.req.path}: ${status} ${body.error.code}: ${
+          body.error.message.replace(/\s*\n\s*/g, " ")
+        }`,
+      );
+    } else console.error("cairn serve:", err);
+  }
   if (status === 401) c.header("WWW-Authenticate", 'Bearer realm="cairn"');
   return c.json(body, status);
 }

@@ -11,7 +11,7 @@ import { NotFoundError, streamInfo } from "../events/event_store.ts";
 import { droppedField } from "../events/exact_check.ts";
 import { EVENT_SCHEMAS, type NewEvent } from "../events/schemas.ts";
 import type { ApiContext } from "./app.ts";
-import { decimal, invalidRequest, parseInput, pathId, readJson } from "./errors.ts";
+import { decimal, invalidRequest, parseInput, parseQuery, pathId, readJson } from "./errors.ts";
 import { describeRoute } from "./openapi.ts";
 import { geometryOutOfRange } from "../engine/formats/screen_point.ts";
 
@@ -196,7 +196,7 @@ export function eventsRouter(ctx: ApiContext): Hono {
 
   app.get("/streams/:id/events", async (c) => {
     const streamId = parseInput(StreamId, c.req.param("id"), "path.id");
-    const q = parseInput(ReadQuery, c.req.query(), "query");
+    const q = parseQuery(ReadQuery, c);
     const info = await streamInfo(ctx.store, streamId);
     if (!info) throw new NotFoundError(`No stream ${streamId}`);
     const events = [];
@@ -210,7 +210,7 @@ export function eventsRouter(ctx: ApiContext): Hono {
   });
 
   app.get("/events", async (c) => {
-    const q = parseInput(ReadQuery, c.req.query(), "query");
+    const q = parseQuery(ReadQuery, c);
     // an empty Last-Event-ID is no id at all (the SSE spec's reset): `from` holds
     const lastId = c.req.header("last-event-id") || undefined;
     const from = lastId !== undefined

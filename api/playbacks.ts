@@ -32,10 +32,13 @@ import {
   httpUrl,
   invalidRequest,
   isHttpUrl,
+  noQuery,
   parseInput,
   pathId,
   readJson,
 } from "./errors.ts";
+import { bareId, resolveId } from "./_ids.ts";
+import { NotFoundError } from "../events/event_store.ts";
 import { describeRoute } from "./openapi.ts";
 
 /** `POST /v1/playbacks` body (003 R5; exactly one of `trail`, `recording_id`, `actions`). */
@@ -248,10 +251,9 @@ async function planOf(
       throw err;
     }
   }
-  const id = body.recording_id!;
+  const id = await resolveId(ctx.store, "session", body.recording_id!);
   const events: SessionEvent[] = [];
   for await (const e of ctx.store.readStream(`session-${id}`)) events.push(e as SessionEvent);
-  if (events.length === 0) throw new ApiError(404, "not_found", `No recording ${id}`);
   return eventsToPlan(events, { kind: "recording", recordingId: id });
 }
 
@@ -295,6 +297,7 @@ export function playbacksRouter(ctx: ApiContext): Hono {
   });
 
   app.get("/playbacks", async (c) => {
+    noQuery(c);
     const playbacks = [];
     for (const s of await ctx.store.streams("playback-")) {
       const r = await readPlaybackReport(ctx.store, s.streamId.slice("playback-".length));
@@ -306,19 +309,26 @@ export function playbacksRouter(ctx: ApiContext): Hono {
   });
 
   app.get("/playbacks/:id", async (c) => {
-    const id = parseInput(PlaybackId, c.req.param("id"), "path.id");
-    const report = await readPlaybackReport(ctx.store, id);
+    const given = parseInput(PlaybackId, c.req.param("id"), "path.id");
+    noQuery(c);
+    const id = await resolveId(ctx.store, "playback", given).catch((err) => {
+      if (err instanceof NotFoundError) return undefined;
+      throw err;
+    });
+    const report = id === undefined ? undefined : await readPlaybackReport(ctx.store, id);
     if (!report) {
+      const bare = bareId("playback", given);
       return c.json({
         status: "not_found",
-        playback_id: id,
-        error: { code: "not_found", message: `No playback ${id}` },
+        playback_id: bare,
+        error: { code: "not_found", message: `No playback ${bare}` },
       }, 404);
     }
     return c.json(report);
   });
 
   app.get("/selectors/fragile", async (c) => {
+    noQuery(c);
     const all = [];
     for (const s of await ctx.store.streams("playback-")) {
       for await (const e of ctx.store.readStream(s.streamId)) all.push(e);

@@ -6,10 +6,11 @@
  */
 import { Hono } from "hono";
 import { z } from "zod";
-import { NotFoundError, streamInfo } from "../events/event_store.ts";
-import { listSessions, stateAt, streamIdOf, summarizeEvent } from "../engine/time_travel.ts";
+import { type EventStore, streamInfo } from "../events/event_store.ts";
+import { listSessions, stateAt, summarizeEvent } from "../engine/time_travel.ts";
 import type { ApiContext } from "./app.ts";
-import { decimal, parseInput, pathId } from "./errors.ts";
+import { decimal, noQuery, parseInput, parseQuery, pathId } from "./errors.ts";
+import { resolveId } from "./_ids.ts";
 import { describeRoute } from "./openapi.ts";
 import { MAX_SHEET_COLUMNS, sessionSheet } from "../engine/timeline_sheet.ts";
 
@@ -87,18 +88,23 @@ describeRoute({
 export function sessionsRouter(ctx: ApiContext): Hono {
   const app = new Hono();
 
-  app.get("/sessions", async (c) => c.json({ sessions: await listSessions(ctx.store) }));
+  app.get("/sessions", async (c) => {
+    noQuery(c);
+    return c.json({ sessions: await listSessions(ctx.store) });
+  });
 
   app.get("/sessions/:id/state", async (c) => {
-    const streamId = streamIdOf(parseInput(SessionId, c.req.param("id"), "path.id"));
-    const q = parseInput(StateQuery, c.req.query(), "query");
+    const given = parseInput(SessionId, c.req.param("id"), "path.id");
+    const q = parseQuery(StateQuery, c);
+    const streamId = `session-${await resolveId(ctx.store, "session", given)}`;
     const state = await stateAt(ctx.store, streamId, q.at ?? Infinity);
     return c.json({ streamId, at: q.at ?? null, state });
   });
 
   app.get("/sessions/:id/sheet.png", async (c) => {
-    const streamId = streamIdOf(parseInput(SessionId, c.req.param("id"), "path.id"));
-    const q = parseInput(SheetQuery, c.req.query(), "query");
+    const given = parseInput(SessionId, c.req.param("id"), "path.id");
+    const q = parseQuery(SheetQuery, c);
+    const streamId = await timelineStream(ctx.store, given);
     const { png } = await sessionSheet(ctx.store, streamId, {
       columns: q.columns,
       ...(q.at === undefined ? {} : { at: q.at }),
@@ -107,8 +113,9 @@ export function sessionsRouter(ctx: ApiContext): Hono {
   });
 
   app.get("/sessions/:id/timeline", async (c) => {
-    const streamId = streamIdOf(parseInput(SessionId, c.req.param("id"), "path.id"));
-    const q = parseInput(TimelineQuery, c.req.query(), "query");
+    const given = parseInput(SessionId, c.req.param("id"), "path.id");
+    const q = parseQuery(TimelineQuery, c);
+    const streamId = await timelineStream(ctx.store, given);
     const timeline = [];
     for await (const e of ctx.store.readStream(streamId, { from: q.from, limit: q.limit })) {
       timeline.push({
@@ -119,11 +126,17 @@ export function sessionsRouter(ctx: ApiContext): Hono {
         summary: summarizeEvent(e),
       });
     }
-    if (timeline.length === 0 && !(await streamInfo(ctx.store, streamId))) {
-      throw new NotFoundError(`No stream ${streamId}`);
-    }
     return c.json({ streamId, timeline });
   });
 
   return app;
+}
+
+/**
+ * The stream a timeline or sheet reads: a session (`abc` or `session-abc`, {@linkcode resolveId}),
+ * or, as `cairn history` takes, a playback or validation stream by its full id.
+ */
+async function timelineStream(store: EventStore, given: string): Promise<string> {
+  if (/^(playback|validation)-/.test(given) && await streamInfo(store, given)) return given;
+  return `session-${await resolveId(store, "session", given)}`;
 }

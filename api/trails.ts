@@ -12,7 +12,8 @@ import type { ScreenTable } from "../engine/screen_table.ts";
 import { projectSessionTrail } from "../engine/trail_projection.ts";
 import type { Screen } from "../engine/ui_node.ts";
 import type { ApiContext } from "./app.ts";
-import { parseInput } from "./errors.ts";
+import { parseInput, parseQuery } from "./errors.ts";
+import { resolveId } from "./_ids.ts";
 import { describeRoute } from "./openapi.ts";
 
 const SessionId = z.string().min(1).max(200).regex(
@@ -53,8 +54,9 @@ export function trailsRouter(ctx: ApiContext): Hono {
   const screens = new Map<string, Screen>();
   const tables = new Map<string, ScreenTable>();
   app.get("/sessions/:id/trail", async (c) => {
-    const id = parseInput(SessionId, c.req.param("id"), "path.id").replace(/^session-/, "");
-    const q = parseInput(TrailQuery, c.req.query(), "query");
+    const given = parseInput(SessionId, c.req.param("id"), "path.id");
+    const q = parseQuery(TrailQuery, c);
+    const id = await resolveId(ctx.store, "session", given);
     if (screens.size > CACHE_LIMIT) {
       screens.clear();
       tables.clear();

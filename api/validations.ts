@@ -18,24 +18,39 @@ import {
   startValidation,
   ValidationBusyError,
 } from "../drivers/validation_runner.ts";
-import { DEFAULT_MAX_ITERATIONS, MAX_ITERATIONS } from "../engine/validation/decider.ts";
+import {
+  DEFAULT_MAX_ITERATIONS,
+  MAX_ITERATIONS,
+  policyFlags,
+} from "../engine/validation/decider.ts";
 import { validationReport } from "../engine/validation/report.ts";
 import type { ApiContext } from "./app.ts";
-import { ApiError, httpUrl, parseInput, pathId, readJson } from "./errors.ts";
+import { ApiError, httpUrl, noQuery, parseInput, pathId, readJson } from "./errors.ts";
+import { resolveId } from "./_ids.ts";
 import { describeRoute } from "./openapi.ts";
 
 const Id = pathId();
 
-/** Body of `POST /v1/sessions/:id/validations`. */
+/** Body of `POST /v1/sessions/:id/validations` (every field optional: an empty body is `{}`). */
 export const StartValidationBody = z.object({
   /** The url every replay opens (default: the capture's). */
   url: httpUrl().optional(),
   policy: z.enum(["authoring", "dev", "ci"]).default("authoring"),
-  max_iterations: z.number().int().min(1).max(MAX_ITERATIONS).default(DEFAULT_MAX_ITERATIONS),
+  /** Replays at most (authoring only: dev replays at most 2 times, ci once). Default 3. */
+  max_iterations: z.number().int().min(1).max(MAX_ITERATIONS).optional(),
   mode: z.enum(["strict", "flexible", "adaptive"]).optional(),
   /** Values of the trail's memory keys (a password kept as null) for the replays; never stored. */
   memory: z.record(z.string(), z.string()).optional(),
-}).strict();
+}).strict().refine(
+  (b) =>
+    b.max_iterations === undefined || b.policy === "authoring" ||
+    b.max_iterations === policyFlags(b.policy).maxIterations,
+  {
+    path: ["max_iterations"],
+    message:
+      "only the authoring policy takes max_iterations (dev replays at most 2 times, ci once)",
+  },
+);
 
 /** How the registry gets its browser. */
 export interface ValidationRegistryOptions {
@@ -94,7 +109,7 @@ export class ValidationRegistry {
       const driver = await this.#driver;
       const started = await startValidation(driver, this.#store, sessionId, {
         policy: body.policy,
-        maxIterations: body.max_iterations,
+        maxIterations: body.max_iterations ?? DEFAULT_MAX_ITERATIONS,
         ...(body.url ? { url: body.url } : {}),
         ...(body.mode ? { mode: body.mode } : {}),
         ...(body.memory ? { memory: body.memory } : {}),
@@ -183,14 +198,19 @@ export function validationsRouter(ctx: ApiContext): Hono {
   const registry = validationRegistry(ctx.store);
 
   app.post("/sessions/:id/validations", async (c) => {
-    const id = parseInput(Id, c.req.param("id"), "path.id");
-    const body = parseInput(StartValidationBody, await readJson(c), "body");
+    const given = parseInput(Id, c.req.param("id"), "path.id");
+    noQuery(c);
+    // every field is optional: an empty body is {}
+    const body = parseInput(StartValidationBody, await readJson(c, {}), "body");
+    const id = await resolveId(ctx.store, "session", given);
     const validationId = await registry.start(id, body);
     return c.json({ status: "running", validation_id: validationId }, 202);
   });
 
   app.get("/validations/:id", async (c) => {
-    const id = parseInput(Id, c.req.param("id"), "path.id");
+    const given = parseInput(Id, c.req.param("id"), "path.id");
+    noQuery(c);
+    const id = await resolveId(ctx.store, "validation", given);
     const state = await readValidation(ctx.store, id);
     if (!state) throw new ApiError(404, "not_found", `No validation ${id}`);
     return c.json(validationReport(state));

@@ -72,6 +72,14 @@ export function serveConfig(
   const port = num(args, "port") ?? 8787;
   const bodyLimit = num(args, "body-limit") ?? DEFAULT_BODY_LIMIT;
   const token = env("CAIRN_TOKEN") || undefined;
+  if (token !== undefined && (token.trim() === "" || token.trim() !== token)) {
+    // a header value is trimmed: no client could send this token (and spaces alone guard nothing)
+    throw new InputError(
+      `serve: CAIRN_TOKEN ${
+        token.trim() === "" ? "is only whitespace" : "starts or ends with whitespace"
+      }: set a token clients can send (e.g. CAIRN_TOKEN=$(openssl rand -hex 16)), or unset it`,
+    );
+  }
   if (!isLoopback(host) && token === undefined) {
     throw new InputError(
       `serve: refusing to bind ${host} (not loopback) without CAIRN_TOKEN: set it, and clients send Authorization: Bearer $CAIRN_TOKEN`,
