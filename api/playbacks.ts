@@ -40,6 +40,7 @@ import {
 import { bareId, resolveId } from "./_ids.ts";
 import { NotFoundError } from "../events/event_store.ts";
 import { describeRoute } from "./openapi.ts";
+import { withDeadline } from "../drivers/with_deadline.ts";
 
 /** `POST /v1/playbacks` body (003 R5; exactly one of `trail`, `recording_id`, `actions`). */
 export const StartPlaybackBody = z.strictObject({
@@ -62,6 +63,17 @@ export const StartPlaybackBody = z.strictObject({
   { message: "give exactly one of trail, recording_id or actions" },
 );
 
+/** Why a playback stopped by `POST /v1/playbacks/:id/stop` ended (after "Stopped before action N: "). */
+export const STOPPED_BY_REQUEST = "stopped by request";
+
+/**
+ * How long a stop waits for the playback to end before its next action; past it, the browser
+ * (or device session) is closed under the action still running, as at shutdown.
+ */
+export const STOP_GRACE_MS = 3_000;
+/** How long a stop waits in all before it answers that the run is still stopping. */
+export const STOP_WAIT_MS = 15_000;
+
 /** How the registry gets its browser. */
 export interface PlaybackRegistryOptions {
   /** Creates the driver playbacks run in (default: a headless Chromium, or `CAIRN_BROWSER_WS`). */
@@ -78,6 +90,8 @@ export class PlaybackRegistry {
   #options: PlaybackRegistryOptions;
   #driver: Promise<Driver> | undefined;
   #running = new Set<Promise<unknown>>();
+  /** The running playbacks by id: how to stop each, and its end. */
+  #runs = new Map<string, { stop: AbortController; done: Promise<unknown>; driver: Driver }>();
   /** An Android playback holds the device. */
   #device = false;
   /** The close of the last Android playback's session. */
@@ -127,8 +141,9 @@ export class PlaybackRegistry {
       throw err;
     }
     let started;
+    const stop = new AbortController();
     try {
-      started = await this.#play(driver, plan, body);
+      started = await this.#play(driver, plan, body, stop.signal);
     } catch (err) {
       if (android) {
         this.#device = false;
@@ -145,11 +160,48 @@ export class PlaybackRegistry {
       })
       : started.done).catch((err) => console.error("cairn playback:", err));
     this.#running.add(done);
-    done.finally(() => this.#running.delete(done));
-    return started.playbackId;
+    const id = started.playbackId;
+    this.#runs.set(id, { stop, done, driver });
+    done.finally(() => {
+      this.#running.delete(done);
+      this.#runs.delete(id);
+    });
+    return id;
   }
 
-  #play(driver: Driver, plan: PlaybackPlan, body: z.infer<typeof StartPlaybackBody>) {
+  /**
+   * Stops a running playback, as shutdown does: it ends `failed` before its next action, with
+   * the error `Stopped before action N: stopped by request`. An action still running after
+   * {@linkcode STOP_GRACE_MS} fails as the browser (or device session) it runs in is closed.
+   *
+   * @param id the playback id
+   * @returns false when this registry runs no playback with this id; true once the playback
+   *   has ended, or is still ending after 15 s
+   */
+  async stop(id: string): Promise<boolean> {
+    const run = this.#runs.get(id);
+    if (!run) return false;
+    run.stop.abort(new Error(STOPPED_BY_REQUEST));
+    if (await endsWithin(run.done, STOP_GRACE_MS)) return true;
+    if (run.driver.platform === "android") await run.driver.close().catch(() => {});
+    else await this.#closeBrowser();
+    await endsWithin(run.done, STOP_WAIT_MS - STOP_GRACE_MS);
+    return true;
+  }
+
+  /** Closes the shared browser (the next playback launches another). */
+  async #closeBrowser(): Promise<void> {
+    const d = this.#driver;
+    this.#driver = undefined;
+    if (d) await (await d.catch(() => undefined))?.close();
+  }
+
+  #play(
+    driver: Driver,
+    plan: PlaybackPlan,
+    body: z.infer<typeof StartPlaybackBody>,
+    stop: AbortSignal,
+  ) {
     return startPlayback(driver, this.#store, plan, {
       timing: body.timing,
       onError: body.on_error,
@@ -162,7 +214,7 @@ export class PlaybackRegistry {
         ? { locateWaitMs: this.#options.locateWaitMs }
         : {}),
       screenshotDir: this.#options.screenshotDir ?? ".cairn/screenshots",
-      signal: this.#stop.signal,
+      signal: AbortSignal.any([this.#stop.signal, stop]),
     });
   }
 
@@ -173,11 +225,21 @@ export class PlaybackRegistry {
   async close(): Promise<void> {
     this.#stop.abort(new Error("the server is shutting down"));
     this.#stop = new AbortController();
-    const d = this.#driver;
-    this.#driver = undefined;
-    if (d) await (await d.catch(() => undefined))?.close();
+    await this.#closeBrowser();
     await Promise.all([...this.#running]);
   }
+}
+
+/**
+ * Whether a promise settles (resolves or rejects) within `ms`.
+ *
+ * @param work the promise
+ * @param ms how long to wait at most
+ * @returns true when it settled in time
+ */
+export async function endsWithin(work: Promise<unknown>, ms: number): Promise<boolean> {
+  return await withDeadline(work.then(() => true, () => true), ms, () => new Error("slow"))
+    .catch(() => false);
 }
 
 /**
@@ -218,6 +280,22 @@ describeRoute({
   path: "/v1/playbacks/{id}",
   summary: "The playback's report (003 R5): partial while running, final after",
   tags: ["playbacks"],
+});
+describeRoute({
+  method: "post",
+  path: "/v1/playbacks/{id}/stop",
+  summary:
+    'Stop a running playback as shutdown does: it ends failed before its next action, error "Stopped before action N: stopped by request" (an action still running after 3 s fails as its browser is closed); answers with the final report',
+  tags: ["playbacks"],
+  responses: {
+    "200": { description: "Stopped: the final report (status failed, error)" },
+    "202": { description: "Still stopping after 15 s: the report so far (status running)" },
+    "404": { description: "No such playback" },
+    "409": {
+      description:
+        "The playback has already ended (playback_ended), or this server does not run it: a validation's replay or another process's playback (not_owned)",
+    },
+  },
 });
 describeRoute({
   method: "get",
@@ -325,6 +403,29 @@ export function playbacksRouter(ctx: ApiContext): Hono {
       }, 404);
     }
     return c.json(report);
+  });
+
+  app.post("/playbacks/:id/stop", async (c) => {
+    const given = parseInput(PlaybackId, c.req.param("id"), "path.id");
+    noQuery(c);
+    const id = await resolveId(ctx.store, "playback", given);
+    const before = await readPlaybackReport(ctx.store, id);
+    if (before && before.status !== "running") {
+      throw new ApiError(
+        409,
+        "playback_ended",
+        `Playback ${id} has already ended (${before.status})`,
+      );
+    }
+    if (!(await registry.stop(id))) {
+      throw new ApiError(
+        409,
+        "not_owned",
+        `Playback ${id} is not run by this server's playbacks (a validation's replay, or another process's): stop what runs it`,
+      );
+    }
+    const report = await readPlaybackReport(ctx.store, id);
+    return c.json(report, report?.status === "running" ? 202 : 200);
   });
 
   app.get("/selectors/fragile", async (c) => {
