@@ -14,6 +14,8 @@ import { playbackRegistry } from "../api/playbacks.ts";
 import { validationRegistry } from "../api/validations.ts";
 import { closeLaunchedBrowsers } from "../drivers/chrome/launch.ts";
 import { withDeadline } from "../drivers/with_deadline.ts";
+import { claimRunsLock, type RunsClaim } from "./_runs_lock.ts";
+import { endOrphanedRuns } from "./_orphaned_runs.ts";
 
 /** Command spec of `cairn serve`. */
 export const spec: CommandSpec = {
@@ -117,10 +119,54 @@ export async function closeLiveWork(store: Parameters<typeof blazeRegistry>[0]):
   }
 }
 
+/**
+ * What `serve` does before it serves: when no other Cairn process writes to the log (it gets
+ * the runs lock alone), every playback and validation left without its ending event was left by
+ * a process that stopped (a server killed with SIGKILL), and is ended `failed`, once; with
+ * another process writing, they are left as they are. Either way the lock is then held shared.
+ *
+ * @param store the served store
+ * @param claim the runs lock as claimed at start (undefined: it could not be made)
+ * @param say prints one line
+ */
+export async function endUnfinishedRuns(
+  store: Parameters<typeof endOrphanedRuns>[0],
+  claim: RunsClaim | undefined,
+  say: (line: string) => void,
+): Promise<void> {
+  if (claim?.alone) {
+    const ended = await endOrphanedRuns(store);
+    const done = ended.filter((r) => r.error === undefined);
+    if (done.length > 0) {
+      const names = done.map((r) => `${r.kind} ${r.id}`);
+      say(
+        `serve: ended ${done.length} unfinished run${done.length === 1 ? "" : "s"} ` +
+          `(failed: the process running it had stopped): ${names.slice(0, 5).join(", ")}${
+            names.length > 5 ? ", …" : ""
+          }`,
+      );
+    }
+    for (const r of ended.filter((r) => r.error !== undefined)) {
+      say(`serve: could not end unfinished ${r.kind} ${r.id}: ${r.error}`);
+    }
+  }
+  await claim?.share();
+}
+
 /** Runs `cairn serve` until SIGINT or SIGTERM, then stops live work and closes its browsers. */
 export async function run(args: ParsedArgs): Promise<number> {
   const config = serveConfig(args, (n) => Deno.env.get(n));
-  const store = openStore(args);
+  const store = openStore(args, { runsLock: false });
+  const path = dbPath(args);
+  let claim: RunsClaim | undefined;
+  try {
+    claim = path === ":memory:" ? undefined : await claimRunsLock(path);
+    await endUnfinishedRuns(store, claim, (line) => console.error(line));
+  } catch (err) {
+    claim?.close();
+    store.close();
+    throw err;
+  }
   const ac = new AbortController();
   const stop = () => ac.abort();
   Deno.addSignalListener("SIGINT", stop);
@@ -152,5 +198,6 @@ export async function run(args: ParsedArgs): Promise<number> {
     Deno.removeSignalListener("SIGTERM", stop);
     await closeLiveWork(store);
     store.close();
+    claim?.close();
   }
 }
