@@ -20,6 +20,7 @@ import {
   startPlayback,
 } from "../drivers/playback_runner.ts";
 import type { PlaybackPlan } from "../engine/playback/actions.ts";
+import type { ActionResult, PlaybackReport } from "../engine/playback/report.ts";
 import { parseTrail } from "../engine/trail.ts";
 import { trailToPlan } from "../engine/playback/from_trail.ts";
 import { syntheticToPlan } from "../engine/playback/from_synthetic.ts";
@@ -305,6 +306,48 @@ describeRoute({
   tags: ["playbacks"],
 });
 
+/** A screenshot of a playback as HTTP serves it: its action, blob and where to GET it. */
+export interface ScreenshotBlob {
+  index: number;
+  hash: string;
+  /** `/v1/blobs/<hash>`, relative to the API's base. */
+  url: string;
+  /** Where the server wrote the file (a path on the server), when it did. */
+  path?: string;
+}
+
+/**
+ * The report as HTTP answers it: each result with a screenshot also names its blob's url
+ * (`screenshot_url`), and `screenshot_blobs` lists every screenshot with its action, hash and
+ * url (the `screenshots` paths are the server's files, which a client cannot read).
+ *
+ * @param report the report
+ * @returns the report with the screenshots' blobs
+ */
+export function httpReport(
+  report: PlaybackReport,
+): PlaybackReport & { results: (ActionResult & { screenshot_url?: string })[] } & {
+  screenshot_blobs: ScreenshotBlob[];
+} {
+  const url = (hash: string) => `/v1/blobs/${hash}`;
+  return {
+    ...report,
+    results: report.results.map((r) =>
+      r.screenshot_hash ? { ...r, screenshot_url: url(r.screenshot_hash) } : r
+    ),
+    screenshot_blobs: report.results.flatMap((r) =>
+      r.screenshot_hash
+        ? [{
+          index: r.index,
+          hash: r.screenshot_hash,
+          url: url(r.screenshot_hash),
+          ...(r.screenshot_path ? { path: r.screenshot_path } : {}),
+        }]
+        : []
+    ),
+  };
+}
+
 async function planOf(
   ctx: ApiContext,
   body: z.infer<typeof StartPlaybackBody>,
@@ -402,7 +445,7 @@ export function playbacksRouter(ctx: ApiContext): Hono {
         error: { code: "not_found", message: `No playback ${bare}` },
       }, 404);
     }
-    return c.json(report);
+    return c.json(httpReport(report));
   });
 
   app.post("/playbacks/:id/stop", async (c) => {
@@ -424,8 +467,8 @@ export function playbacksRouter(ctx: ApiContext): Hono {
         `Playback ${id} is not run by this server's playbacks (a validation's replay, or another process's): stop what runs it`,
       );
     }
-    const report = await readPlaybackReport(ctx.store, id);
-    return c.json(report, report?.status === "running" ? 202 : 200);
+    const report = (await readPlaybackReport(ctx.store, id))!;
+    return c.json(httpReport(report), report.status === "running" ? 202 : 200);
   });
 
   app.get("/selectors/fragile", async (c) => {

@@ -66,6 +66,23 @@ Deno.test("POST /v1/playbacks answers at once, GET reports progress, a second st
     assertEquals(report.status, "completed");
     assertEquals(report.results.map((r) => r.status), ["ok", "healed", "skipped"]);
     assertEquals(report.results[1]!.healed_selector, "text=Add item");
+    // the healed action's screenshot: a path on the server, and its blob, which a client can GET
+    const shot = report.results[1] as typeof report.results[1] & { screenshot_url?: string };
+    assert(shot.screenshot_hash, "a healed action has a screenshot");
+    assertEquals(shot.screenshot_url, `/v1/blobs/${shot.screenshot_hash}`);
+    const blobs = (report as unknown as { screenshot_blobs: Record<string, unknown>[] })
+      .screenshot_blobs;
+    assertEquals(blobs.length, report.screenshots.length);
+    assertEquals(blobs.find((b) => b.index === 1), {
+      index: 1,
+      hash: shot.screenshot_hash,
+      url: shot.screenshot_url,
+      path: shot.screenshot_path,
+    });
+    const png = await app.request(`/v1/blobs/${shot.screenshot_hash}`);
+    assertEquals(png.status, 200);
+    assertEquals(png.headers.get("content-type"), "image/png");
+    await png.body?.cancel();
     assertEquals(report.results[2]!.error_code, "unsupported_action_type");
     assertEquals(report.actions_executed, 2);
     assertEquals(report.test_boundary?.test_id, "api-run");
@@ -97,6 +114,7 @@ Deno.test("POST /v1/playbacks answers at once, GET reports progress, a second st
       [second.playback_id, "completed"],
     ]);
     assertEquals(list.playbacks[0]!.results, undefined);
+    assertEquals((list.playbacks[0] as Record<string, unknown>)["screenshot_blobs"], undefined);
 
     const missing = await app.request("/v1/playbacks/pb-nope");
     assertEquals(missing.status, 404);
