@@ -229,6 +229,7 @@ describeRoute({
   body: z.record(z.string(), z.unknown()).describe(
     "The tool's parameters (an empty body is {}); each tool's are listed in the README",
   ),
+  bodyOptional: true,
   responses: {
     "200": { description: "The tool result: ok, output, value, error, actionId, url" },
     "404": { description: "No live session with this id (not_found)" },

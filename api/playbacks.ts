@@ -259,6 +259,19 @@ export const playbackRegistry: (
 
 const PlaybackId = pathId(100, false);
 
+/** `POST /v1/playbacks` answer. */
+export const PlaybackStartedResponse = z.object({
+  status: z.literal("running"),
+  playback_id: z.string(),
+});
+
+/** The 404 of `GET /v1/playbacks/:id`: a report's shape, with the error. */
+const PlaybackNotFound = z.object({
+  status: z.literal("not_found"),
+  playback_id: z.string(),
+  error: z.object({ code: z.literal("not_found"), message: z.string() }),
+});
+
 describeRoute({
   method: "post",
   path: "/v1/playbacks",
@@ -266,8 +279,11 @@ describeRoute({
   tags: ["playbacks"],
   body: StartPlaybackBody,
   responses: {
-    "202": { description: '{ status: "running", playback_id }' },
+    "202": { description: "Started", schema: PlaybackStartedResponse },
+    "400": { description: "Invalid body, a url that is not http(s), a tab that is not open" },
+    "404": { description: "No session recording_id (`No session <id>`)" },
     "409": { description: "Another playback is running (PLAYBACK: Already running. …)" },
+    "502": { description: "No browser or device to play in" },
   },
 });
 describeRoute({
@@ -279,8 +295,13 @@ describeRoute({
 describeRoute({
   method: "get",
   path: "/v1/playbacks/{id}",
-  summary: "The playback's report (003 R5): partial while running, final after",
+  summary:
+    "The playback's report (003 R5): partial while running, final after; screenshot_blobs and each result's screenshot_url name the screenshots' blobs",
   tags: ["playbacks"],
+  responses: {
+    "200": { description: "The report" },
+    "404": { description: "No such playback", schema: PlaybackNotFound },
+  },
 });
 describeRoute({
   method: "post",

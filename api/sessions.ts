@@ -13,6 +13,35 @@ import { decimal, noQuery, parseInput, parseQuery, pathId } from "./errors.ts";
 import { resolveId } from "./_ids.ts";
 import { describeRoute } from "./openapi.ts";
 import { MAX_SHEET_COLUMNS, sessionSheet } from "../engine/timeline_sheet.ts";
+import { SessionEnded, SessionStarted } from "../events/schemas.ts";
+
+/** `GET /v1/sessions` answer. */
+export const SessionsList = z.object({
+  sessions: z.array(z.object({
+    streamId: z.string(),
+    sessionId: z.string(),
+    version: z.number().int(),
+    firstPosition: z.number().int(),
+    lastPosition: z.number().int(),
+    createdAt: z.string(),
+    started: SessionStarted.nullable(),
+    ended: SessionEnded.nullable(),
+  })),
+});
+
+/** `GET /v1/sessions/:id/timeline` answer. */
+export const Timeline = z.object({
+  streamId: z.string(),
+  timeline: z.array(z.object({
+    position: z.number().int(),
+    streamVersion: z.number().int(),
+    recordedAt: z.string(),
+    type: z.string(),
+    summary: z.string(),
+  })),
+});
+
+const NO_SESSION = { description: "No such session (`No session <id>`)" };
 
 const SessionId = pathId();
 const StateQuery = z.object({ at: decimal().optional() });
@@ -30,6 +59,7 @@ describeRoute({
   path: "/v1/sessions",
   summary: "Capture sessions (streams session-*), oldest first, with their SessionStarted data",
   tags: ["sessions"],
+  responses: { "200": { description: "The sessions", schema: SessionsList } },
 });
 describeRoute({
   method: "get",
@@ -37,6 +67,10 @@ describeRoute({
   summary: "Time travel: the session's state after global position `at` (default: latest)",
   tags: ["sessions"],
   parameters: [{ name: "at", in: "query", type: "integer", description: "Global position" }],
+  responses: {
+    "200": { description: "`{ streamId, at, state }`: the screen, step, memory, last action…" },
+    "404": NO_SESSION,
+  },
 });
 describeRoute({
   method: "get",
@@ -66,7 +100,8 @@ describeRoute({
 describeRoute({
   method: "get",
   path: "/v1/sessions/{id}/timeline",
-  summary: "The session's events as one-line summaries (position, time, type, summary)",
+  summary:
+    "The session's events as one-line summaries (position, time, type, summary); `id` may also be a playback or validation stream id (playback-…, validation-…)",
   tags: ["sessions"],
   parameters: [
     { name: "from", in: "query", type: "integer", description: "First stream version (default 1)" },
@@ -77,6 +112,10 @@ describeRoute({
       description: "At most this many (default 1000, max 10000)",
     },
   ],
+  responses: {
+    "200": { description: "One line an event", schema: Timeline },
+    "404": NO_SESSION,
+  },
 });
 
 /**

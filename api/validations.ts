@@ -197,15 +197,25 @@ export const validationRegistry: (
   (store, options?: ValidationRegistryOptions) => new ValidationRegistry(store, options),
 );
 
+/** `POST /v1/sessions/:id/validations` answer. */
+export const ValidationStartedResponse = z.object({
+  status: z.literal("running"),
+  validation_id: z.string(),
+});
+
 describeRoute({
   method: "post",
   path: "/v1/sessions/{id}/validations",
   summary: "Start the validation loop of a capture (replay, compare, refine); answers at once",
   tags: ["validations"],
   body: StartValidationBody,
+  bodyOptional: true,
   responses: {
-    "202": { description: '{ status: "running", validation_id }' },
-    "400": { description: "Invalid body, or a memory key the trail does not have" },
+    "202": { description: "Started", schema: ValidationStartedResponse },
+    "400": {
+      description:
+        "Invalid body (max_iterations with a policy other than authoring), or a memory key the trail does not have",
+    },
     "404": { description: "No such session" },
     "409": { description: "Another validation is running" },
   },
@@ -231,6 +241,10 @@ describeRoute({
   path: "/v1/validations/{id}",
   summary: "A validation's progress (runs so far) and, once done, its report and final trail",
   tags: ["validations"],
+  responses: {
+    "200": { description: "The report (status running until it completes)" },
+    "404": { description: "No such validation (`No validation <id>`)" },
+  },
 });
 
 /**
