@@ -26,6 +26,9 @@ async function withApp(fn: (app: App, store: SqliteEventStore) => Promise<void>)
   try {
     await fn(createApp({ store }), store);
   } finally {
+    // a run a request started by mistake (as before the checks) is stopped with its browser
+    await playbackRegistry(store).close();
+    await validationRegistry(store).close();
     store.close();
     await Deno.remove(dir, { recursive: true });
   }
