@@ -29,6 +29,8 @@ export interface ApiContext {
   store: EventStore;
   /** Aborts when the server shuts down: long-lived responses (SSE) end on it. */
   shutdown?: AbortSignal;
+  /** Blaze sessions may open data:, file: and about:blank pages (see {@linkcode AppOptions}). */
+  localPages?: boolean;
 }
 
 /** Options of {@linkcode createApp}. */
@@ -40,6 +42,13 @@ export interface AppOptions {
   bodyLimit?: number;
   /** Aborts when the server shuts down: long-lived responses (SSE) end on it. */
   shutdown?: AbortSignal;
+  /**
+   * Let blaze sessions open data:, file: and about:blank pages, as the CLI does (the blaze
+   * daemon: only its own user's CLI, holding its token, calls it). Default false: a web session
+   * opens and navigates to http(s) pages only, as playbacks do, so a client cannot read the
+   * server's files through a snapshot.
+   */
+  localPages?: boolean;
 }
 
 /** Default request body limit: 16 MiB. */
@@ -66,6 +75,7 @@ export function createApp(options: AppOptions): Hono {
   const ctx: ApiContext = {
     store: options.store,
     ...(options.shutdown ? { shutdown: options.shutdown } : {}),
+    ...(options.localPages ? { localPages: true } : {}),
   };
   const app = new Hono();
   app.onError(handleError);

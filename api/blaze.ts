@@ -25,7 +25,7 @@ import { AndroidDriver } from "../drivers/android/android_driver.ts";
 import { AndroidStart, connectAndroid } from "../drivers/android/android_start.ts";
 import { readSession, sessionToCapture } from "../drivers/session_export.ts";
 import type { ApiContext } from "./app.ts";
-import { ApiError, invalidRequest, parseInput, readJson } from "./errors.ts";
+import { ApiError, invalidRequest, isHttpUrl, parseInput, readJson } from "./errors.ts";
 import { describeRoute } from "./openapi.ts";
 import { withDeadline } from "../drivers/with_deadline.ts";
 
@@ -229,6 +229,7 @@ describeRoute({
   body: z.record(z.string(), z.unknown()).describe(
     "The tool's parameters (an empty body is {}); each tool's are listed in the README",
   ),
+  bodyOptional: true,
   responses: {
     "200": { description: "The tool result: ok, output, value, error, actionId, url" },
     "404": { description: "No live session with this id (not_found)" },
@@ -259,6 +260,7 @@ export function blazeRouter(ctx: ApiContext): Hono {
   const app = new Hono();
   app.post("/blaze/sessions", async (c) => {
     const body = parseInput(StartBody, await readJson(c), "body");
+    if (body.platform !== "android") httpPagesOnly(ctx, body.url);
     const session = await registry.start(body).catch((err) => {
       throw asDriverFailure(err);
     });
@@ -285,6 +287,9 @@ export function blazeRouter(ctx: ApiContext): Hono {
     if (typeof params !== "object" || params === null || Array.isArray(params)) {
       throw invalidRequest("Body must be a JSON object of tool parameters");
     }
+    if (tool === "navigate" && session.driver.platform === "web") {
+      httpPagesOnly(ctx, (params as Record<string, unknown>).url);
+    }
     try {
       if (tool === "end") {
         // always frees the session: a call stuck on a hung page does not hold it (forced)
@@ -305,7 +310,9 @@ export function blazeRouter(ctx: ApiContext): Hono {
       if (err instanceof ToolInputError) {
         throw invalidRequest(
           err.message,
-          err.issues.map((i) => ({ path: `body.${i.path}`, message: i.message })),
+          err.issues.length > 0
+            ? err.issues.map((i) => ({ path: `body.${i.path}`, message: i.message }))
+            : [{ path: "path.tool", message: `unknown tool (tools: ${TOOL_NAMES.join(", ")})` }],
         );
       }
       if (err instanceof SessionEndedError) {
@@ -319,6 +326,17 @@ export function blazeRouter(ctx: ApiContext): Hono {
     return c.json(sessionToCapture(await readSession(ctx.store, id)));
   });
   return app;
+}
+
+/**
+ * Over HTTP a web session opens http(s) pages only, as playbacks do (`file:` would hand the
+ * server's files to the caller); the daemon, which serves its own user's CLI, passes
+ * `localPages`. A url the tool's own check refuses is left to it.
+ */
+function httpPagesOnly(ctx: ApiContext, url: unknown): void {
+  if (ctx.localPages || typeof url !== "string" || !isPageUrl(url) || isHttpUrl(url)) return;
+  const message = "expected an http(s) url: over HTTP a browser session opens only http(s) pages";
+  throw invalidRequest(`url: ${message}, not ${url}`, [{ path: "body.url", message }]);
 }
 
 /** Whether the log holds this session's `SessionEnded`. */

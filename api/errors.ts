@@ -118,8 +118,56 @@ function isJsonType(type: string | undefined): boolean {
  * @returns the schema (string in, number out)
  */
 export function decimal(min = 0, max = Number.MAX_SAFE_INTEGER) {
+  // digits alone are an integer: `.int()` would repeat `.max()`'s complaint above 2^53
   return z.string().regex(/^\d+$/, "expected an integer in decimal digits").transform(Number)
-    .pipe(z.number().int().min(min).max(max));
+    .pipe(z.number().min(min).max(max));
+}
+
+/**
+ * Parses a query string with a zod object schema, as bodies are: a parameter the schema does
+ * not name, or one given more than once, is a 400 naming it (not silently dropped or the first
+ * taken).
+ *
+ * @param schema the query's schema (an object of string fields)
+ * @param c the hono context
+ * @returns the parsed query
+ * @throws {ApiError} 400 `invalid_request` with `issues` (`query.<name>`)
+ */
+export function parseQuery<T extends z.ZodObject>(schema: T, c: Context): z.output<T> {
+  const known = Object.keys(schema.shape);
+  const issues: ApiIssue[] = [];
+  const single: Record<string, string> = {};
+  for (const [name, values] of Object.entries(c.req.queries())) {
+    if (!known.includes(name)) {
+      issues.push({
+        path: `query.${name}`,
+        message: `unknown parameter (${
+          known.length ? `this route takes ${known.join(", ")}` : "this route takes none"
+        })`,
+      });
+    } else if (values.length > 1) {
+      issues.push({ path: `query.${name}`, message: `given ${values.length} times: give it once` });
+    } else single[name] = values[0]!;
+  }
+  if (issues.length > 0) {
+    throw invalidRequest(
+      `Invalid query: ${issues.map((i) => `${i.path}: ${i.message}`).join("; ")}`,
+      issues,
+    );
+  }
+  return parseInput(schema, single, "query");
+}
+
+const NoQuery = z.object({});
+
+/**
+ * Refuses any query parameter (a route that takes none): 400 naming it.
+ *
+ * @param c the hono context
+ * @throws {ApiError} 400 `invalid_request`
+ */
+export function noQuery(c: Context): void {
+  parseQuery(NoQuery, c);
 }
 
 /**
@@ -153,7 +201,18 @@ function zodIssues(err: z.ZodError, where: string): ApiIssue[] {
  */
 export function handleError(err: unknown, c: Context): Response {
   const [status, body] = describe(err);
-  if (status >= 500) console.error("cairn serve:", err);
+  if (status >= 500) {
+    // an expected failure (a browser or device that failed a call: 502, 504) is one line; an
+    // unexpected error (500) keeps its stack, which is what finding the bug needs
+    const known = err instanceof ApiError || err instanceof HTTPException;
+    if (known) {
+      console.error(
+        `cairn serve: ${c.req.method} ${c.req.path}: ${status} ${body.error.code}: ${
+          body.error.message.replace(/\s*\n\s*/g, " ")
+        }`,
+      );
+    } else console.error("cairn serve:", err);
+  }
   if (status === 401) c.header("WWW-Authenticate", 'Bearer realm="cairn"');
   return c.json(body, status);
 }

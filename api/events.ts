@@ -9,9 +9,9 @@ import { streamSSE } from "hono/streaming";
 import { z } from "zod";
 import { NotFoundError, streamInfo } from "../events/event_store.ts";
 import { droppedField } from "../events/exact_check.ts";
-import { EVENT_SCHEMAS, type NewEvent } from "../events/schemas.ts";
+import { EVENT_SCHEMAS, EventMeta, type NewEvent } from "../events/schemas.ts";
 import type { ApiContext } from "./app.ts";
-import { decimal, invalidRequest, parseInput, pathId, readJson } from "./errors.ts";
+import { decimal, invalidRequest, parseInput, parseQuery, pathId, readJson } from "./errors.ts";
 import { describeRoute } from "./openapi.ts";
 import { geometryOutOfRange } from "../engine/formats/screen_point.ts";
 
@@ -27,6 +27,37 @@ const [first, ...others] = Object.entries(EVENT_SCHEMAS).map(([type, data]) =>
 
 /** One event in an append body, discriminated by `type`. */
 export const NewEventBody = z.discriminatedUnion("type", [first!, ...others]);
+
+const [firstStored, ...otherStored] = Object.entries(EVENT_SCHEMAS).map(([type, data]) =>
+  z.object({
+    position: z.number().int(),
+    streamId: z.string(),
+    streamVersion: z.number().int(),
+    type: z.literal(type),
+    schemaVersion: z.number().int(),
+    data,
+    meta: EventMeta,
+  })
+);
+
+/** A stored event as the API returns it, discriminated by `type`. */
+export const StoredEventBody = z.discriminatedUnion("type", [firstStored!, ...otherStored]);
+
+/** `GET /v1/streams/:id/events` answer. */
+export const ReadStreamResponse = z.object({
+  streamId: z.string(),
+  version: z.number().int(),
+  events: z.array(StoredEventBody),
+  /** The version to read from next, or null at the end. */
+  next: z.number().int().nullable(),
+});
+
+/** `GET /v1/events` with `Accept: application/json`: a page of the log. */
+export const EventsPage = z.object({
+  events: z.array(StoredEventBody),
+  /** The position to read from next, or null at the end. */
+  next: z.number().int().nullable(),
+});
 
 /** `POST /v1/streams/:id/events` body. */
 export const AppendBody = z.object({
@@ -89,6 +120,13 @@ describeRoute({
       description: "At most this many (default 1000, max 10000)",
     },
   ],
+  responses: {
+    "200": {
+      description: "The events and the version to read from next",
+      schema: ReadStreamResponse,
+    },
+    "404": { description: "No such stream" },
+  },
 });
 describeRoute({
   method: "get",
@@ -115,7 +153,7 @@ describeRoute({
   responses: {
     "200": {
       description: "Event stream; with Accept: application/json, a page `{ events, next }` instead",
-      mediaType: "text/event-stream",
+      content: { "text/event-stream": undefined, "application/json": EventsPage },
     },
   },
 });
@@ -196,7 +234,7 @@ export function eventsRouter(ctx: ApiContext): Hono {
 
   app.get("/streams/:id/events", async (c) => {
     const streamId = parseInput(StreamId, c.req.param("id"), "path.id");
-    const q = parseInput(ReadQuery, c.req.query(), "query");
+    const q = parseQuery(ReadQuery, c);
     const info = await streamInfo(ctx.store, streamId);
     if (!info) throw new NotFoundError(`No stream ${streamId}`);
     const events = [];
@@ -210,7 +248,7 @@ export function eventsRouter(ctx: ApiContext): Hono {
   });
 
   app.get("/events", async (c) => {
-    const q = parseInput(ReadQuery, c.req.query(), "query");
+    const q = parseQuery(ReadQuery, c);
     // an empty Last-Event-ID is no id at all (the SSE spec's reset): `from` holds
     const lastId = c.req.header("last-event-id") || undefined;
     const from = lastId !== undefined

@@ -23,13 +23,30 @@ export interface RouteDescription {
     description?: string;
     /** Its JSON Schema type (default string). */
     type?: "string" | "integer";
+    /** The values it takes. */
+    enum?: readonly string[];
+    /** Its value when absent. */
+    default?: string | number;
   }[];
   /** JSON request body schema. */
   body?: z.ZodType;
+  /** The body may be left out (every field optional: an empty body is `{}`). */
+  bodyOptional?: boolean;
   /** A request body that is not JSON: its media type (any type: the wildcard). */
   rawBody?: string;
-  /** Responses by status: a description and an optional JSON schema or media type. */
-  responses?: Record<string, { description: string; schema?: z.ZodType; mediaType?: string }>;
+  /**
+   * Responses by status: a description and an optional JSON schema or media type, or `content`:
+   * several media types, each with its schema (or none).
+   */
+  responses?: Record<
+    string,
+    {
+      description: string;
+      schema?: z.ZodType;
+      mediaType?: string;
+      content?: Record<string, z.ZodType | undefined>;
+    }
+  >;
 }
 
 const routes: RouteDescription[] = [];
@@ -94,15 +111,18 @@ export function openApiDocument(served: readonly ServedRoute[] = []): Record<str
   for (const r of all.sort((a, b) => a.path.localeCompare(b.path))) {
     const responses: Record<string, unknown> = {};
     for (const [status, res] of Object.entries(r.responses ?? { "200": { description: "OK" } })) {
+      const content: Record<string, z.ZodType | undefined> = res.content ??
+        (res.schema || res.mediaType ? { [res.mediaType ?? "application/json"]: res.schema } : {});
       responses[status] = {
         description: res.description,
-        ...(res.schema || res.mediaType
+        ...(Object.keys(content).length
           ? {
-            content: {
-              [res.mediaType ?? "application/json"]: res.schema
-                ? { schema: jsonSchema(res.schema) }
-                : {},
-            },
+            content: Object.fromEntries(
+              Object.entries(content).map(([type, schema]) => [
+                type,
+                schema ? { schema: jsonSchema(schema) } : {},
+              ]),
+            ),
           }
           : {}),
       };
@@ -120,10 +140,14 @@ export function openApiDocument(served: readonly ServedRoute[] = []): Record<str
         required: true,
         schema: { type: "string" },
       })),
-      ...(r.parameters ?? []).map(({ type, ...p }) => ({
+      ...(r.parameters ?? []).map(({ type, enum: values, default: dflt, ...p }) => ({
         ...p,
         required: p.in === "path" ? true : p.required ?? false,
-        schema: { type: type ?? "string" },
+        schema: {
+          type: type ?? "string",
+          ...(values ? { enum: values } : {}),
+          ...(dflt !== undefined ? { default: dflt } : {}),
+        },
       })),
     ];
     (paths[r.path] ??= {})[r.method] = {
@@ -133,7 +157,7 @@ export function openApiDocument(served: readonly ServedRoute[] = []): Record<str
       ...(r.body
         ? {
           requestBody: {
-            required: true,
+            required: !r.bodyOptional,
             content: { "application/json": { schema: jsonSchema(r.body) } },
           },
         }

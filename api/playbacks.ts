@@ -20,6 +20,7 @@ import {
   startPlayback,
 } from "../drivers/playback_runner.ts";
 import type { PlaybackPlan } from "../engine/playback/actions.ts";
+import type { ActionResult, PlaybackReport } from "../engine/playback/report.ts";
 import { parseTrail } from "../engine/trail.ts";
 import { trailToPlan } from "../engine/playback/from_trail.ts";
 import { syntheticToPlan } from "../engine/playback/from_synthetic.ts";
@@ -32,11 +33,15 @@ import {
   httpUrl,
   invalidRequest,
   isHttpUrl,
+  noQuery,
   parseInput,
   pathId,
   readJson,
 } from "./errors.ts";
+import { bareId, resolveId } from "./_ids.ts";
+import { NotFoundError } from "../events/event_store.ts";
 import { describeRoute } from "./openapi.ts";
+import { withDeadline } from "../drivers/with_deadline.ts";
 
 /** `POST /v1/playbacks` body (003 R5; exactly one of `trail`, `recording_id`, `actions`). */
 export const StartPlaybackBody = z.strictObject({
@@ -59,6 +64,17 @@ export const StartPlaybackBody = z.strictObject({
   { message: "give exactly one of trail, recording_id or actions" },
 );
 
+/** Why a playback stopped by `POST /v1/playbacks/:id/stop` ended (after "Stopped before action N: "). */
+export const STOPPED_BY_REQUEST = "stopped by request";
+
+/**
+ * How long a stop waits for the playback to end before its next action; past it, the browser
+ * (or device session) is closed under the action still running, as at shutdown.
+ */
+export const STOP_GRACE_MS = 3_000;
+/** How long a stop waits in all before it answers that the run is still stopping. */
+export const STOP_WAIT_MS = 15_000;
+
 /** How the registry gets its browser. */
 export interface PlaybackRegistryOptions {
   /** Creates the driver playbacks run in (default: a headless Chromium, or `CAIRN_BROWSER_WS`). */
@@ -75,6 +91,8 @@ export class PlaybackRegistry {
   #options: PlaybackRegistryOptions;
   #driver: Promise<Driver> | undefined;
   #running = new Set<Promise<unknown>>();
+  /** The running playbacks by id: how to stop each, and its end. */
+  #runs = new Map<string, { stop: AbortController; done: Promise<unknown>; driver: Driver }>();
   /** An Android playback holds the device. */
   #device = false;
   /** The close of the last Android playback's session. */
@@ -124,8 +142,9 @@ export class PlaybackRegistry {
       throw err;
     }
     let started;
+    const stop = new AbortController();
     try {
-      started = await this.#play(driver, plan, body);
+      started = await this.#play(driver, plan, body, stop.signal);
     } catch (err) {
       if (android) {
         this.#device = false;
@@ -142,11 +161,48 @@ export class PlaybackRegistry {
       })
       : started.done).catch((err) => console.error("cairn playback:", err));
     this.#running.add(done);
-    done.finally(() => this.#running.delete(done));
-    return started.playbackId;
+    const id = started.playbackId;
+    this.#runs.set(id, { stop, done, driver });
+    done.finally(() => {
+      this.#running.delete(done);
+      this.#runs.delete(id);
+    });
+    return id;
   }
 
-  #play(driver: Driver, plan: PlaybackPlan, body: z.infer<typeof StartPlaybackBody>) {
+  /**
+   * Stops a running playback, as shutdown does: it ends `failed` before its next action, with
+   * the error `Stopped before action N: stopped by request`. An action still running after
+   * {@linkcode STOP_GRACE_MS} fails as the browser (or device session) it runs in is closed.
+   *
+   * @param id the playback id
+   * @returns false when this registry runs no playback with this id; true once the playback
+   *   has ended, or is still ending after 15 s
+   */
+  async stop(id: string): Promise<boolean> {
+    const run = this.#runs.get(id);
+    if (!run) return false;
+    run.stop.abort(new Error(STOPPED_BY_REQUEST));
+    if (await endsWithin(run.done, STOP_GRACE_MS)) return true;
+    if (run.driver.platform === "android") await run.driver.close().catch(() => {});
+    else await this.#closeBrowser();
+    await endsWithin(run.done, STOP_WAIT_MS - STOP_GRACE_MS);
+    return true;
+  }
+
+  /** Closes the shared browser (the next playback launches another). */
+  async #closeBrowser(): Promise<void> {
+    const d = this.#driver;
+    this.#driver = undefined;
+    if (d) await (await d.catch(() => undefined))?.close();
+  }
+
+  #play(
+    driver: Driver,
+    plan: PlaybackPlan,
+    body: z.infer<typeof StartPlaybackBody>,
+    stop: AbortSignal,
+  ) {
     return startPlayback(driver, this.#store, plan, {
       timing: body.timing,
       onError: body.on_error,
@@ -159,7 +215,7 @@ export class PlaybackRegistry {
         ? { locateWaitMs: this.#options.locateWaitMs }
         : {}),
       screenshotDir: this.#options.screenshotDir ?? ".cairn/screenshots",
-      signal: this.#stop.signal,
+      signal: AbortSignal.any([this.#stop.signal, stop]),
     });
   }
 
@@ -170,11 +226,21 @@ export class PlaybackRegistry {
   async close(): Promise<void> {
     this.#stop.abort(new Error("the server is shutting down"));
     this.#stop = new AbortController();
-    const d = this.#driver;
-    this.#driver = undefined;
-    if (d) await (await d.catch(() => undefined))?.close();
+    await this.#closeBrowser();
     await Promise.all([...this.#running]);
   }
+}
+
+/**
+ * Whether a promise settles (resolves or rejects) within `ms`.
+ *
+ * @param work the promise
+ * @param ms how long to wait at most
+ * @returns true when it settled in time
+ */
+export async function endsWithin(work: Promise<unknown>, ms: number): Promise<boolean> {
+  return await withDeadline(work.then(() => true, () => true), ms, () => new Error("slow"))
+    .catch(() => false);
 }
 
 /**
@@ -193,6 +259,19 @@ export const playbackRegistry: (
 
 const PlaybackId = pathId(100, false);
 
+/** `POST /v1/playbacks` answer. */
+export const PlaybackStartedResponse = z.object({
+  status: z.literal("running"),
+  playback_id: z.string(),
+});
+
+/** The 404 of `GET /v1/playbacks/:id`: a report's shape, with the error. */
+const PlaybackNotFound = z.object({
+  status: z.literal("not_found"),
+  playback_id: z.string(),
+  error: z.object({ code: z.literal("not_found"), message: z.string() }),
+});
+
 describeRoute({
   method: "post",
   path: "/v1/playbacks",
@@ -200,8 +279,11 @@ describeRoute({
   tags: ["playbacks"],
   body: StartPlaybackBody,
   responses: {
-    "202": { description: '{ status: "running", playback_id }' },
+    "202": { description: "Started", schema: PlaybackStartedResponse },
+    "400": { description: "Invalid body, a url that is not http(s), a tab that is not open" },
+    "404": { description: "No session recording_id (`No session <id>`)" },
     "409": { description: "Another playback is running (PLAYBACK: Already running. …)" },
+    "502": { description: "No browser or device to play in" },
   },
 });
 describeRoute({
@@ -213,8 +295,29 @@ describeRoute({
 describeRoute({
   method: "get",
   path: "/v1/playbacks/{id}",
-  summary: "The playback's report (003 R5): partial while running, final after",
+  summary:
+    "The playback's report (003 R5): partial while running, final after; screenshot_blobs and each result's screenshot_url name the screenshots' blobs",
   tags: ["playbacks"],
+  responses: {
+    "200": { description: "The report" },
+    "404": { description: "No such playback", schema: PlaybackNotFound },
+  },
+});
+describeRoute({
+  method: "post",
+  path: "/v1/playbacks/{id}/stop",
+  summary:
+    'Stop a running playback as shutdown does: it ends failed before its next action, error "Stopped before action N: stopped by request" (an action still running after 3 s fails as its browser is closed); answers with the final report',
+  tags: ["playbacks"],
+  responses: {
+    "200": { description: "Stopped: the final report (status failed, error)" },
+    "202": { description: "Still stopping after 15 s: the report so far (status running)" },
+    "404": { description: "No such playback" },
+    "409": {
+      description:
+        "The playback has already ended (playback_ended), or this server does not run it: a validation's replay or another process's playback (not_owned)",
+    },
+  },
 });
 describeRoute({
   method: "get",
@@ -223,6 +326,48 @@ describeRoute({
     "Every selector tried by any playback: failures / total, fragile above 50 % over ≥ 2 runs",
   tags: ["playbacks"],
 });
+
+/** A screenshot of a playback as HTTP serves it: its action, blob and where to GET it. */
+export interface ScreenshotBlob {
+  index: number;
+  hash: string;
+  /** `/v1/blobs/<hash>`, relative to the API's base. */
+  url: string;
+  /** Where the server wrote the file (a path on the server), when it did. */
+  path?: string;
+}
+
+/**
+ * The report as HTTP answers it: each result with a screenshot also names its blob's url
+ * (`screenshot_url`), and `screenshot_blobs` lists every screenshot with its action, hash and
+ * url (the `screenshots` paths are the server's files, which a client cannot read).
+ *
+ * @param report the report
+ * @returns the report with the screenshots' blobs
+ */
+export function httpReport(
+  report: PlaybackReport,
+): PlaybackReport & { results: (ActionResult & { screenshot_url?: string })[] } & {
+  screenshot_blobs: ScreenshotBlob[];
+} {
+  const url = (hash: string) => `/v1/blobs/${hash}`;
+  return {
+    ...report,
+    results: report.results.map((r) =>
+      r.screenshot_hash ? { ...r, screenshot_url: url(r.screenshot_hash) } : r
+    ),
+    screenshot_blobs: report.results.flatMap((r) =>
+      r.screenshot_hash
+        ? [{
+          index: r.index,
+          hash: r.screenshot_hash,
+          url: url(r.screenshot_hash),
+          ...(r.screenshot_path ? { path: r.screenshot_path } : {}),
+        }]
+        : []
+    ),
+  };
+}
 
 async function planOf(
   ctx: ApiContext,
@@ -248,10 +393,9 @@ async function planOf(
       throw err;
     }
   }
-  const id = body.recording_id!;
+  const id = await resolveId(ctx.store, "session", body.recording_id!);
   const events: SessionEvent[] = [];
   for await (const e of ctx.store.readStream(`session-${id}`)) events.push(e as SessionEvent);
-  if (events.length === 0) throw new ApiError(404, "not_found", `No recording ${id}`);
   return eventsToPlan(events, { kind: "recording", recordingId: id });
 }
 
@@ -295,6 +439,7 @@ export function playbacksRouter(ctx: ApiContext): Hono {
   });
 
   app.get("/playbacks", async (c) => {
+    noQuery(c);
     const playbacks = [];
     for (const s of await ctx.store.streams("playback-")) {
       const r = await readPlaybackReport(ctx.store, s.streamId.slice("playback-".length));
@@ -306,19 +451,49 @@ export function playbacksRouter(ctx: ApiContext): Hono {
   });
 
   app.get("/playbacks/:id", async (c) => {
-    const id = parseInput(PlaybackId, c.req.param("id"), "path.id");
-    const report = await readPlaybackReport(ctx.store, id);
+    const given = parseInput(PlaybackId, c.req.param("id"), "path.id");
+    noQuery(c);
+    const id = await resolveId(ctx.store, "playback", given).catch((err) => {
+      if (err instanceof NotFoundError) return undefined;
+      throw err;
+    });
+    const report = id === undefined ? undefined : await readPlaybackReport(ctx.store, id);
     if (!report) {
+      const bare = bareId("playback", given);
       return c.json({
         status: "not_found",
-        playback_id: id,
-        error: { code: "not_found", message: `No playback ${id}` },
+        playback_id: bare,
+        error: { code: "not_found", message: `No playback ${bare}` },
       }, 404);
     }
-    return c.json(report);
+    return c.json(httpReport(report));
+  });
+
+  app.post("/playbacks/:id/stop", async (c) => {
+    const given = parseInput(PlaybackId, c.req.param("id"), "path.id");
+    noQuery(c);
+    const id = await resolveId(ctx.store, "playback", given);
+    const before = await readPlaybackReport(ctx.store, id);
+    if (before && before.status !== "running") {
+      throw new ApiError(
+        409,
+        "playback_ended",
+        `Playback ${id} has already ended (${before.status})`,
+      );
+    }
+    if (!(await registry.stop(id))) {
+      throw new ApiError(
+        409,
+        "not_owned",
+        `Playback ${id} is not run by this server's playbacks (a validation's replay, or another process's): stop what runs it`,
+      );
+    }
+    const report = (await readPlaybackReport(ctx.store, id))!;
+    return c.json(httpReport(report), report.status === "running" ? 202 : 200);
   });
 
   app.get("/selectors/fragile", async (c) => {
+    noQuery(c);
     const all = [];
     for (const s of await ctx.store.streams("playback-")) {
       for await (const e of ctx.store.readStream(s.streamId)) all.push(e);

@@ -6,12 +6,42 @@
  */
 import { Hono } from "hono";
 import { z } from "zod";
-import { NotFoundError, streamInfo } from "../events/event_store.ts";
-import { listSessions, stateAt, streamIdOf, summarizeEvent } from "../engine/time_travel.ts";
+import { type EventStore, streamInfo } from "../events/event_store.ts";
+import { listSessions, stateAt, summarizeEvent } from "../engine/time_travel.ts";
 import type { ApiContext } from "./app.ts";
-import { decimal, parseInput, pathId } from "./errors.ts";
+import { decimal, noQuery, parseInput, parseQuery, pathId } from "./errors.ts";
+import { resolveId } from "./_ids.ts";
 import { describeRoute } from "./openapi.ts";
 import { MAX_SHEET_COLUMNS, sessionSheet } from "../engine/timeline_sheet.ts";
+import { SessionEnded, SessionStarted } from "../events/schemas.ts";
+
+/** `GET /v1/sessions` answer. */
+export const SessionsList = z.object({
+  sessions: z.array(z.object({
+    streamId: z.string(),
+    sessionId: z.string(),
+    version: z.number().int(),
+    firstPosition: z.number().int(),
+    lastPosition: z.number().int(),
+    createdAt: z.string(),
+    started: SessionStarted.nullable(),
+    ended: SessionEnded.nullable(),
+  })),
+});
+
+/** `GET /v1/sessions/:id/timeline` answer. */
+export const Timeline = z.object({
+  streamId: z.string(),
+  timeline: z.array(z.object({
+    position: z.number().int(),
+    streamVersion: z.number().int(),
+    recordedAt: z.string(),
+    type: z.string(),
+    summary: z.string(),
+  })),
+});
+
+const NO_SESSION = { description: "No such session (`No session <id>`)" };
 
 const SessionId = pathId();
 const StateQuery = z.object({ at: decimal().optional() });
@@ -29,6 +59,7 @@ describeRoute({
   path: "/v1/sessions",
   summary: "Capture sessions (streams session-*), oldest first, with their SessionStarted data",
   tags: ["sessions"],
+  responses: { "200": { description: "The sessions", schema: SessionsList } },
 });
 describeRoute({
   method: "get",
@@ -36,6 +67,10 @@ describeRoute({
   summary: "Time travel: the session's state after global position `at` (default: latest)",
   tags: ["sessions"],
   parameters: [{ name: "at", in: "query", type: "integer", description: "Global position" }],
+  responses: {
+    "200": { description: "`{ streamId, at, state }`: the screen, step, memory, last action…" },
+    "404": NO_SESSION,
+  },
 });
 describeRoute({
   method: "get",
@@ -65,7 +100,8 @@ describeRoute({
 describeRoute({
   method: "get",
   path: "/v1/sessions/{id}/timeline",
-  summary: "The session's events as one-line summaries (position, time, type, summary)",
+  summary:
+    "The session's events as one-line summaries (position, time, type, summary); `id` may also be a playback or validation stream id (playback-…, validation-…)",
   tags: ["sessions"],
   parameters: [
     { name: "from", in: "query", type: "integer", description: "First stream version (default 1)" },
@@ -76,6 +112,10 @@ describeRoute({
       description: "At most this many (default 1000, max 10000)",
     },
   ],
+  responses: {
+    "200": { description: "One line an event", schema: Timeline },
+    "404": NO_SESSION,
+  },
 });
 
 /**
@@ -87,18 +127,23 @@ describeRoute({
 export function sessionsRouter(ctx: ApiContext): Hono {
   const app = new Hono();
 
-  app.get("/sessions", async (c) => c.json({ sessions: await listSessions(ctx.store) }));
+  app.get("/sessions", async (c) => {
+    noQuery(c);
+    return c.json({ sessions: await listSessions(ctx.store) });
+  });
 
   app.get("/sessions/:id/state", async (c) => {
-    const streamId = streamIdOf(parseInput(SessionId, c.req.param("id"), "path.id"));
-    const q = parseInput(StateQuery, c.req.query(), "query");
+    const given = parseInput(SessionId, c.req.param("id"), "path.id");
+    const q = parseQuery(StateQuery, c);
+    const streamId = `session-${await resolveId(ctx.store, "session", given)}`;
     const state = await stateAt(ctx.store, streamId, q.at ?? Infinity);
     return c.json({ streamId, at: q.at ?? null, state });
   });
 
   app.get("/sessions/:id/sheet.png", async (c) => {
-    const streamId = streamIdOf(parseInput(SessionId, c.req.param("id"), "path.id"));
-    const q = parseInput(SheetQuery, c.req.query(), "query");
+    const given = parseInput(SessionId, c.req.param("id"), "path.id");
+    const q = parseQuery(SheetQuery, c);
+    const streamId = await timelineStream(ctx.store, given);
     const { png } = await sessionSheet(ctx.store, streamId, {
       columns: q.columns,
       ...(q.at === undefined ? {} : { at: q.at }),
@@ -107,8 +152,9 @@ export function sessionsRouter(ctx: ApiContext): Hono {
   });
 
   app.get("/sessions/:id/timeline", async (c) => {
-    const streamId = streamIdOf(parseInput(SessionId, c.req.param("id"), "path.id"));
-    const q = parseInput(TimelineQuery, c.req.query(), "query");
+    const given = parseInput(SessionId, c.req.param("id"), "path.id");
+    const q = parseQuery(TimelineQuery, c);
+    const streamId = await timelineStream(ctx.store, given);
     const timeline = [];
     for await (const e of ctx.store.readStream(streamId, { from: q.from, limit: q.limit })) {
       timeline.push({
@@ -119,11 +165,17 @@ export function sessionsRouter(ctx: ApiContext): Hono {
         summary: summarizeEvent(e),
       });
     }
-    if (timeline.length === 0 && !(await streamInfo(ctx.store, streamId))) {
-      throw new NotFoundError(`No stream ${streamId}`);
-    }
     return c.json({ streamId, timeline });
   });
 
   return app;
+}
+
+/**
+ * The stream a timeline or sheet reads: a session (`abc` or `session-abc`, {@linkcode resolveId}),
+ * or, as `cairn history` takes, a playback or validation stream by its full id.
+ */
+async function timelineStream(store: EventStore, given: string): Promise<string> {
+  if (/^(playback|validation)-/.test(given) && await streamInfo(store, given)) return given;
+  return `session-${await resolveId(store, "session", given)}`;
 }

@@ -10,9 +10,11 @@ import { z } from "zod";
 import { HEURISTICS_VERSION, HEURISTICS_VERSIONS } from "../engine/optimizer/heuristics.ts";
 import type { ScreenTable } from "../engine/screen_table.ts";
 import { projectSessionTrail } from "../engine/trail_projection.ts";
+import { SelectorMode, Trail } from "../engine/trail.ts";
 import type { Screen } from "../engine/ui_node.ts";
 import type { ApiContext } from "./app.ts";
-import { parseInput } from "./errors.ts";
+import { parseInput, parseQuery } from "./errors.ts";
+import { resolveId } from "./_ids.ts";
 import { describeRoute } from "./openapi.ts";
 
 const SessionId = z.string().min(1).max(200).regex(
@@ -20,11 +22,22 @@ const SessionId = z.string().min(1).max(200).regex(
   "letters, digits, . _ : -",
 );
 const TrailQuery = z.object({
-  mode: z.enum(["strict", "flexible", "adaptive"]).default("adaptive"),
+  mode: SelectorMode.default("adaptive"),
   heuristics: z.enum(HEURISTICS_VERSIONS as [string, ...string[]]).default(HEURISTICS_VERSION),
   format: z.enum(["yaml", "json"]).default("yaml"),
 });
 const CACHE_LIMIT = 256; // parsed screens and tables kept across requests
+
+/** `GET /v1/sessions/:id/trail?format=json` answer. */
+export const TrailJson = z.object({
+  sessionId: z.string(),
+  /** The same YAML `format=yaml` answers. */
+  yaml: z.string(),
+  trail: Trail,
+  /** Why each selector was chosen (as `cairn optimize --explain`). */
+  explain: z.unknown(),
+  warnings: z.array(z.string()),
+});
 
 describeRoute({
   method: "get",
@@ -32,14 +45,36 @@ describeRoute({
   summary: "The session's capture projected into a trail (YAML; format=json adds the explanation)",
   tags: ["trails"],
   parameters: [
-    { name: "mode", in: "query", description: "strict | flexible | adaptive (default adaptive)" },
+    {
+      name: "mode",
+      in: "query",
+      description: "Selector mode",
+      enum: SelectorMode.options,
+      default: "adaptive",
+    },
     {
       name: "heuristics",
       in: "query",
-      description: `Optimizer heuristics version (default ${HEURISTICS_VERSION})`,
+      description: "Optimizer heuristics version",
+      enum: HEURISTICS_VERSIONS,
+      default: HEURISTICS_VERSION,
     },
-    { name: "format", in: "query", description: "yaml (default) | json" },
+    {
+      name: "format",
+      in: "query",
+      description: "yaml: the trail YAML; json: the trail with the explanation and warnings",
+      enum: ["yaml", "json"],
+      default: "yaml",
+    },
   ],
+  responses: {
+    "200": {
+      description:
+        "The trail as YAML (application/yaml), or with format=json the trail, its YAML, the explanation and warnings (application/json); headers X-Cairn-Heuristics and X-Cairn-Selector-Mode name what was used",
+      content: { "application/yaml": z.string(), "application/json": TrailJson },
+    },
+    "404": { description: "No such session (`No session <id>`)" },
+  },
 });
 
 /**
@@ -53,8 +88,9 @@ export function trailsRouter(ctx: ApiContext): Hono {
   const screens = new Map<string, Screen>();
   const tables = new Map<string, ScreenTable>();
   app.get("/sessions/:id/trail", async (c) => {
-    const id = parseInput(SessionId, c.req.param("id"), "path.id").replace(/^session-/, "");
-    const q = parseInput(TrailQuery, c.req.query(), "query");
+    const given = parseInput(SessionId, c.req.param("id"), "path.id");
+    const q = parseQuery(TrailQuery, c);
+    const id = await resolveId(ctx.store, "session", given);
     if (screens.size > CACHE_LIMIT) {
       screens.clear();
       tables.clear();

@@ -18,24 +18,40 @@ import {
   startValidation,
   ValidationBusyError,
 } from "../drivers/validation_runner.ts";
-import { DEFAULT_MAX_ITERATIONS, MAX_ITERATIONS } from "../engine/validation/decider.ts";
+import {
+  DEFAULT_MAX_ITERATIONS,
+  MAX_ITERATIONS,
+  policyFlags,
+} from "../engine/validation/decider.ts";
 import { validationReport } from "../engine/validation/report.ts";
 import type { ApiContext } from "./app.ts";
-import { ApiError, httpUrl, parseInput, pathId, readJson } from "./errors.ts";
+import { ApiError, httpUrl, noQuery, parseInput, pathId, readJson } from "./errors.ts";
+import { resolveId } from "./_ids.ts";
 import { describeRoute } from "./openapi.ts";
+import { endsWithin, STOP_GRACE_MS, STOP_WAIT_MS, STOPPED_BY_REQUEST } from "./playbacks.ts";
 
 const Id = pathId();
 
-/** Body of `POST /v1/sessions/:id/validations`. */
+/** Body of `POST /v1/sessions/:id/validations` (every field optional: an empty body is `{}`). */
 export const StartValidationBody = z.object({
   /** The url every replay opens (default: the capture's). */
   url: httpUrl().optional(),
   policy: z.enum(["authoring", "dev", "ci"]).default("authoring"),
-  max_iterations: z.number().int().min(1).max(MAX_ITERATIONS).default(DEFAULT_MAX_ITERATIONS),
+  /** Replays at most (authoring only: dev replays at most 2 times, ci once). Default 3. */
+  max_iterations: z.number().int().min(1).max(MAX_ITERATIONS).optional(),
   mode: z.enum(["strict", "flexible", "adaptive"]).optional(),
   /** Values of the trail's memory keys (a password kept as null) for the replays; never stored. */
   memory: z.record(z.string(), z.string()).optional(),
-}).strict();
+}).strict().refine(
+  (b) =>
+    b.max_iterations === undefined || b.policy === "authoring" ||
+    b.max_iterations === policyFlags(b.policy).maxIterations,
+  {
+    path: ["max_iterations"],
+    message:
+      "only the authoring policy takes max_iterations (dev replays at most 2 times, ci once)",
+  },
+);
 
 /** How the registry gets its browser. */
 export interface ValidationRegistryOptions {
@@ -51,6 +67,8 @@ export class ValidationRegistry {
   #options: ValidationRegistryOptions;
   #driver: Promise<Driver> | undefined;
   #running: Promise<unknown> | undefined;
+  /** The running validation: its id and how to stop it alone. */
+  #current: { id: string; stop: AbortController; done: Promise<unknown> } | undefined;
   /** Aborted by `close`: the running validation stops. */
   #stop = new AbortController();
 
@@ -86,6 +104,7 @@ export class ValidationRegistry {
     }
     const marker = Promise.resolve();
     this.#running = marker;
+    const stop = new AbortController();
     try {
       this.#driver ??= (this.#options.createDriver ?? launchDefaultChrome)().catch((err) => {
         this.#driver = undefined;
@@ -94,14 +113,14 @@ export class ValidationRegistry {
       const driver = await this.#driver;
       const started = await startValidation(driver, this.#store, sessionId, {
         policy: body.policy,
-        maxIterations: body.max_iterations,
+        maxIterations: body.max_iterations ?? DEFAULT_MAX_ITERATIONS,
         ...(body.url ? { url: body.url } : {}),
         ...(body.mode ? { mode: body.mode } : {}),
         ...(body.memory ? { memory: body.memory } : {}),
         ...(this.#options.locateWaitMs !== undefined
           ? { locateWaitMs: this.#options.locateWaitMs }
           : {}),
-        signal: this.#stop.signal,
+        signal: AbortSignal.any([this.#stop.signal, stop.signal]),
       });
       // the validation's stream records how it ended; the server's log gets one line, no stack
       const done = started.done.catch((err) =>
@@ -109,8 +128,10 @@ export class ValidationRegistry {
       )
         .finally(() => {
           if (this.#running === done) this.#running = undefined;
+          if (this.#current?.done === done) this.#current = undefined;
         });
       this.#running = done;
+      this.#current = { id: started.validationId, stop, done };
       return started.validationId;
     } catch (err) {
       if (this.#running === marker) this.#running = undefined;
@@ -125,15 +146,39 @@ export class ValidationRegistry {
   }
 
   /**
+   * Stops the running validation, as shutdown does: its replay stops before its next action
+   * and it ends `failed`, its message `Validation stopped during iteration N: Error: stopped by
+   * request`. An action still running after {@linkcode STOP_GRACE_MS} fails as the browser is
+   * closed (the next validation launches another).
+   *
+   * @param id the validation id
+   * @returns false when this registry is not running that validation; true once it has ended,
+   *   or is still ending after 15 s
+   */
+  async stop(id: string): Promise<boolean> {
+    const run = this.#current;
+    if (run?.id !== id) return false;
+    run.stop.abort(new Error(STOPPED_BY_REQUEST));
+    if (await endsWithin(run.done, STOP_GRACE_MS)) return true;
+    await this.#closeBrowser();
+    await endsWithin(run.done, STOP_WAIT_MS - STOP_GRACE_MS);
+    return true;
+  }
+
+  async #closeBrowser(): Promise<void> {
+    const d = this.#driver;
+    this.#driver = undefined;
+    if (d) await (await d.catch(() => undefined))?.close();
+  }
+
+  /**
    * Stops the running validation (it ends `failed`), closes the browser and waits for the
    * validation to end.
    */
   async close(): Promise<void> {
     this.#stop.abort(new Error("Stopped: the server is shutting down"));
     this.#stop = new AbortController();
-    const d = this.#driver;
-    this.#driver = undefined;
-    if (d) await (await d.catch(() => undefined))?.close();
+    await this.#closeBrowser();
     await this.#running;
   }
 }
@@ -152,17 +197,43 @@ export const validationRegistry: (
   (store, options?: ValidationRegistryOptions) => new ValidationRegistry(store, options),
 );
 
+/** `POST /v1/sessions/:id/validations` answer. */
+export const ValidationStartedResponse = z.object({
+  status: z.literal("running"),
+  validation_id: z.string(),
+});
+
 describeRoute({
   method: "post",
   path: "/v1/sessions/{id}/validations",
   summary: "Start the validation loop of a capture (replay, compare, refine); answers at once",
   tags: ["validations"],
   body: StartValidationBody,
+  bodyOptional: true,
   responses: {
-    "202": { description: '{ status: "running", validation_id }' },
-    "400": { description: "Invalid body, or a memory key the trail does not have" },
+    "202": { description: "Started", schema: ValidationStartedResponse },
+    "400": {
+      description:
+        "Invalid body (max_iterations with a policy other than authoring), or a memory key the trail does not have",
+    },
     "404": { description: "No such session" },
     "409": { description: "Another validation is running" },
+  },
+});
+describeRoute({
+  method: "post",
+  path: "/v1/validations/{id}/stop",
+  summary:
+    'Stop a running validation as shutdown does: its replay stops before its next action and it ends failed, message "Validation stopped during iteration N: Error: stopped by request"; answers with the final report',
+  tags: ["validations"],
+  responses: {
+    "200": { description: "Stopped: the final report (status failed, message)" },
+    "202": { description: "Still stopping after 15 s: the report so far (status running)" },
+    "404": { description: "No such validation" },
+    "409": {
+      description:
+        "The validation has already ended (validation_ended), or this server does not run it: another process's (not_owned)",
+    },
   },
 });
 describeRoute({
@@ -170,6 +241,10 @@ describeRoute({
   path: "/v1/validations/{id}",
   summary: "A validation's progress (runs so far) and, once done, its report and final trail",
   tags: ["validations"],
+  responses: {
+    "200": { description: "The report (status running until it completes)" },
+    "404": { description: "No such validation (`No validation <id>`)" },
+  },
 });
 
 /**
@@ -183,14 +258,42 @@ export function validationsRouter(ctx: ApiContext): Hono {
   const registry = validationRegistry(ctx.store);
 
   app.post("/sessions/:id/validations", async (c) => {
-    const id = parseInput(Id, c.req.param("id"), "path.id");
-    const body = parseInput(StartValidationBody, await readJson(c), "body");
+    const given = parseInput(Id, c.req.param("id"), "path.id");
+    noQuery(c);
+    // every field is optional: an empty body is {}
+    const body = parseInput(StartValidationBody, await readJson(c, {}), "body");
+    const id = await resolveId(ctx.store, "session", given);
     const validationId = await registry.start(id, body);
     return c.json({ status: "running", validation_id: validationId }, 202);
   });
 
+  app.post("/validations/:id/stop", async (c) => {
+    const given = parseInput(Id, c.req.param("id"), "path.id");
+    noQuery(c);
+    const id = await resolveId(ctx.store, "validation", given);
+    const before = await readValidation(ctx.store, id);
+    if (before && before.status !== "running") {
+      throw new ApiError(
+        409,
+        "validation_ended",
+        `Validation ${id} has already ended (${before.status})`,
+      );
+    }
+    if (!(await registry.stop(id))) {
+      throw new ApiError(
+        409,
+        "not_owned",
+        `Validation ${id} is not run by this server (another process's): stop what runs it`,
+      );
+    }
+    const state = (await readValidation(ctx.store, id))!;
+    return c.json(validationReport(state), state.status === "running" ? 202 : 200);
+  });
+
   app.get("/validations/:id", async (c) => {
-    const id = parseInput(Id, c.req.param("id"), "path.id");
+    const given = parseInput(Id, c.req.param("id"), "path.id");
+    noQuery(c);
+    const id = await resolveId(ctx.store, "validation", given);
     const state = await readValidation(ctx.store, id);
     if (!state) throw new ApiError(404, "not_found", `No validation ${id}`);
     return c.json(validationReport(state));

@@ -27,7 +27,7 @@ export async function runDaemon(db: string, options: { idleMs?: number } = {}): 
   await Deno.mkdir(dirname(db), { recursive: true });
   const store = SqliteEventStore.open(db);
   const token = crypto.randomUUID();
-  const app = createApp({ store, token });
+  const app = createApp({ store, token, localPages: true });
   const registry = blazeRegistry(store);
   /** Writes the live sessions, their browsers' pids and profile folders to the state file. */
   const recordSessions = () =>

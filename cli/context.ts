@@ -13,6 +13,7 @@ import { streamIdOf } from "../engine/time_travel.ts";
 import { SqliteEventStore } from "../events/sqlite_event_store.ts";
 import { type DatabaseContents, databaseContents } from "../events/migrations.ts";
 import type { EventStore } from "../events/event_store.ts";
+import { shareRunsLock } from "./_runs_lock.ts";
 
 /** The `--db PATH` flag; spread into a command's `flags`. */
 export const DB_FLAGS: Record<string, FlagSpec> = {
@@ -63,23 +64,41 @@ export function dbLabel(args: ParsedArgs): string {
  * mistyped `--db` does not leave a database behind. A directory, or a file that holds something
  * else (not SQLite, or another program's tables), is refused before anything is written to it.
  *
+ * A command that may write (not `existing`) holds the log's runs lock shared while the store is
+ * open (`cli/_runs_lock.ts`), so that a starting `serve` knows a live process may be running
+ * a playback or validation on it.
+ *
  * @param args parsed arguments (may carry `--db`)
- * @param options `existing`: the file must already hold an event log
- * @returns the open store; the caller closes it
+ * @param options `existing`: the file must already hold an event log; `runsLock: false`: do not
+ *   take the runs lock (`serve` claims it itself)
+ * @returns the open store; the caller closes it (which lets go of the lock)
  * @throws {InputError} `No event log at PATH …` when `existing` and there is none (exit 2, as a
  *   missing input file)
  * @throws {InputError} `PATH: …` when the path is a directory or not a Cairn event log
  */
 export function openStore(
   args: ParsedArgs,
-  options: { existing?: boolean } = {},
+  options: { existing?: boolean; runsLock?: boolean } = {},
 ): SqliteEventStore {
   const path = dbPath(args);
   const contents = checkStorePath(path, dbLabel(args));
   if (options.existing && contents === "empty") {
     throw new InputError(`No event log at ${dbLabel(args)} (cairn ingest FILE creates one)`);
   }
-  return SqliteEventStore.open(path);
+  const store = SqliteEventStore.open(path);
+  if (options.existing || options.runsLock === false || path === ":memory:") return store;
+  const lock = shareRunsLock(path);
+  if (lock) {
+    const close = store.close.bind(store);
+    store.close = () => {
+      try {
+        close();
+      } finally {
+        lock.close();
+      }
+    };
+  }
+  return store;
 }
 
 /**

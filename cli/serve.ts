@@ -14,6 +14,8 @@ import { playbackRegistry } from "../api/playbacks.ts";
 import { validationRegistry } from "../api/validations.ts";
 import { closeLaunchedBrowsers } from "../drivers/chrome/launch.ts";
 import { withDeadline } from "../drivers/with_deadline.ts";
+import { claimRunsLock, type RunsClaim } from "./_runs_lock.ts";
+import { endOrphanedRuns } from "./_orphaned_runs.ts";
 
 /** Command spec of `cairn serve`. */
 export const spec: CommandSpec = {
@@ -72,6 +74,14 @@ export function serveConfig(
   const port = num(args, "port") ?? 8787;
   const bodyLimit = num(args, "body-limit") ?? DEFAULT_BODY_LIMIT;
   const token = env("CAIRN_TOKEN") || undefined;
+  if (token !== undefined && (token.trim() === "" || token.trim() !== token)) {
+    // a header value is trimmed: no client could send this token (and spaces alone guard nothing)
+    throw new InputError(
+      `serve: CAIRN_TOKEN ${
+        token.trim() === "" ? "is only whitespace" : "starts or ends with whitespace"
+      }: set a token clients can send (e.g. CAIRN_TOKEN=$(openssl rand -hex 16)), or unset it`,
+    );
+  }
   if (!isLoopback(host) && token === undefined) {
     throw new InputError(
       `serve: refusing to bind ${host} (not loopback) without CAIRN_TOKEN: set it, and clients send Authorization: Bearer $CAIRN_TOKEN`,
@@ -109,10 +119,54 @@ export async function closeLiveWork(store: Parameters<typeof blazeRegistry>[0]):
   }
 }
 
+/**
+ * What `serve` does before it serves: when no other Cairn process writes to the log (it gets
+ * the runs lock alone), every playback and validation left without its ending event was left by
+ * a process that stopped (a server killed with SIGKILL), and is ended `failed`, once; with
+ * another process writing, they are left as they are. Either way the lock is then held shared.
+ *
+ * @param store the served store
+ * @param claim the runs lock as claimed at start (undefined: it could not be made)
+ * @param say prints one line
+ */
+export async function endUnfinishedRuns(
+  store: Parameters<typeof endOrphanedRuns>[0],
+  claim: RunsClaim | undefined,
+  say: (line: string) => void,
+): Promise<void> {
+  if (claim?.alone) {
+    const ended = await endOrphanedRuns(store);
+    const done = ended.filter((r) => r.error === undefined);
+    if (done.length > 0) {
+      const names = done.map((r) => `${r.kind} ${r.id}`);
+      say(
+        `serve: ended ${done.length} unfinished run${done.length === 1 ? "" : "s"} ` +
+          `(failed: the process running it had stopped): ${names.slice(0, 5).join(", ")}${
+            names.length > 5 ? ", …" : ""
+          }`,
+      );
+    }
+    for (const r of ended.filter((r) => r.error !== undefined)) {
+      say(`serve: could not end unfinished ${r.kind} ${r.id}: ${r.error}`);
+    }
+  }
+  await claim?.share();
+}
+
 /** Runs `cairn serve` until SIGINT or SIGTERM, then stops live work and closes its browsers. */
 export async function run(args: ParsedArgs): Promise<number> {
   const config = serveConfig(args, (n) => Deno.env.get(n));
-  const store = openStore(args);
+  const store = openStore(args, { runsLock: false });
+  const path = dbPath(args);
+  let claim: RunsClaim | undefined;
+  try {
+    claim = path === ":memory:" ? undefined : await claimRunsLock(path);
+    await endUnfinishedRuns(store, claim, (line) => console.error(line));
+  } catch (err) {
+    claim?.close();
+    store.close();
+    throw err;
+  }
   const ac = new AbortController();
   const stop = () => ac.abort();
   Deno.addSignalListener("SIGINT", stop);
@@ -144,5 +198,6 @@ export async function run(args: ParsedArgs): Promise<number> {
     Deno.removeSignalListener("SIGTERM", stop);
     await closeLiveWork(store);
     store.close();
+    claim?.close();
   }
 }

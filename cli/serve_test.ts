@@ -89,3 +89,25 @@ Deno.test("cairn serve --host 0.0.0.0 without CAIRN_TOKEN exits 2 with one line"
   assertStringIncludes(err, "refusing to bind 0.0.0.0");
   assertEquals(err.split("\n").length, 1);
 });
+
+Deno.test("serveConfig() refuses a CAIRN_TOKEN of whitespace, or with whitespace around it, which no client can send", () => {
+  const args = parseArgs(spec, []);
+  for (const token of ["   ", "\t", " s3cret", "s3cret "]) {
+    assertThrows(() => serveConfig(args, () => token), InputError, "CAIRN_TOKEN");
+  }
+  assertEquals(serveConfig(args, () => "").token, undefined);
+});
+
+Deno.test("cairn serve with CAIRN_TOKEN='   ' exits 2 with one line instead of starting", async () => {
+  const out = await new Deno.Command(Deno.execPath(), {
+    args: ["run", "-A", "--no-check", MAIN, "serve", "--port", "0", "--db", ":memory:"],
+    env: { CAIRN_TOKEN: "   " },
+    stdout: "piped",
+    stderr: "piped",
+    signal: AbortSignal.timeout(30_000), // a server that started is killed, and the test fails
+  }).output();
+  assertEquals(out.code, 2, new TextDecoder().decode(out.stdout));
+  const err = new TextDecoder().decode(out.stderr).trim();
+  assertStringIncludes(err, "CAIRN_TOKEN is only whitespace");
+  assertEquals(err.split("\n").length, 1);
+});

@@ -193,11 +193,17 @@ Deno.test("POST /v1/blaze/sessions and …/tools/navigate refuse a javascript: u
       assertEquals(error.issues.map((i: { path: string }) => i.path), ["body.url"], url);
       assertStringIncludes(error.message, "expected an http, https, data or file URL");
     }
-    for (const url of [base + "login.html", "data:text/html,<p>hi</p>", "about:blank"]) {
+    // over HTTP (not the daemon, which passes localPages) a page is http(s), as in a playback
+    for (const url of ["data:text/html,<p>hi</p>", "about:blank", "file:///etc/hostname"]) {
       const res = await tool("navigate", { url });
-      assertEquals(res.status, 200, url);
-      assert((await res.json()).ok, url);
+      assertEquals(res.status, 400, url);
+      const { error } = await res.json();
+      assertEquals(error.issues.map((i: { path: string }) => i.path), ["body.url"], url);
+      assertStringIncludes(error.message, "expected an http(s) url");
     }
+    const res = await tool("navigate", { url: base + "login.html" });
+    assertEquals(res.status, 200);
+    assert((await res.json()).ok);
     const start = await post("/v1/blaze/sessions", { url: "javascript:alert(1)", prompt: "x" });
     assertEquals(start.status, 400);
     assertEquals((await start.json()).error.issues[0].path, "body.url");

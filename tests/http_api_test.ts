@@ -2,6 +2,7 @@ import sharp from "sharp";
 import { createApp } from "../api/app.ts";
 import { SqliteEventStore } from "../events/sqlite_event_store.ts";
 import { assert, assertEquals, assertStringIncludes } from "./assert.ts";
+import { HEURISTICS_VERSION, HEURISTICS_VERSIONS } from "../engine/optimizer/heuristics.ts";
 
 async function withApp(
   fn: (app: ReturnType<typeof createApp>, store: SqliteEventStore) => Promise<void>,
@@ -363,6 +364,50 @@ Deno.test("GET /openapi.json lists every route as OpenAPI 3.1", async () => {
     assertEquals(param("limit")?.schema, { type: "integer" });
     assertEquals(param("from")?.schema, { type: "integer" });
     assert(doc.paths["/v1/blobs"].post.requestBody.content["*/*"], "blob body listed");
+  });
+});
+
+Deno.test("GET /openapi.json gives 200 schemas, the trail's YAML and JSON, query enums, 404s and optional bodies", async () => {
+  await withApp(async (app) => {
+    const doc = await (await app.request("/openapi.json")).json();
+    const op = (path: string, method = "get") => doc.paths[path][method];
+    const schema200 = (path: string, type = "application/json", method = "get") =>
+      op(path, method).responses["200"]?.content?.[type]?.schema;
+    assert(schema200("/v1/streams/{id}/events")?.properties?.events, "stream read");
+    assert(schema200("/v1/events")?.properties?.next, "events page");
+    assert(op("/v1/events").responses["200"].content["text/event-stream"], "SSE");
+    assert(schema200("/v1/sessions")?.properties?.sessions, "sessions list");
+    assert(schema200("/v1/sessions/{id}/timeline")?.properties?.timeline, "timeline");
+    const trail = op("/v1/sessions/{id}/trail");
+    assertEquals(schema200("/v1/sessions/{id}/trail", "application/yaml")?.type, "string");
+    assert(schema200("/v1/sessions/{id}/trail")?.properties?.trail, "trail json");
+    const param = (name: string) =>
+      trail.parameters.find((p: { name: string }) => p.name === name).schema;
+    assertEquals(param("mode"), {
+      type: "string",
+      enum: ["strict", "flexible", "adaptive"],
+      default: "adaptive",
+    });
+    assertEquals(param("format").enum, ["yaml", "json"]);
+    assertEquals(param("heuristics").enum, HEURISTICS_VERSIONS);
+    assertEquals(param("heuristics").default, HEURISTICS_VERSION);
+    for (
+      const [path, method] of [
+        ["/v1/sessions/{id}/trail", "get"],
+        ["/v1/sessions/{id}/state", "get"],
+        ["/v1/sessions/{id}/timeline", "get"],
+        ["/v1/playbacks/{id}", "get"],
+        ["/v1/playbacks/{id}/stop", "post"],
+        ["/v1/validations/{id}", "get"],
+        ["/v1/validations/{id}/stop", "post"],
+        ["/v1/blobs/{hash}", "get"],
+      ] as const
+    ) assert(op(path, method).responses["404"], `${method} ${path} 404`);
+    const started = op("/v1/playbacks", "post").responses["202"].content["application/json"];
+    assertEquals(Object.keys(started.schema.properties), ["status", "playback_id"]);
+    assertEquals(op("/v1/sessions/{id}/validations", "post").requestBody.required, false);
+    assertEquals(op("/v1/blaze/sessions/{id}/tools/{tool}", "post").requestBody.required, false);
+    assertEquals(op("/v1/streams/{id}/events", "post").requestBody.required, true);
   });
 });
 

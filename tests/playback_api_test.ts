@@ -66,6 +66,23 @@ Deno.test("POST /v1/playbacks answers at once, GET reports progress, a second st
     assertEquals(report.status, "completed");
     assertEquals(report.results.map((r) => r.status), ["ok", "healed", "skipped"]);
     assertEquals(report.results[1]!.healed_selector, "text=Add item");
+    // the healed action's screenshot: a path on the server, and its blob, which a client can GET
+    const shot = report.results[1] as typeof report.results[1] & { screenshot_url?: string };
+    assert(shot.screenshot_hash, "a healed action has a screenshot");
+    assertEquals(shot.screenshot_url, `/v1/blobs/${shot.screenshot_hash}`);
+    const blobs = (report as unknown as { screenshot_blobs: Record<string, unknown>[] })
+      .screenshot_blobs;
+    assertEquals(blobs.length, report.screenshots.length);
+    assertEquals(blobs.find((b) => b.index === 1), {
+      index: 1,
+      hash: shot.screenshot_hash,
+      url: shot.screenshot_url,
+      path: shot.screenshot_path,
+    });
+    const png = await app.request(`/v1/blobs/${shot.screenshot_hash}`);
+    assertEquals(png.status, 200);
+    assertEquals(png.headers.get("content-type"), "image/png");
+    await png.body?.cancel();
     assertEquals(report.results[2]!.error_code, "unsupported_action_type");
     assertEquals(report.actions_executed, 2);
     assertEquals(report.test_boundary?.test_id, "api-run");
@@ -97,6 +114,7 @@ Deno.test("POST /v1/playbacks answers at once, GET reports progress, a second st
       [second.playback_id, "completed"],
     ]);
     assertEquals(list.playbacks[0]!.results, undefined);
+    assertEquals((list.playbacks[0] as Record<string, unknown>)["screenshot_blobs"], undefined);
 
     const missing = await app.request("/v1/playbacks/pb-nope");
     assertEquals(missing.status, 404);
@@ -118,6 +136,98 @@ Deno.test("POST /v1/playbacks answers at once, GET reports progress, a second st
     assertEquals(noRecording.status, 404);
   } finally {
     await registry.close();
+    await server.close();
+    store.close();
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("POST /v1/playbacks/:id/stop ends a running playback failed 'stopped by request' and frees the browser; 409 once ended, 404 unknown", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "cairn-playback-api-" });
+  const store = SqliteEventStore.open(`${dir}/cairn.db`);
+  const server = servePlaybackPages();
+  // a page that never answers: a navigation to it runs until its timeout (or its browser closes)
+  const hung = Promise.withResolvers<Response>();
+  const hanging = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, () => hung.promise);
+  const registry = playbackRegistry(store, {
+    createDriver: () => ChromeDriver.launch(),
+    screenshotDir: `${dir}/shots`,
+    locateWaitMs: 300,
+  });
+  const app = createApp({ store });
+  const post = (path: string, body?: unknown) =>
+    app.request(path, {
+      method: "POST",
+      ...(body === undefined
+        ? {}
+        : { headers: { "content-type": "application/json" }, body: JSON.stringify(body) }),
+    });
+  try {
+    const url = server.url + "app.html";
+    // recorded timing: 30 s between the two navigations, so it is waiting when the stop comes
+    const res = await post("/v1/playbacks", {
+      actions: [
+        { action: "navigate", url, timestamp_ms: 0 },
+        { action: "navigate", url, timestamp_ms: 30_000 },
+      ],
+      timing: "recorded",
+    });
+    assertEquals(res.status, 202);
+    const { playback_id } = await res.json();
+    for (let i = 0; i < 100; i++) {
+      const r = await (await app.request(`/v1/playbacks/${playback_id}`)).json();
+      if (r.actions_executed === 1) break;
+      await new Promise((res) => setTimeout(res, 50));
+    }
+    const t0 = performance.now();
+    const stopped = await post(`/v1/playbacks/${playback_id}/stop`);
+    assertEquals(stopped.status, 200);
+    assert(performance.now() - t0 < 3_000, "the wait between actions ended at once");
+    const report = await stopped.json() as PlaybackReport;
+    assertEquals(report.status, "failed");
+    assertEquals(report.error, "Stopped before action 1: stopped by request");
+    assertEquals(report.actions_executed, 1);
+    const again = await post(`/v1/playbacks/playback-${playback_id}/stop`);
+    assertEquals(again.status, 409);
+    assertEquals((await again.json()).error.code, "playback_ended");
+    const unknown = await post("/v1/playbacks/pb-nope/stop");
+    assertEquals(unknown.status, 404);
+    assertEquals((await unknown.json()).error.message, "No playback pb-nope");
+
+    // an action that hangs (a page that never loads, a 60 s timeout) is ended by closing the
+    // browser under it after the grace; the next playback starts at once in a new browser
+    const slow = await post("/v1/playbacks", {
+      actions: [
+        { action: "navigate", url: `http://127.0.0.1:${hanging.addr.port}/` },
+        { action: "navigate", url },
+      ],
+      timeout_ms: 60_000,
+    });
+    assertEquals(slow.status, 202);
+    const slowId = (await slow.json()).playback_id;
+    await new Promise((res) => setTimeout(res, 500));
+    const t1 = performance.now();
+    const ended = await post(`/v1/playbacks/${slowId}/stop`);
+    assertEquals(ended.status, 200);
+    assert(performance.now() - t1 < 10_000, `stopped in ${performance.now() - t1} ms`);
+    const slowReport = await ended.json() as PlaybackReport;
+    assertEquals(slowReport.status, "failed");
+    assertEquals(slowReport.error, "Stopped before action 1: stopped by request");
+    const next = await post("/v1/playbacks", { actions: [{ action: "navigate", url }] });
+    assertEquals(next.status, 202, "the stopped playback no longer holds the browser");
+    const nextId = (await next.json()).playback_id;
+    for (let i = 0; i < 200; i++) {
+      const r = await (await app.request(`/v1/playbacks/${nextId}`)).json() as PlaybackReport;
+      if (r.status !== "running") {
+        assertEquals(r.status, "completed");
+        break;
+      }
+      await new Promise((res) => setTimeout(res, 50));
+    }
+  } finally {
+    await registry.close();
+    hung.resolve(new Response("late"));
+    await hanging.shutdown();
     await server.close();
     store.close();
     await Deno.remove(dir, { recursive: true });

@@ -1,4 +1,4 @@
-import { assert, assertEquals } from "./assert.ts";
+import { assert, assertEquals, assertStringIncludes } from "./assert.ts";
 import { blazeRegistry } from "../api/blaze.ts";
 import { closeLiveWork } from "../cli/serve.ts";
 import { SqliteEventStore } from "../events/sqlite_event_store.ts";
@@ -7,6 +7,10 @@ import { ChromeDriver } from "../drivers/chrome/chrome_driver.ts";
 import { withDeadline } from "../drivers/with_deadline.ts";
 import { serveFolder } from "./web_server.ts";
 import { startServe } from "./cli_run.ts";
+import { endOrphanedRuns, ORPHANED } from "../cli/_orphaned_runs.ts";
+import { claimRunsLock, shareRunsLock } from "../cli/_runs_lock.ts";
+import { readValidation } from "../drivers/validation_runner.ts";
+import { readPlaybackReport } from "../drivers/playback_runner.ts";
 
 Deno.test("closeLiveWork() ends live blaze sessions as interrupted and closes their real Chromium", async () => {
   const dir = await Deno.makeTempDir();
@@ -120,6 +124,159 @@ Deno.test("cairn serve on SIGTERM stops a running playback and a blaze session a
       } catch { /* exited meanwhile */ }
     }
     await web.close();
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+const pbStarted = (playbackId: string) => ({
+  type: "PlaybackStarted" as const,
+  data: {
+    playbackId,
+    source: { kind: "actions" as const },
+    platform: "web" as const,
+    actionsTotal: 2,
+    timing: "fast" as const,
+    onError: "continue" as const,
+  },
+});
+
+Deno.test("endOrphanedRuns() ends each playback and validation left without its ending event, once, failed with why", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "cairn_serve_orphans_" });
+  const store = SqliteEventStore.open(`${dir}/c.db`);
+  try {
+    await store.append("playback-left", [pbStarted("left"), {
+      type: "PlaybackActionCompleted",
+      data: { index: 0, action: "navigate", status: "ok", durationMs: 5 },
+    }]);
+    await store.append("playback-done", [pbStarted("done"), {
+      type: "PlaybackCompleted",
+      data: { status: "completed", durationMs: 9 },
+    }]);
+    // not a playback's stream (no PlaybackStarted): not ended
+    await store.append("playback-odd", [{ type: "StepStarted", data: { index: 0, text: "x" } }]);
+    await store.append("validation-val-left", [{
+      type: "ValidationStarted",
+      data: { validationId: "val-left", sessionId: "s", policy: "authoring", maxIterations: 3 },
+    }, {
+      type: "ValidationIterationCompleted",
+      data: {
+        iteration: 1,
+        playbackId: "val-left-1",
+        passed: false,
+        steps: [{
+          index: 0,
+          step: "Open",
+          status: "unstable",
+          evidence: ["not found"],
+          passed: false,
+        }],
+        trail: "trail: []\n",
+      },
+    }]);
+
+    assertEquals(await endOrphanedRuns(store), [
+      { kind: "playback", id: "left" },
+      { kind: "validation", id: "val-left" },
+    ]);
+    const report = (await readPlaybackReport(store, "left"))!;
+    assertEquals([report.status, report.error], ["failed", ORPHANED]);
+    assertEquals((await readPlaybackReport(store, "done"))!.status, "completed");
+    const val = (await readValidation(store, "val-left"))!;
+    assertEquals(val.status, "failed");
+    assertEquals(val.message, `Validation stopped during iteration 2: ${ORPHANED}`);
+    assertEquals(val.finalSteps?.map((s) => s.status), ["unstable"]);
+    assertEquals(await endOrphanedRuns(store), [], "ended once");
+  } finally {
+    store.close();
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("claimRunsLock() is alone only while no other open store holds the log's runs lock", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "cairn_serve_lock_" });
+  const db = `${dir}/c.db`;
+  try {
+    const held = shareRunsLock(db)!;
+    const busy = (await claimRunsLock(db))!;
+    assertEquals(busy.alone, false);
+    await busy.share(); // shared with the other holder: no wait
+    busy.close();
+    held.close();
+    const free = (await claimRunsLock(db))!;
+    assertEquals(free.alone, true);
+    free.close();
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("cairn serve restarted after a SIGKILL reports the playback it was running failed, not running forever", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "cairn_serve_kill_" });
+  const tmp = `${dir}/tmp`;
+  await Deno.mkdir(tmp);
+  const web = serveFolder();
+  const db = `${dir}/c.db`;
+  let first = await startServe(["--db", db], { TMPDIR: tmp });
+  try {
+    const res = await fetch(first.url + "/v1/playbacks", {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({
+        actions: [
+          { action: "navigate", url: web.url + "login.html", timestamp_ms: 0 },
+          { action: "navigate", url: web.url + "cart.html", timestamp_ms: 30_000 },
+        ],
+        timing: "recorded",
+      }),
+    });
+    assertEquals(res.status, 202);
+    const { playback_id } = await res.json();
+    first.child.kill("SIGKILL");
+    await first.child.status;
+    await first.stderr;
+    for (const pid of await chromiumUnder(tmp)) {
+      try {
+        Deno.kill(pid, "SIGKILL");
+      } catch { /* exited meanwhile */ }
+    }
+
+    first = await startServe(["--db", db], { TMPDIR: tmp });
+    const report = await (await fetch(`${first.url}/v1/playbacks/${playback_id}`)).json();
+    assertEquals([report.status, report.error], ["failed", ORPHANED]);
+    first.child.kill("SIGTERM");
+    assertEquals((await first.child.status).code, 0);
+    assertStringIncludes(await first.stderr, `ended 1 unfinished run`);
+  } finally {
+    try {
+      first.child.kill("SIGKILL");
+    } catch { /* exited */ }
+    await first.child.status;
+    for (const pid of await chromiumUnder(tmp)) {
+      try {
+        Deno.kill(pid, "SIGKILL");
+      } catch { /* exited meanwhile */ }
+    }
+    await web.close();
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("cairn serve leaves an unfinished playback alone while another process has the log open (a replay still running)", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "cairn_serve_live_" });
+  const db = `${dir}/c.db`;
+  const store = SqliteEventStore.open(db);
+  await store.append("playback-live", [pbStarted("live")]);
+  const lock = shareRunsLock(db)!; // as `cairn replay` holds it while it runs
+  const serve = await startServe(["--db", db]);
+  try {
+    const report = await (await fetch(`${serve.url}/v1/playbacks/live`)).json();
+    assertEquals(report.status, "running");
+  } finally {
+    serve.child.kill("SIGTERM");
+    await serve.child.status;
+    await serve.stderr;
+    lock.close();
+    store.close();
     await Deno.remove(dir, { recursive: true });
   }
 });

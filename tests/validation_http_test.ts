@@ -70,3 +70,49 @@ Deno.test("POST /v1/sessions/:id/validations answers at once; GET /v1/validation
     await Deno.remove(dir, { recursive: true });
   }
 });
+
+Deno.test("POST /v1/validations/:id/stop ends a running validation failed 'stopped by request'; 409 once ended, 404 unknown; the next one starts", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "cairn-validate-http-" });
+  const shop = await serveVaryingShop();
+  const store = SqliteEventStore.open(`${dir}/cairn.db`);
+  const capture = await ChromeDriver.launch();
+  const registry = validationRegistry(store, { createDriver: () => ChromeDriver.launch() });
+  try {
+    const sessionId = await blazeShop(capture, store, shop.url, { slot: true });
+    const app = createApp({ store });
+    const post = (path: string, body?: unknown) =>
+      app.request(path, {
+        method: "POST",
+        ...(body === undefined
+          ? {}
+          : { headers: { "content-type": "application/json" }, body: JSON.stringify(body) }),
+      });
+    const res = await post(`/v1/sessions/${sessionId}/validations`, {
+      url: shop.url,
+      max_iterations: 3,
+    });
+    assertEquals(res.status, 202);
+    const { validation_id: id } = await res.json();
+    const stopped = await post(`/v1/validations/${id}/stop`);
+    assertEquals(stopped.status, 200);
+    const report = await stopped.json();
+    assertEquals(report.status, "failed");
+    assertStringIncludes(report.message, "stopped by request");
+    assert(report.iterations < 3, `stopped after ${report.iterations} iterations`);
+    const again = await post(`/v1/validations/validation-${id}/stop`);
+    assertEquals(again.status, 409);
+    assertEquals((await again.json()).error.code, "validation_ended");
+    const unknown = await post("/v1/validations/nope/stop");
+    assertEquals(unknown.status, 404);
+    assertEquals((await unknown.json()).error.message, "No validation nope");
+    const next = await post(`/v1/sessions/${sessionId}/validations`, { url: shop.url });
+    assertEquals(next.status, 202, "the stopped validation no longer blocks the next");
+    await next.body?.cancel();
+  } finally {
+    await registry.close();
+    await capture.close();
+    store.close();
+    await shop.close();
+    await Deno.remove(dir, { recursive: true });
+  }
+});

@@ -1,0 +1,98 @@
+/**
+ * Playbacks and validations left unfinished by a process that stopped (a server killed with
+ * SIGKILL, a crash): their streams have no ending event, so they would report `running`
+ * forever. `serve` ends them at start, once, when no other process writes to the log
+ * (`cli/_runs_lock.ts`): each gets its ending event, `failed`, saying why.
+ *
+ * @module
+ */
+import type { EventStore, StreamInfo } from "../events/event_store.ts";
+import type { NewEvent } from "../events/schemas.ts";
+import { readValidation, validationStream } from "../drivers/validation_runner.ts";
+import { converged } from "../engine/validation/decider.ts";
+
+/** Why an unfinished run was ended: the `error` of its `PlaybackCompleted`, in a validation's message. */
+export const ORPHANED =
+  "the process running it stopped before it ended (cairn serve found it unfinished at start)";
+
+/** A run {@linkcode endOrphanedRuns} ended (or could not end: `error` says why). */
+export interface EndedRun {
+  kind: "playback" | "validation";
+  id: string;
+  error?: string;
+}
+
+/**
+ * Ends every playback and validation whose stream has no ending event: `PlaybackCompleted`
+ * `failed` with `error` {@linkcode ORPHANED} (its duration up to its last event), and
+ * `ValidationCompleted` `failed` with the trail and steps it had reached, as a validation whose
+ * loop breaks ends. Call it only when no live process runs any of them.
+ *
+ * @param store the event store
+ * @returns the runs it ended, in log order, and those it could not end (a stream no projection
+ *   reads), each with `error`
+ */
+export async function endOrphanedRuns(store: EventStore): Promise<EndedRun[]> {
+  const ended: EndedRun[] = [];
+  const attempt = async (kind: EndedRun["kind"], id: string, work: () => Promise<boolean>) => {
+    try {
+      if (await work()) ended.push({ kind, id });
+    } catch (err) {
+      ended.push({ kind, id, error: err instanceof Error ? err.message : String(err) });
+    }
+  };
+  for (const s of await store.streams("playback-")) {
+    await attempt("playback", s.streamId.slice("playback-".length), () => endPlayback(store, s));
+  }
+  for (const s of await store.streams("validation-")) {
+    await attempt(
+      "validation",
+      s.streamId.slice("validation-".length),
+      () => endValidation(store, s),
+    );
+  }
+  return ended;
+}
+
+/** Ends a playback stream whose last event is not `PlaybackCompleted`; false when it ended. */
+async function endPlayback(store: EventStore, s: StreamInfo): Promise<boolean> {
+  let first;
+  for await (const e of store.readStream(s.streamId, { from: 1, limit: 1 })) first = e;
+  if (first?.type !== "PlaybackStarted") return false; // no playback's stream: not ours to end
+  let last;
+  for await (const e of store.readStream(s.streamId, { from: s.version })) last = e;
+  if (!last || last.type === "PlaybackCompleted") return false;
+  const durationMs = Math.max(
+    0,
+    Date.parse(last.meta.recordedAt) - Date.parse(s.createdAt),
+  ) || 0;
+  await store.append(s.streamId, [{
+    type: "PlaybackCompleted",
+    data: { status: "failed", durationMs, error: ORPHANED },
+  }], { expectedVersion: s.version });
+  return true;
+}
+
+/** Ends a validation that is still `running`; false when it ended. */
+async function endValidation(store: EventStore, s: StreamInfo): Promise<boolean> {
+  const id = s.streamId.slice("validation-".length);
+  const state = await readValidation(store, id);
+  if (state?.status !== "running") return false;
+  const event: NewEvent = {
+    type: "ValidationCompleted",
+    data: {
+      status: "failed",
+      iterations: state.iteration,
+      trail: state.trail,
+      steps: state.steps.map((st) => ({
+        index: st.index,
+        step: st.step,
+        status: !converged(st) ? "unstable" : st.refinedEver ? "refined" : "stable",
+        evidence: [...st.refinements, ...st.evidence],
+      })),
+      message: `Validation stopped during iteration ${state.iteration + 1}: ${ORPHANED}`,
+    },
+  };
+  await store.append(validationStream(id), [event], { expectedVersion: s.version });
+  return true;
+}
