@@ -79,6 +79,11 @@ export const Target = z.object({
     ariaLabel: z.string().min(1).optional(),
     id: z.string().min(1).optional(),
     contentDescription: z.string().min(1).optional(),
+    /**
+     * Row anchors (a trail's `childOf: { text }`), innermost first: the element lies in the
+     * nearest ancestor showing the first text and is the only match there (web only).
+     */
+    texts: z.array(z.string().min(1)).min(1).optional(),
   }).strict().optional(),
   /** Where the action happened, in the recording's coordinate space. */
   point: Point.optional(),
