@@ -110,3 +110,78 @@ Deno.test("v2 trails of the exploratory sessions replay in Chromium, and still p
     await Deno.remove(dir, { recursive: true });
   }
 });
+
+Deno.test("v2 trails of the form session replay in Chromium in strict mode (ids, role + name) and flexible mode (labels, not glyphs)", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "cairn-v2-form-" });
+  await Deno.copyFile(`${DATA}index.html`, `${dir}/index.html`);
+  const server = serveFolder(dir);
+  const store = SqliteEventStore.open(`${dir}/cairn.db`);
+  const driver = await ChromeDriver.launch({ viewport: { width: 1280, height: 800 } });
+  try {
+    for (const mode of ["strict", "flexible"] as const) {
+      const trail = await trailOf("form", "v2", mode, `${server.url}index.html`);
+      assert(trail.trail.every((s) => s.recordable !== false), `${mode}: every step recorded`);
+      const report = await runPlayback(driver, store, trailToPlan(trail));
+      assertEquals(
+        report.results.filter((r) => r.status !== "ok"),
+        [],
+        `${mode}: ${JSON.stringify(report.results, null, 1)}`,
+      );
+      const used = new Set(
+        report.results.filter((r) => r.action === "click").map((r) => r.selector_used),
+      );
+      assertEquals(
+        [...used].sort(),
+        mode === "strict" ? ["id", "role_name"] : ["aria_label", "text"],
+      );
+    }
+  } finally {
+    await driver.close();
+    await server.close();
+    store.close();
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("v2 strict: a Recorder flow's recorded #id replays where v1's aria-label guessed from aria/Name does not", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "cairn-v2-recorder-" });
+  await Deno.writeTextFile(
+    `${dir}/pay.html`,
+    `<!doctype html><html><body><form onsubmit="event.preventDefault();
+      document.getElementById('done').hidden = false"><button id="submit-payment">Submit</button>
+      </form><p id="done" hidden>Paid</p></body></html>`,
+  );
+  const server = serveFolder(dir);
+  const store = SqliteEventStore.open(`${dir}/cairn.db`);
+  const driver = await ChromeDriver.launch({ viewport: { width: 800, height: 600 } });
+  try {
+    const url = `${server.url}pay.html`;
+    const flow = {
+      title: "pay",
+      steps: [
+        { type: "navigate", url },
+        {
+          type: "click",
+          selectors: [["aria/Submit"], ["#submit-payment"]],
+          offsetX: 5,
+          offsetY: 5,
+        },
+      ],
+    };
+    await Deno.writeTextFile(`${dir}/flow.json`, JSON.stringify(flow));
+    const cap = await loadCaptureFile(`${dir}/flow.json`, "s-pay");
+    const statuses: Record<string, string[]> = {};
+    for (const heuristics of ["v1", "v2"]) {
+      const { trail } = optimize(cap.events, cap.screens, { heuristics, mode: "strict" });
+      const report = await runPlayback(driver, store, trailToPlan(trail));
+      statuses[heuristics] = report.results.map((r) => `${r.status} ${r.selector_used ?? ""}`);
+    }
+    assertEquals(statuses.v2, ["ok navigate", "ok id"]);
+    assertEquals(statuses.v1![1]!.startsWith("failed"), true, statuses.v1!.join(", "));
+  } finally {
+    await driver.close();
+    await server.close();
+    store.close();
+    await Deno.remove(dir, { recursive: true });
+  }
+});

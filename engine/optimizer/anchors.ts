@@ -42,6 +42,10 @@ interface Dom {
   texts: number[];
   /** Folded text → keys of the elements holding such a text node. */
   holders: Map<string, Set<string>>;
+  /** Folded text → how many such text nodes each element holds. */
+  textCounts: Map<string, Map<string, number>>;
+  /** The elements a selector picks, by the selector's JSON. */
+  bases: Map<string, Owner[]>;
 }
 
 const DOMS = new WeakMap<ScreenTable, Dom>();
@@ -106,7 +110,7 @@ function domOf(table: ScreenTable): Dom {
     if (!set) holders.set(t, set = new Set());
     for (const k of all[i]!) set.add(k);
   }
-  dom = { owner, all, texts, holders };
+  dom = { owner, all, texts, holders, textCounts: new Map(), bases: new Map() };
   DOMS.set(table, dom);
   return dom;
 }
@@ -146,6 +150,15 @@ function safeRegex(src: string): RegExp | undefined {
  */
 function baseOwners(table: ScreenTable, sel: Selector): Owner[] {
   const dom = domOf(table);
+  const key = JSON.stringify(sel);
+  const cached = dom.bases.get(key);
+  if (cached) return cached;
+  const found = findOwners(table, dom, sel);
+  dom.bases.set(key, found);
+  return found;
+}
+
+function findOwners(table: ScreenTable, dom: Dom, sel: Selector): Owner[] {
   const seen = new Map<string, Owner>();
   const re = sel.textRegex !== undefined ? safeRegex(sel.textRegex) : undefined;
   if (sel.textRegex !== undefined && !re) return [];
@@ -187,11 +200,16 @@ function holds(dom: Dom, key: string, text: string): boolean {
 /** How many text nodes showing `text` lie inside `key`. */
 function textCount(table: ScreenTable, dom: Dom, key: string, text: string): number {
   const want = fold(text);
-  let c = 0;
-  for (const i of dom.texts) {
-    if (dom.all[i]!.has(key) && fold(table.node(i).text ?? "") === want) c++;
+  let counts = dom.textCounts.get(want);
+  if (!counts) {
+    counts = new Map();
+    for (const i of dom.texts) {
+      if (fold(table.node(i).text ?? "") !== want) continue;
+      for (const k of dom.all[i]!) counts.set(k, (counts.get(k) ?? 0) + 1);
+    }
+    dom.textCounts.set(want, counts);
   }
-  return c;
+  return counts.get(key) ?? 0;
 }
 
 /**
@@ -212,11 +230,12 @@ export function matchWeb(
   let owners = baseOwners(table, base);
   if (anchors.length > 0) {
     const dom = domOf(table);
+    const inside = new Map<string, number>();
+    for (const o of owners) for (const k of o.up) inside.set(k, (inside.get(k) ?? 0) + 1);
     owners = owners.filter((o) => {
       const i1 = o.up.findIndex((k) => holds(dom, k, anchors[0]!));
       if (i1 < 0) return false;
-      const row = o.up[i1]!;
-      if (owners.filter((x) => x.up.includes(row)).length !== 1) return false;
+      if (inside.get(o.up[i1]!) !== 1) return false;
       let at = i1;
       for (let k = 1; k < anchors.length; k++) {
         const next = o.up.findIndex((key, j) => j >= at && holds(dom, key, anchors[k]!));
