@@ -15,7 +15,7 @@ import type { SelectorMode, Trail } from "../engine/trail.ts";
 import { loadCaptureFile } from "./optimizer_support.ts";
 import { serveFolder } from "./web_server.ts";
 
-const DATA = new URL("./testdata/optimizer/v2_sessions/", import.meta.url).pathname;
+const DATA = new URL("./testdata/optimizer_v2/", import.meta.url).pathname;
 
 async function trailOf(
   name: string,

@@ -17,7 +17,7 @@ import {
 import { makeNode, type Screen } from "../engine/ui_node.ts";
 import { buildCapture, loadCaptureFile, loadEventsFile } from "./optimizer_support.ts";
 
-const DATA = new URL("./testdata/optimizer/", import.meta.url).pathname;
+const DATA = new URL("./testdata/optimizer_v2/", import.meta.url).pathname;
 const CORPUS = new URL("../../shared/corpus/chrome-recorder/", import.meta.url).pathname;
 
 async function run(
@@ -43,7 +43,7 @@ function selectorsOf(a: TrailAction): Selector[] {
 const VALUE_KINDS = new Set(["readText", "assertText", "assertVisible"]);
 
 Deno.test("v2: a read and an assertion on row text without an id get a row-anchored pattern, not coordinates the player refuses", async () => {
-  const v2 = steps(await run(`${DATA}v2_sessions/shop.capture.json`, "v2"));
+  const v2 = steps(await run(`${DATA}shop.capture.json`, "v2"));
   assertEquals(v2[0]![0]!.selector, {
     textRegex: "\\$\\d[\\d.,]*",
     childOf: { text: "Cactus" },
@@ -54,14 +54,14 @@ Deno.test("v2: a read and an assertion on row text without an id get a row-ancho
   });
   assertEquals(v2[2]![0]!.matches, "\\d+ items");
   for (const mode of ["adaptive", "flexible", "strict"] as const) {
-    const r = await run(`${DATA}v2_sessions/shop.capture.json`, "v2", mode);
+    const r = await run(`${DATA}shop.capture.json`, "v2", mode);
     for (const a of steps(r).flat()) {
       if (!a || !VALUE_KINDS.has(a.kind)) continue;
       assert(selectorsOf(a).every((s) => s.xy === undefined), `${mode}: ${JSON.stringify(a)}`);
     }
   }
   // v1 keeps what stored trails have
-  const v1 = steps(await run(`${DATA}v2_sessions/shop.capture.json`, "v1"));
+  const v1 = steps(await run(`${DATA}shop.capture.json`, "v1"));
   assertEquals(v1[0]![0]!.selector?.xy, [118, 92]);
 });
 
@@ -95,12 +95,29 @@ Deno.test("v2: a read with neither an id nor a row text to anchor it is not reco
   );
 });
 
+Deno.test("v2: a tap whose point hit nothing on the captured screen keeps no coordinates the player refuses", () => {
+  const root = makeNode({
+    className: "RootWebArea",
+    role: "RootWebArea",
+    bounds: { x: 0, y: 0, w: 800, h: 600 },
+  });
+  const screen: Screen = { platform: "web", format: "chrome", root, width: 800, height: 600 };
+  const { events, screens } = buildCapture("web", [
+    { step: "Tap outside", screen, kind: "tap", point: { x: 900, y: 700 } },
+  ]);
+  const v1 = optimize(events, screens, { heuristics: "v1" });
+  assertEquals(v1.trail.trail[0]!.recording![0]!.selector?.xy, [900, 700]);
+  const v2 = optimize(events, screens, { heuristics: "v2" });
+  assertEquals(v2.trail.trail[0]!.recordable, false);
+  assert(v2.warnings.some((w) => w.includes("no resolved element")), v2.warnings.join("\n"));
+});
+
 Deno.test("v2: a name holding a count and a total becomes a pattern of the text; a product's own numbers stay", async () => {
-  const shop = steps(await run(`${DATA}v2_sessions/shop.capture.json`, "v2"));
+  const shop = steps(await run(`${DATA}shop.capture.json`, "v2"));
   const checkout = selectorsOf(shop[5]![0]!);
   assertEquals(checkout[0], { textRegex: "Checkout \\(\\d+ items?\\) \\$\\d[\\d.,]*" });
   assert(checkout.every((s) => s.name === undefined), JSON.stringify(checkout));
-  const flexible = steps(await run(`${DATA}v2_sessions/shop.capture.json`, "v2", "flexible"));
+  const flexible = steps(await run(`${DATA}shop.capture.json`, "v2", "flexible"));
   assertEquals(selectorsOf(flexible[5]![0]!), [
     { textRegex: "Checkout \\(\\d+ items?\\) \\$\\d[\\d.,]*" },
   ]);
@@ -109,7 +126,7 @@ Deno.test("v2: a name holding a count and a total becomes a pattern of the text;
   assertEquals(selectorsOf(cart)[0], { textRegex: "View cart \\(\\d+\\)" });
   assert(!JSON.stringify(walmart).includes('"View cart (1)"'));
   assert(JSON.stringify(walmart).includes("ZURU (3 Pack)"), "a pack size is no count");
-  const v1 = steps(await run(`${DATA}v2_sessions/shop.capture.json`, "v1"));
+  const v1 = steps(await run(`${DATA}shop.capture.json`, "v1"));
   assertEquals(selectorsOf(v1[5]![0]!)[0], { role: "button", name: "Checkout (2 items) $37.50" });
 });
 
@@ -128,7 +145,7 @@ Deno.test("dynamicPattern() turns counts, prices and times into digits, and leav
 });
 
 Deno.test("v2: a button repeated in every row is scoped to its row by the row's texts, not by its position", async () => {
-  const file = `${DATA}v2_sessions/dup.capture.json`;
+  const file = `${DATA}dup.capture.json`;
   for (const mode of ["adaptive", "flexible"] as const) {
     const v2 = steps(await run(file, "v2", mode));
     assertEquals(selectorsOf(v2[0]![0]!), [{
@@ -147,7 +164,7 @@ Deno.test("v2: a button repeated in every row is scoped to its row by the row's 
 });
 
 Deno.test("v2: a visibility check keeps the text it checked", async () => {
-  const file = `${DATA}v2_sessions/dup.capture.json`;
+  const file = `${DATA}dup.capture.json`;
   for (const mode of ["adaptive", "strict"] as const) {
     const check = steps(await run(file, "v2", mode))[1]![2]!;
     assertEquals(check, {
@@ -162,13 +179,14 @@ Deno.test("v2: a visibility check keeps the text it checked", async () => {
   assertEquals(v1, { kind: "assertVisible", selector: { id: "detail-name" } });
 });
 
-Deno.test("v2 strict: a Recorder flow's recorded id beats the aria-label guessed from aria/Name; adaptive lists say a name once", async () => {
+Deno.test("v2: a Recorder flow's aria/Name is a name, not a guessed aria-label: strict takes the recorded id first, lists say the name once", async () => {
   const file = `${CORPUS}nightwatch_order-a-coffee.json`;
   const strict = steps(await run(file, "v2", "strict"))[0]!;
   const clicks = strict.filter((a) => a.kind === "tap").map((a) => a.selector);
   assert(clicks.some((s) => s?.id === "submit-payment"), JSON.stringify(clicks));
   assert(clicks.some((s) => s?.id === "promotion-label"), JSON.stringify(clicks));
-  assert(!clicks.some((s) => s?.ariaLabel === "Submit"), JSON.stringify(clicks));
+  assert(clicks.some((s) => s?.name === "Cart page"), JSON.stringify(clicks));
+  assert(clicks.every((s) => s?.ariaLabel === undefined), JSON.stringify(clicks));
   for (const mode of ["adaptive", "flexible"] as const) {
     for (const a of steps(await run(file, "v2", mode))[0]!) {
       const sels = selectorsOf(a);
@@ -182,7 +200,7 @@ Deno.test("v2 strict: a Recorder flow's recorded id beats the aria-label guessed
 });
 
 Deno.test("v2: strict takes an authored id over copy and a unique role + name; flexible takes a label over a glyph", async () => {
-  const file = `${DATA}v2_sessions/form.capture.json`;
+  const file = `${DATA}form.capture.json`;
   const strict = await run(file, "v2", "strict");
   const s = steps(strict);
   assertEquals(s[1]![0]!.selector, { id: "name-input" });

@@ -7,7 +7,7 @@
  * - web reads/asserts on text without an id: a row-anchored value pattern (`{ textRegex, childOf: { text } }`), never coordinates the player refuses (non-interactive point, flexible mode); none left: `recordable: false`
  * - web names, labels and texts with a count, price or time (`Checkout (2 items) $37.50`): a `textRegex` of the element's text (`\(\d+ items?\) \$\d[\d.,]*`), the exact copy rejected
  * - web controls repeated in rows: scoped to the row by its texts (`childOf: { text, childOf: { text } }`), an index only among identical rows; positional candidates rejected; `assertVisible` keeps the text it saw (`assertText`)
- * - Recorder `aria/Name`: the aria-label guessed from it ranks after a recorded id/test id in strict and is dropped elsewhere (the name says the same)
+ * - Recorder `aria/Name`: no aria-label guessed from it (the name says the same and holds when it comes from the text); strict takes a recorded id/test id, then the name
  * - web strict: authored test id / id before aria-label, unique role + name accepted; flexible: a glyph (`+`) loses to the label naming the control
  *
  * @module

@@ -150,10 +150,10 @@ export function modesPass(draft: Draft): Draft {
         if (!TARGETED.has(a.kind) || !a.src.ok) return a;
         const flags = modeFlags(mode);
         // v2 (web): the player replays coordinates in adaptive mode only, and refuses them on
-        // a read, an assertion or a point that hit nothing (`recordable: false` instead).
+        // a read, an assertion or a point that hit nothing on the screen captured before
+        // (`recordable: false` instead).
         const xyReplays = draft.level < 2 || draft.model.platform !== "web" ||
-          (mode === "adaptive" && !XY_REFUSED.has(a.kind) &&
-            !a.notes.some((l) => l.startsWith("flagged: no node contains")));
+          (mode === "adaptive" && !XY_REFUSED.has(a.kind) && a.src.screen === undefined);
         if (a.point && flags.allowXy && xyReplays) {
           const size = a.src.screen ? draft.model.sizes.get(a.src.screen) : undefined;
           const selector: Selector = { xy: [Math.round(a.point.x), Math.round(a.point.y)] };

@@ -611,7 +611,7 @@ export function selectorsPass(draft: Draft, ctx: PassContext): Draft {
         if (a.node === undefined && a.src.screen === undefined && recorded) {
           let candidates = rankRecordedSelectors(recorded);
           if (candidates.length === 0) return a;
-          if (v2web) candidates = shapeForMode(refineRecorded(candidates, mode), mode);
+          if (v2web) candidates = shapeForMode(refineRecorded(candidates), mode);
           return {
             ...a,
             candidates,
@@ -663,8 +663,8 @@ const STRICT_ORDER: Record<string, number> = {
 
 /**
  * Heuristics v2 on the web, by the step's mode: strict takes an authored test id or id before
- * an aria-label (copy), and a unique role + name when nothing else is exact; flexible replays
- * no coordinates, so they are rejected there.
+ * an aria-label (copy), and a unique role + name (or a recorder's accessible name) when nothing
+ * else is exact; flexible replays no coordinates, so they are rejected there.
  */
 function shapeForMode(candidates: Candidate[], mode: SelectorMode): Candidate[] {
   const out = candidates.map((c) => ({ ...c }));
@@ -676,8 +676,9 @@ function shapeForMode(candidates: Candidate[], mode: SelectorMode): Candidate[] 
     const s = c.selector;
     const plain = s.childOf === undefined && s.index === undefined;
     const order = STRICT_ORDER[c.family];
-    const roleName = c.family === "roleName" && s.role !== undefined && s.name !== undefined &&
-      Object.keys(s).length === 2;
+    // role + name, or a recorder's accessible name alone (`aria/Submit`)
+    const roleName = c.family === "roleName" && s.name !== undefined &&
+      Object.keys(s).every((k) => k === "role" || k === "name");
     c.exact = plain && order !== undefined &&
       (roleName || Object.keys(s).length === 1 && c.family !== "roleName");
     if (c.exact) c.score = order! + Math.max(0, c.score - WEB_FAMILY_SCORE[c.family]!) / 10;
@@ -686,11 +687,12 @@ function shapeForMode(candidates: Candidate[], mode: SelectorMode): Candidate[] 
 }
 
 /**
- * Heuristics v2 for a recorder's selectors: `aria/Name` is an accessible name, so its
- * aria-label reading is a guess — ranked after a recorded id or test id, and dropped outside
- * strict mode, where the name says the same; a name holding a number becomes a pattern.
+ * Heuristics v2 for a recorder's selectors: `aria/Name` is an accessible name (from an
+ * aria-label or from the text), so the aria-label read into it is a guess that fails when the
+ * name comes from the text: dropped, the name says the same (strict takes it after a recorded
+ * id or test id); a name holding a number becomes a pattern.
  */
-function refineRecorded(candidates: Candidate[], mode: SelectorMode): Candidate[] {
+function refineRecorded(candidates: Candidate[]): Candidate[] {
   const out = candidates.map((c) => ({ ...c }));
   const names = new Set(
     out.filter((c) => c.family === "roleName" && c.selector.role === undefined)
@@ -699,8 +701,7 @@ function refineRecorded(candidates: Candidate[], mode: SelectorMode): Candidate[
   for (const c of out) {
     const label = c.selector.ariaLabel;
     if (label === undefined || !names.has(label)) continue;
-    if (mode === "strict") c.score = WEB_ID_SCORE + 0.5;
-    else c.rejected = "the accessible name, not a recorded aria-label (the name is kept)";
+    c.rejected = "an accessible name, not a recorded aria-label (the name is kept)";
   }
   const patterns: Candidate[] = [];
   const dynamic: Candidate[] = [];
