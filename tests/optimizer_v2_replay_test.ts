@@ -46,7 +46,7 @@ async function reorderedList(): Promise<string> {
   return page.replace(o1! + o2! + o3!, o3! + o1! + o2!).replace(a1! + a2!, a2! + a1!);
 }
 
-Deno.test("v2 trails of the exploratory sessions replay in Chromium, and still pick the session's rows when the rows are reordered", async () => {
+Deno.test("optimize() v2 trails of the shop and list sessions replay in Chromium, and pick the session's rows when the rows are reordered", async () => {
   const dir = await Deno.makeTempDir({ prefix: "cairn-v2-replay-" });
   for (const f of ["shop.html", "duplicate-list.html"]) {
     await Deno.copyFile(`${DATA}${f}`, `${dir}/${f}`);
@@ -111,7 +111,7 @@ Deno.test("v2 trails of the exploratory sessions replay in Chromium, and still p
   }
 });
 
-Deno.test("v2 trails of the form session replay in Chromium in strict mode (ids, role + name) and flexible mode (labels, not glyphs)", async () => {
+Deno.test("optimize() v2 trails of the form session replay in Chromium in strict mode (ids, role + name) and flexible mode (labels, not glyphs)", async () => {
   const dir = await Deno.makeTempDir({ prefix: "cairn-v2-form-" });
   await Deno.copyFile(`${DATA}index.html`, `${dir}/index.html`);
   const server = serveFolder(dir);
@@ -143,7 +143,7 @@ Deno.test("v2 trails of the form session replay in Chromium in strict mode (ids,
   }
 });
 
-Deno.test("v2 strict: a Recorder flow's recorded #id replays where v1's aria-label guessed from aria/Name does not", async () => {
+Deno.test("optimize() v2 in strict mode replays a Recorder flow by its recorded #id, where v1's aria-label guessed from aria/Name fails", async () => {
   const dir = await Deno.makeTempDir({ prefix: "cairn-v2-recorder-" });
   await Deno.writeTextFile(
     `${dir}/pay.html`,

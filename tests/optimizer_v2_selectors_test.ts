@@ -42,7 +42,7 @@ function selectorsOf(a: TrailAction): Selector[] {
 
 const VALUE_KINDS = new Set(["readText", "assertText", "assertVisible"]);
 
-Deno.test("v2: a read and an assertion on row text without an id get a row-anchored pattern, not coordinates the player refuses", async () => {
+Deno.test("optimize() v2 gives a read and an assertion on row text without an id a row-anchored pattern, not coordinates the player refuses", async () => {
   const v2 = steps(await run(`${DATA}shop.capture.json`, "v2"));
   assertEquals(v2[0]![0]!.selector, {
     textRegex: "\\$\\d[\\d.,]*",
@@ -65,7 +65,7 @@ Deno.test("v2: a read and an assertion on row text without an id get a row-ancho
   assertEquals(v1[0]![0]!.selector?.xy, [118, 92]);
 });
 
-Deno.test("v2: a read with neither an id nor a row text to anchor it is not recordable, with a warning", () => {
+Deno.test("optimize() v2 marks a read with neither an id nor a row text to anchor it not recordable, with a warning", () => {
   const text = (t: string, x: number) =>
     makeNode({
       className: "StaticText",
@@ -95,7 +95,7 @@ Deno.test("v2: a read with neither an id nor a row text to anchor it is not reco
   );
 });
 
-Deno.test("v2: a tap whose point hit nothing on the captured screen keeps no coordinates the player refuses", () => {
+Deno.test("optimize() v2 keeps no coordinates for a tap whose point hit nothing on the captured screen", () => {
   const root = makeNode({
     className: "RootWebArea",
     role: "RootWebArea",
@@ -112,7 +112,7 @@ Deno.test("v2: a tap whose point hit nothing on the captured screen keeps no coo
   assert(v2.warnings.some((w) => w.includes("no resolved element")), v2.warnings.join("\n"));
 });
 
-Deno.test("v2: a name holding a count and a total becomes a pattern of the text; a product's own numbers stay", async () => {
+Deno.test("optimize() v2 turns a name holding a count and a total into a pattern of the text, and keeps a product's own numbers", async () => {
   const shop = steps(await run(`${DATA}shop.capture.json`, "v2"));
   const checkout = selectorsOf(shop[5]![0]!);
   assertEquals(checkout[0], { textRegex: "Checkout \\(\\d+ items?\\) \\$\\d[\\d.,]*" });
@@ -144,7 +144,7 @@ Deno.test("dynamicPattern() turns counts, prices and times into digits, and leav
   assert(re.test("Checkout (12 items) $1,237.50") && !re.test("Checkout (2 items)"));
 });
 
-Deno.test("v2: a button repeated in every row is scoped to its row by the row's texts, not by its position", async () => {
+Deno.test("optimize() v2 scopes a button repeated in every row to its row by the row's texts, not by its position", async () => {
   const file = `${DATA}dup.capture.json`;
   for (const mode of ["adaptive", "flexible"] as const) {
     const v2 = steps(await run(file, "v2", mode));
@@ -163,7 +163,7 @@ Deno.test("v2: a button repeated in every row is scoped to its row by the row's 
   assertEquals(selectorsOf(v1[0]![0]!)[0], { role: "button", name: "View", index: 3 });
 });
 
-Deno.test("v2: a visibility check keeps the text it checked", async () => {
+Deno.test("optimize() v2 keeps the text a visibility check saw", async () => {
   const file = `${DATA}dup.capture.json`;
   for (const mode of ["adaptive", "strict"] as const) {
     const check = steps(await run(file, "v2", mode))[1]![2]!;
@@ -179,7 +179,7 @@ Deno.test("v2: a visibility check keeps the text it checked", async () => {
   assertEquals(v1, { kind: "assertVisible", selector: { id: "detail-name" } });
 });
 
-Deno.test("v2: a Recorder flow's aria/Name is a name, not a guessed aria-label: strict takes the recorded id first, lists say the name once", async () => {
+Deno.test("optimize() v2 reads a Recorder flow's aria/Name as a name, not a guessed aria-label: strict takes the recorded id first, lists say the name once", async () => {
   const file = `${CORPUS}nightwatch_order-a-coffee.json`;
   const strict = steps(await run(file, "v2", "strict"))[0]!;
   const clicks = strict.filter((a) => a.kind === "tap").map((a) => a.selector);
@@ -199,7 +199,7 @@ Deno.test("v2: a Recorder flow's aria/Name is a name, not a guessed aria-label: 
   assert(v1.some((a) => a.selector?.ariaLabel === "Submit"));
 });
 
-Deno.test("v2: strict takes an authored id over copy and a unique role + name; flexible takes a label over a glyph", async () => {
+Deno.test("optimize() v2 in strict mode takes an authored id over copy and a unique role + name; in flexible mode a label over a glyph", async () => {
   const file = `${DATA}form.capture.json`;
   const strict = await run(file, "v2", "strict");
   const s = steps(strict);
@@ -216,7 +216,7 @@ Deno.test("v2: strict takes an authored id over copy and a unique role + name; f
   assertEquals(steps(await run(file, "v1", "flexible"))[7]![0]!.selector, { text: "+" });
 });
 
-Deno.test("a trail's text-only childOf is a row anchor the web cascade looks up by XPath", () => {
+Deno.test("webCascade() looks a trail's text-only childOf (a row anchor, textAnchors()) up by XPath", () => {
   const sel: Selector = { text: "Add", childOf: { text: "Cactus" } };
   assertEquals(textAnchors(sel), ["Cactus"]);
   assertEquals(textAnchors({ text: "Add", childOf: { id: "list" } }), undefined);

@@ -15,7 +15,16 @@ import type { Selector } from "../trail.ts";
 import type { UiNode } from "../ui_node.ts";
 import { escapeRegex } from "../regex.ts";
 
-/** Whitespace collapsed and trimmed, as XPath's `normalize-space()`. */
+/**
+ * Whitespace collapsed and trimmed, as XPath's `normalize-space()`.
+ *
+ * @param text any text
+ * @returns the text normalised
+ * @example
+ * ```ts
+ * if (norm(" Items in\ncart: ") !== "Items in cart:") throw new Error();
+ * ```
+ */
 export function norm(text: string): string {
   return text.replace(/[ \t\r\n]+/g, " ").trim();
 }
@@ -220,6 +229,28 @@ function textCount(table: ScreenTable, dom: Dom, key: string, text: string): num
  * @param sel the selector (`index` picks the n-th)
  * @param anchors its row anchors (`textAnchors(sel)`), innermost first, or none
  * @returns the nodes standing for the matched elements, and how many there are
+ * @example
+ * ```ts
+ * import { ScreenTable } from "../screen_table.ts";
+ * import { makeNode } from "../ui_node.ts";
+ * const text = (t: string) =>
+ *   makeNode({ className: "StaticText", text: t, attrs: { tag: "#text" } });
+ * const row = (name: string, i: number) =>
+ *   makeNode({
+ *     className: "listitem",
+ *     attrs: { cssPath: `ul > li:nth-of-type(${i})` },
+ *     children: [text(name), makeNode({ className: "button", children: [text("Add")] })],
+ *   });
+ * const t = ScreenTable.from({
+ *   platform: "web",
+ *   format: "chrome",
+ *   width: 100,
+ *   height: 100,
+ *   root: makeNode({ className: "list", children: [row("Fern", 1), row("Cactus", 2)] }),
+ * }, { engine: "reference" });
+ * if (matchWeb(t, { text: "Add" }).count !== 2) throw new Error();
+ * if (matchWeb(t, { text: "Add" }, ["Cactus"]).indices[0] !== 7) throw new Error();
+ * ```
  */
 export function matchWeb(
   table: ScreenTable,
@@ -269,7 +300,7 @@ const MAX_ANCHOR_LENGTH = 60;
  * @param exclude texts that are the target's own (its label, its value)
  * @returns folded-unique texts, as shown
  */
-export function anchorTexts(
+function anchorTexts(
   table: ScreenTable,
   node: number,
   exclude: readonly string[],
@@ -341,6 +372,11 @@ export function findAnchors(
  * @param base the selector
  * @param anchors the texts
  * @returns `{ ...base, childOf: { text, childOf: { text } } }`
+ * @example
+ * ```ts
+ * const s = withAnchors({ text: "View" }, ["Premium Cable", "Office Supplies"]);
+ * if (s.childOf?.childOf?.text !== "Office Supplies") throw new Error();
+ * ```
  */
 export function withAnchors(base: Selector, anchors: readonly string[]): Selector {
   let parent: Selector | undefined;
