@@ -30,6 +30,8 @@
  * A {@linkcode Selector}'s `index` picks the n-th (0-based, document order) of the nodes that
  * match its other properties; `childOf` requires a matching ancestor; `xy` is a point in the
  * capture's pixel space, scaled by the ratio of the current `viewport` to the recorded one.
+ * A `childOf` holding only `text` is a row anchor (see {@linkcode textAnchors}): the node lies
+ * in the nearest ancestor that shows that text, and is the only match there.
  *
  * A step with `recordable: false` has no recording: the agent handles it on every run. A step
  * may override the trail's `selectorMode`. `config.memory` seeds the input slots; a key whose
@@ -534,4 +536,29 @@ export async function readTrailFile(path: string): Promise<Trail> {
  */
 export async function writeTrailFile(path: string, trail: Trail): Promise<void> {
   await Deno.writeTextFile(path, stringifyTrail(trail));
+}
+
+/**
+ * The row anchors of a selector: when its `childOf` holds only `text` (and maybe a further such
+ * `childOf`), the texts innermost first. `{ text: Add, childOf: { text: Cactus } }` is the
+ * "Add" in the nearest ancestor showing "Cactus" that holds one "Add"; a second anchor names the
+ * nearest ancestor (or the row itself) showing it that holds one row text. Undefined when
+ * `childOf` is absent or names a durable ancestor (id, test id, label).
+ *
+ * @param sel a selector
+ * @returns the anchor texts, innermost first, or undefined
+ * @example
+ * ```ts
+ * const a = textAnchors({ text: "View", childOf: { text: "Cable", childOf: { text: "Office" } } });
+ * if (a?.join("|") !== "Cable|Office") throw new Error();
+ * ```
+ */
+export function textAnchors(sel: Selector): string[] | undefined {
+  const out: string[] = [];
+  for (let p = sel.childOf; p !== undefined; p = p.childOf) {
+    const keys = Object.keys(p).filter((k) => k !== "childOf");
+    if (keys.length !== 1 || keys[0] !== "text" || !p.text) return undefined;
+    out.push(p.text);
+  }
+  return out.length > 0 ? out : undefined;
 }

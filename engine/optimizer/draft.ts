@@ -52,6 +52,10 @@ export interface Candidate {
   matches: number;
   /** Why it was rejected, when it was. */
   rejected?: string;
+  /** Heuristics v2: whether strict mode may take it (else: its family is id, testId or label). */
+  exact?: boolean;
+  /** Heuristics v2: its `textRegex` is the value's shape, so it holds when the value changes. */
+  valueShape?: boolean;
 }
 
 /** One action of the draft. */

@@ -20,6 +20,18 @@
  * - Android ids `eq`, `up`, `fab` are authored unless 4+ short ids share the screen; `r7` is not.
  * - Android input slot names: ids lose a `RNE__Input__` prefix; `text-input` → `textInput`.
  * - Explain: a slot value from the user's prompt is "a value of the prompt", not the system's.
+ * - web reads/asserts on text without an id: a row-anchored value pattern
+ *   (`{ textRegex, childOf: { text } }`), never coordinates the player refuses; none left:
+ *   `recordable: false`.
+ * - web names and texts with a count, price or time (`Checkout (2 items) $37.50`): a `textRegex`
+ *   of the element's text (`\(\d+ items?\) \$\d[\d.,]*`), the exact copy rejected.
+ * - web controls repeated in rows: scoped to the row by its texts
+ *   (`childOf: { text, childOf: { text } }`), an index only among identical rows; positional
+ *   candidates rejected; `assertVisible` keeps the text it saw (`assertText`).
+ * - Recorder `aria/Name`: no aria-label guessed from it; strict takes a recorded id/test id, then
+ *   the name.
+ * - web strict: authored test id / id before aria-label, unique role + name accepted; flexible: a
+ *   glyph (`+`) loses to the label naming the control.
  *
  * @module
  */

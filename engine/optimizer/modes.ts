@@ -45,7 +45,7 @@ export function chooseSelector(candidates: readonly Candidate[], mode: SelectorM
   const flags = modeFlags(mode);
   const ok = candidates.filter((c) => !c.rejected && c.matches === 1 && allowed(c, flags));
   if (flags.exactOnly) {
-    const exact = ok.find((c) => EXACT_FAMILIES.has(c.family) && single(c.selector));
+    const exact = ok.find((c) => c.exact ?? (EXACT_FAMILIES.has(c.family) && single(c.selector)));
     if (!exact) {
       return { error: "no unique id, testId or contentDescription (strict mode)" };
     }
@@ -118,6 +118,9 @@ export function applyChoice(
   return choice.error ? { a: out, error: choice.error } : { a: out };
 }
 
+/** Kinds whose coordinates the player refuses without an element (v2, web). */
+const XY_REFUSED = new Set(["readText", "assertText", "assertVisible"]);
+
 /** Kinds that act on an element and need a selector. */
 const TARGETED = new Set([
   "tap",
@@ -146,7 +149,12 @@ export function modesPass(draft: Draft): Draft {
       if (!a.candidates) {
         if (!TARGETED.has(a.kind) || !a.src.ok) return a;
         const flags = modeFlags(mode);
-        if (a.point && flags.allowXy) {
+        // v2 (web): the player replays coordinates in adaptive mode only, and refuses them on
+        // a read, an assertion or a point that hit nothing on the screen captured before
+        // (`recordable: false` instead).
+        const xyReplays = draft.level < 2 || draft.model.platform !== "web" ||
+          (mode === "adaptive" && !XY_REFUSED.has(a.kind) && a.src.screen === undefined);
+        if (a.point && flags.allowXy && xyReplays) {
           const size = a.src.screen ? draft.model.sizes.get(a.src.screen) : undefined;
           const selector: Selector = { xy: [Math.round(a.point.x), Math.round(a.point.y)] };
           if (size) selector.viewport = { width: size.width, height: size.height };
@@ -210,7 +218,9 @@ export function retargetAssertion(
   expect: { mode: SelectorMode } & ({ equals: string } | { matches: string }),
 ): DraftAction | undefined {
   const mode = expect.mode;
-  const pool = (a.candidates ?? []).filter((c) => !usesValue(c.selector, a.literal));
+  const pool = (a.candidates ?? []).filter((c) =>
+    c.valueShape === true || !usesValue(c.selector, a.literal)
+  );
   const choice = chooseSelector(pool, mode);
   if (!choice.selector && !choice.selectors) return undefined;
   const out: DraftAction = { ...a, kind: a.kind === "readText" ? "readText" : "assertText" };

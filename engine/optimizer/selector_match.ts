@@ -1,12 +1,14 @@
 /**
  * Selectors against a flattened screen: how many nodes a trail selector matches and which one,
  * through the {@linkcode ScreenTable} hot path (exact property counts in WASM; `childOf` as a
- * subtree range; `index` as the n-th match in document order).
+ * subtree range; `index` as the n-th match in document order). A text-only `childOf` (row
+ * anchors) is matched as the web cascade does (`anchors.ts`).
  *
  * @module
  */
 import type { NodePredicate, ScreenTable } from "../screen_table.ts";
-import type { Selector } from "../trail.ts";
+import { type Selector, textAnchors } from "../trail.ts";
+import { matchWeb } from "./anchors.ts";
 
 /** Properties a selector shares with the table's predicate columns. */
 function predicateOf(sel: Selector): NodePredicate | undefined {
@@ -42,6 +44,8 @@ export function matchSelector(
     const i = table.hitTest({ x: sel.xy[0], y: sel.xy[1] });
     return i < 0 ? { indices: [], count: 0 } : { indices: [i], count: 1 };
   }
+  const anchors = textAnchors(sel);
+  if (anchors) return matchWeb(table, sel, anchors);
   let scope: number | undefined;
   if (sel.childOf !== undefined) {
     const parent = matchSelector(table, sel.childOf, 2);

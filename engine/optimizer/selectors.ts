@@ -10,13 +10,21 @@
  * @module
  */
 import type { ScreenTable } from "../screen_table.ts";
-import type { Selector } from "../trail.ts";
+import type { Selector, SelectorMode } from "../trail.ts";
 import type { UiNode } from "../ui_node.ts";
 import type { Candidate, Draft, DraftAction, PassContext } from "./draft.ts";
 import { generatedClassReason, type GeneratedIdOptions, generatedIdReason } from "./generated.ts";
 import { descendantLabelCandidates } from "./android_labels.ts";
 import { countSelector, matchSelector } from "./selector_match.ts";
 import { escapeRegex } from "../regex.ts";
+import {
+  dynamicPattern,
+  elementText,
+  findAnchors,
+  matchWeb,
+  norm,
+  withAnchors,
+} from "./anchors.ts";
 
 // Mobile scores.
 const ID_SCORE = 1; // authored resource id / accessibility identifier: survives copy and layout changes
@@ -74,7 +82,7 @@ export interface RankOptions {
   size?: { width: number; height: number };
   /** Leave the node's text out (it is the value read or asserted, not an identity). */
   excludeText?: boolean;
-  /** The heuristics level (default 1): Android's v2 changes apply from 2. */
+  /** The heuristics level (`heuristicsLevel`, default 1): v2's web and Android changes apply from 2. */
   level?: number;
   /** The node is a control a tap acted on (v2, Android: named by a child's label when unlabelled). */
   control?: boolean;
@@ -341,9 +349,10 @@ export function rankSelectors(table: ScreenTable, node: number, options: RankOpt
       });
     }
   }
+  const v2web = web && (options.level ?? 1) >= 2;
   // Text with a number in it ("Cart (3)"): a pattern tolerant of the number changing.
   const shown = options.excludeText === true || editable ? undefined : n.text ?? labelText;
-  if (shown && /\d/.test(shown) && /\p{L}/u.test(shown)) {
+  if (!v2web && shown && /\d/.test(shown) && /\p{L}/u.test(shown)) {
     const textRegex = shown.split(/\d+/).map(escapeRegex).join("\\d+");
     // The pattern matches exactly the texts of the same shape (digit runs as #): one indexed
     // lookup per screen instead of a regex over every node.
@@ -365,7 +374,161 @@ export function rankSelectors(table: ScreenTable, node: number, options: RankOpt
     add({ selector: sel, score: web ? WEB_XY_SCORE : XY_SCORE, family: "xy", matches: 1 });
   }
   if (editable) demoteEditableText(out);
+  if (v2web) refineWeb(table, node, out, options, labelText);
   return out.sort((a, b) => (a.rejected ? 1 : 0) - (b.rejected ? 1 : 0) || a.score - b.score);
+}
+
+const WITH_ANCHOR_PENALTY = WITH_PARENT_PENALTY; // scoped to the row that shows a text
+const SECOND_ANCHOR_PENALTY = 0.2;
+const DYNAMIC_PENALTY = 3; // a number in a name: kept only when nothing else is left
+const INTERACTIVE_HOPS = 3; // the player's coordinate check looks this far up (coordinates.ts)
+/** A CSS path or selector that picks by position among siblings. */
+const POSITIONAL_CSS = /:nth-(?:of-type|child)\(/;
+
+function positional(c: Candidate): boolean {
+  const s = c.selector;
+  return s.index !== undefined || s.xy !== undefined ||
+    (s.cssPath !== undefined && POSITIONAL_CSS.test(s.cssPath));
+}
+
+/** The copy a candidate matches by (aria-label, name, text), when it is one. */
+function copyOf(sel: Selector): string | undefined {
+  if (sel.childOf !== undefined || sel.index !== undefined) return undefined;
+  return sel.ariaLabel ?? sel.contentDescription ?? sel.name ?? sel.text;
+}
+
+/**
+ * Heuristics v2 on the web: candidates the player can replay as they were meant.
+ *
+ * - A name, label or text holding a number (`Checkout (2 items) $37.50`) becomes a pattern of
+ *   the element's text; the exact copy is rejected while anything else works.
+ * - A control or value without a unique durable property is anchored to its row by the text
+ *   the row shows (`childOf: { text: Cactus }`), and positional candidates (an index, an
+ *   `:nth-` CSS path, coordinates) are then rejected: a reordered list would move them.
+ * - Coordinates on a point the player would refuse (no interactive element there) are rejected.
+ * - Glyph text (`+`) is rejected while an aria-label or role + name names the control.
+ */
+function refineWeb(
+  table: ScreenTable,
+  node: number,
+  out: Candidate[],
+  options: RankOptions,
+  labelText: string | undefined,
+): void {
+  const n = table.node(node);
+  const value = options.excludeText === true;
+  const editable = isEditable(n);
+  const ok = (c: Candidate) => !c.rejected && c.matches === 1;
+  // Copy with numbers: a pattern of the whole text the element shows.
+  const dynamic = new Map<Candidate, string>();
+  for (const c of out) {
+    const copy = copyOf(c.selector);
+    const p = copy === undefined ? undefined : dynamicPattern(copy);
+    if (p !== undefined && !c.rejected) dynamic.set(c, p);
+  }
+  const shown = value || editable ? undefined : elementText(table, node) || undefined;
+  const pattern = shown === undefined ? undefined : dynamicPattern(shown);
+  if (pattern !== undefined) {
+    const m = matchWeb(table, { textRegex: pattern });
+    const mine = m.count === 1 && m.indices[0] === node;
+    out.push({
+      selector: { textRegex: pattern },
+      score: WEB_TEXT_SCORE + TEXT_PATTERN_PENALTY,
+      family: "textPattern",
+      matches: m.count,
+      ...(mine ? {} : { rejected: `matches ${m.count} nodes` }),
+    });
+  }
+  // Row anchors, when nothing durable picks the node alone.
+  const durable = out.some((c) =>
+    ok(c) && !positional(c) && !dynamic.has(c) && c.family !== "xy" && c.family !== "cssPath"
+  );
+  if (!durable) {
+    const bases: { sel: Selector; family: string; score: number }[] = [];
+    if (n.testId && !generatedIdReason(n.testId)) {
+      bases.push({ sel: { testId: n.testId }, family: "testId", score: WEB_TEST_ID_SCORE });
+    }
+    if (n.contentDescription && !dynamicPattern(n.contentDescription)) {
+      bases.push({
+        sel: { ariaLabel: n.contentDescription },
+        family: "contentDescription",
+        score: WEB_ARIA_LABEL_SCORE,
+      });
+    }
+    if (n.resourceId && !generatedIdReason(n.resourceId)) {
+      bases.push({ sel: { id: n.resourceId }, family: "id", score: WEB_ID_SCORE });
+    }
+    const own = value || editable ? undefined : n.text ?? labelText;
+    if (own && !dynamicPattern(own) && /[\p{L}\p{N}]/u.test(own)) {
+      bases.push({ sel: { text: norm(own) }, family: "text", score: WEB_TEXT_SCORE });
+    }
+    const read = value ? dynamicPattern(n.text ?? elementText(table, node), true) : pattern;
+    if (read !== undefined) {
+      bases.push({
+        sel: { textRegex: read },
+        family: "textPattern",
+        score: WEB_TEXT_SCORE + TEXT_PATTERN_PENALTY,
+      });
+    }
+    const exclude = [n.text, n.name, labelText, shown].filter((t): t is string => !!t);
+    for (const b of bases) {
+      const found = findAnchors(table, node, b.sel, exclude);
+      if (!found) continue;
+      const { anchors, index } = found;
+      const selector = withAnchors(b.sel, anchors);
+      if (index !== undefined) selector.index = index;
+      const penalty = WITH_ANCHOR_PENALTY + SECOND_ANCHOR_PENALTY * (anchors.length - 1) +
+        (index === undefined ? 0 : WITH_INDEX_PENALTY);
+      const anchored: Candidate = {
+        selector,
+        score: b.score + penalty,
+        family: b.family,
+        matches: 1,
+        ...(value && b.sel.textRegex !== undefined ? { valueShape: true } : {}),
+      };
+      const rows = anchors.map((t) => JSON.stringify(t)).join(" / ");
+      for (const c of out) {
+        if (c.rejected || !positional(c)) continue;
+        c.rejected = index === undefined
+          ? `positional: the row showing ${rows} picks it (a reordered list would move it)`
+          : `positional among every row: counted among the rows showing ${rows} instead`;
+      }
+      out.push(anchored);
+      break;
+    }
+  }
+  // Copy with numbers loses to anything else that works.
+  const other = out.some((c) => ok(c) && !dynamic.has(c) && c.family !== "xy");
+  for (const [c, p] of dynamic) {
+    if (other) c.rejected = `dynamic: holds a number that changes (pattern ${JSON.stringify(p)})`;
+    else c.score += DYNAMIC_PENALTY;
+  }
+  // A glyph ("+", "×") is no name while a label or role + name is one.
+  const named = out.some((c) =>
+    ok(c) && (c.family === "contentDescription" || c.family === "roleName")
+  );
+  for (const c of out) {
+    const t = c.selector.text;
+    if (!c.rejected && named && t !== undefined && !/[\p{L}\p{N}]/u.test(t)) {
+      c.rejected = "a glyph, not a name: the label names the control";
+    }
+  }
+  // Coordinates the player would refuse.
+  const xy = out.find((c) => c.family === "xy" && !c.rejected);
+  if (xy && options.point && !interactiveAt(table, options.point)) {
+    xy.rejected = "coordinates on a non-interactive element: the player refuses them";
+  }
+}
+
+/** Does the player's coordinate check find an interactive element at the point? */
+function interactiveAt(table: ScreenTable, point: { x: number; y: number }): boolean {
+  const hit = table.hitTest(point);
+  if (hit < 0) return false;
+  const chain = [hit, ...table.ancestors(hit).slice(0, INTERACTIVE_HOPS)];
+  return chain.some((i) => {
+    const x = table.node(i);
+    return x.clickable || x.checkable || x.hint !== undefined;
+  });
 }
 
 /**
@@ -458,15 +621,18 @@ const CONTROL_KINDS = new Set(["tap", "longPress", "check"]);
  */
 export function selectorsPass(draft: Draft, ctx: PassContext): Draft {
   const platform = draft.model.platform;
+  const v2web = platform === "web" && draft.level >= 2;
   return {
     ...draft,
     steps: draft.steps.map((s) => ({
       ...s,
       actions: s.actions.map((a): DraftAction => {
+        const mode = s.selectorMode ?? draft.mode;
         const recorded = a.src.data.target?.selectors;
         if (a.node === undefined && a.src.screen === undefined && recorded) {
-          const candidates = rankRecordedSelectors(recorded);
+          let candidates = rankRecordedSelectors(recorded);
           if (candidates.length === 0) return a;
+          if (v2web) candidates = shapeForMode(refineRecorded(candidates), mode);
           return {
             ...a,
             candidates,
@@ -477,7 +643,7 @@ export function selectorsPass(draft: Draft, ctx: PassContext): Draft {
         const table = ctx.table(a.src.screen);
         if (!table) return a;
         const size = draft.model.sizes.get(a.src.screen);
-        const candidates = rankSelectors(table, a.node, {
+        let candidates = rankSelectors(table, a.node, {
           platform,
           ...(a.point ? { point: a.point } : {}),
           ...(size ? { size } : {}),
@@ -485,8 +651,102 @@ export function selectorsPass(draft: Draft, ctx: PassContext): Draft {
           level: draft.level,
           control: CONTROL_KINDS.has(a.kind),
         });
-        return { ...a, candidates };
+        if (!v2web) return { ...a, candidates };
+        candidates = shapeForMode(candidates, mode);
+        const out: DraftAction = { ...a, candidates };
+        // The text a visibility check saw (the target the agent named): kept, so the check
+        // still says what it checked when its selector does not carry it.
+        const name = a.src.data.target?.name;
+        if (a.kind === "assertVisible" && a.literal === undefined && name !== undefined) {
+          const shown = elementText(table, a.node);
+          if (shown !== "" && shown === norm(name) && !dynamicPattern(shown, true)) {
+            out.literal = shown;
+            out.notes = [...a.notes, `asserted text ${JSON.stringify(shown)} (the target's name)`];
+          }
+        }
+        return out;
       }),
     })),
   };
+}
+
+const WEB_FAMILY_SCORE: Record<string, number> = {
+  testId: WEB_TEST_ID_SCORE,
+  id: WEB_ID_SCORE,
+  contentDescription: WEB_ARIA_LABEL_SCORE,
+  roleName: WEB_ROLE_NAME_SCORE,
+};
+const STRICT_ORDER: Record<string, number> = {
+  testId: WEB_TEST_ID_SCORE,
+  id: WEB_TEST_ID_SCORE + 0.5,
+  contentDescription: WEB_ARIA_LABEL_SCORE,
+  roleName: WEB_ROLE_NAME_SCORE,
+};
+
+/**
+ * Heuristics v2 on the web, by the step's mode: strict takes an authored test id or id before
+ * an aria-label (copy), and a unique role + name (or a recorder's accessible name) when nothing
+ * else is exact; flexible replays no coordinates, so they are rejected there.
+ */
+function shapeForMode(candidates: Candidate[], mode: SelectorMode): Candidate[] {
+  const out = candidates.map((c) => ({ ...c }));
+  for (const c of out) {
+    if (mode === "flexible" && c.family === "xy" && !c.rejected) {
+      c.rejected = "coordinates: flexible mode replays none";
+    }
+    if (mode !== "strict") continue;
+    const s = c.selector;
+    const plain = s.childOf === undefined && s.index === undefined;
+    const order = STRICT_ORDER[c.family];
+    // role + name, or a recorder's accessible name alone (`aria/Submit`)
+    const roleName = c.family === "roleName" && s.name !== undefined &&
+      Object.keys(s).every((k) => k === "role" || k === "name");
+    c.exact = plain && order !== undefined &&
+      (roleName || Object.keys(s).length === 1 && c.family !== "roleName");
+    if (c.exact) c.score = order! + Math.max(0, c.score - WEB_FAMILY_SCORE[c.family]!) / 10;
+  }
+  return out.sort((a, b) => (a.rejected ? 1 : 0) - (b.rejected ? 1 : 0) || a.score - b.score);
+}
+
+/**
+ * Heuristics v2 for a recorder's selectors: `aria/Name` is an accessible name (from an
+ * aria-label or from the text), so the aria-label read into it is a guess that fails when the
+ * name comes from the text: dropped, the name says the same (strict takes it after a recorded
+ * id or test id); a name holding a number becomes a pattern.
+ */
+function refineRecorded(candidates: Candidate[]): Candidate[] {
+  const out = candidates.map((c) => ({ ...c }));
+  const names = new Set(
+    out.filter((c) => c.family === "roleName" && c.selector.role === undefined)
+      .map((c) => c.selector.name),
+  );
+  for (const c of out) {
+    const label = c.selector.ariaLabel;
+    if (label === undefined || !names.has(label)) continue;
+    c.rejected = "an accessible name, not a recorded aria-label (the name is kept)";
+  }
+  const patterns: Candidate[] = [];
+  const dynamic: Candidate[] = [];
+  for (const c of out) {
+    const copy = copyOf(c.selector);
+    const p = copy === undefined || c.family === "cssPath" ? undefined : dynamicPattern(copy);
+    if (p === undefined || c.rejected) continue;
+    dynamic.push(c);
+    if (!patterns.some((x) => x.selector.textRegex === p)) {
+      patterns.push({
+        selector: { textRegex: p },
+        score: WEB_TEXT_SCORE + TEXT_PATTERN_PENALTY,
+        family: "textPattern",
+        matches: 1,
+      });
+    }
+  }
+  for (const c of dynamic) {
+    c.rejected = `dynamic: holds a number that changes (pattern ${
+      JSON.stringify(patterns[0]!.selector.textRegex)
+    })`;
+  }
+  return [...out, ...patterns].sort((a, b) =>
+    (a.rejected ? 1 : 0) - (b.rejected ? 1 : 0) || a.score - b.score
+  );
 }

@@ -76,6 +76,11 @@ const TargetSelector = z.object({
     ariaLabel: z.string().min(1).optional(),
     id: z.string().min(1).optional(),
     contentDescription: z.string().min(1).optional(),
+    /**
+     * Row anchors (a trail's `childOf: { text }`), innermost first: the element lies in the
+     * nearest ancestor showing the first text and is the only match there (web only).
+     */
+    texts: z.array(z.string().min(1)).min(1).optional(),
   }).strict().optional(),
 });
 

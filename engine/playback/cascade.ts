@@ -275,11 +275,154 @@ export function webCascade(target: Target, mode: SelectorMode = "adaptive"): Cas
     const clean = sanitizeCssPath(target.cssPath);
     if (clean.trim()) levels.push(css("css_path", clean));
   }
+  const rows = target.within?.texts;
   return levelsForMode(
-    withNth(scoped(levels, target, webScope, scopeWebLevel), target),
+    withNth(
+      rows
+        ? anchoredWebLevels(levels, target, rows)
+        : scoped(levels, target, webScope, scopeWebLevel),
+      target,
+    ),
     target,
     mode,
   );
+}
+
+/** XPath: a text node equal to `text`, whitespace-normalised and ASCII case-insensitively. */
+function textNodeIs(text: string): string {
+  const want = text.replace(/\s+/g, " ").trim().replace(/[A-Z]/g, (c) => c.toLowerCase());
+  return `translate(normalize-space(.), "${UPPER}", "${LOWER}") = ${xpathString(want)}`;
+}
+
+/**
+ * The literal runs every match of a regex contains (`Cart \(\d+ items?\)` → `Cart (`,
+ * ` item`, `)`), or undefined when the regex has groups, alternatives or escapes it cannot read.
+ *
+ * @param source the regex source
+ * @returns the runs, or undefined
+ * @example
+ * ```ts
+ * if (regexLiterals("Cart \\(\\d+ items?\\)")?.join("|") !== "Cart (| item|)") throw new Error();
+ * ```
+ */
+export function regexLiterals(source: string): string[] | undefined {
+  const out: string[] = [];
+  let cur = "";
+  const flush = () => {
+    if (cur.trim()) out.push(cur);
+    cur = "";
+  };
+  const quantifier = (i: number): number => {
+    const q = source[i + 1];
+    if (q === "?" || q === "*" || q === "+") return i + 1 + (source[i + 2] === "?" ? 1 : 0);
+    return i;
+  };
+  for (let i = 0; i < source.length; i++) {
+    const c = source[i]!;
+    let lit: string | undefined;
+    if (c === "\\") {
+      const n = source[++i];
+      if (n === undefined || /[A-Za-z0-9]/.test(n) && !/[dDsSwW]/.test(n)) {
+        return undefined;
+      }
+      if (/[dDsSwW]/.test(n)) {
+        flush();
+        i = quantifier(i);
+        continue;
+      }
+      lit = n;
+    } else if (c === "[") {
+      let j = i + 1;
+      if (source[j] === "]") j++;
+      while (j < source.length && source[j] !== "]") j += source[j] === "\\" ? 2 : 1;
+      if (j >= source.length) return undefined;
+      flush();
+      i = quantifier(j);
+      continue;
+    } else if (c === ".") {
+      flush();
+      i = quantifier(i);
+      continue;
+    } else if ("()|{}".includes(c)) return undefined;
+    else if (c === "^" || c === "$") {
+      flush();
+      continue;
+    } else if ("?*+".includes(c)) return undefined;
+    else lit = c;
+    const q = source[i + 1];
+    if (q === "?" || q === "*") {
+      flush();
+      i = quantifier(i);
+    } else if (q === "+") {
+      cur += lit;
+      flush();
+      i = quantifier(i);
+    } else cur += lit;
+  }
+  flush();
+  return out.map((r) => r.replace(/\s+/g, " "));
+}
+
+/**
+ * The XPath step predicate of a level's element (without the leading `*`), or undefined for a
+ * level that cannot be written as one (ARIA, CSS paths). Text levels give their three tiers.
+ */
+function levelPredicates(level: CascadeLevel, target: Target): string[] | undefined {
+  switch (level.strategy) {
+    case "test_id":
+      return [`[@data-testid=${xpathString(target.testId!)}]`];
+    case "aria_label":
+      return [`[@aria-label=${xpathString(target.ariaLabel!)}]`];
+    case "id":
+      return [`[@id=${xpathString(target.id!)}]`];
+    case "text": {
+      if (level.pattern !== undefined) {
+        const owns = `[text()[normalize-space(.) != ""]]`;
+        const has = (regexLiterals(level.pattern) ?? [])
+          .map((r) => `[contains(normalize-space(.), ${xpathString(r)})]`).join("");
+        // the deepest such element: an ancestor's text holds the same runs
+        return [`${owns}${has}[not(.//*${owns}${has})]`];
+      }
+      return level.queries.map((q) => q.value.slice("//body//*".length));
+    }
+    default:
+      return undefined;
+  }
+}
+
+/**
+ * The levels of a target anchored to rows (`within.texts`): each level's element must lie in
+ * the nearest ancestor showing the first text and be the only such element there; a further
+ * text names the nearest ancestor (or the row itself) showing it, which must hold one first
+ * text. Levels that cannot be anchored (ARIA role + name) are dropped: unanchored, they would
+ * pick the same control in any row. CSS paths, XPaths and raw CSS stay as written.
+ */
+function anchoredWebLevels(
+  levels: CascadeLevel[],
+  target: Target,
+  texts: readonly string[],
+): CascadeLevel[] {
+  const label = texts.map((t) => `row(${JSON.stringify(t)})`).join(" ");
+  const out: CascadeLevel[] = [];
+  for (const level of levels) {
+    const preds = levelPredicates(level, target);
+    if (preds === undefined) {
+      if (level.strategy !== "role_name") out.push(level);
+      continue;
+    }
+    const queries = preds.map((p): LookupQuery => {
+      let outer = "";
+      for (let k = texts.length - 1; k >= 1; k--) {
+        outer = `[ancestor-or-self::*[.//text()[${textNodeIs(texts[k]!)}]][1][count(.//text()[${
+          textNodeIs(texts[k - 1]!)
+        }]) = 1]${outer}]`;
+      }
+      const row = `ancestor::*[.//text()[${textNodeIs(texts[0]!)}]][1][count(.//*${p}) = 1]`;
+      return { using: "xpath", value: `//body//*${p}[${row}${outer}]` };
+    });
+    out.push({ ...level, selector: `${label} >> ${level.selector}`, queries });
+  }
+  return out;
 }
 
 /**

@@ -10,17 +10,18 @@
  *
  * @module
  */
-import type { Selector, Trail, TrailAction } from "../trail.ts";
+import { type Selector, textAnchors, type Trail, type TrailAction } from "../trail.ts";
 import type { PlaybackAction, PlaybackPlan, Target } from "./actions.ts";
 import { PLAYBACK_TYPE_OF_KIND } from "./actions.ts";
 
 /**
  * Merges a trail selector (and its fallbacks, in order) into one target: the first selector's
  * properties lead the cascade, later ones fill what it lacks. `childOf` becomes `within` (the
- * cascade scopes its lookups to the parent's match), `textRegex` a regex text level, `index`
- * the n-th match of an ambiguous level. With two or more selectors that name an element, each
- * is also kept on its own, in order, as `alternatives`: the Android cascade tries them so, each
- * with its own `index` and `childOf`.
+ * cascade scopes its lookups to the parent's match; a text-only `childOf` chain to the row
+ * showing those texts), `textRegex` a regex text level, `index` the n-th match of an ambiguous
+ * level. With two or more selectors that name an element, each is also kept on its own, in
+ * order, as `alternatives`: the Android cascade tries them so, each with its own `index` and
+ * `childOf`.
  *
  * @param selectors the selector and the fallback list, in order
  * @returns the target
@@ -62,7 +63,8 @@ function mergeSelectors(selectors: readonly Selector[]): Target {
     if (s.xy && !t.point) t.point = { x: s.xy[0], y: s.xy[1] };
     if (s.textRegex && !t.textRegex) t.textRegex = s.textRegex;
     if (s.childOf && !t.within) {
-      const within = withinOf(s.childOf);
+      const texts = textAnchors(s);
+      const within = texts ? { texts } : withinOf(s.childOf);
       if (within) t.within = within;
     }
   }

@@ -1,0 +1,435 @@
+/**
+ * Web selectors the way the playback cascade looks them up in the DOM, for heuristics `v2`:
+ * row anchors (`childOf: { text }`, see `textAnchors` of `engine/trail.ts`), `textRegex` against
+ * an element's whole text, and the patterns of texts that hold numbers.
+ *
+ * Chrome's accessibility tree drops the plain `div`s and `span`s that make a list row, so the
+ * rows are rebuilt from the nodes' CSS paths: every prefix of a path is a DOM ancestor, and the
+ * tree's ancestors above a path's `#id` anchor follow. A text node belongs to the element it is
+ * the only text of, else to an element hidden inside its parent.
+ *
+ * @module
+ */
+import type { ScreenTable } from "../screen_table.ts";
+import type { Selector } from "../trail.ts";
+import type { UiNode } from "../ui_node.ts";
+import { escapeRegex } from "../regex.ts";
+
+/**
+ * Whitespace collapsed and trimmed, as XPath's `normalize-space()`.
+ *
+ * @param text any text
+ * @returns the text normalised
+ * @example
+ * ```ts
+ * if (norm(" Items in\ncart: ") !== "Items in cart:") throw new Error();
+ * ```
+ */
+export function norm(text: string): string {
+  return text.replace(/[ \t\r\n]+/g, " ").trim();
+}
+
+/** ASCII case folding, as the cascade's XPath `translate()`. */
+function fold(text: string): string {
+  return norm(text).replace(/[A-Z]/g, (c) => c.toLowerCase());
+}
+
+/** An element the cascade would find: its key, the node standing for it, its ancestors. */
+interface Owner {
+  key: string;
+  node: number;
+  /** Strict ancestor keys, nearest first. */
+  up: string[];
+}
+
+interface Dom {
+  /** The element each node stands for (text nodes: the element holding them). */
+  owner: Owner[];
+  /** Every node's ancestor-or-self keys. */
+  all: Set<string>[];
+  /** Text nodes (DOM text): index list. */
+  texts: number[];
+  /** Folded text → keys of the elements holding such a text node. */
+  holders: Map<string, Set<string>>;
+  /** Folded text → how many such text nodes each element holds. */
+  textCounts: Map<string, Map<string, number>>;
+  /** The elements a selector picks, by the selector's JSON. */
+  bases: Map<string, Owner[]>;
+}
+
+const DOMS = new WeakMap<ScreenTable, Dom>();
+
+function isTextNode(n: UiNode): boolean {
+  return (n.role ?? n.className) === "StaticText";
+}
+
+function isEditableNode(n: UiNode): boolean {
+  return n.password || /^(textbox|searchbox|combobox)$/i.test(n.role ?? n.className) ||
+    n.attrs?.editable === "true";
+}
+
+/** Strict prefixes of a CSS path, longest first (`a > b > c` → `a > b`, `a`). */
+function prefixes(path: string): string[] {
+  if (path.includes(">>>")) return [];
+  const parts = path.split(" > ");
+  const out: string[] = [];
+  for (let k = parts.length - 1; k >= 1; k--) out.push(parts.slice(0, k).join(" > "));
+  return out;
+}
+
+function domOf(table: ScreenTable): Dom {
+  let dom = DOMS.get(table);
+  if (dom) return dom;
+  const owner: Owner[] = new Array(table.size);
+  const all: Set<string>[] = new Array(table.size);
+  const texts: number[] = [];
+  const holders = new Map<string, Set<string>>();
+  // Document order: a parent is done before its children.
+  for (let i = 0; i < table.size; i++) {
+    const n = table.node(i);
+    const p = table.parent(i);
+    const parentAll = p >= 0 ? owner[p]! : undefined;
+    if (isTextNode(n) && p >= 0) {
+      const pn = table.node(p);
+      const editableParent = isEditableNode(pn);
+      const siblings = pn.children.filter((c) => isTextNode(c) && norm(c.text ?? "") !== "");
+      if (!editableParent && (n.attrs?.tag === "#text" || n.attrs?.tag === undefined)) {
+        texts.push(i);
+      }
+      owner[i] = siblings.length <= 1
+        ? parentAll!
+        : { key: `@t${i}`, node: i, up: [parentAll!.key, ...parentAll!.up] };
+    } else {
+      const path = n.attrs?.cssPath;
+      const key = path ?? `@ax${i}`;
+      const up = path ? prefixes(path) : [];
+      if (parentAll) {
+        for (const k of [parentAll.key, ...parentAll.up]) {
+          if (k !== key && !up.includes(k)) up.push(k);
+        }
+      }
+      owner[i] = { key, node: i, up };
+    }
+    all[i] = new Set([owner[i]!.key, ...owner[i]!.up]);
+  }
+  for (const i of texts) {
+    const t = fold(table.node(i).text ?? table.node(i).name ?? "");
+    if (!t) continue;
+    let set = holders.get(t);
+    if (!set) holders.set(t, set = new Set());
+    for (const k of all[i]!) set.add(k);
+  }
+  dom = { owner, all, texts, holders, textCounts: new Map(), bases: new Map() };
+  DOMS.set(table, dom);
+  return dom;
+}
+
+/**
+ * The text an element shows, as the cascade reads it (`innerText`, whitespace-normalised): its
+ * own text, else its descendants' texts joined.
+ *
+ * @param table the screen
+ * @param i the node
+ * @returns the text ("" when it shows none)
+ */
+export function elementText(table: ScreenTable, i: number): string {
+  const n = table.node(i);
+  if (n.text !== undefined) return norm(n.text);
+  let out = "";
+  const end = table.subtreeEnd(i);
+  for (let j = i + 1; j < end; j++) {
+    const d = table.node(j);
+    if (d.children.length === 0 && d.text !== undefined) out += d.text;
+  }
+  return norm(out);
+}
+
+function safeRegex(src: string): RegExp | undefined {
+  try {
+    return new RegExp(`^(?:${src})$`, "s");
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The elements a selector without `childOf` picks as the cascade would: exact properties, own
+ * text (the element holding a text node), `textRegex` against the whole text of the deepest
+ * element showing it.
+ */
+function baseOwners(table: ScreenTable, sel: Selector): Owner[] {
+  const dom = domOf(table);
+  const key = JSON.stringify(sel);
+  const cached = dom.bases.get(key);
+  if (cached) return cached;
+  const found = findOwners(table, dom, sel);
+  dom.bases.set(key, found);
+  return found;
+}
+
+function findOwners(table: ScreenTable, dom: Dom, sel: Selector): Owner[] {
+  const seen = new Map<string, Owner>();
+  const re = sel.textRegex !== undefined ? safeRegex(sel.textRegex) : undefined;
+  if (sel.textRegex !== undefined && !re) return [];
+  const want = sel.text !== undefined ? norm(sel.text) : undefined;
+  for (let i = 0; i < table.size; i++) {
+    const n = table.node(i);
+    if (sel.id !== undefined && n.resourceId !== sel.id) continue;
+    if (sel.testId !== undefined && n.testId !== sel.testId) continue;
+    const desc = sel.ariaLabel ?? sel.contentDescription;
+    if (desc !== undefined && n.contentDescription !== desc) continue;
+    if (sel.role !== undefined && (n.role ?? n.className) !== sel.role) continue;
+    if (sel.name !== undefined && n.name !== sel.name) continue;
+    if (sel.cssPath !== undefined && n.attrs?.cssPath !== sel.cssPath) continue;
+    if (want !== undefined) {
+      if (n.text === undefined || norm(n.text) !== want || isEditableNode(n)) continue;
+    }
+    if (re) {
+      if (isEditableNode(n)) continue;
+      const own = n.text !== undefined ||
+        n.children.some((c) => isTextNode(c) && norm(c.text ?? "") !== "");
+      if (!own || !re.test(elementText(table, i))) continue;
+    }
+    const o = dom.owner[i]!;
+    if (!seen.has(o.key)) seen.set(o.key, o);
+  }
+  const list = [...seen.values()];
+  if (!re) return list;
+  // The deepest: an element whose descendant also matches is its container, not the match.
+  const keys = new Set(list.map((o) => o.key));
+  const inner = new Set<string>();
+  for (const o of list) for (const k of o.up) if (keys.has(k)) inner.add(k);
+  return list.filter((o) => !inner.has(o.key));
+}
+
+function holds(dom: Dom, key: string, text: string): boolean {
+  return dom.holders.get(fold(text))?.has(key) ?? false;
+}
+
+/** How many text nodes showing `text` lie inside `key`. */
+function textCount(table: ScreenTable, dom: Dom, key: string, text: string): number {
+  const want = fold(text);
+  let counts = dom.textCounts.get(want);
+  if (!counts) {
+    counts = new Map();
+    for (const i of dom.texts) {
+      if (fold(table.node(i).text ?? "") !== want) continue;
+      for (const k of dom.all[i]!) counts.set(k, (counts.get(k) ?? 0) + 1);
+    }
+    dom.textCounts.set(want, counts);
+  }
+  return counts.get(key) ?? 0;
+}
+
+/**
+ * The nodes a selector picks on the web as the cascade would, row anchors included (see the
+ * module doc), in document order.
+ *
+ * @param table the screen
+ * @param sel the selector (`index` picks the n-th)
+ * @param anchors its row anchors (`textAnchors(sel)`), innermost first, or none
+ * @returns the nodes standing for the matched elements, and how many there are
+ * @example
+ * ```ts
+ * import { ScreenTable } from "../screen_table.ts";
+ * import { makeNode } from "../ui_node.ts";
+ * const text = (t: string) =>
+ *   makeNode({ className: "StaticText", text: t, attrs: { tag: "#text" } });
+ * const row = (name: string, i: number) =>
+ *   makeNode({
+ *     className: "listitem",
+ *     attrs: { cssPath: `ul > li:nth-of-type(${i})` },
+ *     children: [text(name), makeNode({ className: "button", children: [text("Add")] })],
+ *   });
+ * const t = ScreenTable.from({
+ *   platform: "web",
+ *   format: "chrome",
+ *   width: 100,
+ *   height: 100,
+ *   root: makeNode({ className: "list", children: [row("Fern", 1), row("Cactus", 2)] }),
+ * }, { engine: "reference" });
+ * if (matchWeb(t, { text: "Add" }).count !== 2) throw new Error();
+ * if (matchWeb(t, { text: "Add" }, ["Cactus"]).indices[0] !== 7) throw new Error();
+ * ```
+ */
+export function matchWeb(
+  table: ScreenTable,
+  sel: Selector,
+  anchors: readonly string[] = [],
+): { indices: number[]; count: number } {
+  const { childOf: _c, index, ...base } = sel;
+  let owners = baseOwners(table, base);
+  if (anchors.length > 0) {
+    const dom = domOf(table);
+    const inside = new Map<string, number>();
+    for (const o of owners) for (const k of o.up) inside.set(k, (inside.get(k) ?? 0) + 1);
+    owners = owners.filter((o) => {
+      const i1 = o.up.findIndex((k) => holds(dom, k, anchors[0]!));
+      if (i1 < 0) return false;
+      if (inside.get(o.up[i1]!) !== 1) return false;
+      let at = i1;
+      for (let k = 1; k < anchors.length; k++) {
+        const next = o.up.findIndex((key, j) => j >= at && holds(dom, key, anchors[k]!));
+        if (next < 0) return false;
+        if (textCount(table, dom, o.up[next]!, anchors[k - 1]!) !== 1) return false;
+        at = next;
+      }
+      return true;
+    });
+  }
+  const indices = owners.map((o) => o.node);
+  if (index !== undefined) {
+    const i = indices[index];
+    return i === undefined ? { indices: [], count: 0 } : { indices: [i], count: 1 };
+  }
+  return { indices, count: indices.length };
+}
+
+/** Anchors tried per target, and pairs of them. */
+const MAX_ANCHORS = 12;
+const MAX_PAIRS = 60;
+const MAX_ROW_HOPS = 6;
+const MAX_ANCHOR_LENGTH = 60;
+
+/**
+ * Texts near a node that could anchor its row, nearest row first: DOM text with a letter and
+ * no number that changes (a count, a price, a time), not the node's own.
+ *
+ * @param table the screen
+ * @param node the target
+ * @param exclude texts that are the target's own (its label, its value)
+ * @returns folded-unique texts, as shown
+ */
+function anchorTexts(
+  table: ScreenTable,
+  node: number,
+  exclude: readonly string[],
+): string[] {
+  const dom = domOf(table);
+  const own = dom.owner[node]!;
+  const skip = new Set(exclude.map(fold));
+  const out: string[] = [];
+  const taken = new Set<string>();
+  for (const row of own.up.slice(0, MAX_ROW_HOPS)) {
+    for (const i of dom.texts) {
+      if (out.length >= MAX_ANCHORS) return out;
+      if (!dom.all[i]!.has(row) || dom.all[i]!.has(own.key)) continue;
+      const t = norm(table.node(i).text ?? "");
+      const f = fold(t);
+      if (!t || taken.has(f) || skip.has(f) || t.length > MAX_ANCHOR_LENGTH) continue;
+      if (!/\p{L}/u.test(t) || dynamicPattern(t) !== undefined) continue;
+      taken.add(f);
+      out.push(t);
+    }
+  }
+  return out;
+}
+
+/**
+ * The row anchors that make `base` pick `node` alone: one text, else two; when rows repeat
+ * exactly, the anchors that leave the fewest rows, with the node's `index` among them.
+ *
+ * @param table the screen
+ * @param node the target
+ * @param base a selector that matches the target among others
+ * @param exclude the target's own texts
+ * @returns the anchors, innermost first, and the index when rows repeat; undefined when none
+ */
+export function findAnchors(
+  table: ScreenTable,
+  node: number,
+  base: Selector,
+  exclude: readonly string[],
+): { anchors: string[]; index?: number } | undefined {
+  const texts = anchorTexts(table, node, exclude);
+  const all = matchWeb(table, base).count;
+  let best: { anchors: string[]; index: number; count: number } | undefined;
+  const picks = (anchors: string[]) => {
+    const m = matchWeb(table, base, anchors);
+    if (m.count === 1 && m.indices[0] === node) return true;
+    const at = m.indices.indexOf(node);
+    if (at >= 0 && m.count < all && m.count < (best?.count ?? Infinity)) {
+      best = { anchors, index: at, count: m.count };
+    }
+    return false;
+  };
+  for (const t of texts) if (picks([t])) return { anchors: [t] };
+  let tries = 0;
+  for (const a of texts) {
+    for (const b of texts) {
+      if (a === b) continue;
+      if (++tries > MAX_PAIRS) break;
+      if (picks([a, b])) return { anchors: [a, b] };
+    }
+    if (tries > MAX_PAIRS) break;
+  }
+  return best && { anchors: best.anchors, index: best.index };
+}
+
+/**
+ * Nests row anchors into a selector's `childOf` (innermost first).
+ *
+ * @param base the selector
+ * @param anchors the texts
+ * @returns `{ ...base, childOf: { text, childOf: { text } } }`
+ * @example
+ * ```ts
+ * const s = withAnchors({ text: "View" }, ["Premium Cable", "Office Supplies"]);
+ * if (s.childOf?.childOf?.text !== "Office Supplies") throw new Error();
+ * ```
+ */
+export function withAnchors(base: Selector, anchors: readonly string[]): Selector {
+  let parent: Selector | undefined;
+  for (let k = anchors.length - 1; k >= 0; k--) {
+    parent = parent ? { text: anchors[k]!, childOf: parent } : { text: anchors[k]! };
+  }
+  return parent ? { ...base, childOf: parent } : { ...base };
+}
+
+/** Words after a number that do not make it a count (`Step 2 of 3`, `2 in stock` stays). */
+const NOT_COUNT = new Set(["of", "to", "in", "on", "at", "by", "for", "and", "or", "x"]);
+const CURRENCY = /[$€£¥₹]\s?$/;
+
+/**
+ * A pattern for a text whose numbers change — a count (`(3)`, `2 items`), a price (`$37.50`),
+ * a time (`02:55:13`) — with each such number as digits (with separators when it had them)
+ * and the count's word with an optional plural `s`; other numbers (`5 Surprise`, `(3 Pack)`,
+ * `iPhone 15`) stay as they are. Undefined when no number changes. With `anyText` (a value
+ * read: `$12.50`, `7`) every number changes.
+ * `Checkout (2 items) $37.50` → `Checkout \(\d+ items?\) \$\d[\d.,]*`.
+ *
+ * @param text the text as shown
+ * @param anyText every number is a value (a read or an assertion on it)
+ * @returns the regex source, or undefined
+ * @example
+ * ```ts
+ * if (dynamicPattern("View cart (1)") !== "View cart \\(\\d+\\)") throw new Error();
+ * if (dynamicPattern("Mini Brands (3 Pack)") !== undefined) throw new Error();
+ * ```
+ */
+export function dynamicPattern(text: string, anyText = false): string | undefined {
+  const t = norm(text);
+  if (!/\d/.test(t)) return undefined;
+  // Even parts are copy, odd parts numbers.
+  const parts = t.split(/(\d+(?:[.,:]\d+)*)/);
+  const out = parts.map(escapeRegex);
+  let changed = false;
+  for (let k = 1; k < parts.length; k += 2) {
+    const n = parts[k]!;
+    const before = parts[k - 1]!;
+    const after = parts[k + 1]!;
+    const word = /^ (\p{Ll}+)/u.exec(after)?.[1];
+    const count = word !== undefined && !NOT_COUNT.has(word);
+    const price = CURRENCY.test(before) || /^\s?(€|EUR|USD|GBP)\b/.test(after);
+    const time = /^\d{1,2}(:\d{2}){1,2}$/.test(n);
+    const bare = before.endsWith("(") && after.startsWith(")");
+    if (!anyText && !count && !price && !time && !bare) continue;
+    changed = true;
+    out[k] = /[.,]/.test(n) ? "\\d[\\d.,]*" : n.split(":").map(() => "\\d+").join(":");
+    if (count) {
+      const stem = word!.endsWith("s") ? word!.slice(0, -1) : word!;
+      out[k + 1] = ` ${escapeRegex(stem)}s?${escapeRegex(after.slice(word!.length + 1))}`;
+    }
+  }
+  return changed ? out.join("") : undefined;
+}
