@@ -8,19 +8,21 @@
  *   - ImageButton "Navigate up" [ref=t209]
  *   - TextView "Settings" [ref=c18]
  * - Switch "Wi-Fi" [checked] [ref=y778]
- * - EditText "alice@example.com" [focused] [hint="Email"] [ref=k42b]
+ * - EditText "Email" [focused] [ref=k42b]: alice@example.com
  * - ViewGroup [ref=p311]: Sign in
  * (3 offscreen)
  * ```
  *
  * A line is `- Class "label" [states] [ref=R] {x:…,y:…,w:…,h:…}`, then `:` when children follow
- * or `: text` for a lone text child (or an input's value) shown inline. iOS `Other` elements
- * show only their label. Refs come from {@linkcode snapshotTree}; `resolveRef` reads the same
- * walk.
+ * or `: text` for a lone text child (or an input's value) shown inline. A text field is labelled
+ * by its content description, else hint, and shows what was typed after `:` (never a password's
+ * value), so typing keeps its label and ref. iOS `Other` elements show only their label. Refs
+ * come from {@linkcode snapshotTree}; `resolveRef` reads the same walk.
  *
  * @module
  */
 import {
+  fieldValue,
   isReadable,
   shortClassName,
   type SnapshotEntry,
@@ -76,7 +78,7 @@ function annotations(e: SnapshotEntry, screen: Screen, label: string): string {
   let out = "";
   if (
     isReadable(n.text) && isReadable(n.contentDescription) &&
-    n.contentDescription.trim() !== n.text.trim()
+    n.contentDescription.trim() !== n.text.trim() && n.contentDescription.trim() !== label.trim()
   ) {
     out += ` [desc=${quote(n.contentDescription)}]`;
   }
@@ -125,7 +127,7 @@ function entryLine(
       Math.round(b.h)
     }}`;
   }
-  const inline = e.inlineText ??
+  const inline = e.inlineText ?? fieldValue(n) ??
     (n.value !== undefined && n.value !== label && !n.password && VALUE_CLASSES.has(short)
       ? n.value
       : undefined);

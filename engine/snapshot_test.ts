@@ -85,8 +85,8 @@ Deno.test("renderSnapshot() annotates states", () => {
     '- Switch "Wi-Fi" [checked]',
     '- CheckBox "Remember" [checked=false]',
     '- Button "Pay" [disabled]',
-    '- EditText "bob" [focused] [hint="Name"]',
-    '- EditText "••••" [password]',
+    '- EditText "Name" [focused]: bob', // a field is labelled by its hint, its text is typed
+    "- EditText [password]", // no label reported; a password's value is never shown
     '- TextView "Tab" [selected]',
     "- ScrollView [scrollable]",
   ]);

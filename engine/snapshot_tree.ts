@@ -26,7 +26,7 @@
  *
  * @module
  */
-import { assignRefs } from "./refs.ts";
+import { assignRefs, isTextField } from "./refs.ts";
 import type { Screen, UiNode } from "./ui_node.ts";
 
 /** One shown node of a snapshot. */
@@ -255,6 +255,7 @@ function build(screen: Screen): SnapshotTree {
     const only = p.children.length === 1 ? p.children[0]! : undefined;
     if (
       only && only.children.length === 0 && p.node.value === undefined &&
+      fieldValue(p.node) === undefined &&
       TEXT_CLASSES.has(shortClassName(only.node.className)) && !isInteractive(only.node) &&
       visibleLabel(only.node) !== ""
     ) {
@@ -310,17 +311,48 @@ export function isReadable(s: string | undefined): s is string {
 
 /**
  * The label the snapshot shows: the first readable of text, content description and name
- * (an icon glyph as text gives way to its description), or "". The ref hashes
- * {@linkcode nodeLabel} as it is.
+ * (an icon glyph as text gives way to its description), or "". A text field's label is the
+ * first readable of content description, name and hint; its text is its value
+ * ({@linkcode fieldValue}). The ref hashes {@linkcode nodeLabel} as it is.
  *
  * @param node the node
  * @returns the label shown
  */
 export function visibleLabel(node: UiNode): string {
+  if (isTextField(node)) {
+    // A text field's text is its value (what was typed, or the hint while empty): see fieldValue.
+    if (isReadable(node.contentDescription)) return node.contentDescription;
+    if (isReadable(node.name)) return node.name;
+    if (isReadable(node.hint)) return node.hint;
+    return "";
+  }
   if (isReadable(node.text)) return node.text;
   if (isReadable(node.contentDescription)) return node.contentDescription;
   if (isReadable(node.name)) return node.name;
   return "";
+}
+
+/**
+ * The value a text field shows after its label (`- EditText "Email" [ref=k42]: bob@example.com`):
+ * its `value`, else its text, unless that is the hint shown while the field is empty or the
+ * label itself; never a password field's. Undefined for other nodes.
+ *
+ * @param node the node
+ * @returns the value typed, or undefined
+ * @example
+ * ```ts
+ * import { makeNode } from "./ui_node.ts";
+ * const empty = makeNode({ className: "android.widget.EditText", text: "Email", hint: "Email" });
+ * const typed = makeNode({ className: "android.widget.EditText", text: "bob@example.com", hint: "Email" });
+ * if (fieldValue(empty) !== undefined || fieldValue(typed) !== "bob@example.com") throw new Error();
+ * ```
+ */
+export function fieldValue(node: UiNode): string | undefined {
+  if (!isTextField(node) || node.password) return undefined;
+  const v = node.value ?? node.text;
+  if (!isReadable(v)) return undefined;
+  if (node.value === undefined && v === node.hint) return undefined; // the hint, nothing typed
+  return v === visibleLabel(node) ? undefined : v;
 }
 
 /** Android `com.android.systemui` windows shown beside a window of another package. */
