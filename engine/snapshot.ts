@@ -22,7 +22,9 @@
  * @module
  */
 import {
+  entryLabel,
   fieldValue,
+  isInteractiveClass,
   isReadable,
   shortClassName,
   type SnapshotEntry,
@@ -84,6 +86,10 @@ function annotations(e: SnapshotEntry, screen: Screen, label: string): string {
   }
   const level = n.attrs?.level;
   if (level !== undefined && n.className === "heading") out += ` [level=${level}]`;
+  // Android: what a tap acts on, when its class does not say so (a row, a card, an icon).
+  if (screen.platform === "android" && n.clickable && !isInteractiveClass(n)) {
+    out += " [clickable]";
+  }
   if (n.checked) out += " [checked]";
   else if (n.attrs?.checked === "mixed") out += " [checked=mixed]";
   else if (n.checkable) out += " [checked=false]";
@@ -112,11 +118,11 @@ function entryLine(
 ): string {
   const n = e.node;
   const short = shortClassName(n.className);
-  const label = visibleLabel(n);
+  const label = entryLabel(e);
   let line = indent + "- ";
   if (short !== "Other" || label === "") line += short;
   if (label !== "") line += (short !== "Other" ? " " : "") + quote(label);
-  else if (n.testId !== undefined) line += ` [id=${quote(n.testId)}]`;
+  if (n.testId !== undefined && visibleLabel(n) === "") line += ` [id=${quote(n.testId)}]`;
   line += annotations(e, screen, label);
   if (options.offscreen && e.offscreen) line += e.hidden ? " [hidden]" : " [offscreen]";
   line += ` [ref=${e.ref}]`;

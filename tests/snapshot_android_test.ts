@@ -4,6 +4,9 @@
  * and, when unlabelled, named by their content as TalkBack reads them.
  */
 import { parseHierarchy } from "../engine/hierarchy.ts";
+import { descendantLabelCandidates } from "../engine/optimizer/android_labels.ts";
+import { baseRef } from "../engine/refs.ts";
+import { ScreenTable } from "../engine/screen_table.ts";
 import { diffSnapshots, formatSnapshotDiff } from "../engine/snapshot_diff.ts";
 import { resolveRefAction } from "../engine/resolve_ref.ts";
 import { renderSnapshot } from "../engine/snapshot.ts";
@@ -98,4 +101,82 @@ Deno.test("a field without a content description is labelled by its hint, and ke
     line(flutter, url.ref),
     `- EditText "Enter URL\\nwww.example.com" [focused] [ref=${url.ref}]`,
   );
+});
+
+const APPS_LIST = "uiautomator_settings_display_over_apps_list.xml";
+
+Deno.test("clickable rows and icon buttons are marked [clickable] and named by their content", () => {
+  const screen = parseHierarchy(corpus(APPS_LIST));
+  const text = renderSnapshot(screen);
+  const refOf = (label: string) => text.match(new RegExp(`"${label}" .*\\[ref=(\\w+)\\]`))![1]!;
+  const rows: [string, string][] = [
+    ["Android Auto", "Not allowed"],
+    ["Google", "Not allowed"],
+    ["Google Play services", "Not allowed"],
+    ["pet_time_lock", "Not allowed"],
+    ["Phone", "Allowed"],
+    ["Photos", "Not allowed"],
+    ["YouTube", "Not allowed"],
+    ["YouTube Music", "Not allowed"],
+  ];
+  for (const [app, state] of rows) {
+    assertStringIncludes(text, `- View "${app}" [clickable] [ref=${refOf(app)}]: ${state}\n`);
+  }
+  for (const icon of ["Navigate up", "Search", "More options"]) {
+    assertStringIncludes(text, `- View "${icon}" [clickable] [ref=${refOf(icon)}]:\n  - Button [`);
+  }
+  assertStringIncludes(text, '- TextView "Display over other apps" [ref=');
+  assert(!/View \[ref=/.test(text), text); // no unnamed, unmarked View is left
+  // The row's ref is the tap target: it resolves to the clickable row, not to its text.
+  const row = resolveRefAction(screen, { kind: "tap", ref: refOf("Android Auto") });
+  assert(row.node.clickable && row.node.text === undefined);
+  // A class that says it is interactive is not marked again.
+  const calc = renderSnapshot(parseHierarchy(corpus("uiautomator_google_calculator.xml")));
+  assert(/- Button "7" \[ref=/.test(calc), calc);
+  assert(!/Button[^\n]*\[clickable\]/.test(calc), calc);
+  assertStringIncludes(calc, '- LinearLayout "Numbers and basic operations" [clickable] [ref=');
+});
+
+Deno.test("a clickable element is named as the optimizer names it (first unique descendant label)", () => {
+  let named = 0, compared = 0;
+  for (const e of Deno.readDirSync(CORPUS)) {
+    if (!e.name.endsWith(".xml")) continue;
+    const screen = parseHierarchy(corpus(e.name));
+    const table = ScreenTable.from(screen);
+    for (const entry of snapshotTree(screen).entries) {
+      if (entry.name === undefined) continue;
+      named++;
+      assert(entry.node.clickable, `${e.name}: ${entry.name} names a node that is not clickable`);
+      const [best] = descendantLabelCandidates(table, table.indexOf(entry.node));
+      const trail = best?.selector.contentDescription ?? best?.selector.text;
+      if (trail === undefined) continue; // an authored id names it in a trail, or no unique label
+      assertEquals(entry.name, trail, `${e.name} ${entry.ref}`);
+      compared++;
+    }
+  }
+  assert(named >= 60 && compared >= 40, `${named} named, ${compared} compared`);
+});
+
+Deno.test("without a unique descendant label, a clickable element reads its descendants' labels", () => {
+  const text = renderSnapshot(parseHierarchy(corpus("uiautomator_lockscreen_2018_720p_pt.xml")));
+  // Two identical notifications: neither "Telefone" nor "02/04/18" is unique on the screen, and
+  // the nested clickable header ("Expandir as notificações") is its own control.
+  const rows = text.split("\n").filter((l) =>
+    l.startsWith('- FrameLayout "Telefone, 02/04/18, Conteúdo oculto" [clickable] [ref=')
+  );
+  assertEquals(rows.length, 2, text);
+});
+
+Deno.test("a content name is shown, not hashed: the row keeps its ref when its text changes", () => {
+  const before = parseHierarchy(corpus(APPS_LIST));
+  const renamed = parseHierarchy(
+    edited(APPS_LIST, 'text="Android Auto"', 'text="Android Auto 2"'),
+  );
+  const row = (s: Screen) =>
+    entry(s, (e) => e.name?.startsWith("Android Auto") === true && e.node.clickable);
+  assertEquals(row(renamed).ref, row(before).ref);
+  assertEquals([row(before).name, row(renamed).name], ["Android Auto", "Android Auto 2"]);
+  for (const e of snapshotTree(before).entries) {
+    assertEquals(e.ref.replace(/[b-z]+$/, ""), baseRef(e.node));
+  }
 });
