@@ -8,6 +8,11 @@
  * `className + "\u0000" + label + "\u0000" + round10(cx) + "," + round10(cy)`; the WASM module
  * (`wasm/`) computes the same and its reference test compares against {@linkcode refHash}.
  *
+ * The label ({@linkcode nodeLabel}) is the node's text, else content description, else name —
+ * except for a text field ({@linkcode isTextField}), whose text is what was typed: its label is
+ * the content description, else name, else hint, so typing into a field keeps its ref (as on
+ * the web, where a textbox's label is its accessible name, not its value).
+ *
  * @module
  */
 import { center, type UiNode } from "./ui_node.ts";
@@ -88,14 +93,53 @@ export function refFromHash(hash: number): string {
   return LETTERS[hash % 26]! + String(Math.floor(hash / 26) % 1000);
 }
 
+const TEXT_FIELD_CLASSES: ReadonlySet<string> = new Set([
+  "android.widget.EditText",
+  "android.widget.AutoCompleteTextView",
+  "android.widget.MultiAutoCompleteTextView",
+  "XCUIElementTypeTextField",
+  "XCUIElementTypeSecureTextField",
+  "XCUIElementTypeSearchField",
+  "XCUIElementTypeTextView",
+  "textbox",
+  "searchbox",
+  "combobox",
+]);
+
 /**
- * The label a ref hashes: text, else content description, else accessible name, else "".
+ * Whether a node is a text field by its class: an Android EditText (or a subclass), an iOS text
+ * field or view, a web textbox, searchbox or combobox.
+ *
+ * @param n the node
+ * @returns true for a text field's class
+ * @example
+ * ```ts
+ * import { makeNode } from "./ui_node.ts";
+ * if (!isTextField(makeNode({ className: "com.google.android.material.textfield.TextInputEditText" }))) throw new Error();
+ * ```
+ */
+export function isTextField(n: { className: string }): boolean {
+  return TEXT_FIELD_CLASSES.has(n.className) || n.className.endsWith("EditText");
+}
+
+/**
+ * The label a ref hashes: text, else content description, else accessible name, else "". A
+ * text field's text is its value (what was typed, or the hint while empty), so a text field's
+ * label is its content description, else name, else hint, else "": typing keeps the ref.
  *
  * @param node the node
  * @returns the label
+ * @example
+ * ```ts
+ * import { makeNode } from "./ui_node.ts";
+ * const typed = makeNode({ className: "android.widget.EditText", text: "bob@example.com", hint: "Email" });
+ * if (nodeLabel(typed) !== "Email") throw new Error();
+ * ```
  */
 export function nodeLabel(node: UiNode): string {
-  return node.text ?? node.contentDescription ?? node.name ?? "";
+  // Nodes hold no empty strings (makeNode drops them), so `||` and `??` agree here.
+  if (isTextField(node)) return node.contentDescription || node.name || node.hint || "";
+  return node.text || node.contentDescription || node.name || "";
 }
 
 /**

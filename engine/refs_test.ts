@@ -1,5 +1,14 @@
 import { assert, assertEquals, assertMatch } from "../tests/assert.ts";
-import { assignRefs, baseRef, collisionSuffix, refFromHash, refHash, round10 } from "./refs.ts";
+import {
+  assignRefs,
+  baseRef,
+  collisionSuffix,
+  isTextField,
+  nodeLabel,
+  refFromHash,
+  refHash,
+  round10,
+} from "./refs.ts";
 import { makeNode } from "./ui_node.ts";
 
 /** The definition, spelled out with TextEncoder (the fast path encodes UTF-8 by hand). */
@@ -67,4 +76,41 @@ Deno.test("assignRefs() suffixes collisions in document order, deterministically
   assertEquals(assignRefs([a, c, b]), [base, baseRef(c), base + "b"]);
   assertEquals(assignRefs([b, a]), [base, base + "b"]);
   assertEquals(assignRefs([a, c, b]), assignRefs([a, c, b]));
+});
+
+Deno.test("nodeLabel() of a text field is its description, else name, else hint, never its text", () => {
+  const field = (init: Record<string, string>, className = "android.widget.EditText") =>
+    makeNode({ className, ...init });
+  assertEquals(nodeLabel(field({ text: "bob@example.com", hint: "Email" })), "Email");
+  assertEquals(nodeLabel(field({ text: "Email", hint: "Email" })), "Email");
+  assertEquals(
+    nodeLabel(field({ text: "bob", contentDescription: "input-email", hint: "Email" })),
+    "input-email",
+  );
+  assertEquals(nodeLabel(field({ text: "typed, no hint reported" })), "");
+  assertEquals(nodeLabel(field({ name: "Search", hint: "Find", text: "q" }, "textbox")), "Search");
+  assertEquals(
+    nodeLabel(field({ text: "x" }, "com.google.android.material.textfield.TextInputEditText")),
+    "",
+  );
+  assertEquals(
+    nodeLabel(field({ text: "OK", contentDescription: "ok" }, "android.widget.Button")),
+    "OK",
+  );
+  assert(isTextField({ className: "XCUIElementTypeSecureTextField" }));
+  assert(!isTextField({ className: "android.widget.TextView" }));
+  const at = { x: 0, y: 0, w: 100, h: 40 };
+  const empty = makeNode({
+    className: "android.widget.EditText",
+    text: "Email",
+    hint: "Email",
+    bounds: at,
+  });
+  const typed = makeNode({
+    className: "android.widget.EditText",
+    text: "bob",
+    hint: "Email",
+    bounds: at,
+  });
+  assertEquals(baseRef(typed), baseRef(empty));
 });

@@ -6,6 +6,7 @@
  *
  * @module
  */
+import { isTextField } from "./refs.ts";
 import { type SnapshotEntry, snapshotTree } from "./snapshot_tree.ts";
 import type { Bounds, Point, Screen, UiNode } from "./ui_node.ts";
 
@@ -19,6 +20,8 @@ export interface ResolvedRef {
   offscreen: boolean;
   hidden: boolean;
 }
+
+export { isTextField };
 
 /** The syntax of a ref: a letter, one to three digits, an optional collision suffix. */
 export const REF_PATTERN: RegExp = /^[a-z][0-9]{1,3}[a-z]*$/;
@@ -91,30 +94,6 @@ export type ResolvedRefAction =
   | { kind: "type"; ref: string; node: UiNode; point: Point; text: string }
   | { kind: "assertVisible"; ref: string; node: UiNode; point: Point; visible: boolean }
   | { kind: "scroll"; ref: string; node: UiNode; point: Point; direction: RefDirection };
-
-const EDITABLE = new Set([
-  "android.widget.EditText",
-  "android.widget.AutoCompleteTextView",
-  "android.widget.MultiAutoCompleteTextView",
-  "XCUIElementTypeTextField",
-  "XCUIElementTypeSecureTextField",
-  "XCUIElementTypeSearchField",
-  "XCUIElementTypeTextView",
-  "textbox",
-  "searchbox",
-  "combobox",
-]);
-
-/**
- * Whether a node is a text field by its class: an Android EditText (or a subclass), an iOS text
- * field or view, a web textbox, searchbox or combobox.
- *
- * @param n the node
- * @returns true for a text field's class
- */
-export function isTextField(n: UiNode): boolean {
-  return EDITABLE.has(n.className) || n.className.endsWith("EditText");
-}
 
 function findEditable(root: UiNode): UiNode | undefined {
   if (isTextField(root)) return root;

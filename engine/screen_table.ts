@@ -9,6 +9,7 @@
  *
  * @module
  */
+import { isTextField } from "./refs.ts";
 import type { Point, Screen, UiNode } from "./ui_node.ts";
 import {
   COL_AREA,
@@ -38,6 +39,7 @@ import {
   F_PASSWORD,
   F_SCROLLABLE,
   F_SELECTED,
+  F_TEXT_FIELD,
   F_VISIBLE,
   P_CLAUSE_COUNT,
   P_CLAUSES,
@@ -119,7 +121,7 @@ function flagsOf(n: UiNode): number {
     (n.focused ? F_FOCUSED : 0) | (n.checked ? F_CHECKED : 0) |
     (n.checkable ? F_CHECKABLE : 0) | (n.selected ? F_SELECTED : 0) |
     (n.scrollable ? F_SCROLLABLE : 0) | (n.password ? F_PASSWORD : 0) |
-    (n.visible ? F_VISIBLE : 0);
+    (n.visible ? F_VISIBLE : 0) | (isTextField(n) ? F_TEXT_FIELD : 0);
 }
 
 /** Lists the nodes in document order with their parent index and depth. */

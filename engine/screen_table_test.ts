@@ -142,7 +142,13 @@ for (const engine of ENGINES) {
 function specHash(n: UiNode): number {
   const r10 = (v: number) => Math.round(v / 10) * 10;
   const cx = Math.round(n.bounds.x + n.bounds.w / 2), cy = Math.round(n.bounds.y + n.bounds.h / 2);
-  const label = n.text ?? n.contentDescription ?? n.name ?? "";
+  // A text field's text is the value typed: its label is description, else name, else hint.
+  const field =
+    /^(android\.widget\.(AutoComplete|MultiAutoComplete)TextView|XCUIElementType(Secure)?TextField|XCUIElementType(SearchField|TextView)|textbox|searchbox|combobox)$|EditText$/
+      .test(n.className);
+  const label = field
+    ? n.contentDescription ?? n.name ?? n.hint ?? ""
+    : n.text ?? n.contentDescription ?? n.name ?? "";
   const s = `${n.className}\u0000${label}\u0000${String(r10(cx))},${String(r10(cy))}`;
   let h = 0x811c9dc5;
   for (const b of new TextEncoder().encode(s)) h = Math.imul(h ^ b, 0x01000193) >>> 0;
@@ -161,6 +167,21 @@ Deno.test("ScreenTable.refHashes() follows the ref hash definition on tricky nod
     node({ className: "", bounds: box(-4, -6, 0, 0) }), // round10(-4) is -0, printed 0
     node({ className: "View", bounds: box(1e6 + 0.5, 2e6, 3, 5) }),
     node({ className: "Text", text: "a", contentDescription: "b", bounds: box(5, 5, 1, 1) }),
+    // text fields: the typed text is not the label; description, else name, else hint is
+    node({
+      className: "android.widget.EditText",
+      text: "typed",
+      hint: "Email",
+      bounds: box(0, 0, 9, 9),
+    }),
+    node({
+      className: "android.widget.EditText",
+      text: "typed",
+      contentDescription: "mail",
+      hint: "Email",
+    }),
+    node({ className: "com.example.TextInputEditText", text: "typed" }),
+    node({ className: "textbox", name: "Search", hint: "Find…", text: "q" }),
   ];
   const tree = node({ className: "Root", bounds: box(0, 0, 100, 100) }, ...nodes);
   for (const engine of ENGINES) {

@@ -8,19 +8,23 @@
  *   - ImageButton "Navigate up" [ref=t209]
  *   - TextView "Settings" [ref=c18]
  * - Switch "Wi-Fi" [checked] [ref=y778]
- * - EditText "alice@example.com" [focused] [hint="Email"] [ref=k42b]
+ * - EditText "Email" [focused] [ref=k42b]: alice@example.com
  * - ViewGroup [ref=p311]: Sign in
  * (3 offscreen)
  * ```
  *
  * A line is `- Class "label" [states] [ref=R] {x:…,y:…,w:…,h:…}`, then `:` when children follow
- * or `: text` for a lone text child (or an input's value) shown inline. iOS `Other` elements
- * show only their label. Refs come from {@linkcode snapshotTree}; `resolveRef` reads the same
- * walk.
+ * or `: text` for a lone text child (or an input's value) shown inline. A text field is labelled
+ * by its content description, else hint, and shows what was typed after `:` (never a password's
+ * value), so typing keeps its label and ref. iOS `Other` elements show only their label. Refs
+ * come from {@linkcode snapshotTree}; `resolveRef` reads the same walk.
  *
  * @module
  */
 import {
+  entryLabel,
+  fieldValue,
+  isInteractiveClass,
   isReadable,
   shortClassName,
   type SnapshotEntry,
@@ -76,12 +80,16 @@ function annotations(e: SnapshotEntry, screen: Screen, label: string): string {
   let out = "";
   if (
     isReadable(n.text) && isReadable(n.contentDescription) &&
-    n.contentDescription.trim() !== n.text.trim()
+    n.contentDescription.trim() !== n.text.trim() && n.contentDescription.trim() !== label.trim()
   ) {
     out += ` [desc=${quote(n.contentDescription)}]`;
   }
   const level = n.attrs?.level;
   if (level !== undefined && n.className === "heading") out += ` [level=${level}]`;
+  // Android: what a tap acts on, when its class does not say so (a row, a card, an icon).
+  if (screen.platform === "android" && n.clickable && !isInteractiveClass(n)) {
+    out += " [clickable]";
+  }
   if (n.checked) out += " [checked]";
   else if (n.attrs?.checked === "mixed") out += " [checked=mixed]";
   else if (n.checkable) out += " [checked=false]";
@@ -110,11 +118,11 @@ function entryLine(
 ): string {
   const n = e.node;
   const short = shortClassName(n.className);
-  const label = visibleLabel(n);
+  const label = entryLabel(e);
   let line = indent + "- ";
   if (short !== "Other" || label === "") line += short;
   if (label !== "") line += (short !== "Other" ? " " : "") + quote(label);
-  else if (n.testId !== undefined) line += ` [id=${quote(n.testId)}]`;
+  if (n.testId !== undefined && visibleLabel(n) === "") line += ` [id=${quote(n.testId)}]`;
   line += annotations(e, screen, label);
   if (options.offscreen && e.offscreen) line += e.hidden ? " [hidden]" : " [offscreen]";
   line += ` [ref=${e.ref}]`;
@@ -125,7 +133,7 @@ function entryLine(
       Math.round(b.h)
     }}`;
   }
-  const inline = e.inlineText ??
+  const inline = e.inlineText ?? fieldValue(n) ??
     (n.value !== undefined && n.value !== label && !n.password && VALUE_CLASSES.has(short)
       ? n.value
       : undefined);

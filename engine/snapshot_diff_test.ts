@@ -44,8 +44,11 @@ Deno.test("diffSnapshots() reports a toggled switch as changed, a toast as added
   assertEquals(d.removed.map((l) => l.trim().replace(/ \[ref=.*/, "")), ['- TextView "1.0.0"']);
   const out = formatSnapshotDiff(d);
   assertStringIncludes(out, '+ Toast "Permission granted"');
-  assertStringIncludes(out, "~ View [checked]");
-  assertStringIncludes(out, "  was: View [checked=false]");
+  assertStringIncludes(out, '~ View "Allow display over other apps" [clickable] [checked]');
+  assertStringIncludes(
+    out,
+    '  was: View "Allow display over other apps" [clickable] [checked=false]',
+  );
 });
 
 Deno.test("diffSnapshots() matches lines without refs by text", () => {

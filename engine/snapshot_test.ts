@@ -68,7 +68,12 @@ Deno.test("renderSnapshot() keeps a generic container that is clickable, labelle
     n({ className: "android.view.View", contentDescription: "Avatar" }),
     n({ className: "android.view.View", resourceId: "banner", testId: "banner" }),
   ]);
-  assertEquals(lines(s), ["- ViewGroup: Sign in", '- View "Avatar"', '- View [id="banner"]']);
+  // An unlabelled clickable container is named by its content and marked clickable (Android).
+  assertEquals(lines(s), [
+    '- ViewGroup "Sign in" [clickable]',
+    '- View "Avatar"',
+    '- View [id="banner"]',
+  ]);
 });
 
 Deno.test("renderSnapshot() annotates states", () => {
@@ -85,8 +90,8 @@ Deno.test("renderSnapshot() annotates states", () => {
     '- Switch "Wi-Fi" [checked]',
     '- CheckBox "Remember" [checked=false]',
     '- Button "Pay" [disabled]',
-    '- EditText "bob" [focused] [hint="Name"]',
-    '- EditText "••••" [password]',
+    '- EditText "Name" [focused]: bob', // a field is labelled by its hint, its text is typed
+    "- EditText [password]", // no label reported; a password's value is never shown
     '- TextView "Tab" [selected]',
     "- ScrollView [scrollable]",
   ]);

@@ -10,7 +10,9 @@
  *    non-interactive leaves in the top 50 px), scroll indicators (extreme aspect ratio) and
  *    chevrons (exact text).
  * 2. A leaf repeating the label of its nearest shown ancestor adds nothing and is dropped (on
- *    the web, a text node that is part of that label).
+ *    the web, a text node that is part of that label). On Android an unlabelled clickable
+ *    element is labelled by its content first, as TalkBack reads it ({@linkcode contentName}):
+ *    a row `- View "Android Auto" [clickable]: Not allowed` drops its "Android Auto" text.
  * 3. Generic containers (View, FrameLayout, LinearLayout, ConstraintLayout, RelativeLayout,
  *    ViewGroup, XCUIElementTypeOther, web `generic`/`none`, …) without a label, test id or
  *    interaction are suppressed and their children lifted; a leaf of any class without a
@@ -22,11 +24,12 @@
  *    hidden (`visible=false`, itself or an ancestor).
  *
  * Refs do not depend on render options: depth, subtree, bounds and offscreen only change what
- * is printed.
+ * is printed. Nor do they hash a content name: it is shown only, so a row's ref does not change
+ * when another element on the screen takes one of its labels.
  *
  * @module
  */
-import { assignRefs } from "./refs.ts";
+import { assignRefs, isTextField } from "./refs.ts";
 import type { Screen, UiNode } from "./ui_node.ts";
 
 /** One shown node of a snapshot. */
@@ -37,6 +40,11 @@ export interface SnapshotEntry {
   depth: number;
   parent: SnapshotEntry | undefined;
   children: SnapshotEntry[];
+  /**
+   * Android: the name of an unlabelled clickable element read from its content
+   * ({@linkcode contentName}), shown as its label. Refs do not hash it (see `engine/refs.ts`).
+   */
+  name?: string;
   /** Text of a lone text-leaf child shown inline. */
   inlineText?: string;
   /** Off the screen (no overlap with it, or zero area) or hidden (itself or an ancestor). */
@@ -120,6 +128,18 @@ export function isInteractive(node: UiNode): boolean {
     INTERACTIVE_SHORT.has(shortClassName(node.className));
 }
 
+/**
+ * Whether a node's class is one a user acts on by nature (a button, a text field, a toggle), so
+ * that `[clickable]` would add nothing to it.
+ *
+ * @param node the node
+ * @returns true for an interactive class
+ */
+export function isInteractiveClass(node: UiNode): boolean {
+  const short = shortClassName(node.className);
+  return INTERACTIVE_SHORT.has(short) || isTextField(node) || short.endsWith("Button");
+}
+
 const INTERACTIVE_SHORT = new Set([
   "Button",
   "ImageButton",
@@ -178,6 +198,7 @@ interface Clip {
 interface Pending {
   node: UiNode;
   depth: number;
+  name?: string;
   inlineText?: string;
   offscreen: boolean;
   hidden: boolean;
@@ -187,6 +208,8 @@ interface Pending {
 function build(screen: Screen): SnapshotTree {
   const { width, height } = screen;
   const ios = screen.platform === "ios";
+  const android = screen.platform === "android";
+  let labelCounts: LabelCounts | undefined; // counted on the first unlabelled clickable
   const droppedWindows = androidSystemWindows(screen);
   const chromeCache = new Map<UiNode, boolean>();
   const isChrome = (n: UiNode): boolean => {
@@ -209,15 +232,21 @@ function build(screen: Screen): SnapshotTree {
   ) => {
     if (droppedWindows.has(node) || isChrome(node)) return;
     const hidden = hiddenAbove || !node.visible;
-    const own = visibleLabel(node);
     const leaf = node.children.length === 0;
+    let own = visibleLabel(node);
+    let name: string | undefined;
+    if (android && own === "" && node.clickable && !leaf) {
+      labelCounts ??= countLabels(screen.root);
+      name = contentName(node, labelCounts);
+      if (name !== undefined) own = name;
+    }
     if (leaf && own !== "" && own === label && !isInteractive(node)) return; // rule 2
     // Web text inside a named element is part of that name (`link "Hello World"` ← "Hello ").
     if (leaf && node.className === "StaticText" && label !== "" && label.includes(own.trim())) {
       return;
     }
     const short = shortClassName(node.className);
-    const plain = own === "" && !isInteractive(node) && node.testId === undefined;
+    const plain = own === "" && !isInteractive(node) && node.testId === undefined; // (name: clickable)
     const suppressed = ALWAYS_LIFTED.has(node.className) ||
       (plain && (leaf || GENERIC_CLASSES.has(short)));
     if (suppressed) {
@@ -243,6 +272,7 @@ function build(screen: Screen): SnapshotTree {
       hidden,
       children: [],
     };
+    if (name !== undefined) p.name = name;
     if (shown) shown.children.push(p);
     else pendingRoots.push(p);
     order.push(p);
@@ -255,6 +285,7 @@ function build(screen: Screen): SnapshotTree {
     const only = p.children.length === 1 ? p.children[0]! : undefined;
     if (
       only && only.children.length === 0 && p.node.value === undefined &&
+      fieldValue(p.node) === undefined &&
       TEXT_CLASSES.has(shortClassName(only.node.className)) && !isInteractive(only.node) &&
       visibleLabel(only.node) !== ""
     ) {
@@ -276,6 +307,7 @@ function build(screen: Screen): SnapshotTree {
       offscreen: p.offscreen,
       hidden: p.hidden,
     };
+    if (p.name !== undefined) e.name = p.name;
     if (p.inlineText !== undefined) e.inlineText = p.inlineText;
     entryOf.set(p, e);
     return e;
@@ -310,17 +342,144 @@ export function isReadable(s: string | undefined): s is string {
 
 /**
  * The label the snapshot shows: the first readable of text, content description and name
- * (an icon glyph as text gives way to its description), or "". The ref hashes
- * {@linkcode nodeLabel} as it is.
+ * (an icon glyph as text gives way to its description), or "". A text field's label is the
+ * first readable of content description, name and hint; its text is its value
+ * ({@linkcode fieldValue}). The ref hashes {@linkcode nodeLabel} as it is.
  *
  * @param node the node
  * @returns the label shown
  */
 export function visibleLabel(node: UiNode): string {
+  if (isTextField(node)) {
+    // A text field's text is its value (what was typed, or the hint while empty): see fieldValue.
+    if (isReadable(node.contentDescription)) return node.contentDescription;
+    if (isReadable(node.name)) return node.name;
+    if (isReadable(node.hint)) return node.hint;
+    return "";
+  }
   if (isReadable(node.text)) return node.text;
   if (isReadable(node.contentDescription)) return node.contentDescription;
   if (isReadable(node.name)) return node.name;
   return "";
+}
+
+/**
+ * The label an entry shows: its node's {@linkcode visibleLabel}, else the name read from its
+ * content (Android, unlabelled clickable elements), else "".
+ *
+ * @param entry the snapshot entry
+ * @returns the label shown
+ */
+export function entryLabel(entry: SnapshotEntry): string {
+  return visibleLabel(entry.node) || (entry.name ?? "");
+}
+
+/** How many nodes of a screen hold each exact text and each exact content description. */
+export interface LabelCounts {
+  text: Map<string, number>;
+  contentDescription: Map<string, number>;
+}
+
+/**
+ * Counts the texts and content descriptions of every node of a tree (hidden ones too), for
+ * {@linkcode contentName}'s "unique on the screen".
+ *
+ * @param root the screen's root
+ * @returns the counts
+ */
+export function countLabels(root: UiNode): LabelCounts {
+  const text = new Map<string, number>(), contentDescription = new Map<string, number>();
+  const stack = [root];
+  while (stack.length > 0) {
+    const n = stack.pop()!;
+    if (n.text !== undefined) text.set(n.text, (text.get(n.text) ?? 0) + 1);
+    const d = n.contentDescription;
+    if (d !== undefined) contentDescription.set(d, (contentDescription.get(d) ?? 0) + 1);
+    for (const c of n.children) stack.push(c);
+  }
+  return { text, contentDescription };
+}
+
+/** An icon font's glyph (private-use code points): a picture, not a label a user reads. */
+const ICON_GLYPH = /^[\p{Co}\s]+$/u;
+/** The most characters of descendant labels {@linkcode contentName} joins. */
+const MAX_CONTENT_NAME = 120;
+
+/**
+ * The name of an unlabelled clickable element read from its content, as TalkBack reads it and
+ * as the optimizer names it (`engine/optimizer/android_labels.ts`, heuristics v2): its first
+ * descendant content description that is unique on the screen, else its first descendant text
+ * unique on the screen; else its descendants' labels (description, else text) joined with ", ",
+ * cut after 120 characters. Hidden descendants are skipped, and so is everything inside a
+ * clickable descendant (another control's labels). A description that repeats its node's text
+ * and adds to it (`"You said  Hiii 12:30 pm ."`) is a summary, not a name; icon glyphs are no
+ * text.
+ *
+ * @param node the clickable element
+ * @param counts {@linkcode countLabels} of the whole screen
+ * @returns the name, or undefined when no descendant has a readable label
+ * @example
+ * ```ts
+ * import { makeNode } from "./ui_node.ts";
+ * const row = makeNode({ className: "android.view.View", clickable: true, children: [
+ *   makeNode({ className: "android.widget.TextView", text: "Android Auto" }),
+ *   makeNode({ className: "android.widget.TextView", text: "Not allowed" })] });
+ * if (contentName(row, countLabels(row)) !== "Android Auto") throw new Error();
+ * ```
+ */
+export function contentName(node: UiNode, counts: LabelCounts): string | undefined {
+  let desc: string | undefined, text: string | undefined;
+  const parts: string[] = [];
+  let length = 0;
+  const stack = node.children.toReversed();
+  while (stack.length > 0) {
+    const d = stack.pop()!;
+    const visible = d.visible;
+    if (visible && d.clickable) continue; // another control: its labels are its own
+    for (let c = d.children.length - 1; c >= 0; c--) stack.push(d.children[c]!);
+    if (!visible) continue;
+    const summary = d.text !== undefined && d.contentDescription !== d.text &&
+      d.contentDescription?.includes(d.text) === true;
+    const ownDesc = isReadable(d.contentDescription) && !summary ? d.contentDescription : undefined;
+    const ownText = isReadable(d.text) && !ICON_GLYPH.test(d.text) ? d.text : undefined;
+    if (desc === undefined && ownDesc !== undefined) {
+      if (counts.contentDescription.get(ownDesc) === 1) desc = ownDesc;
+    }
+    if (text === undefined && ownText !== undefined && counts.text.get(ownText) === 1) {
+      text = ownText;
+    }
+    if (desc !== undefined) return desc;
+    const spoken = ownDesc ?? ownText;
+    if (spoken !== undefined && length < MAX_CONTENT_NAME) {
+      parts.push(spoken);
+      length += spoken.length + 2;
+    }
+  }
+  if (text !== undefined) return text;
+  return parts.length > 0 ? parts.join(", ") : undefined;
+}
+
+/**
+ * The value a text field shows after its label (`- EditText "Email" [ref=k42]: bob@example.com`):
+ * its `value`, else its text, unless that is the hint shown while the field is empty or the
+ * label itself; never a password field's. Undefined for other nodes.
+ *
+ * @param node the node
+ * @returns the value typed, or undefined
+ * @example
+ * ```ts
+ * import { makeNode } from "./ui_node.ts";
+ * const empty = makeNode({ className: "android.widget.EditText", text: "Email", hint: "Email" });
+ * const typed = makeNode({ className: "android.widget.EditText", text: "bob@example.com", hint: "Email" });
+ * if (fieldValue(empty) !== undefined || fieldValue(typed) !== "bob@example.com") throw new Error();
+ * ```
+ */
+export function fieldValue(node: UiNode): string | undefined {
+  if (!isTextField(node) || node.password) return undefined;
+  const v = node.value ?? node.text;
+  if (!isReadable(v)) return undefined;
+  if (node.value === undefined && v === node.hint) return undefined; // the hint, nothing typed
+  return v === visibleLabel(node) ? undefined : v;
 }
 
 /** Android `com.android.systemui` windows shown beside a window of another package. */

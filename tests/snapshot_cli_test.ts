@@ -33,7 +33,7 @@ Deno.test("cairn snapshot --ref --depth --bounds --format narrows and details th
   );
   assert(
     lines.slice(1).every((l) =>
-      /^ {2}- FrameLayout "Task \d+" \[ref=[a-z]\d+\] \[\+2\] \{/.test(l)
+      /^ {2}- FrameLayout "Task \d+" \[clickable\] \[ref=[a-z]\d+\] \[\+2\] \{/.test(l)
     ),
     r.out,
   );

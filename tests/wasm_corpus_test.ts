@@ -20,7 +20,13 @@ function corpusFiles(): string[] {
 function specHash(n: UiNode): number {
   const r10 = (v: number) => Math.round(v / 10) * 10;
   const cx = Math.round(n.bounds.x + n.bounds.w / 2), cy = Math.round(n.bounds.y + n.bounds.h / 2);
-  const label = n.text ?? n.contentDescription ?? n.name ?? "";
+  // A text field's text is the value typed: its label is description, else name, else hint.
+  const field =
+    /^(android\.widget\.(AutoComplete|MultiAutoComplete)TextView|XCUIElementType(Secure)?TextField|XCUIElementType(SearchField|TextView)|textbox|searchbox|combobox)$|EditText$/
+      .test(n.className);
+  const label = field
+    ? n.contentDescription ?? n.name ?? n.hint ?? ""
+    : n.text ?? n.contentDescription ?? n.name ?? "";
   const s = `${n.className}\u0000${label}\u0000${String(r10(cx))},${String(r10(cy))}`;
   let h = 0x811c9dc5;
   for (const b of new TextEncoder().encode(s)) h = Math.imul(h ^ b, 0x01000193) >>> 0;

@@ -14,7 +14,16 @@ import {
 import type { Prng } from "../wasm/prng.ts";
 import { assertEquals } from "./assert.ts";
 
-const CLASSES = ["Button", "TextView", "android.widget.FrameLayout", "View", "Ünï", "日本"];
+const CLASSES = [
+  "Button",
+  "TextView",
+  "android.widget.FrameLayout",
+  "View",
+  "Ünï",
+  "日本",
+  "android.widget.EditText", // text fields hash another label (engine/refs.ts nodeLabel)
+  "textbox",
+];
 const WORDS = ["OK", "Cancel", "Sign in", "ok", "", "😀 emoji", "naïve", "a\u0000b"];
 const COORDS = [-20, -5, -0.5, 0, 0.5, 10, 10.5, 20, 33, 50, 64.5, 90, 100, 120];
 

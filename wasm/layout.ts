@@ -152,6 +152,11 @@ export const F_SCROLLABLE = 64;
 export const F_PASSWORD = 128;
 /** Flag: visible (only visible nodes are hit). */
 export const F_VISIBLE = 256;
+/**
+ * Flag: a text field (`isTextField` of engine/refs.ts: EditText, iOS text field, web textbox). Its
+ * ref label is content description, else name, else hint: its text is the value typed.
+ */
+export const F_TEXT_FIELD = 512;
 
 // ---- selector predicate (Int32 fields at a pointer passed to count/matches) ----
 /** Predicate field: first node index of the range searched (inclusive). */
@@ -172,6 +177,8 @@ export const MAX_CLAUSES = 8;
 export const PREDICATE_INTS = 24;
 
 // ---- ref hash (FNV-1a, 32 bit) ----
+// label = text || contentDescription || name, or for an F_TEXT_FIELD node
+// contentDescription || name || hint (the first non-absent string id).
 /** FNV-1a 32-bit offset basis. */
 export const FNV_OFFSET = 0x811c9dc5;
 /** FNV-1a 32-bit prime. */

@@ -13,6 +13,7 @@ import {
   COL_DEPTH,
   COL_END,
   COL_FLAGS,
+  COL_HINT,
   COL_NAME,
   COL_PARENT,
   COL_TEXT,
@@ -20,6 +21,7 @@ import {
   COL_X2,
   COL_Y1,
   COL_Y2,
+  F_TEXT_FIELD,
   F_VISIBLE,
   FNV_OFFSET,
   FNV_PRIME,
@@ -71,11 +73,15 @@ function hashDecimal(h: number, v: number): number {
 function refHashes(t: FlatTable, out: Uint32Array): void {
   const cls = t.column(COL_CLASS), text = t.column(COL_TEXT);
   const desc = t.column(COL_CONTENT_DESCRIPTION), name = t.column(COL_NAME);
+  const hint = t.column(COL_HINT), flags = t.column(COL_FLAGS);
   const cx = t.column(COL_CX), cy = t.column(COL_CY);
   for (let i = 0; i < t.n; i++) {
     let h = hashString(FNV_OFFSET | 0, t, cls[i]!);
     h = fnv(h, 0);
-    h = hashString(h, t, text[i]! || desc[i]! || name[i]!);
+    const label = (flags[i]! & F_TEXT_FIELD) !== 0
+      ? desc[i]! || name[i]! || hint[i]! // a text field's text is its value
+      : text[i]! || desc[i]! || name[i]!;
+    h = hashString(h, t, label);
     h = fnv(h, 0);
     h = hashDecimal(h, cx[i]!);
     h = fnv(h, 44); // ","

@@ -1,7 +1,9 @@
-// Ref hashes: FNV-1a 32-bit over className \0 label \0 round10(cx) "," round10(cy).
+// Ref hashes: FNV-1a 32-bit over className \0 label \0 round10(cx) "," round10(cy), where label
+// is text || contentDescription || name, or contentDescription || name || hint for a text field
+// (F_TEXT_FIELD: its text is the value typed).
 import {
-  COL_CLASS, COL_CONTENT_DESCRIPTION, COL_CX, COL_CY, COL_NAME, COL_TEXT, FNV_OFFSET, FNV_PRIME,
-  H_ARENA, H_STR_OFFSETS,
+  COL_CLASS, COL_CONTENT_DESCRIPTION, COL_CX, COL_CY, COL_FLAGS, COL_HINT, COL_NAME, COL_TEXT,
+  F_TEXT_FIELD, FNV_OFFSET, FNV_PRIME, H_ARENA, H_STR_OFFSETS,
 } from "../layout";
 import { column, count } from "./table";
 
@@ -56,6 +58,8 @@ export function refHashes(table: usize, out: usize, cache: usize): void {
   const text = column(table, COL_TEXT);
   const desc = column(table, COL_CONTENT_DESCRIPTION);
   const name = column(table, COL_NAME);
+  const hint = column(table, COL_HINT);
+  const flags = column(table, COL_FLAGS);
   const cxp = column(table, COL_CX);
   const cyp = column(table, COL_CY);
   for (let i = 0; i < n; i++) {
@@ -66,9 +70,16 @@ export function refHashes(table: usize, out: usize, cache: usize): void {
       h = step(hashString(<u32>FNV_OFFSET, offsets, arena, load<i32>(cls + at)), 0);
       store<u32>(slot, h);
     }
-    let label = load<i32>(text + at);
-    if (label == 0) label = load<i32>(desc + at);
-    if (label == 0) label = load<i32>(name + at);
+    let label: i32;
+    if ((load<i32>(flags + at) & F_TEXT_FIELD) != 0) {
+      label = load<i32>(desc + at);
+      if (label == 0) label = load<i32>(name + at);
+      if (label == 0) label = load<i32>(hint + at);
+    } else {
+      label = load<i32>(text + at);
+      if (label == 0) label = load<i32>(desc + at);
+      if (label == 0) label = load<i32>(name + at);
+    }
     h = hashString(h, offsets, arena, label);
     h = step(h, 0);
     h = hashInt(h, round10(load<i32>(cxp + at)));
