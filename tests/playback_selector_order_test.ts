@@ -159,3 +159,33 @@ Deno.test("playback in Chromium treats an index past the matches on screen as no
     assertEquals((await values(driver))["f-email"], "");
   });
 });
+
+Deno.test("playback in Chromium scrolls an indexed or regex match below the fold into view and acts on that match", async () => {
+  const tall = `<!doctype html><html><body>
+<button data-testid="item" onclick="__log.push('a')">Item 1</button>
+<div style="height:1500px"></div>
+<button data-testid="item" onclick="__log.push('b')">Item 2</button>
+<div style="height:1500px"></div>
+<button data-testid="item" onclick="__log.push('c')">Item 3</button>
+<div style="height:1500px"></div>
+<script>window.__log = [];</script>
+</body></html>`;
+  await withPages({ tall }, async (driver, store, url) => {
+    const plan = trailToPlan(parseTrail(`config:
+  platform: web
+  url: ${url("tall")}
+  viewport: { width: 1000, height: 700 }
+trail:
+  - step: Pick the items
+    recording:
+      - tap: { testId: item, index: 2 }
+      - tap: { textRegex: "Item \\\\d+", index: 1 }
+`));
+    const report = await runPlayback(driver, store, { ...plan, selectorMode: "strict" });
+    assertEquals(report.results.map((r) => r.status), ["ok", "ok", "ok"]);
+    assertEquals(
+      await driver.page.evaluate(() => (globalThis as unknown as { __log: string[] }).__log),
+      ["c", "b"],
+    );
+  });
+});
