@@ -25,6 +25,7 @@ import {
   androidCascade,
   type CascadeLevel,
   describeTried,
+  pickMatch,
   type Resolution,
   resolveTarget,
   webCascade,
@@ -860,12 +861,11 @@ class Run {
     if (c.x < 0 || c.x >= vp.width) {
       await this.driver.scroll(dx > 0 ? "right" : "left", { distance: Math.abs(dx) });
     }
+    // The same pick as the cascade's (the n-th of an indexed level, a pattern's matches).
     for (const q of level.queries) {
-      const found = (await this.driver.find(q).catch(() => [])).filter((e) =>
-        e.visible && e.bounds.w > 0 && e.bounds.h > 0
-      );
-      if (found.length === 1) return found[0]!;
-      if (found.length > 1) break;
+      const m = pickMatch(level, await this.driver.find(q).catch(() => []));
+      if (m.element) return m.element;
+      if (m.visible.length > 0) break;
     }
     return element;
   }

@@ -392,3 +392,33 @@ trail:
   );
   assertEquals(standin.gestures, []);
 });
+
+Deno.test("runPlayback() on Android treats an index past the matches on screen as not found, never as the one match there is", async () => {
+  // The login screen without its Password field: one `RNE__Input__text-input` left (Email).
+  const password = /<node index="1" text="Password"[^>]*\/>/.exec(LOGIN_XML)![0];
+  const trail = `config:
+  id: no-password
+  platform: android
+trail:
+  - step: Enter the password
+    recording:
+      - inputText:
+          selectors:
+            - contentDescription: "input-password"
+            - id: "RNE__Input__text-input"
+              index: 1
+          text: "s3cretPass!"
+`;
+  const { report, standin, screen } = await replayPlan(
+    LOGIN_XML.replace(password, ""),
+    trailToPlan(parseTrail(trail)),
+  );
+  const r = report.results[0]!;
+  assertEquals([r.status, r.error_code], ["failed", "selector_not_found"]);
+  assertEquals(
+    r.error,
+    "No selector matched exactly one visible element (~input-password → 0; id=RNE__Input__text-input[1] → 1 (index 1 needs 2 matches))",
+  );
+  assertEquals(taps(standin), []);
+  assertEquals(byDesc(screen, "input-email")?.text, "Email");
+});

@@ -86,15 +86,16 @@ const TargetSelector = z.object({
 
 /**
  * What a recording knows of the element an action targeted: every selector the recorder
- * computed. The web cascade tries them in a fixed order (see `cascade.ts`); the Android
- * cascade follows `alternatives` when a trail gave an ordered list.
+ * computed. The cascade tries one selector's properties in a fixed order (see `cascade.ts`),
+ * and follows `alternatives` when a trail gave an ordered list.
  */
 export const Target = TargetSelector.extend({
   /**
    * A trail's ordered fallback list (`selectors: [...]`), one entry per selector that names an
-   * element (an `xy` alone is `point`): the Android cascade tries them in this order, and an
-   * entry's `index` and `within` qualify only that entry's lookups. The fields above are the
-   * entries merged (the first one's properties lead), for reports and the coordinate check.
+   * element (an `xy` alone is `point`): the web and Android cascades try them in this order, and
+   * an entry's `index` and `within` qualify only that entry's lookups. The fields above are the
+   * entries merged (the first one's properties lead), for reports and the identity check of
+   * positional matches (CSS path, XPath, coordinates).
    */
   alternatives: z.array(TargetSelector).optional(),
   /** Where the action happened, in the recording's coordinate space. */
@@ -209,7 +210,8 @@ export function isSupported(type: string): type is ActionType {
 
 /**
  * A short description of an action for the subtitle and the CLI table, in the notation of the
- * platform it plays on: web `click [data-testid=submit]`, `navigate http://…`, `type #email`;
+ * platform it plays on: web `click [data-testid=submit]`, `navigate http://…`, `type #email`,
+ * `click "Remove" >> nth=1` (a trail's first selector, as the cascade tries it);
  * Android `type ~input-email`, `click id=com.app:id/ok`, `click text="LOGIN"`,
  * `click ~Task 5 >> id=…:id/star_button` (a trail's first selector, as the cascade tries it).
  *
@@ -236,16 +238,24 @@ export function describeAction(
     what = describeNativeTarget(t.alternatives?.[0] ?? t) ||
       (t.point ? `(${t.point.x}, ${t.point.y})` : "");
   } else if (t) {
-    what = t.css ?? (t.testId !== undefined ? `[data-testid=${t.testId}]` : undefined) ??
-      (t.ariaLabel !== undefined ? `[aria-label="${t.ariaLabel}"]` : undefined) ??
-      (t.id !== undefined ? `#${t.id}` : undefined) ??
-      (t.role !== undefined && t.name !== undefined ? `${t.role} "${t.name}"` : undefined) ??
-      (t.text !== undefined ? `"${t.text}"` : undefined) ??
-      (t.contentDescription !== undefined ? `~${t.contentDescription}` : undefined) ??
-      t.cssPath ?? t.xpath ??
+    what = describeWebTarget(t.alternatives?.[0] ?? t) ||
       (t.point ? `(${t.point.x}, ${t.point.y})` : "");
   }
   return what ? `${action.type} ${what}` : action.type;
+}
+
+/** A web selector as CSS-minded users read it (`[data-testid=go]`, `#email >> nth=1`); "" for none. */
+function describeWebTarget(t: z.infer<typeof TargetSelector>): string {
+  const own = t.css ?? (t.testId !== undefined ? `[data-testid=${t.testId}]` : undefined) ??
+    (t.ariaLabel !== undefined ? `[aria-label="${t.ariaLabel}"]` : undefined) ??
+    (t.id !== undefined ? `#${t.id}` : undefined) ??
+    (t.role !== undefined && t.name !== undefined ? `${t.role} "${t.name}"` : undefined) ??
+    (t.text !== undefined ? `"${t.text}"` : undefined) ??
+    (t.contentDescription !== undefined ? `~${t.contentDescription}` : undefined) ??
+    t.cssPath ?? t.xpath ?? (t.role !== undefined ? `role=${t.role}` : undefined) ?? "";
+  return own && t.index !== undefined && !t.css && !t.cssPath && !t.xpath
+    ? `${own} >> nth=${t.index}`
+    : own;
 }
 
 /**

@@ -46,6 +46,20 @@ Deno.test("describeAction() names Android targets as Appium does, web targets as
     ],
     [{ type: "click", target: { testId: "go", id: "go-btn" } }, "web", "click [data-testid=go]"],
     [{ type: "click", target: { id: "go-btn" } }, "web", "click #go-btn"],
+    [{ type: "click", target: { text: "Remove", index: 1 } }, "web", 'click "Remove" >> nth=1'],
+    [
+      {
+        type: "type",
+        target: {
+          testId: "field",
+          ariaLabel: "Email",
+          index: 0,
+          alternatives: [{ ariaLabel: "Email" }, { testId: "field", index: 0 }],
+        },
+      },
+      "web",
+      'type [aria-label="Email"]',
+    ],
   ];
   for (const [action, platform, expected] of cases) {
     assertEquals(describeAction(action, platform), expected);

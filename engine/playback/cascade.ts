@@ -6,8 +6,10 @@
  * Android: id → content description → text → class + index → coordinates.
  *
  * A level only counts when it matches exactly one visible element: an ambiguous level is
- * passed over, never acted on. Text is matched exactly first, then whitespace-normalised,
- * then case-insensitively — never as a substring.
+ * passed over, never acted on. A level with an index (a trail's `index`) takes the n-th visible
+ * match in document order, and counts as not found when there are fewer. A trail's ordered
+ * `selectors:` list is planned entry by entry, in its order, on both platforms. Text is matched
+ * exactly first, then whitespace-normalised, then case-insensitively — never as a substring.
  *
  * @module
  */
@@ -209,7 +211,12 @@ export function sanitizeCssPath(path: string): string {
 
 /**
  * Plans the web cascade for a target: the levels its recorded selectors allow, in the order
- * of 003 R3, shaped by the selector mode (see {@linkcode levelsForMode}).
+ * of 003 R3, shaped by the selector mode (see {@linkcode levelsForMode}). A trail's ordered
+ * fallback list (`target.alternatives`) is followed in its order — the optimizer put the unique
+ * selector first — each entry planned on its own (in 003's order within the entry), so its
+ * `index` and `childOf` qualify only its own lookups and a positional entry is tried only when
+ * the entries before it fail; a lookup an earlier entry already planned is not repeated. A level
+ * with an index shows it as Playwright does (`[data-testid="field"] >> nth=0`).
  *
  * @param target what the recording knows of the element
  * @param mode strict (primary selector only), flexible (no coordinates) or adaptive (all)
@@ -218,9 +225,44 @@ export function sanitizeCssPath(path: string): string {
  * ```ts
  * const levels = webCascade({ testId: "go", ariaLabel: "Go" }, "adaptive");
  * if (levels[0]!.selector !== '[data-testid="go"]' || levels[1]!.strategy !== "aria_label") throw new Error();
+ * const ordered = webCascade({
+ *   testId: "field",
+ *   ariaLabel: "Email",
+ *   index: 0,
+ *   alternatives: [{ ariaLabel: "Email" }, { testId: "field", index: 0 }],
+ * });
+ * if (ordered[0]!.selector !== '[aria-label="Email"]' || ordered[0]!.nth !== undefined) throw new Error();
+ * if (ordered[1]!.selector !== '[data-testid="field"] >> nth=0') throw new Error();
  * ```
  */
 export function webCascade(target: Target, mode: SelectorMode = "adaptive"): CascadeLevel[] {
+  return levelsForMode(plannedInOrder(target, webLevels), target, mode);
+}
+
+/**
+ * The levels of a target's selectors: each entry of its ordered fallback list on its own, in
+ * order (or the target alone), a lookup already planned by an earlier entry left out.
+ */
+function plannedInOrder(
+  target: Target,
+  levelsOf: (selector: Omit<Target, "alternatives" | "point">) => CascadeLevel[],
+): CascadeLevel[] {
+  const entries = target.alternatives?.length ? target.alternatives : [target];
+  const levels: CascadeLevel[] = [];
+  const planned = new Set<string>();
+  for (const entry of entries) {
+    for (const level of levelsOf(entry)) {
+      const key = JSON.stringify([level.queries, level.nth, level.pattern]);
+      if (planned.has(key)) continue;
+      planned.add(key);
+      levels.push(level);
+    }
+  }
+  return levels;
+}
+
+/** The web levels of one selector (no coordinates), scoped and indexed as it says. */
+function webLevels(target: Omit<Target, "alternatives" | "point">): CascadeLevel[] {
   const levels: CascadeLevel[] = [];
   const css = (strategy: Strategy, selector: string): CascadeLevel => ({
     strategy,
@@ -240,6 +282,13 @@ export function webCascade(target: Target, mode: SelectorMode = "adaptive"): Cas
         ? `role=${target.role}[name=${cssString(target.name)}]`
         : `aria/${target.name}`,
       queries: [{ using: "aria", value: `${target.role ?? ""}|${target.name}` }],
+    });
+  } else if (target.role && target.index !== undefined) {
+    // A role with an index and no name (`{ role: textbox, index: 1 }`): the n-th of the role.
+    levels.push({
+      strategy: "role_name",
+      selector: `role=${target.role}`,
+      queries: [{ using: "aria", value: `${target.role}|` }],
     });
   }
   if (target.id) {
@@ -276,16 +325,12 @@ export function webCascade(target: Target, mode: SelectorMode = "adaptive"): Cas
     if (clean.trim()) levels.push(css("css_path", clean));
   }
   const rows = target.within?.texts;
-  return levelsForMode(
-    withNth(
-      rows
-        ? anchoredWebLevels(levels, target, rows)
-        : scoped(levels, target, webScope, scopeWebLevel),
-      target,
-    ),
+  return withNth(
+    rows
+      ? anchoredWebLevels(levels, target, rows)
+      : scoped(levels, target, webScope, scopeWebLevel),
     target,
-    mode,
-  );
+  ).map((l) => l.nth === undefined ? l : { ...l, selector: `${l.selector} >> nth=${l.nth}` });
 }
 
 /** XPath: a text node equal to `text`, whitespace-normalised and ASCII case-insensitively. */
@@ -468,18 +513,7 @@ function scoped<S>(
  * ```
  */
 export function androidCascade(target: Target, mode: SelectorMode = "adaptive"): CascadeLevel[] {
-  const entries = target.alternatives?.length ? target.alternatives : [target];
-  const levels: CascadeLevel[] = [];
-  const planned = new Set<string>();
-  for (const entry of entries) {
-    for (const level of androidLevels(entry)) {
-      const key = JSON.stringify([level.queries, level.nth, level.pattern]);
-      if (planned.has(key)) continue;
-      planned.add(key);
-      levels.push(level);
-    }
-  }
-  return levelsForMode(levels, target, mode);
+  return levelsForMode(plannedInOrder(target, androidLevels), target, mode);
 }
 
 /** The Android levels of one selector (no coordinates), scoped and indexed as it says. */
@@ -627,7 +661,10 @@ export interface TriedLevel {
   selector: string;
   matches: number;
   hidden?: number;
-  /** Why the verifier refused its one match. */
+  /**
+   * Why the level picked nothing though it matched: the verifier refused its one match, or its
+   * index needs more matches than there are (`index 1 needs 2 matches`).
+   */
   refused?: string;
   /** The finder could not read a lookup of the level (an invalid selector), and why. */
   invalid?: string;
@@ -647,7 +684,8 @@ function invalidSelector(err: unknown): string | undefined {
 
 /**
  * The levels tried, one clause each, for a failure message: `~Task 5 >> id=star → 0`,
- * `id=field → 3`, `text=/(/ → invalid selector (…why…)`.
+ * `id=field → 3`, `text=/(/ → invalid selector (…why…)`, `id=field[1] → 1 (index 1 needs 2
+ * matches)`.
  *
  * @param tried the levels of a resolution
  * @returns the clauses joined by `; `
@@ -659,7 +697,13 @@ function invalidSelector(err: unknown): string | undefined {
  */
 export function describeTried(tried: readonly TriedLevel[]): string {
   return tried.map((t) =>
-    `${t.selector} → ${t.invalid !== undefined ? `invalid selector (${t.invalid})` : t.matches}`
+    `${t.selector} → ${
+      t.invalid !== undefined
+        ? `invalid selector (${t.invalid})`
+        : t.refused !== undefined
+        ? `${t.matches} (${t.refused})`
+        : t.matches
+    }`
   ).join("; ");
 }
 
@@ -677,10 +721,65 @@ export interface Resolution {
   sawHidden: boolean;
 }
 
+/** What a level makes of one lookup's elements (see {@linkcode pickMatch}). */
+export interface LevelMatch<M extends LookupMatch = LookupMatch> {
+  /** The visible elements the lookup found (after a pattern filter), in document order. */
+  visible: M[];
+  /** How many it found that are hidden or have no size. */
+  hidden: number;
+  /** The element the level picks, when it picks one. */
+  element?: M;
+  /** The level has an index and fewer visible matches than it needs: not found, why. */
+  short?: string;
+}
+
 /**
- * Runs the selector levels (not coordinates) in order through `finder`; the first level with
- * exactly one visible match wins. A lookup that throws counts as no match; when it threw
- * because the finder cannot read the selector, the level says so (`invalid`).
+ * The element a level picks from what one of its lookups found: the one visible match, or with
+ * an index (`nth`) the n-th visible match in document order. An index with fewer matches than it
+ * needs picks nothing (`short`): the recorded n-th element is not there, and another match must
+ * not stand in for it. Several matches without an index pick nothing (ambiguous).
+ *
+ * @param level the level (its `nth` and `pattern`)
+ * @param found what the lookup returned
+ * @returns the visible matches, the hidden count and the element picked
+ * @example
+ * ```ts
+ * const box = { x: 0, y: 0, w: 5, h: 5 };
+ * const one = [{ bounds: box, visible: true, enabled: true }];
+ * const level = { strategy: "test_id" as const, selector: "s", queries: [], nth: 1 };
+ * if (pickMatch(level, one).element !== undefined) throw new Error("index 1 of one match");
+ * if (pickMatch({ ...level, nth: 0 }, one).element !== one[0]) throw new Error();
+ * ```
+ */
+export function pickMatch<M extends LookupMatch>(
+  level: CascadeLevel,
+  found: readonly M[],
+): LevelMatch<M> {
+  let all = found;
+  if (level.pattern !== undefined) {
+    const re = anchoredPattern(level.pattern);
+    all = all.filter((e) => re.test((e.text ?? "").replace(/\s+/g, " ").trim()));
+  }
+  const visible = all.filter((e) => e.visible && e.bounds.w > 0 && e.bounds.h > 0);
+  const hidden = all.length - visible.length;
+  if (level.nth !== undefined) {
+    if (visible.length > level.nth) return { visible, hidden, element: visible[level.nth]! };
+    if (visible.length === 0) return { visible, hidden };
+    const n = level.nth + 1;
+    return {
+      visible,
+      hidden,
+      short: `index ${level.nth} needs ${n} match${n === 1 ? "" : "es"}`,
+    };
+  }
+  return visible.length === 1 ? { visible, hidden, element: visible[0]! } : { visible, hidden };
+}
+
+/**
+ * Runs the selector levels (not coordinates) in order through `finder`; the first level that
+ * picks an element wins (exactly one visible match, or the n-th of a level with an index: see
+ * {@linkcode pickMatch}). A lookup that throws counts as no match; when it threw because the
+ * finder cannot read the selector, the level says so (`invalid`).
  *
  * @param finder a `Driver` or any element finder
  * @param levels the cascade, from {@linkcode webCascade} or {@linkcode androidCascade}
@@ -701,6 +800,7 @@ export async function resolveTarget(
     let visibleCount = 0;
     let hiddenCount = 0;
     let invalid: string | undefined;
+    let short: string | undefined;
     for (const query of level.queries) {
       let found: LookupMatch[];
       try {
@@ -710,19 +810,12 @@ export async function resolveTarget(
         invalid ??= invalidSelector(err);
         found = [];
       }
-      if (level.pattern !== undefined) {
-        const re = anchoredPattern(level.pattern);
-        found = found.filter((e) => re.test((e.text ?? "").replace(/\s+/g, " ").trim()));
-      }
-      let visible = found.filter((e) => e.visible && e.bounds.w > 0 && e.bounds.h > 0);
-      visibleCount = visible.length;
-      hiddenCount = found.length - visible.length;
-      if (level.nth !== undefined && visible.length > 1 && level.nth < visible.length) {
-        visible = [visible[level.nth]!];
-      }
-      if (visible.length === 1) {
+      const m = pickMatch(level, found);
+      visibleCount = m.visible.length;
+      hiddenCount = m.hidden;
+      if (m.element) {
         const verdict = options.verify && WEAK.has(level.strategy)
-          ? await options.verify(level, visible[0]!)
+          ? await options.verify(level, m.element)
           : true;
         if (verdict !== true) {
           tried.push({
@@ -735,9 +828,11 @@ export async function resolveTarget(
           break;
         }
         tried.push({ strategy: level.strategy, selector: level.selector, matches: 1 });
-        return { level, element: visible[0]!, healed: i > 0, tried, sawHidden };
+        return { level, element: m.element, healed: i > 0, tried, sawHidden };
       }
-      if (visible.length > 1) break; // ambiguous: a looser lookup would only match more
+      // Too few for the index, or ambiguous: a looser lookup would only match more.
+      short = m.short;
+      if (visibleCount > 0) break;
     }
     if (visibleCount < 0) continue; // refused by the verifier, already listed
     if (hiddenCount > 0 && visibleCount === 0) sawHidden = true;
@@ -746,6 +841,7 @@ export async function resolveTarget(
       selector: level.selector,
       matches: visibleCount,
       ...(hiddenCount > 0 ? { hidden: hiddenCount } : {}),
+      ...(short !== undefined ? { refused: short } : {}),
       ...(invalid !== undefined && visibleCount === 0 ? { invalid } : {}),
     });
   }

@@ -288,3 +288,92 @@ Deno.test("resolveTarget() names a selector the finder cannot read as invalid, n
     "text=/E.ail/ → 1",
   ]);
 });
+
+Deno.test("webCascade() follows a trail's selector order; an index and childOf qualify only their own selector", () => {
+  const levels = webCascade({
+    ariaLabel: "Email",
+    testId: "field",
+    id: "email",
+    index: 0,
+    within: { testId: "form" },
+    point: { x: 5, y: 6 },
+    alternatives: [
+      { ariaLabel: "Email" },
+      { testId: "field", index: 0 },
+      { id: "email", within: { testId: "form" } },
+      { ariaLabel: "Email" }, // planned already: not repeated
+      { role: "textbox", index: 1 },
+    ],
+  });
+  assertEquals(levels.map((l) => [l.strategy, l.selector, l.nth]), [
+    ["aria_label", '[aria-label="Email"]', undefined],
+    ["test_id", '[data-testid="field"] >> nth=0', 0],
+    ["id", '[data-testid="form"] >> #email', undefined],
+    ["id", "#email", undefined],
+    ["role_name", "role=textbox >> nth=1", 1],
+    ["coordinates", "xy=5,6", undefined],
+  ]);
+  assertEquals(levels[4]!.queries, [{ using: "aria", value: "textbox|" }]);
+  // Strict keeps the trail's first selector only.
+  const strict = webCascade({
+    testId: "field",
+    ariaLabel: "Email",
+    alternatives: [{ ariaLabel: "Email" }, { testId: "field", index: 0 }],
+  }, "strict");
+  assertEquals(strict.map((l) => l.selector), ['[aria-label="Email"]']);
+  // One selector keeps 003's order, its index on every level it qualifies; a role alone is no level.
+  assertEquals(
+    webCascade({ text: "Go", ariaLabel: "Go", cssPath: "p > a", index: 1 }).map((l) => l.selector),
+    ['[aria-label="Go"] >> nth=1', "text=Go >> nth=1", "p > a"],
+  );
+  assertEquals(webCascade({ role: "button" }), []);
+});
+
+Deno.test("resolveTarget() takes an index only when there are that many matches, else goes on to the next level", async () => {
+  const box = { x: 0, y: 0, w: 10, h: 10 };
+  const el = (text: string) => ({ bounds: box, visible: true, enabled: true, text });
+  const finder = {
+    find: (q: { using: string; value: string }) =>
+      Promise.resolve(
+        q.value.includes("field") ? [el("Email")] : q.value.includes("go") ? [el("Go")] : [],
+      ),
+  };
+  const levels = webCascade({
+    alternatives: [{ testId: "field", index: 1 }, { testId: "go" }],
+  }, "flexible");
+  const res = await resolveTarget(finder, levels);
+  assertEquals([res.element?.text, res.level?.selector, res.healed], [
+    "Go",
+    '[data-testid="go"]',
+    true,
+  ]);
+  assertEquals(res.tried[0], {
+    strategy: "test_id",
+    selector: '[data-testid="field"] >> nth=1',
+    matches: 1,
+    refused: "index 1 needs 2 matches",
+  });
+  assertEquals(
+    describeTried(res.tried),
+    '[data-testid="field"] >> nth=1 → 1 (index 1 needs 2 matches); [data-testid="go"] → 1',
+  );
+  // Index 0 of a single match is that match.
+  const first = await resolveTarget(finder, webCascade({ testId: "field", index: 0 }, "strict"));
+  assertEquals(first.element?.text, "Email");
+});
+
+Deno.test("resolveTarget() on Android does not take the one match there is for an index past it, on a real screen", async () => {
+  const finder = new ScreenFinder(parseHierarchy(await Deno.readTextFile(RN_LOGIN)));
+  // One content description "input-email" on screen: index 1 names an element that is not there.
+  const res = await resolveTarget(
+    finder,
+    androidCascade({ contentDescription: "input-email", index: 1 }, "flexible"),
+  );
+  assertEquals(res.element, undefined);
+  assertEquals(describeTried(res.tried), "~input-email[1] → 1 (index 1 needs 2 matches)");
+  const past = await resolveTarget(
+    finder,
+    androidCascade({ id: "RNE__Input__text-input", index: 2 }, "flexible"),
+  );
+  assertEquals([past.element, past.tried[0]!.matches], [undefined, 2]);
+});

@@ -18,10 +18,10 @@ import { PLAYBACK_TYPE_OF_KIND } from "./actions.ts";
  * Merges a trail selector (and its fallbacks, in order) into one target: the first selector's
  * properties lead the cascade, later ones fill what it lacks. `childOf` becomes `within` (the
  * cascade scopes its lookups to the parent's match; a text-only `childOf` chain to the row
- * showing those texts), `textRegex` a regex text level, `index` the n-th match of an ambiguous
- * level. With two or more selectors that name an element, each is also kept on its own, in
- * order, as `alternatives`: the Android cascade tries them so, each with its own `index` and
- * `childOf`.
+ * showing those texts), `textRegex` a regex text level, `index` the n-th match of a level. With
+ * two or more selectors that name an element, each is also kept on its own, in order, as
+ * `alternatives`: the web and Android cascades try them so, each with its own `index` and
+ * `childOf`, and the merged fields only name and check the element.
  *
  * @param selectors the selector and the fallback list, in order
  * @returns the target
