@@ -86,6 +86,11 @@ async function readOptional(path: string): Promise<string | undefined> {
   }
 }
 
+/** A trail's YAML without its `config.heuristics` line: two versions that wrote the same trail. */
+function withoutVersion(yaml: string): string {
+  return yaml.replace(/^  heuristics: \S+\n/m, "");
+}
+
 /**
  * A line diff (longest common subsequence) in unified style: ` ` kept, `-` old, `+` new,
  * with up to `context` kept lines around each change.
@@ -166,7 +171,12 @@ export async function run(args: ParsedArgs): Promise<number> {
         } else {
           const diff = lineDiff(before, now.yaml);
           if (diff.length === 0) console.log(`unchanged  ${id} (${mode}, ${heuristics})`);
-          else {
+          else if (lineDiff(withoutVersion(before), withoutVersion(now.yaml)).length === 0) {
+            console.log(
+              `unchanged  ${id} (${mode}, ${from ?? "last printed"} → ${heuristics}: ` +
+                "only the version it names)",
+            );
+          } else {
             changed++;
             console.log(`changed    ${id} (${mode}, ${from ?? "last printed"} → ${heuristics})`);
             for (const l of diff) console.log(`  ${l}`);

@@ -168,7 +168,7 @@ Deno.test("cairn reproject prints which trails changed since the last one printe
     const db = `${dir}/c.db`;
     assertEquals((await cairn(["optimize", "examples/inventory.capture.json"], db)).code, 0);
     assertEquals((await cairn(["optimize", "examples/merchant.capture.json"], db)).code, 0);
-    const same = await cairn(["reproject", "--heuristics", "v1", "--all"], db);
+    const same = await cairn(["reproject", "--heuristics", "v2", "--all"], db);
     assertEquals(same.code, 0, same.err);
     assertStringIncludes(same.out, "2 sessions: 0 changed, 0 failed");
     // An older trail in the cache: the re-projection reports the change.
@@ -179,7 +179,7 @@ Deno.test("cairn reproject prints which trails changed since the last one printe
         await Deno.writeTextFile(p, t.replace('id: "next-button"', 'text: "Next"'));
       }
     }
-    const changed = await cairn(["reproject", "--heuristics", "v1", "--all"], db);
+    const changed = await cairn(["reproject", "--heuristics", "v2", "--all"], db);
     assertStringIncludes(changed.out, "2 sessions: 1 changed, 0 failed");
     assertStringIncludes(changed.out, '-          text: "Next"');
     assertStringIncludes(changed.out, '+          id: "next-button"');
@@ -189,6 +189,16 @@ Deno.test("cairn reproject prints which trails changed since the last one printe
     assertStringIncludes(vsRaw.out, "(adaptive, v0 → v1)");
     assertStringIncludes(vsRaw.out, '-      - inputText: "alice@example.com"');
     assertStringIncludes(vsRaw.out, '+      - inputText: "{{email}}"');
+    // v1 → v2: the inventory trail is the same but for the version it names; the merchant's
+    // sign-in check now reads the account from memory
+    const v1v2 = await cairn(["reproject", "--from", "v1", "--heuristics", "v2", "--all"], db);
+    assertEquals(v1v2.code, 0, v1v2.err);
+    assertStringIncludes(
+      v1v2.out,
+      `unchanged  ${id} (adaptive, v1 → v2: only the version it names)`,
+    );
+    assertStringIncludes(v1v2.out, '+          equals: "Signed in as {{merchant_email}}"');
+    assertStringIncludes(v1v2.out, "2 sessions: 1 changed, 0 failed");
   } finally {
     await Deno.remove(dir, { recursive: true });
   }

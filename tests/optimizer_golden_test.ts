@@ -68,11 +68,18 @@ for await (const entry of Deno.readDir(DIR)) {
     const expected = await Deno.readTextFile(new URL(`${entry.name}/raw_v0.yaml`, DIR));
     assertEquals(projectTrail(c.events, { screens: c.screens, heuristics: "v0" }).yaml, expected);
   });
+  // `MODE.yaml` is what v1 wrote (stored v1 trails re-project to it), `MODE.v2.yaml` v2's
   for (const mode of ["strict", "flexible", "adaptive"] as const) {
-    Deno.test(`projectTrail() matches the golden ${entry.name}/${mode}.yaml`, async () => {
-      const c = await loadEventsFile(new URL(`${entry.name}/events.jsonl`, DIR).pathname);
-      const expected = await Deno.readTextFile(new URL(`${entry.name}/${mode}.yaml`, DIR));
-      assertEquals(projectTrail(c.events, { screens: c.screens, mode }).yaml, expected);
-    });
+    for (const [heuristics, suffix] of [["v1", ""], ["v2", ".v2"]] as const) {
+      const golden = `${entry.name}/${mode}${suffix}.yaml`;
+      Deno.test(`projectTrail() under ${heuristics} matches the golden ${golden}`, async () => {
+        const c = await loadEventsFile(new URL(`${entry.name}/events.jsonl`, DIR).pathname);
+        const expected = await Deno.readTextFile(new URL(golden, DIR));
+        assertEquals(
+          projectTrail(c.events, { screens: c.screens, mode, heuristics }).yaml,
+          expected,
+        );
+      });
+    }
   }
 }

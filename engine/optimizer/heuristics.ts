@@ -38,7 +38,7 @@
 import type { SelectorMode } from "../trail.ts";
 
 /** The current heuristics version. */
-export const HEURISTICS_VERSION = "v1";
+export const HEURISTICS_VERSION = "v2";
 
 /**
  * Every heuristics version this build can run: `v0` is the raw lens (the recording as the
