@@ -88,7 +88,7 @@ async function readOptional(path: string): Promise<string | undefined> {
 
 /** A trail's YAML without its `config.heuristics` line: two versions that wrote the same trail. */
 function withoutVersion(yaml: string): string {
-  return yaml.replace(/^  heuristics: \S+\n/m, "");
+  return yaml.replace(/^ {2}heuristics: \S+\n/m, "");
 }
 
 /**
