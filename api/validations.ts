@@ -20,6 +20,7 @@ import {
 } from "../drivers/validation_runner.ts";
 import { DEFAULT_MAX_ITERATIONS, MAX_ITERATIONS } from "../engine/validation/decider.ts";
 import { validationReport } from "../engine/validation/report.ts";
+import { HEURISTICS_VERSIONS } from "../engine/optimizer/heuristics.ts";
 import type { ApiContext } from "./app.ts";
 import { ApiError, httpUrl, parseInput, pathId, readJson } from "./errors.ts";
 import { describeRoute } from "./openapi.ts";
@@ -33,6 +34,8 @@ export const StartValidationBody = z.object({
   policy: z.enum(["authoring", "dev", "ci"]).default("authoring"),
   max_iterations: z.number().int().min(1).max(MAX_ITERATIONS).default(DEFAULT_MAX_ITERATIONS),
   mode: z.enum(["strict", "flexible", "adaptive"]).optional(),
+  /** Heuristics version the capture is projected at (default the current one). */
+  heuristics: z.enum(HEURISTICS_VERSIONS as [string, ...string[]]).optional(),
   /** Values of the trail's memory keys (a password kept as null) for the replays; never stored. */
   memory: z.record(z.string(), z.string()).optional(),
 }).strict();
@@ -97,6 +100,7 @@ export class ValidationRegistry {
         maxIterations: body.max_iterations,
         ...(body.url ? { url: body.url } : {}),
         ...(body.mode ? { mode: body.mode } : {}),
+        ...(body.heuristics ? { heuristics: body.heuristics } : {}),
         ...(body.memory ? { memory: body.memory } : {}),
         ...(this.#options.locateWaitMs !== undefined
           ? { locateWaitMs: this.#options.locateWaitMs }
