@@ -16,6 +16,7 @@ import { processRuns, recoverDeadDaemon } from "./_blaze_recover.ts";
 import { withStartLock } from "./_blaze_lock.ts";
 import { type AndroidStart, androidStartUrl } from "../drivers/android/android_start.ts";
 import { ANDROID_FLAGS, androidStartFromArgs } from "./_android_flags.ts";
+import type { SessionFiles } from "./_session_files.ts";
 
 /** The command's flags and help. */
 export const spec: CommandSpec = {
@@ -62,7 +63,7 @@ export const spec: CommandSpec = {
       type: "string",
       value: "DIR",
       description:
-        "end: folder for the recording_v1 and capture files (default .); screenshot: the PNG file",
+        "end: folder for the recording_v1 (web) and capture files (default .); screenshot: the PNG file",
     },
     session: {
       type: "string",
@@ -243,8 +244,9 @@ export async function run(args: ParsedArgs): Promise<number> {
     console.log(`Wrote ${file}`);
   }
   if (tool === "end") {
-    const files = await exportAndStop(state, db, sessionId, str(args, "out") ?? ".");
+    const { files, skipped } = await exportAndStop(state, db, sessionId, str(args, "out") ?? ".");
     for (const f of files) console.log(`Wrote ${f}`);
+    if (skipped) console.log(skipped);
   }
   return body.ok === false ? 1 : 0;
 }
@@ -450,7 +452,7 @@ async function exportAndStop(
   db: string,
   sessionId: string,
   out: string,
-): Promise<string[]> {
+): Promise<SessionFiles> {
   const { SqliteEventStore } = await import("../events/sqlite_event_store.ts");
   const { writeSessionFiles } = await import("./_session_files.ts");
   const store = SqliteEventStore.open(db);
