@@ -37,6 +37,12 @@ export const spec: CommandSpec = {
       value: "NAME=VALUE",
       description: "start: initial memory (repeatable)",
     },
+    "secret-memory": {
+      type: "list",
+      value: "NAME=VALUE",
+      description:
+        "start: initial memory that is a secret: stored as [redacted], memory get gives it (repeatable)",
+    },
     bounds: { type: "boolean", description: "snapshot: add each element's bounds" },
     offscreen: { type: "boolean", description: "snapshot: include off-screen elements" },
     depth: {
@@ -171,6 +177,7 @@ const TOOL_FLAGS: Record<string, readonly string[]> = {
   url: ["start"],
   prompt: ["start"],
   memory: ["start"],
+  "secret-memory": ["start"],
   platform: ["start"],
   ...Object.fromEntries(Object.keys(ANDROID_FLAGS).map((k) => [k, ["start"]])),
 };
@@ -318,6 +325,17 @@ async function start(args: ParsedArgs, db: string): Promise<number> {
     if (eq <= 0) throw new UsageError(`blaze start: --memory needs NAME=VALUE, got ${pair}`);
     memory[pair.slice(0, eq)] = pair.slice(eq + 1);
   }
+  const secretMemory: Record<string, string> = {};
+  for (const pair of list(args, "secret-memory")) {
+    const eq = pair.indexOf("=");
+    // the entry may be the secret itself: it is not echoed
+    if (eq <= 0) throw new UsageError("blaze start: --secret-memory needs NAME=VALUE");
+    const name = pair.slice(0, eq);
+    if (Object.hasOwn(memory, name)) {
+      throw new UsageError(`blaze start: ${name} is in both --memory and --secret-memory`);
+    }
+    secretMemory[name] = pair.slice(eq + 1);
+  }
   // one start at a time per database: two at once would each launch a daemon
   return await withStartLock(db, async () => {
     const running = await liveState(db);
@@ -326,6 +344,7 @@ async function start(args: ParsedArgs, db: string): Promise<number> {
       url,
       prompt,
       ...(Object.keys(memory).length ? { memory } : {}),
+      ...(Object.keys(secretMemory).length ? { secretMemory } : {}),
       ...(android ? { platform: "android", android } : {}),
     });
     const body = await res.json() as Record<string, unknown>;
