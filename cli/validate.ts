@@ -6,8 +6,8 @@
  * `--out`), or the whole report with `--json`. Exit 0 when the trail is stable or its unstable
  * steps were flagged (authoring, dev); 1 when a ci replay failed (a new blaze is needed), when a
  * step could not be validated (a memory value not supplied: the trail is not proven stable), or
- * when nothing was validated (the page could not be opened, or every step was skipped or
- * `recordable: false`); 2 on bad input, before anything runs.
+ * when nothing was validated (the page could not be opened, or every step was skipped,
+ * `recordable: false` or an empty recording); 2 on bad input, before anything runs.
  *
  * @module
  */

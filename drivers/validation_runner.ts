@@ -540,8 +540,9 @@ class Loop {
                 : "empty recording: the step replays no action, nothing to compare",
             ],
             refined: false,
-            // Not proven stable: the replay had nothing of it (it stays recordable: false).
-            ...(agent ? { notRecordable: true } : {}),
+            // Not proven stable: the replay had nothing of it (it stays recordable: false), or
+            // it has nothing to replay (it passes, proving nothing).
+            ...(agent ? { notRecordable: true } : { empty: true }),
           });
           continue;
         }
