@@ -67,6 +67,9 @@ export const StartBody = z.strictObject({
   /** Initial memory: names are not empty (the memory tool refuses an empty name). */
   memory: z.record(z.string(), z.string())
     .refine((m) => !Object.hasOwn(m, ""), "A memory name cannot be empty").optional(),
+  /** Initial memory that is secret: stored as `[redacted]`, `memory get` gives the value. */
+  secretMemory: z.record(z.string(), z.string())
+    .refine((m) => !Object.hasOwn(m, ""), "A memory name cannot be empty").optional(),
   systemPrompt: z.string().optional(),
   /** `web` (Chrome, the default) or `android` (Appium UiAutomator2, engineer F's driver). */
   platform: z.enum(["web", "android"]).optional(),
@@ -75,6 +78,9 @@ export const StartBody = z.strictObject({
 }).refine((b) => b.platform === "android" || isPageUrl(b.url), {
   message: PAGE_URL_RULE,
   path: ["url"],
+}).refine((b) => !Object.keys(b.secretMemory ?? {}).some((k) => Object.hasOwn(b.memory ?? {}, k)), {
+  message: "A memory name cannot be in both memory and secretMemory",
+  path: ["secretMemory"],
 });
 
 /** The live blaze sessions of one store, each with its own driver. */
@@ -270,7 +276,8 @@ export function blazeRouter(ctx: ApiContext): Hono {
     c.json({
       sessions: registry.ids().map((id) => {
         const s = registry.get(id)!;
-        return { sessionId: id, actionCount: s.actionCount, memory: s.memory };
+        // secrets as stored ([redacted]): the agent reads its values through memory get
+        return { sessionId: id, actionCount: s.actionCount, memory: s.shownMemory };
       }),
     }));
   app.post("/blaze/sessions/:id/tools/:tool", async (c) => {

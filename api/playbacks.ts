@@ -26,6 +26,7 @@ import { trailToPlan } from "../engine/playback/from_trail.ts";
 import { syntheticToPlan } from "../engine/playback/from_synthetic.ts";
 import { eventsToPlan, type SessionEvent } from "../engine/playback/from_events.ts";
 import { rebasePlan } from "../engine/playback/load_plan.ts";
+import { overrideProblems } from "../engine/playback/override_problems.ts";
 import { fragileSelectors } from "../engine/playback/fragile.ts";
 import type { ApiContext } from "./app.ts";
 import {
@@ -416,6 +417,15 @@ export function playbacksRouter(ctx: ApiContext): Hono {
       throw invalidRequest("An ios plan cannot be played: Cairn drives Chromium and Android");
     }
     if (body.url && plan.platform === "web") plan = rebasePlan(plan, body.url);
+    // as --override: checked on the final plan, with the numbers the report shows
+    const unusable = overrideProblems(plan, Object.keys(body.value_overrides ?? {}));
+    if (unusable.length > 0) {
+      const issues = unusable.map((p) => ({
+        path: `body.value_overrides.${p.key}`,
+        message: p.message,
+      }));
+      throw invalidRequest(issues.map((i) => `${i.path}: ${i.message}`).join("; "), issues);
+    }
     for (const [i, a] of plan.actions.entries()) {
       if (a.type !== "navigate" || !a.url || !URL.canParse(a.url) || isHttpUrl(a.url)) continue;
       // a file: or other local url would hand the server's files to the caller

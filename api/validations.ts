@@ -24,6 +24,7 @@ import {
   policyFlags,
 } from "../engine/validation/decider.ts";
 import { validationReport } from "../engine/validation/report.ts";
+import { HEURISTICS_VERSIONS } from "../engine/optimizer/heuristics.ts";
 import type { ApiContext } from "./app.ts";
 import { ApiError, httpUrl, noQuery, parseInput, pathId, readJson } from "./errors.ts";
 import { resolveId } from "./_ids.ts";
@@ -40,6 +41,8 @@ export const StartValidationBody = z.object({
   /** Replays at most (authoring only: dev replays at most 2 times, ci once). Default 3. */
   max_iterations: z.number().int().min(1).max(MAX_ITERATIONS).optional(),
   mode: z.enum(["strict", "flexible", "adaptive"]).optional(),
+  /** Heuristics version the capture is projected at (default the current one). */
+  heuristics: z.enum(HEURISTICS_VERSIONS as [string, ...string[]]).optional(),
   /** Values of the trail's memory keys (a password kept as null) for the replays; never stored. */
   memory: z.record(z.string(), z.string()).optional(),
 }).strict().refine(
@@ -116,6 +119,7 @@ export class ValidationRegistry {
         maxIterations: body.max_iterations ?? DEFAULT_MAX_ITERATIONS,
         ...(body.url ? { url: body.url } : {}),
         ...(body.mode ? { mode: body.mode } : {}),
+        ...(body.heuristics ? { heuristics: body.heuristics } : {}),
         ...(body.memory ? { memory: body.memory } : {}),
         ...(this.#options.locateWaitMs !== undefined
           ? { locateWaitMs: this.#options.locateWaitMs }

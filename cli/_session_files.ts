@@ -1,6 +1,8 @@
 /**
  * Writes a recorded session to a folder: the `recording_v1` file under the name 004 gives it
  * (`vw-ax-agent-…` / `vw-ax-human-…`) and the Cairn capture file `<session>.capture.json`.
+ * `recording_v1` holds browser sessions only (as `cairn export --format recording_v1`): an
+ * Android or iOS session gets the capture file alone.
  *
  * @module
  */
@@ -9,31 +11,51 @@ import type { EventStore } from "../events/event_store.ts";
 import { recordingFileName } from "../engine/formats/recording_v1.ts";
 import { readSession, sessionToCapture, sessionToRecording } from "../drivers/session_export.ts";
 
+/** What {@linkcode writeSessionFiles} wrote. */
+export interface SessionFiles {
+  /** The paths written: the recording first (when written), then the capture. */
+  files: string[];
+  /** Why no recording was written (a session of another platform than web). */
+  skipped?: string;
+}
+
 /**
- * Exports a session as `recording_v1` and as a capture file.
+ * Exports a session as `recording_v1` (web sessions) and as a capture file.
  *
  * @param store the event store
  * @param sessionId the session
  * @param dir the folder to write to (created when missing)
  * @param options `recording` overrides the recording's file path; `capture: false` skips the capture file
- * @returns the paths written: the recording first, then the capture
+ * @returns the paths written and, for a device session, why it has no recording
  */
 export async function writeSessionFiles(
   store: EventStore,
   sessionId: string,
   dir: string,
   options: { recording?: string; capture?: boolean } = {},
-): Promise<string[]> {
+): Promise<SessionFiles> {
   const data = await readSession(store, sessionId);
-  const recording = sessionToRecording(data);
-  const recordingPath = options.recording ?? join(dir, recordingFileName(recording));
-  await Deno.mkdir(dirname(recordingPath), { recursive: true });
-  await writeAtomic(recordingPath, JSON.stringify(recording, null, 2) + "\n");
-  if (options.capture === false) return [recordingPath];
+  const files: string[] = [];
+  const started = data.events.find((e) => e.type === "SessionStarted");
+  const platform = started?.type === "SessionStarted" ? started.data.platform : undefined;
+  let skipped: string | undefined;
+  if (platform !== undefined && platform !== "web") {
+    // seed 004's recorder records browser tabs: a device session would come back as web
+    skipped = `No recording_v1 written: recording_v1 holds web sessions and ${sessionId} is ` +
+      `${platform} (the capture file holds it)`;
+  } else {
+    const recording = sessionToRecording(data);
+    const recordingPath = options.recording ?? join(dir, recordingFileName(recording));
+    await Deno.mkdir(dirname(recordingPath), { recursive: true });
+    await writeAtomic(recordingPath, JSON.stringify(recording, null, 2) + "\n");
+    files.push(recordingPath);
+  }
+  if (options.capture === false) return { files, ...(skipped ? { skipped } : {}) };
   const capturePath = join(dir, `${sessionId}.capture.json`);
   await Deno.mkdir(dir, { recursive: true });
   await writeAtomic(capturePath, JSON.stringify(sessionToCapture(data), null, 2) + "\n");
-  return [recordingPath, capturePath];
+  files.push(capturePath);
+  return { files, ...(skipped ? { skipped } : {}) };
 }
 
 async function writeAtomic(path: string, text: string): Promise<void> {

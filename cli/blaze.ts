@@ -16,6 +16,7 @@ import { processRuns, recoverDeadDaemon } from "./_blaze_recover.ts";
 import { withStartLock } from "./_blaze_lock.ts";
 import { type AndroidStart, androidStartUrl } from "../drivers/android/android_start.ts";
 import { ANDROID_FLAGS, androidStartFromArgs } from "./_android_flags.ts";
+import type { SessionFiles } from "./_session_files.ts";
 
 /** The command's flags and help. */
 export const spec: CommandSpec = {
@@ -35,6 +36,12 @@ export const spec: CommandSpec = {
       type: "list",
       value: "NAME=VALUE",
       description: "start: initial memory (repeatable)",
+    },
+    "secret-memory": {
+      type: "list",
+      value: "NAME=VALUE",
+      description:
+        "start: initial memory that is a secret: stored as [redacted], memory get gives it (repeatable)",
     },
     bounds: { type: "boolean", description: "snapshot: add each element's bounds" },
     offscreen: { type: "boolean", description: "snapshot: include off-screen elements" },
@@ -62,7 +69,7 @@ export const spec: CommandSpec = {
       type: "string",
       value: "DIR",
       description:
-        "end: folder for the recording_v1 and capture files (default .); screenshot: the PNG file",
+        "end: folder for the recording_v1 (web) and capture files (default .); screenshot: the PNG file",
     },
     session: {
       type: "string",
@@ -170,6 +177,7 @@ const TOOL_FLAGS: Record<string, readonly string[]> = {
   url: ["start"],
   prompt: ["start"],
   memory: ["start"],
+  "secret-memory": ["start"],
   platform: ["start"],
   ...Object.fromEntries(Object.keys(ANDROID_FLAGS).map((k) => [k, ["start"]])),
 };
@@ -243,8 +251,9 @@ export async function run(args: ParsedArgs): Promise<number> {
     console.log(`Wrote ${file}`);
   }
   if (tool === "end") {
-    const files = await exportAndStop(state, db, sessionId, str(args, "out") ?? ".");
+    const { files, skipped } = await exportAndStop(state, db, sessionId, str(args, "out") ?? ".");
     for (const f of files) console.log(`Wrote ${f}`);
+    if (skipped) console.log(skipped);
   }
   return body.ok === false ? 1 : 0;
 }
@@ -316,6 +325,17 @@ async function start(args: ParsedArgs, db: string): Promise<number> {
     if (eq <= 0) throw new UsageError(`blaze start: --memory needs NAME=VALUE, got ${pair}`);
     memory[pair.slice(0, eq)] = pair.slice(eq + 1);
   }
+  const secretMemory: Record<string, string> = {};
+  for (const pair of list(args, "secret-memory")) {
+    const eq = pair.indexOf("=");
+    // the entry may be the secret itself: it is not echoed
+    if (eq <= 0) throw new UsageError("blaze start: --secret-memory needs NAME=VALUE");
+    const name = pair.slice(0, eq);
+    if (Object.hasOwn(memory, name)) {
+      throw new UsageError(`blaze start: ${name} is in both --memory and --secret-memory`);
+    }
+    secretMemory[name] = pair.slice(eq + 1);
+  }
   // one start at a time per database: two at once would each launch a daemon
   return await withStartLock(db, async () => {
     const running = await liveState(db);
@@ -324,6 +344,7 @@ async function start(args: ParsedArgs, db: string): Promise<number> {
       url,
       prompt,
       ...(Object.keys(memory).length ? { memory } : {}),
+      ...(Object.keys(secretMemory).length ? { secretMemory } : {}),
       ...(android ? { platform: "android", android } : {}),
     });
     const body = await res.json() as Record<string, unknown>;
@@ -450,7 +471,7 @@ async function exportAndStop(
   db: string,
   sessionId: string,
   out: string,
-): Promise<string[]> {
+): Promise<SessionFiles> {
   const { SqliteEventStore } = await import("../events/sqlite_event_store.ts");
   const { writeSessionFiles } = await import("./_session_files.ts");
   const store = SqliteEventStore.open(db);

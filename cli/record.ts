@@ -111,7 +111,7 @@ export async function run(args: ParsedArgs): Promise<number> {
       gone ? "interrupted" : "completed",
       gone ? "The browser closed while recording" : undefined,
     );
-    const [file] = await writeSessionFiles(store, recorder.id, ".", {
+    const { files: [file] } = await writeSessionFiles(store, recorder.id, ".", {
       capture: false,
       ...(str(args, "out") ? { recording: str(args, "out")! } : {}),
     });

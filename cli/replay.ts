@@ -11,7 +11,8 @@ import { bool, type CommandSpec, list, num, type ParsedArgs, str } from "./args.
 import { DB_FLAGS, matchStream, openStore } from "./context.ts";
 import { InputError } from "./errors.ts";
 import type { EventStore } from "../events/event_store.ts";
-import { type PlaybackPlan, sourceNumbers } from "../engine/playback/actions.ts";
+import type { PlaybackPlan } from "../engine/playback/actions.ts";
+import { overrideProblems } from "../engine/playback/override_problems.ts";
 import { planFromText, rebasePlan } from "../engine/playback/load_plan.ts";
 import { eventsToPlan, type SessionEvent } from "../engine/playback/from_events.ts";
 import { type PlaybackReport, sourceNumber } from "../engine/playback/report.ts";
@@ -206,29 +207,12 @@ function numberOf(r: PlaybackReport["results"][number]): string {
 }
 
 /**
- * Refuses an override the plan cannot use: a number no action of the source has, or an action
- * that types nothing. Checked on the final plan (after `--url` may open the page first), with
- * the numbers the table shows.
+ * Refuses an override the plan cannot use ({@linkcode overrideProblems}: a number no action of
+ * the source has, or an action that types nothing), checked on the final plan.
  */
 function checkOverrides(plan: PlaybackPlan, overrides: Record<string, string>): void {
-  const numbers = sourceNumbers(plan.actions);
-  const count = numbers.filter((n) => n !== undefined).length;
-  for (const key of Object.keys(overrides)) {
-    const at = numbers.indexOf(Number(key));
-    if (at < 0) {
-      throw new InputError(
-        count === 0
-          ? `--override ${key}: the plan has no actions`
-          : `--override ${key}: the plan has actions 0–${count - 1}`,
-      );
-    }
-    const type = plan.actions[at]!.type;
-    if (type !== "type") {
-      throw new InputError(
-        `--override ${key}: action ${key} is a ${type}; only typing takes a value`,
-      );
-    }
-  }
+  const [problem] = overrideProblems(plan, Object.keys(overrides));
+  if (problem) throw new InputError(`--override ${problem.key}: ${problem.message}`);
 }
 
 /**

@@ -6,8 +6,8 @@
  * `--out`), or the whole report with `--json`. Exit 0 when the trail is stable or its unstable
  * steps were flagged (authoring, dev); 1 when a ci replay failed (a new blaze is needed), when a
  * step could not be validated (a memory value not supplied: the trail is not proven stable), or
- * when nothing was validated (the page could not be opened, or every step was skipped or
- * `recordable: false`); 2 on bad input, before anything runs.
+ * when nothing was validated (the page could not be opened, or every step was skipped,
+ * `recordable: false` or an empty recording); 2 on bad input, before anything runs.
  *
  * @module
  */
@@ -30,6 +30,7 @@ import {
 } from "../engine/validation/decider.ts";
 import { renderStepTable, validationReport } from "../engine/validation/report.ts";
 import { parseTrail, type SelectorMode, type Trail } from "../engine/trail.ts";
+import { HEURISTICS_VERSION, HEURISTICS_VERSIONS } from "../engine/optimizer/heuristics.ts";
 
 /** The command's flags and help. */
 export const spec: CommandSpec = {
@@ -64,6 +65,13 @@ export const spec: CommandSpec = {
       default: "adaptive",
       description: "Selector mode of the projected trail",
     },
+    heuristics: {
+      type: "string",
+      choices: HEURISTICS_VERSIONS,
+      description:
+        `Optimizer heuristics version of the projected trail (default ${HEURISTICS_VERSION}; ` +
+        "with --trail: its config.heuristics)",
+    },
     trail: {
       type: "string",
       value: "FILE",
@@ -88,6 +96,7 @@ Examples:
   deno task cairn validate 3f1c… --url http://127.0.0.1:8000/shop
   deno task cairn validate 3f1c… --url http://127.0.0.1:8000/shop --policy dev --out shop.trail.yaml
   deno task cairn validate 3f1c… --trail shop.trail.yaml --policy ci   # exit 1: re-blaze needed
+  deno task cairn validate 3f1c… --heuristics v2   # project and validate v2's trail
   deno task cairn validate 3f1c… --memory password=hunter2   # the trail keeps password: null
 `,
 };
@@ -127,7 +136,8 @@ export function parseMemory(entries: readonly string[]): Record<string, string> 
  * @returns 0 when stable or flagged, 1 when a ci replay failed, a step was not validated or
  *   nothing was
  * @throws {InputError} for an unknown session, a bad url, a bad trail file or iteration count, a
- *   malformed `--memory` or one naming a key the trail's memory does not have
+ *   malformed `--memory` or one naming a key the trail's memory does not have, a `--heuristics`
+ *   other than the `--trail`'s own
  */
 export async function run(args: ParsedArgs): Promise<number> {
   const target = args.positionals[0]!;
@@ -147,6 +157,15 @@ export async function run(args: ParsedArgs): Promise<number> {
       throw new InputError(`${trailFile}: no such file`);
     }
     trail = parseTrail(text, trailFile);
+  }
+  const heuristics = str(args, "heuristics");
+  const own = trail?.config.heuristics;
+  if (heuristics !== undefined && own !== undefined && heuristics !== own) {
+    // The capture is compared at the version the trail was projected with, never another one.
+    throw new InputError(
+      `--heuristics: ${trailFile} was projected with heuristics ${own} (config.heuristics), ` +
+        `not ${heuristics}`,
+    );
   }
   const memory = parseMemory(list(args, "memory"));
   const json = bool(args, "json");
@@ -175,6 +194,7 @@ export async function run(args: ParsedArgs): Promise<number> {
         policy,
         maxIterations,
         mode: (str(args, "mode") ?? "adaptive") as SelectorMode,
+        ...(heuristics ? { heuristics } : {}),
         ...(url ? { url } : {}),
         ...(trail ? { trail } : {}),
         ...(Object.keys(memory).length ? { memory } : {}),

@@ -45,6 +45,12 @@ export interface BlazeStartOptions {
   sessionId?: string;
   /** Memory at the start of the run (input slots). */
   memory?: Record<string, string> | undefined;
+  /**
+   * Memory at the start of the run whose values are secrets (a password, a PIN): stored as
+   * `[redacted]` (`SessionStarted.memory`, every `MemorySnapshotted`), as `memory set … secret`
+   * stores them, while `memory get` gives the agent the value. A key here wins over `memory`'s.
+   */
+  secretMemory?: Record<string, string> | undefined;
   systemPrompt?: string | undefined;
   /** Driver names and versions to record (`{ chrome: "156.0…" }`). */
   drivers?: Record<string, string>;
@@ -151,6 +157,10 @@ export class BlazeSession {
     this.#settleMs = options.settleMs ?? 300;
     this.#callTimeoutMs = options.callTimeoutMs ?? DEFAULT_CALL_TIMEOUT_MS;
     for (const [k, v] of Object.entries(options.memory ?? {})) this.#memory.set(k, v);
+    for (const [k, v] of Object.entries(options.secretMemory ?? {})) {
+      this.#memory.set(k, v);
+      this.#secrets.add(v);
+    }
   }
 
   /**
@@ -186,7 +196,9 @@ export class BlazeSession {
         devicePixelRatio: vp.devicePixelRatio,
         ...(options.systemPrompt ? { systemPrompt: options.systemPrompt } : {}),
         ...(options.drivers ? { drivers: options.drivers } : {}),
-        ...(options.memory ? { memory: options.memory } : {}),
+        ...(options.memory || options.secretMemory
+          ? { memory: session.#startMemory(options) }
+          : {}),
       },
     }], "no_stream");
     try {
@@ -212,9 +224,23 @@ export class BlazeSession {
     return this.#ended !== undefined;
   }
 
-  /** The memory map as it stands. */
+  /** The memory map as it stands (secrets in clear: the agent's own values). */
   get memory(): Record<string, string> {
     return Object.fromEntries(this.#memory);
+  }
+
+  /**
+   * The memory map as it may be shown outside the agent's own calls: secret values (marked
+   * secret, or equal to a secret typed into a sensitive field) as `[redacted]`, as it is stored.
+   */
+  get shownMemory(): Record<string, string> {
+    return this.#secrets.value(this.memory);
+  }
+
+  /** `SessionStarted.memory`: the initial memory with each secret value as `[redacted]`. */
+  #startMemory(options: BlazeStartOptions): Record<string, string> {
+    const secret = Object.keys(options.secretMemory ?? {}).map((k) => [k, REDACTED]);
+    return { ...options.memory, ...Object.fromEntries(secret) };
   }
 
   /** How many actions were recorded. */

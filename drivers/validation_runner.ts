@@ -55,6 +55,12 @@ export interface ValidationOptions {
   validationId?: string;
   /** Selector mode of the projection (default adaptive). */
   mode?: SelectorMode;
+  /**
+   * Heuristics version the capture is projected at (default the current one). A trail given
+   * in `trail` that names its own `config.heuristics` is compared with the capture projected
+   * at that version instead: the targets it was written from.
+   */
+  heuristics?: string;
   /** A trail to validate instead of projecting the capture (ci: the committed trail). */
   trail?: Trail;
   /**
@@ -147,6 +153,7 @@ async function indexCapture(
   store: EventStore,
   sessionId: string,
   mode: SelectorMode | undefined,
+  heuristics: string | undefined,
 ): Promise<CaptureIndex> {
   const screens = new Map<string, Screen>();
   const tables = new Map<string, ScreenTable>();
@@ -154,6 +161,7 @@ async function indexCapture(
     screens,
     tables,
     ...(mode ? { mode } : {}),
+    ...(heuristics ? { heuristics } : {}),
   });
   const events: StoredEvent[] = [];
   for await (const e of store.readStream(`session-${sessionId}`)) events.push(e);
@@ -230,6 +238,7 @@ function planOrigins(trail: Trail): ({ step: number; action: number } | undefine
  * @throws {PlatformMismatchError} when the trail is for another platform than the driver's
  * @throws {TrailSessionError} when `options.trail` names another session in `config.id`
  * @throws {MemoryKeyError} when `options.memory` names a key the trail's memory does not have
+ * @throws {RangeError} when `options.heuristics` is a version this build does not know
  */
 export async function startValidation(
   driver: Driver,
@@ -261,7 +270,9 @@ async function begin(
       `the trail is session ${other}'s (config.id), not session ${sessionId}'s`,
     );
   }
-  const capture = await indexCapture(store, sessionId, options.mode);
+  // The trail's own heuristics version: its steps and targets are that version's projection.
+  const heuristics = options.trail?.config.heuristics ?? options.heuristics;
+  const capture = await indexCapture(store, sessionId, options.mode, heuristics);
   const policy = options.policy ?? "authoring";
   const flags = policyFlags(policy, options.maxIterations ?? DEFAULT_MAX_ITERATIONS);
   const validationId = options.validationId ?? `val-${crypto.randomUUID().slice(0, 12)}`;
@@ -529,8 +540,9 @@ class Loop {
                 : "empty recording: the step replays no action, nothing to compare",
             ],
             refined: false,
-            // Not proven stable: the replay had nothing of it (it stays recordable: false).
-            ...(agent ? { notRecordable: true } : {}),
+            // Not proven stable: the replay had nothing of it (it stays recordable: false), or
+            // it has nothing to replay (it passes, proving nothing).
+            ...(agent ? { notRecordable: true } : { empty: true }),
           });
           continue;
         }

@@ -287,6 +287,8 @@ export const StepStability = z.object({
   refined: z.boolean().optional(),
   /** It failed only after an earlier step failed: not held against its own selectors. */
   dependent: z.boolean().optional(),
+  /** An empty `recording: []`: the step replays no action, so it passes but proves nothing. */
+  empty: z.boolean().optional(),
 });
 
 export const ValidationIterationCompleted = z.object({

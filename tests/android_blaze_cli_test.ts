@@ -8,6 +8,7 @@ import { startAndroidStandin } from "./android_standin.ts";
 import { assert, assertEquals, assertStringIncludes } from "./assert.ts";
 import { refIn } from "./blaze_refs.ts";
 import { alive, blazeCli as cairn } from "./blaze_cli_run.ts";
+import { cairn as cli } from "./cli_run.ts";
 
 const CORPUS = new URL("../../shared/corpus/android/", import.meta.url);
 
@@ -59,6 +60,20 @@ Deno.test("cairn blaze --platform android records a blaze through Appium's proto
     assertEquals((await cairn(db, "press", "key=Back")).code, 0);
     const end = await cairn(db, "end", "--out", `${dir}/out`);
     assertEquals(end.code, 0, end.stderr);
+    // recording_v1 holds web sessions: end writes the capture file only, as export agrees
+    const sessionId = /Session (\S+) started/.exec(start.stdout)![1]!;
+    assertEquals(
+      (await Array.fromAsync(Deno.readDir(`${dir}/out`))).map((f) => f.name),
+      [`${sessionId}.capture.json`],
+    );
+    assertStringIncludes(end.stdout, `Wrote ${dir}/out/${sessionId}.capture.json`);
+    assertStringIncludes(
+      end.stdout,
+      `No recording_v1 written: recording_v1 holds web sessions and ${sessionId} is android`,
+    );
+    const exported = await cli(["export", sessionId, "--format", "recording_v1", "--db", db]);
+    assertEquals(exported.code, 2, exported.stderr);
+    assertStringIncludes(exported.stderr, "recording_v1 holds web sessions");
 
     assertEquals(standin.typed.map((t) => t.text), ["alice@example.com"]);
     const keys = standin.commands.filter((c) => c.body?.script === "mobile: pressKey");

@@ -219,6 +219,26 @@ Deno.test("BlazeSession stores a memory value marked secret, or equal to a typed
     assertEquals(last.data.writtenBy, { pin: "memorySet", pw: "memorySet", note: "memorySet" });
     const recording = JSON.stringify(sessionToRecording(await readSession(store, s.id)));
     assert(!recording.includes(PIN) && !recording.includes(PASSWORD), recording);
+
+    // the trail asks the run for each secret, as for a password field: {{key}}, key: null
+    for (const heuristics of ["v1", "v2"]) {
+      const { trail, yaml } = await projectSessionTrail(store, s.id, { heuristics });
+      assert(!yaml.includes("[redacted]"), `${heuristics} writes [redacted] literally:\n${yaml}`);
+      const sets = trail.trail.flatMap((t) => t.recording ?? []).filter((a) =>
+        a.kind === "memorySet"
+      );
+      assertEquals(sets.map((a) => [a.storeAs, a.value]), [
+        ["pin", "{{pin}}"],
+        ["pw", "{{pw}}"],
+        ["note", "two coffees"],
+      ]);
+      const typed = trail.trail.flatMap((t) => t.recording ?? []).find((a) =>
+        a.kind === "inputText"
+      );
+      // a redacted text is some secret: it is matched with no redacted memory key
+      assertEquals(typed?.text, "{{password}}");
+      assertEquals(trail.config.memory, { password: null, pin: null, pw: null });
+    }
   } finally {
     store.close();
     await driver.close();

@@ -1,5 +1,5 @@
 import { assertEquals, assertStringIncludes } from "./assert.ts";
-import { reverseSubstitute } from "../engine/optimizer/substitution.ts";
+import { interpolateValues, reverseSubstitute } from "../engine/optimizer/substitution.ts";
 import { projectTrail } from "../engine/trail_projection.ts";
 import { makeNode, type Screen } from "../engine/ui_node.ts";
 import { buildCapture } from "./optimizer_support.ts";
@@ -49,6 +49,19 @@ Deno.test("reverseSubstitute() tries the longest value first and ignores empty v
   const memory = { short: "abc12345", long: "abc12345-extended", empty: "" };
   assertEquals(reverseSubstitute("abc12345-extended", memory).key, "long");
   assertEquals(reverseSubstitute("", memory).key, undefined);
+});
+
+Deno.test("reverseSubstitute() and interpolateValues() never match a [redacted] value", () => {
+  // two secrets look the same once redacted: neither is known to be the one typed
+  const memory = { pin: "[redacted]", pw: "[redacted]", note: "two coffees and a tea" };
+  const typed = reverseSubstitute("[redacted]", memory, { writtenBy: { pin: "config" } });
+  assertEquals(typed, { rejected: [] });
+  assertEquals(reverseSubstitute("[redacted] ok", memory).rejected, []);
+  assertEquals(interpolateValues("PIN [redacted] accepted", memory).template, undefined);
+  assertEquals(
+    interpolateValues("Noted: two coffees and a tea [redacted]", memory).template,
+    "Noted: {{note}} [redacted]",
+  );
 });
 
 function loginScreen(password: boolean): Screen {

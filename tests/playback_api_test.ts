@@ -233,3 +233,62 @@ Deno.test("POST /v1/playbacks/:id/stop ends a running playback failed 'stopped b
     await Deno.remove(dir, { recursive: true });
   }
 });
+
+Deno.test("POST /v1/playbacks checks value_overrides on the final plan: 400 naming body.value_overrides.N, as --override", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "cairn-playback-api-" });
+  const store = SqliteEventStore.open(`${dir}/cairn.db`);
+  const server = servePlaybackPages();
+  const registry = playbackRegistry(store, {
+    createDriver: () => ChromeDriver.launch(),
+    screenshotDir: `${dir}/shots`,
+    locateWaitMs: 300,
+  });
+  const app = createApp({ store });
+  const post = (body: unknown) =>
+    app.request("/v1/playbacks", {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify(body),
+    });
+  const issues = async (res: Response) => {
+    assertEquals(res.status, 400);
+    const { error } = await res.json();
+    return (error.issues as { path: string; message: string }[]).map((i) => [i.path, i.message]);
+  };
+  try {
+    // the source's actions 0 (type) and 1 (click); --url opens the page first, unnumbered
+    const actions = [
+      { action: "type", selector: "#username", text: "placeholder" },
+      { action: "click", selector: "#login" },
+    ];
+    const url = server.url + "login.html";
+    assertEquals(await issues(await post({ actions, url, value_overrides: { "2": "x" } })), [
+      ["body.value_overrides.2", "the plan has actions 0–1"],
+    ]);
+    assertEquals(
+      await issues(await post({ actions, url, value_overrides: { "0": "ada", "1": "x" } })),
+      [["body.value_overrides.1", "action 1 is a click; only typing takes a value"]],
+    );
+    assertEquals(await issues(await post({ actions: [], value_overrides: { "0": "x" } })), [
+      ["body.value_overrides.0", "the plan has no actions"],
+    ]);
+    const res = await post({ actions, url, value_overrides: { "0": "ada" } });
+    assertEquals(res.status, 202);
+    const { playback_id: id } = await res.json();
+    let report = await (await app.request(`/v1/playbacks/${id}`)).json() as PlaybackReport;
+    for (let i = 0; i < 200 && report.status === "running"; i++) {
+      await new Promise((r) => setTimeout(r, 50));
+      report = await (await app.request(`/v1/playbacks/${id}`)).json() as PlaybackReport;
+    }
+    assertEquals(report.results.map((r) => [r.source_index, r.status]), [
+      [undefined, "ok"],
+      [0, "ok"],
+      [1, "ok"],
+    ]);
+  } finally {
+    await registry.close();
+    await server.close();
+    store.close();
+    await Deno.remove(dir, { recursive: true });
+  }
+});

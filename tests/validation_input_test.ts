@@ -124,6 +124,47 @@ Deno.test("cairn validate --trail: another session's trail exits 2; a step the c
   }
 });
 
+Deno.test("cairn validate --trail: a trail of empty recordings only is not stable: nothing was validated, exit 1, no trail", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "cairn-validate-input-" });
+  const page = Deno.serve(
+    { hostname: "127.0.0.1", port: 0, onListen() {} },
+    () =>
+      new Response("<title>x</title><p>checkout</p>", { headers: { "content-type": "text/html" } }),
+  );
+  try {
+    const db = `${dir}/cairn.db`;
+    const made = await cairn(["optimize", CAPTURE, "--db", db]);
+    assertEquals(made.code, 0, made.stderr);
+    const trail = parseTrail(made.stdout);
+    trail.trail = trail.trail.map((s) => ({ step: s.step, recording: [] }));
+    const empty = `${dir}/empty.yaml`;
+    await Deno.writeTextFile(empty, stringifyTrail(trail));
+    const url = `http://127.0.0.1:${page.addr.port}/checkout`;
+    for (const policy of ["authoring", "ci"]) {
+      const out = `${dir}/${policy}.yaml`;
+      const res = await cairn([
+        "validate",
+        CAPTURE,
+        ...["--db", db, "--url", url, "--trail", empty, "--policy", policy, "--out", out],
+        "--json",
+      ]);
+      assertEquals(res.code, 1, res.stderr);
+      const report = JSON.parse(res.stdout);
+      assertEquals(report.status, "failed", policy);
+      assertStringIncludes(
+        report.message,
+        `Nothing was validated: step 1 "${trail.trail[0]!.step}" has an empty recording`,
+      );
+      assertEquals(report.steps.length, trail.trail.length);
+      assert(report.steps.every((s: { empty?: boolean }) => s.empty === true), policy);
+      assert(!(await Deno.stat(out).catch(() => undefined)), "no trail written");
+    }
+  } finally {
+    await page.shutdown();
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
 Deno.test("POST /v1/sessions/:id/validations: a page that cannot be opened ends the validation failed naming the error", async () => {
   const dir = await Deno.makeTempDir({ prefix: "cairn-validate-input-" });
   const store = SqliteEventStore.open(`${dir}/cairn.db`);

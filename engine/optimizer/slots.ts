@@ -22,7 +22,12 @@ import { makeNode, type UiNode } from "../ui_node.ts";
 import type { CapturedSlot, Draft, DraftAction, DraftStep, PassContext } from "./draft.ts";
 import { retargetAssertion } from "./modes.ts";
 import { capturedSlotName, inputSlotName, uniqueName } from "./naming.ts";
-import { interpolateValues, isProvisioningTool, reverseSubstitute } from "./substitution.ts";
+import {
+  interpolateValues,
+  isProvisioningTool,
+  isRedacted,
+  reverseSubstitute,
+} from "./substitution.ts";
 import { REDACTED } from "../playback/actions.ts";
 import type { SelectorMode } from "../trail.ts";
 import { statedDeltas, statesDoubled, statesHalved, statesTotal } from "../nl_relations.ts";
@@ -206,6 +211,16 @@ export function slotsPass(draft: Draft, ctx: PassContext): Draft {
         }
         continue;
       }
+      if (a.kind === "memorySet" && a.storeAs && a.value !== undefined && isRedacted(a.value)) {
+        // a value the agent marked secret was stored as [redacted]: as a password field's,
+        // the run supplies it (no default), and no other literal is matched with it
+        const name = a.storeAs;
+        memory[name] = null;
+        taken.add(name);
+        a.value = `{{${name}}}`;
+        a.notes.push(`secret memory ${name}: value not written (no default)`);
+        continue;
+      }
       if (a.kind === "memorySet" && a.storeAs && a.value !== undefined) {
         captured.push({ name: a.storeAs, value: a.value, seq: a.src.seq });
         taken.add(a.storeAs);
@@ -213,7 +228,7 @@ export function slotsPass(draft: Draft, ctx: PassContext): Draft {
       }
       if ((a.kind === "assertText" || a.kind === "assertVisible") && a.literal !== undefined) {
         const L = a.literal;
-        const cap = [...captured].reverse().find((c) => c.value === L);
+        const cap = isRedacted(L) ? undefined : [...captured].reverse().find((c) => c.value === L);
         let name = cap?.name;
         let how = "a captured slot";
         if (!name && L.length >= MIN_REPEAT_LENGTH) {
@@ -317,8 +332,9 @@ export function slotsPass(draft: Draft, ctx: PassContext): Draft {
     secret: boolean,
     stepText: string,
   ): string {
-    const init = Object.keys(model.initialMemory).sort().find((k) =>
-      model.initialMemory[k] === literal
+    // a redacted literal is some secret: no stored value (itself redacted) is known to be it
+    const init = isRedacted(literal) ? undefined : Object.keys(model.initialMemory).sort().find(
+      (k) => model.initialMemory[k] === literal,
     );
     if (init) {
       memory[init] = model.initialMemory[init]!;
@@ -330,7 +346,7 @@ export function slotsPass(draft: Draft, ctx: PassContext): Draft {
       inputByValue.set(literal, init);
       return init;
     }
-    const read = literal.length >= MIN_REPEAT_LENGTH
+    const read = literal.length >= MIN_REPEAT_LENGTH && !isRedacted(literal)
       ? [...captured].reverse().find((c) => c.value === literal)
       : undefined;
     if (read) {

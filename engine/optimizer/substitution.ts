@@ -8,10 +8,27 @@
  * longest value is tried first; when two keys hold the same value, a provisioned key wins,
  * then the alphabetically first key (deterministic), and the other is reported. Heuristics v2
  * also interpolates the slot values a longer assertion text is made of
- * ({@linkcode interpolateValues}).
+ * ({@linkcode interpolateValues}). A value stored as `[redacted]` (a secret) is no value: it
+ * matches nothing and nothing matches it, since two secrets look the same once redacted.
  *
  * @module
  */
+import { REDACTED } from "../playback/actions.ts";
+
+/**
+ * Says whether a stored value is (or holds) a redacted secret: the value itself was never
+ * stored, so it is no literal to write or to match.
+ *
+ * @param value a stored value
+ * @returns true when it holds `[redacted]`
+ * @example
+ * ```ts
+ * if (!isRedacted("[redacted]") || isRedacted("4321")) throw new Error();
+ * ```
+ */
+export function isRedacted(value: string): boolean {
+  return value.includes(REDACTED);
+}
 
 /** Minimum length of a substituted value when its key was not provisioned (001). */
 export const MIN_SUBSTITUTION_LENGTH = 8;
@@ -71,8 +88,9 @@ export function reverseSubstitute(
 ): Substitution {
   const writtenBy = options.writtenBy ?? {};
   const rejected: string[] = [];
+  if (isRedacted(literal)) return { rejected }; // any secret at all: none is known to be it
   const entries = Object.entries(memory)
-    .filter(([, v]) => v !== "")
+    .filter(([, v]) => v !== "" && !isRedacted(v))
     .sort(([ka, va], [kb, vb]) => vb.length - va.length || (ka < kb ? -1 : ka > kb ? 1 : 0));
   const hits: string[] = [];
   for (const [key, value] of entries) {
@@ -146,7 +164,7 @@ export function interpolateValues(
   const rejected: string[] = [];
   if (/\{\{|\$\{/.test(literal)) return { keys: [], rejected }; // reads as template syntax
   const entries = Object.entries(values)
-    .filter(([, v]) => v !== "" && v !== literal && literal.includes(v))
+    .filter(([, v]) => v !== "" && !isRedacted(v) && v !== literal && literal.includes(v))
     .sort(([ka, va], [kb, vb]) =>
       vb.length - va.length || Number(provisioned(kb)) - Number(provisioned(ka)) ||
       (ka < kb ? -1 : ka > kb ? 1 : 0)

@@ -72,6 +72,8 @@ export interface StepTrack {
   skipped?: boolean;
   /** The trail marks it `recordable: false`: the agent handles it, the replay has nothing of it. */
   notRecordable?: boolean;
+  /** Its recording is empty (`recording: []`): it passes, but no replay proves anything of it. */
+  empty?: boolean;
   /** The latest replay this step failed on its own (not after an earlier step), with its evidence. */
   lastFailure?: { iteration: number; evidence: string[] };
 }
@@ -128,6 +130,8 @@ export interface StepOutcome {
   missing?: string;
   /** Not validated: the trail marks it `recordable: false` (the agent handles it). */
   notRecordable?: boolean;
+  /** An empty recording: nothing was replayed, so nothing is proven (it still passes). */
+  empty?: boolean;
 }
 
 /** Commands (imperative). */
@@ -218,6 +222,7 @@ export function decide(command: ValidationCommand, state: ValidationState): NewE
           passed: o.passed,
           ...(o.refined ? { refined: true } : {}),
           ...(!o.passed && o.dependent ? { dependent: true } : {}),
+          ...(o.empty ? { empty: true } : {}),
         };
       });
       return [{
@@ -242,6 +247,7 @@ export function decide(command: ValidationCommand, state: ValidationState): NewE
         step: s.step,
         status: stepStatus(s),
         evidence: [...s.refinements, ...earlierFailure(s, state.iteration), ...s.evidence],
+        ...(s.empty ? { empty: true } : {}),
       }));
       const unstable = steps.filter((s) => s.status === "unstable");
       const notValidated = (s: (typeof steps)[number]) =>
@@ -249,19 +255,26 @@ export function decide(command: ValidationCommand, state: ValidationState): NewE
           ? `step ${s.index + 1} "${s.step}" not validated: ${
             s.evidence.at(-1)?.replace(/^.*not validated: /, "") ?? "a memory value is missing"
           }`
+          : s.empty
+          ? `step ${s.index + 1} "${s.step}" has an empty recording (it replays no action)`
           : `step ${s.index + 1} "${s.step}" is recordable: false (the agent handles it)`;
       const skipped = steps.filter((s) => s.status === "skipped").map(notValidated);
-      const proven = steps.some((s) => s.status === "stable" || s.status === "refined");
+      // an empty recording passes, but a replay of nothing proves nothing
+      const proven = steps.some((s) =>
+        (s.status === "stable" || s.status === "refined") && !s.empty
+      );
       const list = unstable.map((s) => `step ${s.index + 1} "${s.step}"`).join(", ");
       let status: EventData<"ValidationCompleted">["status"] = "stable";
       let message: string | undefined;
       /** Lines naming the steps not validated, after the message. */
       let notes = skipped;
       if (unstable.length === 0 && !proven) {
-        // Every step was skipped or is the agent's: "stable" would claim what no replay showed.
+        // Every step was skipped, is the agent's or is empty: "stable" would claim what no
+        // replay showed.
         status = "failed";
-        const why = steps.filter((s) => s.status === "skipped" || s.status === "not_recordable")
-          .map(notValidated);
+        const why = steps.filter((s) =>
+          s.status === "skipped" || s.status === "not_recordable" || s.empty
+        ).map(notValidated);
         message = `Nothing was validated: ${why.join("; ") || "the trail has no steps"}`;
         notes = [];
       } else if (unstable.length === 0 && skipped.length > 0) {
@@ -341,8 +354,10 @@ export function evolve(state: ValidationState, event: NewEvent | StoredEvent): V
         };
         delete next.skipped;
         delete next.notRecordable;
+        delete next.empty;
         if (o.status === "skipped") next.skipped = true;
         if (o.status === "not_recordable") next.notRecordable = true;
+        if (o.empty) next.empty = true;
         if (!passed && !o.dependent) {
           next.lastFailure = { iteration: d.iteration, evidence: o.evidence };
         }

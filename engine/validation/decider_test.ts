@@ -148,13 +148,14 @@ Deno.test("decide() and nextMove() under ci: one replay; a failure completes as 
   assertStringIncludes(s.message ?? "", "a new blaze");
 });
 
-Deno.test("decide() never completes stable without a proven step: a skipped step makes it unstable, nothing proven fails", () => {
+Deno.test("decide() never completes stable without a proven step: a skipped step makes it unstable, nothing proven (skipped, not_recordable, empty) fails", () => {
   const skipped = (i: number) =>
     outcome(i, true, {
       missing: "password",
       evidence: ['action 1: not validated: memory "password" has no value'],
     });
   const agent = (i: number) => outcome(i, true, { notRecordable: true, evidence: ["agent"] });
+  const empty = (i: number) => outcome(i, true, { empty: true, evidence: ["empty recording"] });
   const cases: [StepOutcome[], string, string[], string][] = [
     [[outcome(0, true), agent(1)], "stable", ["stable", "not_recordable"], ""],
     [
@@ -171,6 +172,23 @@ Deno.test("decide() never completes stable without a proven step: a skipped step
       'step 2 "step 1" is recordable: false (the agent handles it)',
     ],
     [[agent(0)], "failed", ["not_recordable"], "Nothing was validated: step 1"],
+    // an empty recording passes, but replays nothing: it proves nothing either
+    [
+      [empty(0), empty(1)],
+      "failed",
+      ["stable", "stable"],
+      'Nothing was validated: step 1 "step 0" has an empty recording (it replays no action); ' +
+      'step 2 "step 1" has an empty recording (it replays no action)',
+    ],
+    [
+      [empty(0), skipped(1)],
+      "failed",
+      ["stable", "skipped"],
+      'Nothing was validated: step 1 "step 0" has an empty recording (it replays no action); ' +
+      'step 2 "step 1" not validated',
+    ],
+    [[empty(0), agent(1)], "failed", ["stable", "not_recordable"], "Nothing was validated"],
+    [[outcome(0, true), empty(1)], "stable", ["stable", "stable"], ""],
   ];
   for (const policy of ["authoring", "ci"] as const) {
     for (const [outcomes, status, steps, message] of cases) {
