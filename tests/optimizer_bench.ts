@@ -244,6 +244,14 @@ Deno.bench({
   },
 });
 Deno.bench({
+  name: `optimize: same capture under heuristics v1 (v2 is the default)`,
+  group: "optimize",
+  n: 10,
+  fn() {
+    sink ^= optimize(events, screens, { tableEngine: "wasm", heuristics: "v1" }).explain.length;
+  },
+});
+Deno.bench({
   name:
     `optimize: same capture, ${SCREENS} tables cached from an earlier projection (re-projection)`,
   group: "optimize",
