@@ -11,7 +11,7 @@ import { bool, type CommandSpec, list, num, type ParsedArgs, str } from "./args.
 import { DB_FLAGS, matchStream, openStore } from "./context.ts";
 import { InputError } from "./errors.ts";
 import type { EventStore } from "../events/event_store.ts";
-import type { PlaybackPlan } from "../engine/playback/actions.ts";
+import { isSupported, type PlaybackPlan } from "../engine/playback/actions.ts";
 import { overrideProblems } from "../engine/playback/override_problems.ts";
 import { planFromText, rebasePlan } from "../engine/playback/load_plan.ts";
 import { eventsToPlan, type SessionEvent } from "../engine/playback/from_events.ts";
@@ -246,7 +246,9 @@ export async function run(args: ParsedArgs): Promise<number> {
       driver = await connectAndroid(androidStartFromArgs(args, "replay"));
     } else {
       const browserWs = str(args, "browser-ws");
-      if (!url && !browserWs && plan.actions[0]?.type !== "navigate") {
+      // a step the player skips (a Recorder flow's emulateNetworkConditions) opens nothing
+      const first = plan.actions.find((a) => isSupported(a.type));
+      if (!url && !browserWs && first?.type !== "navigate") {
         // it would run every action on about:blank
         throw new InputError(
           `${file}: no url: the plan opens no page (a trail without config.url); pass --url`,

@@ -10,6 +10,7 @@
  */
 import type { Bounds, HierarchyFormat, Platform, Point, Screen } from "../engine/ui_node.ts";
 import type { HandledDialog } from "../events/schemas.ts";
+import type { MouseButton } from "../engine/playback/actions.ts";
 
 export type { HandledDialog };
 
@@ -100,6 +101,12 @@ export interface Driver {
   /** A PNG of the current screen. */
   screenshot(): Promise<Uint8Array>;
   tap(point: Point): Promise<void>;
+  /**
+   * Clicks at `point` with a mouse button other than the main one, or `count` times in a row
+   * (2: a double click, which fires `dblclick`). Drivers without a mouse leave it out: the
+   * player then skips such a click as unsupported.
+   */
+  click?(point: Point, options: { button?: MouseButton; count?: number }): Promise<void>;
   /** Types into the element at `point` (focusing it first, clearing it when `clear`) or the focused one. */
   type(text: string, options?: { point?: Point; clear?: boolean }): Promise<void>;
   /** Presses a key by its name: `Enter`, `Tab`, `Escape`, `Back`, `ArrowDown`, … */

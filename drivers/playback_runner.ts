@@ -151,6 +151,8 @@ export const MAX_ACTION_TIMEOUT_MS = 600_000;
  * at most this per call.
  */
 const PAGE_CALL_CAP_MS = 2_000;
+/** Clicks: a failed one blocks the actions that depend on it (003 R4). */
+const CLICKS: ReadonlySet<string> = new Set(["click", "double_click"]);
 
 const busy = new WeakSet<object>();
 
@@ -428,10 +430,19 @@ class Run {
         error: `unsupported_action_type: ${action.type}`,
       });
     }
+    if ((action.type === "double_click" || action.button) && !this.driver.click) {
+      // a plain tap would not be what was recorded
+      const what = action.button ? `${action.button} ${action.type}` : action.type;
+      return await finish({
+        status: "skipped",
+        errorCode: "unsupported_action_type",
+        error: `unsupported_action_type: ${what} (the ${this.plan.platform} driver has no mouse)`,
+      });
+    }
     const unproduced = this.#readsUnproduced(index, action);
     if (unproduced) {
       // Acting on it would use a value the run never produced (or a stale default).
-      if (action.type === "click" || action.type === "navigate") this.#blocked = true;
+      if (CLICKS.has(action.type) || action.type === "navigate") this.#blocked = true;
       return await finish({
         status: "skipped",
         errorCode: "skipped_dependency",
@@ -524,7 +535,7 @@ class Run {
       const url = await this.#bounded(this.driver.url(), "read the url").catch(() => this.#lastUrl);
       if (url) outcome = { ...outcome, pageUrl: url };
     }
-    if (action.type === "click" || action.type === "navigate") {
+    if (CLICKS.has(action.type) || action.type === "navigate") {
       if (outcome.status === "failed") this.#blocked = this.options.onError === "skip_dependent";
       else this.#blocked = false;
     }
@@ -636,9 +647,14 @@ class Run {
     }
     switch (action.type) {
       case "click":
-        await d.tap(point);
+      case "double_click": {
+        const count = action.type === "double_click" ? 2 : 1;
+        if (count > 1 || action.button) {
+          await d.click!(point, { ...(action.button ? { button: action.button } : {}), count });
+        } else await d.tap(point);
         await this.#settle();
         return { status, ...sel };
+      }
       case "type": {
         const value = this.#template(text ?? "", override !== undefined);
         if (value.includes(REDACTED)) {

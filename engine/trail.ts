@@ -13,8 +13,9 @@
  *   direction?, value?, checked?, repeat? }
  * ```
  *
- * - `kind` is one of {@linkcode TRAIL_ACTION_KINDS}; the web spellings `click` and `type` are
- *   read as `tap` and `inputText` (and written back that way when `config.platform` is `web`).
+ * - `kind` is one of {@linkcode TRAIL_ACTION_KINDS}; the web spellings `click`, `doubleClick`
+ *   and `type` are read as `tap`, `doubleTap` and `inputText` (and written back that way when
+ *   `config.platform` is `web`). `doubleTap` is two clicks in a row, one double click.
  * - `selector` is one {@linkcode Selector}: every property given must hold for the same node.
  *   `selectors` is an ordered fallback list (adaptive mode): try each in order, first unique
  *   match wins. An action may carry either, or neither (`inputText` without a selector types
@@ -121,6 +122,7 @@ export const Selector: z.ZodType<Selector> = z.lazy(() =>
 /** The action kinds of a trail (normalised spelling). */
 export const TRAIL_ACTION_KINDS = [
   "tap",
+  "doubleTap",
   "longPress",
   "inputText",
   "swipe",
@@ -142,8 +144,16 @@ export const TrailActionKind = z.enum(TRAIL_ACTION_KINDS);
 export type TrailActionKind = z.infer<typeof TrailActionKind>;
 
 /** Web spellings read as the normalised kind (and written back on the web). */
-const KIND_ALIASES: Record<string, TrailActionKind> = { click: "tap", type: "inputText" };
-const WEB_SPELLING: Partial<Record<TrailActionKind, string>> = { tap: "click", inputText: "type" };
+const KIND_ALIASES: Record<string, TrailActionKind> = {
+  click: "tap",
+  doubleClick: "doubleTap",
+  type: "inputText",
+};
+const WEB_SPELLING: Partial<Record<TrailActionKind, string>> = {
+  tap: "click",
+  doubleTap: "doubleClick",
+  inputText: "type",
+};
 
 /** One normalised action of a recording (see the module doc). */
 export const TrailAction = z.object({
@@ -226,6 +236,7 @@ const CONFIG_ORDER = [
 /** Kinds whose scalar shorthand is a text selector (`tap: "Next"`, `assertVisible: "7"`). */
 const SCALAR_SELECTOR_KINDS = new Set<TrailActionKind>([
   "tap",
+  "doubleTap",
   "longPress",
   "check",
   "readText",
@@ -313,6 +324,7 @@ export function parseTrail(text: string, source = "trail"): Trail {
 /** Kinds that act on (or read) an element, so they need a selector. */
 const NEEDS_SELECTOR = new Set<TrailActionKind>([
   "tap",
+  "doubleTap",
   "longPress",
   "select",
   "check",

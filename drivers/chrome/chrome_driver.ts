@@ -10,6 +10,7 @@
  */
 import type { Browser, CDPSession, Dialog, KeyInput, Page, Target } from "puppeteer-core";
 import type { Point } from "../../engine/ui_node.ts";
+import type { MouseButton } from "../../engine/playback/actions.ts";
 import {
   type Direction,
   type Driver,
@@ -187,6 +188,19 @@ export class ChromeDriver implements Driver {
 
   async tap(point: Point): Promise<void> {
     await this.#wrap(`tap at (${point.x}, ${point.y})`, this.#page.mouse.click(point.x, point.y));
+  }
+
+  async click(point: Point, options: { button?: MouseButton; count?: number }): Promise<void> {
+    const what = `${options.button ?? "left"} click${
+      (options.count ?? 1) > 1 ? ` ×${options.count}` : ""
+    } at (${point.x}, ${point.y})`;
+    await this.#wrap(
+      what,
+      this.#page.mouse.click(point.x, point.y, {
+        ...(options.button ? { button: options.button } : {}),
+        ...(options.count ? { count: options.count } : {}),
+      }),
+    );
   }
 
   async type(text: string, options: { point?: Point; clear?: boolean } = {}): Promise<void> {

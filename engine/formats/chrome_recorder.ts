@@ -186,6 +186,52 @@ export function recorderSelectors(
   return out;
 }
 
+/** What a Recorder `aria` selector (one hop, or a chain) names, read by {@linkcode readAriaChain}. */
+export interface AriaChain {
+  /** The accessible name of the element named last in the chain. */
+  name: string;
+  /** Its role, when the hop gave one. */
+  role?: string;
+  /** The roles of the hops after it that give only a role: the acted-on element lies inside. */
+  inside: string[];
+}
+
+const ARIA_HOP = /^(.*?)(?:\[role="([\w-]+)"\])?$/;
+
+/**
+ * Reads a Recorder `aria` selector as {@linkcode recorderSelectors} stores it: one hop
+ * (`Submit[role="button"]`) or a chain, its first hop without the prefix and each later one with
+ * it (`Hello World >>> aria/[role="generic"]`). Each later hop looks inside the element the hop
+ * before it found, so the last hop with a name names an element and role-only hops after it
+ * name a descendant of it (the Recorder clicked inside the named, interactive element).
+ *
+ * @param value the stored `aria` selector
+ * @returns the named element (and the roles of the hops inside it), or undefined when no hop
+ *   has a name or a later hop is not an `aria/` selector
+ * @example
+ * ```ts
+ * const a = readAriaChain('Hello World >>> aria/[role="generic"]');
+ * if (a?.name !== "Hello World" || a.role !== undefined || a.inside[0] !== "generic") throw new Error();
+ * ```
+ */
+export function readAriaChain(value: string): AriaChain | undefined {
+  const parts = value.split(" >>> ");
+  const hops: { name: string; role?: string }[] = [];
+  for (const [i, part] of parts.entries()) {
+    if (i > 0 && !part.startsWith("aria/")) return undefined;
+    const m = ARIA_HOP.exec(i > 0 ? part.slice("aria/".length) : part)!;
+    hops.push({ name: m[1]!, ...(m[2] !== undefined ? { role: m[2] } : {}) });
+  }
+  const last = hops.findLastIndex((h) => h.name !== "");
+  if (last < 0) return undefined;
+  const { name, role } = hops[last]!;
+  return {
+    name,
+    ...(role !== undefined ? { role } : {}),
+    inside: hops.slice(last + 1).flatMap((h) => h.role !== undefined ? [h.role] : []),
+  };
+}
+
 const KINDS: Record<typeof STEP_TYPES[number], ActionKind | undefined> = {
   setViewport: "wait",
   navigate: "navigate",

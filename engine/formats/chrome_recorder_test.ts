@@ -1,6 +1,12 @@
 import { assertEquals, assertThrows } from "../../tests/assert.ts";
 import type { NewEvent } from "../../events/schemas.ts";
-import { flowToEvents, looksLikeChromeRecorder, parseChromeRecorder } from "./chrome_recorder.ts";
+import {
+  flowToEvents,
+  looksLikeChromeRecorder,
+  parseChromeRecorder,
+  readAriaChain,
+  recorderSelectors,
+} from "./chrome_recorder.ts";
 import { FormatError } from "./format_error.ts";
 
 const CORPUS = new URL("../../../shared/corpus/chrome-recorder/", import.meta.url).pathname;
@@ -81,6 +87,31 @@ Deno.test("recorderSelectors() keeps aria, text, chains and old string selectors
     pierce: "#test",
     text: "Test Button",
   });
+});
+
+Deno.test("readAriaChain() reads a stored aria selector hop by hop: the element named last, the roles inside it", () => {
+  const cases: [string | string[], ReturnType<typeof readAriaChain>][] = [
+    ["aria/Go", { name: "Go", inside: [] }],
+    ['aria/Go[role="button"]', { name: "Go", role: "button", inside: [] }],
+    // DevTools flow #10 and Walmart's add-to-cart: a click inside the named, interactive element
+    [["aria/Hello World", 'aria/[role="generic"]'], {
+      name: "Hello World",
+      inside: ["generic"],
+    }],
+    [["aria/Add to cart - Toy (3 Pack)", 'aria/[role="generic"]'], {
+      name: "Add to cart - Toy (3 Pack)",
+      inside: ["generic"],
+    }],
+    // a later hop with a name names a descendant: it is the element
+    [["aria/Form", 'aria/Email[role="textbox"]'], { name: "Email", role: "textbox", inside: [] }],
+    // no hop names anything, or a hop is not an aria/ selector: nothing to read
+    ['aria/[role="main"]', undefined],
+    [["aria/Form", "#email"], undefined],
+  ];
+  for (const [selector, want] of cases) {
+    const stored = recorderSelectors([typeof selector === "string" ? [selector] : selector]).aria!;
+    assertEquals(readAriaChain(stored), want, stored);
+  }
 });
 
 Deno.test("parseChromeRecorder() reads a single step and DevTools' map of 35 flows", async () => {

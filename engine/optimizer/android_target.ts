@@ -13,7 +13,7 @@ import type { Point, UiNode } from "../ui_node.ts";
 import { generatedIdReason } from "./generated.ts";
 import { isEditable } from "./selectors.ts";
 
-const TAP_KINDS = new Set<TrailActionKind>(["tap", "longPress", "check"]);
+const TAP_KINDS = new Set<TrailActionKind>(["tap", "doubleTap", "longPress", "check"]);
 const SCROLL_KINDS = new Set<TrailActionKind>(["scroll", "swipe"]);
 const MAX_CLIMB = 3; // as the resolve pass's climb: further up is a container, not the control
 

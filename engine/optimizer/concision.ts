@@ -5,12 +5,14 @@
  * `repeat`. A step with no successful action (every call failed, or none was captured) has
  * nothing to replay: it is marked `recordable: false`, with a warning naming the failed calls.
  * Under heuristics v2 a step with no captured action at all (a step started, a snapshot taken,
- * nothing done) needs no agent either: it keeps an empty recording, with a warning.
+ * nothing done) needs no agent either: it keeps an empty recording, with a warning; an action
+ * the player cannot do as recorded (a Recorder right click, a click in a frame) becomes a step
+ * of its own for the agent (`recordable: false`, with a warning), the rest stays recorded.
  *
  * @module
  */
 import type { UiNode } from "../ui_node.ts";
-import type { Draft, DraftAction, PassContext } from "./draft.ts";
+import type { Draft, DraftAction, DraftStep, PassContext } from "./draft.ts";
 
 /** The modes pass's account of a selector choice (chosen, passed over, rejected, retargeted). */
 const SELECTOR_NOTE = /^(chose|passed over|rejected|retargeted to) |^assertVisible → assertText/;
@@ -43,11 +45,22 @@ function sameTarget(a: DraftAction, b: DraftAction): boolean {
  */
 export function concisionPass(draft: Draft, ctx: PassContext): Draft {
   const warnings = [...draft.warnings];
+  const steps = draft.level >= 2 ? draft.steps.flatMap(splitAtUnplayable) : draft.steps;
   return {
     ...draft,
     warnings,
-    steps: draft.steps.map((s, si) => {
+    steps: steps.map((s, si) => {
       const actions = s.actions.map((a) => ({ ...a, notes: [...a.notes] }));
+      const unplayable = s.recordable === false ? actions.find(isUnplayable) : undefined;
+      if (unplayable) {
+        // no selector is replayed for it, so none is explained as chosen
+        unplayable.notes = unplayable.notes.filter((n) => !SELECTOR_NOTE.test(n));
+        unplayable.notes.push(
+          `not replayable as recorded: ${unplayable.unplayable}; a step of its own, for the agent`,
+        );
+        warnings.push(`Step ${si + 1} "${s.text}" is not recordable: ${unplayable.unplayable}`);
+        return { ...s, actions };
+      }
       for (const a of actions) {
         if (a.drop) continue;
         if (!a.src.ok) {
@@ -104,6 +117,46 @@ export function concisionPass(draft: Draft, ctx: PassContext): Draft {
       return { ...s, actions };
     }),
   };
+}
+
+function isUnplayable(a: DraftAction): boolean {
+  return a.unplayable !== undefined && a.drop === undefined && a.src.ok;
+}
+
+/**
+ * v2: a step holding actions the player cannot do as recorded (a right click, a click in a
+ * frame), split so each of them is a step of its own for the agent (`recordable: false`, its
+ * `agentStep` as the NL) and the actions around it stay recorded: the part before keeps the
+ * step's text, a part after it is the step "(continued)". A dropped action goes with the next
+ * action (the last part when none follows), so no part holds only dropped actions.
+ */
+function splitAtUnplayable(step: DraftStep): DraftStep[] {
+  if (step.recordable === false || !step.actions.some(isUnplayable)) return [step];
+  const parts: { agent: boolean; actions: DraftAction[] }[] = [];
+  let pending: DraftAction[] = [];
+  for (const a of step.actions) {
+    if (a.drop !== undefined || !a.src.ok) {
+      pending.push(a);
+      continue;
+    }
+    const agent = isUnplayable(a);
+    const last = parts.at(-1);
+    if (!agent && last && !last.agent) last.actions.push(...pending, a);
+    else parts.push({ agent, actions: [...pending, a] });
+    pending = [];
+  }
+  if (pending.length > 0) parts.at(-1)!.actions.push(...pending);
+  let named = false;
+  return parts.map((p): DraftStep => {
+    const mode = step.selectorMode !== undefined ? { selectorMode: step.selectorMode } : {};
+    if (p.agent) {
+      const a = p.actions.find(isUnplayable)!;
+      return { text: a.agentStep ?? step.text, ...mode, recordable: false, actions: p.actions };
+    }
+    const text = named ? `${step.text} (continued)` : step.text;
+    named = true;
+    return { text, ...mode, actions: p.actions };
+  });
 }
 
 /** Why a step with no successful action has nothing to replay. */

@@ -82,6 +82,13 @@ export interface DraftAction {
   repeat?: number;
   /** Why the action leaves the trail (concision). */
   drop?: string;
+  /**
+   * v2: why the player cannot do the action as recorded (a right click, a click in a frame):
+   * concision gives it a step of its own, `agentStep`, for the agent (`recordable: false`).
+   */
+  unplayable?: string;
+  /** v2: the NL step the agent is given for an unplayable action. */
+  agentStep?: string;
   /** Set when a later pass folded this action into another. */
   mergedInto?: number;
   /** Explanation lines (chosen, rejected, slot, pattern, expression). */

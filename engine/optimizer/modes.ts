@@ -124,6 +124,7 @@ const XY_REFUSED = new Set(["readText", "assertText", "assertVisible"]);
 /** Kinds that act on an element and need a selector. */
 const TARGETED = new Set([
   "tap",
+  "doubleTap",
   "longPress",
   "check",
   "select",
@@ -168,11 +169,15 @@ export function modesPass(draft: Draft): Draft {
             notes: [...a.notes, `chose ${JSON.stringify(selector)} (text)`],
           };
         }
-        failed ??= `${a.kind} ${where(a)}: no resolved element`;
+        if (a.unplayable === undefined) failed ??= `${a.kind} ${where(a)}: no resolved element`;
         return a;
       }
       const r = applyChoice(a, mode);
-      if (r.error && a.src.ok) failed ??= `${a.kind} ${where(a)}: ${r.error}`;
+      // an action the player cannot do as recorded goes to the agent (concision): no selector
+      // of it fails the step (`unplayable` is set from v2 only)
+      if (r.error && a.src.ok && a.unplayable === undefined) {
+        failed ??= `${a.kind} ${where(a)}: ${r.error}`;
+      }
       const sel = r.a.selector;
       if (
         r.a.kind === "assertVisible" && a.literal !== undefined && !r.a.selectors && sel &&

@@ -7,7 +7,9 @@
  * different node than the point hit is reported and replaced. Under heuristics v2 a read or an
  * assertion whose point hit a node inside the element the agent named keeps that element, and
  * Android actions then go through `androidTarget` (an accessible ancestor for a tap, the editable
- * field for typing, the scrollable container for a scroll or swipe).
+ * field for typing, the scrollable container for a scroll or swipe). Under v2 a Chrome
+ * Recorder step is read by `readRecorderStep` (a double click, an action the player cannot do as
+ * recorded, a step that changes nothing a trail replays).
  *
  * @module
  */
@@ -16,8 +18,9 @@ import type { TrailActionKind } from "../trail.ts";
 import type { Draft, DraftAction, DraftStep, PassContext } from "./draft.ts";
 import { androidTarget } from "./android_target.ts";
 import { matchSelector } from "./selector_match.ts";
+import { readRecorderStep } from "./recorder_steps.ts";
 
-const CLIMB_KINDS = new Set<TrailActionKind>(["tap", "longPress", "check"]);
+const CLIMB_KINDS = new Set<TrailActionKind>(["tap", "doubleTap", "longPress", "check"]);
 const MAX_CLIMB = 3; // a clickable ancestor further up is a container, not the control
 
 const KIND_OF: Record<string, TrailActionKind | undefined> = {
@@ -67,15 +70,31 @@ function climbToHolder(table: ScreenTable, i: number): number {
 export function resolvePass(draft: Draft, ctx: PassContext): Draft {
   const steps: DraftStep[] = draft.model.steps.map((text) => ({ text, actions: [] }));
   const android = draft.level >= 2 && draft.model.platform === "android";
+  const recorder = draft.level >= 2 && draft.model.platform === "web";
+  const warnings = [...draft.warnings];
   for (const src of draft.model.actions) {
     const kind = KIND_OF[src.data.kind];
     const a: DraftAction = { src, kind: kind ?? "wait", notes: [] };
     if (kind === undefined) a.drop = `${src.data.kind} reads memory only (recorded as {{name}})`;
+    if (recorder) {
+      const r = readRecorderStep(src.data);
+      if (r.kind !== undefined) a.kind = r.kind;
+      if (r.drop !== undefined) a.drop = r.drop;
+      if (r.unplayable !== undefined) a.unplayable = r.unplayable;
+      if (r.agentStep !== undefined) a.agentStep = r.agentStep;
+      if (r.warning !== undefined) {
+        warnings.push(
+          `Step ${src.step + 1} "${draft.model.steps[src.step]}", action ${
+            src.seq + 1
+          }: ${r.warning}`,
+        );
+      }
+    }
     copyFields(a);
     resolveNode(a, ctx, draft.level, android);
     steps[src.step]!.actions.push(a);
   }
-  return { ...draft, steps };
+  return { ...draft, steps, warnings };
 }
 
 function copyFields(a: DraftAction): void {

@@ -17,6 +17,7 @@ import { generatedClassReason, type GeneratedIdOptions, generatedIdReason } from
 import { descendantLabelCandidates } from "./android_labels.ts";
 import { countSelector, matchSelector } from "./selector_match.ts";
 import { escapeRegex } from "../regex.ts";
+import { readAriaChain } from "../formats/chrome_recorder.ts";
 import {
   dynamicPattern,
   elementText,
@@ -559,6 +560,7 @@ const RECORDED_ID = /^#((?:\\.|[^\s>+~.#[\]\\])+)$/;
  * unverified in its family, ranked by the web order.
  *
  * @param recorded selector kind → value (`target.selectors`)
+ * @param options the heuristics level (default 1; from 2 an `aria` chain is read hop by hop)
  * @returns candidates, most durable first
  * @example
  * ```ts
@@ -568,7 +570,10 @@ const RECORDED_ID = /^#((?:\\.|[^\s>+~.#[\]\\])+)$/;
  * }
  * ```
  */
-export function rankRecordedSelectors(recorded: Readonly<Record<string, string>>): Candidate[] {
+export function rankRecordedSelectors(
+  recorded: Readonly<Record<string, string>>,
+  options: { level?: number } = {},
+): Candidate[] {
   const out: Candidate[] = [];
   const push = (family: string, score: number, selector: Selector, rejected?: string) => {
     if (out.some((c) => JSON.stringify(c.selector) === JSON.stringify(selector))) return;
@@ -585,13 +590,17 @@ export function rankRecordedSelectors(recorded: Readonly<Record<string, string>>
     else if (key === "ariaLabel") {
       push("contentDescription", WEB_ARIA_LABEL_SCORE, { ariaLabel: v });
     } else if (key === "aria") {
-      const m = /^(.*)\[role="([\w-]+)"\]$/.exec(v);
-      if (m) push("roleName", WEB_ROLE_NAME_SCORE, { role: m[2]!, name: m[1]! });
-      else {
+      // v2 reads a chain hop by hop (`Hello World >>> aria/[role="generic"]`: the element named
+      // Hello World, the generic acted on lies inside it); v1 read it as one name
+      const aria = (options.level ?? 1) >= 2 ? readAriaChain(v) : ariaV1(v);
+      if (aria === undefined) continue;
+      if (aria.role !== undefined) {
+        push("roleName", WEB_ROLE_NAME_SCORE, { role: aria.role, name: aria.name });
+      } else {
         // `aria/Name` is an accessible name, from aria-label or from the element's text: the
         // label is a guess (exact, so strict mode can take it), the name always holds
-        push("contentDescription", WEB_ARIA_LABEL_SCORE, { ariaLabel: v });
-        push("roleName", WEB_ROLE_NAME_SCORE, { name: v });
+        push("contentDescription", WEB_ARIA_LABEL_SCORE, { ariaLabel: aria.name });
+        push("roleName", WEB_ROLE_NAME_SCORE, { name: aria.name });
       }
     } else if (key === "id") id(v);
     else if (key === "text") push("text", WEB_TEXT_SCORE, { text: v });
@@ -607,10 +616,16 @@ export function rankRecordedSelectors(recorded: Readonly<Record<string, string>>
   return out.sort((a, b) => (a.rejected ? 1 : 0) - (b.rejected ? 1 : 0) || a.score - b.score);
 }
 
+/** Heuristics v1's reading of a recorder's `aria` selector: a trailing role, the rest the name. */
+function ariaV1(v: string): { name: string; role?: string } {
+  const m = /^(.*)\[role="([\w-]+)"\]$/.exec(v);
+  return m ? { name: m[1]!, role: m[2]! } : { name: v };
+}
+
 /** Actions whose node's own text is the value read or asserted. */
 const VALUE_KINDS = new Set(["readText", "assertText"]);
 /** Actions on a control (v2, Android: an unlabelled one is named by a child's label). */
-const CONTROL_KINDS = new Set(["tap", "longPress", "check"]);
+const CONTROL_KINDS = new Set(["tap", "doubleTap", "longPress", "check"]);
 
 /**
  * The selectors pass: ranks the candidates of every resolved action.
@@ -630,14 +645,25 @@ export function selectorsPass(draft: Draft, ctx: PassContext): Draft {
         const mode = s.selectorMode ?? draft.mode;
         const recorded = a.src.data.target?.selectors;
         if (a.node === undefined && a.src.screen === undefined && recorded) {
-          let candidates = rankRecordedSelectors(recorded);
+          let candidates = rankRecordedSelectors(recorded, { level: draft.level });
           if (candidates.length === 0) return a;
           if (v2web) candidates = shapeForMode(refineRecorded(candidates), mode);
-          return {
-            ...a,
-            candidates,
-            notes: [...a.notes, "no screen captured: selectors from the recorder, unverified"],
-          };
+          const notes = [...a.notes, "no screen captured: selectors from the recorder, unverified"];
+          const chain = v2web && recorded.aria?.includes(" >>> ")
+            ? readAriaChain(recorded.aria)
+            : undefined;
+          if (chain) {
+            notes.push(
+              `recorder chain aria/${recorded.aria}: the element named ${
+                JSON.stringify(chain.name)
+              }${
+                chain.inside.length > 0
+                  ? ` (the ${chain.inside.join(" in a ")} acted on lies inside it)`
+                  : ""
+              }`,
+            );
+          }
+          return { ...a, candidates, notes };
         }
         if (a.node === undefined || a.src.screen === undefined) return a;
         const table = ctx.table(a.src.screen);

@@ -11,6 +11,7 @@ import { z } from "zod";
 export const ACTION_TYPES = [
   "navigate",
   "click",
+  "double_click",
   "type",
   "select",
   "check",
@@ -27,6 +28,7 @@ export type ActionType = typeof ACTION_TYPES[number];
 /** Action types that locate an element through the cascade. */
 export const TARGETED_TYPES: ReadonlySet<string> = new Set([
   "click",
+  "double_click",
   "type",
   "select",
   "check",
@@ -103,6 +105,10 @@ export const Target = TargetSelector.extend({
 });
 export type Target = z.infer<typeof Target>;
 
+/** Mouse buttons a click may use besides the main (left) one. */
+export const MouseButton = z.enum(["middle", "right", "back", "forward"]);
+export type MouseButton = z.infer<typeof MouseButton>;
+
 /** Selector modes of 000: strict fails rather than heals. */
 export const SelectorMode = z.enum(["strict", "flexible", "adaptive"]);
 export type SelectorMode = z.infer<typeof SelectorMode>;
@@ -118,6 +124,11 @@ export const PlaybackAction = z.object({
   value: z.string().optional(),
   /** Checkbox state to set (default true). */
   checked: z.boolean().optional(),
+  /**
+   * The mouse button of a `click` or `double_click` other than the main one (a Recorder click's
+   * `auxiliary`, `secondary`, `back`, `forward`); web only.
+   */
+  button: MouseButton.optional(),
   /** Key name for `key_press`. */
   key: z.string().optional(),
   /** Url for `navigate`. */
@@ -241,7 +252,8 @@ export function describeAction(
     what = describeWebTarget(t.alternatives?.[0] ?? t) ||
       (t.point ? `(${t.point.x}, ${t.point.y})` : "");
   }
-  return what ? `${action.type} ${what}` : action.type;
+  const type = action.button ? `${action.button} ${action.type}` : action.type;
+  return what ? `${type} ${what}` : type;
 }
 
 /** A web selector as CSS-minded users read it (`[data-testid=go]`, `#email >> nth=1`); "" for none. */
@@ -291,6 +303,7 @@ function describeNativeTarget(t: z.infer<typeof TargetSelector>): string {
 /** The playback action type of each capture / trail action kind (same name when absent). */
 export const PLAYBACK_TYPE_OF_KIND: Readonly<Record<string, string>> = {
   tap: "click",
+  doubleTap: "double_click",
   inputText: "type",
   keyPress: "key_press",
   readText: "read_text",

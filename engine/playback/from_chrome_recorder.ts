@@ -1,15 +1,57 @@
 /**
  * A Chrome DevTools Recorder flow as a playback plan: `setViewport` gives the recorded
- * viewport, `navigate`, `click`/`doubleClick`, `change` (type), `keyDown` (key_press; its
- * `keyUp` is dropped), `scroll` and `waitForElement` (assert_visible) map onto 003's actions;
- * every other step type is kept and reported as skipped (`unsupported_action_type`).
+ * viewport, `navigate`, `click` (with its mouse button: `auxiliary` is the middle one,
+ * `secondary` the right one, `back`, `forward`), `doubleClick` (double_click), `change` (type),
+ * `keyDown` (key_press; its `keyUp` is dropped), `scroll` and `waitForElement` (assert_visible)
+ * map onto 003's actions; every other step type is kept and reported as skipped
+ * (`unsupported_action_type`), and so is a step inside a frame (`frame: [0]`: the player acts on
+ * the top frame only), as `click_in_frame`, `change_in_frame`, ….
  * The step's selector alternatives (aria, CSS, XPath, pierce, text) feed the cascade.
  *
  * @module
  */
 import { recorderSelectors, type UserFlow } from "../formats/chrome_recorder.ts";
-import type { PlaybackAction, PlaybackPlan } from "./actions.ts";
+import type { MouseButton, PlaybackAction, PlaybackPlan } from "./actions.ts";
 import { targetFromSelectors } from "./target_from_selectors.ts";
+
+/** A Recorder click's `button` as the player's mouse button (`primary` is the default click). */
+const BUTTONS: Readonly<Record<string, MouseButton>> = {
+  auxiliary: "middle",
+  secondary: "right",
+  back: "back",
+  forward: "forward",
+};
+
+/**
+ * The mouse button of a Recorder click other than the main one.
+ *
+ * @param button the step's `button` (`primary`, `auxiliary`, `secondary`, `back`, `forward`)
+ * @returns the player's button, or undefined for the main one (or none, or an unknown one)
+ * @example
+ * ```ts
+ * if (recorderButton("secondary") !== "right" || recorderButton("primary") !== undefined) {
+ *   throw new Error();
+ * }
+ * ```
+ */
+export function recorderButton(button: unknown): MouseButton | undefined {
+  return typeof button === "string" && Object.hasOwn(BUTTONS, button) ? BUTTONS[button] : undefined;
+}
+
+/**
+ * Whether a Recorder step acts inside a frame (`frame: [0]`, `[0, 0]`: the path of frame
+ * indices from the top one), which the player does not reach.
+ *
+ * @param frame the step's `frame`
+ * @returns true for a non-empty frame path
+ * @example
+ * ```ts
+ * if (!inFrame([0]) || inFrame([]) || inFrame(undefined)) throw new Error();
+ * ```
+ */
+export function inFrame(frame: unknown): boolean {
+  return Array.isArray(frame) && frame.length > 0;
+}
 
 /**
  * Converts a Recorder flow into a plan.
@@ -38,6 +80,12 @@ export function chromeRecorderToPlan(
       : undefined;
     const label = flow.title;
     const base = { ...(label ? { label } : {}), ...(viewport ? { viewport } : {}) };
+    if (inFrame(step.frame)) {
+      // acting in the top frame instead would click whatever matches there
+      actions.push({ type: `${step.type}_in_frame`, ...(target ? { target } : {}), ...base });
+      continue;
+    }
+    const button = recorderButton(step.button);
     switch (step.type) {
       case "setViewport":
         if (step.width && step.height) viewport = { width: step.width, height: step.height };
@@ -49,7 +97,12 @@ export function chromeRecorderToPlan(
         break;
       case "click":
       case "doubleClick":
-        actions.push({ type: "click", ...(target ? { target } : {}), ...base });
+        actions.push({
+          type: step.type === "click" ? "click" : "double_click",
+          ...(target ? { target } : {}),
+          ...(button ? { button } : {}),
+          ...base,
+        });
         break;
       case "change":
         actions.push({

@@ -3,7 +3,8 @@
  * `recording_v1` or a Chrome Recorder file) as a playback plan: every `ActionPerformed` whose
  * `ActionCompleted` did not fail becomes an action; its recorder selectors become the
  * cascade's target, its point the coordinate fallback; `recordedAt` drives recorded timing;
- * the screen captured before it gives its viewport. The plan opens the page the session started
+ * the screen captured before it gives its viewport. A double click plays as one, a Recorder
+ * click keeps its mouse button, and a Recorder step inside a frame is reported skipped. The plan opens the page the session started
  * on (`SessionStarted.url`, else the first navigation or screen before any action) unless its
  * first action is a navigate; later navigations are left to the actions that caused them.
  *
@@ -13,6 +14,7 @@ import type { EventData, EventType } from "../../events/schemas.ts";
 import type { PlaybackAction, PlaybackPlan, Target } from "./actions.ts";
 import { PLAYBACK_TYPE_OF_KIND } from "./actions.ts";
 import { targetFromSelectors } from "./target_from_selectors.ts";
+import { inFrame, recorderButton } from "./from_chrome_recorder.ts";
 import { InvalidStreamError } from "../../events/event_store.ts";
 import { ScreenPoint } from "../formats/screen_point.ts";
 
@@ -63,8 +65,10 @@ export function eventsToPlan(
     if (e.type !== "ActionPerformed") continue;
     const d = e.data;
     if (failed.has(d.actionId) || NO_OPS.has(d.kind)) continue;
-    const type = PLAYBACK_TYPE_OF_KIND[d.kind] ?? d.kind;
-    const action: PlaybackAction = { type };
+    const action: PlaybackAction = { type: playbackType(d) };
+    const type = action.type;
+    const button = d.kind === "tap" ? recorderButton(d.toolParams?.button) : undefined;
+    if (button) action.button = button;
     const target: Target = {
       ...targetFromSelectors(d.target?.selector ?? {}),
       ...targetFromSelectors(d.target?.selectors ?? {}),
@@ -110,6 +114,20 @@ export function eventsToPlan(
     ...(dpr ? { devicePixelRatio: dpr } : {}),
     ...(started.data.memory ? { memory: started.data.memory } : {}),
   };
+}
+
+/** Tool names of a double click (a Recorder `doubleClick`, a `recording_v1` `double_click`). */
+const DOUBLE_CLICKS = new Set(["doubleClick", "double_click", "dblclick"]);
+
+/**
+ * The playback type of a captured action: its kind's, a double click's own, and for a Recorder
+ * step inside a frame (`toolParams.frame`) one the player reports skipped (`click_in_frame`).
+ */
+function playbackType(d: EventData<"ActionPerformed">): string {
+  const type = d.kind === "tap" && d.toolName !== undefined && DOUBLE_CLICKS.has(d.toolName)
+    ? "double_click"
+    : PLAYBACK_TYPE_OF_KIND[d.kind] ?? d.kind;
+  return inFrame(d.toolParams?.frame) ? `${type}_in_frame` : type;
 }
 
 /**

@@ -6,12 +6,12 @@
  *
  * @module
  */
+import { readAriaChain } from "../formats/chrome_recorder.ts";
 import type { Target } from "./actions.ts";
 
 const TEST_ID_CSS = /^\[data-test(?:id|-id)=(?:"([^"]+)"|'([^']+)'|([^\]"']+))\]$/;
 const ARIA_LABEL_CSS = /^\[aria-label=(?:"([^"]+)"|'([^']+)'|([^\]"']+))\]$/;
 const ID_CSS = /^#([A-Za-z_][\w-]*)$/;
-const ARIA = /^(.*?)(?:\[role="([^"]+)"\])?$/;
 
 /**
  * Builds a target from a selector map; an unknown key is ignored.
@@ -62,9 +62,13 @@ export function targetFromSelectors(selectors: Readonly<Record<string, string>>)
         set("xpath", value);
         break;
       case "aria": {
-        const m = ARIA.exec(value)!;
-        set("name", m[1]);
-        set("role", m[2]);
+        // a chain (`Hello World >>> aria/[role="generic"]`): the element it names, the one
+        // acted on lies inside it
+        const aria = readAriaChain(value);
+        if (aria) {
+          set("name", aria.name);
+          set("role", aria.role);
+        }
         break;
       }
       case "css":

@@ -64,6 +64,7 @@ export interface ActionVerdict {
 
 const ELEMENT_KINDS = new Set([
   "tap",
+  "doubleTap",
   "longPress",
   "inputText",
   "select",
