@@ -75,6 +75,12 @@ Deno.test("cairn replay plays a trail: memory templates, storeAs, assertions, st
     ]);
     assertEquals(table.code, 1);
     assertStringIncludes(table.stdout, "healed");
+    // The header counts the trail's 6 actions, as the rows number them; the page opened first
+    // is told apart (it is not one of them).
+    assertMatchLine(
+      table.stdout,
+      /^Playback \S+ {2}completed {2}6 actions: 4 ok · 1 healed · 1 failed · 0 skipped; \+ page opened first: ok {2}\(\d+\.\d s\)$/m,
+    );
     // The trail's own actions keep their numbers (0–5); the page --url opens first is "+".
     assertMatchLine(table.stdout, /^\s+\+\s+ok\s+navigate http/m);
     assertMatchLine(table.stdout, /^\s+0\s+healed\s+type \[data-testid=email-input\]/m);
@@ -148,6 +154,10 @@ Deno.test("cairn replay numbers a stored session's actions as the session does: 
     assertMatchLine(table.stdout, /^\s+0\s+ok\s+type textbox "Email"/m);
     assertMatchLine(table.stdout, /^\s+1\s+skipped\s+type textbox "Password".*redacted_value/m);
     assertStringIncludes(table.stdout, "+: the page the source starts on, opened first by Cairn");
+    assertStringIncludes(
+      table.stdout,
+      "2 actions: 1 ok · 0 healed · 0 failed · 1 skipped; + page opened first: ok  (",
+    );
 
     // The password is the session's action 1: --override 1 types it, with or without --url.
     for (const extra of [[], ["--url", url]]) {
