@@ -211,6 +211,75 @@ Deno.test("cairn replay numbers a stored session's actions as the session does: 
   }
 });
 
+Deno.test("cairn replay: a type without a selector fails unless the focused element takes text; a navigate to a 404 page warns", async () => {
+  const server = serveFolder();
+  const dir = await Deno.makeTempDir({ prefix: "cairn-replay-focus-" });
+  try {
+    await Deno.writeTextFile(
+      `${dir}/focus.trail.yaml`,
+      `config:
+  id: focus-typing
+  platform: web
+  url: ${server.url}login.html
+trail:
+  - step: Type the email into the focused field
+    recording:
+      - tap:
+          selector: { id: email }
+      - inputText:
+          text: ada@example.com
+  - step: Type with the checkbox focused
+    recording:
+      - tap:
+          selector: { id: remember }
+      - inputText:
+          text: nope
+  - step: Type on a page that is not there
+    recording:
+      - navigate:
+          url: ${server.url}missing.html
+      - inputText:
+          text: lost
+`,
+    );
+    const args = ["replay", `${dir}/focus.trail.yaml`, "--db", `${dir}/cairn.db`];
+    const res = await cairn([...args, "--json"]);
+    assertEquals(res.code, 1, res.stderr);
+    const report = JSON.parse(res.stdout) as PlaybackReport;
+    assertEquals(
+      report.results.map((r) => [r.action, r.status, r.selector_used, r.error_code, r.error]),
+      [
+        ["navigate", "ok", "navigate", undefined, undefined],
+        ["click", "ok", "id", undefined, undefined],
+        ["type", "ok", "focused", undefined, undefined],
+        ["click", "ok", "id", undefined, undefined],
+        [
+          "type",
+          "failed",
+          undefined,
+          "selector_not_found",
+          'Cannot type into the focused checkbox "Remember me": it is not a text field or editable content',
+        ],
+        ["navigate", "ok", "navigate", undefined, undefined],
+        [
+          "type",
+          "failed",
+          undefined,
+          "selector_not_found",
+          "No text field has the focus: a type without a selector types into the focused element",
+        ],
+      ],
+    );
+    assertEquals(report.results[5]!.warning, "HTTP 404 Not Found");
+    assertEquals(report.results[0]!.warning, undefined);
+    const table = await cairn(args);
+    assertMatchLine(table.stdout, /^warning: action 4: HTTP 404 Not Found$/m);
+  } finally {
+    await server.close();
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
 Deno.test("cairn replay rejects bad input with one line and exit code 2", async () => {
   const dir = await Deno.makeTempDir({ prefix: "cairn-replay-cli-" });
   try {
