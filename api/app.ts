@@ -86,7 +86,7 @@ export function createApp(options: AppOptions): Hono {
   // no token: the server is on loopback (serve refuses otherwise), and only this machine's
   // clients may use it
   app.use("*", sameSiteOnly(options.token === undefined));
-  app.use("*", bodyLimit({ maxSize: options.bodyLimit ?? DEFAULT_BODY_LIMIT }));
+  app.use("*", limitBody(options.bodyLimit ?? DEFAULT_BODY_LIMIT));
 
   // ---- Routers: one line each ----
   app.route("/", openApiRouter(() => app.routes));
@@ -99,6 +99,29 @@ export function createApp(options: AppOptions): Hono {
   app.route("/v1", trailsRouter(ctx));
   app.route("/v1", validationsRouter(ctx));
   return app;
+}
+
+/**
+ * hono's `bodyLimit`, kept off the request's `signal`: a body of unknown length (chunked, or a
+ * POST with no Content-Length, as `curl -X POST` sends) is counted and then re-wrapped as
+ * `new Request(raw, …)`, which reads `raw.signal`, and Deno.serve then warns that the signal
+ * "aborts on successful responses (legacy behavior)". Such a body is handed over in a request
+ * of its own (same url, method, headers and body, no server signal) and counted as before.
+ */
+function limitBody(maxSize: number) {
+  const limit = bodyLimit({ maxSize });
+  return (c: Context, next: Next) => {
+    const raw = c.req.raw;
+    const sized = raw.headers.has("content-length") && !raw.headers.has("transfer-encoding");
+    if (raw.body && !sized) {
+      c.req.raw = new Request(raw.url, {
+        method: raw.method,
+        headers: raw.headers,
+        body: raw.body,
+      });
+    }
+    return limit(c, next);
+  };
 }
 
 function requireBearer(token: string) {

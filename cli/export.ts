@@ -8,6 +8,7 @@
 import { join } from "node:path";
 import { type CommandSpec, type ParsedArgs, str, UsageError } from "./args.ts";
 import { DB_FLAGS, openStore, resolveStream } from "./context.ts";
+import { prepareOutFile } from "./_out_file.ts";
 import { type EventStore, NotFoundError } from "../events/event_store.ts";
 import type { StoredEvent } from "../events/schemas.ts";
 import { eventsToCapture } from "../engine/formats/capture_v1.ts";
@@ -106,7 +107,8 @@ export const spec: CommandSpec = {
       type: "string",
       alias: "o",
       value: "FILE|DIR",
-      description: "Write here (else stdout); in a directory under the format's file name",
+      description:
+        "Write here (else stdout); into a folder (one that exists, or a path ending in /) under the format's file name",
     },
   },
   details: `
@@ -118,6 +120,9 @@ action, are dropped; an action with no result is written with noResult: true.
 
 recording_v1 is a browser format: an Android or iOS session is refused (exit 2) rather than
 written as a web one. Steps, memory and action fields it has no place for are dropped.
+
+--out's missing folders are made; a path ending in / is a folder. A path that cannot be
+written exits 2 naming --out.
 
 A recording written into a directory gets seed 004's name:
 vw-ax-agent-{id}-{yyyyMMdd-HHmmss}.json or vw-ax-human-{id}-{yyyyMMdd-HHmmss}.json.
@@ -149,8 +154,10 @@ export async function run(args: ParsedArgs): Promise<number> {
     await Deno.stdout.write(new TextEncoder().encode(rendered.text));
     return 0;
   }
-  const isDir = await Deno.stat(out).then((s) => s.isDirectory, () => false);
+  // a folder: one that exists, or a path ending in / (made below, as --out's folders are)
+  const isDir = out.endsWith("/") || await Deno.stat(out).then((s) => s.isDirectory, () => false);
   if (isDir) out = join(out, rendered.fileName);
+  await prepareOutFile(out, "--out");
   await Deno.writeTextFile(out, rendered.text);
   console.log(out);
   return 0;

@@ -10,7 +10,8 @@ import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { bool, type CommandSpec, num, type ParsedArgs, str, UsageError } from "./args.ts";
 import { MAX_SHEET_COLUMNS, sessionSheet } from "../engine/timeline_sheet.ts";
 import { DB_FLAGS, dbLabel, dbPath, openStore, resolveStream } from "./context.ts";
-import { NotFoundError } from "../events/event_store.ts";
+import { InputError } from "./errors.ts";
+import { NotFoundError, streamInfo } from "../events/event_store.ts";
 import type { EventStore } from "../events/event_store.ts";
 import {
   clip,
@@ -57,7 +58,9 @@ export const spec: CommandSpec = {
     ...DB_FLAGS,
   },
   details: `SESSION is a session id (abc → stream session-abc), a stream id, or the start of exactly
-one (7f3a for session-7f3a9c…). Without it, the
+one (7f3a for session-7f3a9c…). --at N takes a position of the whole log: before the
+session's first event it exits 2 naming the session's positions; after its last event it
+shows the final state. Without SESSION, the
 sessions in the log, oldest first: id, events, when it started, mode, platform and prompt.
 Examples:
   cairn history                       # the sessions
@@ -115,15 +118,23 @@ export async function run(args: ParsedArgs): Promise<number> {
   try {
     if (id === undefined) return await listAll(store, args, limit);
     const streamId = await resolveStream(store, id);
+    const range = at === undefined ? undefined : await positionsOf(store, streamId, at);
     const sheet = str(args, "sheet");
     if (sheet !== undefined) return await writeSheet(store, streamId, sheet, at, args);
     if (at !== undefined) {
       const state = await stateAt(store, streamId, at);
       const screenshotPath = await extractScreenshot(store, state, { dbPath: dbPath(args) });
+      const { firstPosition, lastPosition } = range!;
       if (bool(args, "json")) {
-        console.log(JSON.stringify({ streamId, at, state, screenshotPath }, null, 2));
+        console.log(
+          JSON.stringify(
+            { streamId, at, firstPosition, lastPosition, state, screenshotPath },
+            null,
+            2,
+          ),
+        );
       } else {
-        console.log(renderState(state, { streamId, at, screenshotPath }));
+        console.log(renderState(state, { streamId, at, screenshotPath, lastPosition }));
       }
       return 0;
     }
@@ -158,6 +169,26 @@ export async function run(args: ParsedArgs): Promise<number> {
   } finally {
     store.close();
   }
+}
+
+/**
+ * The global positions of a session's first and last events, for `--at N`: positions are the
+ * log's, so N before the session's first event names no state of it (bad input, exit 2).
+ */
+async function positionsOf(
+  store: EventStore,
+  streamId: string,
+  at: number,
+): Promise<{ firstPosition: number; lastPosition: number }> {
+  const info = await streamInfo(store, streamId);
+  if (!info) throw new InputError(`No session ${JSON.stringify(streamId)}`);
+  const { firstPosition, lastPosition } = info;
+  if (at < firstPosition) {
+    throw new InputError(
+      `--at ${at} is before this session's first event (position ${firstPosition}): ${streamId} spans positions ${firstPosition}–${lastPosition}`,
+    );
+  }
+  return { firstPosition, lastPosition };
 }
 
 /** `--sheet FILE`: the session's screenshots up to `at` as one picture. */
@@ -228,18 +259,20 @@ export function renderSessions(sessions: SessionSummary[]): string {
  * Renders a state for the terminal.
  *
  * @param s the state
- * @param options the stream, the position asked for, and where the screenshot was written
+ * @param options the stream, the position asked for, where the screenshot was written, and the
+ *   position of the session's last event (a position after it shows the final state)
  * @returns the text
  */
 export function renderState(
   s: SessionState,
-  options: { streamId: string; at: number; screenshotPath: string | null },
+  options: { streamId: string; at: number; screenshotPath: string | null; lastPosition?: number },
 ): string {
-  const { streamId, at, screenshotPath } = options;
+  const { streamId, at, screenshotPath, lastPosition } = options;
+  const when = s.recordedAt ? `, ${s.recordedAt}` : "";
   const lines = [
-    `${streamId} at position ${at} (last event ${s.position}${
-      s.recordedAt ? `, ${s.recordedAt}` : ""
-    })`,
+    lastPosition !== undefined && at > lastPosition
+      ? `${streamId} at position ${at}: after its last event (position ${s.position}${when}), the final state`
+      : `${streamId} at position ${at} (last event ${s.position}${when})`,
   ];
   if (s.session) {
     lines.push(

@@ -109,6 +109,63 @@ Deno.test("cairn history numbers steps from 1 and --at N takes a position of the
   }
 });
 
+Deno.test("cairn history --at before the session's first event exits 2 naming its positions; after its last event it shows the final state", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "cairn_hist_" });
+  try {
+    const { db } = await fixture(dir); // session-h1 holds positions 1–5
+    const store = SqliteEventStore.open(db);
+    await store.append("session-late", [
+      { type: "SessionStarted", data: { sessionId: "late", mode: "agent", platform: "web" } },
+      { type: "StepStarted", data: { index: 0, text: "Check out" } },
+    ]); // positions 6–7
+    store.close();
+    for (const json of [[], ["--json"]]) {
+      const early = await cairn(["history", "late", "--at", "3", "--db", db, ...json], dir);
+      assertEquals([early.code, early.stdout, early.stderr], [
+        2,
+        "",
+        "cairn history: --at 3 is before this session's first event (position 6): session-late spans positions 6–7\n",
+      ]);
+    }
+    const first = await cairn(["history", "late", "--at", "6", "--db", db], dir);
+    assertEquals(first.code, 0, first.stderr);
+    assertMatch(first.stdout, /^session-late at position 6 \(last event 6, \S+Z\)\n/);
+    assertStringIncludes(first.stdout, "step: none yet\n");
+
+    const after = await cairn(["history", "late", "--at", "99", "--db", db], dir);
+    assertEquals(after.code, 0, after.stderr);
+    assertMatch(
+      after.stdout,
+      /^session-late at position 99: after its last event \(position 7, \S+Z\), the final state\n/,
+    );
+    assertStringIncludes(after.stdout, "step 1: Check out\n");
+    const json = await cairn(["history", "late", "--at", "99", "--json", "--db", db], dir);
+    assertEquals(json.code, 0, json.stderr);
+    const shown = JSON.parse(json.stdout);
+    assertEquals(
+      [shown.at, shown.firstPosition, shown.lastPosition, shown.state.position],
+      [99, 6, 7, 7],
+    );
+    // the contact sheet takes the same range
+    const sheet = await cairn([
+      "history",
+      "late",
+      "--sheet",
+      `${dir}/s.png`,
+      "--at",
+      "2",
+      "--db",
+      db,
+    ], dir);
+    assertEquals([sheet.code, sheet.stderr.split(":")[1]], [
+      2,
+      " --at 2 is before this session's first event (position 6)",
+    ]);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
 Deno.test("cairn history and export exit 2 with one line on an unknown or empty SESSION or a bad --at", async () => {
   const dir = await Deno.makeTempDir({ prefix: "cairn_hist_" });
   try {
@@ -319,12 +376,12 @@ Deno.test("cairn history --sheet draws the screenshots as one picture; a session
     // --at stops the sheet there
     const first = await cairn(["history", "shots", "--sheet", out, "--at", "7", "--db", db], dir);
     assertStringIncludes(first.stdout, "2 screens (@6 … @7)");
-    // before the session's first event: it exists, with no screenshots yet
+    // before the session's first event: no state of it to draw (bad input)
     const early = await cairn(["history", "shots", "--sheet", out, "--at", "0", "--db", db], dir);
-    assertEquals(
-      early.stderr,
-      "cairn history: session-shots has no screenshots up to position 0\n",
-    );
+    assertEquals([early.code, early.stderr], [
+      2,
+      "cairn history: --at 0 is before this session's first event (position 6): session-shots spans positions 6–10\n",
+    ]);
 
     const steps = SqliteEventStore.open(db);
     await steps.append("session-steps", [{ type: "StepStarted", data: { index: 0, text: "a" } }]);

@@ -7,7 +7,7 @@
  */
 import { type CommandSpec, type ParsedArgs, str } from "./args.ts";
 import { bool, list, UsageError } from "./args.ts";
-import { DB_FLAGS, openStore } from "./context.ts";
+import { DB_FLAGS, matchStream, openStore } from "./context.ts";
 import { InputError } from "./errors.ts";
 import { prepareOutFile } from "./_out_file.ts";
 import { prepareFile, storePrepared, withSessionId } from "./ingest.ts";
@@ -52,7 +52,7 @@ export const spec: CommandSpec = {
 Examples:
   deno task optimize examples/inventory.capture.json
   deno task optimize examples/inventory.capture.json --mode strict --explain
-  deno task cairn optimize 3f1c…                       # a stored session
+  deno task cairn optimize 3f1c…                       # a stored session (the start of one id will do)
 `,
 };
 
@@ -188,7 +188,10 @@ export async function run(args: ParsedArgs): Promise<number> {
     if (await isFile(target)) sessionId = await ingestOnce(store, target);
     else if (/\.(json|jsonl|ya?ml)$/i.test(target) || target.includes("/")) {
       throw new InputError(`${target}: no such file`);
-    } else sessionId = target.replace(/^session-/, "");
+    } else {
+      // a session id, a stream id or the start of exactly one (as history and replay take)
+      sessionId = ((await matchStream(store, target)) ?? target).replace(/^session-/, "");
+    }
     let projection;
     try {
       projection = await projectSessionTrail(store, sessionId, { mode, heuristics, stepModes });

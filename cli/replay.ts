@@ -164,12 +164,18 @@ async function loadPlan(file: string, store: EventStore): Promise<PlaybackPlan> 
  * @returns the lines to print
  */
 export function formatReport(report: PlaybackReport): string {
-  const head =
-    `Playback ${report.playback_id}  ${report.status}  ${report.actions_total} actions: ` +
-    `${report.actions_executed - report.actions_healed} ok · ${report.actions_healed} healed · ` +
-    `${report.actions_failed} failed · ${report.actions_skipped} skipped  (${
-      (report.duration_ms / 1000).toFixed(1)
-    } s)`;
+  // The source's own actions, as the rows number them: the navigate Cairn added to open the
+  // page first is not one of them, and is told apart.
+  const added = report.results.filter((r) => r.added);
+  const less = (status: string) => added.filter((r) => r.status === status).length;
+  const healed = report.actions_healed - less("healed");
+  const ok = report.actions_executed - report.actions_healed - less("ok");
+  const opened = added.length > 0 ? `; + page opened first: ${added[0]!.status}` : "";
+  const head = `Playback ${report.playback_id}  ${report.status}  ${
+    report.actions_total - added.length
+  } actions: ${ok} ok · ${healed} healed · ${report.actions_failed - less("failed")} failed · ${
+    report.actions_skipped - less("skipped")
+  } skipped${opened}  (${(report.duration_ms / 1000).toFixed(1)} s)`;
   const rows = report.results.map((r) => {
     const what = (r.description ?? r.action).slice(0, 44);
     const detail = r.status === "healed"

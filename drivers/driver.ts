@@ -64,6 +64,10 @@ export interface NavigationResult {
   /** How readiness was decided: the load event, DOM stability (SPA), or the 5 s cap. */
   waitedFor: "load" | "dom_stable" | "timeout";
   durationMs: number;
+  /** The HTTP status of the page landed on (web; none for a same-document navigation). */
+  status?: number;
+  /** Its reason phrase as the server sent it (empty over HTTP/2). */
+  statusText?: string;
 }
 
 export type Direction = "up" | "down" | "left" | "right";

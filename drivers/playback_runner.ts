@@ -46,6 +46,9 @@ import {
   type Viewport,
 } from "./driver.ts";
 import { showOverlay } from "./playback_overlay.ts";
+import { focusedNode, notEditable } from "./_blaze_editable.ts";
+import { describeNode } from "./_blaze_actions.ts";
+import { STATUS_CODES } from "node:http";
 import { evaluateTemplate, templateVariables } from "../engine/template.ts";
 import { withDeadline } from "./with_deadline.ts";
 
@@ -590,6 +593,15 @@ class Run {
             out.error = `${url} did not finish loading within 5 s`;
           }
         }
+        if (nav.status !== undefined && nav.status >= 400) {
+          // The page loaded (as Playwright's goto, a 404 does not fail it), but later selectors
+          // will look for the recorded page on an error page: the report says why.
+          const reason = nav.statusText || STATUS_CODES[nav.status] || "";
+          out.warning = joinWarnings(
+            out.warning,
+            `HTTP ${nav.status}${reason ? ` ${reason}` : ""}`,
+          );
+        }
         return out;
       }
       case "key_press": {
@@ -626,6 +638,7 @@ class Run {
     }
     // Every other action acts on an element.
     if (!action.target && action.type === "type") {
+      if (this.plan.platform === "web") await this.#checkFocusedField();
       await d.type(this.#template(text ?? "", override !== undefined));
       return { status: "ok", selectorUsed: "focused" };
     }
@@ -707,6 +720,28 @@ class Run {
       }
     }
     throw new ActionFailure("unsupported_action_type", `unsupported_action_type: ${action.type}`);
+  }
+
+  /**
+   * A type without a target goes to the focused element, which must take text (blaze's
+   * `notEditable` rule): typing into an error page's body types nothing and is no success.
+   * Web only: Chrome's tree says exactly what has the focus, while a device's driver finds its
+   * focused field itself (and types through the keyboard when it finds none).
+   */
+  async #checkFocusedField(): Promise<void> {
+    const { root } = (await this.driver.snapshot()).screen;
+    const field = focusedNode(root);
+    if (!field || field === root || field.className === "RootWebArea") { // the page itself
+      throw new ActionFailure(
+        "selector_not_found",
+        "No text field has the focus: a type without a selector types into the focused element",
+      );
+    }
+    const refused = notEditable(field, `the focused ${describeNode(field)}`);
+    if (refused) {
+      const locked = !field.enabled || field.attrs?.readonly === "true";
+      throw new ActionFailure(locked ? "element_disabled" : "selector_not_found", refused);
+    }
   }
 
   /** Runs the cascade, waiting for the page to settle before giving up on selectors. */

@@ -428,7 +428,10 @@ class Loop {
         ? rebasePlan(trailToPlan(trail), this.options.url)
         : trailToPlan(trail);
       const origins = planOrigins(trail);
-      this.#say(`iteration ${n}/${flags.maxIterations}: replaying ${plan.actions.length} actions`);
+      // the trail's own actions, as replay numbers them: the page opened first is not one
+      const own = plan.actions.filter((a) => !a.added).length;
+      const opens = own < plan.actions.length ? ", after opening the page" : "";
+      this.#say(`iteration ${n}/${flags.maxIterations}: replaying ${own} actions${opens}`);
       const rec = recordScreens(this.driver, this.store, this.#secrets);
       const playbackId = `${this.state.validationId}-${n}`;
       // The page could not be opened: the run proves nothing about any step, so it stops there

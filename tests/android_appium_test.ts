@@ -118,16 +118,47 @@ Deno.test("AndroidDriver.connect() fails with a DriverError naming the missing d
 
 Deno.test("AndroidDriver.connect() without an Appium URL starts its own server and stops it when the session fails", async () => {
   const port = freePort();
-  await assertRejects(
-    () =>
-      AndroidDriver.connect({
-        session: SESSION,
-        server: { port, unsetEnv: NO_SDK },
-      }),
-    DriverError,
-    "ANDROID_HOME",
-  );
+  const adb = `${DEBIAN_ANDROID_HOME}/platform-tools/adb`;
+  try {
+    await assertRejects(
+      () =>
+        AndroidDriver.connect({
+          session: SESSION,
+          server: {
+            port,
+            env: { ANDROID_HOME: DEBIAN_ANDROID_HOME },
+            unsetEnv: ["ANDROID_SDK_ROOT"],
+          },
+        }),
+      DriverError,
+      "no Android device or emulator is connected",
+    );
+  } finally {
+    // Appium started adb's server daemon: stop it, it is ours.
+    await new Deno.Command(adb, { args: ["kill-server"], stdout: "null", stderr: "null" }).output();
+  }
   assertEquals(await isListening(`http://127.0.0.1:${port}`), false);
+});
+
+Deno.test("AndroidDriver.connect() without an Appium URL names a missing SDK before it installs or starts Appium", async () => {
+  const home = await Deno.makeTempDir({ prefix: "cairn_appium_home_" });
+  try {
+    const port = freePort();
+    const err = await assertRejects(
+      () =>
+        AndroidDriver.connect({
+          session: SESSION,
+          server: { home: `${home}/appium`, port, unsetEnv: NO_SDK },
+        }),
+      DriverError,
+      "ANDROID_HOME is not set",
+    );
+    assertEquals((err as DriverError).code, "android_sdk_missing");
+    assertEquals(await Deno.stat(`${home}/appium`).then(() => true, () => false), false);
+    assertEquals(await isListening(`http://127.0.0.1:${port}`), false);
+  } finally {
+    await Deno.remove(home, { recursive: true });
+  }
 });
 
 Deno.test("AndroidDriver.connect() says Appium is unreachable when nothing listens at --appium", async () => {

@@ -5,7 +5,7 @@
  * content description and the report says so.
  */
 import { startAndroidStandin } from "./android_standin.ts";
-import { assertEquals, assertMatch, assertStringIncludes } from "./assert.ts";
+import { assert, assertEquals, assertMatch, assertStringIncludes } from "./assert.ts";
 import { cairn } from "./cli_run.ts";
 
 const MAIN = new URL("../main.ts", import.meta.url).pathname;
@@ -81,4 +81,58 @@ Deno.test("cairn replay --help says it replays on Android too, not only in Chrom
   assertStringIncludes(first, "in Chromium or on Android (Appium)");
   assertStringIncludes(help.stdout, "--appium");
   assertStringIncludes(help.stdout, 'id=…, ~content description, text="…"');
+});
+
+Deno.test("cairn replay on Android without --appium names a missing SDK or adb before installing Appium, and says when an install starts", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "cairn_android_sdk_" });
+  try {
+    // an npm that only notes it was run: the install Cairn would start is seen, never made
+    await Deno.mkdir(`${dir}/bin`);
+    await Deno.writeTextFile(
+      `${dir}/bin/npm`,
+      `#!/bin/sh\necho "$@" >> ${dir}/npm-runs\necho "npm: offline" >&2\nexit 1\n`,
+    );
+    await Deno.chmod(`${dir}/bin/npm`, 0o755);
+    await Deno.mkdir(`${dir}/sdk/platform-tools`, { recursive: true });
+    const home = `${dir}/appium`;
+    const replay = (androidHome: string) =>
+      cairn(["replay", "examples/inventory.capture.json", "--db", `${dir}/cairn.db`], {
+        ANDROID_HOME: androidHome,
+        ANDROID_SDK_ROOT: "",
+        CAIRN_APPIUM_HOME: home,
+        CAIRN_APPIUM_URL: "",
+        PATH: `${dir}/bin:${Deno.env.get("PATH") ?? ""}`,
+      });
+    const exists = (path: string) => Deno.stat(path).then(() => true, () => false);
+
+    const noSdk = await replay("");
+    assertEquals(noSdk.code, 1, noSdk.stderr);
+    assertEquals(
+      noSdk.stderr,
+      "cairn replay: Cannot start an Android session: ANDROID_HOME is not set: install the Android SDK platform-tools and export ANDROID_HOME (or ANDROID_SDK_ROOT) before starting Appium\n",
+    );
+    const noAdb = await replay(`${dir}/sdk`);
+    assertEquals(noAdb.code, 1, noAdb.stderr);
+    assertStringIncludes(noAdb.stderr, "adb was not found under ANDROID_HOME");
+    assertEquals(noAdb.stderr.trim().split("\n").length, 1, noAdb.stderr);
+    assertEquals([await exists(home), await exists(`${dir}/npm-runs`)], [false, false]);
+
+    // with the SDK's adb there, the first run installs Appium and says so first
+    await Deno.writeTextFile(`${dir}/sdk/platform-tools/adb`, "#!/bin/sh\nexit 0\n");
+    await Deno.chmod(`${dir}/sdk/platform-tools/adb`, 0o755);
+    const install = await replay(`${dir}/sdk`);
+    assertEquals(install.code, 1, install.stderr);
+    const lines = install.stderr.trim().split("\n");
+    assertMatch(
+      lines[0]!,
+      /^appium: installing appium@\S+ and appium-uiautomator2-driver@\S+ into .*\/appium \(first run\)…$/,
+    );
+    assertStringIncludes(
+      lines[1]!,
+      "Cannot install Appium: npm install exited with 1: npm: offline",
+    );
+    assert(await exists(`${dir}/npm-runs`), "npm was not run");
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
 });

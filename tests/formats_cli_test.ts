@@ -89,6 +89,58 @@ Deno.test("cairn export --format recording_v1 into a directory uses seed 004's f
   });
 });
 
+Deno.test("cairn export --out makes missing folders (a path ending in / is one); a bad path exits 2 naming --out", async () => {
+  await withTemp(async (dir) => {
+    const db = `${dir}/c.db`;
+    const name = "vw-ax-human-hs-0042-20251219-130500.json";
+    const first = await cairn(["ingest", "--db", db, `${ROOT}tests/testdata/formats/${name}`]);
+    assertEquals(first.code, 0, first.stderr);
+    const id = first.stdout.trim();
+    const rec = await cairn([
+      "export",
+      "--db",
+      db,
+      id,
+      "--format",
+      "recording_v1",
+      "-o",
+      `${dir}/recordings/`,
+    ]);
+    assertEquals([rec.code, rec.stderr], [0, ""]);
+    assertEquals(rec.stdout, `${dir}/recordings/${name}\n`);
+    const cap = await cairn([
+      "export",
+      "--db",
+      db,
+      id,
+      "--format",
+      "capture",
+      "-o",
+      `${dir}/work/new2/`,
+    ]);
+    assertEquals([cap.code, cap.stderr], [0, ""]);
+    assertEquals(cap.stdout, `${dir}/work/new2/${id}.capture.json\n`);
+    const file = await cairn(["export", "--db", db, id, "-o", `${dir}/a/b/s.jsonl`]);
+    assertEquals([file.code, file.stderr], [0, ""]);
+    for (const out of [cap.stdout, rec.stdout, file.stdout]) {
+      const again = await cairn(["ingest", "--db", db, out.trim()]);
+      assertEquals(again.code, 0, again.stderr);
+    }
+    await Deno.writeTextFile(`${dir}/plain`, "");
+    for (
+      const [out, says] of [
+        ["/proc/nope/x.json", "--out: /proc/nope/x.json cannot be written"],
+        [`${dir}/plain/`, `--out: ${dir}/plain/${id}.capture.json cannot be written`],
+      ]
+    ) {
+      const bad = await cairn(["export", "--db", db, id, "--format", "capture", "-o", out!]);
+      assertEquals([bad.code, bad.stdout], [2, ""], bad.stderr);
+      assertEquals(bad.stderr.trim().split("\n").length, 1, bad.stderr);
+      assert(bad.stderr.startsWith(`cairn export: ${says}`), bad.stderr);
+    }
+  });
+});
+
 Deno.test("cairn export of a session that has not ended, as capture or recording_v1, ingests back not ended", async () => {
   await withTemp(async (dir) => {
     const db = `${dir}/c.db`;

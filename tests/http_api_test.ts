@@ -147,6 +147,17 @@ Deno.test("createApp() answers 413 above the body limit and 404 for unknown thin
     const res = await app.request("/v1/streams/session-a/events", post(big));
     await errorOf(res, 413, "payload_too_large");
     assertEquals(await store.headPosition(), 0);
+    // a body of unknown length (chunked: no Content-Length) is counted as it is read
+    const chunked = (body: unknown): RequestInit => ({
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: ReadableStream.from([new TextEncoder().encode(JSON.stringify(body))]),
+    });
+    const long = await app.request("/v1/streams/session-a/events", chunked(big));
+    await errorOf(long, 413, "payload_too_large");
+    const short = await app.request("/v1/streams/session-a/events", chunked({ events: [step(0)] }));
+    assertEquals(short.status, 201, await short.text());
+    assertEquals(await store.headPosition(), 1);
     await errorOf(await app.request("/v1/streams/session-zz/events"), 404, "not_found");
     await errorOf(await app.request(`/v1/blobs/${"a".repeat(64)}`), 404, "not_found");
     await errorOf(await app.request("/v1/nothing"), 404, "not_found");

@@ -41,6 +41,10 @@ Deno.test("cairn optimize prints the golden trail of a capture file and reuses i
     const byId = await cairn(["optimize", id, "--out", `${dir}/t.yaml`], db);
     assertEquals(byId.code, 0, byId.err);
     assertEquals(await Deno.readTextFile(`${dir}/t.yaml`), first.out);
+    // the start of exactly one session id will do, as for history, export and replay
+    const byPrefix = await cairn(["optimize", id.slice(0, 12)], db);
+    assertEquals([byPrefix.code, byPrefix.err], [0, ""]);
+    assertEquals(byPrefix.out, first.out);
   } finally {
     await Deno.remove(dir, { recursive: true });
   }
@@ -157,6 +161,14 @@ Deno.test("cairn optimize exits 2 with one line for a missing file or unknown se
       "",
       'cairn reproject: No session "nope"\n',
     ]);
+    // a start that fits two sessions names them rather than guess
+    assertEquals(
+      (await cairn(["optimize", "examples/inventory.capture.json"], `${dir}/c.db`)).code,
+      0,
+    );
+    const two = await cairn(["optimize", "capture-"], `${dir}/c.db`);
+    assertEquals([two.code, two.out], [2, ""]);
+    assertStringIncludes(two.err, '"capture-" is the start of 2 sessions');
   } finally {
     await Deno.remove(dir, { recursive: true });
   }

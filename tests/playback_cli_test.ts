@@ -75,6 +75,12 @@ Deno.test("cairn replay plays a trail: memory templates, storeAs, assertions, st
     ]);
     assertEquals(table.code, 1);
     assertStringIncludes(table.stdout, "healed");
+    // The header counts the trail's 6 actions, as the rows number them; the page opened first
+    // is told apart (it is not one of them).
+    assertMatchLine(
+      table.stdout,
+      /^Playback \S+ {2}completed {2}6 actions: 4 ok · 1 healed · 1 failed · 0 skipped; \+ page opened first: ok {2}\(\d+\.\d s\)$/m,
+    );
     // The trail's own actions keep their numbers (0–5); the page --url opens first is "+".
     assertMatchLine(table.stdout, /^\s+\+\s+ok\s+navigate http/m);
     assertMatchLine(table.stdout, /^\s+0\s+healed\s+type \[data-testid=email-input\]/m);
@@ -148,6 +154,10 @@ Deno.test("cairn replay numbers a stored session's actions as the session does: 
     assertMatchLine(table.stdout, /^\s+0\s+ok\s+type textbox "Email"/m);
     assertMatchLine(table.stdout, /^\s+1\s+skipped\s+type textbox "Password".*redacted_value/m);
     assertStringIncludes(table.stdout, "+: the page the source starts on, opened first by Cairn");
+    assertStringIncludes(
+      table.stdout,
+      "2 actions: 1 ok · 0 healed · 0 failed · 1 skipped; + page opened first: ok  (",
+    );
 
     // The password is the session's action 1: --override 1 types it, with or without --url.
     for (const extra of [[], ["--url", url]]) {
@@ -195,6 +205,75 @@ Deno.test("cairn replay numbers a stored session's actions as the session does: 
       trail.stderr,
       "--override 5: action 5 is a click; only typing takes a value",
     );
+  } finally {
+    await server.close();
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("cairn replay: a type without a selector fails unless the focused element takes text; a navigate to a 404 page warns", async () => {
+  const server = serveFolder();
+  const dir = await Deno.makeTempDir({ prefix: "cairn-replay-focus-" });
+  try {
+    await Deno.writeTextFile(
+      `${dir}/focus.trail.yaml`,
+      `config:
+  id: focus-typing
+  platform: web
+  url: ${server.url}login.html
+trail:
+  - step: Type the email into the focused field
+    recording:
+      - tap:
+          selector: { id: email }
+      - inputText:
+          text: ada@example.com
+  - step: Type with the checkbox focused
+    recording:
+      - tap:
+          selector: { id: remember }
+      - inputText:
+          text: nope
+  - step: Type on a page that is not there
+    recording:
+      - navigate:
+          url: ${server.url}missing.html
+      - inputText:
+          text: lost
+`,
+    );
+    const args = ["replay", `${dir}/focus.trail.yaml`, "--db", `${dir}/cairn.db`];
+    const res = await cairn([...args, "--json"]);
+    assertEquals(res.code, 1, res.stderr);
+    const report = JSON.parse(res.stdout) as PlaybackReport;
+    assertEquals(
+      report.results.map((r) => [r.action, r.status, r.selector_used, r.error_code, r.error]),
+      [
+        ["navigate", "ok", "navigate", undefined, undefined],
+        ["click", "ok", "id", undefined, undefined],
+        ["type", "ok", "focused", undefined, undefined],
+        ["click", "ok", "id", undefined, undefined],
+        [
+          "type",
+          "failed",
+          undefined,
+          "selector_not_found",
+          'Cannot type into the focused checkbox "Remember me": it is not a text field or editable content',
+        ],
+        ["navigate", "ok", "navigate", undefined, undefined],
+        [
+          "type",
+          "failed",
+          undefined,
+          "selector_not_found",
+          "No text field has the focus: a type without a selector types into the focused element",
+        ],
+      ],
+    );
+    assertEquals(report.results[5]!.warning, "HTTP 404 Not Found");
+    assertEquals(report.results[0]!.warning, undefined);
+    const table = await cairn(args);
+    assertMatchLine(table.stdout, /^warning: action 4: HTTP 404 Not Found$/m);
   } finally {
     await server.close();
     await Deno.remove(dir, { recursive: true });

@@ -72,6 +72,12 @@ Deno.test("cairn validate: ci exits 1 naming the step and a new blaze; authoring
     );
     assertEquals(again.code, 0, again.stderr);
     assertStringIncludes(again.stderr, "stable after 1 iteration(s)");
+    // the trail's own actions, as replay numbers them; the page opened first is not one
+    const actions = trail.trail.reduce((n, s) => n + (s.recording?.length ?? 0), 0);
+    assertStringIncludes(
+      again.stderr,
+      `iteration 1/1: replaying ${actions} actions, after opening the page\n`,
+    );
 
     const unknown = await cairn("no-such-session", "--db", db);
     assertEquals(unknown.code, 2);

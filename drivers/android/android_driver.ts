@@ -23,7 +23,7 @@ import {
   type Viewport,
 } from "../driver.ts";
 import { androidCapabilities, type AndroidSessionOptions } from "./capabilities.ts";
-import { toDriverError } from "./errors.ts";
+import { localSdkError, toDriverError } from "./errors.ts";
 import { androidKeycode } from "./keycodes.ts";
 import { AppiumServer, type AppiumServerOptions } from "./appium_server.ts";
 import { type PointerSequence, type W3cAction, WebDriverClient } from "./w3c_client.ts";
@@ -84,6 +84,15 @@ export class AndroidDriver implements Driver {
     let server: AppiumServer | undefined;
     let url = options.appium;
     if (url === undefined) {
+      // A local server only drives this machine's devices: without the SDK and adb its session
+      // cannot start, so say so before installing Appium (a first run's npm install) or starting it.
+      const env: Record<string, string | undefined> = {
+        ...Deno.env.toObject(),
+        ...options.server?.env,
+      };
+      for (const name of options.server?.unsetEnv ?? []) delete env[name];
+      const missing = localSdkError(env);
+      if (missing) throw missing;
       server = await AppiumServer.start(options.server ?? {});
       url = server.url;
     }

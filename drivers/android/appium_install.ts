@@ -32,7 +32,10 @@ export interface AppiumInstall {
 export interface EnsureAppiumOptions {
   /** The `APPIUM_HOME` folder (default {@linkcode defaultAppiumHome}). */
   home?: string;
-  /** Progress lines (default: none). */
+  /**
+   * Progress lines. Default: none, but for the line an install starts with, written to stderr
+   * (a first run's npm install takes a while and writes into the project).
+   */
   log?: (line: string) => void;
   /** How long to wait for another process's install in the same folder (default 5 min). */
   lockTimeoutMs?: number;
@@ -117,8 +120,8 @@ export async function ensureAppium(options: EnsureAppiumOptions = {}): Promise<A
     await Deno.mkdir(home, { recursive: true });
     const pkg = { name: "cairn-appium-home", private: true, version: "0.0.0" };
     await Deno.writeTextFile(`${home}/package.json`, JSON.stringify(pkg, null, 2) + "\n");
-    options.log?.(
-      `appium: installing appium@${APPIUM_VERSION} and appium-uiautomator2-driver@${UIAUTOMATOR2_VERSION} into ${home}`,
+    (options.log ?? ((line: string) => console.error(line)))(
+      `appium: installing appium@${APPIUM_VERSION} and appium-uiautomator2-driver@${UIAUTOMATOR2_VERSION} into ${home} (first run)…`,
     );
     let out: Deno.CommandOutput;
     try {

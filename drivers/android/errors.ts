@@ -51,6 +51,38 @@ const SESSION_CAUSES: readonly Cause[] = [
 ];
 
 /**
+ * What a session on this machine's devices would miss, known before Appium is installed or
+ * started: the Android SDK (`ANDROID_HOME`, else `ANDROID_SDK_ROOT`) or its `platform-tools/adb`,
+ * told as Appium's own refusal of the session is ({@linkcode toDriverError}).
+ *
+ * @param env the environment the Appium server would run with
+ * @returns the error, or undefined when the SDK and adb are there
+ * @example
+ * ```ts
+ * const e = localSdkError({});
+ * if (e?.code !== "android_sdk_missing") throw new Error(e?.code);
+ * ```
+ */
+export function localSdkError(env: Record<string, string | undefined>): DriverError | undefined {
+  const sdk = env.ANDROID_HOME || env.ANDROID_SDK_ROOT;
+  const code = !sdk
+    ? "android_sdk_missing"
+    : isFile(`${sdk}/platform-tools/adb`)
+    ? undefined
+    : "adb_missing";
+  const cause = SESSION_CAUSES.find((c) => c.code === code);
+  return cause && new DriverError(`Cannot start an Android session: ${cause.missing}`, cause.code);
+}
+
+function isFile(path: string): boolean {
+  try {
+    return Deno.statSync(path).isFile;
+  } catch {
+    return false;
+  }
+}
+
+/**
  * Turns an Appium failure into a {@linkcode DriverError}.
  *
  * @param err what the client threw

@@ -8,7 +8,15 @@
  *
  * @module
  */
-import type { Browser, CDPSession, Dialog, KeyInput, Page, Target } from "puppeteer-core";
+import type {
+  Browser,
+  CDPSession,
+  Dialog,
+  HTTPResponse,
+  KeyInput,
+  Page,
+  Target,
+} from "puppeteer-core";
 import type { Point } from "../../engine/ui_node.ts";
 import type { MouseButton } from "../../engine/playback/actions.ts";
 import {
@@ -265,36 +273,53 @@ export class ChromeDriver implements Driver {
     const started = performance.now();
     const deadline = started + NAVIGATION_CAP_MS;
     const page = this.#page;
+    // The main document's last response (after redirects): a 404 page loads like any other
+    // (goto does not throw), so its status is reported for the caller to warn about.
+    let answer: HTTPResponse | undefined;
+    const onResponse = (response: HTTPResponse) => {
+      const request = response.request();
+      if (request.isNavigationRequest() && request.frame() === page.mainFrame()) answer = response;
+    };
+    page.on("response", onResponse);
     let failure: unknown;
-    const loaded = page.goto(url, { waitUntil: "load", timeout: NAVIGATION_CAP_MS }).then(
-      (response) => response === null ? "same_document" as const : "load" as const,
-      (err) => {
-        failure = err;
-        return "error" as const;
-      },
-    );
     let waitedFor: NavigationResult["waitedFor"];
-    const early = await Promise.race([loaded, sleep(LOAD_GRACE_MS).then(() => "grace" as const)]);
-    if (early === "load") waitedFor = "load";
-    else if (early === "error") waitedFor = this.#navigationFailure(url, failure);
-    else {
-      // A same-document navigation (SPA) or a load slower than 1 s: DOM stability decides.
-      const stable = this.#waitQuiet(page, DOM_QUIET_MS, deadline).then((ok) =>
-        ok ? "dom_stable" as const : "timeout" as const
+    try {
+      const loaded = page.goto(url, { waitUntil: "load", timeout: NAVIGATION_CAP_MS }).then(
+        (response) => response === null ? "same_document" as const : "load" as const,
+        (err) => {
+          failure = err;
+          return "error" as const;
+        },
       );
-      const first = early === "same_document" ? await stable : await Promise.race([
+      const early = await Promise.race([
         loaded,
-        stable,
+        sleep(LOAD_GRACE_MS).then(() => "grace" as const),
       ]);
-      if (first === "error") waitedFor = this.#navigationFailure(url, failure);
-      else if (first === "same_document") waitedFor = await stable;
-      else waitedFor = first;
+      if (early === "load") waitedFor = "load";
+      else if (early === "error") waitedFor = this.#navigationFailure(url, failure);
+      else {
+        // A same-document navigation (SPA) or a load slower than 1 s: DOM stability decides.
+        const stable = this.#waitQuiet(page, DOM_QUIET_MS, deadline).then((ok) =>
+          ok ? "dom_stable" as const : "timeout" as const
+        );
+        const first = early === "same_document" ? await stable : await Promise.race([
+          loaded,
+          stable,
+        ]);
+        if (first === "error") waitedFor = this.#navigationFailure(url, failure);
+        else if (first === "same_document") waitedFor = await stable;
+        else waitedFor = first;
+      }
+    } finally {
+      page.off("response", onResponse);
     }
+    const status = answer?.status();
     return {
       requestedUrl: url,
       finalUrl: page.url(),
       waitedFor,
       durationMs: Math.round(performance.now() - started),
+      ...(status ? { status, statusText: answer!.statusText() } : {}),
     };
   }
 
