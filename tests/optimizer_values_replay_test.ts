@@ -81,7 +81,7 @@ Deno.test("a v2 shop trail passes on a page with another order number and time, 
 });
 
 Deno.test("a v2 form trail checks the summary against the memory it typed and any version number, where v1 checks the capture's", async () => {
-  const page = (await Deno.readTextFile(`${DIR}form.html`))
+  const page = (await Deno.readTextFile(`${DIR}index.html`))
     .replace('<span id="version">1.0.0</span>', '<span id="version">2.4.1</span>');
   const path = "/trailblaze-playwright-native-sample-app/index.html";
   // another sender: the values a test author would seed in config.memory
