@@ -9,7 +9,7 @@ import { z } from "zod";
 import { type EventStore, streamInfo } from "../events/event_store.ts";
 import { listSessions, stateAt, summarizeEvent } from "../engine/time_travel.ts";
 import type { ApiContext } from "./app.ts";
-import { decimal, noQuery, parseInput, parseQuery, pathId } from "./errors.ts";
+import { decimal, invalidRequest, noQuery, parseInput, parseQuery, pathId } from "./errors.ts";
 import { resolveId } from "./_ids.ts";
 import { describeRoute } from "./openapi.ts";
 import { MAX_SHEET_COLUMNS, sessionSheet } from "../engine/timeline_sheet.ts";
@@ -69,6 +69,7 @@ describeRoute({
   parameters: [{ name: "at", in: "query", type: "integer", description: "Global position" }],
   responses: {
     "200": { description: "`{ streamId, at, state }`: the screen, step, memory, last action…" },
+    "400": { description: "`at` before the session's first event, or not a position" },
     "404": NO_SESSION,
   },
 });
@@ -136,6 +137,17 @@ export function sessionsRouter(ctx: ApiContext): Hono {
     const given = parseInput(SessionId, c.req.param("id"), "path.id");
     const q = parseQuery(StateQuery, c);
     const streamId = `session-${await resolveId(ctx.store, "session", given)}`;
+    if (q.at !== undefined) {
+      // positions are the log's: one before the session's first event names no state of it
+      // (as `cairn history --at`)
+      const info = await streamInfo(ctx.store, streamId);
+      if (info && q.at < info.firstPosition) {
+        const message =
+          `at ${q.at} is before this session's first event (position ${info.firstPosition}): ` +
+          `${streamId} spans positions ${info.firstPosition}–${info.lastPosition}`;
+        throw invalidRequest(message, [{ path: "query.at", message }]);
+      }
+    }
     const state = await stateAt(ctx.store, streamId, q.at ?? Infinity);
     return c.json({ streamId, at: q.at ?? null, state });
   });

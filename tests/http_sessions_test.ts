@@ -64,6 +64,24 @@ Deno.test("GET /v1/sessions/:id/state?at=N returns the time-travel state; bad in
     assertEquals(bad.status, 400);
     assertEquals((await bad.json()).error.issues[0].path, "query.at");
     assertEquals((await app.request("/v1/sessions/zzz/state")).status, 404);
+    // positions are the log's: another session's events come first, so `at` 2 names no state
+    // of session b (as `cairn history --at`)
+    await store.append("session-b", [
+      { type: "SessionStarted", data: { sessionId: "b", mode: "agent", platform: "web" } },
+      { type: "StepStarted", data: { index: 0, text: "Open" } },
+    ]);
+    const early = await app.request("/v1/sessions/b/state?at=2");
+    assertEquals(early.status, 400);
+    const err = (await early.json()).error;
+    assertEquals(err.issues[0].path, "query.at");
+    assertEquals(
+      err.message,
+      "at 2 is before this session's first event (position 5): session-b spans positions 5–6",
+    );
+    assertEquals(
+      (await (await app.request("/v1/sessions/b/state?at=5")).json()).state.counts.events,
+      1,
+    );
     const tl = await (await app.request("/v1/sessions/a/timeline")).json();
     assertEquals(tl.timeline.map((t: { type: string }) => t.type), [
       "SessionStarted",
