@@ -40,6 +40,7 @@ import {
   readJson,
 } from "./errors.ts";
 import { bareId, resolveId } from "./_ids.ts";
+import { stopRun } from "./_stop_run.ts";
 import { NotFoundError } from "../events/event_store.ts";
 import { describeRoute } from "./openapi.ts";
 import { withDeadline } from "../drivers/with_deadline.ts";
@@ -483,22 +484,12 @@ export function playbacksRouter(ctx: ApiContext): Hono {
     const given = parseInput(PlaybackId, c.req.param("id"), "path.id");
     noQuery(c);
     const id = await resolveId(ctx.store, "playback", given);
-    const before = await readPlaybackReport(ctx.store, id);
-    if (before && before.status !== "running") {
-      throw new ApiError(
-        409,
-        "playback_ended",
-        `Playback ${id} has already ended (${before.status})`,
-      );
-    }
-    if (!(await registry.stop(id))) {
-      throw new ApiError(
-        409,
-        "not_owned",
-        `Playback ${id} is not run by this server's playbacks (a validation's replay, or another process's): stop what runs it`,
-      );
-    }
-    const report = (await readPlaybackReport(ctx.store, id))!;
+    const report = await stopRun(id, {
+      kind: "playback",
+      read: () => readPlaybackReport(ctx.store, id),
+      stop: () => registry.stop(id),
+      runByOthers: "this server's playbacks (a validation's replay, or another process's)",
+    });
     return c.json(httpReport(report), report.status === "running" ? 202 : 200);
   });
 

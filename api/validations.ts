@@ -28,6 +28,7 @@ import { HEURISTICS_VERSIONS } from "../engine/optimizer/heuristics.ts";
 import type { ApiContext } from "./app.ts";
 import { ApiError, httpUrl, noQuery, parseInput, pathId, readJson } from "./errors.ts";
 import { resolveId } from "./_ids.ts";
+import { stopRun } from "./_stop_run.ts";
 import { describeRoute } from "./openapi.ts";
 import { endsWithin, STOP_GRACE_MS, STOP_WAIT_MS, STOPPED_BY_REQUEST } from "./playbacks.ts";
 
@@ -275,22 +276,12 @@ export function validationsRouter(ctx: ApiContext): Hono {
     const given = parseInput(Id, c.req.param("id"), "path.id");
     noQuery(c);
     const id = await resolveId(ctx.store, "validation", given);
-    const before = await readValidation(ctx.store, id);
-    if (before && before.status !== "running") {
-      throw new ApiError(
-        409,
-        "validation_ended",
-        `Validation ${id} has already ended (${before.status})`,
-      );
-    }
-    if (!(await registry.stop(id))) {
-      throw new ApiError(
-        409,
-        "not_owned",
-        `Validation ${id} is not run by this server (another process's): stop what runs it`,
-      );
-    }
-    const state = (await readValidation(ctx.store, id))!;
+    const state = await stopRun(id, {
+      kind: "validation",
+      read: () => readValidation(ctx.store, id),
+      stop: () => registry.stop(id),
+      runByOthers: "this server (another process's)",
+    });
     return c.json(validationReport(state), state.status === "running" ? 202 : 200);
   });
 
