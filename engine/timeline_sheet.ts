@@ -33,7 +33,10 @@ export interface SheetFrame {
 
 /**
  * The frames of a session's events: one for each `ScreenCaptured` with a screenshot, with the
- * step in progress and the first action performed before the next screen.
+ * first action performed before the next screen and the step that action served (the step in
+ * progress at the screen when no action was taken on it). A screen with no action on it whose
+ * screenshot is the next screen's too (a blaze `snapshot` before a `tap`, each capturing the same
+ * page) is left out: the next frame shows it.
  *
  * @param events the session's events in order
  * @returns the frames in order
@@ -74,6 +77,8 @@ export function sheetFrames(events: Iterable<StoredEvent>): SheetFrame[] {
           ok: null,
         };
         actionId = undefined;
+        const before = frames.at(-1);
+        if (before?.action === null && before.screenshot.hash === d.screenshot.hash) frames.pop();
         frames.push(last);
         break;
       }
@@ -86,6 +91,7 @@ export function sheetFrames(events: Iterable<StoredEvent>): SheetFrame[] {
           what !== undefined ? ` ${JSON.stringify(what)}` : ""
         }`;
         last.point = d.point ?? null;
+        last.step = step;
         actionId = d.actionId;
         break;
       }

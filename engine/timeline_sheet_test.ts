@@ -75,6 +75,27 @@ Deno.test("sheetFrames() takes each screenshot with its step and the first actio
   ]);
 });
 
+Deno.test("sheetFrames() names a screen by the step its action served and drops a repeat with no action", () => {
+  const frames = sheetFrames([
+    event(1, "ScreenCaptured", { hierarchy: ref("1"), screenshot: ref("a"), format: "chrome" }),
+    event(2, "ScreenCaptured", { hierarchy: ref("1"), screenshot: ref("a"), format: "chrome" }),
+    event(3, "StepStarted", { index: 0, text: "Add a coffee" }), // blaze: `tap -o STEP` after the screen
+    event(4, "ActionPerformed", { actionId: "t1", kind: "tap", source: "agent" }),
+    event(5, "ActionCompleted", { actionId: "t1", ok: true, durationMs: 3 }),
+    event(6, "ScreenCaptured", { hierarchy: ref("2"), screenshot: ref("b"), format: "chrome" }),
+    event(7, "ScreenCaptured", { hierarchy: ref("3"), screenshot: ref("c"), format: "chrome" }),
+    event(8, "StepStarted", { index: 1, text: "Check out" }),
+  ]);
+  assertEquals(
+    frames.map((f) => [f.position, f.step, f.action]),
+    [
+      [2, "step 1: Add a coffee", "tap"],
+      [6, "step 1: Add a coffee", null], // a different screenshot follows: kept
+      [7, "step 1: Add a coffee", null],
+    ],
+  );
+});
+
 async function solid(width: number, height: number, rgb: [number, number, number]) {
   const [r, g, b] = rgb;
   return new Uint8Array(
