@@ -26,7 +26,12 @@ export const spec: CommandSpec = {
       description: "Include off-screen and hidden elements, marked (default: a count line)",
     },
     depth: { type: "integer", value: "N", min: 1, description: "Show at most N levels" },
-    ref: { type: "string", value: "R", description: "Show only the subtree of ref R" },
+    root: {
+      type: "string",
+      value: "R",
+      description: "Show only the subtree of ref R (as `blaze snapshot --root`)",
+    },
+    ref: { type: "string", value: "R", description: "The same as --root" },
     format: {
       type: "string",
       choices: ["auto", "android", "ios", "maestro", "chrome", "trailblaze"],
@@ -53,7 +58,7 @@ captures (hash of class, label and centre) and scoped to the screen that showed 
 Examples:
   cairn snapshot screen.xml
   cairn snapshot screen.xml --bounds --offscreen
-  cairn snapshot screen.xml --ref k42 --depth 2
+  cairn snapshot screen.xml --root k42 --depth 2
   cairn snapshot page.chrome.json --marks marked.png --screenshot page.png
   cairn snapshot --diff before.xml after.xml`,
 };
@@ -103,8 +108,12 @@ export async function run(args: ParsedArgs): Promise<number> {
   if (bool(args, "bounds")) options.bounds = true;
   if (bool(args, "offscreen")) options.offscreen = true;
   if (depth !== undefined) options.depth = depth;
+  const root = str(args, "root");
   const ref = str(args, "ref");
-  if (ref !== undefined) options.root = ref;
+  if (root !== undefined && ref !== undefined && root !== ref) {
+    throw new UsageError("snapshot: --root and --ref name the same thing; give one");
+  }
+  if ((root ?? ref) !== undefined) options.root = root ?? ref;
 
   if (bool(args, "diff")) {
     if (other === undefined) throw new UsageError("snapshot: --diff needs two files: A B");
@@ -129,7 +138,9 @@ export async function run(args: ParsedArgs): Promise<number> {
     text = renderSnapshot(screen, options);
   } catch (err) {
     if (err instanceof RangeError || err instanceof SyntaxError) {
-      throw new InputError(`--ref ${ref}: ${err.message}`);
+      throw new InputError(
+        `--${root !== undefined ? "root" : "ref"} ${options.root}: ${err.message}`,
+      );
     }
     throw err;
   }

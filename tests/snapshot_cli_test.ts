@@ -22,10 +22,23 @@ Deno.test("cairn snapshot FILE prints the same text as the golden", async () => 
   assertEquals(r.out, Deno.readTextFileSync(`${DATA}android_theapp_login.txt`));
 });
 
-Deno.test("cairn snapshot --ref --depth --bounds --format narrows and details the output", async () => {
+Deno.test("cairn snapshot --root --depth --bounds --format narrows and details the output", async () => {
   const file = `${CORPUS}android/uiautomator_google_tasks_list.xml`;
-  const r = await cairn(file, "--ref", "x290", "--depth", "2", "--bounds", "--format", "android");
+  const r = await cairn(file, "--root", "x290", "--depth", "2", "--bounds", "--format", "android");
   assertEquals(r.code, 0, r.err);
+  const alias = await cairn(
+    file,
+    "--ref",
+    "x290",
+    "--depth",
+    "2",
+    "--bounds",
+    "--format",
+    "android",
+  );
+  assertEquals(alias.out, r.out); // --ref, its first name, still works
+  const both = await cairn(file, "--root", "x290", "--ref", "a1");
+  assertEquals(both.code, 2);
   const lines = r.out.trimEnd().split("\n");
   assertMatch(
     lines[0]!,
