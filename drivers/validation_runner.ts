@@ -53,7 +53,11 @@ export interface ValidationOptions {
   maxIterations?: number;
   /** Validation id (default a random `val-…`). */
   validationId?: string;
-  /** Selector mode of the projection (default adaptive). */
+  /**
+   * Selector mode the capture is projected at (default adaptive). A trail given in `trail` that
+   * names its own `config.selectorMode` is compared with the capture projected at that mode
+   * instead, as for `heuristics`: the kinds and targets it was written from.
+   */
   mode?: SelectorMode;
   /**
    * Heuristics version the capture is projected at (default the current one). A trail given
@@ -270,9 +274,11 @@ async function begin(
       `the trail is session ${other}'s (config.id), not session ${sessionId}'s`,
     );
   }
-  // The trail's own heuristics version: its steps and targets are that version's projection.
+  // The trail's own heuristics version and selector mode: its steps, kinds and targets are that
+  // projection's (a flexible trail's assertVisible is an assertText at adaptive).
   const heuristics = options.trail?.config.heuristics ?? options.heuristics;
-  const capture = await indexCapture(store, sessionId, options.mode, heuristics);
+  const mode = options.trail?.config.selectorMode ?? options.mode;
+  const capture = await indexCapture(store, sessionId, mode, heuristics);
   const policy = options.policy ?? "authoring";
   const flags = policyFlags(policy, options.maxIterations ?? DEFAULT_MAX_ITERATIONS);
   const validationId = options.validationId ?? `val-${crypto.randomUUID().slice(0, 12)}`;
