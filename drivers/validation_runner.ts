@@ -42,6 +42,7 @@ import type { Driver } from "./driver.ts";
 import { playbackStream, runPlayback } from "./playback_runner.ts";
 import { recordScreens } from "./_validation_screens.ts";
 import { SecretScrubber } from "./secret_scrubber.ts";
+import { STATUS_CODES } from "node:http";
 
 /** Options of {@linkcode startValidation}. */
 export interface ValidationOptions {
@@ -455,8 +456,19 @@ class Loop {
           ? AbortSignal.any([this.options.signal, opening.signal])
           : opening.signal,
         afterAction: (index, action, result) => {
-          if (index !== 0 || action.type !== "navigate" || result.status !== "failed") return;
-          openingError = result.error ?? `${action.url}: ${result.errorCode ?? "failed"}`;
+          if (index !== 0 || action.type !== "navigate") return;
+          if (result.status === "failed") {
+            openingError = result.error ?? `${action.url}: ${result.errorCode ?? "failed"}`;
+          } else {
+            // An error page loads (as Playwright's goto, replay only warns), but a trail replayed
+            // on it proves nothing about the recorded page.
+            const nav = rec.navigations.get(index);
+            if (nav?.status === undefined || nav.status < 400) return;
+            const reason = nav.statusText || STATUS_CODES[nav.status] || "";
+            openingError = `${nav.finalUrl} answered HTTP ${nav.status}${
+              reason ? ` ${reason}` : ""
+            }`;
+          }
           opening.abort();
         },
       });
