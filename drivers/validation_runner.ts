@@ -36,7 +36,13 @@ import {
   type ValidationCommand,
   type ValidationState,
 } from "../engine/validation/decider.ts";
-import { describeSelector, pruneSelectors, refineSelectors } from "../engine/validation/refine.ts";
+import { heuristicsLevel } from "../engine/optimizer/heuristics.ts";
+import {
+  describeSelector,
+  pruneSelectors,
+  type RefineOptions,
+  refineSelectors,
+} from "../engine/validation/refine.ts";
 import { flagUnrecordable, withSelectors } from "../engine/validation/trail_edit.ts";
 import type { Driver } from "./driver.ts";
 import { playbackStream, runPlayback } from "./playback_runner.ts";
@@ -658,10 +664,12 @@ class Loop {
         const replays = this.#replayScreens.get(`${step}:${action}`) ?? [];
         const current = selectorsOf(out, step, action);
         if (!captured?.node || replays.length === 0 || current.length < 2) continue;
-        const { kept, dropped } = pruneSelectors(current, captured.node, replays, {
-          platform: trail.config.platform ?? "web",
-          kind: captured.kind,
-        });
+        const { kept, dropped } = pruneSelectors(
+          current,
+          captured.node,
+          replays,
+          this.#rankAt(out, step, captured.kind),
+        );
         if (dropped.length === 0) continue;
         out = withSelectors(out, step, action, kept);
         this.#say(
@@ -673,6 +681,22 @@ class Loop {
     return out;
   }
 
+  /**
+   * How a step's candidates are ranked and matched: at the heuristics level of the capture's
+   * projection the trail is compared with (its own `config.heuristics`, else the version
+   * projected), in the step's selector mode.
+   */
+  #rankAt(trail: Trail, step: number, kind: string): RefineOptions {
+    const version = trail.config.heuristics ?? this.capture.trail.config.heuristics;
+    const mode = trail.trail[step]?.selectorMode ?? trail.config.selectorMode;
+    return {
+      platform: trail.config.platform ?? "web",
+      kind,
+      ...(version !== undefined ? { level: heuristicsLevel(version) } : {}),
+      ...(mode !== undefined ? { mode } : {}),
+    };
+  }
+
   #refine(trail: Trail, step: number, action: number): { trail?: Trail; line: string } {
     const captured = this.#captured(trail, step, action);
     if (!captured?.screen || !captured.node) {
@@ -680,10 +704,11 @@ class Loop {
     }
     const replays = this.#replayScreens.get(`${step}:${action}`) ?? [];
     if (replays.length === 0) return { line: "not refined: no replay screen for this action" };
-    const r = refineSelectors({ screen: captured.screen, node: captured.node }, replays, {
-      platform: trail.config.platform ?? "web",
-      kind: captured.kind,
-    });
+    const r = refineSelectors(
+      { screen: captured.screen, node: captured.node },
+      replays,
+      this.#rankAt(trail, step, captured.kind),
+    );
     if (!r.ok) return { line: `not refined: ${r.reason}` };
     const current = selectorsOf(trail, step, action);
     if (JSON.stringify(current) === JSON.stringify(r.selectors)) {
