@@ -62,8 +62,8 @@ export const spec: CommandSpec = {
     mode: {
       type: "string",
       choices: ["strict", "flexible", "adaptive"],
-      default: "adaptive",
-      description: "Selector mode of the projected trail",
+      description:
+        "Selector mode of the projected trail (default adaptive; with --trail: its config.selectorMode)",
     },
     heuristics: {
       type: "string",
@@ -137,7 +137,7 @@ export function parseMemory(entries: readonly string[]): Record<string, string> 
  *   nothing was
  * @throws {InputError} for an unknown session, a bad url, a bad trail file or iteration count, a
  *   malformed `--memory` or one naming a key the trail's memory does not have, a `--heuristics`
- *   other than the `--trail`'s own
+ *   or `--mode` other than the `--trail`'s own
  */
 export async function run(args: ParsedArgs): Promise<number> {
   const target = args.positionals[0]!;
@@ -167,6 +167,14 @@ export async function run(args: ParsedArgs): Promise<number> {
         `not ${heuristics}`,
     );
   }
+  const mode = str(args, "mode") as SelectorMode | undefined;
+  const ownMode = trail?.config.selectorMode;
+  if (mode !== undefined && ownMode !== undefined && mode !== ownMode) {
+    // As for heuristics: the capture is compared at the mode the trail was projected with.
+    throw new InputError(
+      `--mode: ${trailFile} was projected in ${ownMode} mode (config.selectorMode), not ${mode}`,
+    );
+  }
   const memory = parseMemory(list(args, "memory"));
   const json = bool(args, "json");
   const out = str(args, "out");
@@ -193,7 +201,7 @@ export async function run(args: ParsedArgs): Promise<number> {
       state = await runValidation(driver, store, sessionId, {
         policy,
         maxIterations,
-        mode: (str(args, "mode") ?? "adaptive") as SelectorMode,
+        ...(mode ? { mode } : {}),
         ...(heuristics ? { heuristics } : {}),
         ...(url ? { url } : {}),
         ...(trail ? { trail } : {}),

@@ -2,11 +2,12 @@
  * Captures the replay's screens without changing the playback runner: the driver is wrapped so
  * that the first element lookup after anything that may change the page takes a snapshot, and
  * the store is wrapped so that each `PlaybackActionCompleted` files the screen its action
- * resolved against under the action's index. Private to `drivers/`.
+ * resolved against under the action's index, and the navigation result (the HTTP status the page
+ * answered with) of an action that navigated. Private to `drivers/`.
  *
  * @module
  */
-import type { Driver, Snapshot } from "./driver.ts";
+import type { Driver, NavigationResult, Snapshot } from "./driver.ts";
 import type { EventStore } from "../events/event_store.ts";
 import type { NewEvent } from "../events/schemas.ts";
 import type { SecretScrubber } from "./secret_scrubber.ts";
@@ -29,6 +30,8 @@ export interface ScreenRecorder {
   store: EventStore;
   /** Snapshot each action's lookups ran against, by plan action index. */
   screens: Map<number, Snapshot>;
+  /** The last navigation of each action that navigated (its HTTP status), by plan action index. */
+  navigations: Map<number, NavigationResult>;
 }
 
 /**
@@ -48,6 +51,8 @@ export function recordScreens(
   let current: Snapshot | undefined;
   let looked = false;
   const screens = new Map<number, Snapshot>();
+  const navigations = new Map<number, NavigationResult>();
+  let navigated: NavigationResult | undefined;
   const wrappedDriver = new Proxy(driver, {
     get(target, prop) {
       const value = Reflect.get(target, prop, target);
@@ -74,7 +79,9 @@ export function recordScreens(
         return async (...args: unknown[]) => {
           dirty = true;
           try {
-            return await value.apply(target, args);
+            const out = await value.apply(target, args);
+            if (prop === "navigate") navigated = out as NavigationResult;
+            return out;
           } finally {
             dirty = true;
           }
@@ -93,6 +100,8 @@ export function recordScreens(
             if (e.type !== "PlaybackActionCompleted") continue;
             if (looked && current) screens.set(e.data.index, current);
             looked = false;
+            if (navigated) navigations.set(e.data.index, navigated);
+            navigated = undefined;
           }
           // Playback events (page urls, errors) are scrubbed whole: no field of theirs is memory.
           const stored = scrubber
@@ -104,5 +113,5 @@ export function recordScreens(
       return value.bind(target);
     },
   });
-  return { driver: wrappedDriver, store: wrappedStore, screens };
+  return { driver: wrappedDriver, store: wrappedStore, screens, navigations };
 }

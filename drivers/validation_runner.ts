@@ -36,12 +36,19 @@ import {
   type ValidationCommand,
   type ValidationState,
 } from "../engine/validation/decider.ts";
-import { describeSelector, pruneSelectors, refineSelectors } from "../engine/validation/refine.ts";
+import { heuristicsLevel } from "../engine/optimizer/heuristics.ts";
+import {
+  describeSelector,
+  pruneSelectors,
+  type RefineOptions,
+  refineSelectors,
+} from "../engine/validation/refine.ts";
 import { flagUnrecordable, withSelectors } from "../engine/validation/trail_edit.ts";
 import type { Driver } from "./driver.ts";
 import { playbackStream, runPlayback } from "./playback_runner.ts";
 import { recordScreens } from "./_validation_screens.ts";
 import { SecretScrubber } from "./secret_scrubber.ts";
+import { STATUS_CODES } from "node:http";
 
 /** Options of {@linkcode startValidation}. */
 export interface ValidationOptions {
@@ -53,7 +60,11 @@ export interface ValidationOptions {
   maxIterations?: number;
   /** Validation id (default a random `val-…`). */
   validationId?: string;
-  /** Selector mode of the projection (default adaptive). */
+  /**
+   * Selector mode the capture is projected at (default adaptive). A trail given in `trail` that
+   * names its own `config.selectorMode` is compared with the capture projected at that mode
+   * instead, as for `heuristics`: the kinds and targets it was written from.
+   */
   mode?: SelectorMode;
   /**
    * Heuristics version the capture is projected at (default the current one). A trail given
@@ -270,9 +281,11 @@ async function begin(
       `the trail is session ${other}'s (config.id), not session ${sessionId}'s`,
     );
   }
-  // The trail's own heuristics version: its steps and targets are that version's projection.
+  // The trail's own heuristics version and selector mode: its steps, kinds and targets are that
+  // projection's (a flexible trail's assertVisible is an assertText at adaptive).
   const heuristics = options.trail?.config.heuristics ?? options.heuristics;
-  const capture = await indexCapture(store, sessionId, options.mode, heuristics);
+  const mode = options.trail?.config.selectorMode ?? options.mode;
+  const capture = await indexCapture(store, sessionId, mode, heuristics);
   const policy = options.policy ?? "authoring";
   const flags = policyFlags(policy, options.maxIterations ?? DEFAULT_MAX_ITERATIONS);
   const validationId = options.validationId ?? `val-${crypto.randomUUID().slice(0, 12)}`;
@@ -449,8 +462,19 @@ class Loop {
           ? AbortSignal.any([this.options.signal, opening.signal])
           : opening.signal,
         afterAction: (index, action, result) => {
-          if (index !== 0 || action.type !== "navigate" || result.status !== "failed") return;
-          openingError = result.error ?? `${action.url}: ${result.errorCode ?? "failed"}`;
+          if (index !== 0 || action.type !== "navigate") return;
+          if (result.status === "failed") {
+            openingError = result.error ?? `${action.url}: ${result.errorCode ?? "failed"}`;
+          } else {
+            // An error page loads (as Playwright's goto, replay only warns), but a trail replayed
+            // on it proves nothing about the recorded page.
+            const nav = rec.navigations.get(index);
+            if (nav?.status === undefined || nav.status < 400) return;
+            const reason = nav.statusText || STATUS_CODES[nav.status] || "";
+            openingError = `${nav.finalUrl} answered HTTP ${nav.status}${
+              reason ? ` ${reason}` : ""
+            }`;
+          }
           opening.abort();
         },
       });
@@ -640,10 +664,12 @@ class Loop {
         const replays = this.#replayScreens.get(`${step}:${action}`) ?? [];
         const current = selectorsOf(out, step, action);
         if (!captured?.node || replays.length === 0 || current.length < 2) continue;
-        const { kept, dropped } = pruneSelectors(current, captured.node, replays, {
-          platform: trail.config.platform ?? "web",
-          kind: captured.kind,
-        });
+        const { kept, dropped } = pruneSelectors(
+          current,
+          captured.node,
+          replays,
+          this.#rankAt(out, step, captured.kind),
+        );
         if (dropped.length === 0) continue;
         out = withSelectors(out, step, action, kept);
         this.#say(
@@ -655,6 +681,22 @@ class Loop {
     return out;
   }
 
+  /**
+   * How a step's candidates are ranked and matched: at the heuristics level of the capture's
+   * projection the trail is compared with (its own `config.heuristics`, else the version
+   * projected), in the step's selector mode.
+   */
+  #rankAt(trail: Trail, step: number, kind: string): RefineOptions {
+    const version = trail.config.heuristics ?? this.capture.trail.config.heuristics;
+    const mode = trail.trail[step]?.selectorMode ?? trail.config.selectorMode;
+    return {
+      platform: trail.config.platform ?? "web",
+      kind,
+      ...(version !== undefined ? { level: heuristicsLevel(version) } : {}),
+      ...(mode !== undefined ? { mode } : {}),
+    };
+  }
+
   #refine(trail: Trail, step: number, action: number): { trail?: Trail; line: string } {
     const captured = this.#captured(trail, step, action);
     if (!captured?.screen || !captured.node) {
@@ -662,10 +704,11 @@ class Loop {
     }
     const replays = this.#replayScreens.get(`${step}:${action}`) ?? [];
     if (replays.length === 0) return { line: "not refined: no replay screen for this action" };
-    const r = refineSelectors({ screen: captured.screen, node: captured.node }, replays, {
-      platform: trail.config.platform ?? "web",
-      kind: captured.kind,
-    });
+    const r = refineSelectors(
+      { screen: captured.screen, node: captured.node },
+      replays,
+      this.#rankAt(trail, step, captured.kind),
+    );
     if (!r.ok) return { line: `not refined: ${r.reason}` };
     const current = selectorsOf(trail, step, action);
     if (JSON.stringify(current) === JSON.stringify(r.selectors)) {

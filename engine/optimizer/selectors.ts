@@ -625,7 +625,12 @@ function ariaV1(v: string): { name: string; role?: string } {
 /** Actions whose node's own text is the value read or asserted. */
 const VALUE_KINDS = new Set(["readText", "assertText"]);
 /** Actions on a control (v2, Android: an unlabelled one is named by a child's label). */
-const CONTROL_KINDS = new Set(["tap", "doubleTap", "longPress", "check"]);
+export const CONTROL_KINDS: ReadonlySet<string> = new Set([
+  "tap",
+  "doubleTap",
+  "longPress",
+  "check",
+]);
 
 /**
  * The selectors pass: ranks the candidates of every resolved action.
@@ -712,9 +717,14 @@ const STRICT_ORDER: Record<string, number> = {
 /**
  * Heuristics v2 on the web, by the step's mode: strict takes an authored test id or id before
  * an aria-label (copy), and a unique role + name (or a recorder's accessible name) when nothing
- * else is exact; flexible replays no coordinates, so they are rejected there.
+ * else is exact; flexible replays no coordinates, so they are rejected there. Validation's
+ * refinement ranks a v2 trail's candidates through it too.
+ *
+ * @param candidates ranked candidates ({@linkcode rankSelectors} at level 2)
+ * @param mode the step's selector mode
+ * @returns the candidates reordered (copies), rejected ones last
  */
-function shapeForMode(candidates: Candidate[], mode: SelectorMode): Candidate[] {
+export function shapeForMode(candidates: Candidate[], mode: SelectorMode): Candidate[] {
   const out = candidates.map((c) => ({ ...c }));
   for (const c of out) {
     if (mode === "flexible" && c.family === "xy" && !c.rejected) {

@@ -7,12 +7,19 @@
  * was. Properties that changed between runs (a regenerated id, a shuffled CSS path) no longer
  * resolve there, so they drop out; the most durable survivors are kept, best first.
  *
+ * Candidates are ranked at the heuristics level of the trail being validated, by the optimizer's
+ * own functions: a v1 trail's as v1 ranked them, a v2 trail's with v2's web changes (a pattern
+ * for a name holding a count or price, row anchors `childOf: { text }` for a control repeated in
+ * rows with positional candidates rejected, a label over a glyph, the step's mode shaping the
+ * order) — and checked against every run as the playback cascade looks them up at that level.
+ *
  * @module
  */
+import { matchWeb } from "../optimizer/anchors.ts";
 import { matchSelector } from "../optimizer/selector_match.ts";
-import { rankSelectors } from "../optimizer/selectors.ts";
+import { CONTROL_KINDS, rankSelectors, shapeForMode } from "../optimizer/selectors.ts";
 import { ScreenTable } from "../screen_table.ts";
-import type { Selector } from "../trail.ts";
+import type { Selector, SelectorMode } from "../trail.ts";
 import type { Screen, UiNode } from "../ui_node.ts";
 import { identityDiff, sameBounds } from "./compare.ts";
 
@@ -33,6 +40,33 @@ export interface RefineOptions {
   kind: string;
   /** Screen tables by screen, shared across calls. */
   tables?: WeakMap<Screen, ScreenTable>;
+  /**
+   * The heuristics level of the trail (`heuristicsLevel(config.heuristics)`, default 1): from
+   * 2, candidates are ranked, shaped and matched as heuristics v2 does.
+   */
+  level?: number;
+  /** The step's selector mode (default adaptive): shapes v2's web ranking (strict: ids first). */
+  mode?: SelectorMode;
+}
+
+/** Heuristics v2 on the web: ranking, row anchors and `textRegex` as the v2 cascade reads them. */
+function v2Web(options: RefineOptions): boolean {
+  return options.platform === "web" && (options.level ?? 1) >= 2;
+}
+
+/**
+ * The nodes a selector picks on a run's screen: as the optimizer matched it at the trail's level
+ * (v2 on the web: a `textRegex` against an element's whole text, as the cascade reads it).
+ */
+function matchRun(
+  table: ScreenTable,
+  sel: Selector,
+  v2web: boolean,
+): { indices: number[]; count: number } {
+  if (v2web && sel.textRegex !== undefined && sel.childOf === undefined) {
+    return matchWeb(table, sel);
+  }
+  return matchSelector(table, sel, 2);
 }
 
 function tableOf(screen: Screen, cache: WeakMap<Screen, ScreenTable> | undefined): ScreenTable {
@@ -54,7 +88,7 @@ function describe(sel: Selector): string {
  *
  * @param captured the capture's screen and the node acted on
  * @param replays the replay screens of the same action, oldest first
- * @param options platform and action kind
+ * @param options platform, action kind, the trail's heuristics level and the step's mode
  * @returns the selectors (best first) with evidence, or why none holds in every run
  * @example
  * ```ts
@@ -86,6 +120,8 @@ export function refineSelectors(
   }
   const valueText = options.kind === "readText" || options.kind === "assertText";
   const web = options.platform === "web";
+  const v2web = v2Web(options);
+  const level = options.level ?? 1;
   const tables = replays.map((s) => tableOf(s, options.tables));
   const kept: Selector[] = [];
   const seen = new Set<string>();
@@ -93,21 +129,30 @@ export function refineSelectors(
   let firstRejection: string | undefined;
   for (const i of chain) {
     const node = capTable.node(i);
-    const candidates = rankSelectors(capTable, i, {
+    // The optimizer's ranking at the trail's level (v1: as v1 ranked; v2: its changes too).
+    const ranked = rankSelectors(capTable, i, {
       platform: options.platform,
       excludeText: valueText,
+      level,
+      control: CONTROL_KINDS.has(options.kind),
     });
+    const candidates = v2web ? shapeForMode(ranked, options.mode ?? "adaptive") : ranked;
     for (const c of candidates) {
       if (kept.length >= MAX_REFINED_SELECTORS) break;
       if (c.rejected || c.matches !== 1 || c.family === "xy") continue;
       const sel = c.selector;
       if (sel.xy !== undefined) continue;
-      // The web cascade looks each property up on its own: a parent scope or index is not used.
-      if (web && (sel.childOf !== undefined || sel.index !== undefined)) continue;
+      // v1 kept no parent scope or index on the web (its cascade looked each property up on its
+      // own); v2's row anchors and an index among identical rows are what its cascade replays.
+      if (web && !v2web && (sel.childOf !== undefined || sel.index !== undefined)) continue;
       const key = JSON.stringify(sel);
       if (seen.has(key)) continue;
       seen.add(key);
-      const problem = holdsInEveryRun(sel, node, tables, valueText, !captured.node.enabled);
+      const problem = holdsInEveryRun(sel, node, tables, {
+        valueText,
+        capturedDisabled: !captured.node.enabled,
+        v2web,
+      });
       if (problem) {
         firstRejection ??= `${describe(sel)}: ${problem}`;
         continue;
@@ -132,11 +177,11 @@ function holdsInEveryRun(
   sel: Selector,
   node: UiNode,
   tables: readonly ScreenTable[],
-  valueText: boolean,
-  capturedDisabled: boolean,
+  how: { valueText: boolean; capturedDisabled: boolean; v2web: boolean },
 ): string | undefined {
+  const { valueText, capturedDisabled } = how;
   for (const [k, t] of tables.entries()) {
-    const m = matchSelector(t, sel, 2);
+    const m = matchRun(t, sel, how.v2web);
     if (m.count !== 1) return `matches ${Math.max(m.count, 0)} nodes in replay ${k + 1}`;
     const other = t.node(m.indices[0]!);
     const diff = identityDiff(node, other, { valueText });
@@ -154,7 +199,7 @@ function holdsInEveryRun(
  * @param selectors the action's selectors, best first
  * @param captured the captured node (identity reference)
  * @param replays the replay screens of the action
- * @param options platform and action kind
+ * @param options platform, action kind and the trail's heuristics level
  * @returns the kept selectors and the dropped ones
  */
 export function pruneSelectors(
@@ -167,8 +212,9 @@ export function pruneSelectors(
   const tables = replays.map((s) => tableOf(s, options.tables));
   const kept: Selector[] = [];
   const dropped: Selector[] = [];
+  const how = { valueText, capturedDisabled: !captured.enabled, v2web: v2Web(options) };
   for (const [i, sel] of selectors.entries()) {
-    if (i === 0 || !holdsInEveryRun(sel, captured, tables, valueText, !captured.enabled)) {
+    if (i === 0 || !holdsInEveryRun(sel, captured, tables, how)) {
       kept.push(sel);
     } else dropped.push(sel);
   }
