@@ -28,11 +28,14 @@ import {
   pickMatch,
   type Resolution,
   resolveTarget,
+  WEAK,
   webCascade,
 } from "../engine/playback/cascade.ts";
 import {
   checkPointTarget,
+  checkRecordedName,
   nodeText,
+  recordedNames,
   scalePoint,
   viewportWarning,
 } from "../engine/playback/coordinates.ts";
@@ -156,6 +159,8 @@ export const MAX_ACTION_TIMEOUT_MS = 600_000;
 const PAGE_CALL_CAP_MS = 2_000;
 /** Clicks: a failed one blocks the actions that depend on it (003 R4). */
 const CLICKS: ReadonlySet<string> = new Set(["click", "double_click"]);
+/** Actions that read their element's text: the text recorded then is no name of it now. */
+const READS: ReadonlySet<string> = new Set(["read_text", "assert_text"]);
 
 const busy = new WeakSet<object>();
 
@@ -764,14 +769,22 @@ class Run {
     const selectorLevels = levels.filter((l) => l.strategy !== "coordinates");
     const waitMs = this.options.locateWaitMs ?? 2_000;
     const deadline = performance.now() + waitMs;
-    const verify = async (_level: CascadeLevel, element: FoundElement): Promise<true | string> => {
+    // What a read or an assertion reads may have changed since recording: not a name there.
+    const names = recordedNames(target, { text: !READS.has(action.type) });
+    const verify = async (level: CascadeLevel, element: FoundElement): Promise<true | string> => {
       const snap = await this.driver.snapshot();
+      if (!WEAK.has(level.strategy)) {
+        // an indexed fallback: the n-th match must not contradict the name the step recorded
+        return checkRecordedName(snap.screen, element.bounds, names);
+      }
       const check = checkPointTarget(snap.screen, center(element.bounds), target);
       return check.ok ? true : check.reason;
     };
     const resolve = (levels: CascadeLevel[]) => resolveTarget(this.driver, levels, { verify });
     let res: Resolution = await resolve(selectorLevels);
     for (let attempt = 0; !res.element && selectorLevels.length > 0 && attempt < 40; attempt++) {
+      // Selectors the device cannot read never match: nothing to wait for.
+      if (res.unreadable.length === selectorLevels.length) break;
       const left = deadline - performance.now();
       if (left <= 0) break;
       if (attempt === 0) {
