@@ -176,6 +176,13 @@ export function formatReport(report: PlaybackReport): string {
   } actions: ${ok} ok · ${healed} healed · ${report.actions_failed - less("failed")} failed · ${
     report.actions_skipped - less("skipped")
   } skipped${opened}  (${(report.duration_ms / 1000).toFixed(1)} s)`;
+  // The strategy and ms columns are as wide as their widest value (`content_description` on
+  // Android, a 100 s action), so the columns after them stay aligned.
+  const strategyWidth = Math.max(
+    "strategy".length,
+    ...report.results.map((r) => (r.selector_used ?? "").length),
+  );
+  const msWidth = Math.max(5, ...report.results.map((r) => String(r.duration_ms).length));
   const rows = report.results.map((r) => {
     const what = (r.description ?? r.action).slice(0, 44);
     const detail = r.status === "healed"
@@ -183,14 +190,14 @@ export function formatReport(report: PlaybackReport): string {
       : [r.error_code, r.error, r.likely_cause ? `(likely cause: ${r.likely_cause})` : ""]
         .filter(Boolean).join(": ");
     return `${numberOf(r).padStart(3)}  ${r.status.padEnd(7)}  ${what.padEnd(44)}  ${
-      (r.selector_used ?? "").padEnd(11)
-    }  ${String(r.duration_ms).padStart(5)}  ${detail}`;
+      (r.selector_used ?? "").padEnd(strategyWidth)
+    }  ${String(r.duration_ms).padStart(msWidth)}  ${detail}`;
   });
   const lines = [
     head,
-    `${"#".padStart(3)}  ${"status".padEnd(7)}  ${"action".padEnd(44)}  ${"strategy".padEnd(11)}  ${
-      "ms".padStart(5)
-    }  detail`,
+    `${"#".padStart(3)}  ${"status".padEnd(7)}  ${"action".padEnd(44)}  ${
+      "strategy".padEnd(strategyWidth)
+    }  ${"ms".padStart(msWidth)}  detail`,
     ...rows,
   ];
   for (const w of report.warnings) lines.push(`warning: ${w}`);
