@@ -272,6 +272,8 @@ class Run {
   #unproduced = new Map<string, number>();
   /** Each action's number in its source (undefined: added by Cairn). */
   #numbers: (number | undefined)[];
+  /** How many of the plan's actions are the source's own (not added by Cairn). */
+  #sourceTotal: number;
   #started = 0;
   #lastUrl = "";
   /** Why the page last failed to answer a bounded call; cleared when it answers again. */
@@ -287,12 +289,23 @@ class Run {
     this.stream = playbackStream(this.id);
     this.#memory = { ...(plan.memory ?? {}), ...(options.memory ?? {}) };
     this.#numbers = sourceNumbers(plan.actions);
+    this.#sourceTotal = this.#numbers.filter((n) => n !== undefined).length;
   }
 
   /** How messages name the action at a plan position: `action N` (its source number). */
   #name(index: number): string {
     const n = this.#numbers[index];
     return n === undefined ? "the opening navigate" : `action ${n}`;
+  }
+
+  /**
+   * The subtitle's progress: `3/12`, the action's place among the source's own actions (its
+   * number + 1) and how many there are, so an added navigate shifts neither; `+` for the
+   * navigate Cairn added (the report's `+`).
+   */
+  #progress(index: number): string {
+    const n = this.#numbers[index];
+    return n === undefined ? "+" : `${n + 1}/${this.#sourceTotal}`;
   }
 
   /** The override for the action at a plan position (keyed by its source number). */
@@ -486,7 +499,7 @@ class Run {
         // The first page call of the action: a page that stopped answering fails it here.
         await this.#bounded(
           showOverlay(this.driver, {
-            subtitle: `Playback [${index + 1}/${this.plan.actions.length}]: ${description}`,
+            subtitle: `Playback [${this.#progress(index)}]: ${description}`,
             highlight: null,
           }),
           "draw the subtitle",
