@@ -54,6 +54,7 @@ import { describeNode } from "./_blaze_actions.ts";
 import { STATUS_CODES } from "node:http";
 import { evaluateTemplate, templateVariables } from "../engine/template.ts";
 import { withDeadline } from "./with_deadline.ts";
+import { SecretScrubber } from "./secret_scrubber.ts";
 
 /** The error a second start on a busy browser gets (003 R5). */
 export const ALREADY_RUNNING =
@@ -106,6 +107,11 @@ export interface PlaybackOptions {
   playbackId?: string;
   /** Memory the run starts with (over the plan's defaults). */
   memory?: Readonly<Record<string, string>>;
+  /**
+   * Values kept out of every event the playback stores (secrets given as memory, `replay
+   * --memory`): replaced by `[redacted]` wherever they appear ({@linkcode SecretScrubber}).
+   */
+  secrets?: readonly string[];
   /** Template evaluator (default: `evaluateTemplate` of `engine/template.ts`). */
   evaluate?: TemplateEvaluator;
   /** Draw the subtitle overlay (default true). */
@@ -278,6 +284,8 @@ class Run {
   #lastUrl = "";
   /** Why the page last failed to answer a bounded call; cleared when it answers again. */
   #unresponsive: string | undefined;
+  /** `options.secrets`, taken out of every stored event. */
+  #secrets = new SecretScrubber();
 
   constructor(
     readonly driver: Driver,
@@ -290,6 +298,7 @@ class Run {
     this.#memory = { ...(plan.memory ?? {}), ...(options.memory ?? {}) };
     this.#numbers = sourceNumbers(plan.actions);
     this.#sourceTotal = this.#numbers.filter((n) => n !== undefined).length;
+    for (const s of options.secrets ?? []) this.#secrets.add(s);
   }
 
   /** How messages name the action at a plan position: `action N` (its source number). */
@@ -1065,9 +1074,11 @@ class Run {
 
   async #append(events: NewEvent[], expected?: "no_stream"): Promise<void> {
     const correlationId = this.options.testId;
+    // Scrubbed whole: a secret can reach any of their strings (a url, an error, a value read).
+    const scrubbed = events.map((e) => ({ ...e, data: this.#secrets.value(e.data) }) as NewEvent);
     const withMeta = correlationId
-      ? events.map((e) => ({ ...e, meta: { ...(e.meta ?? {}), correlationId } }) as NewEvent)
-      : events;
+      ? scrubbed.map((e) => ({ ...e, meta: { ...(e.meta ?? {}), correlationId } }) as NewEvent)
+      : scrubbed;
     const res = await this.store.append(this.stream, withMeta, {
       expectedVersion: expected ?? this.#version,
     });
