@@ -1001,9 +1001,21 @@ class Run {
     try {
       return (this.options.evaluate ?? evaluateTemplate)(text, this.#memory);
     } catch (err) {
+      let missing: string[] = [];
+      try {
+        missing = templateVariables(text).filter((v) => !(v in this.#memory));
+      } catch { /* a template that does not parse: the error below says so */ }
+      const secret = missing.find((v) => this.plan.unsetMemory?.includes(v));
+      if (secret !== undefined) {
+        throw new ActionFailure(
+          "redacted_value",
+          `{{${secret}}} is a secret the trail does not hold: supply it with --memory ${secret}=…`,
+        );
+      }
+      const hint = missing.length ? ` (supply --memory ${missing[0]}=…)` : "";
       throw new ActionFailure(
         "page_error",
-        `Cannot evaluate ${JSON.stringify(text)}: ${errorText(err)}`,
+        `Cannot evaluate ${JSON.stringify(text)}: ${errorText(err)}${hint}`,
       );
     }
   }
