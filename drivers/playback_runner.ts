@@ -457,7 +457,11 @@ class Run {
       return await finish({
         status: "skipped",
         errorCode: "unsupported_action_type",
-        error: `unsupported_action_type: ${action.type}`,
+        error: action.type === "agent_step"
+          ? `a step left to an agent (recordable: false)${
+            action.label ? `: ${JSON.stringify(action.label)}` : ""
+          }`
+          : `Cairn does not play ${action.type}`,
       });
     }
     if ((action.type === "double_click" || action.button) && !this.driver.click) {
@@ -466,7 +470,7 @@ class Run {
       return await finish({
         status: "skipped",
         errorCode: "unsupported_action_type",
-        error: `unsupported_action_type: ${what} (the ${this.plan.platform} driver has no mouse)`,
+        error: `${what}: the ${this.plan.platform} driver has no mouse`,
       });
     }
     const unproduced = this.#readsUnproduced(index, action);
@@ -746,7 +750,7 @@ class Run {
         return { status, ...sel, value: actual };
       }
     }
-    throw new ActionFailure("unsupported_action_type", `unsupported_action_type: ${action.type}`);
+    throw new ActionFailure("unsupported_action_type", `Cairn does not play ${action.type}`);
   }
 
   /**
