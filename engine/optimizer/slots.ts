@@ -1,12 +1,14 @@
 /**
  * The slots pass (000 "Slot extraction", 001 reverse substitution):
  *
- * - input slots: every `inputText` literal (a run of keystrokes into one field counts as one)
- *   becomes `{{name}}`, named from the field's id, hint or label or the NL words; its value is
- *   the initial memory's, a memory snapshot's (001 guards), or the literal (also when the
- *   system prompt holds it). A repeated literal reuses its slot. A password field's value is
- *   never written: its slot has no default (`null`) unless the test author seeded it in the
- *   session's initial memory (then `config.memory` restates the author's own input).
+ * - input slots: every `inputText` literal (a run of keystrokes into one field counts as one;
+ *   with no node resolved, fields are told apart by the selectors recorded with the action, so
+ *   a Recorder's `#one` then `#two` are two inputs, in v1 too) becomes `{{name}}`, named from
+ *   the field's id, hint or label or the NL words; its value is the initial memory's, a memory
+ *   snapshot's (001 guards), or the literal (also when the system prompt holds it). A repeated
+ *   literal reuses its slot. A password field's value is never written: its slot has no
+ *   default (`null`) unless the test author seeded it in the session's initial memory (then
+ *   `config.memory` restates the author's own input).
  * - captured slots: a `readText` value gets a `storeAs` (the agent's `memory.set` name, a key
  *   of the snapshot after it, the element's id or the NL noun phrase); a later assertion of
  *   exactly that value becomes `{{name}}`.
@@ -56,12 +58,20 @@ function recordedField(a: DraftAction): UiNode | undefined {
   });
 }
 
+/**
+ * Which field an inputText typed into, to tell a run of keystrokes into one field from inputs
+ * into two: the resolved node, else the focused field, else the selectors recorded with the
+ * action (a recorder flow has no screen: `#one` and `#two` are two fields), else the focus.
+ */
 function targetKey(a: DraftAction): string {
-  return a.node !== undefined
-    ? `n${a.node}`
-    : a.fieldNode !== undefined
-    ? `f${a.fieldNode}`
-    : "focus";
+  if (a.node !== undefined) return `n${a.node}`;
+  if (a.fieldNode !== undefined) return `f${a.fieldNode}`;
+  const t = a.src.data.target;
+  for (const [tag, r] of [["r", t?.selectors], ["s", t?.selector]] as const) {
+    if (r === undefined || Object.keys(r).length === 0) continue;
+    return `${tag}${JSON.stringify(Object.entries(r).sort(([x], [y]) => x < y ? -1 : 1))}`;
+  }
+  return "focus";
 }
 
 /**
