@@ -17,6 +17,8 @@
  *   001 runs it again on every replay with a new account, so the agent handles it.
  * - v2: an assertion text made of slot values and other text interpolates them, whole values
  *   at word boundaries only (`"Signed in as {{merchant_email}}"`, `interpolateValues`).
+ * - v2: an assertion of a value read earlier is left to the generalize pass when its step asks
+ *   for a format ("Verify a date is shown") and a format fits the value.
  *
  * @module
  */
@@ -33,7 +35,7 @@ import {
 import { REDACTED } from "../playback/actions.ts";
 import type { SelectorMode } from "../trail.ts";
 import { statedDeltas, statesDoubled, statesHalved, statesTotal } from "../nl_relations.ts";
-import { isFormatIntent } from "./generalize.ts";
+import { generalizedFormat, isFormatIntent } from "./generalize.ts";
 
 const MIN_REPEAT_LENGTH = 3; // shorter repeated literals ("1", "OK") are coincidences
 
@@ -91,7 +93,7 @@ function shownValue(
   if (node.contentDescription !== undefined && node.contentDescription !== name) return undefined;
   const relation = statedDeltas(stepText).length > 0 || statesDoubled(stepText) ||
     statesHalved(stepText) || statesTotal(stepText);
-  if (!relation && !isFormatIntent(stepText, name)) return undefined;
+  if (!relation && !isFormatIntent(stepText, name, 2)) return undefined;
   const r = retargetAssertion({ ...a, literal: name }, { mode, equals: name });
   if (!r) return undefined;
   r.notes.push(
@@ -239,6 +241,17 @@ export function slotsPass(draft: Draft, ctx: PassContext): Draft {
       if ((a.kind === "assertText" || a.kind === "assertVisible") && a.literal !== undefined) {
         const L = a.literal;
         const cap = isRedacted(L) ? undefined : [...captured].reverse().find((c) => c.value === L);
+        if (
+          cap && draft.level >= 2 && isFormatIntent(s.text, L, 2) &&
+          generalizedFormat(L, draft.level) !== undefined
+        ) {
+          // "Verify a date is shown" after "Note the date": the NL asks for any date, and the
+          // value just read (under whatever name) would make the check a tautology; the
+          // generalize pass writes the format (a step asking for the value read is no format
+          // intent: "the same date", "the email's date")
+          a.notes.push(`not {{${cap.name}}}: the NL asks for a format, not the value read earlier`);
+          continue;
+        }
         let name = cap?.name;
         let how = "a captured slot";
         if (!name && L.length >= MIN_REPEAT_LENGTH) {
