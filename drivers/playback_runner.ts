@@ -433,6 +433,13 @@ class Run {
         error: `unsupported_action_type: ${action.type}`,
       });
     }
+    if (action.type === "hover" && !this.driver.hover) {
+      return await finish({
+        status: "skipped",
+        errorCode: "unsupported_action_type",
+        error: `unsupported_action_type: hover (the ${this.plan.platform} driver has no mouse)`,
+      });
+    }
     if ((action.type === "double_click" || action.button) && !this.driver.click) {
       // a plain tap would not be what was recorded
       const what = action.button ? `${action.button} ${action.type}` : action.type;
@@ -653,7 +660,7 @@ class Run {
       ...(healed ? { healedSelector: selector } : {}),
     };
     if (
-      element && !element.enabled && action.type !== "read_text" &&
+      element && !element.enabled && action.type !== "read_text" && action.type !== "hover" &&
       !action.type.startsWith("assert")
     ) {
       throw new ActionFailure("element_disabled", `${selector} matched a disabled element`);
@@ -668,6 +675,10 @@ class Run {
         await this.#settle();
         return { status, ...sel };
       }
+      case "hover":
+        await d.hover!(point);
+        await this.#settle();
+        return { status, ...sel };
       case "type": {
         const value = this.#template(text ?? "", override !== undefined);
         if (value.includes(REDACTED)) {
