@@ -111,6 +111,11 @@ export interface Driver {
    * player then skips such a click as unsupported.
    */
   click?(point: Point, options: { button?: MouseButton; count?: number }): Promise<void>;
+  /**
+   * Moves the mouse to `point` without clicking (`mouseover`, `mouseenter`, CSS `:hover`).
+   * Drivers without a mouse leave it out: the player then skips a hover as unsupported.
+   */
+  hover?(point: Point): Promise<void>;
   /** Types into the element at `point` (focusing it first, clearing it when `clear`) or the focused one. */
   type(text: string, options?: { point?: Point; clear?: boolean }): Promise<void>;
   /** Presses a key by its name: `Enter`, `Tab`, `Escape`, `Back`, `ArrowDown`, … */

@@ -464,6 +464,13 @@ class Run {
           : `Cairn does not play ${action.type}`,
       });
     }
+    if (action.type === "hover" && !this.driver.hover) {
+      return await finish({
+        status: "skipped",
+        errorCode: "unsupported_action_type",
+        error: `hover: the ${this.plan.platform} driver has no mouse`,
+      });
+    }
     if ((action.type === "double_click" || action.button) && !this.driver.click) {
       // a plain tap would not be what was recorded
       const what = action.button ? `${action.button} ${action.type}` : action.type;
@@ -684,7 +691,7 @@ class Run {
       ...(healed ? { healedSelector: selector } : {}),
     };
     if (
-      element && !element.enabled && action.type !== "read_text" &&
+      element && !element.enabled && action.type !== "read_text" && action.type !== "hover" &&
       !action.type.startsWith("assert")
     ) {
       throw new ActionFailure("element_disabled", `${selector} matched a disabled element`);
@@ -699,6 +706,10 @@ class Run {
         await this.#settle();
         return { status, ...sel };
       }
+      case "hover":
+        await d.hover!(point);
+        await this.#settle();
+        return { status, ...sel };
       case "type": {
         const value = this.#template(text ?? "", override !== undefined);
         if (value.includes(REDACTED)) {

@@ -15,7 +15,9 @@
  *
  * - `kind` is one of {@linkcode TRAIL_ACTION_KINDS}; the web spellings `click`, `doubleClick`
  *   and `type` are read as `tap`, `doubleTap` and `inputText` (and written back that way when
- *   `config.platform` is `web`). `doubleTap` is two clicks in a row, one double click.
+ *   `config.platform` is `web`). `doubleTap` is two clicks in a row, one double click. `hover`
+ *   moves the mouse over the element (a menu that opens on hover); on the web only, a device
+ *   has no pointer to hover with.
  * - `selector` is one {@linkcode Selector}: every property given must hold for the same node.
  *   `selectors` is an ordered fallback list (adaptive mode): try each in order, first unique
  *   match wins. An action may carry either, or neither (`inputText` without a selector types
@@ -124,6 +126,7 @@ export const TRAIL_ACTION_KINDS = [
   "tap",
   "doubleTap",
   "longPress",
+  "hover",
   "inputText",
   "swipe",
   "scroll",
@@ -238,6 +241,7 @@ const SCALAR_SELECTOR_KINDS = new Set<TrailActionKind>([
   "tap",
   "doubleTap",
   "longPress",
+  "hover",
   "check",
   "readText",
   "assertVisible",
@@ -326,6 +330,7 @@ const NEEDS_SELECTOR = new Set<TrailActionKind>([
   "tap",
   "doubleTap",
   "longPress",
+  "hover",
   "select",
   "check",
   "readText",

@@ -14,8 +14,16 @@ import { inputSlotName } from "../engine/optimizer/naming.ts";
 import { buildCapture } from "./optimizer_support.ts";
 import { ScreenTable } from "../engine/screen_table.ts";
 import { parseAndroid } from "../engine/parse_android.ts";
+import { androidCascade, resolveTarget } from "../engine/playback/cascade.ts";
+import { targetFromTrailSelectors } from "../engine/playback/from_trail.ts";
+import { ScreenFinder } from "../drivers/android/screen_lookup.ts";
 import { makeNode } from "../engine/ui_node.ts";
-import type { Selector, SelectorMode, TrailAction } from "../engine/trail.ts";
+import {
+  type Selector,
+  type SelectorMode,
+  textAnchors,
+  type TrailAction,
+} from "../engine/trail.ts";
 
 const DIR = new URL("./testdata/android_v2/", import.meta.url);
 const CAPTURES = ["settings", "fb", "theapp", "tasks", "calc", "wdio"];
@@ -302,4 +310,78 @@ Deno.test("optimize() under v2 scrolls a list a dump marks not scrollable, and t
   assertEquals(action(r, 0, 0).selector, { id: "com.google.android.gm:id/thread_list_view" });
   // No field under the point: the search box elsewhere on the screen is not the target.
   assert(lead(action(r, 0, 1))?.id !== "com.google.android.gm:id/open_search");
+});
+
+/** Every selector of an action, fallbacks and `childOf` parents included. */
+function allSelectors(a: TrailAction): Selector[] {
+  const out: Selector[] = [];
+  for (const s of [...(a.selector ? [a.selector] : []), ...(a.selectors ?? [])]) {
+    for (let p: Selector | undefined = s; p !== undefined; p = p.childOf) out.push(p);
+  }
+  return out;
+}
+
+Deno.test("optimize() under v2 scopes Android row controls by a labelled ancestor, never a text-only childOf, and the Android lookup finds each tapped node", async () => {
+  // A text-only `childOf` (a web row anchor) has no Android lookup: the cascade scopes by an
+  // ancestor's id or content description only (`new UiSelector().description(…).childSelector(…)`).
+  const dir = new URL("../../shared/corpus/android/", import.meta.url);
+  let taps = 0;
+  let repeated = 0;
+  let scoped = 0;
+  for await (const f of Deno.readDir(dir)) {
+    if (!f.name.endsWith(".xml")) continue;
+    const screen = parseAndroid(await Deno.readTextFile(new URL(f.name, dir)));
+    const table = ScreenTable.from(screen, { engine: "reference" });
+    const script = [];
+    const tapped: number[] = [];
+    for (let i = 0; i < table.size; i++) {
+      const n = table.node(i);
+      if (!n.clickable || !n.visible || n.bounds.w <= 0 || n.bounds.h <= 0) continue;
+      const label = n.text ?? n.contentDescription;
+      if (label && table.count(n.text ? { text: label } : { contentDescription: label }) > 1) {
+        repeated++;
+      }
+      tapped.push(i);
+      script.push({
+        step: `Tap ${i}`,
+        screen,
+        kind: "tap" as const,
+        point: { x: n.bounds.x + n.bounds.w / 2, y: n.bounds.y + n.bounds.h / 2 },
+      });
+    }
+    taps += script.length;
+    const cap = buildCapture("android", script);
+    const finder = new ScreenFinder(screen);
+    for (const mode of ["adaptive", "flexible", "strict"] as const) {
+      const r = optimize(cap.events, cap.screens, { heuristics: "v2", mode });
+      for (const [k, step] of r.trail.trail.entries()) {
+        const a = step.recording?.[0];
+        if (!a) continue;
+        for (const s of allSelectors(a)) {
+          assertEquals(textAnchors(s), undefined, `${f.name} ${mode}: ${JSON.stringify(a)}`);
+        }
+        const lead = a.selector ?? a.selectors?.[0];
+        if (mode !== "adaptive" || lead?.childOf === undefined) continue;
+        // the scoped selector plays: the Android cascade finds the control the session tapped
+        // (or a node inside it, as v2 names a control by its child), so tapping it taps there
+        scoped++;
+        const sels = [...(a.selector ? [a.selector] : []), ...(a.selectors ?? [])];
+        const res = await resolveTarget(finder, androidCascade(targetFromTrailSelectors(sels)));
+        const got = res.element?.bounds;
+        const want = table.node(tapped[k]!).bounds;
+        assert(got, `${f.name}: ${JSON.stringify(lead)} found nothing`);
+        const [cx, cy] = [got.x + got.w / 2, got.y + got.h / 2];
+        assert(
+          cx >= want.x && cx <= want.x + want.w && cy >= want.y && cy <= want.y + want.h,
+          `${f.name}: ${JSON.stringify(lead)} found ${JSON.stringify(got)}, tapped ${
+            JSON.stringify(want)
+          }`,
+        );
+      }
+    }
+  }
+  // the corpus has controls a web page would anchor to rows (labels shown more than once)
+  assert(taps > 100, `${taps} taps`);
+  assert(repeated > 5, `${repeated} repeated labels`);
+  assert(scoped > 10, `${scoped} scoped selectors`);
 });

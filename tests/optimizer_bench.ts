@@ -2,12 +2,18 @@
 // behind 10 actions, as consecutive captures repeat screens): WASM screen tables against the
 // TS reference, one run, same data; and, once at start, the share of the time spent in the
 // hot path (table flattening, and the WASM queries including copying a table into memory).
-// deno bench -A tests/optimizer_bench.ts
+//
+// The `list` group: a web long list (tests/long_list_capture.ts), 200 clicks on the identical
+// "Add" / "Remove" buttons of a 500-row list whose rows differ only in their text, every click
+// on its own 3,504-node screen (a click changes its row's count), under heuristics v1 and v2:
+// what v2's row anchors (`childOf: { text }`, against v1's indexes) cost, as a ratio in one run.
+// deno bench -A tests/optimizer_bench.ts [--filter "long list"]
 import type { NewEvent } from "../events/schemas.ts";
 import { optimize } from "../engine/optimizer/optimize.ts";
 import { ScreenTable } from "../engine/screen_table.ts";
 import { makeNode, type Screen, type UiNode, walk } from "../engine/ui_node.ts";
 import { wasmHotPath } from "../wasm/mod.ts";
+import { makeLongListCapture } from "./long_list_capture.ts";
 
 const ACTIONS = 1000;
 const SCREENS = 100;
@@ -270,6 +276,41 @@ Deno.bench({
 });
 const cache = new Map<string, ScreenTable>();
 optimize(events, screens, { tableEngine: "wasm", tables: cache });
+
+const LIST_ROWS = 500;
+const LIST_CLICKS = 200;
+const list = makeLongListCapture({ rows: LIST_ROWS, actions: LIST_CLICKS });
+{
+  // What each version writes, so the figures say what they pay for.
+  const written = (heuristics: string) => {
+    const { trail } = optimize(list.events, list.screens, { tableEngine: "wasm", heuristics });
+    const first = trail.trail.flatMap((s) => s.recording ?? []).map((a) =>
+      a.selector ?? a.selectors?.[0]
+    );
+    const anchored = first.filter((s) => s?.childOf?.text !== undefined).length;
+    return `${heuristics} ${anchored} of ${first.length} row-anchored`;
+  };
+  console.log(`long list: ${written("v1")}, ${written("v2")}`);
+}
+Deno.bench({
+  name: `optimize: web long list, ${LIST_CLICKS} clicks in ${LIST_ROWS} rows, heuristics v1`,
+  group: "list",
+  baseline: true,
+  n: 10,
+  fn() {
+    const r = optimize(list.events, list.screens, { tableEngine: "wasm", heuristics: "v1" });
+    sink ^= r.explain.length;
+  },
+});
+Deno.bench({
+  name: `optimize: web long list, ${LIST_CLICKS} clicks in ${LIST_ROWS} rows, heuristics v2`,
+  group: "list",
+  n: 10,
+  fn() {
+    const r = optimize(list.events, list.screens, { tableEngine: "wasm", heuristics: "v2" });
+    sink ^= r.explain.length;
+  },
+});
 globalThis.addEventListener("unload", () => {
   if (sink === 0.5) console.log(sink);
 });

@@ -108,6 +108,35 @@ Deno.test("optimize() v2 writes a Recorder doubleClick as doubleClick and gives 
   ]);
 });
 
+/** A Recorder flow that opens a menu by hovering its button, then clicks an item of it. */
+const HOVER_MENU_FLOW: UserFlow = {
+  title: "Sign out from the account menu",
+  steps: [
+    { type: "setViewport", width: 800, height: 600, deviceScaleFactor: 1 },
+    { type: "navigate", url: "http://127.0.0.1:8765/hover_menu.html" },
+    { type: "hover", selectors: [["aria/Account"], ["#account"]] },
+    { type: "click", selectors: [["aria/Sign out"], ["#sign-out"]], offsetX: 10, offsetY: 8 },
+  ],
+};
+
+Deno.test("optimize() v2 writes a Recorder hover as hover, not assertVisible; v1 still writes assertVisible", () => {
+  const v2 = run(HOVER_MENU_FLOW, "v2");
+  const [, hover, click] = v2.trail.trail[0]!.recording!;
+  assertEquals(hover, {
+    kind: "hover",
+    selectors: [{ name: "Account" }, { id: "account" }],
+  });
+  assertEquals(click?.kind, "tap");
+  const yaml = stringifyTrail(v2.trail);
+  assert(yaml.includes("      - hover:\n"), yaml);
+  assertEquals(parseTrail(yaml), v2.trail);
+  // strict: one exact selector, as a click gets
+  const strict = run(HOVER_MENU_FLOW, "v2", "strict").trail.trail[0]!.recording!;
+  assertEquals(strict[1], { kind: "hover", selector: { id: "account" } });
+  // v1 wrote what it wrote
+  assertEquals(run(HOVER_MENU_FLOW, "v1").trail.trail[0]!.recording![1]!.kind, "assertVisible");
+});
+
 Deno.test("optimize() v2 hands Recorder clicks inside frames to the agent, naming the frame", async () => {
   const flow = await devtools("Recorder should record interactions with elements within iframes");
   const v2 = run(flow, "v2");

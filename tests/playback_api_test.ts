@@ -40,7 +40,7 @@ Deno.test("POST /v1/playbacks answers at once, GET reports progress, a second st
     const actions = [
       { action: "navigate", url, timestamp_ms: 0 },
       { action: "click", selectors: { testId: "add-btn", text: "Add item" }, timestamp_ms: 2_500 },
-      { action: "hover", selector: "#add-item", timestamp_ms: 2_500 },
+      { action: "drag", selector: "#add-item", timestamp_ms: 2_500 },
     ];
     const res = await post({
       actions,

@@ -439,7 +439,7 @@ Deno.test("playback in Chromium runs every mapped action type and recorded timin
       { type: "scroll", scrollTo: { x: 0, y: 40 }, timestampMs: 2_100 },
       { type: "screenshot", timestampMs: 2_100 },
       { type: "read_text", target: await target(env, "#count"), storeAs: "n", timestampMs: 2_100 },
-      { type: "hover", timestampMs: 2_100 },
+      { type: "drag", timestampMs: 2_100 },
     ];
     const t0 = performance.now();
     const fast = await runPlayback(env.driver, env.store, plan(actions));

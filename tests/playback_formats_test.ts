@@ -76,7 +76,7 @@ Deno.test("cairn replay plays a recording_v1 file, the same recording stored as 
       ["type", "ok"],
       ["key_press", "ok"],
       ["click", "ok"],
-      ["hover", "skipped"],
+      ["hover", "ok"],
     ]);
     // `[data-testid='email-input']` of the Recorder's CSS alternative is read as the test id.
     assertEquals(flow.report.results[1]!.selector_used, "test_id");

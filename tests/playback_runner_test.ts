@@ -146,10 +146,26 @@ Deno.test("runPlayback() matches text exactly or normalised, never as a substrin
 
 Deno.test("runPlayback() skips unsupported actions with unsupported_action_type", async () => {
   await withStore(async (store) => {
-    const report = await runPlayback(new StandInDriver(PAGE), store, plan([{ type: "hover" }]));
+    const report = await runPlayback(new StandInDriver(PAGE), store, plan([{ type: "drag" }]));
     assertEquals(report.results[0]!.status, "skipped");
-    assertEquals(report.results[0]!.error, "Cairn does not play hover");
+    assertEquals(report.results[0]!.error, "Cairn does not play drag");
     assertEquals(report.actions_skipped, 1);
+  });
+});
+
+Deno.test("runPlayback() skips a hover on a driver without a mouse, naming why", async () => {
+  await withStore(async (store) => {
+    const hover: PlaybackAction = { type: "hover", target: { ariaLabel: "Log in" } };
+    const report = await runPlayback(
+      new StandInDriver(PAGE),
+      store,
+      plan([hover], { platform: "android" }),
+    );
+    assertEquals(report.results[0]!.status, "skipped");
+    assertEquals(
+      report.results[0]!.error,
+      "hover: the android driver has no mouse",
+    );
   });
 });
 
@@ -539,7 +555,7 @@ Deno.test("runPlayback() reports element_hidden and element_disabled", async () 
 Deno.test("runPlayback() calls afterAction once per action, in order, with each result", async () => {
   await withStore(async (store) => {
     const seen: [number, string][] = [];
-    await runPlayback(new StandInDriver(PAGE), store, plan([clickLogin, { type: "hover" }]), {
+    await runPlayback(new StandInDriver(PAGE), store, plan([clickLogin, { type: "drag" }]), {
       afterAction: (i, _a, r) => void seen.push([i, r.status]),
     });
     assertEquals(seen, [[0, "healed"], [1, "skipped"]]);

@@ -211,6 +211,10 @@ export class ChromeDriver implements Driver {
     );
   }
 
+  async hover(point: Point): Promise<void> {
+    await this.#wrap(`hover at (${point.x}, ${point.y})`, this.#page.mouse.move(point.x, point.y));
+  }
+
   async type(text: string, options: { point?: Point; clear?: boolean } = {}): Promise<void> {
     if (options.point) await this.tap(options.point);
     if (options.clear) {

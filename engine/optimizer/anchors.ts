@@ -43,21 +43,52 @@ interface Owner {
 }
 
 interface Dom {
-  /** The element each node stands for (text nodes: the element holding them). */
-  owner: Owner[];
-  /** Every node's ancestor-or-self keys. */
-  all: Set<string>[];
-  /** Text nodes (DOM text): index list. */
+  table: ScreenTable;
+  /**
+   * The element each node stands for (text nodes: the element holding them); a text node that
+   * stands for itself (it has text siblings) gets its owner when asked, see {@linkcode ownerOf}.
+   */
+  owner: (Owner | undefined)[];
+  /** Text nodes (DOM text): node indices, in document order. */
   texts: number[];
-  /** Folded text → keys of the elements holding such a text node. */
+  /** Per text node (by its place in `texts`): its text, whitespace-normalised. */
+  shown: string[];
+  /** Per text node: its text folded (ASCII case, whitespace), as the cascade compares. */
+  folded: string[];
+  /** Folded text → the text nodes showing it (places in `texts`), for the holders. */
+  showing: Map<string, number[]>;
+  /** Folded text → keys of the elements holding such a text node (built when asked). */
   holders: Map<string, Set<string>>;
-  /** Folded text → how many such text nodes each element holds. */
+  /** Folded text → how many such text nodes each element holds (built when asked). */
   textCounts: Map<string, Map<string, number>>;
   /** The elements a selector picks, by the selector's JSON. */
   bases: Map<string, Owner[]>;
 }
 
-const DOMS = new WeakMap<ScreenTable, Dom>();
+/**
+ * The DOM reads of the last screens asked about, newest first. A projection goes action by
+ * action, each on the screen captured before it: a read is wanted again by the next actions on
+ * the same screen, rarely later. Dropping the rest at once (instead of keeping one per table for
+ * the whole projection) lets them die young: kept, a long session's reads fill the old
+ * generation and the collector's pauses cost more than building them again. At most
+ * {@linkcode MAX_RECENT} stay alive between projections.
+ */
+const RECENT: Dom[] = [];
+const MAX_RECENT = 4;
+
+/** Texts as shown (whitespace-normalised) and folded: a list repeats its labels on every screen. */
+const FORMS = new Map<string, readonly [shown: string, folded: string]>();
+const MAX_FORMS = 50_000; // then start again: a bound on memory, not a cache policy
+
+/** A text as shown and folded, each distinct text normalised once. */
+function forms(text: string): readonly [shown: string, folded: string] {
+  let f = FORMS.get(text);
+  if (!f) {
+    if (FORMS.size >= MAX_FORMS) FORMS.clear();
+    FORMS.set(text, f = [norm(text), fold(text)]);
+  }
+  return f;
+}
 
 function isTextNode(n: UiNode): boolean {
   return (n.role ?? n.className) === "StaticText";
@@ -71,56 +102,131 @@ function isEditableNode(n: UiNode): boolean {
 /** Strict prefixes of a CSS path, longest first (`a > b > c` → `a > b`, `a`). */
 function prefixes(path: string): string[] {
   if (path.includes(">>>")) return [];
-  const parts = path.split(" > ");
+  // Where `split(" > ")` would cut: each prefix is the path up to one of those cuts.
+  const cuts: number[] = [];
+  for (let at = path.indexOf(" > "); at >= 0; at = path.indexOf(" > ", at + 3)) cuts.push(at);
   const out: string[] = [];
-  for (let k = parts.length - 1; k >= 1; k--) out.push(parts.slice(0, k).join(" > "));
+  for (let k = cuts.length - 1; k >= 0; k--) out.push(path.slice(0, cuts[k]));
   return out;
 }
 
+/**
+ * Whether `path` is the parent's CSS path and one more step (`#list > li` under `#list`): then
+ * its prefixes are the parent's path and the parent's prefixes, which lead the parent's `up`,
+ * so its `up` is the parent's key and `up` (what merging them gives, without making a string).
+ */
+function extendsPath(path: string, parent: Owner): boolean {
+  const key = parent.key;
+  const at = key.length;
+  return !key.startsWith("@") && path.length > at + 3 && path.startsWith(key) &&
+    path.startsWith(" > ", at) && path.indexOf(" > ", at + 3) < 0 && !path.includes(">>>") &&
+    // no " > " straddling the parent's end: `split` cuts the path where it cuts the parent
+    !key.endsWith(" ") && !key.endsWith(" >") && !parent.up.includes(path);
+}
+
+/** Whether an element's key, or one of its ancestors' keys, is `key`. */
+function within(o: Owner, key: string): boolean {
+  return o.key === key || o.up.includes(key);
+}
+
+/** The owner of node `i` (a text node standing for itself gets its own here, once). */
+function ownerOf(dom: Dom, i: number): Owner {
+  let o = dom.owner[i];
+  if (!o) {
+    const p = ownerOf(dom, dom.table.parent(i));
+    o = { key: `@t${i}`, node: i, up: [p.key, ...p.up] };
+    dom.owner[i] = o;
+  }
+  return o;
+}
+
+/** Whether text node `i`'s element, or one of its ancestors, is `key`, without making its owner. */
+function textWithin(dom: Dom, i: number, key: string): boolean {
+  const o = dom.owner[i];
+  if (o) return within(o, key);
+  return (key.startsWith("@t") && key === `@t${i}`) ||
+    within(ownerOf(dom, dom.table.parent(i)), key);
+}
+
+/**
+ * The screen read as the DOM the cascade searches, once per table. A session pays it again
+ * for every screen (each action has its own), so it stays linear in the nodes and light: each
+ * distinct text normalised once, a parent's text children counted once, a text node's own key
+ * made only when asked for, and the indexes that serve only the anchor search (which elements
+ * hold a text, how many times) built for the few texts that search asks about.
+ */
 function domOf(table: ScreenTable): Dom {
-  let dom = DOMS.get(table);
-  if (dom) return dom;
-  const owner: Owner[] = new Array(table.size);
-  const all: Set<string>[] = new Array(table.size);
+  const cached = RECENT.find((d) => d.table === table);
+  if (cached) return cached;
+  const owner: (Owner | undefined)[] = new Array(table.size);
   const texts: number[] = [];
-  const holders = new Map<string, Set<string>>();
+  const shown: string[] = [];
+  const folded: string[] = [];
+  const showing = new Map<string, number[]>();
+  /** Per parent: how many of its children are text nodes that show something (-1: not counted). */
+  const textKids = new Int32Array(table.size).fill(-1);
+  /** Per parent: whether it is an editable field (its text is a value, not a label). */
+  const editable = new Uint8Array(table.size);
+  const dom: Dom = {
+    table,
+    owner,
+    texts,
+    shown,
+    folded,
+    showing,
+    holders: new Map(),
+    textCounts: new Map(),
+    bases: new Map(),
+  };
   // Document order: a parent is done before its children.
   for (let i = 0; i < table.size; i++) {
     const n = table.node(i);
     const p = table.parent(i);
-    const parentAll = p >= 0 ? owner[p]! : undefined;
     if (isTextNode(n) && p >= 0) {
-      const pn = table.node(p);
-      const editableParent = isEditableNode(pn);
-      const siblings = pn.children.filter((c) => isTextNode(c) && norm(c.text ?? "") !== "");
-      if (!editableParent && (n.attrs?.tag === "#text" || n.attrs?.tag === undefined)) {
-        texts.push(i);
+      if (textKids[p] === -1) {
+        const pn = table.node(p);
+        let count = 0;
+        for (const c of pn.children) if (isTextNode(c) && forms(c.text ?? "")[0] !== "") count++;
+        textKids[p] = count;
+        editable[p] = isEditableNode(pn) ? 1 : 0;
       }
-      owner[i] = siblings.length <= 1
-        ? parentAll!
-        : { key: `@t${i}`, node: i, up: [parentAll!.key, ...parentAll!.up] };
+      // one text: the element holding it; several: its own key, made when asked (`ownerOf`)
+      if (textKids[p]! <= 1) owner[i] = owner[p] ?? ownerOf(dom, p);
+      if (!editable[p] && (n.attrs?.tag === "#text" || n.attrs?.tag === undefined)) {
+        const at = texts.length;
+        const [s, f] = forms(n.text ?? "");
+        texts.push(i);
+        shown.push(s);
+        folded.push(f);
+        const held = n.text !== undefined ? f : forms(n.name ?? "")[1];
+        if (held) {
+          const list = showing.get(held);
+          if (list) list.push(at);
+          else showing.set(held, [at]);
+        }
+      }
     } else {
       const path = n.attrs?.cssPath;
       const key = path ?? `@ax${i}`;
-      const up = path ? prefixes(path) : [];
-      if (parentAll) {
-        for (const k of [parentAll.key, ...parentAll.up]) {
-          if (k !== key && !up.includes(k)) up.push(k);
+      const parentOwner = p >= 0 ? owner[p] ?? ownerOf(dom, p) : undefined;
+      let up: string[];
+      if (path && parentOwner && extendsPath(path, parentOwner)) {
+        // `parent > child`: the path's prefixes are the parent's path and its prefixes, which
+        // lead the parent's ancestors: the same list as merging them below, without the strings
+        up = [parentOwner.key, ...parentOwner.up];
+      } else {
+        up = path ? prefixes(path) : [];
+        if (parentOwner) {
+          for (const k of [parentOwner.key, ...parentOwner.up]) {
+            if (k !== key && !up.includes(k)) up.push(k);
+          }
         }
       }
       owner[i] = { key, node: i, up };
     }
-    all[i] = new Set([owner[i]!.key, ...owner[i]!.up]);
   }
-  for (const i of texts) {
-    const t = fold(table.node(i).text ?? table.node(i).name ?? "");
-    if (!t) continue;
-    let set = holders.get(t);
-    if (!set) holders.set(t, set = new Set());
-    for (const k of all[i]!) set.add(k);
-  }
-  dom = { owner, all, texts, holders, textCounts: new Map(), bases: new Map() };
-  DOMS.set(table, dom);
+  RECENT.unshift(dom);
+  if (RECENT.length > MAX_RECENT) RECENT.pop();
   return dom;
 }
 
@@ -182,7 +288,7 @@ function findOwners(table: ScreenTable, dom: Dom, sel: Selector): Owner[] {
     if (sel.name !== undefined && n.name !== sel.name) continue;
     if (sel.cssPath !== undefined && n.attrs?.cssPath !== sel.cssPath) continue;
     if (want !== undefined) {
-      if (n.text === undefined || norm(n.text) !== want || isEditableNode(n)) continue;
+      if (n.text === undefined || forms(n.text)[0] !== want || isEditableNode(n)) continue;
     }
     if (re) {
       if (isEditableNode(n)) continue;
@@ -190,7 +296,7 @@ function findOwners(table: ScreenTable, dom: Dom, sel: Selector): Owner[] {
         n.children.some((c) => isTextNode(c) && norm(c.text ?? "") !== "");
       if (!own || !re.test(elementText(table, i))) continue;
     }
-    const o = dom.owner[i]!;
+    const o = ownerOf(dom, i);
     if (!seen.has(o.key)) seen.set(o.key, o);
   }
   const list = [...seen.values()];
@@ -202,19 +308,32 @@ function findOwners(table: ScreenTable, dom: Dom, sel: Selector): Owner[] {
   return list.filter((o) => !inner.has(o.key));
 }
 
-function holds(dom: Dom, key: string, text: string): boolean {
-  return dom.holders.get(fold(text))?.has(key) ?? false;
+/** The keys of the elements holding a text node that shows `text`: empty when none does. */
+function holdersOf(dom: Dom, text: string): Set<string> {
+  const want = fold(text);
+  let set = dom.holders.get(want);
+  if (!set) {
+    set = new Set();
+    for (const j of dom.showing.get(want) ?? []) {
+      const o = ownerOf(dom, dom.texts[j]!);
+      set.add(o.key);
+      for (const k of o.up) set.add(k);
+    }
+    dom.holders.set(want, set);
+  }
+  return set;
 }
 
 /** How many text nodes showing `text` lie inside `key`. */
-function textCount(table: ScreenTable, dom: Dom, key: string, text: string): number {
+function textCount(dom: Dom, key: string, text: string): number {
   const want = fold(text);
   let counts = dom.textCounts.get(want);
   if (!counts) {
     counts = new Map();
-    for (const i of dom.texts) {
-      if (fold(table.node(i).text ?? "") !== want) continue;
-      for (const k of dom.all[i]!) counts.set(k, (counts.get(k) ?? 0) + 1);
+    for (const [j, f] of dom.folded.entries()) {
+      if (f !== want) continue;
+      const o = ownerOf(dom, dom.texts[j]!);
+      for (const k of [o.key, ...o.up]) counts.set(k, (counts.get(k) ?? 0) + 1);
     }
     dom.textCounts.set(want, counts);
   }
@@ -261,17 +380,18 @@ export function matchWeb(
   let owners = baseOwners(table, base);
   if (anchors.length > 0) {
     const dom = domOf(table);
+    const holding = anchors.map((t) => holdersOf(dom, t));
     const inside = new Map<string, number>();
     for (const o of owners) for (const k of o.up) inside.set(k, (inside.get(k) ?? 0) + 1);
     owners = owners.filter((o) => {
-      const i1 = o.up.findIndex((k) => holds(dom, k, anchors[0]!));
+      const i1 = o.up.findIndex((k) => holding[0]!.has(k));
       if (i1 < 0) return false;
       if (inside.get(o.up[i1]!) !== 1) return false;
       let at = i1;
       for (let k = 1; k < anchors.length; k++) {
-        const next = o.up.findIndex((key, j) => j >= at && holds(dom, key, anchors[k]!));
+        const next = o.up.findIndex((key, j) => j >= at && holding[k]!.has(key));
         if (next < 0) return false;
-        if (textCount(table, dom, o.up[next]!, anchors[k - 1]!) !== 1) return false;
+        if (textCount(dom, o.up[next]!, anchors[k - 1]!) !== 1) return false;
         at = next;
       }
       return true;
@@ -293,36 +413,35 @@ const MAX_ANCHOR_LENGTH = 60;
 
 /**
  * Texts near a node that could anchor its row, nearest row first: DOM text with a letter and
- * no number that changes (a count, a price, a time), not the node's own.
+ * no number that changes (a count, a price, a time), not the node's own. Made as they are
+ * asked for: the search usually stops at the first, in the node's own row.
  *
  * @param table the screen
  * @param node the target
  * @param exclude texts that are the target's own (its label, its value)
  * @returns folded-unique texts, as shown
  */
-function anchorTexts(
+function* anchorTexts(
   table: ScreenTable,
   node: number,
   exclude: readonly string[],
-): string[] {
+): Generator<string, void, undefined> {
   const dom = domOf(table);
-  const own = dom.owner[node]!;
+  const own = ownerOf(dom, node);
   const skip = new Set(exclude.map(fold));
-  const out: string[] = [];
   const taken = new Set<string>();
   for (const row of own.up.slice(0, MAX_ROW_HOPS)) {
-    for (const i of dom.texts) {
-      if (out.length >= MAX_ANCHORS) return out;
-      if (!dom.all[i]!.has(row) || dom.all[i]!.has(own.key)) continue;
-      const t = norm(table.node(i).text ?? "");
-      const f = fold(t);
+    for (const [j, i] of dom.texts.entries()) {
+      if (taken.size >= MAX_ANCHORS) return;
+      if (!textWithin(dom, i, row) || textWithin(dom, i, own.key)) continue;
+      const t = dom.shown[j]!;
+      const f = dom.folded[j]!;
       if (!t || taken.has(f) || skip.has(f) || t.length > MAX_ANCHOR_LENGTH) continue;
       if (!/\p{L}/u.test(t) || dynamicPattern(t) !== undefined) continue;
       taken.add(f);
-      out.push(t);
+      yield t;
     }
   }
-  return out;
 }
 
 /**
@@ -341,7 +460,6 @@ export function findAnchors(
   base: Selector,
   exclude: readonly string[],
 ): { anchors: string[]; index?: number } | undefined {
-  const texts = anchorTexts(table, node, exclude);
   const all = matchWeb(table, base).count;
   let best: { anchors: string[]; index: number; count: number } | undefined;
   const picks = (anchors: string[]) => {
@@ -353,7 +471,11 @@ export function findAnchors(
     }
     return false;
   };
-  for (const t of texts) if (picks([t])) return { anchors: [t] };
+  const texts: string[] = [];
+  for (const t of anchorTexts(table, node, exclude)) {
+    if (picks([t])) return { anchors: [t] };
+    texts.push(t);
+  }
   let tries = 0;
   for (const a of texts) {
     for (const b of texts) {

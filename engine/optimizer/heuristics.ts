@@ -39,6 +39,7 @@
  *   glyph (`+`) loses to the label naming the control.
  * - Recorder `aria` chain read hop by hop: `aria/X >>> aria/[role="generic"]` → `name: X`.
  * - Recorder doubleClick → `doubleTap` (web `doubleClick`), not a single `tap`.
+ * - Recorder hover → `hover` (the player moves the mouse there), not `assertVisible`.
  * - Recorder right/middle/back/forward click, step in a frame → own step, `recordable: false`.
  * - Recorder emulateNetworkConditions, waitForExpression, customStep, close, later setViewport:
  *   dropped (was `wait: {}`), with a warning when replay loses what they did.

@@ -125,6 +125,7 @@ const XY_REFUSED = new Set(["readText", "assertText", "assertVisible"]);
 const TARGETED = new Set([
   "tap",
   "doubleTap",
+  "hover",
   "longPress",
   "check",
   "select",

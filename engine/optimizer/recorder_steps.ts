@@ -3,6 +3,8 @@
  * (the import keeps the raw step: `toolName` is its type, `toolParams` its other fields):
  *
  * - a `doubleClick` is a `doubleTap` (the web player double-clicks: `dblclick` fires);
+ * - a `hover` is a `hover` (the player moves the mouse over the element: a menu that opens on
+ *   hover opens), not the `assertVisible` the import wrote;
  * - a click with another mouse button (`auxiliary`, `secondary`, `back`, `forward`) or any step
  *   inside a frame (`frame: [0]`; the player acts on the top frame only) cannot be replayed as
  *   recorded: it becomes a step of its own for the agent (`recordable: false`);
@@ -113,6 +115,8 @@ export function readRecorderStep(d: EventData<"ActionPerformed">): RecorderReadi
   switch (d.toolName) {
     case "doubleClick":
       return d.kind === "tap" ? { kind: "doubleTap" } : {};
+    case "hover":
+      return d.kind === "assertVisible" ? { kind: "hover" } : {};
     case "emulateNetworkConditions": {
       const what = ["download", "upload", "latency"]
         .filter((k) => typeof params[k] === "number")

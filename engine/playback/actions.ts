@@ -12,6 +12,7 @@ export const ACTION_TYPES = [
   "navigate",
   "click",
   "double_click",
+  "hover",
   "type",
   "select",
   "check",
@@ -29,6 +30,7 @@ export type ActionType = typeof ACTION_TYPES[number];
 export const TARGETED_TYPES: ReadonlySet<string> = new Set([
   "click",
   "double_click",
+  "hover",
   "type",
   "select",
   "check",
@@ -214,7 +216,7 @@ export type PlaybackPlan = z.infer<typeof PlaybackPlan>;
  * @returns true for the types of {@linkcode ACTION_TYPES}
  * @example
  * ```ts
- * if (!isSupported("click") || isSupported("hover")) throw new Error();
+ * if (!isSupported("click") || isSupported("drag")) throw new Error();
  * ```
  */
 export function isSupported(type: string): type is ActionType {
@@ -306,6 +308,7 @@ function describeNativeTarget(t: z.infer<typeof TargetSelector>): string {
 export const PLAYBACK_TYPE_OF_KIND: Readonly<Record<string, string>> = {
   tap: "click",
   doubleTap: "double_click",
+  hover: "hover",
   inputText: "type",
   keyPress: "key_press",
   readText: "read_text",

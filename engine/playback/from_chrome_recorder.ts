@@ -2,8 +2,8 @@
  * A Chrome DevTools Recorder flow as a playback plan: `setViewport` gives the recorded
  * viewport, `navigate`, `click` (with its mouse button: `auxiliary` is the middle one,
  * `secondary` the right one, `back`, `forward`), `doubleClick` (double_click), `change` (type),
- * `keyDown` (key_press; its `keyUp` is dropped), `scroll` and `waitForElement` (assert_visible)
- * map onto 003's actions; every other step type is kept and reported as skipped
+ * `keyDown` (key_press; its `keyUp` is dropped), `scroll`, `hover` (the mouse over the element)
+ * and `waitForElement` (assert_visible) map onto 003's actions; every other step type is kept and reported as skipped
  * (`unsupported_action_type`), and so is a step inside a frame (`frame: [0]`: the player acts on
  * the top frame only), as `click_in_frame`, `change_in_frame`, ….
  * The step's selector alternatives (aria, CSS, XPath, pierce, text) feed the cascade.
