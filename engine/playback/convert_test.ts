@@ -188,6 +188,27 @@ Deno.test("planFromText() detects the file kind and rebasePlan() re-points navig
   await assertRejects(() => planFromText("{ nope", { file: "bad.json" }), SyntaxError);
 });
 
+Deno.test("rebasePlan() re-points a url whose origin is a placeholder: what follows it is the path", () => {
+  const cases: [string, string][] = [
+    // DevTools' own flows
+    [
+      "https://localhost:<test-port>/test/e2e/resources/recorder/recorder.html",
+      "http://127.0.0.1:9/test/e2e/resources/recorder/recorder.html",
+    ],
+    ["https://<host>/a?b=1#c", "http://127.0.0.1:9/a?b=1#c"],
+    ["https://<host>", "http://127.0.0.1:9/"],
+    ["http://a.test:8080/x", "http://127.0.0.1:9/x"],
+    ["page.html", "http://127.0.0.1:9/app/page.html"],
+  ];
+  for (const [url, want] of cases) {
+    const plan = rebasePlan(
+      { source: { kind: "flow" }, platform: "web", actions: [{ type: "navigate", url }] },
+      "http://127.0.0.1:9/app/",
+    );
+    assertEquals(plan.actions[0]!.url, want, url);
+  }
+});
+
 /** The flow of DevTools' map whose test name starts so. */
 async function devtools(name: string) {
   const flows = parseChromeRecorder(
