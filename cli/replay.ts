@@ -229,6 +229,23 @@ function numberOf(r: PlaybackReport["results"][number]): string {
 }
 
 /**
+ * Refuses a web plan that navigates to something that is not a url (a Recorder flow's
+ * `https://localhost:<test-port>/…`): the browser could only fail there. `--url` re-points it.
+ */
+function checkNavigations(plan: PlaybackPlan, file: string): void {
+  let n = 0;
+  for (const a of plan.actions) {
+    const which = a.added ? "the page opened first" : `action ${n}`;
+    if (!a.added) n++;
+    if (a.type !== "navigate" || !a.url || a.url.includes("{{") || URL.canParse(a.url)) continue;
+    throw new InputError(
+      `${file}: ${which} navigates to ${JSON.stringify(a.url)}, which is not a url ` +
+        `(a placeholder host or port?): pass --url to re-point it at your server`,
+    );
+  }
+}
+
+/**
  * Refuses a `--memory` key the plan has no use for: neither one of its memory defaults nor a
  * variable one of its templates reads (a trail's `pin: null` secret is read as `{{pin}}`). The
  * value is never echoed.
@@ -284,6 +301,7 @@ export async function run(args: ParsedArgs): Promise<number> {
     // Opening --url first adds an unnumbered navigate: the numbers --override takes stay the file's.
     if (url && plan.platform === "web") plan = rebasePlan(plan, url);
     checkOverrides(plan, overrides);
+    if (plan.platform === "web") checkNavigations(plan, file);
     checkMemory(plan, memory, file);
     if (plan.platform === "ios") {
       throw new InputError(

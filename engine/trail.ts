@@ -26,6 +26,8 @@
  *   `url` (navigate) may hold templates: `{{name}}`, `{{a + 2}}`, `"Hi {{first}}"`; evaluate
  *   them with `evaluateTemplate` of `engine/template.ts` against the run's memory. `matches`
  *   is a regular expression the whole text must match.
+ * - `key` (keyPress) is a key name (`Enter`, `Tab`) or a chord: modifiers held while the last
+ *   key is pressed, joined by `+` as Playwright's `press` takes them (`Shift+Tab`).
  * - `storeAs` (readText, memorySet) names the memory key the value read or set is stored in.
  * - `direction` (scroll, swipe) is up | down | left | right; `repeat` (scroll, swipe, tap)
  *   how many times in a row (collapsed repeats), default 1.

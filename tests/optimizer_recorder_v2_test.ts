@@ -224,3 +224,61 @@ Deno.test("optimize() v2 writes no chained aria name and no wait action for any 
   }
   assertEquals(flows, 46);
 });
+
+Deno.test("optimize() v2 writes a Recorder text/ selector, the first words of the text, as a textRegex of the text's start", async () => {
+  const custom = await devtools("Recorder should capture clicks on buttons with custom selector");
+  const synthetic = await devtools("Recorder should not capture synthetic events");
+  const pages = await devtools("Recorder should wait for navigations in the generated scripts");
+  const clicks = (flow: UserFlow, heuristics: string, mode: SelectorMode) =>
+    run(flow, heuristics, mode).trail.trail[0]!.recording!.filter((a) => a.kind === "tap");
+  // flexible takes text first: `text/Custom selector` of "Custom selector attribute"
+  assertEquals(clicks(custom, "v2", "flexible")[0]!.selector, { textRegex: "Custom selector.*" });
+  assertEquals(clicks(synthetic, "v2", "flexible")[0]!.selector, {
+    textRegex: "Trigger Synthetic.*",
+  });
+  // `Page 2` is whole (the Recorder shortens no text under 12 characters); `Back to Page` of
+  // "Back to Page 1" is 12
+  assertEquals(clicks(pages, "v2", "flexible").map((a) => a.selector), [
+    { text: "Page 2" },
+    { textRegex: "Back to Page.*" },
+  ]);
+  assertEquals(clicks(synthetic, "v2", "adaptive")[0]!.selectors, [
+    { name: "Trigger Synthetic Event" },
+    { id: "synthetic" },
+    { textRegex: "Trigger Synthetic.*" },
+  ]);
+  // a text equal to the step's aria/ name is whole
+  const whole = run(
+    {
+      steps: [{
+        type: "click",
+        selectors: [["aria/Proceed to checkout"], ["text/Proceed to checkout"]],
+      }],
+    },
+    "v2",
+    "flexible",
+  );
+  assertEquals(whole.trail.trail[0]!.recording![0]!.selector, { text: "Proceed to checkout" });
+  // v1 wrote what it wrote
+  assertEquals(clicks(custom, "v1", "flexible")[0]!.selector, { text: "Custom selector" });
+  assertEquals(clicks(pages, "v1", "flexible")[1]!.selector, { text: "Back to Page" });
+});
+
+Deno.test("optimize() v2 ranks a selector on the flow's selectorAttribute as a test id", async () => {
+  const flow = await devtools("Recorder should capture clicks on buttons with custom selector");
+  const css = "[data-devtools-test='selector-attribute']";
+  const tap = (heuristics: string, mode: SelectorMode) =>
+    run(flow, heuristics, mode).trail.trail[0]!.recording![1]!;
+  assertEquals(tap("v2", "adaptive").selector, { cssPath: css });
+  assertEquals(tap("v2", "strict").selector, { cssPath: css });
+  // another flow's attribute is no test id of this one
+  const other = run({ ...flow, selectorAttribute: "data-qa" }, "v2").trail.trail[0]!.recording![1]!;
+  assertEquals(other.selectors?.[0], { name: "Custom selector attribute" });
+  // v1 ranked it last, as a CSS path
+  assertEquals(tap("v1", "adaptive").selectors, [
+    { ariaLabel: "Custom selector attribute" },
+    { name: "Custom selector attribute" },
+    { text: "Custom selector" },
+    { cssPath: css },
+  ]);
+});

@@ -43,6 +43,7 @@ import {
 import { captureChromeHierarchy } from "./hierarchy.ts";
 import { chromeHierarchyToScreen } from "../../engine/chrome_hierarchy.ts";
 import { findSelector } from "./_find.ts";
+import { splitKeyChord } from "../../engine/playback/key_chord.ts";
 
 /** Options of {@linkcode ChromeDriver.launch}. */
 export interface ChromeDriverOptions extends LaunchOptions {
@@ -229,7 +230,25 @@ export class ChromeDriver implements Driver {
       await this.#wrap("go back", this.#page.goBack({ timeout: NAVIGATION_CAP_MS }));
       return;
     }
-    await this.#wrap(`press ${key}`, this.#page.keyboard.press(key as KeyInput));
+    // a chord (`Shift+Tab`): the modifiers held down around the last key, released in reverse
+    const keys = splitKeyChord(key) as KeyInput[];
+    const last = keys.pop()!;
+    const keyboard = this.#page.keyboard;
+    await this.#wrap(
+      `press ${key}`,
+      (async () => {
+        const down: KeyInput[] = [];
+        try {
+          for (const k of keys) {
+            await keyboard.down(k);
+            down.push(k);
+          }
+          await keyboard.press(last);
+        } finally {
+          for (const k of down.reverse()) await keyboard.up(k);
+        }
+      })(),
+    );
   }
 
   async scroll(

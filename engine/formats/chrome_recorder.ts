@@ -249,6 +249,43 @@ const KINDS: Record<typeof STEP_TYPES[number], ActionKind | undefined> = {
   customStep: "wait",
 };
 
+/** The modifier keys a Recorder flow holds down around another key (a chord). */
+const MODIFIER_KEYS: ReadonlySet<string> = new Set(["Shift", "Control", "Alt", "Meta"]);
+
+/**
+ * The key presses of a flow's `keyDown`/`keyUp` steps: each `keyDown` of a key that is not a
+ * modifier is one press, written with the modifiers held down at that moment as a chord
+ * (`Shift+Tab`, modifiers first in the order pressed, as Playwright's `press` takes it). A
+ * modifier pressed and released with no other key in between adds nothing.
+ *
+ * @param steps the flow's steps
+ * @returns the key of each press, by the index of its `keyDown` step (other steps: absent)
+ * @example
+ * ```ts
+ * const keys = recorderKeyPresses([
+ *   { type: "keyDown", key: "Shift" }, { type: "keyDown", key: "Tab" },
+ *   { type: "keyUp", key: "Tab" }, { type: "keyUp", key: "Shift" },
+ * ]);
+ * if (keys.get(1) !== "Shift+Tab" || keys.size !== 1) throw new Error();
+ * ```
+ */
+export function recorderKeyPresses(
+  steps: readonly Pick<RecorderStep, "type" | "key">[],
+): Map<number, string> {
+  const held: string[] = [];
+  const out = new Map<number, string>();
+  for (const [i, step] of steps.entries()) {
+    const key = step.key;
+    if (key === undefined || (step.type !== "keyDown" && step.type !== "keyUp")) continue;
+    if (MODIFIER_KEYS.has(key)) {
+      const at = held.indexOf(key);
+      if (step.type === "keyDown" && at < 0) held.push(key);
+      if (step.type === "keyUp" && at >= 0) held.splice(at, 1);
+    } else if (step.type === "keyDown") out.set(i, [...held, key].join("+"));
+  }
+  return out;
+}
+
 /** Fields that have their own place in the event; the rest of a step goes to `toolParams`. */
 const MAPPED = new Set(["type", "selectors", "assertedEvents", "url", "value", "key"]);
 
@@ -264,7 +301,9 @@ export interface FlowToEventsOptions {
  * Maps one flow into the events of a session: `SessionStarted` (title as the prompt, the
  * first navigate's URL, the viewport of a `setViewport` that comes before the first
  * `navigate`), one `ActionPerformed` per step (a `keyUp` adds nothing: the `keyDown` is the
- * key press; steps no action kind expresses — a later `setViewport`, `waitForExpression`,
+ * key press, with the modifiers held as a chord, `Shift+Tab`, and a modifier's own `keyDown`
+ * adds nothing: see {@linkcode recorderKeyPresses}; a step with selectors carries the flow's
+ * `selectorAttribute` in `toolParams`; steps no action kind expresses — a later `setViewport`, `waitForExpression`,
  * `emulateNetworkConditions`, `close`, `customStep` — are `wait` actions carrying the raw
  * step), `NavigationOccurred` per asserted navigation, and `SessionEnded` (completed).
  *
@@ -299,12 +338,19 @@ export function flowToEvents(flow: UserFlow, options: FlowToEventsOptions): NewE
     },
   };
   const events: NewEvent[] = [{ type: "SessionStarted", data: started }];
+  const keys = recorderKeyPresses(flow.steps);
   let n = 0;
-  for (const step of flow.steps) {
+  for (const [i, step] of flow.steps.entries()) {
     const kind = KINDS[step.type];
-    if (kind !== undefined && step !== initialViewport) {
+    // a modifier's keyDown is part of the chord its key press names, or nothing
+    const chordPart = step.type === "keyDown" && !keys.has(i);
+    if (kind !== undefined && step !== initialViewport && !chordPart) {
       const params: Record<string, unknown> = {};
       for (const [k, v] of Object.entries(step)) if (!MAPPED.has(k)) params[k] = v;
+      // the flow's own test attribute, which its selectors use (`[data-qa='x']`)
+      if (flow.selectorAttribute && step.selectors) {
+        params.selectorAttribute = flow.selectorAttribute;
+      }
       const data: EventData<"ActionPerformed"> = {
         actionId: `a${++n}`,
         kind,
@@ -319,7 +365,7 @@ export function flowToEvents(flow: UserFlow, options: FlowToEventsOptions): NewE
         if (kind === "inputText") data.text = step.value;
         else data.value = step.value;
       }
-      if (step.key !== undefined) data.key = step.key;
+      if (step.key !== undefined) data.key = keys.get(i) ?? step.key;
       if (Object.keys(params).length > 0) data.toolParams = params;
       events.push({ type: "ActionPerformed", data });
     }

@@ -5,6 +5,7 @@ import {
   looksLikeChromeRecorder,
   parseChromeRecorder,
   readAriaChain,
+  recorderKeyPresses,
   recorderSelectors,
 } from "./chrome_recorder.ts";
 import { FormatError } from "./format_error.ts";
@@ -179,4 +180,74 @@ Deno.test("parseChromeRecorder() refuses a viewport a capture could not hold", a
     FormatError,
     "steps.0.deviceScaleFactor: Too small",
   );
+});
+
+/** The flow of DevTools' map whose test name starts so. */
+async function devtools(name: string) {
+  const flows = parseChromeRecorder(await corpus("devtools-frontend_recorder_test_snapshots.json"));
+  const found = flows.find((f) => f.key?.startsWith(name));
+  if (!found) throw new Error(name);
+  return found.flow;
+}
+
+Deno.test("recorderKeyPresses() writes a key pressed while a modifier is held as one chord", () => {
+  const cases: [string, [string, string][], Record<number, string>][] = [
+    ["Tab alone", [["keyDown", "Tab"], ["keyUp", "Tab"]], { 0: "Tab" }],
+    ["Shift+Tab", [["keyDown", "Shift"], ["keyDown", "Tab"], ["keyUp", "Tab"], [
+      "keyUp",
+      "Shift",
+    ]], { 1: "Shift+Tab" }],
+    ["a modifier alone adds nothing", [["keyDown", "Shift"], ["keyUp", "Shift"]], {}],
+    ["two presses under one Shift", [
+      ["keyDown", "Shift"],
+      ["keyDown", "Tab"],
+      ["keyUp", "Tab"],
+      ["keyDown", "Tab"],
+      ["keyUp", "Shift"],
+      ["keyDown", "Enter"],
+    ], { 1: "Shift+Tab", 3: "Shift+Tab", 5: "Enter" }],
+    ["modifiers in the order pressed", [
+      ["keyDown", "Control"],
+      ["keyDown", "Shift"],
+      ["keyDown", "ArrowLeft"],
+    ], { 2: "Control+Shift+ArrowLeft" }],
+  ];
+  for (const [what, steps, want] of cases) {
+    const keys = recorderKeyPresses(
+      steps.map(([type, key]) => ({ type: type as "keyDown" | "keyUp", key })),
+    );
+    assertEquals(Object.fromEntries(keys), want, what);
+  }
+});
+
+Deno.test("flowToEvents() writes DevTools' Shift+Tab as one keyPress and drops a Shift pressed alone", async () => {
+  const back = actions(
+    flowToEvents(await devtools("Recorder should capture navigation without change"), {
+      sessionId: "s",
+    }),
+  );
+  // keyDown Tab, keyUp Tab, keyDown Shift, keyDown Tab, keyUp Tab, keyUp Shift
+  assertEquals(back.filter((a) => a.kind === "keyPress").map((a) => a.key), ["Tab", "Shift+Tab"]);
+  const shifts = actions(flowToEvents(await devtools("Recorder should break out shifts"), {
+    sessionId: "s",
+  }));
+  assertEquals(shifts.map((a) => a.key ?? a.toolName), ["navigate", "Tab", "change", "change"]);
+});
+
+Deno.test("flowToEvents() gives each step with selectors the flow's selectorAttribute", async () => {
+  const acts = actions(
+    flowToEvents(
+      await devtools("Recorder should capture clicks on buttons with custom selector attribute"),
+      {
+        sessionId: "s",
+      },
+    ),
+  );
+  assertEquals(acts.map((a) => a.toolParams?.selectorAttribute), [undefined, "data-devtools-test"]);
+  const plain = actions(
+    flowToEvents(await devtools("Recorder should capture clicks on buttons - 1"), {
+      sessionId: "s",
+    }),
+  );
+  assertEquals(plain.some((a) => a.toolParams?.selectorAttribute !== undefined), false);
 });

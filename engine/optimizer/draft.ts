@@ -34,6 +34,8 @@ export interface CaptureModel {
   prompt?: string;
   systemPrompt?: string;
   url?: string;
+  /** The format an imported session came from (`chrome-recorder`: `SessionStarted.source`). */
+  sourceFormat?: string;
   initialMemory: Record<string, string>;
   steps: string[];
   actions: CapturedAction[];
@@ -239,5 +241,6 @@ export function foldCapture(
   if (started.prompt !== undefined) model.prompt = started.prompt;
   if (started.systemPrompt !== undefined) model.systemPrompt = started.systemPrompt;
   if (started.url !== undefined) model.url = started.url;
+  if (started.source !== undefined) model.sourceFormat = started.source.format;
   return model;
 }

@@ -43,6 +43,10 @@
  * - Recorder right/middle/back/forward click, step in a frame → own step, `recordable: false`.
  * - Recorder emulateNetworkConditions, waitForExpression, customStep, close, later setViewport:
  *   dropped (was `wait: {}`), with a warning when replay loses what they did.
+ * - Recorder `text/X`, the first words of the element's text (Chrome matches it contained):
+ *   `textRegex: "X.*"` unless X is whole (under 12 characters, or the step's `aria/` name); was
+ *   an exact `text` no longer element equals.
+ * - Recorder flow's `selectorAttribute` (`[data-devtools-test='x']`): a test id, not a CSS path.
  *
  * @module
  */

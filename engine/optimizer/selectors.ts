@@ -552,6 +552,12 @@ const RECORDED_TEST_ID = /^\[data-testid=["']?([^"'\]]+)["']?\]$/;
 /** Another test attribute (`data-test`, `data-cy`, …): as durable, kept as the CSS it is. */
 const RECORDED_TEST_ATTRIBUTE = /^\[data-(?:test-id|test|cy|qa|pw)=["']?[^"'\]]+["']?\]$/;
 const RECORDED_ID = /^#((?:\\.|[^\s>+~.#[\]\\])+)$/;
+/**
+ * The Chrome Recorder writes a `text/` selector as the whole text of an element when it is this
+ * short, else as its first words (at least this many characters): `text/Custom selector` for
+ * "Custom selector attribute". Chrome matches it as contained text.
+ */
+const RECORDER_TEXT_MIN = 12;
 
 /**
  * Candidates from the selectors a recorder computed at run time (Chrome DevTools Recorder
@@ -560,7 +566,9 @@ const RECORDED_ID = /^#((?:\\.|[^\s>+~.#[\]\\])+)$/;
  * unverified in its family, ranked by the web order.
  *
  * @param recorded selector kind → value (`target.selectors`)
- * @param options the heuristics level (default 1; from 2 an `aria` chain is read hop by hop)
+ * @param options the heuristics level (default 1; from 2 an `aria` chain is read hop by hop, a
+ *   Recorder `text/` selector that may be the first words of the text is a `textRegex` of that
+ *   start, and a CSS selector on the flow's `testAttribute` is a test id)
  * @returns candidates, most durable first
  * @example
  * ```ts
@@ -572,8 +580,23 @@ const RECORDED_ID = /^#((?:\\.|[^\s>+~.#[\]\\])+)$/;
  */
 export function rankRecordedSelectors(
   recorded: Readonly<Record<string, string>>,
-  options: { level?: number } = {},
+  options: {
+    level?: number;
+    /** The selectors are a Chrome DevTools Recorder step's (`text` is its `text/` selector). */
+    chrome?: boolean;
+    /** A Recorder flow's `selectorAttribute` (`data-qa`): its selectors are authored test ids. */
+    testAttribute?: string;
+  } = {},
 ): Candidate[] {
+  const v2 = (options.level ?? 1) >= 2;
+  const ownTestAttribute = v2 && options.testAttribute
+    ? new RegExp(`^\\[${escapeRegex(options.testAttribute)}=["']?[^"'\\]]+["']?\\]$`)
+    : undefined;
+  const names = Object.entries(recorded).flatMap(([k, v]) => {
+    if (k.replace(/\.\d+$/, "") !== "aria") return [];
+    const a = readAriaChain(v);
+    return a ? [norm(a.name)] : [];
+  });
   const out: Candidate[] = [];
   const push = (family: string, score: number, selector: Selector, rejected?: string) => {
     if (out.some((c) => JSON.stringify(c.selector) === JSON.stringify(selector))) return;
@@ -592,7 +615,7 @@ export function rankRecordedSelectors(
     } else if (key === "aria") {
       // v2 reads a chain hop by hop (`Hello World >>> aria/[role="generic"]`: the element named
       // Hello World, the generic acted on lies inside it); v1 read it as one name
-      const aria = (options.level ?? 1) >= 2 ? readAriaChain(v) : ariaV1(v);
+      const aria = v2 ? readAriaChain(v) : ariaV1(v);
       if (aria === undefined) continue;
       if (aria.role !== undefined) {
         push("roleName", WEB_ROLE_NAME_SCORE, { role: aria.role, name: aria.name });
@@ -603,17 +626,35 @@ export function rankRecordedSelectors(
         push("roleName", WEB_ROLE_NAME_SCORE, { name: aria.name });
       }
     } else if (key === "id") id(v);
-    else if (key === "text") push("text", WEB_TEXT_SCORE, { text: v });
+    else if (key === "text" && v2 && options.chrome) {
+      push("text", WEB_TEXT_SCORE, recorderText(v, names));
+    } else if (key === "text") push("text", WEB_TEXT_SCORE, { text: v });
     else if (key === "css" || key === "cssPath" || key === "pierce") {
       const t = RECORDED_TEST_ID.exec(v);
       const i = RECORDED_ID.exec(v);
       if (t) push("testId", WEB_TEST_ID_SCORE, { testId: t[1]! });
-      else if (RECORDED_TEST_ATTRIBUTE.test(v)) push("testId", WEB_TEST_ID_SCORE, { cssPath: v });
-      else if (i) id(i[1]!.replace(/\\(.)/g, "$1"));
+      else if (RECORDED_TEST_ATTRIBUTE.test(v) || ownTestAttribute?.test(v)) {
+        push("testId", WEB_TEST_ID_SCORE, { cssPath: v });
+      } else if (i) id(i[1]!.replace(/\\(.)/g, "$1"));
       else push("cssPath", WEB_CSS_PATH_SCORE, { cssPath: v });
     }
   }
   return out.sort((a, b) => (a.rejected ? 1 : 0) - (b.rejected ? 1 : 0) || a.score - b.score);
+}
+
+/**
+ * A Chrome Recorder `text/` selector as a trail selector: the element's whole text when the
+ * Recorder wrote it whole (shorter than its minimum, or the step's `aria/` name but for case:
+ * CSS may capitalise the name), else a `textRegex` of the text's start (`Custom selector.*`):
+ * the first words, which the exact text of a longer element never equals.
+ */
+function recorderText(v: string, names: readonly string[]): Selector {
+  const text = norm(v);
+  const lower = text.toLowerCase();
+  if (v.trim().length < RECORDER_TEXT_MIN || names.some((n) => n.toLowerCase() === lower)) {
+    return { text: v };
+  }
+  return { textRegex: `${escapeRegex(text)}.*` };
 }
 
 /** Heuristics v1's reading of a recorder's `aria` selector: a trailing role, the rest the name. */
@@ -650,10 +691,24 @@ export function selectorsPass(draft: Draft, ctx: PassContext): Draft {
         const mode = s.selectorMode ?? draft.mode;
         const recorded = a.src.data.target?.selectors;
         if (a.node === undefined && a.src.screen === undefined && recorded) {
-          let candidates = rankRecordedSelectors(recorded, { level: draft.level });
+          const attribute = a.src.data.toolParams?.selectorAttribute;
+          let candidates = rankRecordedSelectors(recorded, {
+            level: draft.level,
+            chrome: draft.model.sourceFormat === "chrome-recorder",
+            ...(typeof attribute === "string" ? { testAttribute: attribute } : {}),
+          });
           if (candidates.length === 0) return a;
           if (v2web) candidates = shapeForMode(refineRecorded(candidates), mode);
           const notes = [...a.notes, "no screen captured: selectors from the recorder, unverified"];
+          const start = candidates.find((c) => c.family === "text" && c.selector.textRegex);
+          if (start && recorded.text !== undefined) {
+            notes.push(
+              `recorder text/${recorded.text}: the first words of the element's text (Chrome ` +
+                `finds the element containing them), as ${
+                  JSON.stringify(start.selector.textRegex)
+                }`,
+            );
+          }
           const chain = v2web && recorded.aria?.includes(" >>> ")
             ? readAriaChain(recorded.aria)
             : undefined;

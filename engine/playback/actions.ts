@@ -72,6 +72,11 @@ const TargetSelector = z.object({
   /** Native class name and its index among matches (Android class + index level). */
   className: z.string().min(1).optional(),
   index: z.number().int().nonnegative().optional(),
+  /**
+   * Text the element's text contains, as a Chrome Recorder `text/` selector matches: the
+   * deepest elements whose whitespace-normalised text holds it (Chrome's replay too).
+   */
+  textContains: z.string().min(1).optional(),
   /** Visible text as a regular expression, matched against the whole text (a trail's `textRegex`). */
   textRegex: z.string().min(1).optional(),
   /** A durable ancestor the element lies inside (a trail's `childOf`): lookups are scoped to it. */
@@ -267,6 +272,7 @@ function describeWebTarget(t: z.infer<typeof TargetSelector>): string {
     (t.id !== undefined ? `#${t.id}` : undefined) ??
     (t.role !== undefined && t.name !== undefined ? `${t.role} "${t.name}"` : undefined) ??
     (t.text !== undefined ? `"${t.text}"` : undefined) ??
+    (t.textContains !== undefined ? `text/${t.textContains}` : undefined) ??
     (t.contentDescription !== undefined ? `~${t.contentDescription}` : undefined) ??
     t.cssPath ?? t.xpath ?? (t.role !== undefined ? `role=${t.role}` : undefined) ?? "";
   return own && t.index !== undefined && !t.css && !t.cssPath && !t.xpath

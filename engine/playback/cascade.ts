@@ -305,6 +305,13 @@ function webLevels(target: Omit<Target, "alternatives" | "point">): CascadeLevel
       queries: textQueries(target.text),
     });
   }
+  if (target.textContains) {
+    levels.push({
+      strategy: "text",
+      selector: `text/${target.textContains}`,
+      queries: [{ using: "xpath", value: deepestContaining(target.textContains) }],
+    });
+  }
   if (target.textRegex) {
     levels.push({
       strategy: "text",
@@ -331,6 +338,17 @@ function webLevels(target: Omit<Target, "alternatives" | "point">): CascadeLevel
       : scoped(levels, target, webScope, scopeWebLevel),
     target,
   ).map((l) => l.nth === undefined ? l : { ...l, selector: `${l.selector} >> nth=${l.nth}` });
+}
+
+/**
+ * XPath of the elements whose text contains `text` (whitespace-normalised) and none of whose
+ * descendants does: Chrome's `text/` query (puppeteer's text handler), scripts and styles left
+ * out as it leaves them out.
+ */
+function deepestContaining(text: string): string {
+  const want = xpathString(text.replace(/\s+/g, " ").trim());
+  const el = `*[not(self::script or self::style)][contains(normalize-space(.), ${want})]`;
+  return `//body//${el}[not(.//${el})]`;
 }
 
 /** XPath: a text node equal to `text`, whitespace-normalised and ASCII case-insensitively. */

@@ -3,10 +3,12 @@ import { assert, assertEquals, assertRejects, assertThrows } from "../../tests/a
 import { trailToPlan } from "./from_trail.ts";
 import { recordingV1ToPlan } from "./from_recording_v1.ts";
 import { chromeRecorderToPlan } from "./from_chrome_recorder.ts";
+import { eventsToPlan, type SessionEvent } from "./from_events.ts";
+import { webCascade } from "./cascade.ts";
 import { syntheticToPlan } from "./from_synthetic.ts";
 import { targetFromSelectors } from "./target_from_selectors.ts";
 import { planFromText, rebasePlan } from "./load_plan.ts";
-import { parseChromeRecorder } from "../formats/chrome_recorder.ts";
+import { flowToEvents, parseChromeRecorder } from "../formats/chrome_recorder.ts";
 
 const FORMATS = new URL("../../tests/testdata/formats/", import.meta.url).pathname;
 const CORPUS = "/work/shared/corpus/chrome-recorder/";
@@ -96,7 +98,8 @@ Deno.test("chromeRecorderToPlan() maps Recorder steps and selector alternatives"
     name: "WORK WITH ME",
     cssPath: "#nav > ul > li:nth-child(2) > a",
     xpath: '//*[@id="nav"]/ul/li[2]/a',
-    text: "Work With Me",
+    // `text/`: Chrome matches text the element contains (the Recorder writes its first words)
+    textContains: "Work With Me",
   });
   assert(plan.actions.every((a) => a.type !== "keyUp"), "keyUp is folded into key_press");
   const inline = chromeRecorderToPlan({
@@ -183,6 +186,69 @@ Deno.test("planFromText() detects the file kind and rebasePlan() re-points navig
     SyntaxError,
   );
   await assertRejects(() => planFromText("{ nope", { file: "bad.json" }), SyntaxError);
+});
+
+Deno.test("rebasePlan() re-points a url whose origin is a placeholder: what follows it is the path", () => {
+  const cases: [string, string][] = [
+    // DevTools' own flows
+    [
+      "https://localhost:<test-port>/test/e2e/resources/recorder/recorder.html",
+      "http://127.0.0.1:9/test/e2e/resources/recorder/recorder.html",
+    ],
+    ["https://<host>/a?b=1#c", "http://127.0.0.1:9/a?b=1#c"],
+    ["https://<host>", "http://127.0.0.1:9/"],
+    ["http://a.test:8080/x", "http://127.0.0.1:9/x"],
+    ["page.html", "http://127.0.0.1:9/app/page.html"],
+  ];
+  for (const [url, want] of cases) {
+    const plan = rebasePlan(
+      { source: { kind: "flow" }, platform: "web", actions: [{ type: "navigate", url }] },
+      "http://127.0.0.1:9/app/",
+    );
+    assertEquals(plan.actions[0]!.url, want, url);
+  }
+});
+
+/** The flow of DevTools' map whose test name starts so. */
+async function devtools(name: string) {
+  const flows = parseChromeRecorder(
+    JSON.parse(await Deno.readTextFile(CORPUS + "devtools-frontend_recorder_test_snapshots.json")),
+  );
+  const found = flows.find((f) => f.key?.startsWith(name));
+  assert(found, name);
+  return found.flow;
+}
+
+Deno.test("chromeRecorderToPlan() presses Shift+Tab as one chord and a Shift alone not at all", async () => {
+  const back = chromeRecorderToPlan(
+    await devtools("Recorder should capture navigation without change"),
+  );
+  assertEquals(back.actions.map((a) => a.key ?? a.type), ["navigate", "Tab", "Shift+Tab"]);
+  const shifts = chromeRecorderToPlan(await devtools("Recorder should break out shifts"));
+  assertEquals(shifts.actions.map((a) => a.key ?? a.type), ["navigate", "Tab", "type", "type"]);
+});
+
+Deno.test("chromeRecorderToPlan() reads text/ as contained text and tries the flow's selectorAttribute first", async () => {
+  const plan = chromeRecorderToPlan(
+    await devtools("Recorder should capture clicks on buttons with custom selector attribute"),
+  );
+  const target = plan.actions[1]!.target!;
+  assertEquals(target, {
+    css: "[data-devtools-test='selector-attribute']",
+    xpath: '//*[@data-devtools-test="selector-attribute"]',
+    name: "Custom selector attribute",
+    textContains: "Custom selector",
+  });
+  assertEquals(webCascade(target).map((l) => l.selector), [
+    "[data-devtools-test='selector-attribute']",
+    "aria/Custom selector attribute",
+    "text/Custom selector",
+    '//*[@data-devtools-test="selector-attribute"]',
+  ]);
+  // a stored session of the flow plays the same
+  const flow = await devtools("Recorder should capture clicks on buttons with custom selector");
+  const events = flowToEvents(flow, { sessionId: "s" }) as SessionEvent[];
+  assertEquals(eventsToPlan(events).actions[1]!.target, target);
 });
 
 Deno.test("planFromText() plays a capture file's actions, not its actions array as synthetic ones", async () => {

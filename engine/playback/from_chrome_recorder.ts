@@ -2,17 +2,65 @@
  * A Chrome DevTools Recorder flow as a playback plan: `setViewport` gives the recorded
  * viewport, `navigate`, `click` (with its mouse button: `auxiliary` is the middle one,
  * `secondary` the right one, `back`, `forward`), `doubleClick` (double_click), `change` (type),
- * `keyDown` (key_press; its `keyUp` is dropped), `scroll`, `hover` (the mouse over the element)
- * and `waitForElement` (assert_visible) map onto 003's actions; every other step type is kept and reported as skipped
+ * `keyDown` (key_press, with the modifiers held as a chord, `Shift+Tab`; its `keyUp` and a
+ * modifier's own keys are dropped), `scroll`, `hover` (the mouse over the element) and
+ * `waitForElement` (assert_visible) map onto 003's actions; every other step type is kept and
+ * reported as skipped
  * (`unsupported_action_type`), and so is a step inside a frame (`frame: [0]`: the player acts on
  * the top frame only), as `click_in_frame`, `change_in_frame`, ….
- * The step's selector alternatives (aria, CSS, XPath, pierce, text) feed the cascade.
+ * The step's selector alternatives (aria, CSS, XPath, pierce, text) feed the cascade as Chrome
+ * reads them (see {@linkcode recorderTarget}).
  *
  * @module
  */
-import { recorderSelectors, type UserFlow } from "../formats/chrome_recorder.ts";
-import type { MouseButton, PlaybackAction, PlaybackPlan } from "./actions.ts";
+import {
+  recorderKeyPresses,
+  recorderSelectors,
+  type UserFlow,
+} from "../formats/chrome_recorder.ts";
+import type { MouseButton, PlaybackAction, PlaybackPlan, Target } from "./actions.ts";
 import { targetFromSelectors } from "./target_from_selectors.ts";
+import { escapeRegex } from "../regex.ts";
+
+/**
+ * The target of a Recorder step's selectors (as {@linkcode recorderSelectors} keys them), read
+ * as Chrome reads them: a `text/` selector is text the element's text contains (Chrome's text
+ * query; the Recorder writes the first words of the element's text, `text/Custom selector` for
+ * "Custom selector attribute"), never the whole text; a CSS selector on the flow's
+ * `selectorAttribute` (`[data-qa='pay']`) is the author's, tried first as written.
+ *
+ * @param selectors the selector map
+ * @param selectorAttribute the flow's `selectorAttribute`, when it has one
+ * @returns the target
+ * @example
+ * ```ts
+ * const t = recorderTarget({ css: "[data-qa='pay']", text: "Pay now" }, "data-qa");
+ * if (t.css !== "[data-qa='pay']" || t.textContains !== "Pay now" || t.text !== undefined) {
+ *   throw new Error();
+ * }
+ * ```
+ */
+export function recorderTarget(
+  selectors: Readonly<Record<string, string>>,
+  selectorAttribute?: string,
+): Target {
+  const rest: Record<string, string> = {};
+  let contains: string | undefined;
+  let authored: string | undefined;
+  const own = selectorAttribute
+    ? new RegExp(`^\\[${escapeRegex(selectorAttribute)}=(?:"[^"]*"|'[^']*'|[^\\]"']+)\\]$`)
+    : undefined;
+  for (const [key, value] of Object.entries(selectors)) {
+    const kind = key.replace(/\.\d+$/, "");
+    if (kind === "text" && !value.includes(" >>> ")) contains ??= value;
+    else if ((kind === "css" || kind === "pierce") && own?.test(value)) authored ??= value;
+    else rest[key] = value;
+  }
+  const t = targetFromSelectors(rest);
+  if (contains !== undefined && contains.trim() !== "") t.textContains = contains;
+  if (authored !== undefined) t.css = authored;
+  return t;
+}
 
 /** A Recorder click's `button` as the player's mouse button (`primary` is the default click). */
 const BUTTONS: Readonly<Record<string, MouseButton>> = {
@@ -73,10 +121,11 @@ export function chromeRecorderToPlan(
   let viewport: { width: number; height: number } | undefined;
   let first: { width: number; height: number } | undefined;
   let dpr: number | undefined;
-  for (const step of flow.steps) {
+  const keys = recorderKeyPresses(flow.steps);
+  for (const [i, step] of flow.steps.entries()) {
     const s = step as typeof step & { x?: number; y?: number };
     const target = step.selectors
-      ? targetFromSelectors(recorderSelectors(step.selectors))
+      ? recorderTarget(recorderSelectors(step.selectors), flow.selectorAttribute)
       : undefined;
     const label = flow.title;
     const base = { ...(label ? { label } : {}), ...(viewport ? { viewport } : {}) };
@@ -112,9 +161,12 @@ export function chromeRecorderToPlan(
           ...base,
         });
         break;
-      case "keyDown":
-        actions.push({ type: "key_press", key: step.key!, ...base });
+      case "keyDown": {
+        // a modifier's own keyDown is part of the chord the next key names, or nothing
+        const key = keys.get(i);
+        if (key !== undefined) actions.push({ type: "key_press", key, ...base });
         break;
+      }
       case "keyUp":
         break;
       case "scroll":

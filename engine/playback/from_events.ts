@@ -4,7 +4,8 @@
  * `ActionCompleted` did not fail becomes an action; its recorder selectors become the
  * cascade's target, its point the coordinate fallback; `recordedAt` drives recorded timing;
  * the screen captured before it gives its viewport. A double click plays as one, a Recorder
- * click keeps its mouse button, and a Recorder step inside a frame is reported skipped. The plan opens the page the session started
+ * click keeps its mouse button, a Recorder step inside a frame is reported skipped, and a
+ * Recorder flow's selectors are read as Chrome reads them (`recorderTarget`). The plan opens the page the session started
  * on (`SessionStarted.url`, else the first navigation or screen before any action) unless its
  * first action is a navigate; later navigations are left to the actions that caused them.
  *
@@ -14,7 +15,7 @@ import type { EventData, EventType } from "../../events/schemas.ts";
 import type { PlaybackAction, PlaybackPlan, Target } from "./actions.ts";
 import { PLAYBACK_TYPE_OF_KIND } from "./actions.ts";
 import { targetFromSelectors } from "./target_from_selectors.ts";
-import { inFrame, recorderButton } from "./from_chrome_recorder.ts";
+import { inFrame, recorderButton, recorderTarget } from "./from_chrome_recorder.ts";
 import { InvalidStreamError } from "../../events/event_store.ts";
 import { ScreenPoint } from "../formats/screen_point.ts";
 
@@ -51,6 +52,8 @@ export function eventsToPlan(
   let step = "";
   const actions: PlaybackAction[] = [];
   let startUrl = started.data.url;
+  // a Chrome Recorder flow's selectors are read as Chrome reads them (`text/` is contained)
+  const recorder = started.data.source?.format === "chrome-recorder";
   for (const e of events) {
     if (!startUrl && actions.length === 0) {
       if (e.type === "NavigationOccurred") startUrl = e.data.url;
@@ -69,9 +72,15 @@ export function eventsToPlan(
     const type = action.type;
     const button = d.kind === "tap" ? recorderButton(d.toolParams?.button) : undefined;
     if (button) action.button = button;
+    const attribute = d.toolParams?.selectorAttribute;
     const target: Target = {
       ...targetFromSelectors(d.target?.selector ?? {}),
-      ...targetFromSelectors(d.target?.selectors ?? {}),
+      ...(recorder
+        ? recorderTarget(
+          d.target?.selectors ?? {},
+          typeof attribute === "string" ? attribute : undefined,
+        )
+        : targetFromSelectors(d.target?.selectors ?? {})),
     };
     if (d.target?.role && !target.role) target.role = d.target.role;
     if (d.target?.name && !target.name) target.name = d.target.name;

@@ -99,9 +99,15 @@ function synthetic(value: unknown, file: string | undefined, prefix?: string): P
   }
 }
 
+/** `scheme://authority`: the origin of a url, also when its host or port is not one. */
+const ORIGIN_PART = /^[a-z][a-z\d+.-]*:\/\/[^/?#]*/i;
+
 /**
  * Re-points a plan at another base url: every navigate keeps its path, query and fragment
  * but takes the base's origin; a plan that does not start with a navigate opens `base` first.
+ * A recorded url whose origin is a placeholder (Chrome DevTools' own flows record
+ * `https://localhost:<test-port>/…`) or otherwise not a url's is re-pointed the same way: what
+ * follows its origin is the path, as the person who recorded it on their own server meant.
  *
  * @param plan the plan
  * @param base the app's url
@@ -111,19 +117,24 @@ function synthetic(value: unknown, file: string | undefined, prefix?: string): P
  * ```ts
  * const p = rebasePlan({ source: { kind: "actions" }, platform: "web", actions: [{ type: "navigate", url: "http://a.test/x?y=1" }] }, "http://b.test:8080/");
  * if (p.actions[0]!.url !== "http://b.test:8080/x?y=1") throw new Error();
+ * const q = rebasePlan({ source: { kind: "flow" }, platform: "web", actions: [{ type: "navigate", url: "https://localhost:<test-port>/r.html" }] }, "http://b.test:8080/");
+ * if (q.actions[0]!.url !== "http://b.test:8080/r.html") throw new Error();
  * ```
  */
 export function rebasePlan(plan: PlaybackPlan, base: string): PlaybackPlan {
   const origin = new URL(base);
   const actions = plan.actions.map((a) => {
     if (a.type !== "navigate" || !a.url || a.url.includes("{{")) return a;
-    let u: URL;
-    try {
-      u = new URL(a.url);
-    } catch {
-      return { ...a, url: new URL(a.url, origin).href };
+    if (URL.canParse(a.url)) {
+      const u = new URL(a.url);
+      return { ...a, url: origin.origin + u.pathname + u.search + u.hash };
     }
-    return { ...a, url: origin.origin + u.pathname + u.search + u.hash };
+    // a placeholder origin (`https://localhost:<test-port>`): what follows it is the path; a
+    // url without an origin is relative to the base
+    const at = ORIGIN_PART.exec(a.url);
+    const rest = at ? a.url.slice(at[0].length) : a.url;
+    const path = at && !rest.startsWith("/") ? `/${rest}` : rest;
+    return { ...a, url: new URL(path, origin).href };
   });
   if (actions[0]?.type !== "navigate") {
     actions.unshift({ type: "navigate", url: origin.href, label: "Open the app", added: true });
