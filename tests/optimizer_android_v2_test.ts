@@ -402,3 +402,14 @@ Deno.test("androidTarget() keeps a tap on a dialog's content over a scrim or und
     }
   }
 });
+
+Deno.test("optimize() under v2 names Facebook's sign-in button by its unique text before an index", async () => {
+  const v2 = action(await run("fb", "v2"), 0, 2);
+  assertEquals(v2.selectors, [
+    { text: "Iniciar sesión" },
+    { contentDescription: "Iniciar sesión", index: 0 },
+    { xy: [540, 1471], viewport: { width: 1080, height: 2400 } },
+  ]);
+  const v1 = action(await run("fb", "v1"), 0, 2);
+  assertEquals(lead(v1), { contentDescription: "Iniciar sesión", index: 0 });
+});

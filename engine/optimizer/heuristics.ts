@@ -17,6 +17,8 @@
  * - Android tap on a control with no label or id: named by its first unique child label.
  * - Android tap: the clickable node drawn on top at the point (sibling `drawing-order`, else the
  *   later sibling), not a deeper node of a list beneath it (Gmail's Compose button).
+ * - Android selectors: an index is the last resort, after every candidate without one (a unique
+ *   label text before `contentDescription` + `index`), before xy.
  * - Android assertion: on the node whose text or content description is the expected value (the
  *   labelled frame, not the image the point hit in it); a description is asserted by
  *   `assertVisible` of a `contentDescription` selector (the player's assertText reads text).
