@@ -18,7 +18,17 @@ import { makeNode } from "../engine/ui_node.ts";
 import type { Selector, SelectorMode, TrailAction } from "../engine/trail.ts";
 
 const DIR = new URL("./testdata/android_v2/", import.meta.url);
-const CAPTURES = ["settings", "fb", "theapp", "tasks", "calc", "wdio", "gmail", "tiktok"];
+const CAPTURES = [
+  "settings",
+  "fb",
+  "theapp",
+  "tasks",
+  "calc",
+  "wdio",
+  "gmail",
+  "tiktok",
+  "messages",
+];
 
 async function run(name: string, heuristics: string, mode?: SelectorMode) {
   const c = await loadCaptureFile(new URL(`${name}.capture.json`, DIR).pathname, name);
@@ -412,4 +422,19 @@ Deno.test("optimize() under v2 names Facebook's sign-in button by its unique tex
   ]);
   const v1 = action(await run("fb", "v1"), 0, 2);
   assertEquals(lead(v1), { contentDescription: "Iniciar sesión", index: 0 });
+});
+
+Deno.test("optimize() under v2 lists a bare resource name once in a fallback chain, as id (not again as testId)", async () => {
+  const v2 = action(await run("messages", "v2"), 1, 0);
+  assertEquals(v2.selectors?.map((s) => Object.keys(s).join("+")), [
+    "contentDescription",
+    "id+index",
+    "xy+viewport",
+  ]);
+  assertEquals(v2.selectors?.[1], { id: "message_text", index: 5 });
+  const v1 = action(await run("messages", "v1"), 1, 0);
+  assertEquals(v1.selectors?.slice(1, 3), [
+    { id: "message_text", index: 5 },
+    { testId: "message_text", index: 5 },
+  ]);
 });

@@ -19,6 +19,8 @@
  *   later sibling), not a deeper node of a list beneath it (Gmail's Compose button).
  * - Android selectors: an index is the last resort, after every candidate without one (a unique
  *   label text before `contentDescription` + `index`), before xy.
+ * - Android selectors: no `testId` candidate repeating the `id` (a bare resource name is both:
+ *   one lookup), so a fallback chain no longer lists `id: X, index: N` and `testId: X, index: N`.
  * - Android assertion: on the node whose text or content description is the expected value (the
  *   labelled frame, not the image the point hit in it); a description is asserted by
  *   `assertVisible` of a `contentDescription` selector (the player's assertText reads text).

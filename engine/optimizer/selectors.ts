@@ -256,7 +256,12 @@ export function rankSelectors(table: ScreenTable, node: number, options: RankOpt
   // Android under v2: short resource names judged by the screen, controls named by a child label.
   const v2Android = options.platform === "android" && (options.level ?? 1) >= 2;
   const ids: GeneratedIdOptions = v2Android ? { level: options.level!, screen: table } : {};
-  const bases = baseCandidates(n, web, options.excludeText === true, ids);
+  let bases = baseCandidates(n, web, options.excludeText === true, ids);
+  // A bare resource name is the node's test id too (Compose testTag): on Android the two are
+  // the same lookup, so a fallback chain would list `id: X, index: N` and `testId: X, index: N`.
+  if (v2Android && n.testId !== undefined && n.testId === n.resourceId) {
+    bases = bases.filter((b) => b.family !== "testId");
+  }
   const editable = isEditable(n);
   // A control without text of its own (a button around a label): its one label's text.
   let labelText: string | undefined;
