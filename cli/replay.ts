@@ -10,6 +10,8 @@ import { resolve } from "node:path";
 import { bool, type CommandSpec, list, num, type ParsedArgs, str } from "./args.ts";
 import { DB_FLAGS, matchStream, openStore } from "./context.ts";
 import { InputError } from "./errors.ts";
+import { parseMemory } from "./_memory_flag.ts";
+import { templateVariables } from "../engine/template.ts";
 import type { EventStore } from "../events/event_store.ts";
 import { isSupported, type PlaybackPlan } from "../engine/playback/actions.ts";
 import { overrideProblems } from "../engine/playback/override_problems.ts";
@@ -60,6 +62,12 @@ export const spec: CommandSpec = {
       description:
         "Text typed by action N (its number in the file, as the table shows) instead of the recorded (redacted) value; repeatable",
     },
+    memory: {
+      type: "list",
+      value: "KEY=VALUE",
+      description:
+        "Value of memory KEY for the {{KEY}} templates (a secret the trail keeps as null, e.g. pin: null); never stored; repeatable",
+    },
     "test-id": {
       type: "string",
       value: "ID",
@@ -103,7 +111,8 @@ Appium names them: id=…, ~content description, text="…".
 Examples:
   cairn replay login.trail.yaml --url http://127.0.0.1:8000/
   cairn replay android.trail.yaml --appium http://127.0.0.1:4723 --app-package com.example
-  cairn replay vw-ax-human-….json --on-error stop --override 3=hunter2 --json`,
+  cairn replay vw-ax-human-….json --on-error stop --override 3=hunter2 --json
+  cairn replay login.trail.yaml --memory pin=4321   # the trail keeps pin: null`,
 };
 
 /**
@@ -176,6 +185,13 @@ export function formatReport(report: PlaybackReport): string {
   } actions: ${ok} ok · ${healed} healed · ${report.actions_failed - less("failed")} failed · ${
     report.actions_skipped - less("skipped")
   } skipped${opened}  (${(report.duration_ms / 1000).toFixed(1)} s)`;
+  // The strategy and ms columns are as wide as their widest value (`content_description` on
+  // Android, a 100 s action), so the columns after them stay aligned.
+  const strategyWidth = Math.max(
+    "strategy".length,
+    ...report.results.map((r) => (r.selector_used ?? "").length),
+  );
+  const msWidth = Math.max(5, ...report.results.map((r) => String(r.duration_ms).length));
   const rows = report.results.map((r) => {
     const what = (r.description ?? r.action).slice(0, 44);
     const detail = r.status === "healed"
@@ -183,14 +199,14 @@ export function formatReport(report: PlaybackReport): string {
       : [r.error_code, r.error, r.likely_cause ? `(likely cause: ${r.likely_cause})` : ""]
         .filter(Boolean).join(": ");
     return `${numberOf(r).padStart(3)}  ${r.status.padEnd(7)}  ${what.padEnd(44)}  ${
-      (r.selector_used ?? "").padEnd(11)
-    }  ${String(r.duration_ms).padStart(5)}  ${detail}`;
+      (r.selector_used ?? "").padEnd(strategyWidth)
+    }  ${String(r.duration_ms).padStart(msWidth)}  ${detail}`;
   });
   const lines = [
     head,
-    `${"#".padStart(3)}  ${"status".padEnd(7)}  ${"action".padEnd(44)}  ${"strategy".padEnd(11)}  ${
-      "ms".padStart(5)
-    }  detail`,
+    `${"#".padStart(3)}  ${"status".padEnd(7)}  ${"action".padEnd(44)}  ${
+      "strategy".padEnd(strategyWidth)
+    }  ${"ms".padStart(msWidth)}  detail`,
     ...rows,
   ];
   for (const w of report.warnings) lines.push(`warning: ${w}`);
@@ -213,6 +229,32 @@ function numberOf(r: PlaybackReport["results"][number]): string {
 }
 
 /**
+ * Refuses a `--memory` key the plan has no use for: neither one of its memory defaults nor a
+ * variable one of its templates reads (a trail's `pin: null` secret is read as `{{pin}}`). The
+ * value is never echoed.
+ */
+function checkMemory(plan: PlaybackPlan, memory: Record<string, string>, file: string): void {
+  const known = new Set(Object.keys(plan.memory ?? {}));
+  for (const a of plan.actions) {
+    for (const t of [a.url, a.text, a.value, a.expected, a.expectedPattern]) {
+      if (!t?.includes("{{")) continue;
+      try {
+        for (const key of templateVariables(t)) known.add(key);
+      } catch {
+        // a malformed template fails when its action runs, naming the column
+      }
+    }
+  }
+  const unknown = Object.keys(memory).filter((k) => !known.has(k));
+  if (unknown.length > 0) {
+    throw new InputError(
+      `--memory: ${file} has no memory key ${unknown.map((k) => JSON.stringify(k)).join(", ")} ` +
+        `(keys: ${[...known].join(", ") || "none"})`,
+    );
+  }
+}
+
+/**
  * Refuses an override the plan cannot use ({@linkcode overrideProblems}: a number no action of
  * the source has, or an action that types nothing), checked on the final plan.
  */
@@ -230,6 +272,7 @@ function checkOverrides(plan: PlaybackPlan, overrides: Record<string, string>): 
 export async function run(args: ParsedArgs): Promise<number> {
   const file = args.positionals[0]!;
   const overrides = parseOverrides(list(args, "override"));
+  const memory = parseMemory(list(args, "memory"));
   const viewportFlag = parseViewport(str(args, "viewport"));
   const url = str(args, "url");
   if (url !== undefined && (!URL.canParse(url) || !/^https?:$/.test(new URL(url).protocol))) {
@@ -241,6 +284,7 @@ export async function run(args: ParsedArgs): Promise<number> {
     // Opening --url first adds an unnumbered navigate: the numbers --override takes stay the file's.
     if (url && plan.platform === "web") plan = rebasePlan(plan, url);
     checkOverrides(plan, overrides);
+    checkMemory(plan, memory, file);
     if (plan.platform === "ios") {
       throw new InputError(
         `${file}: an ios plan cannot be replayed: Cairn drives Chromium and Android`,
@@ -270,6 +314,8 @@ export async function run(args: ParsedArgs): Promise<number> {
         timing: str(args, "timing") as "fast" | "recorded",
         onError: str(args, "on-error") as "continue" | "skip_dependent" | "stop",
         valueOverrides: overrides,
+        // the values given are secrets: used for the templates, scrubbed from every event
+        ...(Object.keys(memory).length > 0 ? { memory, secrets: Object.values(memory) } : {}),
         actionTimeoutMs: num(args, "timeout") ?? DEFAULT_ACTION_TIMEOUT_MS,
         screenshotDir: str(args, "screenshots") ?? resolve(".cairn", "screenshots"),
         ...(testId ? { testId } : {}),

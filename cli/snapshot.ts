@@ -113,7 +113,8 @@ export async function run(args: ParsedArgs): Promise<number> {
   if (root !== undefined && ref !== undefined && root !== ref) {
     throw new UsageError("snapshot: --root and --ref name the same thing; give one");
   }
-  if ((root ?? ref) !== undefined) options.root = root ?? ref;
+  const subtree = root ?? ref;
+  if (subtree !== undefined) options.root = subtree;
 
   if (bool(args, "diff")) {
     if (other === undefined) throw new UsageError("snapshot: --diff needs two files: A B");

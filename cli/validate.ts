@@ -15,6 +15,7 @@ import { bool, type CommandSpec, list, num, type ParsedArgs, str } from "./args.
 import { DB_FLAGS, matchStream, openStore } from "./context.ts";
 import { InputError } from "./errors.ts";
 import { prepareOutFile } from "./_out_file.ts";
+import { parseMemory } from "./_memory_flag.ts";
 import { ingestOnce } from "./optimize.ts";
 import { NotFoundError, streamInfo } from "../events/event_store.ts";
 import { ChromeDriver } from "../drivers/chrome/chrome_driver.ts";
@@ -107,26 +108,6 @@ async function isFile(path: string): Promise<boolean> {
   } catch {
     return false;
   }
-}
-
-/**
- * Parses `--memory KEY=VALUE` flags.
- *
- * @param entries the raw flags
- * @returns values by memory key
- * @throws {InputError} on a malformed entry
- */
-export function parseMemory(entries: readonly string[]): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const e of entries) {
-    const m = /^([^=]+)=(.*)$/s.exec(e);
-    if (!m) {
-      // The entry may be the secret itself: it is not echoed.
-      throw new InputError("--memory: expected KEY=VALUE (a key of the trail's memory)");
-    }
-    out[m[1]!] = m[2]!;
-  }
-  return out;
 }
 
 /**

@@ -28,11 +28,14 @@ import {
   pickMatch,
   type Resolution,
   resolveTarget,
+  WEAK,
   webCascade,
 } from "../engine/playback/cascade.ts";
 import {
   checkPointTarget,
+  checkRecordedName,
   nodeText,
+  recordedNames,
   scalePoint,
   viewportWarning,
 } from "../engine/playback/coordinates.ts";
@@ -51,6 +54,7 @@ import { describeNode } from "./_blaze_actions.ts";
 import { STATUS_CODES } from "node:http";
 import { evaluateTemplate, templateVariables } from "../engine/template.ts";
 import { withDeadline } from "./with_deadline.ts";
+import { SecretScrubber } from "./secret_scrubber.ts";
 
 /** The error a second start on a busy browser gets (003 R5). */
 export const ALREADY_RUNNING =
@@ -103,6 +107,11 @@ export interface PlaybackOptions {
   playbackId?: string;
   /** Memory the run starts with (over the plan's defaults). */
   memory?: Readonly<Record<string, string>>;
+  /**
+   * Values kept out of every event the playback stores (secrets given as memory, `replay
+   * --memory`): replaced by `[redacted]` wherever they appear ({@linkcode SecretScrubber}).
+   */
+  secrets?: readonly string[];
   /** Template evaluator (default: `evaluateTemplate` of `engine/template.ts`). */
   evaluate?: TemplateEvaluator;
   /** Draw the subtitle overlay (default true). */
@@ -156,6 +165,8 @@ export const MAX_ACTION_TIMEOUT_MS = 600_000;
 const PAGE_CALL_CAP_MS = 2_000;
 /** Clicks: a failed one blocks the actions that depend on it (003 R4). */
 const CLICKS: ReadonlySet<string> = new Set(["click", "double_click"]);
+/** Actions that read their element's text: the text recorded then is no name of it now. */
+const READS: ReadonlySet<string> = new Set(["read_text", "assert_text"]);
 
 const busy = new WeakSet<object>();
 
@@ -267,10 +278,14 @@ class Run {
   #unproduced = new Map<string, number>();
   /** Each action's number in its source (undefined: added by Cairn). */
   #numbers: (number | undefined)[];
+  /** How many of the plan's actions are the source's own (not added by Cairn). */
+  #sourceTotal: number;
   #started = 0;
   #lastUrl = "";
   /** Why the page last failed to answer a bounded call; cleared when it answers again. */
   #unresponsive: string | undefined;
+  /** `options.secrets`, taken out of every stored event. */
+  #secrets = new SecretScrubber();
 
   constructor(
     readonly driver: Driver,
@@ -282,12 +297,24 @@ class Run {
     this.stream = playbackStream(this.id);
     this.#memory = { ...(plan.memory ?? {}), ...(options.memory ?? {}) };
     this.#numbers = sourceNumbers(plan.actions);
+    this.#sourceTotal = this.#numbers.filter((n) => n !== undefined).length;
+    for (const s of options.secrets ?? []) this.#secrets.add(s);
   }
 
   /** How messages name the action at a plan position: `action N` (its source number). */
   #name(index: number): string {
     const n = this.#numbers[index];
     return n === undefined ? "the opening navigate" : `action ${n}`;
+  }
+
+  /**
+   * The subtitle's progress: `3/12`, the action's place among the source's own actions (its
+   * number + 1) and how many there are, so an added navigate shifts neither; `+` for the
+   * navigate Cairn added (the report's `+`).
+   */
+  #progress(index: number): string {
+    const n = this.#numbers[index];
+    return n === undefined ? "+" : `${n + 1}/${this.#sourceTotal}`;
   }
 
   /** The override for the action at a plan position (keyed by its source number). */
@@ -430,7 +457,11 @@ class Run {
       return await finish({
         status: "skipped",
         errorCode: "unsupported_action_type",
-        error: `unsupported_action_type: ${action.type}`,
+        error: action.type === "agent_step"
+          ? `a step left to an agent (recordable: false)${
+            action.label ? `: ${JSON.stringify(action.label)}` : ""
+          }`
+          : `Cairn does not play ${action.type}`,
       });
     }
     if ((action.type === "double_click" || action.button) && !this.driver.click) {
@@ -439,7 +470,7 @@ class Run {
       return await finish({
         status: "skipped",
         errorCode: "unsupported_action_type",
-        error: `unsupported_action_type: ${what} (the ${this.plan.platform} driver has no mouse)`,
+        error: `${what}: the ${this.plan.platform} driver has no mouse`,
       });
     }
     const unproduced = this.#readsUnproduced(index, action);
@@ -481,7 +512,7 @@ class Run {
         // The first page call of the action: a page that stopped answering fails it here.
         await this.#bounded(
           showOverlay(this.driver, {
-            subtitle: `Playback [${index + 1}/${this.plan.actions.length}]: ${description}`,
+            subtitle: `Playback [${this.#progress(index)}]: ${description}`,
             highlight: null,
           }),
           "draw the subtitle",
@@ -719,7 +750,7 @@ class Run {
         return { status, ...sel, value: actual };
       }
     }
-    throw new ActionFailure("unsupported_action_type", `unsupported_action_type: ${action.type}`);
+    throw new ActionFailure("unsupported_action_type", `Cairn does not play ${action.type}`);
   }
 
   /**
@@ -764,14 +795,22 @@ class Run {
     const selectorLevels = levels.filter((l) => l.strategy !== "coordinates");
     const waitMs = this.options.locateWaitMs ?? 2_000;
     const deadline = performance.now() + waitMs;
-    const verify = async (_level: CascadeLevel, element: FoundElement): Promise<true | string> => {
+    // What a read or an assertion reads may have changed since recording: not a name there.
+    const names = recordedNames(target, { text: !READS.has(action.type) });
+    const verify = async (level: CascadeLevel, element: FoundElement): Promise<true | string> => {
       const snap = await this.driver.snapshot();
+      if (!WEAK.has(level.strategy)) {
+        // an indexed fallback: the n-th match must not contradict the name the step recorded
+        return checkRecordedName(snap.screen, element.bounds, names);
+      }
       const check = checkPointTarget(snap.screen, center(element.bounds), target);
       return check.ok ? true : check.reason;
     };
     const resolve = (levels: CascadeLevel[]) => resolveTarget(this.driver, levels, { verify });
     let res: Resolution = await resolve(selectorLevels);
     for (let attempt = 0; !res.element && selectorLevels.length > 0 && attempt < 40; attempt++) {
+      // Selectors the device cannot read never match: nothing to wait for.
+      if (res.unreadable.length === selectorLevels.length) break;
       const left = deadline - performance.now();
       if (left <= 0) break;
       if (attempt === 0) {
@@ -966,9 +1005,21 @@ class Run {
     try {
       return (this.options.evaluate ?? evaluateTemplate)(text, this.#memory);
     } catch (err) {
+      let missing: string[] = [];
+      try {
+        missing = templateVariables(text).filter((v) => !(v in this.#memory));
+      } catch { /* a template that does not parse: the error below says so */ }
+      const secret = missing.find((v) => this.plan.unsetMemory?.includes(v));
+      if (secret !== undefined) {
+        throw new ActionFailure(
+          "redacted_value",
+          `{{${secret}}} is a secret the trail does not hold: supply it with --memory ${secret}=…`,
+        );
+      }
+      const hint = missing.length ? ` (supply --memory ${missing[0]}=…)` : "";
       throw new ActionFailure(
         "page_error",
-        `Cannot evaluate ${JSON.stringify(text)}: ${errorText(err)}`,
+        `Cannot evaluate ${JSON.stringify(text)}: ${errorText(err)}${hint}`,
       );
     }
   }
@@ -1039,9 +1090,11 @@ class Run {
 
   async #append(events: NewEvent[], expected?: "no_stream"): Promise<void> {
     const correlationId = this.options.testId;
+    // Scrubbed whole: a secret can reach any of their strings (a url, an error, a value read).
+    const scrubbed = events.map((e) => ({ ...e, data: this.#secrets.value(e.data) }) as NewEvent);
     const withMeta = correlationId
-      ? events.map((e) => ({ ...e, meta: { ...(e.meta ?? {}), correlationId } }) as NewEvent)
-      : events;
+      ? scrubbed.map((e) => ({ ...e, meta: { ...(e.meta ?? {}), correlationId } }) as NewEvent)
+      : scrubbed;
     const res = await this.store.append(this.stream, withMeta, {
       expectedVersion: expected ?? this.#version,
     });

@@ -171,6 +171,72 @@ Deno.test("renderSnapshot() drops the iOS status bar, scroll indicators and chev
   assertEquals(lines(s), ["- Application:", '  - Button "Back"', '  - StaticText "Settings"']);
 });
 
+/** An iPhone SE Mail screen: its navigation bar's subtitle sits at y 24–38, within the top 50 pt. */
+function mailScreen(statusBar: string): Screen {
+  const el = (type: string, attrs: string, children = "") =>
+    `<XCUIElementType${type} type="XCUIElementType${type}" enabled="true" visible="true" ${attrs}` +
+    (children ? `>${children}</XCUIElementType${type}>` : "/>");
+  return parseHierarchy(
+    `<?xml version="1.0" encoding="UTF-8"?><AppiumAUT>` +
+      el(
+        "Application",
+        'name="Mail" label="Mail" x="0" y="0" width="375" height="667"',
+        el(
+          "Window",
+          'x="0" y="0" width="375" height="667"',
+          statusBar +
+            el(
+              "NavigationBar",
+              'name="Inbox" x="0" y="20" width="375" height="44"',
+              el(
+                "Button",
+                'name="Mailboxes" label="Mailboxes" x="0" y="20" width="100" height="44"',
+              ) +
+                el(
+                  "StaticText",
+                  'value="Inbox" label="Inbox" x="160" y="31" width="55" height="22"',
+                ) +
+                el(
+                  "StaticText",
+                  'value="Updated Just Now" label="Updated Just Now" x="120" y="24" width="135" height="14"',
+                ) +
+                el("Other", 'label="Synced" x="300" y="24" width="60" height="14"'),
+            ) +
+            el("Cell", 'name="msg-1" label="Alice, Lunch?" x="0" y="64" width="375" height="88"'),
+        ),
+      ) + `</AppiumAUT>`,
+  );
+}
+
+Deno.test("renderSnapshot() takes the iOS status bar from the StatusBar element when the screen has one", () => {
+  const bar = '<XCUIElementTypeStatusBar type="XCUIElementTypeStatusBar" x="0" y="0" width="375" ' +
+    'height="20"><XCUIElementTypeOther type="XCUIElementTypeOther" label="9:41 AM" x="10" y="2" ' +
+    'width="50" height="16"/><XCUIElementTypeOther type="XCUIElementTypeOther" ' +
+    'label="100% battery power" x="330" y="2" width="25" height="12"/></XCUIElementTypeStatusBar>';
+  for (const options of [{}, { offscreen: true }]) {
+    const text = lines(mailScreen(bar), options).join("\n");
+    assert(!/9:41|battery/.test(text), text);
+    // in the top 50 pt, but not in the status bar: the app's own
+    assertStringIncludes(text, '    - StaticText "Updated Just Now"');
+    assertStringIncludes(text, '    - "Synced"');
+  }
+});
+
+Deno.test("renderSnapshot() keeps a typed element near the top of an iOS screen without a StatusBar", () => {
+  // the app's tree without the status bar (XCUITest reports it in SpringBoard's since iOS 13)
+  const text = lines(mailScreen(""), { offscreen: true }).join("\n");
+  assertStringIncludes(text, '    - StaticText "Updated Just Now"');
+  assertStringIncludes(text, '    - StaticText "Inbox"');
+  // an untyped label there still reads as a status bar item, as Maestro's and Trailblaze's are
+  assert(!text.includes("Synced"), text);
+  const maestro = parseHierarchy(
+    Deno.readTextFileSync(new URL("ios/maestro-hierarchy_rn_testingmaestro_iphone.json", CORPUS)),
+  );
+  const shown = renderSnapshot(maestro, { offscreen: true });
+  assert(!/08:54|Wi-Fi|charging/.test(shown), shown);
+  assertStringIncludes(shown, "BOX 1");
+});
+
 Deno.test("renderSnapshot() drops the Android status bar window beside an app, not a shade on its own", () => {
   const tasks = parseHierarchy(
     Deno.readTextFileSync(new URL("android/uiautomator_google_tasks_list.xml", CORPUS)),

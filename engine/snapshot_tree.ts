@@ -6,9 +6,10 @@
  *
  * Rules, in order, for each node (document order):
  * 1. System chrome is dropped with its subtree: on Android a `com.android.systemui` window
- *    beside an app window; on iOS the status bar (the `StatusBar` element, and small
- *    non-interactive leaves in the top 50 px), scroll indicators (extreme aspect ratio) and
- *    chevrons (exact text).
+ *    beside an app window; on iOS the status bar — the `StatusBar` element's subtree when the
+ *    screen has one; else (Maestro and Trailblaze iOS trees have no element types) small
+ *    non-interactive `Other` elements in the top 50 pt —, scroll indicators (extreme aspect
+ *    ratio) and chevrons (exact text).
  * 2. A leaf repeating the label of its nearest shown ancestor adds nothing and is dropped (on
  *    the web, a text node that is part of that label). On Android an unlabelled clickable
  *    element is labelled by its content first, as TalkBack reads it ({@linkcode contentName}):
@@ -30,7 +31,7 @@
  * @module
  */
 import { assignRefs, isTextField } from "./refs.ts";
-import type { Screen, UiNode } from "./ui_node.ts";
+import { type Screen, type UiNode, walk } from "./ui_node.ts";
 
 /** One shown node of a snapshot. */
 export interface SnapshotEntry {
@@ -212,10 +213,11 @@ function build(screen: Screen): SnapshotTree {
   let labelCounts: LabelCounts | undefined; // counted on the first unlabelled clickable
   const droppedWindows = androidSystemWindows(screen);
   const chromeCache = new Map<UiNode, boolean>();
+  const statusBarByPosition = ios && !hasStatusBar(screen.root);
   const isChrome = (n: UiNode): boolean => {
     let v = chromeCache.get(n);
     if (v === undefined) {
-      v = ios && iosChrome(n, width, isChrome);
+      v = ios && iosChrome(n, width, statusBarByPosition, isChrome);
       chromeCache.set(n, v);
     }
     return v;
@@ -493,9 +495,28 @@ function androidSystemWindows(screen: Screen): Set<UiNode> {
   return out;
 }
 
-/** iOS status bar chrome, scroll indicators and chevrons (whole non-interactive subtrees). */
-function iosChrome(n: UiNode, screenWidth: number, isChrome: (n: UiNode) => boolean): boolean {
-  if (n.className === "XCUIElementTypeStatusBar") return true;
+const STATUS_BAR = "XCUIElementTypeStatusBar";
+
+/** Whether a screen has a `StatusBar` element (XCUITest reports one where the tree holds it). */
+function hasStatusBar(root: UiNode): boolean {
+  for (const [n] of walk(root)) if (n.className === STATUS_BAR) return true;
+  return false;
+}
+
+/**
+ * iOS status bar chrome, scroll indicators and chevrons (whole non-interactive subtrees). The
+ * status bar is the `StatusBar` element; only on a screen without one (a Maestro or Trailblaze
+ * tree, whose nodes are all `Other`) is it found by position: small `Other` elements with a
+ * label in the top 50 pt, as the clock, signal and battery items are. A typed element there (a
+ * navigation bar's `StaticText`, a `Button`) is the app's.
+ */
+function iosChrome(
+  n: UiNode,
+  screenWidth: number,
+  statusBarByPosition: boolean,
+  isChrome: (n: UiNode) => boolean,
+): boolean {
+  if (n.className === STATUS_BAR) return true;
   if (isInteractive(n)) return false;
   const negligible = (c: UiNode) =>
     isChrome(c) || (c.children.length === 0 && visibleLabel(c) === "" && !isInteractive(c));
@@ -504,7 +525,8 @@ function iosChrome(n: UiNode, screenWidth: number, isChrome: (n: UiNode) => bool
   const label = visibleLabel(n);
   if (CHEVRON_LABELS.has(label)) return true;
   if (b.w <= 0 || b.h <= 0) return false;
-  const statusBar = b.y >= 0 && b.y + b.h <= 50 && b.w < screenWidth / 2 && label !== "";
+  const statusBar = statusBarByPosition && n.className === "XCUIElementTypeOther" && b.y >= 0 &&
+    b.y + b.h <= 50 && b.w < screenWidth / 2 && label !== "";
   const tallThin = b.h >= 8 * b.w;
   const wideThin = b.w >= 8 * b.h && b.h <= 10;
   // XCUITest reports indicators with a 30 pt frame and a percentage value ("0%").

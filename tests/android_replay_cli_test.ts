@@ -62,6 +62,13 @@ Deno.test("cairn replay plays an Android trail through Appium's protocol and hea
     // Android notation, not the web's (#id, [data-testid=…]).
     assertMatch(stdout, /healed\s+click id=com\.example\.my_sample_application:/);
     assertMatch(stdout, /~Dashboard\s*$/m);
+    // The strategy column fits `content_description`: the detail column stays aligned.
+    const lines = stdout.split("\n");
+    const header = lines.find((l) => /^\s+#\s+status\s+action\s+strategy\s+ms\s+detail$/.test(l));
+    const row = lines.find((l) => l.includes("content_description"));
+    assert(header && row, stdout);
+    assertEquals(row.indexOf("~Dashboard"), header.indexOf("detail"), stdout);
+    assertEquals(row.indexOf("content_description"), header.indexOf("strategy"), stdout);
     assertEquals(/#com\.example|\[data-testid=/.test(stdout), false, stdout);
     const lookups = standin.commands.filter((c) => c.path === "/elements").map((c) =>
       c.body!.using

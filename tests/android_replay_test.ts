@@ -13,7 +13,7 @@ import type { Screen, UiNode } from "../engine/ui_node.ts";
 import { walk } from "../engine/ui_node.ts";
 import { SqliteEventStore } from "../events/sqlite_event_store.ts";
 import { type AndroidStandin, startAndroidStandin } from "./android_standin.ts";
-import { assert, assertEquals } from "./assert.ts";
+import { assert, assertEquals, assertStringIncludes } from "./assert.ts";
 
 const NAV_XML = Deno.readTextFileSync(
   new URL("../../shared/corpus/android/uiautomator_sample_bottom_navigation.xml", import.meta.url),
@@ -258,13 +258,17 @@ trail:
 `;
 
 /** Replays a plan on the stand-in serving `xml`; returns the report and the screen after it. */
-async function replayPlan(xml: string, p: PlaybackPlan) {
+async function replayPlan(xml: string, p: PlaybackPlan, options: { locateWaitMs?: number } = {}) {
   const standin = startAndroidStandin({ screens: { app: xml } });
   const dir = await Deno.makeTempDir({ prefix: "cairn_android_replay_" });
   const store = SqliteEventStore.open(`${dir}/cairn.db`);
   const driver = await AndroidDriver.connect({ appium: standin.url });
   try {
-    const report = await runPlayback(driver, store, p, { locateWaitMs: 0, settleAfterMs: 0 });
+    const report = await runPlayback(driver, store, p, {
+      locateWaitMs: 0,
+      settleAfterMs: 0,
+      ...options,
+    });
     const { screen } = await driver.snapshot();
     return { report, standin, screen };
   } finally {
@@ -359,6 +363,72 @@ Deno.test("runPlayback() on Android reports a selector the device cannot read as
   assertEquals([r.status, r.error_code], ["failed", "selector_not_found"]);
   assert(r.error!.includes("text=/Task (5/ → invalid selector ("), r.error);
   assert(!r.error!.includes("→ 0"), r.error);
+});
+
+Deno.test("runPlayback() on Android fails an unreadable selector at once instead of waiting out the lookup time", async () => {
+  // The default 2 s the runner waits for a page to settle: an invalid selector never matches.
+  const { report } = await replayPlan(TASKS_XML, {
+    source: { kind: "actions" },
+    platform: "android",
+    actions: [{ type: "click", target: { textRegex: "Task (5" } }],
+  }, { locateWaitMs: 2_000 });
+  const r = report.results[0]!;
+  assertEquals([r.status, r.error_code], ["failed", "selector_not_found"]);
+  assert(r.error!.includes("text=/Task (5/ → invalid selector ("), r.error);
+  assert(r.duration_ms < 1_000, `took ${r.duration_ms} ms`);
+});
+
+Deno.test("runPlayback() on Android does not take an indexed id onto a field whose name contradicts the recorded content description", async () => {
+  // The next app version: a Name field above Email (same id), and Email's content-desc gone.
+  const xml = withNameField(LOGIN_XML).replace('content-desc="input-email"', 'content-desc=""');
+  const trail = `config:
+  id: name-above
+  platform: android
+trail:
+  - step: Enter the email
+    recording:
+      - inputText:
+          selectors:
+            - contentDescription: "input-email"
+            - id: "RNE__Input__text-input"
+              index: 0
+          text: "bob@example.com"
+`;
+  const { report, standin, screen } = await replayPlan(xml, trailToPlan(parseTrail(trail)));
+  const r = report.results[0]!;
+  assertEquals([r.status, r.error_code], ["failed", "selector_not_found"]);
+  assertEquals(
+    r.error,
+    'No selector matched exactly one visible element (~input-email → 0; id=RNE__Input__text-input[0] → 0 (the element is "input-name", the recording targeted "input-email"))',
+  );
+  assertEquals(taps(standin), []);
+  assertEquals(byDesc(screen, "input-name")?.text, "Name");
+});
+
+Deno.test("runPlayback() on Android checks a coordinate fallback's element by its content description", async () => {
+  const plan = (target: PlaybackPlan["actions"][number]["target"]): PlaybackPlan => ({
+    source: { kind: "actions" },
+    platform: "android",
+    viewport: { width: 1080, height: 2400 },
+    actions: [{ type: "click", target }],
+  });
+  const point = { x: 540, y: 2263 };
+  // An icon tab recorded by its content description; the app now shows "Search" there.
+  const search = NAV_XML.replace('content-desc="Dashboard"', 'content-desc="Search"')
+    .replace('text="Dashboard"', 'text="Search"');
+  const other = await replayPlan(search, plan({ contentDescription: "Dashboard", point }));
+  assertEquals(other.report.results[0]!.status, "failed");
+  assertStringIncludes(
+    other.report.results[0]!.error!,
+    'the element at (540, 2263) is "Search", the recording targeted "Dashboard"',
+  );
+  assertEquals(taps(other.standin), []);
+  // Recorded by its label; the label is gone, the tab still says "Dashboard" to TalkBack.
+  const iconOnly = NAV_XML.replace('text="Dashboard"', 'text=""');
+  const same = await replayPlan(iconOnly, plan({ text: "Dashboard", point }));
+  const r = same.report.results[0]!;
+  assertEquals([r.status, r.selector_used], ["healed", "coordinates"], r.error);
+  assertEquals(taps(same.standin), [point]);
 });
 
 Deno.test("runPlayback() on Android fails a tap whose recorded point lies outside the screen, tapping nothing", async () => {

@@ -1,7 +1,8 @@
 /**
  * Bad input at the CLI as a user meets it (`deno run -A main.ts …` in a child process): a
  * malformed YAML trail or a trail with a wrong schema given to `cairn replay` and
- * `cairn validate --trail`, a malformed Maestro flow (after a good one is shown to be read),
+ * `cairn validate --trail`, a malformed Maestro flow (after a good one is shown to be read), a
+ * Maestro flow tagged `ios` (Cairn drives no iOS device; the README says so),
  * and a malformed Chrome DevTools Recorder file given to
  * `cairn ingest` (detected, and with `--format chrome-recorder`). Each ends in exit code 2,
  * exactly one line on stderr naming the file and the field or line, and nothing appended to a
@@ -219,6 +220,43 @@ Deno.test("cairn replay reads a Maestro flow (appId header, ---, commands) and n
     (path, db, session) => ["validate", "--db", db, "--trail", path, session],
   );
   assertRejected("validate", asTrail, validated!);
+});
+
+Deno.test("cairn replay refuses a Maestro flow tagged ios (exit 2, no browser), as the README says", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "cairn_ios_flow_" });
+  try {
+    const flow = `${dir}/ios_flow.yaml`;
+    await Deno.writeTextFile(
+      flow,
+      "appId: com.example.app\ntags:\n  - ios\n---\n- launchApp\n- tapOn: Log in\n",
+    );
+    const r = await run(["replay", "--db", ":memory:", flow]);
+    assertEquals(r.code, 2, r.stderr);
+    const message = "an ios plan cannot be replayed: Cairn drives Chromium and Android";
+    assertEquals(r.stderr, `cairn replay: ${flow}: ${message}\n`);
+    // The README says what the command does: the Maestro section names no iOS replay, and the
+    // Playback section and Limits say an iOS plan is refused, with the message above.
+    const readme = await Deno.readTextFile(`${ROOT}README.md`);
+    const section = (title: string) => {
+      const start = readme.indexOf(title);
+      assert(start >= 0, title);
+      const end = readme.indexOf("\n## ", start + 1);
+      return readme.slice(start, end < 0 ? undefined : end);
+    };
+    const playback = section("\n## Playback\n");
+    const maestro = playback.slice(playback.indexOf("**Maestro flows**"));
+    const maestroPara = maestro.slice(0, maestro.indexOf("\n\n")).replaceAll("\n", " ");
+    assert(!/played on Android \(iOS when/.test(maestroPara), maestroPara);
+    assert(maestroPara.includes("does not replay"), maestroPara);
+    assert(
+      playback.replaceAll("\n", " ").includes(`FILE: ${message}`),
+      "Playback names the message",
+    );
+    const limits = section("\n## Limits\n").replaceAll(/\s+/g, " ");
+    assert(/no iOS driver, so nothing is blazed or replayed on iOS/.test(limits), limits);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
 });
 
 Deno.test("cairn ingest rejects a malformed Chrome Recorder file, appending nothing", async (t) => {

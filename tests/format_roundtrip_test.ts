@@ -50,8 +50,11 @@ type Event = ComparableEvent & { data: Data };
 interface Loss {
   name: string;
   reason: string;
-  /** The expected events: `events` without what the format cannot hold. */
-  apply(events: Event[]): Event[];
+  /**
+   * The expected events: `events` without what the format cannot hold (the session's blobs at
+   * hand, for what a format reads back from a hierarchy).
+   */
+  apply(events: Event[], blobs: ReadonlyMap<string, Uint8Array>): Event[];
 }
 
 function without(data: Data, keys: readonly string[]): Data {
@@ -126,22 +129,35 @@ const RECORDING_PARAMS: Record<string, (v: unknown) => boolean> = {
   notes: (v) => typeof v === "string",
 };
 
+/** What a screen's Chrome hierarchy says of its page: viewport, pixel ratio and scroll. */
+function chromeView(screen: Data, blobs: ReadonlyMap<string, Uint8Array>): Data {
+  if (screen.format !== "chrome") return {};
+  const bytes = blobs.get((screen.hierarchy as { hash: string }).hash)!;
+  const { viewport, devicePixelRatio, scroll } = JSON.parse(new TextDecoder().decode(bytes));
+  return { viewport, devicePixelRatio, scroll };
+}
+
 const RECORDING_LOSSES: Loss[] = [
   {
     name: "session header",
     reason: "the header has a prompt, the URLs, mode agent or human and the extension version " +
-      "only (no viewport, device, app, system prompt, start memory or other drivers)",
-    apply: (events) =>
-      mapType(events, "SessionStarted", (d) => {
+      "only (no device, app, system prompt, start memory or other drivers); the viewport and " +
+      "pixel ratio are read from the first Chrome snapshot",
+    apply: (events, blobs) => {
+      const first = events.find((e) => e.type === "ScreenCaptured" && e.data.format === "chrome");
+      const { viewport, devicePixelRatio } = first ? chromeView(first.data, blobs) : {};
+      return mapType(events, "SessionStarted", (d) => {
         const extension = (d.drivers as Record<string, string> | undefined)?.extension;
         return {
           mode: d.mode === "human" ? "human" : "agent",
           platform: d.platform,
           ...(d.prompt ? { prompt: d.prompt } : {}),
           ...(d.url !== undefined ? { url: d.url } : {}),
+          ...(viewport !== undefined ? { viewport, devicePixelRatio } : {}),
           ...(extension !== undefined ? { drivers: { extension } } : {}),
         };
-      }),
+      });
+    },
   },
   {
     name: "steps",
@@ -160,24 +176,25 @@ const RECORDING_LOSSES: Loss[] = [
   },
   {
     name: "snapshot fields",
-    reason: "an ax_snapshot has the hierarchy, its url and tab only (no screenshot, viewport, " +
-      "pixel ratio or scroll)",
-    apply: (events) =>
-      mapType(
-        events,
-        "ScreenCaptured",
-        (d) => without(d, ["screenshot", "viewport", "devicePixelRatio", "scroll"]),
-      ),
+    reason: "an ax_snapshot has the hierarchy, its url and tab only (no screenshot): a screen's " +
+      "viewport, pixel ratio and scroll are its Chrome snapshot's (none for another hierarchy)",
+    apply: (events, blobs) =>
+      mapType(events, "ScreenCaptured", (d) => ({
+        ...without(d, ["screenshot", "viewport", "devicePixelRatio", "scroll"]),
+        ...chromeView(d, blobs),
+      })),
   },
   {
     name: "raw tool name",
     reason: "a step's action_type must name its kind: a raw tool name that names another (or " +
-      "none) is written as the kind's own name",
+      "none) is written as the kind's own name, which reads back as no raw tool name",
     apply: (events) =>
-      mapType(events, "ActionPerformed", (d) => ({
-        ...d,
-        toolName: recordingActionType(d.kind as ActionKind, d.toolName as string | undefined),
-      })),
+      mapType(events, "ActionPerformed", (d) => {
+        const kind = d.kind as ActionKind;
+        const type = recordingActionType(kind, d.toolName as string | undefined);
+        const rest = without(d, ["toolName"]);
+        return type === recordingActionType(kind) ? rest : { ...rest, toolName: type };
+      }),
   },
   {
     name: "raw tool parameters",
@@ -291,7 +308,7 @@ Deno.test("export → ingest of every importable file gives its events back, but
               const copy = await roundTrip(original, format);
               let expected = comparableEvents(original.events) as Event[];
               for (const loss of LOSSES[format]) {
-                const next = loss.apply(expected);
+                const next = loss.apply(expected, original.blobs);
                 if (!isDeepStrictEqual(next, expected)) needed.add(`${format}: ${loss.name}`);
                 expected = next;
               }

@@ -539,6 +539,24 @@ const CASES: { name: string; file: string; text: string | Uint8Array; expect: Re
       /ios_in_android\.json: actions\.0\.viewHierarchy: this xcuitest hierarchy is an iOS screen, but the capture's platform is android$/,
   },
   {
+    name: "an iOS Maestro hierarchy in an Android capture",
+    file: "maestro_ios_in_android.json",
+    text: JSON.stringify({
+      format: "cairn.capture/v1",
+      platform: "android",
+      actions: [{
+        action: "tap",
+        coordinates: { x: 10, y: 10 },
+        viewHierarchy: {
+          attributes: { bounds: "[0,0][390,844]" },
+          children: [{ attributes: { text: "Go", bounds: "[0,0][100,40]" }, children: [] }],
+        },
+      }],
+    }),
+    expect:
+      /maestro_ios_in_android\.json: actions\.0\.viewHierarchy: this maestro hierarchy is an iOS screen, but the capture's platform is android$/,
+  },
+  {
     name: "an element box beyond the largest screen",
     file: "huge_box.json",
     text: JSON.stringify({

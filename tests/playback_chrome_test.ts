@@ -122,6 +122,42 @@ Deno.test("playback in Chromium heals a removed data-testid to aria-label and sc
   });
 });
 
+Deno.test("playback in Chromium numbers the subtitle as the report does: the page Cairn opens first is +, and not counted", async () => {
+  await withChrome(async (env) => {
+    const url = env.server.url + "app.html";
+    await env.driver.navigate(url);
+    const email = await target(env, "#email");
+    const submit = await target(env, "#submit");
+    const subtitle = () =>
+      env.driver.page.evaluate(() =>
+        (globalThis as unknown as { __cairnOverlay?: ShadowRoot }).__cairnOverlay?.querySelector(
+          ".sub",
+        )?.textContent
+      );
+    const shown: (string | undefined)[] = [];
+    const report = await runPlayback(
+      env.driver,
+      env.store,
+      plan([
+        // what a trail's config.url or --url adds: not one of the source's actions
+        { type: "navigate", url, added: true },
+        { type: "type", target: email, text: "ann@example.com" },
+        { type: "click", target: submit },
+      ]),
+      { afterAction: async (index) => void (index > 0 && shown.push(await subtitle())) },
+    );
+    assertEquals(report.results.map((r) => [r.status, r.source_index ?? "+"]), [
+      ["ok", "+"],
+      ["ok", 0],
+      ["ok", 1],
+    ]);
+    assertEquals(shown, [
+      `Playback [1/2]: ${report.results[1]!.description}`,
+      `Playback [2/2]: ${report.results[2]!.description}`,
+    ]);
+  });
+});
+
 Deno.test("playback in Chromium heals renamed ids to text, changed text to the id, and refuses a path onto a renamed element", async () => {
   await withChrome(async (env) => {
     const url = env.server.url + "app.html";

@@ -148,7 +148,7 @@ Deno.test("runPlayback() skips unsupported actions with unsupported_action_type"
   await withStore(async (store) => {
     const report = await runPlayback(new StandInDriver(PAGE), store, plan([{ type: "hover" }]));
     assertEquals(report.results[0]!.status, "skipped");
-    assertEquals(report.results[0]!.error, "unsupported_action_type: hover");
+    assertEquals(report.results[0]!.error, "Cairn does not play hover");
     assertEquals(report.actions_skipped, 1);
   });
 });

@@ -116,13 +116,14 @@ Deno.test("playback in Chromium uses a positional selector only after the ones b
       '[data-testid="field"] >> nth=0',
     ]);
     assertEquals((await values(driver))["f-email"], "bob@example.com");
-    // A role without a name, with an index (an author's positional selector), heals the same way.
+    // A role without a name, with an index (an author's positional selector), heals the same way
+    // onto an element whose name does not contradict the recorded one.
     const byRole = await runPlayback(
       driver,
       store,
       trailToPlan(trail(
         url("recorded"),
-        `            - { ariaLabel: E-mail address }
+        `            - { ariaLabel: Password (8+ characters) }
             - { role: textbox, index: 1 }
 `,
       )),
@@ -135,6 +136,59 @@ Deno.test("playback in Chromium uses a positional selector only after the ones b
     ]);
     assertEquals((await values(driver))["f-password"], "bob@example.com");
   });
+});
+
+Deno.test("playback in Chromium does not take an indexed fallback onto a field whose name contradicts the recorded one: it goes on to the next selector, else fails naming both", async () => {
+  // The label was renamed AND a field inserted above: the index now points at "Name".
+  const renamed = `<input data-testid="field" aria-label="E-mail address" id="f-email">`;
+  await withPages(
+    { changed: page([FIELD_NAME, renamed, FIELD_PASSWORD]) },
+    async (driver, store, url) => {
+      const failed = await runPlayback(
+        driver,
+        store,
+        trailToPlan(trail(
+          url("changed"),
+          `            - { ariaLabel: Email }
+            - { testId: field, index: 0 }
+`,
+        )),
+        { locateWaitMs: 300 },
+      );
+      const typed = failed.results[1]!;
+      assertEquals([typed.status, typed.error_code], ["failed", "selector_not_found"]);
+      assertEquals(
+        typed.error,
+        'No selector matched exactly one visible element ([aria-label="Email"] → 0; [data-testid="field"] >> nth=0 → 0 (the element is "Name", the recording targeted "Email"))',
+      );
+      assertEquals(await values(driver), { "f-name": "", "f-email": "", "f-password": "" });
+
+      // With a later selector that still names the field, that one is used, and says so.
+      const next = await runPlayback(
+        driver,
+        store,
+        trailToPlan(trail(
+          url("changed"),
+          `            - { ariaLabel: Email }
+            - { testId: field, index: 0 }
+            - { id: f-email }
+`,
+        )),
+        { locateWaitMs: 300 },
+      );
+      const healed = next.results[1]!;
+      assertEquals([healed.status, healed.selector_used, healed.healed_selector], [
+        "healed",
+        "id",
+        "#f-email",
+      ]);
+      assertEquals(await values(driver), {
+        "f-name": "",
+        "f-email": "bob@example.com",
+        "f-password": "",
+      });
+    },
+  );
 });
 
 Deno.test("playback in Chromium treats an index past the matches on screen as not found, never as the one match there is", async () => {

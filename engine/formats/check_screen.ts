@@ -64,7 +64,10 @@ export function hierarchyText(bytes: Uint8Array, field: string): string {
   }
 }
 
-/** The one platform a hierarchy format belongs to (Maestro and Trailblaze captures are any). */
+/**
+ * The one platform a hierarchy format belongs to. Maestro and Trailblaze captures are of either
+ * mobile platform: their parser tells which from the content (`Screen.platform`).
+ */
 const FORMAT_PLATFORM: Partial<Record<HierarchyFormat, Platform>> = {
   "uiautomator2": "android",
   "uiautomator-dump": "android",
@@ -88,7 +91,8 @@ const NATIVE_FORMATS: ReadonlySet<HierarchyFormat> = new Set([
 
 /**
  * Checks that a hierarchy parses as its format, with the parser `cairn optimize` reads it with,
- * and that it is a screen of the capture's platform: its format belongs to that platform, no
+ * and that it is a screen of the capture's platform: its format belongs to that platform (for a
+ * format of either platform, Maestro and Trailblaze, the platform its parser reads), no
  * element's box lies beyond ±33,554,431 px (`MAX_COORDINATE`), and a native screen (Android,
  * iOS) has at least one element of some size.
  *
@@ -122,6 +126,13 @@ export function checkHierarchy(
   } catch (err) {
     if (!(err instanceof SyntaxError)) throw err; // FormatError is one
     throw new FormatError(`${field}: ${err.message}`, field);
+  }
+  if (platform !== undefined && belongs === undefined && screen.platform !== platform) {
+    throw new FormatError(
+      `${field}: this ${format} hierarchy is ${PLATFORM_NAME[screen.platform]} screen, ` +
+        `but the capture's platform is ${platform}`,
+      field,
+    );
   }
   checkGeometry(screen, field);
 }

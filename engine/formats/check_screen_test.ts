@@ -83,6 +83,49 @@ Deno.test("checkHierarchy() refuses a hierarchy of another platform than the cap
   );
 });
 
+const corpus = (path: string) =>
+  Deno.readTextFile(new URL(`../../../shared/corpus/${path}`, import.meta.url));
+const MAESTRO_IOS = await corpus("ios/maestro-hierarchy_rn_testingmaestro_iphone.json");
+const TRAILBLAZE_IOS = await corpus("ios/trailblaze-waypoint_contacts_ios_lists.example.json");
+const TRAILBLAZE_ANDROID = await corpus(
+  "trailblaze/trailmap/calendar_android_add_location.example.json",
+);
+const MAESTRO_ANDROID = JSON.stringify({
+  attributes: { bounds: "[0,0][1080,2400]", class: "android.widget.FrameLayout" },
+  children: [{
+    attributes: { text: "Go", bounds: "[0,0][200,100]", class: "android.widget.Button" },
+    children: [],
+  }],
+});
+
+Deno.test("checkHierarchy() compares a Maestro or Trailblaze screen's own platform with the capture's", () => {
+  checkHierarchy(MAESTRO_IOS, "maestro", "h", "ios");
+  checkHierarchy(MAESTRO_ANDROID, "maestro", "h", "android");
+  checkHierarchy(TRAILBLAZE_IOS, "trailblaze", "h", "ios");
+  checkHierarchy(TRAILBLAZE_ANDROID, "trailblaze", "h", "android");
+  checkHierarchy(MAESTRO_IOS, "maestro", "h"); // no capture platform: nothing to compare
+  assertThrows(
+    () => checkHierarchy(MAESTRO_IOS, "maestro", "actions.0.viewHierarchy.file", "android"),
+    FormatError,
+    "actions.0.viewHierarchy.file: this maestro hierarchy is an iOS screen, but the capture's platform is android",
+  );
+  assertThrows(
+    () => checkHierarchy(TRAILBLAZE_IOS, "trailblaze", "h", "web"),
+    FormatError,
+    "h: this trailblaze hierarchy is an iOS screen, but the capture's platform is web",
+  );
+  assertThrows(
+    () => checkHierarchy(MAESTRO_ANDROID, "maestro", "h", "ios"),
+    FormatError,
+    "h: this maestro hierarchy is an Android screen, but the capture's platform is ios",
+  );
+  assertThrows(
+    () => checkHierarchy(TRAILBLAZE_ANDROID, "trailblaze", "h", "web"),
+    FormatError,
+    "h: this trailblaze hierarchy is an Android screen, but the capture's platform is web",
+  );
+});
+
 Deno.test("checkHierarchy() refuses element boxes beyond ±33,554,431 px and a native screen with no sized element", () => {
   const node = (bounds: string) =>
     `<hierarchy><node class="android.widget.FrameLayout" bounds="[0,0][1080,2400]">` +

@@ -215,20 +215,31 @@ export interface RecordingImport {
   blobs: PendingBlob[];
 }
 
+/** What a Chrome snapshot says of the page it was taken of, beside its nodes. */
+const SnapshotView = ChromeHierarchy.pick({ viewport: true, devicePixelRatio: true, scroll: true });
+type SnapshotView = z.infer<typeof SnapshotView>;
+
 /**
  * A snapshot's blob and format: checked against its own schema (naming the field), then parsed
  * as `cairn optimize` will read it (`checkHierarchy`: Chrome children links, tree depth, the text
- * of a wrapped hierarchy).
+ * of a wrapped hierarchy). A Chrome hierarchy (`cairn.chrome/v1`, or wrapped as text) also gives
+ * the viewport, device pixel ratio and scroll it was taken with.
  */
 function snapshotScreen(
   snapshot: z.infer<typeof Snapshot>,
   path: string,
-): { blob: PendingBlob; format: HierarchyFormat } {
+): { blob: PendingBlob; format: HierarchyFormat; view?: SnapshotView } {
   const { text, format, field } = snapshotText(snapshot, path);
   checkHierarchy(text, format, field);
+  const view = format === "chrome"
+    ? SnapshotView.safeParse(
+      snapshot.schema_version === CHROME_SNAPSHOT ? snapshot : JSON.parse(text),
+    )
+    : undefined;
   return {
     blob: { bytes: new TextEncoder().encode(text), mediaType: hierarchyMediaType(format) },
     format,
+    ...(view?.success ? { view: view.data } : {}),
   };
 }
 
@@ -290,7 +301,9 @@ function str(v: string | number | boolean | null | undefined): string | undefine
 
 /**
  * Parses a recording (the whole file is validated) and maps it into session events:
- * `SessionStarted`, then per entry `ScreenCaptured` (ax_snapshot), `ActionPerformed`
+ * `SessionStarted` (its viewport and device pixel ratio the first Chrome snapshot's), then per
+ * entry `ScreenCaptured` (ax_snapshot; a Chrome snapshot's viewport, device pixel ratio and
+ * scroll with it), `ActionPerformed`
  * (decision / human_action), `ActionCompleted` (action_result), `NavigationOccurred`
  * (navigation), and `SessionEnded` with the summary's `ended_reason` (`interrupted` when the
  * file has an `ended_at` but no summary; none when it has neither: the run has not ended).
@@ -334,12 +347,18 @@ export function recordingToEvents(
     const path = `timeline.${i}`;
     switch (entry.kind) {
       case "ax_snapshot": {
-        const { blob, format } = snapshotScreen(entry.snapshot, `${path}.snapshot`);
+        const { blob, format, view } = snapshotScreen(entry.snapshot, `${path}.snapshot`);
         blobs.push(blob);
+        if (view && started.viewport === undefined) {
+          // the session's viewport is the one its first page was shown in
+          started.viewport = view.viewport;
+          started.devicePixelRatio = view.devicePixelRatio;
+        }
         const data: EventData<"ScreenCaptured"> = {
           hierarchy: blobRefOf(blob),
           format,
           ...(entry.url ? { url: entry.url } : {}),
+          ...(view ?? {}),
           ...(str(entry.tab_id) !== undefined ? { tabId: str(entry.tab_id)! } : {}),
         };
         events.push({ type: "ScreenCaptured", data, meta });
@@ -451,7 +470,9 @@ function performedOf(
     actionId,
     kind,
     ...(x !== null && x !== undefined && y !== null && y !== undefined ? { point: { x, y } } : {}),
-    toolName: step.action_type,
+    // the kind's own name (what export writes for an action without a raw tool name) says no
+    // more than the kind: it is no raw tool name
+    ...(step.action_type !== KIND_TO_TYPE[kind] ? { toolName: step.action_type } : {}),
     ...(Object.keys(params).length > 0 ? { toolParams: params } : {}),
     ...(Object.keys(target).length > 0 ? { target } : {}),
     source: entry.kind === "human_action" ? "human" : "agent",

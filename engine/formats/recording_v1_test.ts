@@ -57,8 +57,7 @@ Deno.test("recordingToEvents() maps an agent recording's timeline and summary", 
   assertEquals(first!.data, {
     actionId: "s1",
     kind: "inputText",
-    text: "Lisbon",
-    toolName: "type",
+    text: "Lisbon", // action_type "type" is inputText's own name: no raw tool name
     toolParams: { timeout_ms: 4000, retries: 0, confidence: 0.92, notes: "fill origin" },
     target: { axNodeId: "3", role: "combobox", name: "From" },
     source: "agent",
@@ -257,7 +256,89 @@ Deno.test("eventsToRecording() writes a Chrome hierarchy as an object only when 
     },
   ]);
   const back = recordingToEvents(JSON.parse(JSON.stringify(out)), { sessionId: "b" });
+  // both screens come back with the viewport, pixel ratio and scroll their snapshot holds, and
+  // the session with its first screen's viewport and pixel ratio
+  const view = {
+    viewport: { width: 1280, height: 720 },
+    devicePixelRatio: 1,
+    scroll: { x: 0, y: 0 },
+  };
+  const withView = events.map((e): NewEvent =>
+    e.type === "ScreenCaptured"
+      ? { ...e, data: { ...e.data, ...view } }
+      : e.type === "SessionStarted"
+      ? { ...e, data: { ...e.data, viewport: view.viewport, devicePixelRatio: 1 } }
+      : e
+  );
+  assertEquals(comparableEvents(back.events), comparableEvents(withView));
+});
+
+Deno.test("recordingToEvents() reads a Chrome snapshot's viewport, pixel ratio and scroll, and no tool name a recording had to write", async () => {
+  // a session of Cairn's human recorder: each screen with its viewport, pixel ratio and scroll
+  // (those of the Chrome hierarchy it stores), actions without a raw tool name
+  const rec = await sample(HUMAN);
+  const chrome = (rec.timeline as { snapshot?: Record<string, unknown> }[])[0]!.snapshot!;
+  const scrolled = { ...chrome, devicePixelRatio: 2, scroll: { x: 0, y: 340 } };
+  const bytes = (v: unknown) => ({
+    bytes: new TextEncoder().encode(JSON.stringify(v)),
+    mediaType: "application/json",
+  });
+  const [first, second] = [bytes(chrome), bytes(scrolled)];
+  const events: NewEvent[] = [
+    {
+      type: "SessionStarted",
+      data: {
+        sessionId: "a",
+        mode: "human",
+        platform: "web",
+        url: "http://127.0.0.1:8080/newsletter",
+        viewport: { width: 1280, height: 720 },
+        devicePixelRatio: 1,
+      },
+    },
+    {
+      type: "ScreenCaptured",
+      data: {
+        hierarchy: blobRefOf(first),
+        format: "chrome",
+        url: "http://127.0.0.1:8080/newsletter",
+        viewport: { width: 1280, height: 720 },
+        devicePixelRatio: 1,
+        scroll: { x: 0, y: 0 },
+        tabId: "tab-1",
+      },
+    },
+    {
+      type: "ActionPerformed",
+      data: { actionId: "h1", kind: "tap", point: { x: 5, y: 5 }, source: "human", tabId: "tab-1" },
+    },
+    {
+      type: "ScreenCaptured",
+      data: {
+        hierarchy: blobRefOf(second),
+        format: "chrome",
+        url: "http://127.0.0.1:8080/newsletter",
+        viewport: { width: 1280, height: 720 },
+        devicePixelRatio: 2,
+        scroll: { x: 0, y: 340 },
+        tabId: "tab-1",
+      },
+    },
+    {
+      type: "ActionPerformed",
+      data: { actionId: "h2", kind: "inputText", text: "ana", source: "human", tabId: "tab-1" },
+    },
+    { type: "SessionEnded", data: { reason: "completed" } },
+  ];
+  const out = eventsToRecording(events, { blobs: blobMap([first, second]) });
+  const back = recordingToEvents(JSON.parse(JSON.stringify(out)), { sessionId: "b" });
   assertEquals(comparableEvents(back.events), comparableEvents(events));
+  // a raw tool name that is not its kind's own name is kept
+  const double = structuredClone(out);
+  const step = double.timeline.find((e) => e.kind === "human_action")!;
+  (step as { step: { action_type: string } }).step.action_type = "double_click";
+  const read = recordingToEvents(double, { sessionId: "c" });
+  assertEquals(ofType(read.events, "ActionPerformed")[0]!.data.toolName, "double_click");
 });
 
 Deno.test("recordingToEvents() checks a Cairn Chrome snapshot against its schema", async () => {

@@ -3,8 +3,9 @@
  * regex when the NL step's intent is a format ("Verify a price is shown", "a date appears",
  * "item count shown"); it stays exact when the NL names a computed or specific value
  * ("total is correct", "increased by 2"). Under heuristics v2, a value no known format fits
- * gets the regex of its own shape (`value_shape.ts`), and ISO date-times, semantic versions
- * and singular counts are known formats.
+ * gets the regex of its own shape (`value_shape.ts`); ISO date-times, month-and-day dates,
+ * semantic versions and singular counts are known formats; and a format noun naming one
+ * particular value ("the selected product's id", "the id of the order") asks for that value.
  *
  * @module
  */
@@ -61,15 +62,30 @@ export const FORMAT_PATTERNS: { name: string; test: RegExp; pattern: (v: string)
   { name: "count", test: /^\d+$/, pattern: () => "\\d+" },
 ];
 
+/** An English month, its name or its three-letter abbreviation ("Mar", "March", "Sept"). */
+const MONTH =
+  "(?:Jan(?:uary)?|Feb(?:ruary)?|Mar(?:ch)?|Apr(?:il)?|May|June?|July?|Aug(?:ust)?|Sept?(?:ember)?|Oct(?:ober)?|Nov(?:ember)?|Dec(?:ember)?)";
+
 /**
- * Formats heuristics v2 adds in front of {@linkcode FORMAT_PATTERNS}: an ISO date-time, a
- * semantic version, and a count whose noun may be singular ("1 item") or plural.
+ * Formats heuristics v2 adds in front of {@linkcode FORMAT_PATTERNS}: an ISO date-time, a date
+ * of a month and a day ("Mar 10", "10 March 2026"), a semantic version, and a count whose noun
+ * may be singular ("1 item") or plural.
  */
 export const FORMAT_PATTERNS_V2: typeof FORMAT_PATTERNS = [
   {
     name: "date-time",
     test: /^\d{4}-\d{2}-\d{2}[ T]\d{2}:\d{2}(:\d{2})?$/,
     pattern: (v) => `\\d{4}-\\d{2}-\\d{2}${v[10]}\\d{2}:\\d{2}${v.length > 16 ? ":\\d{2}" : ""}`,
+  },
+  {
+    name: "date",
+    test: new RegExp(String.raw`^${MONTH} \d{1,2}$`),
+    pattern: () => "[A-Z][a-z]{2,8} \\d{1,2}",
+  },
+  {
+    name: "date",
+    test: new RegExp(String.raw`^\d{1,2} ${MONTH}( \d{4})?$`),
+    pattern: (v) => `\\d{1,2} [A-Z][a-z]{2,8}${/\d{4}$/.test(v) ? " \\d{4}" : ""}`,
   },
   {
     name: "version",
@@ -94,22 +110,61 @@ const PRESENCE =
 const SPECIFIC =
   /\b(correct|equals?|matches|increased|decreased|doubled|halved|sum|unchanged|updated|exactly|same|still|should be|is now|reads)\b/i;
 
+/** One word of a noun phrase between its determiner and its noun ("order" in "its order id"). */
+const WORD = String.raw`(?:(?!(?:a|an)\s)[\w-]+\s+)`;
+/** A possessive: "product's", "users'" (not "it's", "that's", "let's"). */
+const POSSESSIVE = new RegExp(
+  String.raw`\b(?!(?:it|that|there|here|what|who|let|he|she)['’]s\b)\w+(?:['’]s|s['’])\s+${WORD}?$`,
+  "i",
+);
+const PRONOUN = new RegExp(String.raw`\b(?:its|their|his|her|your|my|our)\s+${WORD}?$`, "i");
+/** "the selected product's id", "the noted date": a value picked or seen earlier. */
+const PICKED_WORDS = "selected|chosen|clicked|tapped|opened|entered|typed|noted|saved|stored|" +
+  "copied|previous|earlier|original|matching|corresponding";
+const PICKED = new RegExp(String.raw`\bthe\s+(?:${PICKED_WORDS})\s+${WORD}{0,2}$`, "i");
+const THE = new RegExp(String.raw`\bthe\s+${WORD}?$`, "i");
+
+/**
+ * v2: whether one occurrence of a format noun names a particular value rather than any value of
+ * its kind: a possessive or a possessive pronoun before it ("the selected product's id", "its
+ * date"), a value picked earlier ("the selected order number"), or "the … of" ("shows the id of
+ * the order"). "an id is shown", "shows an order number" and "item count shown" are formats.
+ */
+function namesParticular(stepText: string, at: number, noun: string): boolean {
+  const before = stepText.slice(0, at);
+  if (POSSESSIVE.test(before) || PRONOUN.test(before) || PICKED.test(before)) return true;
+  return THE.test(before) &&
+    /^\s+of\s+(?!(?:each|every|all|any)\b)/i.test(stepText.slice(at + noun.length));
+}
+
 /**
  * Says whether an NL step asks for a format rather than a value.
  *
  * @param stepText the NL step
  * @param literal the value seen (a step that quotes it wants that value)
+ * @param level the heuristics level (`heuristicsLevel`, default 1): from 2, a format noun that
+ *   names a particular value ("the selected product's id", "the id of the order") asks for that
+ *   value, so a step whose every format noun does so is no format intent
  * @returns true for format intent
  * @example
  * ```ts
  * if (!isFormatIntent("Verify a price is shown", "$50.00")) throw new Error();
  * if (isFormatIntent("Verify total is correct", "$50.00")) throw new Error();
+ * if (isFormatIntent("Verify the panel shows the selected product's id", "p-1", 2)) {
+ *   throw new Error();
+ * }
  * ```
  */
-export function isFormatIntent(stepText: string, literal: string): boolean {
+export function isFormatIntent(stepText: string, literal: string, level = 1): boolean {
   if (stepText.includes(literal)) return false;
   if (SPECIFIC.test(stepText)) return false;
-  return FORMAT_NOUNS.test(stepText) && PRESENCE.test(stepText);
+  if (!PRESENCE.test(stepText)) return false;
+  if (level < 2) return FORMAT_NOUNS.test(stepText);
+  const nouns = new RegExp(FORMAT_NOUNS.source, "gi");
+  for (const m of stepText.matchAll(nouns)) {
+    if (!namesParticular(stepText, m.index, m[0])) return true;
+  }
+  return false;
 }
 
 /** Options of {@linkcode formatPattern}. */
@@ -146,6 +201,29 @@ export function formatPattern(
 }
 
 /**
+ * The pattern the generalization pass writes for a value: a known format's, else (from v2) the
+ * value's own shape; undefined when neither fits.
+ *
+ * @param value the value seen
+ * @param level the heuristics level
+ * @returns the pattern, the format's name (`shape` for a shape) and whether it is a known format
+ * @example
+ * ```ts
+ * if (generalizedFormat("office-1", 1) !== undefined) throw new Error();
+ * if (generalizedFormat("office-1", 2)?.pattern !== "office-\\d+") throw new Error();
+ * ```
+ */
+export function generalizedFormat(
+  value: string,
+  level: number,
+): { name: string; pattern: string; known: boolean } | undefined {
+  const known = formatPattern(value, { level });
+  if (known) return { ...known, known: true };
+  const shape = level >= 2 ? shapePattern(value) : undefined;
+  return shape === undefined ? undefined : { name: "shape", pattern: shape, known: false };
+}
+
+/**
  * The generalization pass.
  *
  * @param draft the draft after the slots pass
@@ -160,10 +238,8 @@ export function generalizePass(draft: Draft): Draft {
         if (a.drop || !a.src.ok || a.literal === undefined) return a;
         if (a.kind !== "assertText" && a.kind !== "assertVisible") return a;
         if (a.equals !== undefined && a.equals !== a.literal) return a; // already a template
-        if (!isFormatIntent(s.text, a.literal)) return a;
-        const known = formatPattern(a.literal, { level: draft.level });
-        const shape = !known && draft.level >= 2 ? shapePattern(a.literal) : undefined;
-        const f = known ?? (shape !== undefined ? { name: "shape", pattern: shape } : undefined);
+        if (!isFormatIntent(s.text, a.literal, draft.level)) return a;
+        const f = generalizedFormat(a.literal, draft.level);
         if (!f) {
           return {
             ...a,
@@ -190,7 +266,7 @@ export function generalizePass(draft: Draft): Draft {
             `${
               JSON.stringify(a.literal)
             } → matches ${f.name} pattern ${f.pattern} (NL asks for a format${
-              known ? "" : "; no known format fits: derived from the value's shape"
+              f.known ? "" : "; no known format fits: derived from the value's shape"
             })`,
           ],
         };

@@ -10,6 +10,11 @@
  * - slots: assertVisible of a target whose name shows the value the NL is about → assertText of it.
  * - generalize: a format-intent value no known format fits → its shape (`ORD-\d{4}-\d{6}`).
  * - generalize: known formats add ISO date-time and semver; a count's noun may be singular.
+ * - generalize: known formats add a month-and-day date (`Mar 10`, `10 March 2026`).
+ * - generalize: a format noun that names one particular value ("the selected product's id",
+ *   "the id of the order", "its date") is no format intent: the value stays exact.
+ * - slots: an assertion of a value read earlier, in a step asking for a format ("Verify a date
+ *   is shown"), is the format, not the read slot (`{{emailDate}}` there is a tautology).
  * - expressions: a number inside a longer text may be the expression (`Total {{a + b}}`).
  * - concision: a step with no captured action gets `recording: []` (was `recordable: false`).
  * - concision: a dropped failed call's explanation lists no selector choice.

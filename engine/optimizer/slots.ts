@@ -1,12 +1,14 @@
 /**
  * The slots pass (000 "Slot extraction", 001 reverse substitution):
  *
- * - input slots: every `inputText` literal (a run of keystrokes into one field counts as one)
- *   becomes `{{name}}`, named from the field's id, hint or label or the NL words; its value is
- *   the initial memory's, a memory snapshot's (001 guards), or the literal (also when the
- *   system prompt holds it). A repeated literal reuses its slot. A password field's value is
- *   never written: its slot has no default (`null`) unless the test author seeded it in the
- *   session's initial memory (then `config.memory` restates the author's own input).
+ * - input slots: every `inputText` literal (a run of keystrokes into one field counts as one;
+ *   with no node resolved, fields are told apart by the selectors recorded with the action, so
+ *   a Recorder's `#one` then `#two` are two inputs, in v1 too) becomes `{{name}}`, named from
+ *   the field's id, hint or label or the NL words; its value is the initial memory's, a memory
+ *   snapshot's (001 guards), or the literal (also when the system prompt holds it). A repeated
+ *   literal reuses its slot. A password field's value is never written: its slot has no
+ *   default (`null`) unless the test author seeded it in the session's initial memory (then
+ *   `config.memory` restates the author's own input).
  * - captured slots: a `readText` value gets a `storeAs` (the agent's `memory.set` name, a key
  *   of the snapshot after it, the element's id or the NL noun phrase); a later assertion of
  *   exactly that value becomes `{{name}}`.
@@ -15,6 +17,8 @@
  *   001 runs it again on every replay with a new account, so the agent handles it.
  * - v2: an assertion text made of slot values and other text interpolates them, whole values
  *   at word boundaries only (`"Signed in as {{merchant_email}}"`, `interpolateValues`).
+ * - v2: an assertion of a value read earlier is left to the generalize pass when its step asks
+ *   for a format ("Verify a date is shown") and a format fits the value.
  *
  * @module
  */
@@ -31,7 +35,7 @@ import {
 import { REDACTED } from "../playback/actions.ts";
 import type { SelectorMode } from "../trail.ts";
 import { statedDeltas, statesDoubled, statesHalved, statesTotal } from "../nl_relations.ts";
-import { isFormatIntent } from "./generalize.ts";
+import { generalizedFormat, isFormatIntent } from "./generalize.ts";
 
 const MIN_REPEAT_LENGTH = 3; // shorter repeated literals ("1", "OK") are coincidences
 
@@ -56,12 +60,20 @@ function recordedField(a: DraftAction): UiNode | undefined {
   });
 }
 
+/**
+ * Which field an inputText typed into, to tell a run of keystrokes into one field from inputs
+ * into two: the resolved node, else the focused field, else the selectors recorded with the
+ * action (a recorder flow has no screen: `#one` and `#two` are two fields), else the focus.
+ */
 function targetKey(a: DraftAction): string {
-  return a.node !== undefined
-    ? `n${a.node}`
-    : a.fieldNode !== undefined
-    ? `f${a.fieldNode}`
-    : "focus";
+  if (a.node !== undefined) return `n${a.node}`;
+  if (a.fieldNode !== undefined) return `f${a.fieldNode}`;
+  const t = a.src.data.target;
+  for (const [tag, r] of [["r", t?.selectors], ["s", t?.selector]] as const) {
+    if (r === undefined || Object.keys(r).length === 0) continue;
+    return `${tag}${JSON.stringify(Object.entries(r).sort(([x], [y]) => x < y ? -1 : 1))}`;
+  }
+  return "focus";
 }
 
 /**
@@ -81,7 +93,7 @@ function shownValue(
   if (node.contentDescription !== undefined && node.contentDescription !== name) return undefined;
   const relation = statedDeltas(stepText).length > 0 || statesDoubled(stepText) ||
     statesHalved(stepText) || statesTotal(stepText);
-  if (!relation && !isFormatIntent(stepText, name)) return undefined;
+  if (!relation && !isFormatIntent(stepText, name, 2)) return undefined;
   const r = retargetAssertion({ ...a, literal: name }, { mode, equals: name });
   if (!r) return undefined;
   r.notes.push(
@@ -229,6 +241,17 @@ export function slotsPass(draft: Draft, ctx: PassContext): Draft {
       if ((a.kind === "assertText" || a.kind === "assertVisible") && a.literal !== undefined) {
         const L = a.literal;
         const cap = isRedacted(L) ? undefined : [...captured].reverse().find((c) => c.value === L);
+        if (
+          cap && draft.level >= 2 && isFormatIntent(s.text, L, 2) &&
+          generalizedFormat(L, draft.level) !== undefined
+        ) {
+          // "Verify a date is shown" after "Note the date": the NL asks for any date, and the
+          // value just read (under whatever name) would make the check a tautology; the
+          // generalize pass writes the format (a step asking for the value read is no format
+          // intent: "the same date", "the email's date")
+          a.notes.push(`not {{${cap.name}}}: the NL asks for a format, not the value read earlier`);
+          continue;
+        }
         let name = cap?.name;
         let how = "a captured slot";
         if (!name && L.length >= MIN_REPEAT_LENGTH) {

@@ -200,6 +200,8 @@ export const PlaybackPlan = z.object({
   coordinateSpace: z.enum(["css", "device"]).optional(),
   /** Memory defaults (trail `config.memory`). */
   memory: z.record(z.string(), z.string()).optional(),
+  /** Memory keys the trail names without a value (`config.memory: { pin: null }`, a secret). */
+  unsetMemory: z.array(z.string()).optional(),
   /** Selector mode of the whole plan; an action's own mode wins. */
   selectorMode: SelectorMode.optional(),
 });

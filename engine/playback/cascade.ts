@@ -710,6 +710,23 @@ export function describeTried(tried: readonly TriedLevel[]): string {
 /** Levels that match by position, not identity: their one match is verified before use. */
 export const WEAK: ReadonlySet<Strategy> = new Set(["css_path", "xpath"]);
 
+/**
+ * Whether a level picks its element by position among several: an index (`nth`) or a class +
+ * index. Used as a fallback (a level past the first), its match is verified before use: a field
+ * inserted above moves the n-th match onto another element.
+ *
+ * @param level a cascade level
+ * @returns true for an indexed or class + index level
+ * @example
+ * ```ts
+ * if (!isPositional({ strategy: "test_id", selector: "s", queries: [], nth: 1 })) throw new Error();
+ * if (isPositional({ strategy: "test_id", selector: "s", queries: [] })) throw new Error();
+ * ```
+ */
+export function isPositional(level: CascadeLevel): boolean {
+  return level.nth !== undefined || level.strategy === "class_index";
+}
+
 /** The outcome of a resolve: the element found and the level, or what every level matched. */
 export interface Resolution {
   level?: CascadeLevel;
@@ -719,6 +736,11 @@ export interface Resolution {
   tried: TriedLevel[];
   /** Some level matched only hidden elements. */
   sawHidden: boolean;
+  /**
+   * Levels none of whose lookups the finder could read (every one an invalid selector): they
+   * can never match, so looking again while the page settles is pointless.
+   */
+  unreadable: CascadeLevel[];
 }
 
 /** What a level makes of one lookup's elements (see {@linkcode pickMatch}). */
@@ -779,7 +801,10 @@ export function pickMatch<M extends LookupMatch>(
  * Runs the selector levels (not coordinates) in order through `finder`; the first level that
  * picks an element wins (exactly one visible match, or the n-th of a level with an index: see
  * {@linkcode pickMatch}). A lookup that throws counts as no match; when it threw because the
- * finder cannot read the selector, the level says so (`invalid`).
+ * finder cannot read the selector, the level says so (`invalid`), and a level none of whose
+ * lookups could be read is listed `unreadable`. The match of a weak level (CSS path, XPath), and
+ * of a positional level used as a fallback ({@linkcode isPositional}, past the first level), goes
+ * through `verify` before it wins; a refused match passes the level over, with the reason.
  *
  * @param finder a `Driver` or any element finder
  * @param levels the cascade, from {@linkcode webCascade} or {@linkcode androidCascade}
@@ -789,17 +814,22 @@ export async function resolveTarget(
   finder: ElementFinder,
   levels: readonly CascadeLevel[],
   options: {
-    /** Checks a weak level's match (CSS path, XPath); a string is the reason it is refused. */
+    /**
+     * Checks the match of a weak level, or of a positional fallback, against what the recording
+     * knows of the element; a string is the reason it is refused.
+     */
     verify?: (level: CascadeLevel, element: LookupMatch) => Promise<true | string>;
   } = {},
 ): Promise<Resolution> {
   const tried: TriedLevel[] = [];
+  const unreadable: CascadeLevel[] = [];
   let sawHidden = false;
   for (const [i, level] of levels.entries()) {
     if (level.strategy === "coordinates") continue;
     let visibleCount = 0;
     let hiddenCount = 0;
     let invalid: string | undefined;
+    let unread = 0;
     let short: string | undefined;
     for (const query of level.queries) {
       let found: LookupMatch[];
@@ -807,16 +837,17 @@ export async function resolveTarget(
         found = await finder.find(query);
       } catch (err) {
         // An unreadable selector is named as such; any other failure counts as no match.
-        invalid ??= invalidSelector(err);
+        const why = invalidSelector(err);
+        if (why !== undefined) unread++;
+        invalid ??= why;
         found = [];
       }
       const m = pickMatch(level, found);
       visibleCount = m.visible.length;
       hiddenCount = m.hidden;
       if (m.element) {
-        const verdict = options.verify && WEAK.has(level.strategy)
-          ? await options.verify(level, m.element)
-          : true;
+        const checked = WEAK.has(level.strategy) || (i > 0 && isPositional(level));
+        const verdict = options.verify && checked ? await options.verify(level, m.element) : true;
         if (verdict !== true) {
           tried.push({
             strategy: level.strategy,
@@ -828,13 +859,14 @@ export async function resolveTarget(
           break;
         }
         tried.push({ strategy: level.strategy, selector: level.selector, matches: 1 });
-        return { level, element: m.element, healed: i > 0, tried, sawHidden };
+        return { level, element: m.element, healed: i > 0, tried, sawHidden, unreadable };
       }
       // Too few for the index, or ambiguous: a looser lookup would only match more.
       short = m.short;
       if (visibleCount > 0) break;
     }
     if (visibleCount < 0) continue; // refused by the verifier, already listed
+    if (unread > 0 && unread === level.queries.length) unreadable.push(level);
     if (hiddenCount > 0 && visibleCount === 0) sawHidden = true;
     tried.push({
       strategy: level.strategy,
@@ -845,5 +877,5 @@ export async function resolveTarget(
       ...(invalid !== undefined && visibleCount === 0 ? { invalid } : {}),
     });
   }
-  return { healed: false, tried, sawHidden };
+  return { healed: false, tried, sawHidden, unreadable };
 }

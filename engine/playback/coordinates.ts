@@ -1,11 +1,15 @@
 /**
  * The coordinate fallback of the cascade (003 R10, R11): scale a recorded point to the
  * replay viewport, warn when viewports differ by more than 20 %, and check that what lies
- * under the point is the kind of element that was recorded before acting on it.
+ * under the point is the kind of element that was recorded before acting on it. The same
+ * identity evidence guards the other positional fallbacks: an indexed selector
+ * (`{testId: field, index: 1}`) or a class + index matches by position, so when the page changed
+ * (a field inserted above, a label renamed) it can land on another element, and the names the
+ * recording gave the element (accessible name, aria-label, content description, text) say so.
  *
  * @module
  */
-import { type Point, type Screen, type UiNode, walk } from "../ui_node.ts";
+import { type Bounds, center, type Point, type Screen, type UiNode, walk } from "../ui_node.ts";
 import type { Target } from "./actions.ts";
 
 /** A viewport: CSS size and device pixel ratio. */
@@ -99,9 +103,11 @@ function norm(s: string | undefined): string {
  * levels (CSS path, XPath, coordinates), which match by position, not identity:
  * - when the recording knows the role, the node at the point (or a near ancestor) must have it;
  *   without a role, it must at least be interactive;
- * - when the recording knows the accessible name (or text), a node with another name, or with
- *   none, is refused: position alone never overrules identity (a renamed or unnamed element
- *   fails rather than risk a wrong one).
+ * - when the recording knows a name ({@linkcode recordedNames}: accessible name, aria-label,
+ *   Android content description, text), the node must show one of them
+ *   ({@linkcode shownNames}); a node with other names, or with none, is refused: position
+ *   alone never overrules identity (a renamed or unnamed element fails rather than risk a wrong
+ *   one).
  *
  * @param screen the current screen
  * @param point the center of the candidate element
@@ -137,17 +143,17 @@ export function checkPointTarget(
       };
     }
   }
-  const recorded = norm(target.name ?? target.ariaLabel ?? target.text);
+  const recorded = recordedNames(target);
   // a container without a name of its own (an Android tab, a link around a label) shows its
-  // children's text; one that shows none at all is unnamed
-  const shown = node.name || node.text || nodeText(node);
-  const name = norm(shown);
-  if (recorded && name !== recorded) {
-    const found = name ? `"${shown}"` : "unnamed";
+  // children's text; one that shows none at all is unnamed. Android names an icon by its
+  // content description, the web by its aria-label: either is the element's name.
+  const shown = shownNames(node);
+  if (recorded.length > 0 && !shown.some((s) => recorded.some((r) => norm(r) === norm(s)))) {
+    const found = shown.length > 0 ? `"${shown[0]}"` : "unnamed";
     return {
       ok: false,
       reason: `the element at (${point.x}, ${point.y}) is ${found}, the recording targeted "${
-        target.name ?? target.ariaLabel ?? target.text
+        recorded[0]
       }"`,
     };
   }
@@ -181,4 +187,107 @@ export function nodeText(node: UiNode): string {
   collect(node);
   const text = parts.join(" ").replace(/\s+/g, " ").trim();
   return text || (node.name ?? "");
+}
+
+/**
+ * The names the recording gave an element: its accessible name, aria-label, content description
+ * and (unless left out) text, of the target and of each of its ordered selectors, without
+ * repeats. A `within` ancestor's names are not the element's.
+ *
+ * @param target what the recording knows of the element
+ * @param options `text: false` leaves the text out (what a read or an assertion reads changes)
+ * @returns the names, first recorded first
+ * @example
+ * ```ts
+ * const names = recordedNames({ ariaLabel: "Email", alternatives: [{ ariaLabel: "Email" }, { text: "Mail" }] });
+ * if (names.join("|") !== "Email|Mail") throw new Error(names.join("|"));
+ * ```
+ */
+export function recordedNames(target: Target, options: { text?: boolean } = {}): string[] {
+  const out: string[] = [];
+  for (const t of [target, ...(target.alternatives ?? [])]) {
+    const names = [t.name, t.ariaLabel, t.contentDescription, options.text === false ? "" : t.text];
+    for (const n of names) if (n?.trim() && !out.includes(n)) out.push(n);
+  }
+  return out;
+}
+
+/**
+ * The names a node shows: its accessible name, content description (Android content-desc, web
+ * aria-label), text, hint (placeholder) and the text of its children.
+ *
+ * @param node a node of a screen
+ * @returns the non-empty names, without repeats
+ */
+export function shownNames(node: UiNode): string[] {
+  const out: string[] = [];
+  for (const n of [node.name, node.contentDescription, node.text, node.hint, nodeText(node)]) {
+    if (n?.trim() && !out.includes(n)) out.push(n);
+  }
+  return out;
+}
+
+/** Letters and digits only, lower case: `E-mail address` → `emailaddress`. */
+function squash(s: string): string {
+  return s.normalize("NFKD").replace(/[^\p{L}\p{N}]/gu, "").toLowerCase();
+}
+
+/**
+ * Whether two names may name one element: equal, or one holding the other, on letters and digits
+ * only, ignoring case (`Email` and `E-mail address`, `input-email` and `Email`). Names that share
+ * neither (`Email` and `Name`) contradict each other.
+ */
+function related(a: string, b: string): boolean {
+  const x = squash(a);
+  const y = squash(b);
+  if (x === "" || y === "") return true; // punctuation only: no evidence either way
+  return x.includes(y) || y.includes(x);
+}
+
+/** Bounds that are the same box (within a pixel of rounding). */
+function sameBox(a: Bounds, b: Bounds): boolean {
+  return Math.abs(a.x - b.x) <= 1 && Math.abs(a.y - b.y) <= 1 && Math.abs(a.w - b.w) <= 1 &&
+    Math.abs(a.h - b.h) <= 1;
+}
+
+/**
+ * Checks the element a positional fallback found against the names the recording gave it. The
+ * element is the screen's visible nodes with its box (a button and the label filling it), else
+ * the node at its center. It is refused only when both sides have a name and none of the
+ * element's is related to any recorded one (see `related`): an element without a name, or a
+ * recording without one, is no evidence against it.
+ *
+ * @param screen the current screen
+ * @param bounds the element's bounds, in the screen's space
+ * @param names the recorded names ({@linkcode recordedNames})
+ * @returns true, or why it is refused: `the element is "Name", the recording targeted "Email"`
+ * @example
+ * ```ts
+ * import { makeNode } from "../ui_node.ts";
+ * const box = { x: 0, y: 0, w: 100, h: 20 };
+ * const field = makeNode({ className: "textbox", name: "Name", bounds: box });
+ * const root = makeNode({ className: "RootWebArea", bounds: { x: 0, y: 0, w: 200, h: 200 }, children: [field] });
+ * const screen = { platform: "web" as const, format: "chrome" as const, root, width: 200, height: 200 };
+ * if (checkRecordedName(screen, box, ["E-mail"]) === true) throw new Error("Name is not E-mail");
+ * if (checkRecordedName(screen, box, ["name"]) !== true) throw new Error();
+ * ```
+ */
+export function checkRecordedName(
+  screen: Screen,
+  bounds: Bounds,
+  names: readonly string[],
+): true | string {
+  if (names.length === 0) return true;
+  const nodes: UiNode[] = [];
+  for (const [node] of walk(screen.root)) {
+    if (node.visible && sameBox(node.bounds, bounds)) nodes.push(node);
+  }
+  if (nodes.length === 0) {
+    const hit = nodeAt(screen, center(bounds));
+    if (hit) nodes.push(hit.node);
+  }
+  const shown = nodes.flatMap(shownNames);
+  if (shown.length === 0) return true;
+  if (shown.some((s) => names.some((n) => related(s, n)))) return true;
+  return `the element is "${shown[0]}", the recording targeted "${names[0]}"`;
 }

@@ -130,7 +130,11 @@ export function trailToPlan(trail: Trail, options: { file?: string } = {}): Play
     }
   });
   const memory: Record<string, string> = {};
-  for (const [k, v] of Object.entries(trail.config.memory ?? {})) if (v !== null) memory[k] = v;
+  const unsetMemory: string[] = [];
+  for (const [k, v] of Object.entries(trail.config.memory ?? {})) {
+    if (v !== null) memory[k] = v;
+    else unsetMemory.push(k);
+  }
   if (trail.config.url && actions[0]?.type !== "navigate") {
     actions.unshift({
       type: "navigate",
@@ -145,6 +149,7 @@ export function trailToPlan(trail: Trail, options: { file?: string } = {}): Play
     actions,
     ...(trail.config.viewport ? { viewport: trail.config.viewport } : {}),
     ...(Object.keys(memory).length ? { memory } : {}),
+    ...(unsetMemory.length ? { unsetMemory } : {}),
     ...(trail.config.selectorMode ? { selectorMode: trail.config.selectorMode } : {}),
   };
 }
