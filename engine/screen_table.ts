@@ -22,6 +22,7 @@ import {
   COL_FLAGS,
   COL_HINT,
   COL_NAME,
+  COL_PAINT,
   COL_PARENT,
   COL_RESOURCE_ID,
   COL_ROLE,
@@ -141,11 +142,48 @@ function order(root: UiNode): { nodes: UiNode[]; parents: number[]; depths: numb
   return { nodes, parents, depths };
 }
 
+/** A node's drawing order among its siblings (Android `drawing-order`), -1 when unknown. */
+function drawingOrder(node: UiNode): number {
+  const v = node.attrs?.["drawing-order"];
+  if (v === undefined) return -1;
+  const d = Number(v);
+  return Number.isInteger(d) && d >= 0 ? Math.min(d, 0x7fffffff) : -1;
+}
+
+/**
+ * Fills the paint ranks (`COL_PAINT`): a pre-order walk that visits siblings in drawing order,
+ * so a node outranks its ancestors and everything drawn before it. Siblings that all carry a
+ * drawing order are drawn by it (ties in document order); otherwise in document order.
+ */
+function paintRanks(n: number, end: Int32Array, orders: Int32Array, paint: Int32Array): void {
+  const kids: number[] = [];
+  for (let i = 0; i < n; i++) {
+    kids.length = 0;
+    let known = true, sorted = true;
+    for (let c = i + 1; c < end[i]!; c = end[c]!) {
+      if (orders[c]! < 0) known = false;
+      else if (kids.length > 0 && orders[c]! < orders[kids[kids.length - 1]!]!) sorted = false;
+      kids.push(c);
+    }
+    if (!known || sorted) {
+      for (const c of kids) paint[c] = paint[i]! + (c - i); // document order: earlier subtrees first
+      continue;
+    }
+    kids.sort((a, b) => orders[a]! - orders[b]! || a - b);
+    let next = paint[i]! + 1;
+    for (const c of kids) {
+      paint[c] = next;
+      next += end[c]! - c;
+    }
+  }
+}
+
 /**
  * Flattens a tree into a table (document order, strings interned per table).
  *
  * Bounds are rounded to whole pixels (x2 = round(x + w), never left of x1) and clamped to
  * ±2^29; the centre columns hold `Math.round(x + w / 2)` of the unrounded bounds, as refs use.
+ * Paint ranks follow Android's `drawing-order` where siblings carry one (see `COL_PAINT`).
  *
  * @param root the root node
  * @returns the table and the nodes by index
@@ -161,6 +199,8 @@ export function flattenTree(root: UiNode): { table: FlatTable; nodes: UiNode[] }
   const cls = w.column(COL_CLASS), text = w.column(COL_TEXT), rid = w.column(COL_RESOURCE_ID);
   const tid = w.column(COL_TEST_ID), desc = w.column(COL_CONTENT_DESCRIPTION);
   const role = w.column(COL_ROLE), name = w.column(COL_NAME), hint = w.column(COL_HINT);
+  const paint = w.column(COL_PAINT);
+  let orders: Int32Array | undefined;
   for (let i = 0; i < n; i++) {
     const node = nodes[i]!, b = node.bounds;
     parent[i] = parents[i]!;
@@ -185,12 +225,18 @@ export function flattenTree(root: UiNode): { table: FlatTable; nodes: UiNode[] }
     if (node.role !== undefined) role[i] = w.intern(node.role);
     if (node.name !== undefined) name[i] = w.intern(node.name);
     if (node.hint !== undefined) hint[i] = w.intern(node.hint);
+    paint[i] = i;
+    if (node.attrs !== undefined) {
+      const d = drawingOrder(node);
+      if (d >= 0) (orders ??= new Int32Array(n).fill(-1))[i] = d;
+    }
   }
   // A node's subtree ends where its last descendant's does: fold ends up in reverse order.
   for (let i = n - 1; i > 0; i--) {
     const p = parents[i]!;
     if (end[i]! > end[p]!) end[p] = end[i]!;
   }
+  if (orders !== undefined) paintRanks(n, end, orders, paint);
   return { table: w.finish(), nodes };
 }
 
@@ -279,6 +325,47 @@ export class ScreenTable {
    */
   hitTest(point: Point): number {
     return this.engine.hitTest(this.table, pointInt(point.x), pointInt(point.y));
+  }
+
+  /**
+   * The visible node drawn on top at a point (the highest paint rank: a descendant over its
+   * ancestors, a sibling drawn later — Android `drawing-order`, else document order — over the
+   * earlier one's subtree), among the nodes that have every flag asked for: `{ clickable: true }`
+   * finds the control a tap at the point goes to, not a deeper node of a list drawn beneath it.
+   *
+   * @param point the point (fractional points are floored, as for {@linkcode hitTest})
+   * @param require flags the node must have (none: any visible node)
+   * @returns the node index, or -1 when no such node contains the point
+   * @example
+   * ```ts
+   * import { makeNode } from "./ui_node.ts";
+   * const list = makeNode({ className: "List", bounds: { x: 0, y: 0, w: 100, h: 100 },
+   *   children: [makeNode({ className: "Row", bounds: { x: 0, y: 80, w: 100, h: 20 } })] });
+   * const fab = makeNode({ className: "Button", clickable: true, bounds: { x: 60, y: 80, w: 40, h: 20 } });
+   * const t = ScreenTable.from(makeNode({ className: "Frame", bounds: { x: 0, y: 0, w: 100, h: 100 }, children: [list, fab] }));
+   * if (t.node(t.hitTest({ x: 70, y: 90 })).className !== "Row") throw new Error(); // deepest
+   * if (t.node(t.hitTestTop({ x: 70, y: 90 }, { clickable: true })) !== fab) throw new Error();
+   * ```
+   */
+  hitTestTop(
+    point: Point,
+    require: { [K in keyof typeof PREDICATE_FLAGS]?: true } = {},
+  ): number {
+    let mask = 0;
+    for (const [key, bit] of FLAG_ENTRIES) if (require[key] === true) mask |= bit;
+    return this.engine.hitTestTop(this.table, pointInt(point.x), pointInt(point.y), mask);
+  }
+
+  /**
+   * A node's paint rank: a node drawn over another that it overlaps has the higher rank.
+   *
+   * @param i a node index
+   * @returns its rank (0 for the root; ranks are distinct)
+   * @throws {RangeError} when i is not a node index
+   */
+  paintRank(i: number): number {
+    this.node(i);
+    return this.table.column(COL_PAINT)[i]!;
   }
 
   /**

@@ -123,3 +123,58 @@ Deno.test("runPlayback() of the v2 tasks trail scrolls the task list when the ro
     }
   }
 });
+
+/** Replays a capture's trail on its own screen through the stand-in; returns the taps it saw. */
+async function replayOnItsScreen(name: string, xml: string, heuristics: string) {
+  const c = await loadCaptureFile(new URL(`${name}.capture.json`, DIR).pathname, name);
+  const { trail } = optimize(c.events, c.screens, { heuristics });
+  const standin = startAndroidStandin({ screens: { [name]: screen(xml) } });
+  const dir = await Deno.makeTempDir({ prefix: "cairn_android_v2_replay_" });
+  const store = SqliteEventStore.open(`${dir}/cairn.db`);
+  const driver = await AndroidDriver.connect({ appium: standin.url });
+  try {
+    const report = await runPlayback(driver, store, trailToPlan(trail), {
+      locateWaitMs: 0,
+      settleAfterMs: 0,
+      onError: "continue",
+    });
+    const taps = standin.gestures.filter((g) => g.kind === "tap").map((g) => g.from);
+    return { report, taps };
+  } finally {
+    await driver.close();
+    store.close();
+    await standin.close();
+    await Deno.remove(dir, { recursive: true });
+  }
+}
+
+const inBox = (p: { x: number; y: number }, [x0, y0, x1, y1]: number[]) =>
+  p.x >= x0! && p.x < x1! && p.y >= y0! && p.y < y1!;
+const COMPOSE = [662, 2143, 1017, 2290]; // Gmail's Compose button, drawn over the thread list
+const SIGN_IN = [0, 1936, 1080, 2094]; // TikTok's "Sudah memiliki akun? Masuk", over the list
+
+Deno.test("runPlayback() of the v2 Gmail trail taps Compose and checks the account disc's description (stand-in)", async () => {
+  const { report, taps } = await replayOnItsScreen("gmail", "uiautomator_gmail_inbox", "v2");
+  assertEquals(report.status, "completed", JSON.stringify(report.results));
+  assertEquals(report.results.map((r) => r.status), ["ok", "ok", "ok", "ok", "ok", "ok"]);
+  assertEquals(report.results[3]!.selector_used, "content_description");
+  assert(inBox(taps[1]!, COMPOSE), `the Compose tap landed at ${JSON.stringify(taps[1])}`);
+});
+
+Deno.test("runPlayback() of the v1 Gmail trail taps the list under Compose and fails the account check (stand-in)", async () => {
+  const { report, taps } = await replayOnItsScreen("gmail", "uiautomator_gmail_inbox", "v1");
+  assertEquals(report.results[3]!.status, "failed");
+  assertEquals(report.results[3]!.error_code, "assertion_failed");
+  assert(!inBox(taps[1]!, COMPOSE), `the v1 tap landed on Compose at ${JSON.stringify(taps[1])}`);
+});
+
+Deno.test("runPlayback() of the v2 TikTok trail taps the sign-in link drawn over the list, v1 the list (stand-in)", async () => {
+  const v2 = await replayOnItsScreen("tiktok", "appium-source_tiktoklite_signup_id", "v2");
+  assertEquals(v2.report.results[2]!.status, "ok", JSON.stringify(v2.report.results[2]));
+  assert(inBox(v2.taps.at(-1)!, SIGN_IN), `the tap landed at ${JSON.stringify(v2.taps.at(-1))}`);
+  const v1 = await replayOnItsScreen("tiktok", "appium-source_tiktoklite_signup_id", "v1");
+  assert(
+    !inBox(v1.taps.at(-1)!, SIGN_IN),
+    `v1 tapped the link at ${JSON.stringify(v1.taps.at(-1))}`,
+  );
+});

@@ -26,7 +26,17 @@ import {
 } from "../engine/trail.ts";
 
 const DIR = new URL("./testdata/android_v2/", import.meta.url);
-const CAPTURES = ["settings", "fb", "theapp", "tasks", "calc", "wdio"];
+const CAPTURES = [
+  "settings",
+  "fb",
+  "theapp",
+  "tasks",
+  "calc",
+  "wdio",
+  "gmail",
+  "tiktok",
+  "messages",
+];
 
 async function run(name: string, heuristics: string, mode?: SelectorMode) {
   const c = await loadCaptureFile(new URL(`${name}.capture.json`, DIR).pathname, name);
@@ -384,4 +394,129 @@ Deno.test("optimize() under v2 scopes Android row controls by a labelled ancesto
   assert(taps > 100, `${taps} taps`);
   assert(repeated > 5, `${repeated} repeated labels`);
   assert(scoped > 10, `${scoped} scoped selectors`);
+});
+
+Deno.test("optimize() under v2 taps Gmail's Compose button drawn over the thread list, not the deeper list", async () => {
+  for (const mode of ["adaptive", "strict"] as const) {
+    const v2 = await run("gmail", "v2", mode);
+    assertEquals(lead(action(v2, 4, 0)), { id: "com.google.android.gm:id/compose_button" }, mode);
+  }
+  const v1 = await run("gmail", "v1");
+  assertEquals(lead(action(v1, 4, 0)), { id: "com.google.android.gm:id/thread_list_view" });
+});
+
+Deno.test("optimize() under v2 taps TikTok's clickable sign-in text, a sibling drawn after the list", async () => {
+  const v2 = await run("tiktok", "v2");
+  assertEquals(lead(action(v2, 2, 0)), { text: "Sudah memiliki akun? Masuk" });
+  const v1 = await run("tiktok", "v1");
+  assertEquals(lead(action(v1, 2, 0)), { className: "androidx.recyclerview.widget.RecyclerView" });
+});
+
+Deno.test("androidTarget() sends a tap to the clickable node drawn on top, by drawing-order", () => {
+  const box = { x: 0, y: 0, w: 100, h: 100 };
+  const row = makeNode({ className: "android.widget.TextView", text: "Row", bounds: box });
+  const list = makeNode({
+    className: "androidx.recyclerview.widget.RecyclerView",
+    resourceId: "com.app:id/list",
+    attrs: { focusable: "true", "drawing-order": "2" },
+    bounds: box,
+    children: [makeNode({ className: "android.widget.FrameLayout", bounds: box, children: [row] })],
+  });
+  const fab = makeNode({
+    className: "android.widget.Button",
+    resourceId: "com.app:id/fab",
+    clickable: true,
+    attrs: { "drawing-order": "1" },
+    bounds: { x: 50, y: 50, w: 50, h: 50 },
+  });
+  for (const [order, onTop] of [["3", true], ["1", false]] as const) {
+    fab.attrs!["drawing-order"] = order; // drawn after the list, then before it
+    const t = ScreenTable.from(
+      makeNode({ className: "hierarchy", bounds: box, children: [fab, list] }),
+    );
+    const hit = t.hitTest({ x: 60, y: 60 });
+    assertEquals(t.node(hit), row); // the deepest node: the list's row
+    const got = androidTarget(t, hit, { x: 60, y: 60 }, "tap").node;
+    // drawn beneath the list, the button does not get the tap: the list (focusable, named) does
+    assertEquals(got, t.indexOf(onTop ? fab : list), `fab drawing-order ${order}`);
+  }
+});
+
+Deno.test("optimize() under v2 asserts Gmail's signed-in account on the disc whose description carries it", async () => {
+  const desc =
+    "Signed in as Test QA testqadbiz8@dbizs-ub22-1912-101.zimbraeng.com\nAccount and settings.";
+  for (const mode of ["adaptive", "strict", "flexible"] as const) {
+    const a = action(await run("gmail", "v2", mode), 3, 0);
+    assertEquals(a.kind, "assertVisible", mode);
+    assertEquals(lead(a), { contentDescription: desc }, mode);
+    assertEquals(a.equals, undefined, mode);
+  }
+  const v1 = action(await run("gmail", "v1"), 3, 0);
+  assertEquals(v1.kind, "assertText");
+  assertEquals(lead(v1), { id: "com.google.android.gm:id/og_apd_internal_image_view" });
+});
+
+Deno.test("androidTarget() keeps a tap on a dialog's content over a scrim or under a dismiss barrier", () => {
+  const screen = { x: 0, y: 0, w: 1000, h: 2000 };
+  const cancel = makeNode({
+    className: "android.widget.Button",
+    contentDescription: "Cancel",
+    clickable: true,
+    bounds: { x: 500, y: 1000, w: 200, h: 100 },
+  });
+  const title = makeNode({
+    className: "android.view.View",
+    contentDescription: "Allow overlay",
+    attrs: { focusable: "true" },
+    bounds: { x: 100, y: 800, w: 800, h: 100 },
+  });
+  const dialog = makeNode({
+    className: "android.view.View",
+    bounds: { x: 50, y: 700, w: 900, h: 500 },
+    children: [title, cancel],
+  });
+  const scrim = () =>
+    makeNode({
+      className: "android.view.View",
+      contentDescription: "Dismiss",
+      clickable: true,
+      bounds: screen,
+    });
+  // Flutter lists its barrier after the dialog; a bottom sheet draws its scrim before it.
+  for (const kids of [[dialog, scrim()], [scrim(), dialog]]) {
+    const where = kids[0] === dialog ? "barrier after the dialog" : "scrim before it";
+    const t = ScreenTable.from(
+      makeNode({ className: "hierarchy", bounds: screen, children: kids }),
+    );
+    for (const [node, p] of [[cancel, { x: 600, y: 1050 }], [title, { x: 300, y: 850 }]] as const) {
+      const got = androidTarget(t, t.indexOf(node), p, "tap");
+      assertEquals(got.node, t.indexOf(node), `${node.contentDescription}, ${where}`);
+    }
+  }
+});
+
+Deno.test("optimize() under v2 names Facebook's sign-in button by its unique text before an index", async () => {
+  const v2 = action(await run("fb", "v2"), 0, 2);
+  assertEquals(v2.selectors, [
+    { text: "Iniciar sesión" },
+    { contentDescription: "Iniciar sesión", index: 0 },
+    { xy: [540, 1471], viewport: { width: 1080, height: 2400 } },
+  ]);
+  const v1 = action(await run("fb", "v1"), 0, 2);
+  assertEquals(lead(v1), { contentDescription: "Iniciar sesión", index: 0 });
+});
+
+Deno.test("optimize() under v2 lists a bare resource name once in a fallback chain, as id (not again as testId)", async () => {
+  const v2 = action(await run("messages", "v2"), 1, 0);
+  assertEquals(v2.selectors?.map((s) => Object.keys(s).join("+")), [
+    "contentDescription",
+    "id+index",
+    "xy+viewport",
+  ]);
+  assertEquals(v2.selectors?.[1], { id: "message_text", index: 5 });
+  const v1 = action(await run("messages", "v1"), 1, 0);
+  assertEquals(v1.selectors?.slice(1, 3), [
+    { id: "message_text", index: 5 },
+    { testId: "message_text", index: 5 },
+  ]);
 });

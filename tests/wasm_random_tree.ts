@@ -47,9 +47,16 @@ function bounds(rng: Prng, scale: number, shift: number) {
  * @param size about how many nodes
  * @param scale multiplies every coordinate (default 1: a 140-pixel screen)
  * @param shift is added to every coordinate after scaling
+ * @param orders give nodes Android `drawing-order` attributes (small, often equal, some missing)
  * @returns the root
  */
-export function randomTree(rng: Prng, size: number, scale = 1, shift = 0): UiNode {
+export function randomTree(
+  rng: Prng,
+  size: number,
+  scale = 1,
+  shift = 0,
+  orders = false,
+): UiNode {
   const nodes: UiNode[] = [];
   const make = (): UiNode => {
     const n = makeNode({
@@ -67,6 +74,11 @@ export function randomTree(rng: Prng, size: number, scale = 1, shift = 0): UiNod
   };
   const root = make();
   while (nodes.length < size) rng.pick(nodes).children.push(make());
+  if (orders) {
+    for (const n of nodes) {
+      if (rng.chance(0.9)) n.attrs = { "drawing-order": String(rng.int(0, 4)) };
+    }
+  }
   return root;
 }
 
@@ -143,6 +155,13 @@ export function assertEnginesAgree(rng: Prng, root: UiNode, label: string): void
   assertEquals(batch, Array.from(r.hitTestBatch(points)), `${label}: hitTestBatch`);
   for (const [k, p] of points.entries()) {
     assertEquals(w.hitTest(p), batch[k], `${label}: hitTest(${p.x}, ${p.y})`);
+    for (const require of [{}, { clickable: true }, { checked: true, enabled: true }] as const) {
+      assertEquals(
+        w.hitTestTop(p, require),
+        r.hitTestTop(p, require),
+        `${label}: hitTestTop(${p.x}, ${p.y}, ${JSON.stringify(require)})`,
+      );
+    }
   }
   assertEquals(Array.from(w.refHashes()), Array.from(r.refHashes()), `${label}: refHashes`);
   const preds = Array.from({ length: 12 }, () => randomPredicate(rng, r));

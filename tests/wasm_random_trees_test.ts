@@ -17,7 +17,7 @@ Deno.test(`WASM hot path equals the TS reference on ${TREES} random trees`, () =
     const [scale, shift] = seed % 8 === 0
       ? rng.pick([[1, 16300], [1, -1e6], [200, 0], [300, -5e4]])
       : [1, 0];
-    const root = randomTree(rng, size, scale, shift);
+    const root = randomTree(rng, size, scale, shift, seed % 2 === 0);
     if (!ScreenTable.from(root).table.narrow) wide++;
     assertEnginesAgree(rng, root, `seed ${seed}`);
   }
@@ -53,6 +53,53 @@ Deno.test("ScreenTable.hitTest() follows the hit-test rule on 200 random trees",
       assertEquals(i < 0 ? undefined : t.node(i), oracle(root, p), `seed ${seed} (${p.x}, ${p.y})`);
     }
   }
+});
+
+/** The nodes in the order they are drawn, written against the tree: siblings that all carry a
+ * drawing order by it (ties in document order), others in document order; a parent first. */
+function paintOrder(root: UiNode): UiNode[] {
+  const out: UiNode[] = [];
+  const key = (n: UiNode) => Number(n.attrs?.["drawing-order"] ?? NaN);
+  const visit = (n: UiNode) => {
+    out.push(n);
+    const kids = [...n.children];
+    if (kids.every((c) => !Number.isNaN(key(c)))) kids.sort((a, b) => key(a) - key(b));
+    kids.forEach(visit);
+  };
+  visit(root);
+  return out;
+}
+
+// The topmost rule written against the tree: the last node drawn that contains the point.
+function topOracle(root: UiNode, p: Point, clickable: boolean): UiNode | undefined {
+  const x = Math.floor(p.x), y = Math.floor(p.y);
+  let best: UiNode | undefined;
+  for (const n of paintOrder(root)) {
+    const b = n.bounds;
+    const x1 = Math.round(b.x), y1 = Math.round(b.y);
+    const x2 = Math.max(x1, Math.round(b.x + b.w)), y2 = Math.max(y1, Math.round(b.y + b.h));
+    if (!n.visible || (clickable && !n.clickable)) continue;
+    if (x >= x1 && x < x2 && y >= y1 && y < y2) best = n;
+  }
+  return best;
+}
+
+Deno.test("ScreenTable.hitTestTop() follows drawing order on 200 random trees", () => {
+  let differs = 0;
+  for (let seed = 7001; seed <= 7200; seed++) {
+    const rng = new Prng(seed);
+    const root = randomTree(rng, rng.int(1, 80), 1, 0, seed % 4 !== 0);
+    const t = ScreenTable.from(root, { engine: "wasm" });
+    for (const p of randomPoints(rng, t, 30)) {
+      for (const clickable of [false, true]) {
+        const i = clickable ? t.hitTestTop(p, { clickable }) : t.hitTestTop(p);
+        const want = topOracle(root, p, clickable);
+        assertEquals(i < 0 ? undefined : t.node(i), want, `seed ${seed} (${p.x}, ${p.y})`);
+        if (!clickable && want !== undefined && want !== t.node(t.hitTest(p))) differs++;
+      }
+    }
+  }
+  assert(differs > 100, `the topmost node differs from the deepest at only ${differs} points`);
 });
 
 Deno.test("ScreenTable.refHashes() equals engine/refs.ts refHash() on 300 random trees", () => {

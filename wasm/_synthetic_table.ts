@@ -13,6 +13,7 @@ import {
   COL_DEPTH,
   COL_END,
   COL_FLAGS,
+  COL_PAINT,
   COL_PARENT,
   COL_RESOURCE_ID,
   COL_TEST_ID,
@@ -84,7 +85,7 @@ export function syntheticTable(rng: Prng, n: number, scale = 1): FlatTable {
     Int32Array,
   ];
   const cls = c(COL_CLASS), text = c(COL_TEXT), rid = c(COL_RESOURCE_ID);
-  const tid = c(COL_TEST_ID), desc = c(COL_CONTENT_DESCRIPTION);
+  const tid = c(COL_TEST_ID), desc = c(COL_CONTENT_DESCRIPTION), paint = c(COL_PAINT);
   let next = 0;
   const build = (
     p: number,
@@ -100,6 +101,7 @@ export function syntheticTable(rng: Prng, n: number, scale = 1): FlatTable {
     b = Math.max(t, b);
     parent[i] = p;
     depth[i] = d;
+    paint[i] = i; // drawn in document order
     x1[i] = l;
     y1[i] = t;
     x2[i] = r;

@@ -25,6 +25,11 @@ export interface HotPath {
   readonly kind: "wasm" | "reference";
   /** The deepest, then smallest-area, visible node containing (x, y); first in document order on ties; -1 for none. */
   hitTest(t: FlatTable, x: number, y: number): number;
+  /**
+   * The visible node drawn on top at (x, y) — the highest paint rank (`COL_PAINT`) — among those
+   * whose flags hold every bit of `mask` (0: any); -1 for none.
+   */
+  hitTestTop(t: FlatTable, x: number, y: number, mask: number): number;
   /** `hitTest` of every (x, y) pair in `points` into `out` (one index per pair). */
   hitTestBatch(t: FlatTable, points: Int32Array, out: Int32Array): void;
   /** The FNV-1a ref hash of every node into `out` (n values). */

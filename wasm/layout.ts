@@ -96,26 +96,33 @@ export const COL_FLAGS = 8;
 export const COL_CX = 9;
 /** Column: centre y as refs use it, `Math.round(y + h / 2)` of the unrounded bounds. */
 export const COL_CY = 10;
+/**
+ * Column: paint rank, the node's position in drawing order (a pre-order walk that visits
+ * siblings in the order they are drawn: Android `drawing-order`, else document order). A node
+ * with a higher rank is drawn over every node of lower rank it overlaps, so the topmost node at a
+ * point is the one of highest rank containing it.
+ */
+export const COL_PAINT = 11;
 /** Column: string id of the class name. */
-export const COL_CLASS = 11;
+export const COL_CLASS = 12;
 /** Column: string id of the text. */
-export const COL_TEXT = 12;
+export const COL_TEXT = 13;
 /** Column: string id of the resource id. */
-export const COL_RESOURCE_ID = 13;
+export const COL_RESOURCE_ID = 14;
 /** Column: string id of the test id. */
-export const COL_TEST_ID = 14;
+export const COL_TEST_ID = 15;
 /** Column: string id of the content description. */
-export const COL_CONTENT_DESCRIPTION = 15;
+export const COL_CONTENT_DESCRIPTION = 16;
 /** Column: string id of the role. */
-export const COL_ROLE = 16;
+export const COL_ROLE = 17;
 /** Column: string id of the accessible name. */
-export const COL_NAME = 17;
+export const COL_NAME = 18;
 /** Column: string id of the hint / placeholder. */
-export const COL_HINT = 18;
+export const COL_HINT = 19;
 /** Number of columns. */
-export const NUM_COLUMNS = 19;
+export const NUM_COLUMNS = 20;
 /** First string-id column; string columns run from here to NUM_COLUMNS - 1. */
-export const FIRST_STRING_COLUMN = 11;
+export const FIRST_STRING_COLUMN = 12;
 
 // ---- narrow columns (Int16, valid when H_NARROW is 1) ----
 /** Narrow column: x1. */

@@ -36,6 +36,7 @@ interface Exports {
   memory: WebAssembly.Memory;
   heapBase(): number;
   hitTest(table: number, x: number, y: number): number;
+  hitTestTop(table: number, x: number, y: number, mask: number): number;
   hitTestBatch(table: number, points: number, len: number, out: number): void;
   refHashes(table: number, out: number, cache: number): void;
   countMatches(table: number, pred: number): number;
@@ -98,6 +99,10 @@ class WasmBinding implements HotPath {
 
   hitTest(t: FlatTable, x: number, y: number): number {
     return this.#x.hitTest(this.#load(t), x, y);
+  }
+
+  hitTestTop(t: FlatTable, x: number, y: number, mask: number): number {
+    return this.#x.hitTestTop(this.#load(t), x, y, mask);
   }
 
   hitTestBatch(t: FlatTable, points: Int32Array, out: Int32Array): void {

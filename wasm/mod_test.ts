@@ -4,6 +4,7 @@ import {
   COL_DEPTH,
   COL_END,
   COL_FLAGS,
+  COL_PAINT,
   COL_PARENT,
   COL_RESOURCE_ID,
   COL_TEXT,
@@ -11,6 +12,7 @@ import {
   COL_X2,
   COL_Y1,
   COL_Y2,
+  F_CLICKABLE,
   F_VISIBLE,
   NARROW_LIMIT,
   PREDICATE_INTS,
@@ -41,7 +43,19 @@ function answers(t: FlatTable, pts: Int32Array, hot = wasmHotPath()) {
   });
   const first = new Int32Array(3);
   const count = hot.firstMatches(t, pred, first);
-  return { hits: Array.from(hits), hashes: Array.from(hashes), count, first: Array.from(first) };
+  const tops: number[] = [];
+  for (let k = 0; k < pts.length / 2; k++) {
+    for (const mask of [0, F_CLICKABLE]) {
+      tops.push(hot.hitTestTop(t, pts[2 * k]!, pts[2 * k + 1]!, mask));
+    }
+  }
+  return {
+    hits: Array.from(hits),
+    tops,
+    hashes: Array.from(hashes),
+    count,
+    first: Array.from(first),
+  };
 }
 
 Deno.test("wasmHotPath() keeps answers right when tables alternate and memory grows", () => {
@@ -112,8 +126,9 @@ function boxes(list: [number, number, number, number][]): FlatTable {
   const w = new TableWriter(list.length);
   const [x1, y1, x2, y2] = [COL_X1, COL_Y1, COL_X2, COL_Y2].map((c) => w.column(c));
   const area = w.column(COL_AREA), flags = w.column(COL_FLAGS), depth = w.column(COL_DEPTH);
-  const end = w.column(COL_END), parent = w.column(COL_PARENT);
+  const end = w.column(COL_END), parent = w.column(COL_PARENT), paint = w.column(COL_PAINT);
   list.forEach(([l, t, r, b], i) => {
+    paint[i] = list.length - 1 - i; // drawn in reverse: the topmost is not the deepest
     x1![i] = l;
     y1![i] = t;
     x2![i] = r;
@@ -127,7 +142,7 @@ function boxes(list: [number, number, number, number][]): FlatTable {
   return w.finish();
 }
 
-Deno.test("hitTest() is exact at the narrow Int16 limits and beyond them", () => {
+Deno.test("hitTest() and hitTestTop() are exact at the narrow Int16 limits and beyond them", () => {
   const L = NARROW_LIMIT;
   const edge = [
     -L - 3,
@@ -176,13 +191,16 @@ Deno.test("hitTest() is exact at the narrow Int16 limits and beyond them", () =>
     wasmHotPath().hitTestBatch(t, points, w);
     reference.hitTestBatch(t, points, r);
     assertEquals(w, r, name);
+    let topHits = 0;
     for (let k = 0; k < r.length; k++) {
-      assertEquals(
-        wasmHotPath().hitTest(t, pts[2 * k]!, pts[2 * k + 1]!),
-        r[k],
-        `${name} point ${k}`,
-      );
+      const [x, y] = [pts[2 * k]!, pts[2 * k + 1]!];
+      assertEquals(wasmHotPath().hitTest(t, x, y), r[k], `${name} point ${k}`);
+      const top = reference.hitTestTop(t, x, y, 0);
+      assertEquals(wasmHotPath().hitTestTop(t, x, y, 0), top, `${name} top point ${k}`);
+      assertEquals(top < 0, r[k]! < 0, `${name} top point ${k} hits as hitTest does`);
+      if (top >= 0 && top !== r[k]) topHits++;
     }
     assert(r.some((i) => i > 0) && r.some((i) => i < 0), name);
+    assert(topHits > 0, `${name}: the topmost node is always the deepest`);
   }
 });

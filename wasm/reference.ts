@@ -15,6 +15,7 @@ import {
   COL_FLAGS,
   COL_HINT,
   COL_NAME,
+  COL_PAINT,
   COL_PARENT,
   COL_TEXT,
   COL_X1,
@@ -48,6 +49,23 @@ function hitTest(t: FlatTable, x: number, y: number): number {
         best = i;
         bestDepth = d;
         bestArea = a;
+      }
+    }
+  }
+  return best;
+}
+
+function hitTestTop(t: FlatTable, x: number, y: number, mask: number): number {
+  const x1 = t.column(COL_X1), y1 = t.column(COL_Y1);
+  const x2 = t.column(COL_X2), y2 = t.column(COL_Y2);
+  const flags = t.column(COL_FLAGS), paint = t.column(COL_PAINT);
+  const need = mask | F_VISIBLE;
+  let best = -1, bestRank = -1;
+  for (let i = 0; i < t.n; i++) {
+    if (x1[i]! <= x && x < x2[i]! && y1[i]! <= y && y < y2[i]! && (flags[i]! & need) === need) {
+      if (paint[i]! > bestRank) {
+        best = i;
+        bestRank = paint[i]!;
       }
     }
   }
@@ -112,6 +130,7 @@ function scan(t: FlatTable, pred: Int32Array, out: Int32Array | undefined): numb
 export const reference: HotPath = {
   kind: "reference",
   hitTest,
+  hitTestTop,
   hitTestBatch(t, points, out) {
     for (let k = 0; k < out.length; k++) out[k] = hitTest(t, points[2 * k]!, points[2 * k + 1]!);
   },

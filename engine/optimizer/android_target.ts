@@ -1,7 +1,9 @@
 /**
  * Which Android node an action acted on, under heuristics v2 (the resolve pass calls it after
  * v1's hit test and climb): a tap whose climb found no clickable ancestor stops at an accessible
- * one (focusable with a label or an id of its own: a React Native touchable); typing goes to the
+ * one (focusable with a label or an id of its own: a React Native touchable), and a tap goes to
+ * the clickable node drawn on top at the point when that is not the node v1 found or one it lies
+ * in (a button drawn over a list, `drawing-order`; a later sibling over a list); typing goes to the
  * editable field under the point, not a floating label over it; a scroll or swipe acts on the
  * scrollable container under the point, or on the screen when there is none.
  *
@@ -9,7 +11,7 @@
  */
 import type { ScreenTable } from "../screen_table.ts";
 import type { TrailActionKind } from "../trail.ts";
-import type { Point, UiNode } from "../ui_node.ts";
+import type { Bounds, Point, UiNode } from "../ui_node.ts";
 import { generatedIdReason } from "./generated.ts";
 import { isEditable } from "./selectors.ts";
 
@@ -49,7 +51,7 @@ export function androidTarget(
   point: Point,
   kind: TrailActionKind,
 ): AndroidTarget {
-  if (TAP_KINDS.has(kind)) return accessibleAncestor(table, hit);
+  if (TAP_KINDS.has(kind)) return drawnOnTop(table, accessibleAncestor(table, hit), point);
   if (kind === "inputText") return editableField(table, hit, point);
   if (SCROLL_KINDS.has(kind)) return scrollContainer(table, hit, point);
   return { node: hit };
@@ -85,6 +87,35 @@ function accessibleAncestor(table: ScreenTable, hit: number): AndroidTarget {
     }
   }
   return { node: hit };
+}
+
+/**
+ * Android hands a touch to the topmost view that takes it: a clickable node drawn over the
+ * deepest node at the point (a higher paint rank, `ScreenTable.hitTestTop`) gets the tap — a
+ * floating button over a full-screen list, a field over its floating label. The node chosen so
+ * far stays when it lies inside that clickable node (a control within it), when it is drawn over
+ * it (a sheet's text over the clickable scrim beneath), or when the clickable node covers it
+ * whole (a dialog's dismiss barrier, which dumps list after the dialog: a catch-all, not the
+ * control the agent aimed at).
+ */
+function drawnOnTop(table: ScreenTable, chosen: AndroidTarget, point: Point): AndroidTarget {
+  const d = chosen.node;
+  const top = table.hitTestTop(point, { clickable: true });
+  if (d === undefined || top < 0 || top === d) return chosen;
+  if (d > top && d < table.subtreeEnd(top)) return chosen;
+  const deepest = table.hitTest(point);
+  if (deepest >= 0 && table.paintRank(deepest) > table.paintRank(top)) return chosen;
+  if (covers(table.node(top).bounds, table.node(d).bounds)) return chosen;
+  return {
+    node: top,
+    note: `tap target: the clickable ${describe(table.node(top))} drawn on top at the point, ` +
+      `not the ${describe(table.node(d))} under it`,
+  };
+}
+
+function covers(outer: Bounds, inner: Bounds): boolean {
+  return outer.x <= inner.x && outer.y <= inner.y && outer.x + outer.w >= inner.x + inner.w &&
+    outer.y + outer.h >= inner.y + inner.h;
 }
 
 function contains(n: UiNode, p: Point): boolean {

@@ -97,6 +97,12 @@ export interface DraftAction {
   notes: string[];
   /** The value the action saw (readText value, assertion expected), before templating. */
   literal?: string;
+  /**
+   * v2, Android: the assertion's value is its node's content description, not its text. The
+   * player's assertText reads text, so the value is checked by a selector that carries it
+   * (`assertVisible` of `contentDescription`), never moved into `equals`.
+   */
+  describedValue?: boolean;
 }
 
 /** One step of the draft. */

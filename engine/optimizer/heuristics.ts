@@ -20,6 +20,15 @@
  * - concision: a dropped failed call's explanation lists no selector choice.
  * - Android tap, no clickable ancestor near: its focusable, named ancestor (RN `loginBtn`).
  * - Android tap on a control with no label or id: named by its first unique child label.
+ * - Android tap: the clickable node drawn on top at the point (sibling `drawing-order`, else the
+ *   later sibling), not a deeper node of a list beneath it (Gmail's Compose button).
+ * - Android selectors: an index is the last resort, after every candidate without one (a unique
+ *   label text before `contentDescription` + `index`), before xy.
+ * - Android selectors: no `testId` candidate repeating the `id` (a bare resource name is both:
+ *   one lookup), so a fallback chain no longer lists `id: X, index: N` and `testId: X, index: N`.
+ * - Android assertion: on the node whose text or content description is the expected value (the
+ *   labelled frame, not the image the point hit in it); a description is asserted by
+ *   `assertVisible` of a `contentDescription` selector (the player's assertText reads text).
  * - Android inputText: the editable field under the point, not a label drawn over it.
  * - Android scroll, swipe: the scrollable container under the point, else a screen swipe.
  * - Android ids `eq`, `up`, `fab` are authored unless 4+ short ids share the screen; `r7` is not.

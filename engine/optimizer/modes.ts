@@ -173,13 +173,14 @@ export function modesPass(draft: Draft): Draft {
         if (a.unplayable === undefined) failed ??= `${a.kind} ${where(a)}: no resolved element`;
         return a;
       }
-      const r = applyChoice(a, mode);
+      const r = applyChoice(a.describedValue ? valueCarrying(a) : a, mode);
       // an action the player cannot do as recorded goes to the agent (concision): no selector
       // of it fails the step (`unplayable` is set from v2 only)
       if (r.error && a.src.ok && a.unplayable === undefined) {
         failed ??= `${a.kind} ${where(a)}: ${r.error}`;
       }
       const sel = r.a.selector;
+      if (r.a.describedValue) return describedAssertion(r.a);
       if (
         r.a.kind === "assertVisible" && a.literal !== undefined && !r.a.selectors && sel &&
         !usesValue(sel, a.literal)
@@ -197,6 +198,45 @@ export function modesPass(draft: Draft): Draft {
     return { ...s, actions };
   });
   return { ...draft, steps, warnings };
+}
+
+/**
+ * v2, Android: an assertion whose value is its node's content description may only use the
+ * selectors that carry it (the player's assertText reads text, never the description), and the
+ * point as adaptive mode's last resort.
+ */
+function valueCarrying(a: DraftAction): DraftAction {
+  const carries = (c: Candidate) => c.selector.contentDescription !== undefined;
+  if (!(a.candidates ?? []).some((c) => carries(c) && !c.rejected && c.matches === 1)) return a;
+  const pool = a.candidates!.filter((c) => carries(c) || c.selector.xy !== undefined);
+  return {
+    ...a,
+    candidates: pool,
+    notes: [
+      ...a.notes,
+      `the expected value is the node's content description: only selectors that carry it`,
+    ],
+  };
+}
+
+/**
+ * v2, Android: an assertion of a content description is `assertVisible` of a selector that
+ * carries it (finding the node checks the value); with no such selector it stays a presence
+ * check rather than an assertText the player would read as the node's (empty) text.
+ */
+function describedAssertion(a: DraftAction): DraftAction {
+  const carried = a.selector?.contentDescription !== undefined ||
+    a.selectors?.[0]?.contentDescription !== undefined;
+  if (a.kind === "assertVisible" && carried) return a;
+  const out: DraftAction = { ...a, kind: "assertVisible", notes: [...a.notes] };
+  delete out.equals;
+  out.notes.push(
+    carried
+      ? `assertText → assertVisible: the selector carries the expected content description`
+      : `kept assertVisible: no unique selector carries the expected content description, ` +
+        `and assertText would read the node's text`,
+  );
+  return out;
 }
 
 function where(a: DraftAction): string {
@@ -223,6 +263,7 @@ export function retargetAssertion(
   a: DraftAction,
   expect: { mode: SelectorMode } & ({ equals: string } | { matches: string }),
 ): DraftAction | undefined {
+  if (a.describedValue) return undefined; // a description is checked by its selector only
   const mode = expect.mode;
   const pool = (a.candidates ?? []).filter((c) =>
     c.valueShape === true || !usesValue(c.selector, a.literal)

@@ -43,6 +43,40 @@ const KIND_OF: Record<string, TrailActionKind | undefined> = {
 
 const VALUE_KINDS = new Set<TrailActionKind>(["readText", "assertText", "assertVisible"]);
 const MAX_HOLDER_CLIMB = 2;
+const ASSERT_KINDS = new Set<TrailActionKind>(["assertText", "assertVisible"]);
+const MAX_CARRIER_CLIMB = 4; // a labelled control's frame, not the screen's panes
+
+/** Text as the player compares it: runs of white space as one space, trimmed. */
+function squash(s: string): string {
+  return s.replace(/\s+/g, " ").trim();
+}
+
+/**
+ * v2, Android: an assertion's element is the node that carries the expected value, as its text
+ * or its content description: the point often hits an image inside the frame TalkBack reads
+ * ("Signed in as …" on Gmail's account disc, not on the avatar in it). Keeps the node when it
+ * carries the value, else takes the nearest ancestor that does; marks a value only the
+ * description carries (`describedValue`).
+ */
+function valueCarrier(a: DraftAction, table: ScreenTable, node: number): number {
+  const want = squash(a.literal!);
+  const chain = [node, ...table.ancestors(node).slice(0, MAX_CARRIER_CLIMB)];
+  for (const i of chain) {
+    const n = table.node(i);
+    if (n.text !== undefined && squash(n.text) === want) return i;
+    if (n.contentDescription === undefined || squash(n.contentDescription) !== want) continue;
+    a.describedValue = true;
+    if (i !== node) {
+      a.notes.push(
+        `assertion target: the ${n.className}${
+          n.resourceId ? ` ${JSON.stringify(n.resourceId)}` : ""
+        } whose content description is the expected value, not the node the point hit inside it`,
+      );
+    }
+    return i;
+  }
+  return node;
+}
 
 /**
  * A value shown in an anonymous text node (a web `StaticText`, an unnamed label) is identified
@@ -211,6 +245,9 @@ function resolveNode(
     }
   }
   if (a.node !== undefined && VALUE_KINDS.has(a.kind)) a.node = climbToHolder(table, a.node);
+  if (android && a.node !== undefined && ASSERT_KINDS.has(a.kind) && a.literal !== undefined) {
+    a.node = valueCarrier(a, table, a.node);
+  }
   const runtime = d.target?.selector;
   if (runtime && Object.keys(runtime).length > 0) {
     const sel = {

@@ -54,6 +54,10 @@ const WITH_TEXT_PENALTY = 0.2; // a second property that disambiguates
 const EDITABLE_TEXT_PENALTY = XY_SCORE;
 const WITH_PARENT_PENALTY = 0.4; // scoped under a durable ancestor
 const WITH_INDEX_PENALTY = 1.5; // n-th of several: fragile
+// v2, Android: an index is the last resort (000: combine properties first), after every
+// candidate without one, the class + text combination included, and before xy; among indexed
+// candidates the more durable property first.
+const LAST_RESORT_INDEX_SCORE = CLASS_INDEX_SCORE + 0.5;
 const TEXT_PATTERN_PENALTY = 0.1; // copy with its numbers as \d+: survives counts, not copy edits
 const MAX_INDEX = 20; // beyond this an index is noise, not a selector
 const MAX_PARENT_HOPS = 6; // how far up a durable ancestor is looked for
@@ -252,7 +256,12 @@ export function rankSelectors(table: ScreenTable, node: number, options: RankOpt
   // Android under v2: short resource names judged by the screen, controls named by a child label.
   const v2Android = options.platform === "android" && (options.level ?? 1) >= 2;
   const ids: GeneratedIdOptions = v2Android ? { level: options.level!, screen: table } : {};
-  const bases = baseCandidates(n, web, options.excludeText === true, ids);
+  let bases = baseCandidates(n, web, options.excludeText === true, ids);
+  // A bare resource name is the node's test id too (Compose testTag): on Android the two are
+  // the same lookup, so a fallback chain would list `id: X, index: N` and `testId: X, index: N`.
+  if (v2Android && n.testId !== undefined && n.testId === n.resourceId) {
+    bases = bases.filter((b) => b.family !== "testId");
+  }
   const editable = isEditable(n);
   // A control without text of its own (a button around a label): its one label's text.
   let labelText: string | undefined;
@@ -336,7 +345,11 @@ export function rankSelectors(table: ScreenTable, node: number, options: RankOpt
     if (at >= 0) {
       add({
         selector: { ...b.sel, index: at },
-        score: isClass ? CLASS_INDEX_SCORE : b.score + WITH_INDEX_PENALTY,
+        score: v2Android
+          ? LAST_RESORT_INDEX_SCORE + b.score / 100
+          : isClass
+          ? CLASS_INDEX_SCORE
+          : b.score + WITH_INDEX_PENALTY,
         family: b.family,
         matches: 1,
       });
