@@ -155,6 +155,11 @@ export async function prepareImport(
         });
         return { sessionId, events, ...(key !== undefined ? { name: key } : {}) };
       });
+      if (sessions.length === 0) {
+        throw new FormatError(
+          "(root): expected a Chrome Recorder flow with steps, a step, or a map of flows by name; got an empty object",
+        );
+      }
       return { format, sessions, blobs: [], external: new Map() };
     }
     case "events": {
