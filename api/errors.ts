@@ -14,7 +14,9 @@ import {
   IdempotencyError,
   InvalidStreamError,
   NotFoundError,
+  StoreFileError,
 } from "../events/event_store.ts";
+import { UnreadableEventError } from "../events/upcasters.ts";
 
 /** One problem with a request, by path. */
 export interface ApiIssue {
@@ -200,24 +202,47 @@ function zodIssues(err: z.ZodError, where: string): ApiIssue[] {
  * @returns the error response
  */
 export function handleError(err: unknown, c: Context): Response {
-  const [status, body] = describe(err);
-  if (status >= 500) {
-    // an expected failure (a browser or device that failed a call: 502, 504) is one line; an
-    // unexpected error (500) keeps its stack, which is what finding the bug needs
-    const known = err instanceof ApiError || err instanceof HTTPException;
-    if (known) {
-      console.error(
-        `cairn serve: ${c.req.method} ${c.req.path}: ${status} ${body.error.code}: ${
-          body.error.message.replace(/\s*\n\s*/g, " ")
-        }`,
-      );
-    } else console.error("cairn serve:", err);
-  }
+  const [status, body] = errorResponseOf(err);
+  if (status >= 500) logServerError(c, err, status, body);
   if (status === 401) c.header("WWW-Authenticate", 'Bearer realm="cairn"');
   return c.json(body, status);
 }
 
-function describe(err: unknown): [ContentfulStatusCode, ApiErrorBody] {
+/**
+ * Logs a 5xx on stderr: an expected failure (a browser or device that failed a call: 502, 504;
+ * a stored event or a database file that cannot be read) as one line; an unexpected error (500)
+ * with its stack, which is what finding the bug needs.
+ *
+ * @param c the hono context (method and path)
+ * @param err what was thrown
+ * @param status the status it answers
+ * @param body the error body it answers
+ */
+export function logServerError(
+  c: Context,
+  err: unknown,
+  status: number,
+  body: ApiErrorBody,
+): void {
+  const known = err instanceof ApiError || err instanceof HTTPException ||
+    err instanceof UnreadableEventError || err instanceof StoreFileError;
+  if (known) {
+    console.error(
+      `cairn serve: ${c.req.method} ${c.req.path}: ${status} ${body.error.code}: ${
+        body.error.message.replace(/\s*\n\s*/g, " ")
+      }`,
+    );
+  } else console.error("cairn serve:", err);
+}
+
+/**
+ * The status and JSON body an error answers with (what {@linkcode handleError} sends; an SSE
+ * stream that fails sends the body as an `error` event).
+ *
+ * @param err anything thrown
+ * @returns the status and `{ error: { code, message, issues? } }`
+ */
+export function errorResponseOf(err: unknown): [ContentfulStatusCode, ApiErrorBody] {
   const body = (code: string, message: string, issues?: ApiIssue[]): ApiErrorBody => ({
     error: issues ? { code, message, issues } : { code, message },
   });
@@ -226,6 +251,14 @@ function describe(err: unknown): [ContentfulStatusCode, ApiErrorBody] {
     const issues = zodIssues(err, "body");
     return [400, body("invalid_request", "Invalid request", issues)];
   }
+  // a fault of what is stored, not of the request: the log holds an event it cannot read
+  // (`Stored event at position 50 is not valid JSON: …`), or its file is damaged or read-only
+  if (err instanceof UnreadableEventError) return [500, body("unreadable_event", err.message)];
+  if (err instanceof StoreFileError) {
+    if (err.fault === "read-only") return [503, body("read_only", err.message)];
+    return [500, body("store_unreadable", err.message)];
+  }
+  // what a request sent that does not parse (a trail's YAML, an import format)
   if (err instanceof SyntaxError) return [400, body("invalid_request", err.message)];
   if (err instanceof NotFoundError) return [404, body("not_found", err.message)];
   if (err instanceof InvalidStreamError) return [422, body("invalid_stream", err.message)];

@@ -7,16 +7,40 @@
 import { Hono } from "hono";
 import { streamSSE } from "hono/streaming";
 import { z } from "zod";
-import { NotFoundError, streamInfo } from "../events/event_store.ts";
+import {
+  type AppendOptions,
+  type AppendResult,
+  ConcurrencyError,
+  type EventStore,
+  NotFoundError,
+  streamInfo,
+} from "../events/event_store.ts";
 import { droppedField } from "../events/exact_check.ts";
 import { EVENT_SCHEMAS, EventMeta, type NewEvent } from "../events/schemas.ts";
+import { IsoDateTime } from "../events/iso_date_time.ts";
+import { blobRefsIn } from "../engine/formats/events_jsonl.ts";
+import {
+  checkSessionEvents,
+  findUnstoredBlob,
+  type SessionSoFar,
+} from "../engine/formats/session_rules.ts";
 import type { ApiContext } from "./app.ts";
-import { decimal, invalidRequest, parseInput, parseQuery, pathId, readJson } from "./errors.ts";
+import {
+  ApiError,
+  decimal,
+  errorResponseOf,
+  invalidRequest,
+  logServerError,
+  parseInput,
+  parseQuery,
+  pathId,
+  readJson,
+} from "./errors.ts";
 import { describeRoute } from "./openapi.ts";
 import { geometryOutOfRange } from "../engine/formats/screen_point.ts";
 
 const NewEventMeta = z.object({
-  recordedAt: z.string().optional(),
+  recordedAt: IsoDateTime.optional(),
   causationId: z.string().optional(),
   correlationId: z.string().optional(),
 }).strict();
@@ -64,7 +88,9 @@ export const AppendBody = z.object({
   events: z.array(NewEventBody).min(1),
   expectedVersion: z.union([z.number().int().nonnegative(), z.enum(["no_stream", "any"])])
     .optional(),
-  idempotencyKey: z.string().min(1).optional(),
+  // as the header: a key of whitespace alone is no key (a header's value is trimmed to "")
+  idempotencyKey: z.string().min(1).refine((k) => k.trim() !== "", "must not be blank")
+    .optional(),
 }).strict();
 
 /** Result of an append. */
@@ -102,8 +128,18 @@ describeRoute({
   responses: {
     "201": { description: "Appended", schema: AppendResponse },
     "200": { description: "Duplicate idempotency key: nothing appended", schema: AppendResponse },
+    "400": {
+      description:
+        "A body that does not fit (`issues` name `body.events.N.…`: a field, an ISO 8601 `meta.recordedAt`)",
+    },
     "409": { description: "Expected version does not match" },
-    "422": { description: "Idempotency key already used for another stream or other events" },
+    "422": {
+      description:
+        "Idempotency key already used for another stream or other events (`idempotency_key_reused`); " +
+        "a batch that breaks a session stream's rules (`invalid_session`, streams `session-*`: the " +
+        "first event is SessionStarted naming the stream's session id, no second one, nothing after " +
+        "SessionEnded, an ActionCompleted after its ActionPerformed, blobs stored first)",
+    },
   },
 });
 describeRoute({
@@ -191,6 +227,121 @@ function oneOf<T>(header: T | undefined, body: T | undefined, names: string): T 
   return header ?? body;
 }
 
+/** How often a session append re-checks a stream that changed under it before giving up. */
+const SESSION_APPEND_TRIES = 5;
+
+/**
+ * Appends a batch to a session stream (`session-<id>`) that keeps the session's rules, as
+ * `cairn ingest` holds an events file to them (`engine/formats/session_rules.ts`), and whose
+ * blobs are stored: what the log takes can then be exported and read back. The rules are
+ * checked against the stream as read, and the batch goes onto that version only (a client
+ * that named none gets it pinned; a stream that moved meanwhile is read and checked again).
+ *
+ * @throws {ApiError} 422 `invalid_session` naming `body.events.N.…`; nothing is appended
+ */
+async function appendToSession(
+  store: EventStore,
+  streamId: string,
+  events: NewEvent[],
+  options: AppendOptions,
+): Promise<AppendResult> {
+  const sessionId = streamId.slice("session-".length);
+  const pin = options.expectedVersion === undefined || options.expectedVersion === "any";
+  for (let tries = 1;; tries++) {
+    const before = await sessionSoFar(store, streamId, events);
+    const broken = checkSessionEvents(events, { before, sessionId });
+    const missing = broken === undefined
+      ? await findUnstoredBlob(store, blobRefPaths(events))
+      : undefined;
+    if (broken !== undefined || missing !== undefined) {
+      // a keyed batch sent again after it was stored breaks the rules now (a second
+      // SessionStarted): the store answers it as the duplicate it is
+      if (options.idempotencyKey !== undefined && before.events > 0) {
+        const stored = await storedResult(store, streamId, events, options.idempotencyKey);
+        if (stored !== undefined) return stored;
+      }
+      const [path, message] = broken !== undefined
+        ? [`body.events.${broken.index}.${broken.field}`, broken.message]
+        : [missing![1], `blob ${missing![0]} is not stored (POST /v1/blobs first)`];
+      throw new ApiError(
+        422,
+        "invalid_session",
+        `Invalid session stream ${streamId}: ${path}: ${message}`,
+        [{ path, message }],
+      );
+    }
+    const expectedVersion = pin
+      ? (before.events === 0 ? "no_stream" as const : before.events)
+      : options.expectedVersion!;
+    try {
+      return await store.append(streamId, events, { ...options, expectedVersion });
+    } catch (err) {
+      if (!(err instanceof ConcurrencyError) || !pin || tries >= SESSION_APPEND_TRIES) throw err;
+    }
+  }
+}
+
+/**
+ * What a session stream holds, as the rules look at it: its length, whether it has ended, and
+ * (read only when the batch completes an action it does not start) its started actions.
+ */
+async function sessionSoFar(
+  store: EventStore,
+  streamId: string,
+  batch: readonly NewEvent[],
+): Promise<SessionSoFar> {
+  const info = await streamInfo(store, streamId);
+  if (info === undefined) return { events: 0, ended: false, performed: () => false };
+  let ended = false;
+  for await (const e of store.readStream(streamId, { from: info.version, limit: 1 })) {
+    ended = e.type === "SessionEnded";
+  }
+  const inBatch = new Set(
+    batch.flatMap((e) => e.type === "ActionPerformed" ? [e.data.actionId] : []),
+  );
+  const wanted = new Set(
+    batch.flatMap((e) =>
+      e.type === "ActionCompleted" && !inBatch.has(e.data.actionId) ? [e.data.actionId] : []
+    ),
+  );
+  const performed = new Set<string>();
+  if (wanted.size > 0) {
+    for await (const e of store.readStream(streamId)) {
+      if (e.type === "ActionPerformed" && wanted.has(e.data.actionId)) {
+        performed.add(e.data.actionId);
+      }
+    }
+  }
+  return { events: info.version, ended, performed: (id) => performed.has(id) };
+}
+
+/** Every blob a batch references, with the field that references it (`body.events.2.data.hierarchy`). */
+function* blobRefPaths(events: readonly NewEvent[]): Iterable<[string, string]> {
+  for (let i = 0; i < events.length; i++) {
+    for (const [key, value] of Object.entries(events[i]!.data)) {
+      for (const ref of blobRefsIn(value)) yield [ref.hash, `body.events.${i}.data.${key}`];
+    }
+  }
+}
+
+/**
+ * The result a keyed batch was stored with, when it was: the store answers a repeated key before
+ * it checks the version, and a version no stream has (-1) makes sure nothing else is appended.
+ */
+async function storedResult(
+  store: EventStore,
+  streamId: string,
+  events: NewEvent[],
+  idempotencyKey: string,
+): Promise<AppendResult | undefined> {
+  try {
+    return await store.append(streamId, events, { idempotencyKey, expectedVersion: -1 });
+  } catch (err) {
+    if (err instanceof ConcurrencyError) return undefined;
+    throw err;
+  }
+}
+
 /**
  * The events router (mounted under `/v1`).
  *
@@ -224,10 +375,14 @@ export function eventsRouter(ctx: ApiContext): Hono {
       body.idempotencyKey,
       "header Idempotency-Key and body.idempotencyKey",
     );
-    const result = await ctx.store.append(streamId, body.events as NewEvent[], {
+    const options: AppendOptions = {
       ...(expectedVersion === undefined ? {} : { expectedVersion }),
       ...(idempotencyKey === undefined ? {} : { idempotencyKey }),
-    });
+    };
+    const events = body.events as NewEvent[];
+    const result = streamId.startsWith("session-")
+      ? await appendToSession(ctx.store, streamId, events, options)
+      : await ctx.store.append(streamId, events, options);
     c.header("ETag", `"${result.streamVersion}"`);
     return c.json(result, result.duplicate ? 200 : 201);
   });
@@ -256,15 +411,20 @@ export function eventsRouter(ctx: ApiContext): Hono {
       : q.from ?? 1;
     const accept = c.req.header("accept") ?? "";
     if (accept.includes("application/json") && !accept.includes("text/event-stream")) {
+      // one more than the page: `next` is null at the end of the log, also for a full page
       const events = [];
-      for await (const e of ctx.store.readAll({ from, limit: q.limit })) events.push(e);
-      const next = events.length === q.limit ? events.at(-1)!.position + 1 : null;
-      return c.json({ events, next });
+      for await (const e of ctx.store.readAll({ from, limit: q.limit + 1 })) events.push(e);
+      const more = events.length > q.limit;
+      if (more) events.pop();
+      return c.json({ events, next: more ? events.at(-1)!.position + 1 : null });
     }
     return streamSSE(c, async (stream) => {
       const ac = new AbortController();
-      stream.onAbort(() => ac.abort());
-      ctx.shutdown?.addEventListener("abort", () => ac.abort(), { once: true });
+      const end = () => ac.abort();
+      stream.onAbort(end);
+      // removed when this stream ends: the server's signal outlives every connection, and a
+      // listener left on it would keep each closed stream (and its closure) alive
+      ctx.shutdown?.addEventListener("abort", end, { once: true });
       if (ctx.shutdown?.aborted) ac.abort();
       // a comment line now and then keeps proxies from closing an idle stream
       const keepalive = setInterval(() => void stream.write(": keepalive\n\n"), KEEPALIVE_MS);
@@ -273,8 +433,17 @@ export function eventsRouter(ctx: ApiContext): Hono {
           await stream.writeSSE({ id: String(e.position), data: JSON.stringify(e) });
           if (ac.signal.aborted) break;
         }
+      } catch (err) {
+        // an event the log cannot read (or a damaged file): say so, naming the position, rather
+        // than ending as if the log had no more
+        const [status, body] = errorResponseOf(err);
+        if (status >= 500) logServerError(c, err, status, body);
+        if (!ac.signal.aborted) {
+          await stream.writeSSE({ event: "error", data: JSON.stringify(body) });
+        }
       } finally {
         clearInterval(keepalive);
+        ctx.shutdown?.removeEventListener("abort", end);
       }
     });
   });

@@ -14,6 +14,7 @@ import { resolveId } from "./_ids.ts";
 import { describeRoute } from "./openapi.ts";
 import { MAX_SHEET_COLUMNS, sessionSheet } from "../engine/timeline_sheet.ts";
 import { SessionEnded, SessionStarted } from "../events/schemas.ts";
+import { IsoDateTime } from "../events/iso_date_time.ts";
 
 /** `GET /v1/sessions` answer. */
 export const SessionsList = z.object({
@@ -23,7 +24,8 @@ export const SessionsList = z.object({
     version: z.number().int(),
     firstPosition: z.number().int(),
     lastPosition: z.number().int(),
-    createdAt: z.string(),
+    /** The first event's `meta.recordedAt`. */
+    createdAt: IsoDateTime,
     started: SessionStarted.nullable(),
     ended: SessionEnded.nullable(),
   })),
@@ -35,7 +37,7 @@ export const Timeline = z.object({
   timeline: z.array(z.object({
     position: z.number().int(),
     streamVersion: z.number().int(),
-    recordedAt: z.string(),
+    recordedAt: IsoDateTime,
     type: z.string(),
     summary: z.string(),
   })),

@@ -160,6 +160,12 @@ function flagValue(command: string, name: string, f: FlagSpec, value: string): s
   const n = Number(value);
   const min = f.min ?? -Number.MAX_SAFE_INTEGER;
   const max = f.max ?? Number.MAX_SAFE_INTEGER;
+  if (f.max === undefined && f.min !== undefined && n > max) {
+    // "of at least 0" would not say what is wrong with 99999999999999999999
+    throw new UsageError(
+      `${command}: --${name} is too large: the largest is ${max}, got ${JSON.stringify(value)}`,
+    );
+  }
   if (!Number.isSafeInteger(n) || n < min || n > max) {
     const range = f.max === undefined && f.min !== undefined
       ? `of at least ${min}`

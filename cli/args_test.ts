@@ -143,6 +143,14 @@ Deno.test("parseArgs() refuses an integer flag outside its min..max, naming the 
       `serve: --${flag} must be an integer ${range}, got ${JSON.stringify(value)}`,
     );
   }
+  // no upper bound of its own: past the largest safe integer is "too large", not "at least 1"
+  for (const value of ["9007199254740992", "99999999999999999999", "1" + "0".repeat(400)]) {
+    assertThrows(
+      () => parseArgs(spec, ["--limit", value]),
+      UsageError,
+      `serve: --limit is too large: the largest is 9007199254740991, got "${value}"`,
+    );
+  }
 });
 
 Deno.test("parseArgs() takes a boolean flag bare, =true or =false, and nothing else", () => {

@@ -202,7 +202,9 @@ function checkToolFlags(tool: string, args: ParsedArgs): void {
 export async function run(args: ParsedArgs): Promise<number> {
   const [tool, ...words] = args.positionals;
   const db = dbPath(args);
-  checkStorePath(db, dbLabel(args)); // a directory or another program's file: refused before any daemon starts
+  // a directory, another program's file, a damaged or read-only one: refused before any daemon
+  // starts (every tool records events)
+  checkStorePath(db, dbLabel(args), { writes: true });
   if (tool === "__daemon") {
     const { runDaemon } = await import("./_blaze_daemon.ts");
     await runDaemon(db);

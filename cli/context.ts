@@ -10,9 +10,19 @@ import { DatabaseSync } from "node:sqlite";
 import type { FlagSpec, ParsedArgs } from "./args.ts";
 import { InputError } from "./errors.ts";
 import { streamIdOf } from "../engine/time_travel.ts";
-import { SqliteEventStore } from "../events/sqlite_event_store.ts";
-import { type DatabaseContents, databaseContents } from "../events/migrations.ts";
-import type { EventStore } from "../events/event_store.ts";
+import {
+  asStoreFileError,
+  refuseReadOnly,
+  SqliteEventStore,
+} from "../events/sqlite_event_store.ts";
+import {
+  type DatabaseContents,
+  databaseContents,
+  LATEST_VERSION,
+  layoutVersion,
+  NewerLayoutError,
+} from "../events/migrations.ts";
+import type { EventStore, StoreFileError } from "../events/event_store.ts";
 import { shareRunsLock } from "./_runs_lock.ts";
 
 /** The `--db PATH` flag; spread into a command's `flags`. */
@@ -62,30 +72,39 @@ export function dbLabel(args: ParsedArgs): string {
  * Opens the event store a command uses: creating the file and its directory when missing (or
  * empty), or, for a command that only reads (`existing`), refusing a path where no log is, so a
  * mistyped `--db` does not leave a database behind. A directory, or a file that holds something
- * else (not SQLite, or another program's tables), is refused before anything is written to it.
+ * else (not SQLite, or another program's tables), is refused before anything is written to it;
+ * so is a damaged file, one of a newer Cairn's layout and, for a command that writes, a
+ * read-only one (`StoreFileError`: `PATH: …`, exit 2). A command that only reads (`existing`)
+ * opens a read-only file, writing nothing to open it.
  *
  * A command that may write (not `existing`) holds the log's runs lock shared while the store is
  * open (`cli/_runs_lock.ts`), so that a starting `serve` knows a live process may be running
  * a playback or validation on it.
  *
  * @param args parsed arguments (may carry `--db`)
- * @param options `existing`: the file must already hold an event log; `runsLock: false`: do not
- *   take the runs lock (`serve` claims it itself)
+ * @param options `existing`: the file must already hold an event log (and is only read);
+ *   `readOnly`: the command only reads (`optimize SESSION`), so a read-only file opens;
+ *   `runsLock: false`: do not take the runs lock (`serve` claims it itself)
  * @returns the open store; the caller closes it (which lets go of the lock)
  * @throws {InputError} `No event log at PATH …` when `existing` and there is none (exit 2, as a
  *   missing input file)
  * @throws {InputError} `PATH: …` when the path is a directory or not a Cairn event log
+ * @throws {StoreFileError} `PATH: …` when the file is damaged, read-only (for a command that
+ *   writes) or of a newer layout
  */
 export function openStore(
   args: ParsedArgs,
-  options: { existing?: boolean; runsLock?: boolean } = {},
+  options: { existing?: boolean; readOnly?: boolean; runsLock?: boolean } = {},
 ): SqliteEventStore {
   const path = dbPath(args);
   const contents = checkStorePath(path, dbLabel(args));
   if (options.existing && contents === "empty") {
     throw new InputError(`No event log at ${dbLabel(args)} (cairn ingest FILE creates one)`);
   }
-  const store = SqliteEventStore.open(path);
+  const store = SqliteEventStore.open(path, {
+    name: dbLabel(args),
+    ...(options.existing || options.readOnly ? { readOnly: true } : {}),
+  });
   if (options.existing || options.runsLock === false || path === ":memory:") return store;
   const lock = shareRunsLock(path);
   if (lock) {
@@ -107,10 +126,16 @@ export function openStore(
  *
  * @param path the database path (`--db`, `CAIRN_DB` or the default)
  * @param label how errors name it (see {@linkcode dbLabel}; default the path)
+ * @param options `writes`: the command will write to it, so a read-only file is refused too
  * @returns what the file holds ("empty" when there is none yet)
  * @throws {InputError} `PATH: is a directory …` or `PATH: not a Cairn event log`
+ * @throws {StoreFileError} `PATH: …` for a damaged file or one of a newer Cairn's layout
  */
-export function checkStorePath(path: string, label = path): DatabaseContents {
+export function checkStorePath(
+  path: string,
+  label = path,
+  options: { writes?: boolean } = {},
+): DatabaseContents {
   if (path === ":memory:" || !existsSync(path)) return "empty";
   if (Deno.statSync(path).isDirectory) {
     throw new InputError(
@@ -119,22 +144,33 @@ export function checkStorePath(path: string, label = path): DatabaseContents {
       })`,
     );
   }
-  const contents = contentsOf(path);
+  const contents = contentsOf(path, label);
   if (contents === "other") throw new InputError(`${label}: not a Cairn event log`);
+  if (options.writes) refuseReadOnly(path, label);
   return contents;
 }
 
-/** SQLite's result code for a file that is not a database. */
-const SQLITE_NOTADB = 26;
-
-/** What an existing file holds, read without writing to it; a file that is not SQLite is "other". */
-function contentsOf(path: string): DatabaseContents {
-  const db = new DatabaseSync(path, { timeout: 10_000 });
+/**
+ * What an existing file holds, read without writing to it; a file that is not SQLite is
+ * "other". A damaged file (or one SQLite cannot open) is a `StoreFileError` naming it.
+ */
+function contentsOf(path: string, label: string): DatabaseContents {
+  let db: DatabaseSync;
   try {
-    return databaseContents(db);
+    db = new DatabaseSync(path, { timeout: 10_000 });
   } catch (err) {
-    if ((err as { errcode?: unknown }).errcode === SQLITE_NOTADB) return "other";
-    throw err;
+    throw asStoreFileError(err, label);
+  }
+  try {
+    const contents = databaseContents(db);
+    // a newer Cairn's file is refused here too: `blaze start` checks before its daemon opens it
+    const version = contents === "event log" ? layoutVersion(db) : 0;
+    if (version > LATEST_VERSION) throw new NewerLayoutError(version);
+    return contents;
+  } catch (err) {
+    const fileError = asStoreFileError(err, label);
+    if ((fileError as StoreFileError).fault === "not a database") return "other";
+    throw fileError;
   } finally {
     db.close();
   }

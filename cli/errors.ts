@@ -2,14 +2,18 @@
  * One place that turns an error into the one line the CLI prints and its exit code.
  *
  * Bad input exits 2: usage (a flag's value, an empty argument), parse and schema errors,
- * unknown formats, a file that is not a Cairn event log, and a session named on the command
- * line that does not exist. A version conflict, a missing event log (a reading command's
+ * unknown formats, a file that is not a Cairn event log (or a damaged, read-only or newer one:
+ * the database is the command's input, and the line names it), a stored event that cannot be
+ * read (named by its position), and a session named on the command line that does not exist. A
+ * version conflict, a missing event log (a reading command's
  * `--db` where none is) or anything else that fails exits 1.
  *
  * @module
  */
 import { z } from "zod";
 import { UsageError } from "./args.ts";
+import { StoreFileError } from "../events/event_store.ts";
+import { UnreadableEventError } from "../events/upcasters.ts";
 
 /** Bad input that names its source: a file and a field or line. Exit code 2. */
 export class InputError extends Error {
@@ -48,7 +52,8 @@ function fileSystemLine(message: string): string | undefined {
 export function exitCodeOf(err: unknown): number {
   if (
     err instanceof UsageError || err instanceof InputError || err instanceof SyntaxError ||
-    err instanceof z.ZodError
+    err instanceof z.ZodError || err instanceof StoreFileError ||
+    err instanceof UnreadableEventError
   ) return 2;
   return 1;
 }

@@ -9,6 +9,7 @@ import { join } from "node:path";
 import { type CommandSpec, type ParsedArgs, str, UsageError } from "./args.ts";
 import { DB_FLAGS, openStore, resolveStream } from "./context.ts";
 import { prepareOutFile } from "./_out_file.ts";
+import { InputError } from "./errors.ts";
 import { type EventStore, NotFoundError } from "../events/event_store.ts";
 import type { StoredEvent } from "../events/schemas.ts";
 import { eventsToCapture } from "../engine/formats/capture_v1.ts";
@@ -33,6 +34,8 @@ export interface LoadedSession {
  * @param session a session id (`abc…`) or stream id (`session-abc…`)
  * @returns the events in order and the blob bytes by hash
  * @throws {NotFoundError} when the session has no events
+ * @throws {InputError} naming the session and the position of an event whose blob the database
+ *   does not hold (exit 2: the database is the command's input, and it is at fault)
  */
 export async function loadSession(store: EventStore, session: string): Promise<LoadedSession> {
   const sessionId = session.startsWith("session-") ? session.slice("session-".length) : session;
@@ -42,7 +45,16 @@ export async function loadSession(store: EventStore, session: string): Promise<L
   const blobs = new Map<string, Uint8Array>();
   for (const e of events) {
     for (const ref of blobRefsIn(e.data)) {
-      if (!blobs.has(ref.hash)) blobs.set(ref.hash, (await store.getBlob(ref.hash)).bytes);
+      if (blobs.has(ref.hash)) continue;
+      try {
+        blobs.set(ref.hash, (await store.getBlob(ref.hash)).bytes);
+      } catch (err) {
+        if (!(err instanceof NotFoundError)) throw err;
+        // the log took an event whose blob was never stored: the file would not read back in
+        throw new InputError(
+          `session-${sessionId}: the ${e.type} at position ${e.position} references blob ${ref.hash}, which is not in the database`,
+        );
+      }
     }
   }
   return { sessionId, events, blobs };

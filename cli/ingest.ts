@@ -10,7 +10,7 @@ import { dirname, resolve } from "node:path";
 import { bool, type CommandSpec, type ParsedArgs, str } from "./args.ts";
 import { DB_FLAGS, openStore } from "./context.ts";
 import { InputError } from "./errors.ts";
-import { type EventStore, NotFoundError } from "../events/event_store.ts";
+import type { EventStore } from "../events/event_store.ts";
 import { EVENT_SCHEMAS } from "../events/schemas.ts";
 import { blobRefOf } from "../engine/formats/blob_ref.ts";
 import { FormatError } from "../engine/formats/format_error.ts";
@@ -21,6 +21,7 @@ import {
   prepareImport,
 } from "../engine/formats/import_file.ts";
 import { decodeUtf8 } from "../engine/formats/utf8_text.ts";
+import { findUnstoredBlob } from "../engine/formats/session_rules.ts";
 import { geometryOutOfRange } from "../engine/formats/screen_point.ts";
 
 /** Options of {@linkcode ingestFile}. */
@@ -148,16 +149,12 @@ export function withSessionId(prepared: PreparedFile, sessionId: string): Prepar
  * @throws {InputError} naming the file, the line and the hash of a missing blob
  */
 export async function checkExternalBlobs(store: EventStore, prepared: PreparedFile): Promise<void> {
-  for (const [hash, line] of prepared.external) {
-    try {
-      await store.getBlob(hash);
-    } catch (err) {
-      if (!(err instanceof NotFoundError)) throw err;
-      throw new InputError(
-        `${prepared.file}: line ${line}: blob ${hash} is neither in the file nor in the database`,
-      );
-    }
-  }
+  const missing = await findUnstoredBlob(store, prepared.external);
+  if (missing === undefined) return;
+  const [hash, line] = missing;
+  throw new InputError(
+    `${prepared.file}: line ${line}: blob ${hash} is neither in the file nor in the database`,
+  );
 }
 
 /**

@@ -182,10 +182,12 @@ export async function run(args: ParsedArgs): Promise<number> {
   const stepModes = parseStepModes(list(args, "step-mode"));
   const out = str(args, "out");
   if (out) await prepareOutFile(out, "--out", [target]);
-  const store = openStore(args);
+  const file = await isFile(target);
+  // a stored session is only read: a read-only log still optimizes
+  const store = openStore(args, file ? {} : { readOnly: true });
   try {
     let sessionId: string;
-    if (await isFile(target)) sessionId = await ingestOnce(store, target);
+    if (file) sessionId = await ingestOnce(store, target);
     else if (/\.(json|jsonl|ya?ml)$/i.test(target) || target.includes("/")) {
       throw new InputError(`${target}: no such file`);
     } else {

@@ -178,19 +178,28 @@ export async function run(args: ParsedArgs): Promise<number> {
       shutdown: ac.signal,
       ...(config.token === undefined ? {} : { token: config.token }),
     });
-    const server = Deno.serve({
-      hostname: config.host,
-      port: config.port,
-      signal: ac.signal,
-      onListen: ({ hostname, port }) => {
-        const shown = hostname.includes(":") ? `[${hostname}]` : hostname;
-        console.log(
-          `Cairn API on http://${shown}:${port} (db ${dbPath(args)}${
-            config.token ? ", bearer token required" : ""
-          })`,
-        );
-      },
-    }, app.fetch);
+    let server: Deno.HttpServer;
+    try {
+      server = Deno.serve({
+        hostname: config.host,
+        port: config.port,
+        signal: ac.signal,
+        onListen: ({ hostname, port }) => {
+          const shown = hostname.includes(":") ? `[${hostname}]` : hostname;
+          console.log(
+            `Cairn API on http://${shown}:${port} (db ${dbPath(args)}${
+              config.token ? ", bearer token required" : ""
+            })`,
+          );
+        },
+      }, app.fetch);
+    } catch (err) {
+      // as `record --port`: bad input, naming the port (Deno says only "Address already in use")
+      if (err instanceof Deno.errors.AddrInUse) {
+        throw new InputError(`serve: --port: port ${config.port} on ${config.host} is in use`);
+      }
+      throw err;
+    }
     await server.finished;
     return 0;
   } finally {

@@ -55,7 +55,7 @@ Deno.test("cairn serve starts on 127.0.0.1, answers, keeps --body-limit, and sto
     assertEquals(res.status, 200);
     assertEquals((await res.json()).openapi, "3.1.0");
     const append = (text: string) =>
-      fetch(`${url}/v1/streams/session-a/events`, {
+      fetch(`${url}/v1/streams/notes-a/events`, {
         method: "POST",
         headers: { "content-type": "application/json" },
         body: JSON.stringify({ events: [{ type: "StepStarted", data: { index: 0, text } }] }),
@@ -110,4 +110,26 @@ Deno.test("cairn serve with CAIRN_TOKEN='   ' exits 2 with one line instead of s
   const err = new TextDecoder().decode(out.stderr).trim();
   assertStringIncludes(err, "CAIRN_TOKEN is only whitespace");
   assertEquals(err.split("\n").length, 1);
+});
+
+Deno.test("cairn serve on a port in use says which port (exit 2), as record does", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "cairn_serve_port_" });
+  const taken = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+  try {
+    const port = (taken.addr as Deno.NetAddr).port;
+    const out = await new Deno.Command(Deno.execPath(), {
+      args: ["run", "-A", MAIN, "serve", "--port", String(port), "--db", `${dir}/c.db`],
+      env: { NO_COLOR: "1", CAIRN_TOKEN: "" },
+      stdout: "piped",
+      stderr: "piped",
+    }).output();
+    const stderr = new TextDecoder().decode(out.stderr);
+    assertEquals(
+      [out.code, stderr],
+      [2, `cairn serve: --port: port ${port} on 127.0.0.1 is in use\n`],
+    );
+  } finally {
+    taken.close();
+    await Deno.remove(dir, { recursive: true });
+  }
 });

@@ -41,6 +41,27 @@ export class InvalidStreamError extends TypeError {
   override name = "InvalidStreamError";
 }
 
+/** What is wrong with a store's file, as {@linkcode StoreFileError} tells it. */
+export type StoreFileFault = "read-only" | "damaged" | "not a database" | "cannot open" | "newer";
+
+/**
+ * Raised when the store's file cannot serve as the event log: read-only for a command that
+ * writes, damaged (truncated, overwritten), not SQLite, not openable, or written by a newer
+ * Cairn. The message starts with the file's name (`cairn.db: …`), so one line says which file
+ * and what is wrong with it.
+ */
+export class StoreFileError extends Error {
+  override name = "StoreFileError";
+  /**
+   * @param file how the file is named (a path, or `PATH (from CAIRN_DB)`)
+   * @param fault what is wrong with it
+   * @param message the whole message, starting with `file`
+   */
+  constructor(readonly file: string, readonly fault: StoreFileFault, message: string) {
+    super(message);
+  }
+}
+
 /** Raised when a stream, blob or other stored thing does not exist. */
 export class NotFoundError extends Error {
   override name = "NotFoundError";

@@ -178,36 +178,64 @@ export function databaseContents(db: DatabaseSync): DatabaseContents {
 /** The newest layout version this code knows. */
 export const LATEST_VERSION: number = MIGRATIONS.at(-1)!.version;
 
+/** Raised when a database was written by a newer Cairn: its layout version is unknown here. */
+export class NewerLayoutError extends Error {
+  override name = "NewerLayoutError";
+  constructor(readonly version: number) {
+    super(`Database layout version ${version} is newer than this Cairn knows (${LATEST_VERSION})`);
+  }
+}
+
+/**
+ * A database's layout version, read without writing: the newest applied migration, 1 for a
+ * file from before `schema_migrations` (an `events` table alone), 0 for a new file.
+ *
+ * @param db an open database
+ * @returns the layout version
+ * @example
+ * ```ts
+ * import { DatabaseSync } from "node:sqlite";
+ * const db = new DatabaseSync(":memory:");
+ * if (layoutVersion(db) !== 0) throw new Error();
+ * migrate(db);
+ * if (layoutVersion(db) !== LATEST_VERSION) throw new Error();
+ * ```
+ */
+export function layoutVersion(db: DatabaseSync): number {
+  const tables = new Set(
+    db.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").all().map((r) => r.name),
+  );
+  if (tables.has("schema_migrations")) {
+    const v = (db.prepare("SELECT coalesce(max(version), 0) AS v FROM schema_migrations")
+      .get() as { v: number }).v;
+    if (v > 0) return v;
+  }
+  return tables.has("events") ? 1 : 0;
+}
+
 /**
  * Upgrades a database to the latest layout, in one `BEGIN IMMEDIATE` transaction, so two
- * processes opening the same old file migrate it once.
+ * processes opening the same old file migrate it once. A file already at the latest layout is
+ * only read (no lock, no write): a read-only file that needs no migration opens.
  *
  * @param db an open database
  * @returns the versions applied (empty when the file was current)
- * @throws {Error} when the file was written by a newer Cairn (an unknown layout version)
+ * @throws {NewerLayoutError} when the file was written by a newer Cairn (an unknown layout
+ *   version)
  */
 export function migrate(db: DatabaseSync): number[] {
+  const seen = layoutVersion(db);
+  if (seen > LATEST_VERSION) throw new NewerLayoutError(seen);
+  if (seen === LATEST_VERSION) return [];
   db.exec("BEGIN IMMEDIATE");
   try {
     db.exec(`CREATE TABLE IF NOT EXISTS schema_migrations (
       version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL)`);
-    let current = (db.prepare("SELECT coalesce(max(version), 0) AS v FROM schema_migrations")
-      .get() as { v: number }).v;
-    if (current === 0) {
-      const legacy = db.prepare(
-        "SELECT 1 AS x FROM sqlite_master WHERE type = 'table' AND name = 'events'",
-      ).get();
-      if (legacy) {
-        // Layout 1 predates schema_migrations: record it as applied.
-        recordApplied(db, MIGRATIONS[0]!);
-        current = 1;
-      }
-    }
-    if (current > LATEST_VERSION) {
-      throw new Error(
-        `Database layout version ${current} is newer than this Cairn knows (${LATEST_VERSION})`,
-      );
-    }
+    // again inside the lock: another process may have migrated the file meanwhile
+    const current = layoutVersion(db);
+    if (current > LATEST_VERSION) throw new NewerLayoutError(current);
+    // Layout 1 predates schema_migrations: record it as applied.
+    if (current === 1 && !isRecorded(db, 1)) recordApplied(db, MIGRATIONS[0]!);
     const applied: number[] = [];
     for (const m of MIGRATIONS) {
       if (m.version <= current) continue;
@@ -221,6 +249,11 @@ export function migrate(db: DatabaseSync): number[] {
     db.exec("ROLLBACK");
     throw err;
   }
+}
+
+function isRecorded(db: DatabaseSync, version: number): boolean {
+  return db.prepare("SELECT 1 AS x FROM schema_migrations WHERE version = ?").get(version) !==
+    undefined;
 }
 
 function recordApplied(db: DatabaseSync, m: Migration): void {

@@ -7,6 +7,7 @@
  * @module
  */
 import { z } from "zod";
+import { IsoDateTime } from "./iso_date_time.ts";
 
 /** A content-addressed blob: sha256 hex, media type and size in bytes. */
 export const BlobRef = z.object({
@@ -360,7 +361,8 @@ export const CURRENT_SCHEMA_VERSION: Record<EventType, number> = {
 
 /** Metadata every stored event carries. */
 export const EventMeta = z.object({
-  recordedAt: z.string(),
+  /** When it happened: ISO 8601 with seconds and a time zone (the store refuses anything else). */
+  recordedAt: IsoDateTime,
   causationId: z.string().optional(),
   correlationId: z.string().optional(),
   idempotencyKey: z.string().optional(),

@@ -14,7 +14,7 @@
  */
 import { DatabaseSync, type SQLInputValue, type StatementSync } from "node:sqlite";
 import { createHash } from "node:crypto";
-import { mkdirSync } from "node:fs";
+import { existsSync, mkdirSync } from "node:fs";
 import { dirname } from "node:path";
 import {
   type AppendBatch,
@@ -26,6 +26,8 @@ import {
   IdempotencyError,
   NotFoundError,
   type ReadOptions,
+  StoreFileError,
+  type StoreFileFault,
   type StreamInfo,
 } from "./event_store.ts";
 import {
@@ -34,8 +36,9 @@ import {
   type NewEvent,
   type StoredEvent,
 } from "./schemas.ts";
-import { migrate } from "./migrations.ts";
-import { upcast } from "./upcasters.ts";
+import { LATEST_VERSION, layoutVersion, migrate, NewerLayoutError } from "./migrations.ts";
+import { UnreadableEventError, upcast } from "./upcasters.ts";
+import { isIsoDateTime } from "./iso_date_time.ts";
 import { Checkpointer } from "./checkpointer.ts";
 import { EVENT_CHECKS } from "./exact_check.ts";
 
@@ -57,6 +60,14 @@ export interface OpenOptions {
    * connection checkpoints itself when the WAL reaches 64 MB (for comparison in benches).
    */
   checkpointThread?: boolean;
+  /**
+   * The caller only reads (`history`, `export`): a file that cannot be written still opens when
+   * its layout is current (nothing is written to open it); an append then fails with
+   * {@linkcode StoreFileError}. Default false: a file that cannot be written is refused at once.
+   */
+  readOnly?: boolean;
+  /** How errors name the file (default the path): `cairn.db (from CAIRN_DB)`. */
+  name?: string;
 }
 
 /** An events row as an array: position, stream_id, stream_version, type, schema_version, data, meta. */
@@ -87,6 +98,8 @@ export class SqliteEventStore implements EventStore {
   readonly #s: Record<string, StatementSync>;
   readonly #listeners = new Set<() => void>();
   readonly #checkpointer: Checkpointer | undefined;
+  /** How errors name the file. */
+  readonly #name: string;
   /**
    * What this connection knows of the log as of `PRAGMA data_version` = `dataVersion` (which
    * changes whenever another connection commits): the head, the stream of the event at the
@@ -103,8 +116,9 @@ export class SqliteEventStore implements EventStore {
   #unCheckpointed = 0;
   #closed = false;
 
-  private constructor(db: DatabaseSync, checkpointer: Checkpointer | undefined) {
+  private constructor(db: DatabaseSync, checkpointer: Checkpointer | undefined, name: string) {
     this.#db = db;
+    this.#name = name;
     this.#checkpointer = checkpointer;
     const p = (sql: string) => db.prepare(sql);
     this.#s = {
@@ -183,8 +197,10 @@ export class SqliteEventStore implements EventStore {
    * Opens (creating when missing, with its parent directories) and upgrades a store file.
    *
    * @param path a file path, or `":memory:"`
-   * @param options lock wait
+   * @param options lock wait, whether the caller only reads, how errors name the file
    * @returns the open store
+   * @throws {StoreFileError} naming the file when it cannot be the event log: read-only (unless
+   *   `readOnly`), damaged, not SQLite, not openable, or of a newer layout
    * @example
    * ```ts
    * const store = SqliteEventStore.open(":memory:");
@@ -194,11 +210,22 @@ export class SqliteEventStore implements EventStore {
    * ```
    */
   static open(path: string, options: OpenOptions = {}): SqliteEventStore {
-    if (path !== ":memory:") mkdirSync(dirname(path), { recursive: true });
-    const db = new DatabaseSync(path);
+    const name = options.name ?? path;
+    const file = path !== ":memory:";
+    if (file && !options.readOnly) {
+      mkdirSync(dirname(path), { recursive: true });
+      refuseReadOnly(path, name);
+    }
+    let db: DatabaseSync;
+    try {
+      db = new DatabaseSync(path);
+    } catch (err) {
+      throw asStoreFileError(err, name);
+    }
     try {
       db.exec(`PRAGMA busy_timeout = ${Math.trunc(options.busyTimeoutMs ?? 10_000)}`);
-      db.exec("PRAGMA journal_mode = WAL");
+      // a Cairn file is in WAL mode already; only a writer may have to switch a new one
+      if (!options.readOnly || layoutVersion(db) === 0) db.exec("PRAGMA journal_mode = WAL");
       db.exec("PRAGMA synchronous = NORMAL");
       // reads of the main file through mmap rather than pread copies (~30 % faster full reads)
       db.exec("PRAGMA mmap_size = 268435456");
@@ -211,12 +238,12 @@ export class SqliteEventStore implements EventStore {
       // truncated back to 64 MB after one.
       db.exec("PRAGMA wal_autocheckpoint = 16000");
       db.exec("PRAGMA journal_size_limit = 67108864");
-      migrate(db);
-      const thread = path !== ":memory:" && options.checkpointThread !== false;
-      return new SqliteEventStore(db, thread ? new Checkpointer(path) : undefined);
+      migrateFile(db, name, options.readOnly === true);
+      const thread = file && options.checkpointThread !== false;
+      return new SqliteEventStore(db, thread ? new Checkpointer(path) : undefined, name);
     } catch (err) {
       db.close();
-      throw err;
+      throw asStoreFileError(err, name);
     }
   }
 
@@ -281,7 +308,7 @@ export class SqliteEventStore implements EventStore {
     } catch (err) {
       this.#known.dataVersion = -1;
       s.rollback!.run();
-      throw err;
+      throw asStoreFileError(err, this.#name);
     }
     let bytes = 0;
     for (let i = 0; i < batches.length; i++) {
@@ -419,25 +446,32 @@ export class SqliteEventStore implements EventStore {
   *readStreamSync(streamId: string, options: ReadOptions = {}): Iterable<StoredEvent> {
     const from = options.from ?? 1;
     let left = options.limit ?? Infinity;
-    const segments = this.#s.segments!.all(streamId) as unknown as Segment[];
-    for (const seg of segments) {
-      const [start, firstVersion, next] = seg;
-      // the last run follows appends made while it is read
-      const end = next === null ? Infinity : next - 1;
-      if (next !== null && firstVersion + end - start < from) continue;
-      let at = start + Math.max(0, from - firstVersion);
-      while (left > 0) {
-        const n = Math.min(PAGE_SIZE, left);
-        const rows = this.#s.readRange!.all(at, end, n) as unknown as EventRow[];
-        for (const r of rows) {
-          if (r[1] !== streamId) return; // another stream's run: this stream has no more
-          yield toEvent(r);
+    // the row being read, for an error's position (the try costs nothing until it catches)
+    let r: EventRow | undefined;
+    try {
+      const segments = this.#s.segments!.all(streamId) as unknown as Segment[];
+      for (const seg of segments) {
+        const [start, firstVersion, next] = seg;
+        // the last run follows appends made while it is read
+        const end = next === null ? Infinity : next - 1;
+        if (next !== null && firstVersion + end - start < from) continue;
+        let at = start + Math.max(0, from - firstVersion);
+        while (left > 0) {
+          const n = Math.min(PAGE_SIZE, left);
+          r = undefined;
+          const rows = this.#s.readRange!.all(at, end, n) as unknown as EventRow[];
+          for (r of rows) {
+            if (r[1] !== streamId) return; // another stream's run: this stream has no more
+            yield toEvent(r);
+          }
+          left -= rows.length;
+          if (rows.length < n) break;
+          at = rows[rows.length - 1]![0] + 1;
         }
-        left -= rows.length;
-        if (rows.length < n) break;
-        at = rows[rows.length - 1]![0] + 1;
+        if (left <= 0) return;
       }
-      if (left <= 0) return;
+    } catch (err) {
+      throw this.#readError(err, r);
     }
   }
 
@@ -450,14 +484,31 @@ export class SqliteEventStore implements EventStore {
   *readAllSync(options: ReadOptions = {}): Iterable<StoredEvent> {
     let next = options.from ?? 0;
     let left = options.limit ?? Infinity;
-    while (left > 0) {
-      const n = Math.min(PAGE_SIZE, left);
-      const rows = this.#s.readAll!.all(next, n) as unknown as EventRow[];
-      for (const r of rows) yield toEvent(r);
-      if (rows.length < n) return;
-      next = rows[rows.length - 1]![0] + 1;
-      left -= rows.length;
+    // the row being read, for an error's position (the try costs nothing until it catches)
+    let r: EventRow | undefined;
+    try {
+      while (left > 0) {
+        const n = Math.min(PAGE_SIZE, left);
+        r = undefined;
+        const rows = this.#s.readAll!.all(next, n) as unknown as EventRow[];
+        for (r of rows) yield toEvent(r);
+        if (rows.length < n) return;
+        next = rows[rows.length - 1]![0] + 1;
+        left -= rows.length;
+      }
+    } catch (err) {
+      throw this.#readError(err, r);
     }
+  }
+
+  /**
+   * What a read failed on, said with where: the file (damaged, say) or the stored event at a
+   * position (data that is not JSON, an unknown type or version). Only on the error path.
+   */
+  #readError(err: unknown, row: EventRow | undefined): unknown {
+    const fileError = asStoreFileError(err, this.#name);
+    if (fileError !== err || row === undefined) return fileError;
+    return unreadableRow(row, err);
   }
 
   /** See {@linkcode EventStore.subscribe}: in-process appends wake it at once, others within 200 ms. */
@@ -494,7 +545,11 @@ export class SqliteEventStore implements EventStore {
   }
 
   #headSync(): number {
-    return (this.#s.head!.get() as { position: number }).position;
+    try {
+      return (this.#s.head!.get() as { position: number }).position;
+    } catch (err) {
+      throw asStoreFileError(err, this.#name);
+    }
   }
 
   /** See {@linkcode EventStore.headPosition}. */
@@ -504,6 +559,14 @@ export class SqliteEventStore implements EventStore {
 
   /** See {@linkcode EventStore.streams}. */
   streams(prefix = ""): Promise<StreamInfo[]> {
+    try {
+      return Promise.resolve(this.#streamsSync(prefix));
+    } catch (err) {
+      return Promise.reject(asStoreFileError(err, this.#name));
+    }
+  }
+
+  #streamsSync(prefix: string): StreamInfo[] {
     const rows = this.#s.streams!.all(
       prefix,
       upperBound(prefix),
@@ -521,7 +584,7 @@ export class SqliteEventStore implements EventStore {
         createdAt: r.created_at,
       });
     }
-    return Promise.resolve(out);
+    return out;
   }
 
   /** See {@linkcode EventStore.deleteStream}. */
@@ -542,13 +605,17 @@ export class SqliteEventStore implements EventStore {
       return Promise.resolve(n);
     } catch (err) {
       s.rollback!.run();
-      return Promise.reject(err);
+      return Promise.reject(asStoreFileError(err, this.#name));
     }
   }
 
   /** See {@linkcode EventStore.putBlob}. The media type of the first put of some bytes is kept. */
   putBlob(bytes: Uint8Array, mediaType: string): Promise<BlobRef> {
-    return Promise.resolve(this.putBlobSync(bytes, mediaType));
+    try {
+      return Promise.resolve(this.putBlobSync(bytes, mediaType));
+    } catch (err) {
+      return Promise.reject(asStoreFileError(err, this.#name));
+    }
   }
 
   /** The synchronous body of {@linkcode putBlob}. */
@@ -563,9 +630,12 @@ export class SqliteEventStore implements EventStore {
 
   /** See {@linkcode EventStore.getBlob}. */
   getBlob(hash: string): Promise<Blob> {
-    const row = this.#s.getBlob!.get(hash) as
-      | { media_type: string; size: number; bytes: Uint8Array }
-      | undefined;
+    let row: { media_type: string; size: number; bytes: Uint8Array } | undefined;
+    try {
+      row = this.#s.getBlob!.get(hash) as typeof row;
+    } catch (err) {
+      return Promise.reject(asStoreFileError(err, this.#name));
+    }
     if (!row) return Promise.reject(new NotFoundError(`No blob with hash ${hash}`));
     return Promise.resolve({
       ref: { hash, mediaType: row.media_type, size: row.size },
@@ -580,6 +650,143 @@ export class SqliteEventStore implements EventStore {
     for (const l of [...this.#listeners]) l();
     this.#checkpointer?.close();
     this.#db.close();
+  }
+}
+
+/**
+ * Refuses a store file this process may not write (mode bits, `chattr +i`, a read-only mount):
+ * SQLite opens such a file read-only without a word, and the first append fails, so a command
+ * that writes is told at once, before it starts anything. A missing file passes.
+ *
+ * @param path the store's file
+ * @param name how the error names it (default the path)
+ * @throws {StoreFileError} `PATH: read-only file, and this command writes to the event log`
+ */
+export function refuseReadOnly(path: string, name = path): void {
+  if (path === ":memory:" || !existsSync(path) || writable(path)) return;
+  throw new StoreFileError(
+    name,
+    "read-only",
+    `${name}: read-only file, and this command writes to the event log`,
+  );
+}
+
+/**
+ * Whether this process may write a file (mode bits, `chattr +i`, a read-only mount): opened for
+ * writing as SQLite opens it, which changes nothing (`access(2)`-style checks of the mode bits
+ * miss an immutable file).
+ */
+function writable(path: string): boolean {
+  try {
+    Deno.openSync(path, { read: true, write: true }).close();
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Brings a file's layout up to date. A reader of a file that cannot be written still opens it
+ * when nothing is to be done; one that needs a migration is refused saying so.
+ */
+function migrateFile(db: DatabaseSync, name: string, readOnly: boolean): void {
+  try {
+    migrate(db);
+  } catch (err) {
+    const fileError = asStoreFileError(err, name);
+    if (readOnly && fileError instanceof StoreFileError && fileError.fault === "read-only") {
+      throw new StoreFileError(
+        name,
+        "read-only",
+        `${name}: read-only file, and its layout (version ${
+          layoutVersion(db)
+        }) must be upgraded to version ${LATEST_VERSION} first: open it once where it can be written`,
+      );
+    }
+    throw fileError;
+  }
+}
+
+/** SQLite's primary result codes for a file that cannot be the log, and what each means. */
+const SQLITE_FAULTS = new Map<number, StoreFileFault>([
+  [8, "read-only"], // SQLITE_READONLY
+  [11, "damaged"], // SQLITE_CORRUPT
+  [14, "cannot open"], // SQLITE_CANTOPEN
+  [26, "not a database"], // SQLITE_NOTADB
+]);
+/** The same by SQLite's messages: `exec()` errors carry no code, only the message. */
+const SQLITE_FAULT_MESSAGES: [RegExp, StoreFileFault][] = [
+  [/^attempt to write a readonly database/, "read-only"],
+  [/^database disk image is malformed/, "damaged"],
+  [/^unable to open database file/, "cannot open"],
+  [/^file is not a database/, "not a database"],
+];
+
+/**
+ * An error of SQLite's or of the layout check that says the file cannot be the event log, as a
+ * {@linkcode StoreFileError} naming it; any other error as it is.
+ *
+ * @param err what a call on the database threw
+ * @param name how to name the file
+ * @returns a `StoreFileError`, or `err` unchanged
+ * @example
+ * ```ts
+ * import { NewerLayoutError } from "./migrations.ts";
+ * const err = asStoreFileError(new NewerLayoutError(9), "x.db") as Error;
+ * if (!err.message.startsWith("x.db: written by a newer Cairn")) throw new Error(err.message);
+ * ```
+ */
+export function asStoreFileError(err: unknown, name: string): unknown {
+  if (err instanceof NewerLayoutError) {
+    return new StoreFileError(
+      name,
+      "newer",
+      `${name}: written by a newer Cairn (layout version ${err.version}; this Cairn knows up to ${LATEST_VERSION})`,
+    );
+  }
+  const e = err as { code?: unknown; errcode?: unknown; message?: unknown } | null;
+  if (e === null || typeof e !== "object" || e.code !== "ERR_SQLITE_ERROR") return err;
+  const message = String(e.message);
+  const fault = typeof e.errcode === "number"
+    ? SQLITE_FAULTS.get(e.errcode & 0xff)
+    : SQLITE_FAULT_MESSAGES.find(([re]) => re.test(message))?.[1];
+  if (fault === undefined) return err;
+  const what = {
+    "read-only": "read-only file, and this command writes to the event log",
+    "damaged": "damaged file, not a readable event log",
+    "cannot open": "cannot open the file",
+    "not a database": "not a Cairn event log",
+    "newer": "written by a newer Cairn",
+  }[fault];
+  return new StoreFileError(name, fault, `${name}: ${what} (${message})`);
+}
+
+/** A stored row that `toEvent` could not read, as an error naming its position (cold path). */
+function unreadableRow(row: EventRow, err: unknown): UnreadableEventError {
+  const [position, streamId, , type, version, rawData, rawMeta] = row;
+  const at = `Stored event at position ${position} (${type} in ${streamId})`;
+  const field = !parses(rawData) ? "data" : !parses(rawMeta) ? "meta" : undefined;
+  const why = err instanceof Error ? err.message : String(err);
+  if (field !== undefined) {
+    // JSON.parse's "at position 7 (line 1 column 8)" is a character of the text, not the log's
+    const where = why.replace(
+      / at position (\d+)(?: \(line \d+ column \d+\))?/,
+      " at character $1",
+    );
+    return new UnreadableEventError(`${at} is not valid JSON: ${field}: ${where}`, position);
+  }
+  return new UnreadableEventError(
+    `${at} cannot be read (schema version ${version}): ${why}`,
+    position,
+  );
+}
+
+function parses(text: string): boolean {
+  try {
+    JSON.parse(text);
+    return true;
+  } catch {
+    return false;
   }
 }
 
@@ -714,6 +921,14 @@ function serialize(e: NewEvent, i: number, now: string, key: string | undefined)
       }
     }
     recordedAt = m?.recordedAt;
+    // only events that bring their own time (imports) pay for this check (~0.4 µs)
+    if (recordedAt !== undefined && !isIsoDateTime(recordedAt)) {
+      throw new TypeError(
+        `Event ${i} (${type}): meta.recordedAt: expected an ISO 8601 date-time with seconds and a time zone (2026-03-09T10:00:02Z), got ${
+          JSON.stringify(recordedAt)
+        }`,
+      );
+    }
     meta = JSON.stringify({
       recordedAt: recordedAt ?? now,
       ...(m?.causationId === undefined ? {} : { causationId: m.causationId }),

@@ -10,9 +10,19 @@ import { CURRENT_SCHEMA_VERSION, EVENT_SCHEMAS, type EventType } from "./schemas
 /** Lifts data of `type` at `fromVersion` to `fromVersion + 1`. */
 export type Upcaster = (data: unknown) => unknown;
 
-/** Raised when a stored event cannot be read: unknown type, version or shape. */
+/**
+ * Raised when an event cannot be read: unknown type, version or shape, or (read from the
+ * store) stored data that is not JSON. `position` is the stored event's, when it has one.
+ */
 export class UnreadableEventError extends Error {
   override name = "UnreadableEventError";
+  /**
+   * @param message what is wrong
+   * @param position the stored event's global position, when read from the store
+   */
+  constructor(message: string, readonly position?: number) {
+    super(message);
+  }
 }
 
 const registry = new Map<string, { fn: Upcaster; input: z.ZodType }>();
@@ -76,13 +86,13 @@ export function upcast(
   data: unknown,
 ): { data: unknown; schemaVersion: number } {
   if (!Object.hasOwn(EVENT_SCHEMAS, type)) {
-    throw new UnreadableEventError(`Unknown stored event type ${JSON.stringify(type)}`);
+    throw new UnreadableEventError(`Unknown event type ${JSON.stringify(type)}`);
   }
   const t = type as EventType;
   const current = CURRENT_SCHEMA_VERSION[t];
   if (version > current) {
     throw new UnreadableEventError(
-      `Stored ${type} has schema version ${version}, newer than this Cairn knows (${current})`,
+      `${type} has schema version ${version}, newer than this Cairn knows (${current})`,
     );
   }
   let value = data;
@@ -95,13 +105,13 @@ export function upcast(
       const why = err instanceof z.ZodError
         ? z.prettifyError(err).split("\n").join(" ")
         : String(err);
-      throw new UnreadableEventError(`Stored ${type} (schema version ${v}) does not fit: ${why}`);
+      throw new UnreadableEventError(`${type} (schema version ${v}) does not fit: ${why}`);
     }
   }
   const parsed = EVENT_SCHEMAS[t].safeParse(value);
   if (!parsed.success) {
     throw new UnreadableEventError(
-      `Stored ${type} (schema version ${version}) does not fit: ${
+      `${type} (schema version ${version}) does not fit: ${
         z.prettifyError(parsed.error).split("\n").join(" ")
       }`,
     );

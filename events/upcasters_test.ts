@@ -39,7 +39,7 @@ Deno.test("upcast() raises on unknown types, newer versions and misshapen old da
   assertThrows(
     () => upcast("ScreenZapped", 1, {}),
     UnreadableEventError,
-    "Unknown stored event type",
+    "Unknown event type",
   );
   assertThrows(() => upcast("StepStarted", 99, {}), UnreadableEventError, "newer than this Cairn");
   assertThrows(() => upcast("ScreenCaptured", 0, {}), UnreadableEventError, "No upcaster");

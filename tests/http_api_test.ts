@@ -19,6 +19,10 @@ async function withApp(
 }
 
 const step = (index: number) => ({ type: "StepStarted", data: { index, text: `step ${index}` } });
+const started = (sessionId: string) => ({
+  type: "SessionStarted",
+  data: { sessionId, mode: "agent", platform: "web" },
+});
 
 /**
  * Checks an error response: the status, and the body `{ error: { code, message, issues? } }`
@@ -57,12 +61,12 @@ function post(body: unknown, headers: Record<string, string> = {}): RequestInit 
 Deno.test("POST /v1/streams/:id/events appends a batch and GET reads it back", async () => {
   await withApp(async (app) => {
     const res = await app.request(
-      "/v1/streams/session-a/events",
+      "/v1/streams/notes-a/events",
       post({ events: [step(0), step(1)] }),
     );
     assertEquals(res.status, 201);
     assertEquals(await res.json(), { positions: [1, 2], streamVersion: 2, duplicate: false });
-    const read = await app.request("/v1/streams/session-a/events?from=2");
+    const read = await app.request("/v1/streams/notes-a/events?from=2");
     assertEquals(read.status, 200);
     const body = await read.json();
     assertEquals(body.version, 2);
@@ -73,19 +77,19 @@ Deno.test("POST /v1/streams/:id/events appends a batch and GET reads it back", a
 
 Deno.test("POST /v1/streams/:id/events answers 409 on a version conflict (body or If-Match)", async () => {
   await withApp(async (app, store) => {
-    await app.request("/v1/streams/session-a/events", post({ events: [step(0)] }));
+    await app.request("/v1/streams/notes-a/events", post({ events: [step(0)] }));
     const a = await app.request(
-      "/v1/streams/session-a/events",
+      "/v1/streams/notes-a/events",
       post({ events: [step(1)], expectedVersion: 0 }),
     );
     await errorOf(a, 409, "conflict");
     const b = await app.request(
-      "/v1/streams/session-a/events",
+      "/v1/streams/notes-a/events",
       post({ events: [step(1)] }, { "If-Match": '"5"' }),
     );
     await errorOf(b, 409, "conflict");
     const c = await app.request(
-      "/v1/streams/session-a/events",
+      "/v1/streams/notes-a/events",
       post({ events: [step(1)] }, { "If-Match": '"1"' }),
     );
     assertEquals(c.status, 201);
@@ -96,16 +100,16 @@ Deno.test("POST /v1/streams/:id/events answers 409 on a version conflict (body o
 Deno.test("POST /v1/streams/:id/events honours Idempotency-Key", async () => {
   await withApp(async (app, store) => {
     const h = { "Idempotency-Key": "abc" };
-    const a = await app.request("/v1/streams/session-a/events", post({ events: [step(0)] }, h));
-    const b = await app.request("/v1/streams/session-a/events", post({ events: [step(0)] }, h));
+    const a = await app.request("/v1/streams/notes-a/events", post({ events: [step(0)] }, h));
+    const b = await app.request("/v1/streams/notes-a/events", post({ events: [step(0)] }, h));
     assertEquals(a.status, 201);
     assertEquals(b.status, 200);
     assertEquals((await b.json()).duplicate, true);
     // the key belongs to that stream and those events: reusing it for others is refused
-    const other = await app.request("/v1/streams/session-b/events", post({ events: [step(0)] }, h));
+    const other = await app.request("/v1/streams/notes-b/events", post({ events: [step(0)] }, h));
     await errorOf(other, 422, "idempotency_key_reused");
     const changed = await app.request(
-      "/v1/streams/session-a/events",
+      "/v1/streams/notes-a/events",
       post({ events: [step(1)] }, h),
     );
     const err = await errorOf(changed, 422, "idempotency_key_reused");
@@ -133,7 +137,7 @@ Deno.test("POST /v1/streams/:id/events answers 400 with issues for bad bodies, a
       [{ events: [step(0)], expectedVersion: -3 }, "body.expectedVersion"],
     ];
     for (const [body, mention] of cases) {
-      const res = await app.request("/v1/streams/session-a/events", post(body));
+      const res = await app.request("/v1/streams/notes-a/events", post(body));
       const err = await errorOf(res, 400, "invalid_request");
       assertStringIncludes(JSON.stringify(err), mention, JSON.stringify(body));
     }
@@ -144,7 +148,7 @@ Deno.test("POST /v1/streams/:id/events answers 400 with issues for bad bodies, a
 Deno.test("createApp() answers 413 above the body limit and 404 for unknown things", async () => {
   await withApp(async (app, store) => {
     const big = { events: [{ type: "StepStarted", data: { index: 0, text: "x".repeat(2000) } }] };
-    const res = await app.request("/v1/streams/session-a/events", post(big));
+    const res = await app.request("/v1/streams/notes-a/events", post(big));
     await errorOf(res, 413, "payload_too_large");
     assertEquals(await store.headPosition(), 0);
     // a body of unknown length (chunked: no Content-Length) is counted as it is read
@@ -153,12 +157,12 @@ Deno.test("createApp() answers 413 above the body limit and 404 for unknown thin
       headers: { "content-type": "application/json" },
       body: ReadableStream.from([new TextEncoder().encode(JSON.stringify(body))]),
     });
-    const long = await app.request("/v1/streams/session-a/events", chunked(big));
+    const long = await app.request("/v1/streams/notes-a/events", chunked(big));
     await errorOf(long, 413, "payload_too_large");
-    const short = await app.request("/v1/streams/session-a/events", chunked({ events: [step(0)] }));
+    const short = await app.request("/v1/streams/notes-a/events", chunked({ events: [step(0)] }));
     assertEquals(short.status, 201, await short.text());
     assertEquals(await store.headPosition(), 1);
-    await errorOf(await app.request("/v1/streams/session-zz/events"), 404, "not_found");
+    await errorOf(await app.request("/v1/streams/notes-zz/events"), 404, "not_found");
     await errorOf(await app.request(`/v1/blobs/${"a".repeat(64)}`), 404, "not_found");
     await errorOf(await app.request("/v1/nothing"), 404, "not_found");
   }, { bodyLimit: 1024 });
@@ -190,7 +194,7 @@ Deno.test("createApp() takes the bearer scheme in any case and names it on a 401
 
 Deno.test("createApp() refuses what a web page could send: other origins, other hosts, non-JSON bodies", async () => {
   await withApp(async (app, store) => {
-    const append = (init: RequestInit, url = "http://127.0.0.1:8787/v1/streams/session-a/events") =>
+    const append = (init: RequestInit, url = "http://127.0.0.1:8787/v1/streams/notes-a/events") =>
       app.request(url, init);
     // a page on another site: Origin names it
     const evil = { origin: "http://evil.example" };
@@ -203,7 +207,7 @@ Deno.test("createApp() refuses what a web page could send: other origins, other 
     // a rebound host name pointed at 127.0.0.1: the Host is not loopback
     const rebound = await append(
       post({ events: [step(0)] }),
-      "http://evil.example:8787/v1/streams/session-a/events",
+      "http://evil.example:8787/v1/streams/notes-a/events",
     );
     await errorOf(rebound, 403, "forbidden_host");
     // what a form or fetch without a preflight can send
@@ -220,7 +224,7 @@ Deno.test("createApp() refuses what a web page could send: other origins, other 
     const same = await append(post({ events: [step(0)] }, { origin: "http://127.0.0.1:8787" }));
     assertEquals(same.status, 201);
     const plusJson = await app.request(
-      "http://localhost/v1/streams/session-a/events",
+      "http://localhost/v1/streams/notes-a/events",
       post({ events: [step(1)] }, { "content-type": "application/vnd.cairn+json; charset=utf-8" }),
     );
     assertEquals(plusJson.status, 201);
@@ -237,31 +241,31 @@ Deno.test("createApp() refuses what a web page could send: other origins, other 
 
 Deno.test("POST /v1/streams/:id/events refuses headers that disagree with the body, or are empty", async () => {
   await withApp(async (app, store) => {
-    await app.request("/v1/streams/session-a/events", post({ events: [step(0)] }));
+    await app.request("/v1/streams/notes-a/events", post({ events: [step(0)] }));
     const stale = await app.request(
-      "/v1/streams/session-a/events",
+      "/v1/streams/notes-a/events",
       post({ events: [step(1)], expectedVersion: "any" }, { "If-Match": '"0"' }),
     );
     assertStringIncludes((await errorOf(stale, 400, "invalid_request")).message, "If-Match");
     const keys = await app.request(
-      "/v1/streams/session-a/events",
+      "/v1/streams/notes-a/events",
       post({ events: [step(1)], idempotencyKey: "k3" }, { "Idempotency-Key": "k2" }),
     );
     assertStringIncludes((await errorOf(keys, 400, "invalid_request")).message, "Idempotency-Key");
     const emptyKey = await app.request(
-      "/v1/streams/session-a/events",
+      "/v1/streams/notes-a/events",
       post({ events: [step(1)] }, { "Idempotency-Key": "" }),
     );
     await errorOf(emptyKey, 400, "invalid_request");
     const emptyMatch = await app.request(
-      "/v1/streams/session-a/events",
+      "/v1/streams/notes-a/events",
       post({ events: [step(1)] }, { "If-Match": "" }),
     );
     await errorOf(emptyMatch, 400, "invalid_request");
     assertEquals(await store.headPosition(), 1);
     // both, agreeing: appended once
     const agree = await app.request(
-      "/v1/streams/session-a/events",
+      "/v1/streams/notes-a/events",
       post({ events: [step(1)], expectedVersion: 1, idempotencyKey: "k" }, {
         "If-Match": '"1"',
         "Idempotency-Key": "k",
@@ -276,7 +280,7 @@ Deno.test("query numbers are decimal digits: empty, hex, exponent and unsafe val
   await withApp(async (app) => {
     await app.request(
       "/v1/streams/session-a/events",
-      post({ events: [step(0), step(1), step(2)] }),
+      post({ events: [started("a"), step(0), step(1)] }),
     );
     for (const q of ["at=", "at=0x2", "at=1e0", "at=1.0", "at=-1", "at=9007199254740993"]) {
       await errorOf(await app.request(`/v1/sessions/a/state?${q}`), 400, "invalid_request");
@@ -294,7 +298,7 @@ Deno.test("query numbers are decimal digits: empty, hex, exponent and unsafe val
 Deno.test("GET /v1/events treats an empty Last-Event-ID as none and keeps ?from", async () => {
   await withApp(async (app) => {
     await app.request(
-      "/v1/streams/session-a/events",
+      "/v1/streams/notes-a/events",
       post({ events: [step(0), step(1), step(2)] }),
     );
     const res = await app.request("/v1/events?from=3", {
@@ -307,7 +311,7 @@ Deno.test("GET /v1/events treats an empty Last-Event-ID as none and keeps ?from"
 
 Deno.test("GET /v1/sessions/:id/timeline answers 404 for an unknown session from any position", async () => {
   await withApp(async (app) => {
-    await app.request("/v1/streams/session-a/events", post({ events: [step(0), step(1)] }));
+    await app.request("/v1/streams/session-a/events", post({ events: [started("a"), step(0)] }));
     for (const from of [1, 2, 5]) {
       await errorOf(await app.request(`/v1/sessions/nope/timeline?from=${from}`), 404, "not_found");
     }
@@ -318,8 +322,9 @@ Deno.test("GET /v1/sessions/:id/timeline answers 404 for an unknown session from
 
 Deno.test("a session the log accepted but no projection can read answers 422, not 500", async () => {
   await withApp(async (app, store) => {
-    // events accepted one by one, never a SessionStarted
-    await app.request("/v1/streams/session-f1/events", post({ events: [step(0)] }));
+    // events the log took one by one, never a SessionStarted (HTTP refuses such a batch: the
+    // store's own append does not hold a session to its rules)
+    await store.append("session-f1", [step(0)] as never);
     const trail = await app.request("/v1/sessions/f1/trail");
     assertStringIncludes((await errorOf(trail, 422, "invalid_stream")).message, "SessionStarted");
     // a "screenshot" that is not an image
@@ -327,7 +332,8 @@ Deno.test("a session the log accepted but no projection can read answers 422, no
     const hierarchy = await store.putBlob(new TextEncoder().encode("{}"), "application/json");
     const shot = { type: "ScreenCaptured", data: { hierarchy, screenshot, format: "chrome" } };
     assertEquals(
-      (await app.request("/v1/streams/session-g1/events", post({ events: [shot] }))).status,
+      (await app.request("/v1/streams/session-g1/events", post({ events: [started("g1"), shot] })))
+        .status,
       201,
     );
     await errorOf(await app.request("/v1/sessions/g1/sheet.png"), 422, "invalid_stream");
@@ -438,7 +444,7 @@ Deno.test("GET /openapi.json lists routes nobody described, so every served rout
 Deno.test("GET /v1/events with Accept: application/json returns a page of the log", async () => {
   await withApp(async (app) => {
     await app.request(
-      "/v1/streams/session-a/events",
+      "/v1/streams/notes-a/events",
       post({ events: [step(0), step(1), step(2)] }),
     );
     const res = await app.request("/v1/events?from=2&limit=1", {
@@ -447,6 +453,22 @@ Deno.test("GET /v1/events with Accept: application/json returns a page of the lo
     const body = await res.json();
     assertEquals(body.events.map((e: { position: number }) => e.position), [2]);
     assertEquals(body.next, 3);
+    // a page that ends exactly at the end of the log: next is null, as the schema says
+    for (
+      const [query, positions] of [["from=2&limit=2", [2, 3]], ["from=1&limit=3", [
+        1,
+        2,
+        3,
+      ]]] as const
+    ) {
+      const page = await (await app.request(`/v1/events?${query}`, {
+        headers: { Accept: "application/json" },
+      })).json();
+      assertEquals([page.events.map((e: { position: number }) => e.position), page.next], [
+        positions,
+        null,
+      ], query);
+    }
   });
 });
 

@@ -83,9 +83,9 @@ Deno.test("GET /v1/events over a real server replays from `from` and follows ano
         assertEquals(r.status, 201, await r.clone().text());
         await r.body?.cancel();
       });
-    await append("session-a", 0);
-    await append("session-a", 1);
-    await append("session-a", 2);
+    await append("notes-a", 0);
+    await append("notes-a", 1);
+    await append("notes-a", 2);
     const res = await fetch(`${base}/v1/events?from=2`, {
       headers: { Accept: "text/event-stream" },
     });
@@ -94,17 +94,17 @@ Deno.test("GET /v1/events over a real server replays from `from` and follows ano
     let next = 3;
     const got = await readSse(res, 6, async (m) => {
       // once the replay reached the head, another client appends; each append must arrive
-      if (Number(m.id) >= 3 && next < 7) await append("session-b", next++);
+      if (Number(m.id) >= 3 && next < 7) await append("notes-b", next++);
     });
     assertEquals(got.map((m) => Number(m.id)), [2, 3, 4, 5, 6, 7]);
     const events = got.map((m) => JSON.parse(m.data));
     assertEquals(events.map((e) => e.streamId), [
-      "session-a",
-      "session-a",
-      "session-b",
-      "session-b",
-      "session-b",
-      "session-b",
+      "notes-a",
+      "notes-a",
+      "notes-b",
+      "notes-b",
+      "notes-b",
+      "notes-b",
     ]);
     assertEquals(events[5].data, { index: 6, text: "s6" });
   });
@@ -113,7 +113,7 @@ Deno.test("GET /v1/events over a real server replays from `from` and follows ano
 Deno.test("GET /v1/events resumes after Last-Event-ID on a real server", async () => {
   await withServer(async (port, store) => {
     await store.append(
-      "session-a",
+      "notes-a",
       [0, 1, 2, 3].map((index) => ({ type: "StepStarted" as const, data: { index, text: "t" } })),
     );
     const res = await fetch(`http://127.0.0.1:${port}/v1/events?from=1`, {
@@ -162,7 +162,7 @@ Deno.test("a real server refuses the stream ids . and .., which URL parsers fold
     assertEquals(rebound, "HTTP/1.1 403 Forbidden");
     const ok = await rawStatus(
       port,
-      `POST /v1/streams/session-a/events HTTP/1.1\r\nHost: localhost:${port}`,
+      `POST /v1/streams/notes-a/events HTTP/1.1\r\nHost: localhost:${port}`,
       body,
     );
     assertEquals(ok, "HTTP/1.1 201 Created");

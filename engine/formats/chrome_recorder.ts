@@ -113,7 +113,10 @@ function isObject(v: unknown): v is Record<string, unknown> {
 
 /**
  * Whether a parsed JSON value looks like a Recorder file: a flow (`steps`), a single step
- * (`type` among the Recorder's step types), or an object whose every value is a flow.
+ * (`type` among the Recorder's step types), or a map of flows by name (DevTools' test
+ * snapshots): an object with a flow among its values. A map with one bad flow (a string, a
+ * flow without steps) is still a map, so that parsing names that flow rather than detection
+ * calling the file an unknown format.
  *
  * @param value parsed JSON
  * @returns true when it looks like one
@@ -124,8 +127,7 @@ export function looksLikeChromeRecorder(value: unknown): boolean {
   if (typeof value.type === "string" && !("data" in value)) {
     return (STEP_TYPES as readonly string[]).includes(value.type);
   }
-  const values = Object.values(value);
-  return values.length > 0 && values.every((v) => isObject(v) && Array.isArray(v.steps));
+  return Object.values(value).some((v) => isObject(v) && Array.isArray(v.steps));
 }
 
 /**

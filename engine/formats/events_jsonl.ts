@@ -163,10 +163,27 @@ export function parseEventsJsonl(text: string): EventsFile {
     if (typeof version !== "number" || !Number.isInteger(version) || version < 1) {
       throw new FormatError(`line ${n}: schemaVersion: expected a positive integer`);
     }
+    // a version this Cairn cannot read is the schemaVersion's fault, not the data's
+    const schema = schemaAt(type as EventType, version);
+    if (schema === undefined) {
+      throw new FormatError(
+        version > current
+          ? `line ${n}: schemaVersion: ${type} has schema version ${version}, newer than this Cairn knows (${current})`
+          : `line ${n}: schemaVersion: ${type} has no schema version ${version} this Cairn reads (it knows ${current})`,
+        `${n}`,
+      );
+    }
     let data: unknown;
     // what zod would take unchanged is kept as it is; the rest goes through zod (and upcasting)
     if (version === current && EVENT_CHECKS.get(type)!.exact?.(o.data)) data = o.data;
     else {
+      // the data as its own version's schema has it, fields named (`data.hierarchyHash: …`)
+      const own = schema.safeParse(o.data);
+      if (!own.success) {
+        const at = version === current ? "" : ` (${type} schema version ${version})`;
+        const err = zodToFormatError(own.error, `line ${n}: data`);
+        throw new FormatError(`${err.message}${at}`, `${n}`);
+      }
       try {
         data = upcast(type, version, o.data).data;
       } catch (err) {
@@ -176,7 +193,7 @@ export function parseEventsJsonl(text: string): EventsFile {
       // an older version is held to that version's schema
       const dropped = version === current
         ? droppedField(o.data, data)
-        : droppedField(o.data, schemaAt(type as EventType, version)?.parse(o.data));
+        : droppedField(o.data, own.data);
       if (dropped !== undefined) {
         throw new FormatError(
           `line ${n}: data.${dropped}: unknown field (not in the ${type} schema)`,

@@ -1,4 +1,4 @@
-import { assertEquals, assertThrows } from "../../tests/assert.ts";
+import { assert, assertEquals, assertThrows } from "../../tests/assert.ts";
 import type { NewEvent } from "../../events/schemas.ts";
 import { blobRefOf } from "./blob_ref.ts";
 import { encodeBase64 } from "./base64.ts";
@@ -107,7 +107,30 @@ const BAD: [string, string, string][] = [
   [
     "data that does not fit",
     `${START}\n{"type":"StepStarted","data":{"index":-1,"text":"a"}}`,
-    "line 2: data: ",
+    "line 2: data.index: ",
+  ],
+  [
+    "a schemaVersion newer than this Cairn knows, naming schemaVersion (not data, not 'Stored')",
+    `${START}\n{"type":"StepStarted","schemaVersion":99,"data":{"index":0,"text":"a"}}`,
+    "line 2: schemaVersion: StepStarted has schema version 99, newer than this Cairn knows (1)",
+  ],
+  [
+    "another type's data under a version the type never had",
+    `${START}\n${
+      JSON.stringify({ type: "StepStarted", schemaVersion: 2, data: { hierarchy: REF } })
+    }`,
+    "line 2: schemaVersion: StepStarted has schema version 2, newer than this Cairn knows (1)",
+  ],
+  [
+    "an older version's data in the current shape, naming the old version's field",
+    `${START}\n${
+      JSON.stringify({
+        type: "ScreenCaptured",
+        schemaVersion: 1,
+        data: { hierarchy: REF, format: "uiautomator-dump" },
+      })
+    }`,
+    "line 2: data.hierarchyHash: ",
   ],
   [
     "a blob whose bytes do not match its hash",
@@ -214,6 +237,7 @@ const BAD: [string, string, string][] = [
 
 for (const [name, text, message] of BAD) {
   Deno.test(`parseEventsJsonl() names the line of ${name}`, () => {
-    assertThrows(() => parseEventsJsonl(text), FormatError, message);
+    const err = assertThrows(() => parseEventsJsonl(text), FormatError, message);
+    assert(!err.message.includes("Stored"), err.message);
   });
 }

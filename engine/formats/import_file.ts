@@ -10,6 +10,7 @@ import { blobRefOf, type PendingBlob } from "./blob_ref.ts";
 import { CAPTURE_FORMAT, captureToEvents, CaptureV1 } from "./capture_v1.ts";
 import { loadCaptureScreens, resolveScreens } from "./capture_screens.ts";
 import { parseEventsJsonl } from "./events_jsonl.ts";
+import { checkSessionEvents } from "./session_rules.ts";
 import { FormatError, zodToFormatError } from "./format_error.ts";
 import { checkJsonNesting, parseJson } from "./json_text.ts";
 import { RECORDING_FORMAT, recordingToEvents } from "./recording_v1.ts";
@@ -155,37 +156,28 @@ export async function prepareImport(
         });
         return { sessionId, events, ...(key !== undefined ? { name: key } : {}) };
       });
+      if (sessions.length === 0) {
+        throw new FormatError(
+          "(root): expected a Chrome Recorder flow with steps, a step, or a map of flows by name; got an empty object",
+        );
+      }
       return { format, sessions, blobs: [], external: new Map() };
     }
     case "events": {
       const file = parseEventsJsonl(text);
-      const first = file.events[0];
-      if (first?.type !== "SessionStarted") {
-        const line = file.lines[0] ?? 1;
-        throw new FormatError(`line ${line}: the first event must be SessionStarted`, `${line}`);
+      // the rules every session stream keeps (an HTTP append to session-* too)
+      const broken = checkSessionEvents(file.events);
+      if (broken !== undefined) {
+        const line = file.lines[broken.index] ?? file.lines[0] ?? 1;
+        throw new FormatError(`line ${line}: ${broken.message}`, `${line}`);
+      }
+      if (file.events.length === 0) {
+        throw new FormatError("line 1: the first event of a session must be SessionStarted", "1");
       }
       const sessionId = options.newSessionId();
-      const performed = new Set<string>();
-      let ended = false;
-      const events = file.events.map((e, i): NewEvent => {
-        const line = file.lines[i]!;
-        const refuse = (what: string) => new FormatError(`line ${line}: ${what}`, `${line}`);
-        if (i > 0 && e.type === "SessionStarted") {
-          throw refuse("a second SessionStarted (an events file holds one session)");
-        }
-        if (ended) throw refuse(`${e.type} after SessionEnded`);
-        if (e.type === "ActionPerformed") performed.add(e.data.actionId);
-        if (e.type === "ActionCompleted" && !performed.has(e.data.actionId)) {
-          throw refuse(
-            `ActionCompleted for action ${
-              JSON.stringify(e.data.actionId)
-            }, which no earlier ActionPerformed started`,
-          );
-        }
-        if (e.type === "SessionEnded") ended = true;
-        if (e.type !== "SessionStarted") return e;
-        return { ...e, data: { ...e.data, sessionId } };
-      });
+      const events = file.events.map((e): NewEvent =>
+        e.type === "SessionStarted" ? { ...e, data: { ...e.data, sessionId } } : e
+      );
       const inFile = new Set(file.blobs.map((b) => blobRefOf(b).hash));
       const external = new Map<string, number>();
       for (const [hash, { line }] of file.references) {

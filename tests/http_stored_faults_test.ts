@@ -1,0 +1,176 @@
+/**
+ * The HTTP API over a log that holds what it cannot read, and the SSE stream's hold on the
+ * server's shutdown signal: real SQLite files, a real server on 127.0.0.1.
+ */
+import { DatabaseSync } from "node:sqlite";
+import { createApp } from "../api/app.ts";
+import { SqliteEventStore } from "../events/sqlite_event_store.ts";
+import { assert, assertEquals, assertStringIncludes } from "./assert.ts";
+import { cairn } from "./cli_run.ts";
+
+/** A shutdown signal that counts the abort listeners registered on it and not yet removed. */
+function countingSignal(): { ac: AbortController; live: () => number } {
+  const ac = new AbortController();
+  const signal = ac.signal;
+  const live = new Set<unknown>();
+  const add = signal.addEventListener.bind(signal);
+  const remove = signal.removeEventListener.bind(signal);
+  signal.addEventListener = ((type: string, fn: EventListener, opts?: AddEventListenerOptions) => {
+    if (type === "abort") live.add(fn);
+    return add(type, fn, opts);
+  }) as typeof signal.addEventListener;
+  signal.removeEventListener = ((type: string, fn: EventListener, opts?: EventListenerOptions) => {
+    if (type === "abort") live.delete(fn);
+    return remove(type, fn, opts);
+  }) as typeof signal.removeEventListener;
+  return { ac, live: () => live.size };
+}
+
+/** Runs `fn` against a real server on 127.0.0.1 over a fresh SQLite file, then stops both. */
+async function withServer(
+  fn: (base: string, store: SqliteEventStore, path: string) => Promise<void>,
+  shutdown = new AbortController(),
+): Promise<void> {
+  const dir = await Deno.makeTempDir({ prefix: "cairn_http_faults_" });
+  const path = `${dir}/cairn.db`;
+  const store = SqliteEventStore.open(path);
+  const server = Deno.serve(
+    { hostname: "127.0.0.1", port: 0, signal: shutdown.signal, onListen: () => {} },
+    createApp({ store, shutdown: shutdown.signal }).fetch,
+  );
+  try {
+    await fn(`http://127.0.0.1:${server.addr.port}`, store, path);
+  } finally {
+    shutdown.abort();
+    await server.finished;
+    store.close();
+    await Deno.remove(dir, { recursive: true });
+  }
+}
+
+const started = (sessionId: string) => ({
+  type: "SessionStarted" as const,
+  data: { sessionId, mode: "agent" as const, platform: "web" as const },
+});
+const step = (index: number) => ({
+  type: "StepStarted" as const,
+  data: { index, text: `step ${index}` },
+});
+
+Deno.test("GET /v1/events (SSE) removes its shutdown listener when the stream ends: none left after 20 closed connections", async () => {
+  const { ac, live } = countingSignal();
+  await withServer(async (base, store) => {
+    await store.append("notes-a", [step(0)]);
+    // Deno.serve holds one listener of its own on the signal, for as long as it serves
+    const before = live();
+    let most = before;
+    for (let i = 0; i < 20; i++) {
+      const client = new AbortController();
+      const res = await fetch(`${base}/v1/events?from=1`, { signal: client.signal });
+      const reader = res.body!.getReader();
+      await reader.read(); // the first event: the stream is live and its listener is on
+      most = Math.max(most, live());
+      client.abort();
+      await reader.read().catch(() => {});
+    }
+    // the server notices each closed connection within a poll of the store (200 ms)
+    for (let waited = 0; live() > before && waited < 5_000; waited += 50) {
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    assert(most > before, "a live stream listens for the shutdown");
+    assertEquals(live() - before, 0, "abort listeners left on the server's shutdown signal");
+  }, ac);
+});
+
+/** Overwrites the stored data of the event at `position` with JSON cut short. */
+function cutShort(path: string, position: number): void {
+  const raw = new DatabaseSync(path);
+  raw.prepare("UPDATE events SET data = ? WHERE position = ?").run('{"trunc', position);
+  raw.close();
+}
+
+Deno.test("a stored event that is not JSON is a 500 naming its position, for every read, and an SSE error event", async () => {
+  await withServer(async (base, store, path) => {
+    await store.append("session-s", [started("s"), step(0), step(1), step(2)]);
+    cutShort(path, 3);
+    const mustSay = "Stored event at position 3 (StepStarted in session-s) is not valid JSON";
+    const output = console.error;
+    const logged: string[] = [];
+    console.error = (...args: unknown[]) => void logged.push(args.map(String).join(" "));
+    try {
+      for (
+        const [url, accept] of [
+          ["/v1/events?from=1", "application/json"],
+          ["/v1/streams/session-s/events", "application/json"],
+          ["/v1/sessions/s/state?at=4", "application/json"],
+          ["/v1/sessions/s/timeline", "application/json"],
+        ]
+      ) {
+        const res = await fetch(`${base}${url}`, { headers: { accept: accept! } });
+        const body = await res.json();
+        assertEquals(res.status, 500, `${url}: ${JSON.stringify(body)}`);
+        assertEquals(body.error.code, "unreadable_event", url);
+        assertStringIncludes(body.error.message, mustSay, url);
+      }
+      // the stream sends what it can read, then says why it stops, then ends
+      const res = await fetch(`${base}/v1/events?from=1`, {
+        headers: { accept: "text/event-stream" },
+      });
+      const text = await readToEnd(res, 10_000);
+      const blocks = text.split("\n\n").filter((b) => b.trim() !== "");
+      assertEquals(
+        blocks.map((b) => /^id: (\d+)$/m.exec(b)?.[1] ?? /^event: (\w+)$/m.exec(b)?.[1]),
+        [
+          "1",
+          "2",
+          "error",
+        ],
+      );
+      const error = JSON.parse(/^data: (.*)$/m.exec(blocks[2]!)![1]!);
+      assertEquals(error.error.code, "unreadable_event");
+      assertStringIncludes(error.error.message, mustSay);
+    } finally {
+      console.error = output;
+    }
+    // logged as one line each, not a stack
+    assert(logged.length >= 5 && logged.every((l) => !l.includes("\n    at ")), logged.join("\n"));
+  });
+});
+
+Deno.test("cairn history names the position of a stored event that is not JSON (exit 2)", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "cairn_cli_faults_" });
+  try {
+    const path = `${dir}/c.db`;
+    const store = SqliteEventStore.open(path);
+    await store.append("session-s", [started("s"), step(0), step(1)]);
+    store.close();
+    cutShort(path, 2);
+    for (const args of [["history", "s"], ["history", "s", "--at", "3"], ["export", "s"]]) {
+      const out = await cairn([...args, "--db", path]);
+      assertEquals(out.code, 2, out.stderr);
+      assertEquals(out.stderr.trim().split("\n").length, 1, out.stderr);
+      assertStringIncludes(
+        out.stderr,
+        "Stored event at position 2 (StepStarted in session-s) is not valid JSON: data: Unterminated string in JSON at character 7",
+      );
+    }
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+/** The whole body of a streaming response, or what came within `ms` (then it is cancelled). */
+async function readToEnd(res: Response, ms: number): Promise<string> {
+  const reader = res.body!.pipeThrough(new TextDecoderStream()).getReader();
+  const deadline = setTimeout(() => reader.cancel().catch(() => {}), ms);
+  let text = "";
+  try {
+    for (;;) {
+      const { value, done } = await reader.read();
+      if (done) return text;
+      text += value;
+    }
+  } finally {
+    clearTimeout(deadline);
+  }
+}
