@@ -1,31 +1,75 @@
 /// <reference lib="dom" />
 /**
  * The script the human recorder injects into every document (`evaluateOnNewDocument` and the
- * open documents): capture-phase listeners that report a person's clicks, committed values
- * (change or blur), key presses (Enter, Tab, Escape), submits and scroll gestures to the recorder
- * through a CDP binding, each with the DOM selectors of its target and its coordinates. A scroll
- * gesture (the page's or an inner container's) ends 250 ms after its last scroll event and is
- * reported once, with its final position and direction — only when a wheel, touch, scrolling key
- * or scrollbar drag came within the last second, so programmatic scrolls (scrollIntoView after a
- * click, Cairn's own) are not recorded. A mutation counter
- * (`gen`) tells the recorder which snapshot shows the page as it was before the action:
- * `pre` reports at pointerdown/keydown, before any effect, and `quiet` reports when the DOM has
- * settled so a snapshot can be taken ahead of the next action.
+ * open documents): capture-phase listeners that report a person's clicks and double clicks,
+ * committed values (change or blur, of text fields and contenteditable elements), key presses
+ * (Enter, Tab, Escape), submits, scroll gestures and history traversals (Back, Forward) to the
+ * recorder through a CDP binding, each with the DOM selectors of its target, its coordinates and
+ * the time it happened in the page (`t`, epoch milliseconds). A scroll gesture (the page's or an
+ * inner container's) ends 250 ms after its last scroll event and is reported once, with its final
+ * position and direction — only when a wheel, touch, scrolling key or scrollbar drag came within
+ * the last second, so programmatic scrolls (scrollIntoView after a click, Cairn's own) are not
+ * recorded.
+ *
+ * Before-the-action screens: a counter (`gen`) of the document's DOM mutations, typed values and
+ * scrolls, and a random id of the document (`doc`), tell the recorder which snapshot shows the
+ * page as it was when the person pressed: `pre` reports at pointerdown and at the keys that act
+ * (before any listener of the page runs: these listeners are the first), `quiet` when the DOM has
+ * settled, `load` when a document starts; every action carries the count of the press that caused
+ * it, with the counts of the person's input events (`inputs`) and of the changes made while one
+ * was being handled (`effects`) at that press. The recorder cannot capture inside the event (the
+ * accessibility tree comes from CDP, and a page paused in the debugger drops the input that
+ * arrives meanwhile): a snapshot at the action's own count is exact; one taken after the press
+ * while only the page itself changed (a timer, the network: neither count moved) is `changing`;
+ * any other is older, and said to be.
  *
  * Self-contained: puppeteer serialises the function's source.
  *
  * @module
  */
 
+/** Fields every message carries. */
+interface MessageBase {
+  /** Mutation count of the document when the message was sent (an action: at its press). */
+  gen: number;
+  url: string;
+  /** Random id of the document (a page restored from the back/forward cache keeps its own). */
+  doc?: string;
+  /** When it happened in the page: `performance.timeOrigin + performance.now()`, epoch ms. */
+  t?: number;
+  /**
+   * A press and an action taken at one: the count of the person's input events (presses,
+   * releases, clicks, keys, wheels) with that press — while it stands still, no later input was
+   * handled.
+   */
+  inputs?: number;
+  /**
+   * A press and an action taken at one: the count of changes made while an input event was being
+   * handled (mutations inside its listeners, typed values, scrolls) when the press came — while it
+   * stands still, the page changed only by itself.
+   */
+  effects?: number;
+}
+
+/** A history traversal's direction, when the page can tell. */
+export type Traverse = "back" | "forward" | "unknown";
+
 /** What the script sends through the binding. */
 export type RecorderMessage =
-  | { type: "quiet" | "pre"; gen: number; url: string }
-  | { type: "load"; gen: number; url: string; navigation: string }
-  | { type: "spa"; gen: number; url: string }
-  | {
+  | MessageBase & { type: "quiet" | "pre" }
+  /** The page itself called `history.back()` / `go()` / `navigation.traverseTo()`. */
+  | MessageBase & { type: "scripted" }
+  | MessageBase & {
+    type: "load";
+    /** The navigation type of the document (`navigate`, `reload`, `back_forward`). */
+    navigation: string;
+    /** Shown again from the back/forward cache (`pageshow` with `persisted`). */
+    restored?: boolean;
+    traverse?: Traverse;
+  }
+  | MessageBase & { type: "spa"; traverse?: Traverse }
+  | MessageBase & {
     type: "action";
-    gen: number;
-    url: string;
     kind: "tap" | "inputText" | "keyPress" | "select" | "check" | "scroll";
     x: number;
     y: number;
@@ -39,6 +83,10 @@ export type RecorderMessage =
     direction?: "up" | "down" | "left" | "right";
     /** Scroll: the page scrolled (no selectors), not an inner container. */
     page?: boolean;
+    /** Tap: the click's `detail` (1 a single click, 2 the second click of a double click). */
+    detail?: number;
+    /** Tap: a `dblclick` (the recorder folds it with the two clicks before it). */
+    double?: boolean;
     selectors: Record<string, string>;
   };
 
@@ -51,17 +99,57 @@ export function recorderScript(binding: string): void {
   const w = window as unknown as Record<string, unknown>;
   if (w.__cairnRecorder) return;
   w.__cairnRecorder = true;
+  const now = () => Math.round(performance.timeOrigin + performance.now());
   const send = (msg: Record<string, unknown>) => {
     const fn = w[binding];
     if (typeof fn !== "function") return;
     try {
-      (fn as (m: string) => void)(JSON.stringify({ gen, url: location.href, ...msg }));
+      (fn as (m: string) => void)(
+        JSON.stringify({ gen, url: location.href, doc, t: now(), ...msg }),
+      );
     } catch {
       // the recorder went away
     }
   };
   let gen = 0;
+  const doc = Math.random().toString(36).slice(2, 12);
+  // The person's input events (presses, releases, clicks, keys, wheels), counted before any other
+  // listener sees them: a press reports the count with its own, so a snapshot taken while the
+  // count stays there was taken after the press's task (its pointerdown, mousedown and keydown
+  // listeners) and before any later input had an effect
+  let inputs = 0;
+  for (
+    const type of [
+      "pointerdown",
+      "keydown",
+      "pointerup",
+      "mouseup",
+      "click",
+      "dblclick",
+      "auxclick",
+      "contextmenu",
+      "keyup",
+      "wheel",
+      "touchend",
+    ]
+  ) {
+    addEventListener(type, (e) => {
+      if (e.isTrusted) inputs++;
+    }, { capture: true, passive: true });
+  }
   Object.defineProperty(w, "__cairnGen", { get: () => gen });
+  Object.defineProperty(w, "__cairnDoc", { get: () => doc });
+  Object.defineProperty(w, "__cairnInputs", { get: () => inputs });
+  // changes made while an input event is handled (its listeners run with `window.event` set, and
+  // mutation records are delivered right after each listener)
+  let effects = 0;
+  const INPUT_EVENT =
+    /^(pointer|mouse|key|touch|drag|composition|focus|blur|click|dblclick|auxclick|contextmenu|input|beforeinput|change|submit|reset|wheel|scroll|select)/;
+  const byInput = () => {
+    const ev = w.event;
+    return ev instanceof Event && ev.isTrusted && INPUT_EVENT.test(ev.type);
+  };
+  Object.defineProperty(w, "__cairnEffects", { get: () => effects });
   let quietTimer: ReturnType<typeof setTimeout> | undefined;
   const scheduleQuiet = () => {
     clearTimeout(quietTimer);
@@ -69,11 +157,17 @@ export function recorderScript(binding: string): void {
   };
   new MutationObserver(() => {
     gen++;
+    if (byInput()) effects++;
     scheduleQuiet();
   }).observe(document, { subtree: true, childList: true, attributes: true, characterData: true });
-  // a typed value is no DOM mutation, but it changes what the next snapshot must show
-  addEventListener("input", () => {
+  // a typed value is no DOM mutation, but it changes what the next snapshot must show; the count
+  // before a control's first input since its last report is the count its action is taken at
+  const inputBase = new WeakMap<EventTarget, number>();
+  addEventListener("input", (e) => {
+    const t = e.composedPath()[0];
+    if (t && !inputBase.has(t)) inputBase.set(t, gen);
     gen++;
+    effects++;
     scheduleQuiet();
   }, true);
 
@@ -97,9 +191,11 @@ export function recorderScript(binding: string): void {
       if (t === "submit" || t === "button" || t === "reset") return "button";
       return t === "search" ? "searchbox" : "textbox";
     }
+    if (el instanceof HTMLElement && el.isContentEditable) return "textbox";
     return implicitRole[el.tagName.toLowerCase()] ?? "";
   };
   const clean = (s: string | null | undefined) => (s ?? "").replace(/\s+/g, " ").trim();
+  const isEditable = (el: Element) => el instanceof HTMLElement && el.isContentEditable;
   const nameOf = (el: Element): string => {
     const aria = el.getAttribute("aria-label");
     if (aria) return clean(aria);
@@ -122,6 +218,8 @@ export function recorderScript(binding: string): void {
       }
       return clean(el.getAttribute("placeholder") ?? el.getAttribute("title"));
     }
+    // what a person typed is no name
+    if (isEditable(el)) return clean(el.getAttribute("title") ?? el.getAttribute("placeholder"));
     return clean((el as HTMLElement).innerText ?? el.textContent).slice(0, 120) ||
       clean(el.getAttribute("title") ?? el.getAttribute("alt"));
   };
@@ -168,7 +266,9 @@ export function recorderScript(binding: string): void {
     if (name) s.name = name;
     if (el.id) s.id = el.id;
     const text = clean((el as HTMLElement).innerText);
-    if (text && text.length <= 80 && !(el instanceof HTMLSelectElement)) s.text = text;
+    if (text && text.length <= 80 && !(el instanceof HTMLSelectElement) && !isEditable(el)) {
+      s.text = text;
+    }
     s.cssPath = cssPath(el);
     s.tag = el.tagName.toLowerCase();
     return s;
@@ -194,48 +294,97 @@ export function recorderScript(binding: string): void {
     (el instanceof HTMLInputElement &&
       !["checkbox", "radio", "submit", "button", "reset", "file", "image", "range", "color"]
         .includes(el.type));
+  /** A text field, or the host of contenteditable content (the element inside it that edits). */
+  const fieldOf = (el: Element): Element | undefined => {
+    if (isText(el)) return el;
+    if (!isEditable(el)) return undefined;
+    let host: HTMLElement = el as HTMLElement;
+    for (let i = 0; i < 64 && host.parentElement?.isContentEditable; i++) {
+      host = host.parentElement;
+    }
+    return host;
+  };
+  /** What a field holds: an input's value, contenteditable content's text. */
+  const contentOf = (el: Element): string =>
+    isText(el) ? el.value : ((el as HTMLElement).innerText ?? el.textContent ?? "").replace(
+      /\n$/,
+      "",
+    );
   const committed = new WeakMap<Element, string>();
-  const commit = (el: Element) => {
-    if (!isText(el)) return;
-    const v = el.value;
-    if ((committed.get(el) ?? el.defaultValue) === v) return; // untouched or already recorded
+  /** A count and, for a press, the input count with it: what an action is taken at. */
+  interface Base {
+    gen: number;
+    inputs?: number;
+    effects?: number;
+  }
+  /** The press being dispatched (a blur it causes commits at the press's count). */
+  let pressBase: Base | undefined;
+  const commit = (target: Element) => {
+    const el = fieldOf(target);
+    if (!el) return;
+    const v = contentOf(el);
+    const before = committed.get(el) ?? (isText(el) ? el.defaultValue : undefined);
+    if (before === v) return; // untouched or already recorded
     committed.set(el, v);
+    inputBase.delete(el);
     send({
       type: "action",
       kind: "inputText",
       ...centre(el),
       text: valueOf(el, v),
       selectors: selectorsOf(el),
+      ...pressBase,
     });
   };
   addEventListener("focusin", (e) => {
-    const el = targetOf(e);
-    if (el && isText(el) && !committed.has(el)) committed.set(el, el.value);
+    const t = targetOf(e);
+    const el = t ? fieldOf(t) : undefined;
+    if (el && !committed.has(el)) committed.set(el, contentOf(el));
   }, true);
 
-  let pointerGen = 0;
+  /** The count at the last press (pointerdown or key) and when it came. */
+  let lastPress = { gen: 0, inputs: 0, effects: 0, at: -Infinity };
+  let pointerBase: Base = { gen: 0 };
   let lastEnter = -Infinity;
-  addEventListener("pointerdown", () => {
+  const press = () => {
     flushScroll();
-    pointerGen = gen;
-    send({ type: "pre" });
+    pressBase = { gen, inputs, effects };
+    lastPress = { gen, inputs, effects, at: performance.now() };
+    send({ type: "pre", inputs, effects });
+    setTimeout(() => {
+      pressBase = undefined;
+    }, 0);
+  };
+  /** The count a change or keyboard click is taken at: its press's, when it had one just now. */
+  const baseOfPress = (fallback: number): Base =>
+    performance.now() - lastPress.at < 1000
+      ? { gen: lastPress.gen, inputs: lastPress.inputs, effects: lastPress.effects }
+      : { gen: fallback };
+  addEventListener("pointerdown", () => {
+    press();
+    pointerBase = { gen, inputs, effects };
   }, true);
-  addEventListener("click", (e) => {
-    const el = targetOf(e);
-    if (!el || !(e as MouseEvent).isTrusted) return;
+  /** The element a click acts on, or null for a click recorded otherwise (a change). */
+  const clickTarget = (el: Element): Element | null => {
     const control = el instanceof HTMLLabelElement ? el.control : el.closest("label")?.control;
     const input = el instanceof HTMLInputElement ? el : control;
     // checkboxes, radios and selects are recorded from their change event
     if (
       input instanceof HTMLInputElement && (input.type === "checkbox" || input.type === "radio")
     ) {
-      return;
+      return null;
     }
-    if (el.closest("select")) return;
+    if (el.closest("select")) return null;
+    return el.closest("a,button,[role=button],[role=link],input,label,[onclick]") ?? el;
+  };
+  addEventListener("click", (e) => {
+    const el = targetOf(e);
+    if (!el || !(e as MouseEvent).isTrusted) return;
+    const actionable = clickTarget(el);
+    if (!actionable) return;
     const me = e as MouseEvent;
     // a click the Enter key caused (implicit submission, activating a button) is the key press
     if (me.detail === 0 && performance.now() - lastEnter < 500) return;
-    const actionable = el.closest("a,button,[role=button],[role=link],input,label,[onclick]") ?? el;
     const keyboard = me.detail === 0 && me.clientX === 0 && me.clientY === 0;
     const at = keyboard
       ? centre(actionable)
@@ -245,23 +394,50 @@ export function recorderScript(binding: string): void {
       kind: "tap",
       ...at,
       selectors: selectorsOf(actionable),
-      gen: pointerGen,
+      detail: me.detail,
+      ...(me.detail === 0 ? baseOfPress(gen) : pointerBase),
+    });
+  }, true);
+  addEventListener("dblclick", (e) => {
+    const el = targetOf(e);
+    if (!el || !(e as MouseEvent).isTrusted) return;
+    const actionable = clickTarget(el);
+    if (!actionable) return;
+    const me = e as MouseEvent;
+    send({
+      type: "action",
+      kind: "tap",
+      x: Math.round(me.clientX),
+      y: Math.round(me.clientY),
+      selectors: selectorsOf(actionable),
+      double: true,
+      ...pointerBase,
     });
   }, true);
   addEventListener("keydown", (e) => {
     const k = (e as KeyboardEvent).key;
+    const el = targetOf(e);
+    // Space activates a button or a checkbox: its effects come after this count
+    if (k === " " && !(el && fieldOf(el))) press();
     if (k !== "Enter" && k !== "Tab" && k !== "Escape") return;
     if (k === "Enter") lastEnter = performance.now();
-    flushScroll();
-    send({ type: "pre" });
-    const el = targetOf(e);
+    press();
     if (el) commit(el); // the value typed so far comes before the key that follows it
     const at = el ? centre(el) : { x: 0, y: 0 };
-    send({ type: "action", kind: "keyPress", ...at, key: k, selectors: el ? selectorsOf(el) : {} });
+    send({
+      type: "action",
+      kind: "keyPress",
+      ...at,
+      key: k,
+      selectors: el ? selectorsOf(el) : {},
+      ...pressBase,
+    });
   }, true);
   addEventListener("change", (e) => {
     const el = targetOf(e);
     if (!el) return;
+    const base = inputBase.get(el) ?? gen;
+    inputBase.delete(el);
     if (el instanceof HTMLSelectElement) {
       const option = el.selectedOptions[0];
       send({
@@ -270,6 +446,7 @@ export function recorderScript(binding: string): void {
         ...centre(el),
         value: valueOf(el, option ? clean(option.textContent) || option.value : el.value),
         selectors: selectorsOf(el),
+        gen: base,
       });
     } else if (el instanceof HTMLInputElement && (el.type === "checkbox" || el.type === "radio")) {
       send({
@@ -278,12 +455,13 @@ export function recorderScript(binding: string): void {
         ...centre(el),
         checked: el.checked,
         selectors: selectorsOf(el),
+        ...baseOfPress(base),
       });
     } else commit(el);
   }, true);
   addEventListener("focusout", (e) => {
     const el = targetOf(e);
-    if (el && isText(el)) commit(el);
+    if (el) commit(el);
   }, true);
   addEventListener("submit", (e) => {
     const form = targetOf(e);
@@ -382,6 +560,7 @@ export function recorderScript(binding: string): void {
     const startGen = gen;
     // the screen changed: the next action needs a fresh snapshot
     gen++;
+    effects++;
     scheduleQuiet();
     const userMade = scrollbarDrag || performance.now() - lastScrollInput < 1000;
     if (gesture && gesture.el !== el) flushScroll();
@@ -402,23 +581,93 @@ export function recorderScript(binding: string): void {
     gesture.timer = setTimeout(flushScroll, 250);
   }, true);
 
-  const spa = () => send({ type: "spa" });
-  for (const method of ["pushState", "replaceState"] as const) {
-    const original = history[method].bind(history);
-    history[method] = (...args: Parameters<History["pushState"]>) => {
+  // ---- navigations ----
+  // A traversal the page's own script asks for (an in-app back button) is the click that caused
+  // it, not a Back of the person's: said to the recorder, and not reported as a traversal here.
+  let scriptedAt = -Infinity;
+  const scripted = () => {
+    scriptedAt = performance.now();
+    send({ type: "scripted" });
+  };
+  for (const method of ["back", "forward", "go"] as const) {
+    const original = history[method].bind(history) as (...a: unknown[]) => void;
+    (history as unknown as Record<string, unknown>)[method] = (...args: unknown[]) => {
+      scripted();
       original(...args);
-      spa();
     };
   }
-  addEventListener("popstate", spa);
-  addEventListener("hashchange", spa);
+  interface NavEntry {
+    index: number;
+  }
+  interface NavApi extends EventTarget {
+    currentEntry: NavEntry | null;
+    activation?: { from: NavEntry | null; entry: NavEntry; navigationType: string } | null;
+    back?: (...a: unknown[]) => unknown;
+    forward?: (...a: unknown[]) => unknown;
+    traverseTo?: (...a: unknown[]) => unknown;
+  }
+  const nav = (globalThis as unknown as { navigation?: NavApi }).navigation;
+  const direction = (from: NavEntry | null | undefined, to: NavEntry | null | undefined) =>
+    !from || !to || from.index < 0 || to.index < 0
+      ? "unknown"
+      : to.index < from.index
+      ? "back"
+      : to.index > from.index
+      ? "forward"
+      : "unknown";
+  if (nav && "currentEntry" in nav) {
+    for (const method of ["back", "forward", "traverseTo"] as const) {
+      const original = nav[method];
+      if (typeof original !== "function") continue;
+      nav[method] = (...args: unknown[]) => {
+        scripted();
+        return original.apply(nav, args);
+      };
+    }
+    // every same-document navigation: pushState, replaceState, a fragment, Back and Forward
+    nav.addEventListener("currententrychange", (e) => {
+      const ev = e as Event & { navigationType?: string; from?: NavEntry };
+      const traverse = ev.navigationType === "traverse" && performance.now() - scriptedAt > 1000;
+      send({
+        type: "spa",
+        ...(traverse ? { traverse: direction(ev.from, nav.currentEntry) } : {}),
+      });
+    });
+  } else {
+    const spa = () => send({ type: "spa" });
+    for (const method of ["pushState", "replaceState"] as const) {
+      const original = history[method].bind(history);
+      history[method] = (...args: Parameters<History["pushState"]>) => {
+        original(...args);
+        spa();
+      };
+    }
+    addEventListener("popstate", spa);
+    addEventListener("hashchange", spa);
+  }
   const entry = performance.getEntriesByType("navigation")[0] as
     | PerformanceNavigationTiming
     | undefined;
+  /** The direction of the traversal that showed this document, when it was one. */
+  const activation = () => {
+    const a = nav?.activation;
+    return a && a.navigationType === "traverse" ? direction(a.from, a.entry) : "unknown";
+  };
   const onReady = () => {
-    send({ type: "load", navigation: entry?.type ?? "navigate" });
+    const type = entry?.type ?? "navigate";
+    send({
+      type: "load",
+      navigation: type,
+      ...(type === "back_forward" ? { traverse: activation() } : {}),
+    });
     scheduleQuiet();
   };
+  // a document shown again from the back/forward cache runs no script: only `pageshow` says so
+  addEventListener("pageshow", (e) => {
+    if (!(e as PageTransitionEvent).persisted) return;
+    send({ type: "load", navigation: "back_forward", restored: true, traverse: activation() });
+    scheduleQuiet();
+  });
   if (document.readyState === "loading") {
     addEventListener("DOMContentLoaded", onReady, { once: true });
   } else onReady();
@@ -426,7 +675,8 @@ export function recorderScript(binding: string): void {
 
 /**
  * The current values of the page's sensitive fields (passwords, `data-sensitive`,
- * `autocomplete` cc-* and passwords), to scrub from a snapshot before it is stored.
+ * `autocomplete` cc-* and passwords, and the text of contenteditable content by the same
+ * rules), to scrub from a snapshot before it is stored.
  *
  * @returns the non-empty values
  */
@@ -440,6 +690,16 @@ export function sensitiveValuesInPage(): string[] {
         input.value && (input.type === "password" || input.closest("[data-sensitive]") ||
           ac.startsWith("cc-") || ac.includes("password"))
       ) out.push(input.value);
+    });
+    // contenteditable content, by the same rules
+    root.querySelectorAll("[contenteditable]").forEach((el) => {
+      const ac = (el.getAttribute("autocomplete") ?? "").toLowerCase();
+      if (
+        !(el as HTMLElement).isContentEditable ||
+        !(el.closest("[data-sensitive]") || ac.startsWith("cc-") || ac.includes("password"))
+      ) return;
+      const text = ((el as HTMLElement).innerText ?? el.textContent ?? "").replace(/\n$/, "");
+      if (text.trim()) out.push(text);
     });
     root.querySelectorAll("*").forEach((el) => {
       if (el.shadowRoot) visit(el.shadowRoot);

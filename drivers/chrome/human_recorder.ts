@@ -1,13 +1,28 @@
 /**
- * Records a person driving Chromium (004 "Human AX Recording"): every click, committed value,
- * key press (Enter, Tab, Escape), submit and scroll gesture becomes an `ActionPerformed` with
- * source `human`, preceded by a `ScreenCaptured` of the page as it was BEFORE the action, and
- * the target mapped to its accessibility node (role, name) plus the DOM selectors the page script computed
- * (testId, ariaLabel, role, name, id, text, cssPath) and the coordinates.
+ * Records a person driving Chromium (004 "Human AX Recording"): every click, double click,
+ * committed value (text fields and contenteditable content), key press (Enter, Tab, Escape),
+ * submit, scroll gesture and Back/Forward becomes an `ActionPerformed` with source `human`,
+ * preceded by a `ScreenCaptured` of the page as it was BEFORE the action, and the target mapped
+ * to its accessibility node (role, name) plus the DOM selectors the page script computed (testId,
+ * ariaLabel, role, name, id, text, cssPath) and the coordinates. Each action is stamped with the
+ * time it happened in the page (`meta.recordedAt`), not the time the recorder got to it.
  *
- * Before-the-action screens: the injected script counts DOM mutations (`gen`); the recorder
- * snapshots whenever the page settles and at every pointerdown/keydown, and an action uses the
- * snapshot taken at its own `gen` — the page exactly as it stood before the effect.
+ * Before-the-action screens: the injected script counts a document's DOM mutations, typed values
+ * and scrolls (`gen`) and reports the count at every press (pointerdown, the keys that act), when
+ * the page settles and when a document starts; the recorder snapshots at once on each report (one
+ * capture at a time, the counts read before and after it) and an action uses the snapshot taken
+ * at the count of its press — the page exactly as it stood then. The accessibility tree comes from
+ * CDP, so a snapshot cannot be taken inside the page's event: when the page changed before a
+ * capture could finish (rapid clicks, a page that changes all the time, a page whose capture takes
+ * seconds) no snapshot is exact, and the action says so in `toolParams.screenBefore` (and
+ * `notes`): `changing` — taken after the press and before any later input was handled, while the
+ * page changed by itself; `earlier` — the screen stored before it was taken entirely before the
+ * press, with changes since; `none` — no screen from before the press exists (none is stored for
+ * it). A screen that may show an effect of the action is never stored as its screen before.
+ *
+ * A double click (two clicks and the `dblclick` on one element) is one `tap` with `toolName`
+ * `doubleClick` (Chrome Recorder's name; `recording_v1` action type `doubleClick`): a single
+ * click is held until it cannot be the first half of one (the next report, or 600 ms).
  *
  * A scroll gesture (wheel, touch, keys or scrollbar; 250 ms without scrolling ends it) is one
  * `scroll` action with its `direction` and the final position in `toolParams`
@@ -15,8 +30,12 @@
  * selectors name (point: the container's centre).
  *
  * It follows reloads and same-tab navigations (the script is installed on every new document)
- * and new tabs (popups, `target=_blank`). Values of password and sensitive fields are stored
- * as `[redacted]`, in the actions and in the snapshots.
+ * and new tabs (popups, `target=_blank`). The browser's Back and Forward (a new document, one
+ * shown again from the back/forward cache, or a same-document history entry) are a `navigate`
+ * action to the url shown (`toolName` `back` or `forward` when the page can tell), followed by a
+ * `NavigationOccurred` (reason `back` for Back): replay opens that url; a traversal the page's own
+ * script asked for is only the navigation. Values of password and sensitive fields are stored as
+ * `[redacted]`, in the actions and in the snapshots.
  *
  * @module
  */
@@ -28,7 +47,12 @@ import type { Point, Screen, UiNode } from "../../engine/ui_node.ts";
 import type { ChromeDriver } from "./chrome_driver.ts";
 import { captureChromeHierarchy } from "./hierarchy.ts";
 import { ScreenPoint } from "../../engine/formats/screen_point.ts";
-import { type RecorderMessage, recorderScript, sensitiveValuesInPage } from "./_recorder_script.ts";
+import {
+  type RecorderMessage,
+  recorderScript,
+  sensitiveValuesInPage,
+  type Traverse,
+} from "./_recorder_script.ts";
 import { SecretScrubber } from "../secret_scrubber.ts";
 
 /** The CDP binding the page script reports through. */
@@ -38,6 +62,16 @@ export const REDACTED = "[redacted]";
 /** Roles that are not a target of their own: a hit on them maps to the nearest ancestor. */
 const PASS_THROUGH = new Set(["StaticText", "InlineTextBox", "generic", "none", "LabelText"]);
 
+/** How long a single click waits for the second half of a double click. */
+const DOUBLE_CLICK_MS = 600;
+/** A traversal this soon after the page's own `history.back()` (or `go`) is the page's doing. */
+const SCRIPTED_MS = 3_000;
+/** Most captures a chain takes in a row before it lets the next report start another. */
+const CHAIN = 8;
+/** The document id and mutation count of the page (`-1` before the script is installed). */
+const MARK = "[globalThis.__cairnDoc ?? null, globalThis.__cairnGen ?? -1, " +
+  "globalThis.__cairnInputs ?? -1, globalThis.__cairnEffects ?? -1]";
+
 /** Options of {@linkcode HumanRecorder.start}. */
 export interface HumanRecorderOptions {
   url: string;
@@ -45,20 +79,61 @@ export interface HumanRecorderOptions {
   sessionId?: string;
 }
 
+/** A snapshot and the counts of its document read before and after it was taken. */
 interface Captured {
-  gen: number;
+  doc: string | undefined;
+  gen0: number;
+  gen1: number;
+  /** The person's input events counted, before and after (see `RecorderMessage.inputs`). */
+  in0: number;
+  in1: number;
+  /** Changes made by input counted, before and after (see `RecorderMessage.effects`). */
+  ef0: number;
+  ef1: number;
+  /** When the capture started (epoch ms). */
+  at: number;
   data: EventData<"ScreenCaptured">;
   screen: Screen;
 }
 
+type ActionMessage = Extract<RecorderMessage, { type: "action" }>;
+
+/** Why an action has no exact screen before it (`toolParams.screenBefore`). */
+export type ScreenBefore = "changing" | "earlier" | "none";
+
+const SCREEN_NOTES: Record<ScreenBefore, string> = {
+  changing: "The screen before this action was captured from its press on, before any later " +
+    "input was handled, but the page changed by itself (a timer, the network) meanwhile",
+  earlier: "The screen before this action was captured before the press, and the page changed " +
+    "between them: no capture could be made at the press itself",
+  none: "No screen from before this action could be captured (the page changed before any " +
+    "capture finished): none is stored for it",
+};
+
 interface PageState {
   tab: string;
   cdp?: Promise<CDPSession>;
-  /** Snapshots of the current document by mutation count. */
-  snapshots: Map<number, Captured>;
-  latest?: Captured | undefined;
+  /** Recent snapshots of the tab's documents, oldest first. */
+  captures: Captured[];
+  /** The capture chain running now, if any (settles when it stops). */
+  capturing?: Promise<void>;
+  busy: boolean;
+  /** The state the next capture is for (the newest count reported). */
+  want?: { doc: string | undefined; gen: number } | undefined;
+  /** The document the tab shows (from its last `load`). */
+  doc?: string;
   lastUrl: string;
   loads: number;
+  /** When the page last asked for a history traversal itself (epoch ms). */
+  scriptedAt: number;
+}
+
+/** A single click held until it cannot be the first half of a double click. */
+interface HeldTap {
+  page: Page;
+  state: PageState;
+  msg: ActionMessage;
+  at: number;
 }
 
 /** A running human recording, to the stream `session-<id>`. */
@@ -71,9 +146,13 @@ export class HumanRecorder {
   #pages = new Map<Page, PageState>();
   #queue: Promise<void> = Promise.resolve();
   #lastAppended: EventData<"ScreenCaptured"> | undefined;
+  /** Time of the last stored event (epoch ms): the stream's times never go back. */
+  #lastAt = 0;
   #actions = 0;
   #stopped = false;
   #errors: string[] = [];
+  #held: HeldTap[] = [];
+  #heldTimer: ReturnType<typeof setTimeout> | undefined;
   /** Values seen in sensitive fields: scrubbed from everything stored (snapshots, urls). */
   #secrets = new SecretScrubber();
   #attaching = new Set<Promise<void>>();
@@ -163,7 +242,8 @@ export class HumanRecorder {
   }
 
   /**
-   * Waits until every reported event is recorded.
+   * Waits until every reported event is recorded (a single click still held for a possible
+   * double click stays held).
    *
    * @returns when the queue is empty
    */
@@ -176,7 +256,8 @@ export class HumanRecorder {
   }
 
   /**
-   * Stops: records a final screen of the active tab and `SessionEnded`. Idempotent.
+   * Stops: records a held click, a final screen of the active tab and `SessionEnded`.
+   * Idempotent.
    *
    * @param reason why it stopped (default completed)
    * @param error what went wrong, recorded on `SessionEnded`
@@ -188,7 +269,11 @@ export class HumanRecorder {
     if (this.#stopped) return;
     await new Promise((r) => setTimeout(r, 50)); // binding calls still in flight
     await this.flush();
+    await this.#enqueue(() => this.#releaseHeld());
+    await this.flush();
     this.#stopped = true;
+    clearTimeout(this.#heldTimer);
+    for (const s of this.#pages.values()) await s.capturing;
     const page = this.#driver.page;
     const state = this.#pages.get(page);
     const events: NewEvent[] = [];
@@ -204,6 +289,7 @@ export class HumanRecorder {
   async #end(reason: EventData<"SessionEnded">["reason"], error: string): Promise<void> {
     if (this.#stopped) return;
     this.#stopped = true; // queued reports are dropped from here on
+    clearTimeout(this.#heldTimer);
     await this.flush();
     await this.#append([{ type: "SessionEnded", data: { reason, error } }]);
   }
@@ -212,7 +298,14 @@ export class HumanRecorder {
     if (this.#pages.has(page)) return;
     const tab = this.#driver.tabIdOf(page) ?? `tab-${this.#pages.size + 1}`;
     // the first document is the one the recorder opens, or a new tab's: not a load of its own
-    const state: PageState = { tab, snapshots: new Map(), lastUrl: page.url(), loads: -1 };
+    const state: PageState = {
+      tab,
+      captures: [],
+      busy: false,
+      lastUrl: page.url(),
+      loads: -1,
+      scriptedAt: -Infinity,
+    };
     this.#pages.set(page, state);
     const opened = page !== this.#driver.page || this.#pages.size > 1;
     // A raw CDP binding: Chromium itself defines it in every document of the tab, including
@@ -221,8 +314,15 @@ export class HumanRecorder {
     const cdp = await state.cdp;
     cdp.on("Runtime.bindingCalled", (e) => {
       if (e.name !== BINDING) return;
-      const msg = JSON.parse(e.payload) as RecorderMessage;
-      this.#enqueue(() => this.#onMessage(page, state, msg));
+      const received = Date.now();
+      let msg: RecorderMessage;
+      try {
+        msg = JSON.parse(e.payload) as RecorderMessage;
+      } catch {
+        return; // any script of the page can call the binding: what is no report is ignored
+      }
+      if (typeof msg !== "object" || msg === null) return;
+      this.#onReport(page, state, msg, timeOf(msg, received));
     });
     await cdp.send("Runtime.enable");
     await cdp.send("Runtime.addBinding", { name: BINDING });
@@ -251,21 +351,90 @@ export class HumanRecorder {
     return next;
   }
 
-  async #onMessage(page: Page, state: PageState, msg: RecorderMessage): Promise<void> {
+  /**
+   * A report as it arrives: a press, a settled page or a new document starts a capture at once
+   * (outside the queue, which may be busy storing); everything else is queued in order.
+   */
+  #onReport(page: Page, state: PageState, msg: RecorderMessage, at: number): void {
     switch (msg.type) {
-      case "quiet":
       case "pre":
-        // a page that navigates away mid-capture is no error: the next document reports itself
-        if (!state.snapshots.has(msg.gen)) await this.#capture(page, state).catch(() => {});
+      case "quiet":
+        this.#wantCapture(page, state, msg.doc, msg.gen);
         return;
+      case "scripted":
+        state.scriptedAt = at;
+        return;
+      case "load":
+        this.#wantCapture(page, state, msg.doc, msg.gen);
+        break;
+    }
+    this.#enqueue(() => this.#onMessage(page, state, msg, at));
+  }
+
+  /** Asks for a snapshot of the page at `gen` (taken now, or after the one being taken). */
+  #wantCapture(page: Page, state: PageState, doc: string | undefined, gen: number): void {
+    if (this.#stopped || page.isClosed() || typeof gen !== "number") return;
+    const w = state.want;
+    state.want = w && w.doc === doc && w.gen > gen ? w : { doc, gen };
+    if (state.busy) return;
+    state.busy = true;
+    state.capturing = this.#captureChain(page, state);
+  }
+
+  /** Takes the snapshots asked for, one at a time, skipping those the page has moved past. */
+  async #captureChain(page: Page, state: PageState): Promise<void> {
+    try {
+      for (let i = 0; i < CHAIN; i++) {
+        const want = state.want;
+        if (!want || this.#stopped || page.isClosed()) break;
+        state.want = undefined;
+        if (state.captures.some((c) => isExact(c, want.doc, want.gen))) continue;
+        // a page that navigates away mid-capture is no error: the next document reports itself
+        const c = await this.#capture(page, state).catch(() => undefined);
+        // a state asked for meanwhile that the page has already left cannot be captured
+        const next = state.want as PageState["want"]; // set by reports while awaiting
+        if (c && next && next.doc === c.doc && next.gen < c.gen1) state.want = undefined;
+      }
+    } finally {
+      state.busy = false;
+    }
+  }
+
+  async #onMessage(page: Page, state: PageState, msg: RecorderMessage, at: number): Promise<void> {
+    if (msg.type === "action" && msg.kind === "tap" && (msg.double || msg.detail === 2)) {
+      // the second click and the dblclick of a double click join the clicks held before them
+      const first = this.#held[0];
+      const last = this.#held.at(-1);
+      const same = first !== undefined && last !== undefined && last.page === page &&
+        (last.msg.selectors?.cssPath === msg.selectors?.cssPath ||
+          Math.abs(last.msg.x - msg.x) + Math.abs(last.msg.y - msg.y) <= 8);
+      if (same && msg.double) {
+        this.#held = [];
+        clearTimeout(this.#heldTimer);
+        await this.#onAction(first.state, { ...first.msg, double: true }, first.at);
+        return;
+      }
+      if (same && this.#held.length === 1) {
+        this.#held.push({ page, state, msg, at });
+        this.#armHeld();
+        return;
+      }
+      // a dblclick whose clicks were stored as clicks already: nothing of its own
+      if (msg.double) return;
+    }
+    await this.#releaseHeld();
+    switch (msg.type) {
       case "load": {
         if (msg.url === "about:blank") return; // a tab's initial empty document
-        state.snapshots.clear();
-        state.latest = undefined;
+        if (typeof msg.doc === "string") state.doc = msg.doc;
         state.loads++;
         const from = state.lastUrl;
         state.lastUrl = msg.url;
         if (state.loads <= 0) return; // the document the recorder opened, or a new tab's first
+        if (msg.navigation === "back_forward" && !(at - state.scriptedAt < SCRIPTED_MS)) {
+          await this.#onTraversal(state, msg.url, from, msg.traverse, at, "load");
+          return;
+        }
         await this.#append([{
           type: "NavigationOccurred",
           data: {
@@ -274,6 +443,7 @@ export class HumanRecorder {
             reason: msg.navigation === "reload" ? "reload" : "load",
             tabId: state.tab,
           },
+          meta: stamp(at),
         }]);
         return;
       }
@@ -281,30 +451,92 @@ export class HumanRecorder {
         if (msg.url === state.lastUrl) return;
         const from = state.lastUrl;
         state.lastUrl = msg.url;
+        if (msg.traverse) {
+          await this.#onTraversal(state, msg.url, from, msg.traverse, at, "spa");
+          return;
+        }
         await this.#append([{
           type: "NavigationOccurred",
           data: { url: msg.url, from, reason: "spa", tabId: state.tab },
+          meta: stamp(at),
         }]);
         return;
       }
       case "action":
-        await this.#onAction(page, state, msg);
+        if (msg.kind === "tap" && (msg.detail === 1 || msg.detail === 2)) {
+          this.#held = [{ page, state, msg, at }];
+          this.#armHeld();
+          return;
+        }
+        await this.#onAction(state, msg, at);
         return;
     }
   }
 
-  async #onAction(
-    page: Page,
+  /** Records the held clicks as single clicks once no double click can follow. */
+  #armHeld(): void {
+    clearTimeout(this.#heldTimer);
+    const held = this.#held;
+    this.#heldTimer = setTimeout(() => {
+      // clicks held since are not released early
+      this.#enqueue(() => this.#held === held ? this.#releaseHeld() : Promise.resolve());
+    }, DOUBLE_CLICK_MS);
+  }
+
+  async #releaseHeld(): Promise<void> {
+    const held = this.#held;
+    this.#held = [];
+    clearTimeout(this.#heldTimer);
+    for (const h of held) await this.#onAction(h.state, h.msg, h.at);
+  }
+
+  /**
+   * A Back or Forward of the person's: a `navigate` action to the url it shows (what replay
+   * opens), then the navigation.
+   */
+  async #onTraversal(
     state: PageState,
-    msg: Extract<RecorderMessage, { type: "action" }>,
+    url: string,
+    from: string,
+    traverse: Traverse | undefined,
+    at: number,
+    kind: "load" | "spa",
   ): Promise<void> {
-    // the page as it was before the action: the snapshot at the action's mutation count
-    const before = state.snapshots.get(msg.gen) ?? state.latest ??
-      await this.#capture(page, state).catch((err) => {
-        // never lose the action: it is recorded with the screen last stored
-        this.#errors.push(`No screen before a ${msg.kind}: ${String(err)}`);
-        return undefined;
-      });
+    const actionId = crypto.randomUUID();
+    const direction = traverse === "back" || traverse === "forward" ? traverse : undefined;
+    this.#actions++;
+    await this.#append([
+      {
+        type: "ActionPerformed",
+        data: {
+          actionId,
+          kind: "navigate",
+          url,
+          ...(direction ? { toolName: direction } : {}),
+          source: "human",
+          tabId: state.tab,
+        },
+        meta: stamp(at),
+      },
+      { type: "ActionCompleted", data: { actionId, ok: true, durationMs: 0 }, meta: stamp(at) },
+      {
+        type: "NavigationOccurred",
+        data: {
+          url,
+          ...(from ? { from } : {}),
+          reason: direction === "back" ? "back" : kind,
+          tabId: state.tab,
+        },
+        meta: stamp(at),
+      },
+    ]);
+  }
+
+  async #onAction(state: PageState, msg: ActionMessage, at: number): Promise<void> {
+    // the captures asked for up to now (its press's among them) finish first
+    await state.capturing;
+    const doc = typeof msg.doc === "string" ? msg.doc : state.doc;
+    const { before, screenBefore } = screenAt(state, doc, msg);
     // Any script of the page can call the binding: a point or a scroll position off every page
     // (screen_point.ts) is left out, and said, rather than recorded.
     const point: Point | undefined = ScreenPoint.safeParse({ x: msg.x, y: msg.y }).success
@@ -326,60 +558,97 @@ export class HumanRecorder {
     const node = before && !pageScroll && point ? axTarget(before.screen.root, point) : undefined;
     const events: NewEvent[] = [];
     if (before && this.#lastAppended !== before.data) {
-      events.push({ type: "ScreenCaptured", data: before.data });
+      events.push({
+        type: "ScreenCaptured",
+        data: before.data,
+        meta: stamp(Math.min(before.at, at)),
+      });
       this.#lastAppended = before.data;
     }
     const actionId = crypto.randomUUID();
-    const role = node?.role ?? node?.className ?? msg.selectors.role;
-    const name = node?.name ?? node?.text ?? msg.selectors.name;
+    const selectors = msg.selectors ?? {};
+    const role = node?.role ?? node?.className ?? selectors.role;
+    const name = node?.name ?? node?.text ?? selectors.name;
+    const params: Record<string, unknown> = {
+      ...(scrolled.success ? { scrollX: scrolled.data.x, scrollY: scrolled.data.y } : {}),
+      ...(screenBefore && !pageScroll
+        ? { screenBefore, notes: SCREEN_NOTES[screenBefore] }
+        : screenBefore
+        ? { screenBefore }
+        : {}),
+    };
     events.push({
       type: "ActionPerformed",
       data: {
         actionId,
         kind: msg.kind,
+        ...(msg.kind === "tap" && msg.double ? { toolName: "doubleClick" } : {}),
         ...(pageScroll || point === undefined ? {} : { point }),
         ...(msg.text !== undefined ? { text: msg.text } : {}),
         ...(msg.key !== undefined ? { key: msg.key } : {}),
         ...(msg.value !== undefined ? { value: msg.value } : {}),
         ...(msg.checked !== undefined ? { checked: msg.checked } : {}),
         ...(msg.direction !== undefined ? { direction: msg.direction } : {}),
-        ...(scrolled.success
-          ? { toolParams: { scrollX: scrolled.data.x, scrollY: scrolled.data.y } }
-          : {}),
+        ...(Object.keys(params).length > 0 ? { toolParams: params } : {}),
         ...(pageScroll ? {} : {
           target: {
             ...(role ? { role } : {}),
             ...(name ? { name } : {}),
-            selectors: msg.selectors,
+            selectors,
           },
         }),
         source: "human",
         tabId: state.tab,
       },
-    }, { type: "ActionCompleted", data: { actionId, ok: true, durationMs: 0 } });
+      meta: stamp(at),
+    }, {
+      type: "ActionCompleted",
+      data: { actionId, ok: true, durationMs: 0 },
+      meta: stamp(at),
+    });
     this.#actions++;
     await this.#append(events);
   }
 
-  /** Snapshots a page (redacted) and files it under the mutation count it shows. */
+  /** Snapshots a page (redacted), with the document and the counts before and after it. */
   async #capture(page: Page, state: PageState): Promise<Captured> {
     state.cdp ??= page.createCDPSession();
     const cdp = await state.cdp;
-    const genOf = () =>
-      page.evaluate(() => (globalThis as unknown as { __cairnGen?: number }).__cairnGen ?? -1);
-    const gen0 = await genOf();
+    const mark = async () => {
+      const r = await cdp.send("Runtime.evaluate", { expression: MARK, returnByValue: true });
+      const v = r.result.value as unknown;
+      const [doc, gen, inputs, effects] = Array.isArray(v) ? v : [];
+      const n = (x: unknown) => typeof x === "number" ? x : -1;
+      return {
+        doc: typeof doc === "string" ? doc : undefined,
+        gen: n(gen),
+        inputs: n(inputs),
+        effects: n(effects),
+      };
+    };
+    const at = Date.now();
+    const m0 = await mark();
     const [hierarchy, secrets] = await Promise.all([
       captureChromeHierarchy(cdp),
       page.evaluate(sensitiveValuesInPage),
     ]);
-    const gen1 = await genOf().catch(() => -2);
+    const m1 = await mark().catch(() => ({ doc: undefined, gen: -2, inputs: -2, effects: -2 }));
     for (const secret of secrets) this.#secrets.add(secret);
     redact(hierarchy, new Set(secrets));
     const scrubbed = this.#secrets.hierarchyJson(hierarchy);
     const bytes = new TextEncoder().encode(JSON.stringify(scrubbed));
     const ref = await this.#store.putBlob(bytes, "application/json");
+    // a capture across two documents (a navigation) shows neither for sure
+    const oneDoc = m0.doc !== undefined && m0.doc === m1.doc;
     const captured: Captured = {
-      gen: gen0 === gen1 ? gen0 : -1,
+      doc: oneDoc ? m0.doc : undefined,
+      gen0: m0.gen,
+      gen1: oneDoc ? m1.gen : Infinity,
+      in0: m0.inputs,
+      in1: oneDoc ? m1.inputs : Infinity,
+      ef0: m0.effects,
+      ef1: oneDoc ? m1.effects : Infinity,
+      at,
       screen: chromeHierarchyToScreen(scrubbed),
       data: {
         hierarchy: ref,
@@ -391,21 +660,80 @@ export class HumanRecorder {
         tabId: state.tab,
       },
     };
-    if (captured.gen >= 0) state.snapshots.set(captured.gen, captured);
-    if (state.snapshots.size > 50) {
-      state.snapshots.delete(state.snapshots.keys().next().value!);
+    if (captured.doc !== undefined) {
+      state.captures.push(captured);
+      if (state.captures.length > 50) state.captures.shift();
     }
-    state.latest = captured;
     return captured;
   }
 
+  /** Stores events; their times never go back (an event without one is stamped now). */
   async #append(events: NewEvent[], expected?: "no_stream"): Promise<void> {
-    events = events.map((e) => this.#secrets.event(e));
+    events = events.map((e) => {
+      const t = e.meta?.recordedAt ? Date.parse(e.meta.recordedAt) : Date.now();
+      const ms = Math.max(Number.isFinite(t) ? t : Date.now(), this.#lastAt);
+      this.#lastAt = ms;
+      return this.#secrets.event({
+        ...e,
+        meta: { ...e.meta, recordedAt: new Date(ms).toISOString() },
+      } as NewEvent);
+    });
     const r = await this.#store.append(this.streamId, events, {
       expectedVersion: expected ?? this.#version,
     });
     this.#version = r.streamVersion;
   }
+}
+
+/** A snapshot taken exactly at `gen` of `doc`: the count did not move while it was taken. */
+function isExact(c: Captured, doc: string | undefined, gen: number): boolean {
+  return doc !== undefined && c.doc === doc && c.gen0 === gen && c.gen1 === gen;
+}
+
+/**
+ * The screen before an action of `doc` pressed at count `gen` (with the input and effect counts
+ * of its press): the snapshot taken exactly at that count; else one taken after the press's task
+ * and before any later input was handled, while only the page itself changed (`changing`); else
+ * the newest taken entirely before the press (`earlier`); else none (`none`). Never one that may
+ * show an effect of the person's input after the press.
+ */
+function screenAt(
+  state: PageState,
+  doc: string | undefined,
+  at: { gen: number; inputs?: number | undefined; effects?: number | undefined },
+): { before?: Captured; screenBefore?: ScreenBefore } {
+  const { gen, inputs, effects } = at;
+  let changing: Captured | undefined;
+  let earlier: Captured | undefined;
+  for (let i = state.captures.length - 1; i >= 0; i--) {
+    const c = state.captures[i]!;
+    if (isExact(c, doc, gen)) return { before: c };
+    if (c.doc !== doc || doc === undefined || c.gen0 < 0) continue;
+    if (
+      !changing && typeof inputs === "number" && typeof effects === "number" &&
+      c.gen0 >= gen && c.in0 === inputs && c.in1 === inputs && c.ef0 === effects &&
+      c.ef1 === effects
+    ) changing = c;
+    if (c.gen1 <= gen && (!earlier || c.gen1 > earlier.gen1)) earlier = c;
+  }
+  if (changing) return { before: changing, screenBefore: "changing" };
+  return earlier ? { before: earlier, screenBefore: "earlier" } : { screenBefore: "none" };
+}
+
+/**
+ * When a report happened: the page's own time, unless it is missing, ahead of its arrival or
+ * more than a minute behind it (a page's clock or a forged report): then its arrival.
+ */
+function timeOf(msg: RecorderMessage, received: number): number {
+  const t = msg.t;
+  return typeof t === "number" && Number.isFinite(t) && t <= received + 1_000 &&
+      t >= received - 60_000
+    ? Math.min(t, received)
+    : received;
+}
+
+function stamp(ms: number): { recordedAt: string } {
+  return { recordedAt: new Date(ms).toISOString() };
 }
 
 /** Replaces every value, name and `value` attribute equal to a secret with `[redacted]`. */

@@ -141,6 +141,8 @@ const ACTION_TYPES: Record<string, ActionKind> = {
   click: "tap",
   tap: "tap",
   double_click: "tap",
+  // Chrome Recorder's name: what Cairn's human recorder writes for a double click (004 names none)
+  doubleclick: "tap",
   type: "inputText",
   input: "inputText",
   input_text: "inputText",
@@ -680,6 +682,7 @@ export function eventsToRecording(
  * @example
  * ```ts
  * if (recordingActionType("tap", "double_click") !== "double_click") throw new Error();
+ * if (recordingActionType("tap", "doubleClick") !== "doubleClick") throw new Error();
  * if (recordingActionType("keyPress", "keyDown") !== "key_press") throw new Error();
  * ```
  */
