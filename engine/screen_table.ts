@@ -37,6 +37,7 @@ import {
   F_CLICKABLE,
   F_ENABLED,
   F_FOCUSED,
+  F_INTERACTIVE,
   F_PASSWORD,
   F_SCROLLABLE,
   F_SELECTED,
@@ -62,6 +63,17 @@ export type TableEngine = "wasm" | "reference" | "auto";
 export interface ScreenTableOptions {
   /** Default "auto": WASM when `wasm/build/cairn.wasm` exists, else the reference. */
   engine?: TableEngine;
+}
+
+/** Options of {@linkcode flattenTree}. */
+export interface FlattenOptions {
+  /**
+   * The tree is an iOS tree that names no element types (Maestro, Trailblaze: every node is
+   * `XCUIElementTypeOther`, none clickable): its interactive nodes (`F_INTERACTIVE`) are the
+   * nodes with a label or an id of their own that are leaves or hold a labelled node. Default
+   * false: interactive means clickable.
+   */
+  typeless?: boolean;
 }
 
 /** The string properties a predicate may compare, each to one exact value. */
@@ -92,6 +104,7 @@ export const PREDICATE_FLAGS = {
   scrollable: F_SCROLLABLE,
   password: F_PASSWORD,
   visible: F_VISIBLE,
+  interactive: F_INTERACTIVE,
 } as const;
 
 const FLAG_ENTRIES = Object.entries(PREDICATE_FLAGS) as [keyof typeof PREDICATE_FLAGS, number][];
@@ -117,12 +130,43 @@ function pointInt(v: number): number {
   return Math.max(-LIMIT - 1, Math.min(LIMIT, Math.floor(v)));
 }
 
+function hasLabel(n: UiNode): boolean {
+  return n.text !== undefined || n.contentDescription !== undefined ||
+    n.resourceId !== undefined || n.testId !== undefined;
+}
+
 function flagsOf(n: UiNode): number {
-  return (n.clickable ? F_CLICKABLE : 0) | (n.enabled ? F_ENABLED : 0) |
+  return (n.clickable ? F_CLICKABLE | F_INTERACTIVE : 0) | (n.enabled ? F_ENABLED : 0) |
     (n.focused ? F_FOCUSED : 0) | (n.checked ? F_CHECKED : 0) |
     (n.checkable ? F_CHECKABLE : 0) | (n.selected ? F_SELECTED : 0) |
     (n.scrollable ? F_SCROLLABLE : 0) | (n.password ? F_PASSWORD : 0) |
     (n.visible ? F_VISIBLE : 0) | (isTextField(n) ? F_TEXT_FIELD : 0);
+}
+
+/**
+ * On an iOS tree without element types, marks interactive (`F_INTERACTIVE`) the nodes with a
+ * label or an id of their own that are leaves (an accessibility element: iOS lists no children
+ * of one) or hold a labelled node (a row whose title and count are listed inside it). A
+ * labelled node over unlabelled children only — a scroll bar and its thumb — is none.
+ */
+function markTypeless(nodes: UiNode[], parents: number[], flags: Int32Array): void {
+  const below = new Uint8Array(nodes.length); // 1: a labelled node lies below
+  for (let i = nodes.length - 1; i >= 0; i--) {
+    const n = nodes[i]!, labelled = hasLabel(n);
+    if (labelled && (n.children.length === 0 || below[i] === 1)) flags[i]! |= F_INTERACTIVE;
+    const p = parents[i]!;
+    if (p >= 0 && (labelled || below[i] === 1)) below[p] = 1;
+  }
+}
+
+/**
+ * Whether a screen is an iOS tree that names no element types (see {@linkcode FlattenOptions}).
+ *
+ * @param screen the screen
+ * @returns true for Maestro and Trailblaze iOS screens
+ */
+export function isTypelessIos(screen: Screen): boolean {
+  return screen.platform === "ios" && screen.format !== "xcuitest";
 }
 
 /** Lists the nodes in document order with their parent index and depth. */
@@ -186,9 +230,14 @@ function paintRanks(n: number, end: Int32Array, orders: Int32Array, paint: Int32
  * Paint ranks follow Android's `drawing-order` where siblings carry one (see `COL_PAINT`).
  *
  * @param root the root node
+ * @param options what the tree's format leaves unsaid (an iOS tree without element types)
  * @returns the table and the nodes by index
  */
-export function flattenTree(root: UiNode): { table: FlatTable; nodes: UiNode[] } {
+export function flattenTree(
+  root: UiNode,
+  options: FlattenOptions = {},
+): { table: FlatTable; nodes: UiNode[] } {
+  const typeless = options.typeless === true;
   const { nodes, parents, depths } = order(root);
   const n = nodes.length;
   const w = new TableWriter(n);
@@ -237,6 +286,7 @@ export function flattenTree(root: UiNode): { table: FlatTable; nodes: UiNode[] }
     if (end[i]! > end[p]!) end[p] = end[i]!;
   }
   if (orders !== undefined) paintRanks(n, end, orders, paint);
+  if (typeless) markTypeless(nodes, parents, flags);
   return { table: w.finish(), nodes };
 }
 
@@ -270,7 +320,8 @@ export class ScreenTable {
   }
 
   /**
-   * Flattens a screen (or a bare tree) once.
+   * Flattens a screen (or a bare tree) once. A Maestro or Trailblaze iOS screen marks its
+   * labelled leaves and labelled nodes holding labelled ones interactive ({@linkcode isTypelessIos}); a bare tree marks its clickable nodes.
    *
    * @param screen the screen or its root node
    * @param options which engine answers
@@ -279,7 +330,8 @@ export class ScreenTable {
    */
   static from(screen: Screen | UiNode, options: ScreenTableOptions = {}): ScreenTable {
     const root = "root" in screen ? screen.root : screen;
-    const { table, nodes } = flattenTree(root);
+    const typeless = "root" in screen && isTypelessIos(screen);
+    const { table, nodes } = flattenTree(root, { typeless });
     const engine = options.engine ?? "auto";
     const hot = engine === "reference" || (engine === "auto" && !wasmAvailable())
       ? reference
@@ -331,7 +383,8 @@ export class ScreenTable {
    * The visible node drawn on top at a point (the highest paint rank: a descendant over its
    * ancestors, a sibling drawn later — Android `drawing-order`, else document order — over the
    * earlier one's subtree), among the nodes that have every flag asked for: `{ clickable: true }`
-   * finds the control a tap at the point goes to, not a deeper node of a list drawn beneath it.
+   * finds the control a tap at the point goes to, not a deeper node of a list drawn beneath it;
+   * `{ interactive: true }` the same on iOS trees that name no element types (`F_INTERACTIVE`).
    *
    * @param point the point (fractional points are floored, as for {@linkcode hitTest})
    * @param require flags the node must have (none: any visible node)
@@ -366,6 +419,21 @@ export class ScreenTable {
   paintRank(i: number): number {
     this.node(i);
     return this.table.column(COL_PAINT)[i]!;
+  }
+
+  /**
+   * Whether a node has every flag asked for, as the table holds them (`interactive` included).
+   *
+   * @param i a node index
+   * @param require the flags
+   * @returns true when each is set
+   * @throws {RangeError} when i is not a node index
+   */
+  hasFlags(i: number, require: { [K in keyof typeof PREDICATE_FLAGS]?: true }): boolean {
+    this.node(i);
+    let mask = 0;
+    for (const [key, bit] of FLAG_ENTRIES) if (require[key] === true) mask |= bit;
+    return (this.table.column(COL_FLAGS)[i]! & mask) === mask;
   }
 
   /**

@@ -85,10 +85,11 @@ function checkScreen(name: string, screen: Screen): number {
           `${name} ${mode} action ${e.action}: ${JSON.stringify(sel)} is not unique`,
         );
         checked++;
-        // A point goes to the clickable node drawn on top there (v2's Android tap target), which
-        // may be drawn over a deeper node of another branch (a field over its floating label).
+        // A point goes to the interactive node drawn on top there (v2's Android and iOS tap
+        // target: clickable, or a labelled element of a typeless iOS tree), which may be drawn
+        // over a deeper node of another branch (a field over its floating label).
         const onTop = sel.xy !== undefined &&
-          table.hitTestTop({ x: sel.xy[0], y: sel.xy[1] }, { clickable: true }) === target;
+          table.hitTestTop({ x: sel.xy[0], y: sel.xy[1] }, { interactive: true }) === target;
         assert(
           inSubtree(table, target, got) || onTop,
           `${name} ${mode} action ${e.action}: ${

@@ -49,7 +49,7 @@ Deno.test("WASM hot path equals the TS reference on every Android and iOS corpus
     }
     assertEquals(Array.from(w.hitTestBatch(grid)), Array.from(r.hitTestBatch(grid)), f);
     assert(w.hitTestBatch(grid).some((i) => i > 0), `${f}: no point hits below the root`);
-    for (const require of [{}, { clickable: true }] as const) {
+    for (const require of [{}, { clickable: true }, { interactive: true }] as const) {
       assertEquals(
         grid.map((p) => w.hitTestTop(p, require)),
         grid.map((p) => r.hitTestTop(p, require)),

@@ -155,7 +155,13 @@ export function assertEnginesAgree(rng: Prng, root: UiNode, label: string): void
   assertEquals(batch, Array.from(r.hitTestBatch(points)), `${label}: hitTestBatch`);
   for (const [k, p] of points.entries()) {
     assertEquals(w.hitTest(p), batch[k], `${label}: hitTest(${p.x}, ${p.y})`);
-    for (const require of [{}, { clickable: true }, { checked: true, enabled: true }] as const) {
+    const requires = [
+      {},
+      { clickable: true },
+      { interactive: true },
+      { checked: true, enabled: true },
+    ] as const;
+    for (const require of requires) {
       assertEquals(
         w.hitTestTop(p, require),
         r.hitTestTop(p, require),

@@ -102,6 +102,47 @@ Deno.test("ScreenTable.hitTestTop() follows drawing order on 200 random trees", 
   assert(differs > 100, `the topmost node differs from the deepest at only ${differs} points`);
 });
 
+function labelled(n: UiNode): boolean {
+  return n.text !== undefined || n.contentDescription !== undefined ||
+    n.resourceId !== undefined || n.testId !== undefined;
+}
+
+// iOS without element types: a labelled leaf, or a labelled node holding a labelled one.
+function typelessInteractive(n: UiNode): boolean {
+  const holds = (m: UiNode): boolean => m.children.some((c) => labelled(c) || holds(c));
+  return n.clickable || (labelled(n) && (n.children.length === 0 || holds(n)));
+}
+
+Deno.test("ScreenTable.hitTestTop() finds the interactive node on top of 200 random typeless iOS trees, WASM as the reference", () => {
+  let differs = 0;
+  for (let seed = 8001; seed <= 8200; seed++) {
+    const rng = new Prng(seed);
+    const root = randomTree(rng, rng.int(1, 80));
+    const screen = { platform: "ios", format: "maestro", root, width: 140, height: 140 } as const;
+    const w = ScreenTable.from(screen, { engine: "wasm" });
+    const r = ScreenTable.from(screen, { engine: "reference" });
+    for (const p of randomPoints(rng, w, 30)) {
+      const i = w.hitTestTop(p, { interactive: true });
+      assertEquals(i, r.hitTestTop(p, { interactive: true }), `seed ${seed} (${p.x}, ${p.y})`);
+      const x = Math.floor(p.x), y = Math.floor(p.y);
+      let want: UiNode | undefined;
+      for (const n of paintOrder(root)) {
+        const b = n.bounds;
+        const x1 = Math.round(b.x), y1 = Math.round(b.y);
+        const x2 = Math.max(x1, Math.round(b.x + b.w)), y2 = Math.max(y1, Math.round(b.y + b.h));
+        if (!n.visible || !typelessInteractive(n)) continue;
+        if (x >= x1 && x < x2 && y >= y1 && y < y2) want = n;
+      }
+      assertEquals(i < 0 ? undefined : w.node(i), want, `seed ${seed} (${p.x}, ${p.y})`);
+      if (want !== undefined && w.hitTestTop(p, { clickable: true }) !== i) differs++;
+    }
+  }
+  assert(
+    differs > 100,
+    `the interactive node differs from the clickable one at only ${differs} points`,
+  );
+});
+
 Deno.test("ScreenTable.refHashes() equals engine/refs.ts refHash() on 300 random trees", () => {
   for (let seed = 9001; seed <= 9300; seed++) {
     const rng = new Prng(seed);

@@ -164,6 +164,13 @@ export const F_VISIBLE = 256;
  * ref label is content description, else name, else hint: its text is the value typed.
  */
 export const F_TEXT_FIELD = 512;
+/**
+ * Flag: interactive, a control a person taps or types into: clickable, and on an iOS tree that
+ * names no element types (Maestro, Trailblaze) a node with a label or an id of its own that is a
+ * leaf or holds a labelled node (engine/screen_table.ts). `hitTestTop` with this bit finds an iOS
+ * tap's target.
+ */
+export const F_INTERACTIVE = 1024;
 
 // ---- selector predicate (Int32 fields at a pointer passed to count/matches) ----
 /** Predicate field: first node index of the range searched (inclusive). */

@@ -57,7 +57,13 @@ export function androidTarget(
   return { node: hit };
 }
 
-function describe(n: UiNode): string {
+/**
+ * A node as a note names it: its class and its label (description, else text, else id).
+ *
+ * @param n the node
+ * @returns `Class "label"`
+ */
+export function describe(n: UiNode): string {
   const label = n.contentDescription ?? n.text ?? n.resourceId;
   return `${n.className}${label !== undefined ? ` ${JSON.stringify(label)}` : ""}`;
 }

@@ -29,6 +29,14 @@
  * - Android assertion: on the node whose text or content description is the expected value (the
  *   labelled frame, not the image the point hit in it); a description is asserted by
  *   `assertVisible` of a `contentDescription` selector (the player's assertText reads text).
+ * - iOS tap, inputText: the interactive node drawn on top at the point (document order: a later
+ *   sibling over an earlier one's subtree), not a deeper, empty full-size layer beneath it
+ *   (Safari's address field over the web view, an alert's button). Interactive: XCUITest's
+ *   control types (parse_ios `IOS_INTERACTIVE_TYPES`); on Maestro/Trailblaze iOS trees (no types)
+ *   a labelled leaf, or a labelled node holding one. An unlabelled container draws nothing: it
+ *   does not hide the control, nor keep a tap on a row's background from going to the row.
+ * - iOS input slot names: the accessibility label before the identifier (`address`, not
+ *   `tabBarItem` from `TabBarItemTitle`).
  * - Android inputText: the editable field under the point, not a label drawn over it.
  * - Android scroll, swipe: the scrollable container under the point, else a screen swipe.
  * - Android ids `eq`, `up`, `fab` are authored unless 4+ short ids share the screen; `r7` is not.

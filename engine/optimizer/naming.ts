@@ -97,6 +97,12 @@ export interface InputSlotNameOptions {
    * words only (`text-input`) keeps them (`textInput`) rather than giving way to the hint.
    */
   cleanIds?: boolean;
+  /**
+   * Heuristics v2 on iOS: the accessibility label (what VoiceOver reads) names the field before
+   * its identifier, which is often the view's internal name (Safari's address field: label
+   * `Address`, identifier `TabBarItemTitle`).
+   */
+  labelFirst?: boolean;
 }
 
 /**
@@ -104,7 +110,7 @@ export interface InputSlotNameOptions {
  *
  * @param field the field typed into, when known
  * @param stepText the NL step
- * @param options v2's id cleaning
+ * @param options v2's id cleaning (Android) and label first (iOS)
  * @returns a name such as `email`, `password`, `searchTerm`
  */
 export function inputSlotName(
@@ -117,13 +123,15 @@ export function inputSlotName(
   const webName = field && field.role === field.className ? field.name : undefined;
   const clean = (id: string | undefined) =>
     options.cleanIds && id !== undefined ? id.replace(LIBRARY_PREFIX, "") : id;
-  const sources = [
-    clean(field?.resourceId),
-    clean(field?.testId),
-    field?.hint,
-    field?.contentDescription,
-    webName,
-  ];
+  const sources = options.labelFirst
+    ? [field?.contentDescription, clean(field?.resourceId), clean(field?.testId), field?.hint]
+    : [
+      clean(field?.resourceId),
+      clean(field?.testId),
+      field?.hint,
+      field?.contentDescription,
+      webName,
+    ];
   for (const s of sources) {
     const k = known(s);
     if (k) return k;

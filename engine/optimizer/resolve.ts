@@ -7,7 +7,8 @@
  * different node than the point hit is reported and replaced. Under heuristics v2 a read or an
  * assertion whose point hit a node inside the element the agent named keeps that element, and
  * Android actions then go through `androidTarget` (an accessible ancestor for a tap, the editable
- * field for typing, the scrollable container for a scroll or swipe). Under v2 a Chrome
+ * field for typing, the scrollable container for a scroll or swipe), and iOS taps and typing
+ * through `iosTarget` (the interactive node drawn on top at the point). Under v2 a Chrome
  * Recorder step is read by `readRecorderStep` (a double click, an action the player cannot do as
  * recorded, a step that changes nothing a trail replays).
  *
@@ -17,6 +18,7 @@ import type { ScreenTable } from "../screen_table.ts";
 import type { TrailActionKind } from "../trail.ts";
 import type { Draft, DraftAction, DraftStep, PassContext } from "./draft.ts";
 import { androidTarget } from "./android_target.ts";
+import { iosTarget } from "./ios_target.ts";
 import { matchSelector } from "./selector_match.ts";
 import { readRecorderStep } from "./recorder_steps.ts";
 
@@ -104,6 +106,7 @@ function climbToHolder(table: ScreenTable, i: number): number {
 export function resolvePass(draft: Draft, ctx: PassContext): Draft {
   const steps: DraftStep[] = draft.model.steps.map((text) => ({ text, actions: [] }));
   const android = draft.level >= 2 && draft.model.platform === "android";
+  const ios = draft.level >= 2 && draft.model.platform === "ios";
   const recorder = draft.level >= 2 && draft.model.platform === "web";
   const warnings = [...draft.warnings];
   for (const src of draft.model.actions) {
@@ -125,7 +128,7 @@ export function resolvePass(draft: Draft, ctx: PassContext): Draft {
       }
     }
     copyFields(a);
-    resolveNode(a, ctx, draft.level, android);
+    resolveNode(a, ctx, draft.level, android, ios);
     steps[src.step]!.actions.push(a);
   }
   return { ...draft, steps, warnings };
@@ -192,6 +195,7 @@ function resolveNode(
   ctx: PassContext,
   level: number,
   android: boolean,
+  ios: boolean,
 ): void {
   const d = a.src.data;
   const hash = a.src.screen;
@@ -219,6 +223,10 @@ function resolveNode(
         const t = androidTarget(table, hit, d.point, a.kind);
         if (t.note !== undefined) a.notes.push(t.note);
         if (t.node !== undefined) a.node = t.node;
+      } else if (ios) {
+        const t = iosTarget(table, hit, d.point, a.kind);
+        if (t.note !== undefined) a.notes.push(t.note);
+        a.node = t.node ?? hit;
       } else a.node = hit;
     }
   } else if (byTarget(a, table) !== undefined) {

@@ -390,7 +390,8 @@ export function slotsPass(draft: Draft, ctx: PassContext): Draft {
       return repeated;
     }
     const cleanIds = draft.level >= 2 && model.platform === "android";
-    const name = uniqueName(inputSlotName(field, stepText, { cleanIds }), taken);
+    const labelFirst = draft.level >= 2 && model.platform === "ios";
+    const name = uniqueName(inputSlotName(field, stepText, { cleanIds, labelFirst }), taken);
     taken.add(name);
     memory[name] = secret ? null : literal;
     inputByValue.set(literal, name);
