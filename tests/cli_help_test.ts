@@ -93,7 +93,7 @@ Deno.test("a usage error is one line naming the command once, exit code 2", asyn
     [["history", "x", "--at="], "cairn history: flag --at needs a value"],
     [
       ["history", "x", "--at", "9007199254740993"],
-      'cairn history: --at must be an integer of at least 0, got "9007199254740993"',
+      'cairn history: --at is too large: the largest is 9007199254740991, got "9007199254740993"',
     ],
     [
       ["history", "x", "--json=no"],
