@@ -234,13 +234,12 @@ export class TableWriter {
    * @returns the table
    */
   finish(): FlatTable {
-    const encoder = new TextEncoder();
-    const encoded = this.#strings.map((s) => encoder.encode(s));
-    const arenaBytes = encoded.reduce((sum, e) => sum + e.length, 0);
+    const { utf8, lengths } = encodeAll(this.#strings);
+    const arenaBytes = utf8.length;
     const narrow = this.#columnBytes.length;
     const nStride = narrowStride(this.n);
     const strOffsets = narrow + NUM_NARROW * nStride;
-    const arena = strOffsets + align((encoded.length + 1) * 4);
+    const arena = strOffsets + align((lengths.length + 1) * 4);
     const total = arena + align(arenaBytes);
     const bytes = new Uint8Array(total);
     bytes.set(this.#columnBytes);
@@ -248,7 +247,7 @@ export class TableWriter {
     header[H_MAGIC] = MAGIC;
     header[H_COUNT] = this.n;
     header[H_STRIDE] = this.#stride;
-    header[H_STRING_COUNT] = encoded.length;
+    header[H_STRING_COUNT] = lengths.length;
     header[H_STR_OFFSETS] = strOffsets;
     header[H_ARENA] = arena;
     header[H_ARENA_BYTES] = arenaBytes;
@@ -259,14 +258,57 @@ export class TableWriter {
     header[H_NARROW] = origin === undefined ? 0 : 1;
     header[H_NARROW_OX] = origin?.[0] ?? 0;
     header[H_NARROW_OY] = origin?.[1] ?? 0;
-    const offsets = new Int32Array(bytes.buffer, strOffsets, encoded.length + 1);
+    const offsets = new Int32Array(bytes.buffer, strOffsets, lengths.length + 1);
     let at = 0;
-    encoded.forEach((e, id) => {
+    for (let id = 0; id < lengths.length; id++) {
       offsets[id] = at;
-      bytes.set(e, arena + at);
-      at += e.length;
-    });
-    offsets[encoded.length] = at;
+      at += lengths[id]!;
+    }
+    offsets[lengths.length] = at;
+    bytes.set(utf8, arena);
     return new FlatTable(bytes, this.#strings, this.#ids);
   }
+}
+
+const ENCODER = new TextEncoder();
+
+/**
+ * The UTF-8 length of a string as `TextEncoder` writes it: a lone surrogate becomes U+FFFD
+ * (3 bytes), a surrogate pair 4.
+ */
+function utf8Length(s: string): number {
+  let bytes = 0;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c < 0x80) bytes += 1;
+    else if (c < 0x800) bytes += 2;
+    else if (c >= 0xd800 && c <= 0xdbff && i + 1 < s.length) {
+      const d = s.charCodeAt(i + 1);
+      if (d >= 0xdc00 && d <= 0xdfff) {
+        bytes += 4;
+        i++;
+      } else bytes += 3;
+    } else bytes += 3;
+  }
+  return bytes;
+}
+
+/**
+ * The strings' UTF-8 bytes back to back and each one's length: one `TextEncoder` call for the
+ * whole table, not one per string. Joining can pair a string's trailing lone high surrogate
+ * with the next one's leading low surrogate (2 bytes fewer than apart); then each is encoded
+ * on its own, as before.
+ */
+function encodeAll(strings: readonly string[]): { utf8: Uint8Array; lengths: number[] } {
+  const lengths = strings.map(utf8Length);
+  const utf8 = ENCODER.encode(strings.join(""));
+  if (utf8.length === lengths.reduce((sum, n) => sum + n, 0)) return { utf8, lengths };
+  const parts = strings.map((s) => ENCODER.encode(s));
+  const out = new Uint8Array(parts.reduce((sum, e) => sum + e.length, 0));
+  let at = 0;
+  for (const e of parts) {
+    out.set(e, at);
+    at += e.length;
+  }
+  return { utf8: out, lengths: parts.map((e) => e.length) };
 }

@@ -306,9 +306,16 @@ export function slotsPass(draft: Draft, ctx: PassContext): Draft {
     mode: SelectorMode,
     rejected: string[],
   ): DraftAction | undefined {
-    const values: Record<string, string> = { ...snapshot };
-    for (const [k, v] of Object.entries(memory)) if (v !== null) values[k] = v;
-    for (const c of captured) values[c.name] = c.value;
+    // Each key's value (a captured slot over memory over the snapshot), kept only when the text
+    // holds it: interpolateValues looks at no other, and this runs for every assertion.
+    const values: Record<string, string> = Object.create(null);
+    const put = (k: string, v: string) => {
+      if (L.includes(v)) values[k] = v;
+      else if (k in values) delete values[k];
+    };
+    for (const k in snapshot) put(k, snapshot[k]!);
+    for (const k in memory) if (memory[k] !== null) put(k, memory[k]!);
+    for (const c of captured) put(c.name, c.value);
     const sub = interpolateValues(L, values, { writtenBy });
     if (!sub.template) return undefined;
     const r = retargetAssertion(a, { mode, equals: sub.template });
