@@ -6,7 +6,7 @@ import type { StoredEvent } from "../events/schemas.ts";
 import { ChromeDriver } from "../drivers/chrome/chrome_driver.ts";
 import { withDeadline } from "../drivers/with_deadline.ts";
 import { serveFolder } from "./web_server.ts";
-import { startServe } from "./cli_run.ts";
+import { chromiumUnder, startServe } from "./cli_run.ts";
 import { endOrphanedRuns, ORPHANED } from "../cli/_orphaned_runs.ts";
 import { claimRunsLock, shareRunsLock } from "../cli/_runs_lock.ts";
 import { readValidation } from "../drivers/validation_runner.ts";
@@ -40,18 +40,6 @@ Deno.test("closeLiveWork() ends live blaze sessions as interrupted and closes th
     await Deno.remove(dir, { recursive: true });
   }
 });
-
-/** Pids of the processes whose command line names a user-data-dir under `dir`. */
-async function chromiumUnder(dir: string): Promise<number[]> {
-  const pids: number[] = [];
-  for await (const entry of Deno.readDir("/proc")) {
-    if (!/^\d+$/.test(entry.name)) continue;
-    const cmdline = await Deno.readTextFile(`/proc/${entry.name}/cmdline`).catch(() => "");
-    const args = cmdline.split("\0");
-    if (args.some((a) => a.startsWith(`--user-data-dir=${dir}/`))) pids.push(Number(entry.name));
-  }
-  return pids;
-}
 
 Deno.test("cairn serve on SIGTERM stops a running playback and a blaze session and leaves no Chromium running", async () => {
   const dir = await Deno.makeTempDir({ prefix: "cairn_serve_stop_" });
