@@ -15,6 +15,7 @@ import { bool, type CommandSpec, list, num, type ParsedArgs, str } from "./args.
 import { DB_FLAGS, matchStream, openStore } from "./context.ts";
 import { InputError } from "./errors.ts";
 import { prepareOutFile } from "./_out_file.ts";
+import { readInputFile } from "./_in_file.ts";
 import { interruptOnSignals } from "./_interrupt.ts";
 import { browserWsFlag } from "./_browser_ws_flag.ts";
 import { parseMemory } from "./_memory_flag.ts";
@@ -134,13 +135,7 @@ export async function run(args: ParsedArgs): Promise<number> {
   let trail: Trail | undefined;
   const trailFile = str(args, "trail");
   if (trailFile) {
-    let text: string;
-    try {
-      text = await Deno.readTextFile(trailFile);
-    } catch {
-      throw new InputError(`${trailFile}: no such file`);
-    }
-    trail = parseTrail(text, trailFile);
+    trail = parseTrail(await readInputFile(trailFile, "--trail"), trailFile);
   }
   const heuristics = str(args, "heuristics");
   const own = trail?.config.heuristics;
