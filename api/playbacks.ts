@@ -502,6 +502,7 @@ export function playbacksRouter(ctx: ApiContext): Hono {
       read: () => readPlaybackReport(ctx.store, id),
       stop: () => registry.stop(id),
       runByOthers: "this server's playbacks (a validation's replay, or another process's)",
+      endOrphan: async () => (await ctx.endOrphanedRun?.("playback", id)) ?? false,
     });
     return c.json(httpReport(report), report.status === "running" ? 202 : 200);
   });
