@@ -1,7 +1,8 @@
 /**
  * The one sequence of `POST /v1/playbacks/:id/stop` and `POST /v1/validations/:id/stop`: a run
  * that has ended is a 409 `<kind>_ended`, a run this server does not run a 409 `not_owned`, else
- * its registry stops it and the run is read again for the answer.
+ * its registry stops it and the run is read again for the answer. A run whose process is gone
+ * (no other process has the log open) is ended `failed` there and then, when the server can tell.
  *
  * @module
  */
@@ -16,6 +17,11 @@ export interface StopRun<R extends { status: string }> {
   stop(): Promise<boolean>;
   /** Who runs a run the registry does not (`another process's`). */
   runByOthers: string;
+  /**
+   * Ends the run when the process that ran it is gone (`cairn replay` killed with SIGKILL);
+   * false when another process may still run it.
+   */
+  endOrphan?: () => Promise<boolean>;
 }
 
 /**
@@ -39,7 +45,7 @@ export async function stopRun<R extends { status: string }>(
       `${Kind} ${id} has already ended (${before.status})`,
     );
   }
-  if (!(await run.stop())) {
+  if (!(await run.stop()) && !(await run.endOrphan?.())) {
     throw new ApiError(
       409,
       "not_owned",

@@ -31,6 +31,8 @@ export interface ApiContext {
   shutdown?: AbortSignal;
   /** Blaze sessions may open data:, file: and about:blank pages (see {@linkcode AppOptions}). */
   localPages?: boolean;
+  /** Ends a run no live process runs (see {@linkcode AppOptions}). */
+  endOrphanedRun?: (kind: "playback" | "validation", id: string) => Promise<boolean>;
 }
 
 /** Options of {@linkcode createApp}. */
@@ -49,6 +51,12 @@ export interface AppOptions {
    * server's files through a snapshot.
    */
   localPages?: boolean;
+  /**
+   * Ends a playback or validation this server does not run when the process that ran it is gone
+   * (the stop routes' fallback before `409 not_owned`); false when it may still run. `serve`
+   * tells by the log's runs lock.
+   */
+  endOrphanedRun?: (kind: "playback" | "validation", id: string) => Promise<boolean>;
 }
 
 /** Default request body limit: 16 MiB. */
@@ -76,6 +84,7 @@ export function createApp(options: AppOptions): Hono {
     store: options.store,
     ...(options.shutdown ? { shutdown: options.shutdown } : {}),
     ...(options.localPages ? { localPages: true } : {}),
+    ...(options.endOrphanedRun ? { endOrphanedRun: options.endOrphanedRun } : {}),
   };
   const app = new Hono();
   app.onError(handleError);

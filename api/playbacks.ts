@@ -27,6 +27,7 @@ import { syntheticToPlan } from "../engine/playback/from_synthetic.ts";
 import { eventsToPlan, type SessionEvent } from "../engine/playback/from_events.ts";
 import { rebasePlan } from "../engine/playback/load_plan.ts";
 import { overrideProblems } from "../engine/playback/override_problems.ts";
+import { openingProblem } from "../engine/playback/opening_problem.ts";
 import { fragileSelectors } from "../engine/playback/fragile.ts";
 import type { ApiContext } from "./app.ts";
 import {
@@ -282,7 +283,10 @@ describeRoute({
   body: StartPlaybackBody,
   responses: {
     "202": { description: "Started", schema: PlaybackStartedResponse },
-    "400": { description: "Invalid body, a url that is not http(s), a tab that is not open" },
+    "400": {
+      description:
+        "Invalid body, a url that is not http(s), a tab that is not open, a web plan that opens no page (no navigate first, no url, no tab) or navigates to a placeholder (https://localhost:<test-port>/…) without url",
+    },
     "404": { description: "No session recording_id (`No session <id>`)" },
     "409": { description: "Another playback is running (PLAYBACK: Already running. …)" },
     "502": { description: "No browser or device to play in" },
@@ -427,6 +431,15 @@ export function playbacksRouter(ctx: ApiContext): Hono {
       }));
       throw invalidRequest(issues.map((i) => `${i.path}: ${i.message}`).join("; "), issues);
     }
+    // as replay: a placeholder navigate (a Recorder flow's https://localhost:<test-port>/…) could
+    // only fail, and a plan that opens no page would play on the page the last playback left
+    const opening = openingProblem(plan, { pageOpen: body.tab !== undefined });
+    if (opening) {
+      const message = opening.kind === "no_page"
+        ? `${opening.message}: give url (the page to open first), or tab to play in an open tab`
+        : `${opening.message}: give url to re-point it at your server`;
+      throw invalidRequest(`url: ${message}`, [{ path: "body.url", message }]);
+    }
     for (const [i, a] of plan.actions.entries()) {
       if (a.type !== "navigate" || !a.url || !URL.canParse(a.url) || isHttpUrl(a.url)) continue;
       // a file: or other local url would hand the server's files to the caller
@@ -489,6 +502,7 @@ export function playbacksRouter(ctx: ApiContext): Hono {
       read: () => readPlaybackReport(ctx.store, id),
       stop: () => registry.stop(id),
       runByOthers: "this server's playbacks (a validation's replay, or another process's)",
+      endOrphan: async () => (await ctx.endOrphanedRun?.("playback", id)) ?? false,
     });
     return c.json(httpReport(report), report.status === "running" ? 202 : 200);
   });

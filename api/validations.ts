@@ -81,6 +81,11 @@ export class ValidationRegistry {
     this.#options = options;
   }
 
+  /** The id of the validation this registry runs, if any. */
+  get currentId(): string | undefined {
+    return this.#current?.id;
+  }
+
   /** Replaces the options (a test's driver, a remote browser). */
   configure(options: ValidationRegistryOptions): void {
     this.#options = { ...this.#options, ...options };
@@ -281,6 +286,7 @@ export function validationsRouter(ctx: ApiContext): Hono {
       read: () => readValidation(ctx.store, id),
       stop: () => registry.stop(id),
       runByOthers: "this server (another process's)",
+      endOrphan: async () => (await ctx.endOrphanedRun?.("validation", id)) ?? false,
     });
     return c.json(validationReport(state), state.status === "running" ? 202 : 200);
   });

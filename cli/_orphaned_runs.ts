@@ -6,7 +6,7 @@
  *
  * @module
  */
-import type { EventStore, StreamInfo } from "../events/event_store.ts";
+import { type EventStore, type StreamInfo, streamInfo } from "../events/event_store.ts";
 import type { NewEvent } from "../events/schemas.ts";
 import { readValidation, validationStream } from "../drivers/validation_runner.ts";
 import { converged } from "../engine/validation/decider.ts";
@@ -14,6 +14,32 @@ import { converged } from "../engine/validation/decider.ts";
 /** Why an unfinished run was ended: the `error` of its `PlaybackCompleted`, in a validation's message. */
 export const ORPHANED =
   "the process running it stopped before it ended (cairn serve found it unfinished at start)";
+
+/** Why a run was ended when a stop route found its process gone (a CLI run killed with SIGKILL). */
+export const ORPHANED_AT_STOP =
+  "the process running it stopped before it ended (cairn serve found it unfinished when asked to stop it)";
+
+/**
+ * Ends one playback or validation whose stream has no ending event, as
+ * {@linkcode endOrphanedRuns} does, saying {@linkcode ORPHANED_AT_STOP}. Call it only when no
+ * live process runs it.
+ *
+ * @param store the event store
+ * @param kind playback or validation
+ * @param id its bare id
+ * @returns false when it has ended already (or has no stream)
+ */
+export async function endOrphanedRun(
+  store: EventStore,
+  kind: EndedRun["kind"],
+  id: string,
+): Promise<boolean> {
+  const info = await streamInfo(store, `${kind}-${id}`);
+  if (!info) return false;
+  return kind === "playback"
+    ? await endPlayback(store, info, ORPHANED_AT_STOP)
+    : await endValidation(store, info, ORPHANED_AT_STOP);
+}
 
 /** A run {@linkcode endOrphanedRuns} ended (or could not end: `error` says why). */
 export interface EndedRun {
@@ -55,7 +81,11 @@ export async function endOrphanedRuns(store: EventStore): Promise<EndedRun[]> {
 }
 
 /** Ends a playback stream whose last event is not `PlaybackCompleted`; false when it ended. */
-async function endPlayback(store: EventStore, s: StreamInfo): Promise<boolean> {
+async function endPlayback(
+  store: EventStore,
+  s: StreamInfo,
+  why: string = ORPHANED,
+): Promise<boolean> {
   let first;
   for await (const e of store.readStream(s.streamId, { from: 1, limit: 1 })) first = e;
   if (first?.type !== "PlaybackStarted") return false; // no playback's stream: not ours to end
@@ -68,13 +98,17 @@ async function endPlayback(store: EventStore, s: StreamInfo): Promise<boolean> {
   ) || 0;
   await store.append(s.streamId, [{
     type: "PlaybackCompleted",
-    data: { status: "failed", durationMs, error: ORPHANED },
+    data: { status: "failed", durationMs, error: why },
   }], { expectedVersion: s.version });
   return true;
 }
 
 /** Ends a validation that is still `running`; false when it ended. */
-async function endValidation(store: EventStore, s: StreamInfo): Promise<boolean> {
+async function endValidation(
+  store: EventStore,
+  s: StreamInfo,
+  why: string = ORPHANED,
+): Promise<boolean> {
   const id = s.streamId.slice("validation-".length);
   const state = await readValidation(store, id);
   if (state?.status !== "running") return false;
@@ -90,7 +124,7 @@ async function endValidation(store: EventStore, s: StreamInfo): Promise<boolean>
         status: !converged(st) ? "unstable" : st.refinedEver ? "refined" : "stable",
         evidence: [...st.refinements, ...st.evidence],
       })),
-      message: `Validation stopped during iteration ${state.iteration + 1}: ${ORPHANED}`,
+      message: `Validation stopped during iteration ${state.iteration + 1}: ${why}`,
     },
   };
   await store.append(validationStream(id), [event], { expectedVersion: s.version });

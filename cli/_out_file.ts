@@ -1,7 +1,7 @@
 /**
  * Checks an output file flag before a command does any work: the folders are made (as
  * `blaze end --out` and `history --sheet` do), the file must be writable, not a folder and not
- * one of the command's input files. Private to `cli/`.
+ * one of the command's input files, and no folder on its path may be a file. Private to `cli/`.
  *
  * @module
  */
@@ -37,6 +37,15 @@ export async function prepareOutFile(
   }
   if ((await Deno.stat(path).catch(() => undefined))?.isDirectory) {
     throw new InputError(`${flag}: ${path} is a folder; name a file`);
+  }
+  // a parent that is a file: mkdir would only say "File exists"
+  for (let dir = dirname(path); dir !== dirname(dir); dir = dirname(dir)) {
+    const info = await Deno.stat(dir).catch(() => undefined);
+    if (info === undefined) continue; // missing (made below), or under a file (found above it)
+    if (!info.isDirectory) {
+      throw new InputError(`${flag}: ${path} cannot be written: ${dir} is a file, not a folder`);
+    }
+    break;
   }
   try {
     await Deno.mkdir(dirname(path), { recursive: true });

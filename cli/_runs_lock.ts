@@ -44,6 +44,11 @@ export interface RunsClaim {
   alone: boolean;
   /** Keeps the lock shared from now on (other processes may open the log again). */
   share(): Promise<void>;
+  /**
+   * Whether every other process that had the log open is gone (the lock could be held alone
+   * for a moment); the lock is held shared again either way.
+   */
+  othersGone(): Promise<boolean>;
   /** Lets go of the lock. */
   close(): void;
 }
@@ -65,6 +70,13 @@ export async function claimRunsLock(db: string): Promise<RunsClaim | undefined> 
   return {
     alone,
     share: () => file.lock(false),
+    othersGone: async () => {
+      // converting the shared lock: a refused conversion lets go of it (flock), so it is
+      // taken again either way
+      const gone = await file.tryLock(true).catch(() => false);
+      await file.lock(false);
+      return gone;
+    },
     close: () => file.close(),
   };
 }

@@ -15,6 +15,7 @@ import { isPageUrl, PAGE_URL_RULE } from "../drivers/_blaze_params.ts";
 import { createApp } from "../api/app.ts";
 import { recordRegistry } from "../api/record.ts";
 import { writeSessionFiles } from "./_session_files.ts";
+import { browserWsFlag } from "./_browser_ws_flag.ts";
 
 /** The command's flags and help. */
 export const spec: CommandSpec = {
@@ -72,8 +73,8 @@ export async function run(args: ParsedArgs): Promise<number> {
   if (!URL.canParse(url)) throw new UsageError(`record: --url is not a URL: ${url}`);
   if (!isPageUrl(url)) throw new UsageError(`record: --url ${url}: ${PAGE_URL_RULE}`);
   const port = num(args, "port");
+  const ws = browserWsFlag(args);
   const store = openStore(args);
-  const ws = str(args, "browser-ws");
   const headless = bool(args, "headless") || !Deno.env.get("DISPLAY");
   let driver: ChromeDriver | undefined;
   let server: Deno.HttpServer<Deno.NetAddr> | undefined;

@@ -13,7 +13,8 @@ import { InputError } from "./errors.ts";
 import { parseMemory } from "./_memory_flag.ts";
 import { templateVariables } from "../engine/template.ts";
 import type { EventStore } from "../events/event_store.ts";
-import { isSupported, type PlaybackPlan } from "../engine/playback/actions.ts";
+import type { PlaybackPlan } from "../engine/playback/actions.ts";
+import { openingProblem } from "../engine/playback/opening_problem.ts";
 import { overrideProblems } from "../engine/playback/override_problems.ts";
 import { planFromText, rebasePlan } from "../engine/playback/load_plan.ts";
 import { eventsToPlan, type SessionEvent } from "../engine/playback/from_events.ts";
@@ -24,10 +25,13 @@ import {
   runPlayback,
 } from "../drivers/playback_runner.ts";
 import { ChromeDriver } from "../drivers/chrome/chrome_driver.ts";
+import { closeLaunchedBrowsers } from "../drivers/chrome/launch.ts";
 import { withDeadline } from "../drivers/with_deadline.ts";
 import type { Driver } from "../drivers/driver.ts";
 import { connectAndroid } from "../drivers/android/android_start.ts";
 import { ANDROID_FLAGS, androidStartFromArgs } from "./_android_flags.ts";
+import { browserWsFlag } from "./_browser_ws_flag.ts";
+import { interruptOnSignals } from "./_interrupt.ts";
 
 /** Longest wait for the browser to close after a playback before it is killed. */
 const CLOSE_CAP_MS = 5_000;
@@ -229,20 +233,19 @@ function numberOf(r: PlaybackReport["results"][number]): string {
 }
 
 /**
- * Refuses a web plan that navigates to something that is not a url (a Recorder flow's
- * `https://localhost:<test-port>/…`): the browser could only fail there. `--url` re-points it.
+ * Refuses a web plan it could only fail on or play on about:blank ({@linkcode openingProblem}):
+ * a navigate to something that is not a url (a Recorder flow's `https://localhost:<test-port>/…`),
+ * or no page opened (unless `--browser-ws` plays in the remote browser's page). `--url` fixes
+ * both.
  */
-function checkNavigations(plan: PlaybackPlan, file: string): void {
-  let n = 0;
-  for (const a of plan.actions) {
-    const which = a.added ? "the page opened first" : `action ${n}`;
-    if (!a.added) n++;
-    if (a.type !== "navigate" || !a.url || a.url.includes("{{") || URL.canParse(a.url)) continue;
-    throw new InputError(
-      `${file}: ${which} navigates to ${JSON.stringify(a.url)}, which is not a url ` +
-        `(a placeholder host or port?): pass --url to re-point it at your server`,
-    );
-  }
+function checkOpening(plan: PlaybackPlan, file: string, browserWs: string | undefined): void {
+  const problem = openingProblem(plan, { pageOpen: browserWs !== undefined });
+  if (!problem) return;
+  throw new InputError(
+    problem.kind === "no_page"
+      ? `${file}: no url: ${problem.message}; pass --url`
+      : `${file}: ${problem.message}: pass --url to re-point it at your server`,
+  );
 }
 
 /**
@@ -295,13 +298,16 @@ export async function run(args: ParsedArgs): Promise<number> {
   if (url !== undefined && (!URL.canParse(url) || !/^https?:$/.test(new URL(url).protocol))) {
     throw new InputError(`--url: expected an http(s) url, got ${JSON.stringify(url)}`);
   }
+  const browserWs = browserWsFlag(args);
   const store = openStore(args);
+  // Ctrl-C or SIGTERM: the playback ends failed ("interrupted (SIGINT)"), exit 130 or 143
+  const interrupt = interruptOnSignals("replay");
   try {
     let plan = await loadPlan(file, store);
     // Opening --url first adds an unnumbered navigate: the numbers --override takes stay the file's.
     if (url && plan.platform === "web") plan = rebasePlan(plan, url);
     checkOverrides(plan, overrides);
-    if (plan.platform === "web") checkNavigations(plan, file);
+    checkOpening(plan, file, browserWs);
     checkMemory(plan, memory, file);
     if (plan.platform === "ios") {
       throw new InputError(
@@ -313,20 +319,14 @@ export async function run(args: ParsedArgs): Promise<number> {
       // Android (Appium UiAutomator2): --appium, --udid, --app-package … pick the device and app.
       driver = await connectAndroid(androidStartFromArgs(args, "replay"));
     } else {
-      const browserWs = str(args, "browser-ws");
-      // a step the player skips (a Recorder flow's emulateNetworkConditions) opens nothing
-      const first = plan.actions.find((a) => isSupported(a.type));
-      if (!url && !browserWs && first?.type !== "navigate") {
-        // it would run every action on about:blank
-        throw new InputError(
-          `${file}: no url: the plan opens no page (a trail without config.url); pass --url`,
-        );
-      }
       const viewport = viewportFlag ?? plan.viewport ?? { width: 1280, height: 800 };
       driver = await ChromeDriver.launch({ viewport, ...(browserWs ? { browserWs } : {}) });
     }
     let report: PlaybackReport;
     try {
+      if (interrupt.exitCode !== undefined) return interrupt.exitCode; // before it started
+      // an action still running after the grace fails as its browser (device session) closes
+      interrupt.onGrace(() => driver.close());
       const testId = str(args, "test-id");
       report = await runPlayback(driver, store, plan, {
         timing: str(args, "timing") as "fast" | "recorded",
@@ -338,6 +338,7 @@ export async function run(args: ParsedArgs): Promise<number> {
         screenshotDir: str(args, "screenshots") ?? resolve(".cairn", "screenshots"),
         ...(testId ? { testId } : {}),
         ...(bool(args, "auto-boundary") ? { autoBoundary: true } : {}),
+        signal: interrupt.signal,
       });
     } finally {
       // A hung page may keep the browser from closing: kill it rather than wait forever.
@@ -345,8 +346,10 @@ export async function run(args: ParsedArgs): Promise<number> {
         .catch(() => driver.kill?.());
     }
     console.log(bool(args, "json") ? JSON.stringify(report, null, 2) : formatReport(report));
-    return report.actions_failed > 0 ? 1 : 0;
+    return interrupt.exitCode ?? (report.actions_failed > 0 ? 1 : 0);
   } finally {
+    interrupt.dispose();
+    await closeLaunchedBrowsers(); // as record does: no Chromium outlives the command
     store.close();
   }
 }

@@ -15,7 +15,7 @@ import { validationRegistry } from "../api/validations.ts";
 import { closeLaunchedBrowsers } from "../drivers/chrome/launch.ts";
 import { withDeadline } from "../drivers/with_deadline.ts";
 import { claimRunsLock, type RunsClaim } from "./_runs_lock.ts";
-import { endOrphanedRuns } from "./_orphaned_runs.ts";
+import { endOrphanedRun, endOrphanedRuns } from "./_orphaned_runs.ts";
 
 /** Command spec of `cairn serve`. */
 export const spec: CommandSpec = {
@@ -153,6 +153,29 @@ export async function endUnfinishedRuns(
   await claim?.share();
 }
 
+/**
+ * What the stop routes do with a run this server does not run: when no other process has the
+ * log open (a `cairn replay` or `validate` killed with SIGKILL let go of the runs lock as it
+ * died), nobody runs it, and it is ended `failed`; while another process has the log open, it
+ * may be that one's, and is left.
+ *
+ * @param store the served store
+ * @param claim the runs lock this server holds
+ * @returns the `endOrphanedRun` of the app
+ */
+export function orphanEnder(
+  store: Parameters<typeof endOrphanedRun>[0],
+  claim: RunsClaim,
+): (kind: "playback" | "validation", id: string) => Promise<boolean> {
+  return async (kind, id) => {
+    // this server's own validation and its replays (`<validation>-<n>`) are live, not orphaned
+    const own = validationRegistry(store).currentId;
+    if (own !== undefined && (id === own || id.startsWith(`${own}-`))) return false;
+    if (!(await claim.othersGone())) return false;
+    return await endOrphanedRun(store, kind, id);
+  };
+}
+
 /** Runs `cairn serve` until SIGINT or SIGTERM, then stops live work and closes its browsers. */
 export async function run(args: ParsedArgs): Promise<number> {
   const config = serveConfig(args, (n) => Deno.env.get(n));
@@ -177,6 +200,7 @@ export async function run(args: ParsedArgs): Promise<number> {
       bodyLimit: config.bodyLimit,
       shutdown: ac.signal,
       ...(config.token === undefined ? {} : { token: config.token }),
+      ...(claim ? { endOrphanedRun: orphanEnder(store, claim) } : {}),
     });
     let server: Deno.HttpServer;
     try {

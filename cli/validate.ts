@@ -15,10 +15,14 @@ import { bool, type CommandSpec, list, num, type ParsedArgs, str } from "./args.
 import { DB_FLAGS, matchStream, openStore } from "./context.ts";
 import { InputError } from "./errors.ts";
 import { prepareOutFile } from "./_out_file.ts";
+import { readInputFile } from "./_in_file.ts";
+import { interruptOnSignals } from "./_interrupt.ts";
+import { browserWsFlag } from "./_browser_ws_flag.ts";
 import { parseMemory } from "./_memory_flag.ts";
 import { ingestOnce } from "./optimize.ts";
 import { NotFoundError, streamInfo } from "../events/event_store.ts";
 import { ChromeDriver } from "../drivers/chrome/chrome_driver.ts";
+import { closeLaunchedBrowsers } from "../drivers/chrome/launch.ts";
 import {
   MemoryKeyError,
   PlatformMismatchError,
@@ -131,13 +135,7 @@ export async function run(args: ParsedArgs): Promise<number> {
   let trail: Trail | undefined;
   const trailFile = str(args, "trail");
   if (trailFile) {
-    let text: string;
-    try {
-      text = await Deno.readTextFile(trailFile);
-    } catch {
-      throw new InputError(`${trailFile}: no such file`);
-    }
-    trail = parseTrail(text, trailFile);
+    trail = parseTrail(await readInputFile(trailFile, "--trail"), trailFile);
   }
   const heuristics = str(args, "heuristics");
   const own = trail?.config.heuristics;
@@ -160,8 +158,11 @@ export async function run(args: ParsedArgs): Promise<number> {
   const json = bool(args, "json");
   const out = str(args, "out");
   if (out) await prepareOutFile(out, "--out", [target, ...(trailFile ? [trailFile] : [])]);
+  const ws = browserWsFlag(args);
   const store = openStore(args);
   let driver: ChromeDriver | undefined;
+  // Ctrl-C or SIGTERM: the validation ends failed ("interrupted (SIGINT)"), exit 130 or 143
+  const interrupt = interruptOnSignals("validate");
   try {
     const sessionId = await isFile(target)
       ? await ingestOnce(store, target)
@@ -175,8 +176,11 @@ export async function run(args: ParsedArgs): Promise<number> {
         `--trail: ${trailFile} is the trail of session ${other} (config.id), not of ${sessionId}`,
       );
     }
-    const ws = str(args, "browser-ws");
-    driver = await ChromeDriver.launch(ws ? { browserWs: ws } : {});
+    if (interrupt.exitCode !== undefined) return interrupt.exitCode;
+    const launched = await ChromeDriver.launch(ws ? { browserWs: ws } : {});
+    driver = launched;
+    if (interrupt.exitCode !== undefined) return interrupt.exitCode;
+    interrupt.onGrace(() => launched.close());
     let state;
     try {
       state = await runValidation(driver, store, sessionId, {
@@ -188,8 +192,10 @@ export async function run(args: ParsedArgs): Promise<number> {
         ...(trail ? { trail } : {}),
         ...(Object.keys(memory).length ? { memory } : {}),
         onProgress: (line) => console.error(line),
+        signal: interrupt.signal,
       });
     } catch (err) {
+      if (interrupt.exitCode !== undefined) return interrupt.exitCode; // its stream says so
       if (err instanceof MemoryKeyError) throw new InputError(`--memory: ${err.message}`);
       if (err instanceof NotFoundError || err instanceof PlatformMismatchError) {
         throw new InputError(`${target}: ${err.message}`);
@@ -209,16 +215,18 @@ export async function run(args: ParsedArgs): Promise<number> {
     }
     if (report.status === "failed") {
       console.error(`error: ${report.message ?? "validation failed"}`);
-      return 1;
+      return interrupt.exitCode ?? 1;
     }
     if (report.steps.some((s) => s.status === "skipped")) {
       // Not a flagged step the authoring loop settled: the user must supply what is missing.
       console.error(`error: ${report.message ?? "not proven stable: a step was not validated"}`);
       return 1;
     }
-    return 0;
+    return interrupt.exitCode ?? 0;
   } finally {
+    interrupt.dispose();
     await driver?.close();
+    await closeLaunchedBrowsers(); // as record does: no Chromium outlives the command
     store.close();
   }
 }

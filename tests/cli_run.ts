@@ -119,3 +119,21 @@ export async function headOf(db: string): Promise<number> {
     store.close();
   }
 }
+
+/**
+ * Pids of the processes whose command line names a user-data-dir under `dir` (the Chromium a
+ * child launched with `TMPDIR=dir`).
+ *
+ * @param dir the folder the profiles were made in
+ * @returns the pids
+ */
+export async function chromiumUnder(dir: string): Promise<number[]> {
+  const pids: number[] = [];
+  for await (const entry of Deno.readDir("/proc")) {
+    if (!/^\d+$/.test(entry.name)) continue;
+    const cmdline = await Deno.readTextFile(`/proc/${entry.name}/cmdline`).catch(() => "");
+    const args = cmdline.split("\0");
+    if (args.some((a) => a.startsWith(`--user-data-dir=${dir}/`))) pids.push(Number(entry.name));
+  }
+  return pids;
+}

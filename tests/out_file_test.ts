@@ -43,3 +43,44 @@ Deno.test("cairn optimize and validate --out: unwritable, a folder or the input 
     await Deno.remove(dir, { recursive: true });
   }
 });
+
+Deno.test("--out under a file says the parent is a file; validate --trail naming a folder says it is one (exit 2)", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "cairn-out-parent-" });
+  try {
+    const capture = `${dir}/self.capture.json`;
+    await Deno.copyFile(`${EXAMPLES}web_checkout.capture.json`, capture);
+    const db = `${dir}/cairn.db`;
+    const file = `${dir}/notes.txt`;
+    await Deno.writeTextFile(file, "a file, not a folder");
+    for (const out of [`${file}/y.yaml`, `${file}/deeper/y.yaml`]) {
+      for (const command of ["optimize", "validate"]) {
+        const url = command === "validate" ? ["--url", "http://127.0.0.1:9/"] : [];
+        const r = await cairn([command, capture, "--db", db, "--out", out, ...url]);
+        assertEquals(r.code, 2, `${command} --out ${out}: ${r.stderr}`);
+        assertStringIncludes(
+          r.stderr,
+          `--out: ${out} cannot be written: ${file} is a file, not a folder`,
+        );
+        assert(!r.stderr.includes("File exists"), r.stderr);
+      }
+    }
+    assertEquals(await Deno.readTextFile(file), "a file, not a folder");
+    const folder = await cairn([
+      "validate",
+      capture,
+      "--db",
+      db,
+      "--url",
+      "http://127.0.0.1:9/",
+      "--trail",
+      dir,
+    ]);
+    assertEquals(folder.code, 2, folder.stderr);
+    assertStringIncludes(folder.stderr, `--trail: ${dir} is a folder; name a file`);
+    const missing = await cairn(["validate", capture, "--db", db, "--trail", `${dir}/nope.yaml`]);
+    assertEquals(missing.code, 2, missing.stderr);
+    assertStringIncludes(missing.stderr, `${dir}/nope.yaml: no such file`);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});

@@ -292,3 +292,83 @@ Deno.test("POST /v1/playbacks checks value_overrides on the final plan: 400 nami
     await Deno.remove(dir, { recursive: true });
   }
 });
+
+Deno.test("POST /v1/playbacks refuses a web plan that opens no page or navigates to a placeholder without url: 400 naming body.url, as replay's exit 2", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "cairn-playback-api-" });
+  const store = SqliteEventStore.open(`${dir}/cairn.db`);
+  const server = servePlaybackPages();
+  const registry = playbackRegistry(store, {
+    createDriver: () => ChromeDriver.launch(),
+    screenshotDir: `${dir}/shots`,
+    locateWaitMs: 300,
+  });
+  const app = createApp({ store });
+  const post = (body: unknown) =>
+    app.request("/v1/playbacks", {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify(body),
+    });
+  const finish = async (res: Response): Promise<PlaybackReport> => {
+    assertEquals(res.status, 202);
+    const { playback_id: id } = await res.json();
+    let report = await (await app.request(`/v1/playbacks/${id}`)).json() as PlaybackReport;
+    for (let i = 0; i < 200 && report.status === "running"; i++) {
+      await new Promise((r) => setTimeout(r, 50));
+      report = await (await app.request(`/v1/playbacks/${id}`)).json() as PlaybackReport;
+    }
+    return report;
+  };
+  const refused = async (res: Response) => {
+    assertEquals(res.status, 400);
+    const { error } = await res.json();
+    return error as { code: string; message: string; issues: { path: string }[] };
+  };
+  try {
+    const url = server.url + "app.html";
+    const click = { action: "click", selector: "#add-item" };
+    // the first playback leaves app.html open in the shared browser
+    const first = await finish(await post({ actions: [{ action: "navigate", url }, click] }));
+    assertEquals(first.status, "completed");
+
+    // a click alone would play on that left-over page
+    const noPage = await refused(await post({ actions: [click] }));
+    assertEquals(noPage.code, "invalid_request");
+    assertEquals(noPage.issues.map((i) => i.path), ["body.url"]);
+    assertStringIncludes(
+      noPage.message,
+      "url: the plan opens no page (its first action is a click, not a navigate): give url",
+    );
+    const trail = await refused(
+      await post({
+        trail: "trail:\n  - step: Add\n    recording:\n      - click: { id: add-item }\n",
+      }),
+    );
+    assertStringIncludes(trail.message, "the plan opens no page");
+
+    // a DevTools Recorder placeholder: the browser could only fail on it
+    const placeholder = "https://localhost:<test-port>/app.html";
+    const flow = await refused(
+      await post({ actions: [{ action: "navigate", url: placeholder }, click] }),
+    );
+    assertEquals(flow.issues.map((i) => i.path), ["body.url"]);
+    assertStringIncludes(
+      flow.message,
+      `url: action 0 navigates to "${placeholder}", which is not a url (a placeholder host or port?): give url`,
+    );
+
+    // with url both play: the page is opened first, the placeholder re-pointed at it
+    const opened = await finish(await post({ actions: [click], url }));
+    assertEquals(opened.status, "completed");
+    const rebased = await finish(
+      await post({ actions: [{ action: "navigate", url: placeholder }, click], url }),
+    );
+    assertEquals(rebased.status, "completed");
+    assertEquals(rebased.results.map((r) => r.status), ["ok", "ok"]);
+  } finally {
+    await registry.close();
+    await server.close();
+    store.close();
+    await Deno.remove(dir, { recursive: true });
+  }
+});

@@ -18,7 +18,7 @@ Deno.test("cairn replay: no config.url and no --url, or a --url that is not http
     assertEquals(noUrl.code, 2, noUrl.stderr);
     assertStringIncludes(
       noUrl.stderr,
-      `${file}: no url: the plan opens no page (a trail without config.url); pass --url`,
+      `${file}: no url: the plan opens no page (its first action is a click, not a navigate); pass --url`,
     );
     const ftp = await cairn(["replay", file, "--db", db, "--url", "ftp://x"]);
     assertEquals(ftp.code, 2, ftp.stderr);

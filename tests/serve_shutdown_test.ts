@@ -6,8 +6,8 @@ import type { StoredEvent } from "../events/schemas.ts";
 import { ChromeDriver } from "../drivers/chrome/chrome_driver.ts";
 import { withDeadline } from "../drivers/with_deadline.ts";
 import { serveFolder } from "./web_server.ts";
-import { startServe } from "./cli_run.ts";
-import { endOrphanedRuns, ORPHANED } from "../cli/_orphaned_runs.ts";
+import { chromiumUnder, ROOT, startServe } from "./cli_run.ts";
+import { endOrphanedRuns, ORPHANED, ORPHANED_AT_STOP } from "../cli/_orphaned_runs.ts";
 import { claimRunsLock, shareRunsLock } from "../cli/_runs_lock.ts";
 import { readValidation } from "../drivers/validation_runner.ts";
 import { readPlaybackReport } from "../drivers/playback_runner.ts";
@@ -40,18 +40,6 @@ Deno.test("closeLiveWork() ends live blaze sessions as interrupted and closes th
     await Deno.remove(dir, { recursive: true });
   }
 });
-
-/** Pids of the processes whose command line names a user-data-dir under `dir`. */
-async function chromiumUnder(dir: string): Promise<number[]> {
-  const pids: number[] = [];
-  for await (const entry of Deno.readDir("/proc")) {
-    if (!/^\d+$/.test(entry.name)) continue;
-    const cmdline = await Deno.readTextFile(`/proc/${entry.name}/cmdline`).catch(() => "");
-    const args = cmdline.split("\0");
-    if (args.some((a) => a.startsWith(`--user-data-dir=${dir}/`))) pids.push(Number(entry.name));
-  }
-  return pids;
-}
 
 Deno.test("cairn serve on SIGTERM stops a running playback and a blaze session and leaves no Chromium running", async () => {
   const dir = await Deno.makeTempDir({ prefix: "cairn_serve_stop_" });
@@ -271,6 +259,11 @@ Deno.test("cairn serve leaves an unfinished playback alone while another process
   try {
     const report = await (await fetch(`${serve.url}/v1/playbacks/live`)).json();
     assertEquals(report.status, "running");
+    // it may be that process's: the stop route leaves it running
+    const stop = await fetch(`${serve.url}/v1/playbacks/live/stop`, { method: "POST" });
+    assertEquals(stop.status, 409);
+    assertEquals((await stop.json()).error.code, "not_owned");
+    assertEquals((await (await fetch(`${serve.url}/v1/playbacks/live`)).json()).status, "running");
   } finally {
     serve.child.kill("SIGTERM");
     await serve.child.status;
@@ -278,5 +271,82 @@ Deno.test("cairn serve leaves an unfinished playback alone while another process
     lock.close();
     store.close();
     await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("a running cairn serve ends a playback whose cairn replay was killed (SIGKILL) when asked to stop it, not 409 not_owned", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "cairn_serve_cli_kill_" });
+  const tmp = `${dir}/tmp`;
+  await Deno.mkdir(tmp);
+  const web = serveFolder();
+  const db = `${dir}/c.db`;
+  const file = `${dir}/two.json`;
+  await Deno.writeTextFile(
+    file,
+    JSON.stringify([
+      { action: "navigate", url: web.url + "login.html", timestamp_ms: 0 },
+      { action: "navigate", url: web.url + "cart.html", timestamp_ms: 30_000 },
+    ]),
+  );
+  const serve = await startServe(["--db", db]);
+  const replay = new Deno.Command(Deno.execPath(), {
+    args: [
+      "run",
+      "-A",
+      "--no-check",
+      `${ROOT}main.ts`,
+      "replay",
+      file,
+      "--db",
+      db,
+      "--timing",
+      "recorded",
+    ],
+    env: { TMPDIR: tmp },
+    stdout: "null",
+    stderr: "null",
+  }).spawn();
+  try {
+    let id: string | undefined;
+    for (let i = 0; i < 300 && id === undefined; i++) {
+      await new Promise((r) => setTimeout(r, 100));
+      const { playbacks } = await (await fetch(`${serve.url}/v1/playbacks`)).json();
+      id = playbacks.find((p: { actions_executed: number }) => p.actions_executed === 1)
+        ?.playback_id;
+    }
+    assert(id !== undefined, "the replay played its first action");
+    replay.kill("SIGKILL");
+    await replay.status;
+    const running = await (await fetch(`${serve.url}/v1/playbacks/${id}`)).json();
+    assertEquals(running.status, "running", "nothing ended it yet");
+    const stop = await fetch(`${serve.url}/v1/playbacks/${id}/stop`, { method: "POST" });
+    assertEquals(stop.status, 200);
+    const report = await stop.json();
+    assertEquals([report.status, report.error], ["failed", ORPHANED_AT_STOP]);
+    const again = await fetch(`${serve.url}/v1/playbacks/${id}/stop`, { method: "POST" });
+    assertEquals(again.status, 409);
+    assertEquals((await again.json()).error.code, "playback_ended");
+  } finally {
+    try {
+      replay.kill("SIGKILL");
+    } catch { /* exited */ }
+    await replay.status;
+    serve.child.kill("SIGTERM");
+    await serve.child.status;
+    await serve.stderr;
+    // the killed replay's Chromium (its parent gone): killed, then its profile removed
+    for (let i = 0; i < 30 && (await chromiumUnder(tmp)).length > 0; i++) {
+      for (const pid of await chromiumUnder(tmp)) {
+        try {
+          Deno.kill(pid, "SIGKILL");
+        } catch { /* exited meanwhile */ }
+      }
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    await web.close();
+    await Deno.remove(dir, { recursive: true }).catch(async () => {
+      await new Promise((r) => setTimeout(r, 500));
+      await Deno.remove(dir, { recursive: true });
+    });
   }
 });

@@ -164,6 +164,22 @@ export async function closeLaunchedBrowsers(): Promise<void> {
   await Promise.all([...live].map((b) => b.close()));
 }
 
+/**
+ * One line for what launching or connecting threw. A websocket that cannot connect rejects
+ * with its `ErrorEvent`, not an Error (`String()` of it is `[object Object]`): its `message`
+ * (`connect ECONNREFUSED 127.0.0.1:1`, `Unexpected server response: 404`) or its `error`'s.
+ */
 function errorMessage(err: unknown): string {
-  return err instanceof Error ? err.message.split("\n")[0]! : String(err);
+  const message = (e: unknown): string | undefined => {
+    if (e instanceof Error) return e.message;
+    if (typeof e !== "object" || e === null) return undefined;
+    const m = (e as { message?: unknown }).message;
+    return typeof m === "string" && m !== "" ? m : undefined;
+  };
+  const inner = typeof err === "object" && err !== null
+    ? (err as { error?: unknown }).error
+    : undefined;
+  const text = message(err) ?? message(inner) ??
+    (typeof err === "object" && err !== null ? "the connection failed" : String(err));
+  return text.split("\n")[0]!;
 }
