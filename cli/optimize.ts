@@ -189,7 +189,10 @@ export async function run(args: ParsedArgs): Promise<number> {
     let sessionId: string;
     if (file) sessionId = await ingestOnce(store, target);
     else if (/\.(json|jsonl|ya?ml)$/i.test(target) || target.includes("/")) {
-      throw new InputError(`${target}: no such file`);
+      const folder = await Deno.stat(target).then((s) => s.isDirectory, () => false);
+      throw new InputError(
+        `${target}: ${folder ? "is a folder; name a capture file" : "no such file"}`,
+      );
     } else {
       // a session id, a stream id or the start of exactly one (as history and replay take)
       sessionId = ((await matchStream(store, target)) ?? target).replace(/^session-/, "");

@@ -152,8 +152,13 @@ async function loadPlan(file: string, store: EventStore): Promise<PlaybackPlan> 
   try {
     text = await Deno.readTextFile(file);
   } catch (err) {
+    if (err instanceof Deno.errors.IsADirectory) {
+      throw new InputError(`${file}: is a folder; name a trail, recording or flow file`);
+    }
     if (!(err instanceof Deno.errors.NotFound)) {
-      throw new InputError(`${file}: ${(err as Error).message}`);
+      // "Permission denied (os error 13): readfile '/x'" → its first part
+      const why = (err as Error).message.replace(/ \(os error \d+\).*$/s, "");
+      throw new InputError(`${file}: ${why}`);
     }
     const streamId = await matchStream(store, file);
     const events: SessionEvent[] = [];
