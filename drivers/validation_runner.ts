@@ -504,6 +504,8 @@ class Loop {
           failing: number[];
           elementFailure: boolean;
           missing?: string;
+          /** Its text is not the captured step's: a failure of its own. */
+          uncompared?: boolean;
         }
       >();
       const missing = missingSecrets(trail, this.options.memory);
@@ -531,6 +533,7 @@ class Loop {
         if (capturedStep !== trail.trail[o.step]?.step) {
           // Nothing to compare with: a replay that merely ran proves nothing about the step.
           entry.passed = false;
+          entry.uncompared = true;
           const why = capturedStep === undefined
             ? "the capture has no step at this position"
             : `the capture's step ${o.step + 1} is ${JSON.stringify(capturedStep)}`;
@@ -552,9 +555,13 @@ class Loop {
           this.#replayScreens.set(key, list);
         }
       });
-      let earlierFailed = false;
+      // Why a later step's failure may not be its own: an earlier step failed, or was not
+      // replayed at all (the agent's, or a secret with no value), so the page is not in the
+      // state the capture left it in.
+      let earlier: string | undefined;
       for (const [index, step] of trail.trail.entries()) {
         const entry = perStep.get(index);
+        const named = `step ${index + 1} ${JSON.stringify(step.step)}`;
         if (!entry) {
           const agent = step.recordable === false || !step.recording;
           outcomes.push({
@@ -571,6 +578,7 @@ class Loop {
             // it has nothing to replay (it passes, proving nothing).
             ...(agent ? { notRecordable: true } : { empty: true }),
           });
+          if (agent) earlier ??= `${named} was not replayed (recordable: false)`;
           continue;
         }
         if (entry.missing !== undefined) {
@@ -582,17 +590,24 @@ class Loop {
             refined: false,
             missing: entry.missing,
           });
+          earlier ??= `${named} was not replayed (memory ${
+            JSON.stringify(entry.missing)
+          } has no value)`;
           continue;
         }
         let refined = false;
-        const dependent = !entry.passed && !entry.elementFailure && earlierFailed;
+        // After an earlier failure even a hidden element or a changed size is the earlier
+        // step's doing (nothing signed in, nothing shown), so it is neither held against this
+        // step's selectors nor refined from a screen in the wrong state. A step whose text is
+        // not the captured one is its own failure.
+        const dependent = !entry.passed && !entry.uncompared && earlier !== undefined;
         if (dependent) {
           entry.evidence.push(
-            "failed after an earlier step failed: not held against its selectors",
+            `not validated: it failed only after ${earlier} (not held against its selectors)`,
           );
         }
-        earlierFailed ||= !entry.passed;
-        if (!entry.passed && flags.refine) {
+        if (!entry.passed) earlier ??= `${named} failed`;
+        if (!entry.passed && !dependent && flags.refine) {
           for (const action of new Set(entry.failing)) {
             const next = this.#refine(trail, index, action);
             entry.evidence.push(`action ${action + 1}: ${next.line}`);
@@ -635,9 +650,14 @@ class Loop {
       }
     }
     const unconverged = this.state.steps.filter((s) => !converged(s)).map((s) => s.index);
+    // a step not validated (it failed only after an earlier one) is not flagged: nothing
+    // showed its selectors wrong
+    const unstable = this.state.steps.filter((s) => stepStatus(s) === "unstable").map((s) =>
+      s.index
+    );
     const final = flags.onUnstable === "reblaze"
       ? trail
-      : flagUnrecordable(this.#prune(trail, unconverged), unconverged);
+      : flagUnrecordable(this.#prune(trail, unconverged), unstable);
     await this.apply({ type: "CompleteValidation", data: { trail: stringifyTrail(final) } });
     this.#say(
       `${this.state.status} after ${this.state.iteration} iteration(s)` +

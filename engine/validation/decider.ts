@@ -74,6 +74,8 @@ export interface StepTrack {
   notRecordable?: boolean;
   /** Its recording is empty (`recording: []`): it passes, but no replay proves anything of it. */
   empty?: boolean;
+  /** The latest replay it failed only after an earlier step failed or was not replayed. */
+  dependent?: boolean;
   /** The latest replay this step failed on its own (not after an earlier step), with its evidence. */
   lastFailure?: { iteration: number; evidence: string[] };
 }
@@ -159,6 +161,18 @@ export function converged(s: StepTrack): boolean {
 }
 
 /**
+ * Whether a step was never judged: its current selectors have neither passed nor failed on
+ * their own, the latest replay failing it only after an earlier step failed or was not
+ * replayed. It is not proven, and not held against its selectors either.
+ *
+ * @param s the step
+ * @returns true when not validated
+ */
+export function notValidated(s: StepTrack): boolean {
+  return !converged(s) && !s.failedSinceRefine && s.dependent === true;
+}
+
+/**
  * A step's verdict as things stand: not validated (`skipped`, `not_recordable`), else
  * `unstable` until it converged, then `refined` or `stable`.
  *
@@ -175,6 +189,7 @@ export function stepStatus(
 ): EventData<"ValidationCompleted">["steps"][number]["status"] {
   if (s.skipped) return "skipped";
   if (s.notRecordable) return "not_recordable";
+  if (notValidated(s)) return "skipped";
   if (!converged(s)) return "unstable";
   return s.refinedEver ? "refined" : "stable";
 }
@@ -250,7 +265,7 @@ export function decide(command: ValidationCommand, state: ValidationState): NewE
         ...(s.empty ? { empty: true } : {}),
       }));
       const unstable = steps.filter((s) => s.status === "unstable");
-      const notValidated = (s: (typeof steps)[number]) =>
+      const whyNot = (s: (typeof steps)[number]) =>
         s.status === "skipped"
           ? `step ${s.index + 1} "${s.step}" not validated: ${
             s.evidence.at(-1)?.replace(/^.*not validated: /, "") ?? "a memory value is missing"
@@ -258,7 +273,7 @@ export function decide(command: ValidationCommand, state: ValidationState): NewE
           : s.empty
           ? `step ${s.index + 1} "${s.step}" has an empty recording (it replays no action)`
           : `step ${s.index + 1} "${s.step}" is recordable: false (the agent handles it)`;
-      const skipped = steps.filter((s) => s.status === "skipped").map(notValidated);
+      const skipped = steps.filter((s) => s.status === "skipped").map(whyNot);
       // an empty recording passes, but a replay of nothing proves nothing
       const proven = steps.some((s) =>
         (s.status === "stable" || s.status === "refined") && !s.empty
@@ -274,7 +289,7 @@ export function decide(command: ValidationCommand, state: ValidationState): NewE
         status = "failed";
         const why = steps.filter((s) =>
           s.status === "skipped" || s.status === "not_recordable" || s.empty
-        ).map(notValidated);
+        ).map(whyNot);
         message = `Nothing was validated: ${why.join("; ") || "the trail has no steps"}`;
         notes = [];
       } else if (unstable.length === 0 && skipped.length > 0) {
@@ -355,6 +370,8 @@ export function evolve(state: ValidationState, event: NewEvent | StoredEvent): V
         delete next.skipped;
         delete next.notRecordable;
         delete next.empty;
+        delete next.dependent;
+        if (!passed && o.dependent) next.dependent = true;
         if (o.status === "skipped") next.skipped = true;
         if (o.status === "not_recordable") next.notRecordable = true;
         if (o.empty) next.empty = true;
@@ -420,7 +437,8 @@ export function nextMove(state: ValidationState): "replay" | "complete" {
   if (state.status !== "running") throw new TypeError(`Validation is ${state.status}`);
   if (state.iteration === 0) return "replay";
   const flags = policyFlags(state.policy, state.maxIterations);
-  if (state.steps.every(converged)) return "complete";
+  // a step failing only after an unreplayed or failing one gets no new data by itself
+  if (state.steps.every((s) => converged(s) || notValidated(s))) return "complete";
   if (state.iteration >= flags.maxIterations || !flags.refine) return "complete";
   const last = state.iterations.at(-1);
   const refinedNow = last?.steps.some((s) => s.refined) ?? false;
