@@ -12,6 +12,7 @@ import type { EventStore } from "../events/event_store.ts";
 import { NotFoundError } from "../events/event_store.ts";
 import type { EventData, NewEvent, StoredEvent } from "../events/schemas.ts";
 import { trailToPlan } from "../engine/playback/from_trail.ts";
+import { planMemoryKeys } from "../engine/playback/actions.ts";
 import { rebasePlan } from "../engine/playback/load_plan.ts";
 import { projectSessionTrail } from "../engine/trail_projection.ts";
 import type { ScreenTable } from "../engine/screen_table.ts";
@@ -248,7 +249,7 @@ function planOrigins(trail: Trail): ({ step: number; action: number } | undefine
  * @throws {ValidationBusyError} while another validation runs on this browser
  * @throws {PlatformMismatchError} when the trail is for another platform than the driver's
  * @throws {TrailSessionError} when `options.trail` names another session in `config.id`
- * @throws {MemoryKeyError} when `options.memory` names a key the trail's memory does not have
+ * @throws {MemoryKeyError} when `options.memory` names a key the trail neither has in its memory nor reads in a template
  * @throws {RangeError} when `options.heuristics` is a version this build does not know
  */
 export async function startValidation(
@@ -297,13 +298,14 @@ async function begin(
       `Session ${sessionId} was captured on ${platform}; this driver replays ${driver.platform}`,
     );
   }
-  const memory = trail.config.memory ?? {};
-  const unknown = Object.keys(options.memory ?? {}).filter((k) => !Object.hasOwn(memory, k));
+  // as replay: a key of the trail's memory, or one a template reads
+  const keys = planMemoryKeys(trailToPlan(trail));
+  const unknown = Object.keys(options.memory ?? {}).filter((k) => !keys.includes(k));
   if (unknown.length > 0) {
-    const known = Object.keys(memory).join(", ") || "none";
+    const known = keys.join(", ") || "none";
     throw new MemoryKeyError(
-      `Memory key ${unknown.map((k) => JSON.stringify(k)).join(", ")} is not in the trail's ` +
-        `memory (keys: ${known})`,
+      `Memory key ${unknown.map((k) => JSON.stringify(k)).join(", ")} is neither in the ` +
+        `trail's memory nor read by its templates (keys: ${known})`,
     );
   }
   const url = options.url ?? trail.config.url;

@@ -138,6 +138,25 @@ Deno.test("cairn validate: a step failing only after an earlier step failed or w
       1,
       "only the agent's own step is recordable: false",
     );
+
+    // A key a template reads is accepted though the trail's memory does not declare it, as
+    // replay accepts it; a key nothing reads is still refused.
+    const undeclared = trailText.replace(/^ {4}password: null\n/m, "");
+    assert(undeclared !== trailText && undeclared.includes("{{password}}"), trailText);
+    const undeclaredFile = `${dir}/undeclared.trail.yaml`;
+    await Deno.writeTextFile(undeclaredFile, undeclared);
+    const read = await cairn([
+      ...base,
+      "--trail",
+      undeclaredFile,
+      "--memory",
+      `password=${PASSWORD}`,
+    ]);
+    assertEquals(read.code, 0, read.stderr);
+    assertEquals((JSON.parse(read.stdout) as Report).status, "stable", read.stderr);
+    const unread = await cairn([...base, "--trail", undeclaredFile, "--memory", "pin=1"]);
+    assertEquals(unread.code, 2, unread.stderr);
+    assertStringIncludes(unread.stderr, '"pin"');
   } finally {
     await server.close();
     await Deno.remove(dir, { recursive: true });
