@@ -162,3 +162,46 @@ Deno.test("cairn validate: a step failing only after an earlier step failed or w
     await Deno.remove(dir, { recursive: true });
   }
 });
+
+Deno.test("cairn validate --max-iterations with --policy dev or ci exits 2 before anything runs", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "cairn-validate-iterations-" });
+  try {
+    const db = `${dir}/cairn.db`;
+    for (const [policy, n] of [["ci", "5"], ["dev", "3"]]) {
+      const r = await cairn([
+        "validate",
+        "no-such-session",
+        "--db",
+        db,
+        "--policy",
+        policy!,
+        "--max-iterations",
+        n!,
+      ]);
+      assertEquals(r.code, 2, r.stderr);
+      assertStringIncludes(
+        r.stderr,
+        `--max-iterations: only the authoring policy takes it (--policy ${policy}`,
+      );
+      assertEquals(r.stderr.trim().split("\n").length, 1, r.stderr);
+    }
+    // the policy's own count is what it does anyway; authoring takes any count in range
+    const same = await cairn([
+      "validate",
+      "no-such-session",
+      "--db",
+      db,
+      "--policy",
+      "ci",
+      "--max-iterations",
+      "1",
+    ]);
+    assertEquals(same.code, 2, same.stderr);
+    assertStringIncludes(
+      same.stderr,
+      "no-such-session: neither a capture file nor a stored session",
+    );
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
