@@ -29,6 +29,7 @@ import {
   DEFAULT_MAX_ITERATIONS,
   evolve,
   initialState,
+  iterations,
   nextMove,
   type Policy,
   policyFlags,
@@ -443,10 +444,19 @@ class Loop {
         ? rebasePlan(trailToPlan(trail), this.options.url)
         : trailToPlan(trail);
       const origins = planOrigins(trail);
-      // the trail's own actions, as replay numbers them: the page opened first is not one
-      const own = plan.actions.filter((a) => !a.added).length;
-      const opens = own < plan.actions.length ? ", after opening the page" : "";
-      this.#say(`iteration ${n}/${flags.maxIterations}: replaying ${own} actions${opens}`);
+      // the trail's own actions, as replay numbers them: the page opened first is not one; an
+      // agent's step (recordable: false) is one replay skips, so it is not counted as replayed
+      const own = plan.actions.filter((a) => !a.added);
+      const agent = own.filter((a) => a.type === "agent_step").length;
+      const played = own.length - agent;
+      const opens = own.length < plan.actions.length ? ", after opening the page" : "";
+      const count = (k: number, what: string) => `${k} ${what}${k === 1 ? "" : "s"}`;
+      this.#say(
+        `iteration ${n}/${flags.maxIterations}: replaying ` +
+          (played === 0 ? "no action" : count(played, "action")) +
+          (agent > 0 ? ` (${count(agent, "step")} left to the agent)` : "") +
+          (own.length === 0 ? " (every recording is empty)" : "") + opens,
+      );
       const rec = recordScreens(this.driver, this.store, this.#secrets);
       const playbackId = `${this.state.validationId}-${n}`;
       // The page could not be opened: the run proves nothing about any step, so it stops there
@@ -641,6 +651,8 @@ class Loop {
           ? `skipped: ${s.evidence[0] ?? ""}`
           : s.status === "not_recordable"
           ? "not validated (recordable: false: the agent handles it)"
+          : s.empty
+          ? "empty (it replays no action)"
           : s.passed
           ? "passed"
           : s.dependent
@@ -662,7 +674,7 @@ class Loop {
       : flagUnrecordable(this.#prune(trail, unconverged), unstable);
     await this.apply({ type: "CompleteValidation", data: { trail: stringifyTrail(final) } });
     this.#say(
-      `${this.state.status} after ${this.state.iteration} iteration(s)` +
+      `${this.state.status} after ${iterations(this.state.iteration)}` +
         (this.state.message ? `: ${this.state.message}` : ""),
     );
     return this.state;

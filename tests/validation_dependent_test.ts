@@ -129,6 +129,11 @@ Deno.test("cairn validate: a step failing only after an earlier step failed or w
       `password=${PASSWORD}`,
     ]);
     assertEquals(byAgent.code, 1, byAgent.stderr);
+    assertStringIncludes(
+      byAgent.stderr,
+      "replaying 3 actions (1 step left to the agent), after opening the page",
+    );
+    assertStringIncludes(byAgent.stderr, "unstable after 1 iteration:");
     const a = JSON.parse(byAgent.stdout) as Report;
     assertEquals(a.status, "unstable", byAgent.stderr);
     assertEquals(a.steps.map((s) => s.status), ["stable", "stable", "not_recordable", "skipped"]);

@@ -300,13 +300,14 @@ export function decide(command: ValidationCommand, state: ValidationState): NewE
       } else if (unstable.length > 0 && flags.onUnstable === "reblaze") {
         status = "failed";
         const first = unstable[0]!;
-        message = `Replay failed at ${list}: ${first.evidence.find((e) => e) ?? "no evidence"}. ` +
+        message = `Replay failed at ${list}: ${telling(first.evidence) ?? "no evidence"}. ` +
           "The trail no longer matches the app: a new blaze from the NL steps is needed";
       } else if (unstable.length > 0) {
         status = "unstable";
         message = flags.onUnstable === "fallback_nl"
           ? `Fell back to the NL step for ${list} (recordable: false)`
-          : `Could not stabilise ${list} after ${state.iteration} iterations: marked recordable: false`;
+          : `Could not stabilise ${list} after ${iterations(state.iteration)}: marked ` +
+            "recordable: false";
       }
       return [{
         type: "ValidationCompleted",
@@ -453,4 +454,33 @@ export function nextMove(state: ValidationState): "replay" | "complete" {
 function earlierFailure(s: StepTrack, lastIteration: number): string[] {
   if (converged(s) || !s.lastFailure || s.lastFailure.iteration === lastIteration) return [];
   return s.lastFailure.evidence.map((e) => `iteration ${s.lastFailure!.iteration}: ${e}`);
+}
+
+/** Evidence that only says what held: how the element was found, that it is the same one. */
+const HELD = /resolved with |same element \(|moved by \(.*\) with the layout|memory slot \S+ = /;
+
+/**
+ * The evidence line that explains a failure: the first that is not merely what held (the
+ * strategy that resolved it, the same element, a move with the layout).
+ *
+ * @param evidence a step's evidence, in order
+ * @returns the line, or the first one when every line is of what held
+ * @example
+ * ```ts
+ * const why = telling(["action 1 (tap): resolved with test_id add-3", "action 1 (tap): a different element: size 40×20 → 80×20"]);
+ * if (!why?.includes("a different element")) throw new Error();
+ * ```
+ */
+export function telling(evidence: readonly string[]): string | undefined {
+  return evidence.find((e) => e && !HELD.test(e)) ?? evidence.find((e) => e);
+}
+
+/**
+ * A count of iterations in words.
+ *
+ * @param n the count
+ * @returns "1 iteration", "3 iterations"
+ */
+export function iterations(n: number): string {
+  return `${n} iteration${n === 1 ? "" : "s"}`;
 }
