@@ -514,6 +514,8 @@ class Loop {
           passed: boolean;
           evidence: string[];
           failing: number[];
+          /** Actions whose selector found nothing, or only after healing. */
+          lookup: number[];
           elementFailure: boolean;
           missing?: string;
           /** Its text is not the captured step's: a failure of its own. */
@@ -529,7 +531,7 @@ class Loop {
         const captured = this.#captured(trail, o.step, o.action) ??
           { kind: trail.trail[o.step]?.recording?.[o.action]?.kind ?? "unknown" };
         const entry = perStep.get(o.step) ??
-          { passed: true, evidence: [], failing: [], elementFailure: false };
+          { passed: true, evidence: [], failing: [], lookup: [], elementFailure: false };
         perStep.set(o.step, entry);
         const uses = usedKey(trail.trail[o.step]?.recording?.[o.action], missing);
         if (uses !== undefined) {
@@ -560,6 +562,10 @@ class Loop {
           entry.evidence.push(`action ${o.action + 1} (${captured.kind}): ${e}`);
         }
         if (verdict.elementFailure) entry.failing.push(o.action);
+        if (
+          !verdict.passed && (r.errorCode === "selector_not_found" || r.healed === true ||
+            r.strategy === "coordinates")
+        ) entry.lookup.push(o.action);
         if (snap) {
           const key = `${o.step}:${o.action}`;
           const list = this.#replayScreens.get(key) ?? [];
@@ -612,15 +618,14 @@ class Loop {
         // step's doing (nothing signed in, nothing shown), so it is neither held against this
         // step's selectors nor refined from a screen in the wrong state. A step whose text is
         // not the captured one is its own failure.
-        const dependent = !entry.passed && !entry.uncompared && earlier !== undefined;
-        if (dependent) {
-          entry.evidence.push(
-            `not validated: it failed only after ${earlier} (not held against its selectors)`,
-          );
-        }
+        const after = !entry.passed && !entry.uncompared ? earlier : undefined;
         if (!entry.passed) earlier ??= `${named} failed`;
-        if (!entry.passed && !dependent && flags.refine) {
-          for (const action of new Set(entry.failing)) {
+        // A selector that found nothing (or needed healing) may be its own fault even then: it
+        // is refined when a candidate holds on every run's screen (the element is there); what
+        // found the element in another state is not refined from that screen.
+        const refineAt = after === undefined ? entry.failing : entry.lookup;
+        if (!entry.passed && flags.refine) {
+          for (const action of new Set(refineAt)) {
             const next = this.#refine(trail, index, action);
             entry.evidence.push(`action ${action + 1}: ${next.line}`);
             if (next.trail) {
@@ -629,6 +634,12 @@ class Loop {
               refined = true;
             }
           }
+        }
+        const dependent = after !== undefined && !refined;
+        if (dependent) {
+          entry.evidence.push(
+            `not validated: it failed only after ${after} (not held against its selectors)`,
+          );
         }
         outcomes.push({
           index,

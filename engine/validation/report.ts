@@ -78,7 +78,9 @@ export function renderStepTable(report: ValidationReport): string {
   const width = Math.max(8, ...report.steps.map((s) => label(s).length));
   const indent = " ".repeat(width + 4);
   const lines = report.steps.map((s) => {
-    const why = s.evidence.find((e) => /refined from|not refined/.test(e)) ??
+    const why = s.evidence.find((e) =>
+      /refined from|not refined|not validated: it failed only/.test(e)
+    ) ??
       s.evidence.find((e) => !/same element|resolved with|moved by/.test(e)) ??
       s.evidence[0] ?? "";
     return `${label(s).padEnd(width)} ${String(s.index + 1).padStart(2)}. ${s.step}${
