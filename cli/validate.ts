@@ -32,6 +32,7 @@ import {
   DEFAULT_MAX_ITERATIONS,
   MAX_ITERATIONS,
   type Policy,
+  policyFlags,
 } from "../engine/validation/decider.ts";
 import { renderStepTable, validationReport } from "../engine/validation/report.ts";
 import { parseTrail, type SelectorMode, type Trail } from "../engine/trail.ts";
@@ -59,10 +60,10 @@ export const spec: CommandSpec = {
     "max-iterations": {
       type: "integer",
       value: "N",
-      default: DEFAULT_MAX_ITERATIONS,
       min: 1,
       max: MAX_ITERATIONS,
-      description: "Replays at most (authoring)",
+      description:
+        `Replays at most (authoring only: dev replays at most twice, ci once; default ${DEFAULT_MAX_ITERATIONS})`,
     },
     mode: {
       type: "string",
@@ -127,7 +128,18 @@ async function isFile(path: string): Promise<boolean> {
 export async function run(args: ParsedArgs): Promise<number> {
   const target = args.positionals[0]!;
   const policy = (str(args, "policy") ?? "authoring") as Policy;
-  const maxIterations = num(args, "max-iterations") ?? DEFAULT_MAX_ITERATIONS;
+  const asked = num(args, "max-iterations");
+  if (
+    asked !== undefined && policy !== "authoring" && asked !== policyFlags(policy).maxIterations
+  ) {
+    // as the HTTP body's max_iterations: the other policies fix their own count
+    throw new InputError(
+      `--max-iterations: only the authoring policy takes it (--policy ${policy} replays ${
+        policy === "dev" ? "at most twice" : "once"
+      })`,
+    );
+  }
+  const maxIterations = asked ?? DEFAULT_MAX_ITERATIONS;
   const url = str(args, "url");
   if (url !== undefined && !/^https?:\/\//.test(url)) {
     throw new InputError(`--url: expected an http(s) url, got ${JSON.stringify(url)}`);

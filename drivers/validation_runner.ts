@@ -12,6 +12,7 @@ import type { EventStore } from "../events/event_store.ts";
 import { NotFoundError } from "../events/event_store.ts";
 import type { EventData, NewEvent, StoredEvent } from "../events/schemas.ts";
 import { trailToPlan } from "../engine/playback/from_trail.ts";
+import { planMemoryKeys } from "../engine/playback/actions.ts";
 import { rebasePlan } from "../engine/playback/load_plan.ts";
 import { projectSessionTrail } from "../engine/trail_projection.ts";
 import type { ScreenTable } from "../engine/screen_table.ts";
@@ -28,6 +29,7 @@ import {
   DEFAULT_MAX_ITERATIONS,
   evolve,
   initialState,
+  iterations,
   nextMove,
   type Policy,
   policyFlags,
@@ -248,7 +250,7 @@ function planOrigins(trail: Trail): ({ step: number; action: number } | undefine
  * @throws {ValidationBusyError} while another validation runs on this browser
  * @throws {PlatformMismatchError} when the trail is for another platform than the driver's
  * @throws {TrailSessionError} when `options.trail` names another session in `config.id`
- * @throws {MemoryKeyError} when `options.memory` names a key the trail's memory does not have
+ * @throws {MemoryKeyError} when `options.memory` names a key the trail neither has in its memory nor reads in a template
  * @throws {RangeError} when `options.heuristics` is a version this build does not know
  */
 export async function startValidation(
@@ -297,13 +299,14 @@ async function begin(
       `Session ${sessionId} was captured on ${platform}; this driver replays ${driver.platform}`,
     );
   }
-  const memory = trail.config.memory ?? {};
-  const unknown = Object.keys(options.memory ?? {}).filter((k) => !Object.hasOwn(memory, k));
+  // as replay: a key of the trail's memory, or one a template reads
+  const keys = planMemoryKeys(trailToPlan(trail));
+  const unknown = Object.keys(options.memory ?? {}).filter((k) => !keys.includes(k));
   if (unknown.length > 0) {
-    const known = Object.keys(memory).join(", ") || "none";
+    const known = keys.join(", ") || "none";
     throw new MemoryKeyError(
-      `Memory key ${unknown.map((k) => JSON.stringify(k)).join(", ")} is not in the trail's ` +
-        `memory (keys: ${known})`,
+      `Memory key ${unknown.map((k) => JSON.stringify(k)).join(", ")} is neither in the ` +
+        `trail's memory nor read by its templates (keys: ${known})`,
     );
   }
   const url = options.url ?? trail.config.url;
@@ -441,10 +444,19 @@ class Loop {
         ? rebasePlan(trailToPlan(trail), this.options.url)
         : trailToPlan(trail);
       const origins = planOrigins(trail);
-      // the trail's own actions, as replay numbers them: the page opened first is not one
-      const own = plan.actions.filter((a) => !a.added).length;
-      const opens = own < plan.actions.length ? ", after opening the page" : "";
-      this.#say(`iteration ${n}/${flags.maxIterations}: replaying ${own} actions${opens}`);
+      // the trail's own actions, as replay numbers them: the page opened first is not one; an
+      // agent's step (recordable: false) is one replay skips, so it is not counted as replayed
+      const own = plan.actions.filter((a) => !a.added);
+      const agent = own.filter((a) => a.type === "agent_step").length;
+      const played = own.length - agent;
+      const opens = own.length < plan.actions.length ? ", after opening the page" : "";
+      const count = (k: number, what: string) => `${k} ${what}${k === 1 ? "" : "s"}`;
+      this.#say(
+        `iteration ${n}/${flags.maxIterations}: replaying ` +
+          (played === 0 ? "no action" : count(played, "action")) +
+          (agent > 0 ? ` (${count(agent, "step")} left to the agent)` : "") +
+          (own.length === 0 ? " (every recording is empty)" : "") + opens,
+      );
       const rec = recordScreens(this.driver, this.store, this.#secrets);
       const playbackId = `${this.state.validationId}-${n}`;
       // The page could not be opened: the run proves nothing about any step, so it stops there
@@ -502,8 +514,12 @@ class Loop {
           passed: boolean;
           evidence: string[];
           failing: number[];
+          /** Actions whose selector found nothing, or only after healing. */
+          lookup: number[];
           elementFailure: boolean;
           missing?: string;
+          /** Its text is not the captured step's: a failure of its own. */
+          uncompared?: boolean;
         }
       >();
       const missing = missingSecrets(trail, this.options.memory);
@@ -515,7 +531,7 @@ class Loop {
         const captured = this.#captured(trail, o.step, o.action) ??
           { kind: trail.trail[o.step]?.recording?.[o.action]?.kind ?? "unknown" };
         const entry = perStep.get(o.step) ??
-          { passed: true, evidence: [], failing: [], elementFailure: false };
+          { passed: true, evidence: [], failing: [], lookup: [], elementFailure: false };
         perStep.set(o.step, entry);
         const uses = usedKey(trail.trail[o.step]?.recording?.[o.action], missing);
         if (uses !== undefined) {
@@ -531,6 +547,7 @@ class Loop {
         if (capturedStep !== trail.trail[o.step]?.step) {
           // Nothing to compare with: a replay that merely ran proves nothing about the step.
           entry.passed = false;
+          entry.uncompared = true;
           const why = capturedStep === undefined
             ? "the capture has no step at this position"
             : `the capture's step ${o.step + 1} is ${JSON.stringify(capturedStep)}`;
@@ -545,6 +562,10 @@ class Loop {
           entry.evidence.push(`action ${o.action + 1} (${captured.kind}): ${e}`);
         }
         if (verdict.elementFailure) entry.failing.push(o.action);
+        if (
+          !verdict.passed && (r.errorCode === "selector_not_found" || r.healed === true ||
+            r.strategy === "coordinates")
+        ) entry.lookup.push(o.action);
         if (snap) {
           const key = `${o.step}:${o.action}`;
           const list = this.#replayScreens.get(key) ?? [];
@@ -552,9 +573,13 @@ class Loop {
           this.#replayScreens.set(key, list);
         }
       });
-      let earlierFailed = false;
+      // Why a later step's failure may not be its own: an earlier step failed, or was not
+      // replayed at all (the agent's, or a secret with no value), so the page is not in the
+      // state the capture left it in.
+      let earlier: string | undefined;
       for (const [index, step] of trail.trail.entries()) {
         const entry = perStep.get(index);
+        const named = `step ${index + 1} ${JSON.stringify(step.step)}`;
         if (!entry) {
           const agent = step.recordable === false || !step.recording;
           outcomes.push({
@@ -571,6 +596,7 @@ class Loop {
             // it has nothing to replay (it passes, proving nothing).
             ...(agent ? { notRecordable: true } : { empty: true }),
           });
+          if (agent) earlier ??= `${named} was not replayed (recordable: false)`;
           continue;
         }
         if (entry.missing !== undefined) {
@@ -582,18 +608,24 @@ class Loop {
             refined: false,
             missing: entry.missing,
           });
+          earlier ??= `${named} was not replayed (memory ${
+            JSON.stringify(entry.missing)
+          } has no value)`;
           continue;
         }
         let refined = false;
-        const dependent = !entry.passed && !entry.elementFailure && earlierFailed;
-        if (dependent) {
-          entry.evidence.push(
-            "failed after an earlier step failed: not held against its selectors",
-          );
-        }
-        earlierFailed ||= !entry.passed;
+        // After an earlier failure even a hidden element or a changed size is the earlier
+        // step's doing (nothing signed in, nothing shown), so it is neither held against this
+        // step's selectors nor refined from a screen in the wrong state. A step whose text is
+        // not the captured one is its own failure.
+        const after = !entry.passed && !entry.uncompared ? earlier : undefined;
+        if (!entry.passed) earlier ??= `${named} failed`;
+        // A selector that found nothing (or needed healing) may be its own fault even then: it
+        // is refined when a candidate holds on every run's screen (the element is there); what
+        // found the element in another state is not refined from that screen.
+        const refineAt = after === undefined ? entry.failing : entry.lookup;
         if (!entry.passed && flags.refine) {
-          for (const action of new Set(entry.failing)) {
+          for (const action of new Set(refineAt)) {
             const next = this.#refine(trail, index, action);
             entry.evidence.push(`action ${action + 1}: ${next.line}`);
             if (next.trail) {
@@ -602,6 +634,12 @@ class Loop {
               refined = true;
             }
           }
+        }
+        const dependent = after !== undefined && !refined;
+        if (dependent) {
+          entry.evidence.push(
+            `not validated: it failed only after ${after} (not held against its selectors)`,
+          );
         }
         outcomes.push({
           index,
@@ -624,6 +662,8 @@ class Loop {
           ? `skipped: ${s.evidence[0] ?? ""}`
           : s.status === "not_recordable"
           ? "not validated (recordable: false: the agent handles it)"
+          : s.empty
+          ? "empty (it replays no action)"
           : s.passed
           ? "passed"
           : s.dependent
@@ -635,12 +675,17 @@ class Loop {
       }
     }
     const unconverged = this.state.steps.filter((s) => !converged(s)).map((s) => s.index);
+    // a step not validated (it failed only after an earlier one) is not flagged: nothing
+    // showed its selectors wrong
+    const unstable = this.state.steps.filter((s) => stepStatus(s) === "unstable").map((s) =>
+      s.index
+    );
     const final = flags.onUnstable === "reblaze"
       ? trail
-      : flagUnrecordable(this.#prune(trail, unconverged), unconverged);
+      : flagUnrecordable(this.#prune(trail, unconverged), unstable);
     await this.apply({ type: "CompleteValidation", data: { trail: stringifyTrail(final) } });
     this.#say(
-      `${this.state.status} after ${this.state.iteration} iteration(s)` +
+      `${this.state.status} after ${iterations(this.state.iteration)}` +
         (this.state.message ? `: ${this.state.message}` : ""),
     );
     return this.state;

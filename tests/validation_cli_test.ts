@@ -71,7 +71,7 @@ Deno.test("cairn validate: ci exits 1 naming the step and a new blaze; authoring
       out,
     );
     assertEquals(again.code, 0, again.stderr);
-    assertStringIncludes(again.stderr, "stable after 1 iteration(s)");
+    assertStringIncludes(again.stderr, "stable after 1 iteration");
     // the trail's own actions, as replay numbers them; the page opened first is not one
     const actions = trail.trail.reduce((n, s) => n + (s.recording?.length ?? 0), 0);
     assertStringIncludes(

@@ -6,6 +6,7 @@
  * @module
  */
 import { z } from "zod";
+import { templateVariables } from "../template.ts";
 
 /** Action types the engine executes; any other type is skipped as `unsupported_action_type`. */
 export const ACTION_TYPES = [
@@ -326,3 +327,31 @@ export const PLAYBACK_TYPE_OF_KIND: Readonly<Record<string, string>> = {
   scroll: "scroll",
   memorySet: "memory_set",
 };
+
+/**
+ * The memory keys a plan can use: its memory defaults and every variable one of its templates
+ * reads (a trail's `pin: null` secret is read as `{{pin}}`, and a template may read a key the
+ * trail never declared). `replay --memory` and `validate --memory` accept exactly these.
+ *
+ * @param plan the plan
+ * @returns the keys, defaults first
+ * @example
+ * ```ts
+ * const keys = planMemoryKeys({ memory: { user: "ada" }, actions: [{ type: "type", text: "{{pw}}" }] });
+ * if (keys.join() !== "user,pw") throw new Error();
+ * ```
+ */
+export function planMemoryKeys(plan: Pick<PlaybackPlan, "memory" | "actions">): string[] {
+  const known = new Set(Object.keys(plan.memory ?? {}));
+  for (const a of plan.actions) {
+    for (const t of [a.url, a.text, a.value, a.expected, a.expectedPattern]) {
+      if (!t?.includes("{{")) continue;
+      try {
+        for (const key of templateVariables(t)) known.add(key);
+      } catch {
+        // a malformed template fails when its action runs, naming the column
+      }
+    }
+  }
+  return [...known];
+}

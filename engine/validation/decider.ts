@@ -74,6 +74,8 @@ export interface StepTrack {
   notRecordable?: boolean;
   /** Its recording is empty (`recording: []`): it passes, but no replay proves anything of it. */
   empty?: boolean;
+  /** The latest replay it failed only after an earlier step failed or was not replayed. */
+  dependent?: boolean;
   /** The latest replay this step failed on its own (not after an earlier step), with its evidence. */
   lastFailure?: { iteration: number; evidence: string[] };
 }
@@ -159,6 +161,18 @@ export function converged(s: StepTrack): boolean {
 }
 
 /**
+ * Whether a step was never judged: its current selectors have neither passed nor failed on
+ * their own, the latest replay failing it only after an earlier step failed or was not
+ * replayed. It is not proven, and not held against its selectors either.
+ *
+ * @param s the step
+ * @returns true when not validated
+ */
+export function notValidated(s: StepTrack): boolean {
+  return !converged(s) && !s.failedSinceRefine && s.dependent === true;
+}
+
+/**
  * A step's verdict as things stand: not validated (`skipped`, `not_recordable`), else
  * `unstable` until it converged, then `refined` or `stable`.
  *
@@ -175,6 +189,7 @@ export function stepStatus(
 ): EventData<"ValidationCompleted">["steps"][number]["status"] {
   if (s.skipped) return "skipped";
   if (s.notRecordable) return "not_recordable";
+  if (notValidated(s)) return "skipped";
   if (!converged(s)) return "unstable";
   return s.refinedEver ? "refined" : "stable";
 }
@@ -250,7 +265,7 @@ export function decide(command: ValidationCommand, state: ValidationState): NewE
         ...(s.empty ? { empty: true } : {}),
       }));
       const unstable = steps.filter((s) => s.status === "unstable");
-      const notValidated = (s: (typeof steps)[number]) =>
+      const whyNot = (s: (typeof steps)[number]) =>
         s.status === "skipped"
           ? `step ${s.index + 1} "${s.step}" not validated: ${
             s.evidence.at(-1)?.replace(/^.*not validated: /, "") ?? "a memory value is missing"
@@ -258,7 +273,7 @@ export function decide(command: ValidationCommand, state: ValidationState): NewE
           : s.empty
           ? `step ${s.index + 1} "${s.step}" has an empty recording (it replays no action)`
           : `step ${s.index + 1} "${s.step}" is recordable: false (the agent handles it)`;
-      const skipped = steps.filter((s) => s.status === "skipped").map(notValidated);
+      const skipped = steps.filter((s) => s.status === "skipped").map(whyNot);
       // an empty recording passes, but a replay of nothing proves nothing
       const proven = steps.some((s) =>
         (s.status === "stable" || s.status === "refined") && !s.empty
@@ -274,7 +289,7 @@ export function decide(command: ValidationCommand, state: ValidationState): NewE
         status = "failed";
         const why = steps.filter((s) =>
           s.status === "skipped" || s.status === "not_recordable" || s.empty
-        ).map(notValidated);
+        ).map(whyNot);
         message = `Nothing was validated: ${why.join("; ") || "the trail has no steps"}`;
         notes = [];
       } else if (unstable.length === 0 && skipped.length > 0) {
@@ -285,13 +300,14 @@ export function decide(command: ValidationCommand, state: ValidationState): NewE
       } else if (unstable.length > 0 && flags.onUnstable === "reblaze") {
         status = "failed";
         const first = unstable[0]!;
-        message = `Replay failed at ${list}: ${first.evidence.find((e) => e) ?? "no evidence"}. ` +
+        message = `Replay failed at ${list}: ${telling(first.evidence) ?? "no evidence"}. ` +
           "The trail no longer matches the app: a new blaze from the NL steps is needed";
       } else if (unstable.length > 0) {
         status = "unstable";
         message = flags.onUnstable === "fallback_nl"
           ? `Fell back to the NL step for ${list} (recordable: false)`
-          : `Could not stabilise ${list} after ${state.iteration} iterations: marked recordable: false`;
+          : `Could not stabilise ${list} after ${iterations(state.iteration)}: marked ` +
+            "recordable: false";
       }
       return [{
         type: "ValidationCompleted",
@@ -355,6 +371,8 @@ export function evolve(state: ValidationState, event: NewEvent | StoredEvent): V
         delete next.skipped;
         delete next.notRecordable;
         delete next.empty;
+        delete next.dependent;
+        if (!passed && o.dependent) next.dependent = true;
         if (o.status === "skipped") next.skipped = true;
         if (o.status === "not_recordable") next.notRecordable = true;
         if (o.empty) next.empty = true;
@@ -420,7 +438,8 @@ export function nextMove(state: ValidationState): "replay" | "complete" {
   if (state.status !== "running") throw new TypeError(`Validation is ${state.status}`);
   if (state.iteration === 0) return "replay";
   const flags = policyFlags(state.policy, state.maxIterations);
-  if (state.steps.every(converged)) return "complete";
+  // a step failing only after an unreplayed or failing one gets no new data by itself
+  if (state.steps.every((s) => converged(s) || notValidated(s))) return "complete";
   if (state.iteration >= flags.maxIterations || !flags.refine) return "complete";
   const last = state.iterations.at(-1);
   const refinedNow = last?.steps.some((s) => s.refined) ?? false;
@@ -435,4 +454,33 @@ export function nextMove(state: ValidationState): "replay" | "complete" {
 function earlierFailure(s: StepTrack, lastIteration: number): string[] {
   if (converged(s) || !s.lastFailure || s.lastFailure.iteration === lastIteration) return [];
   return s.lastFailure.evidence.map((e) => `iteration ${s.lastFailure!.iteration}: ${e}`);
+}
+
+/** Evidence that only says what held: how the element was found, that it is the same one. */
+const HELD = /resolved with |same element \(|moved by \(.*\) with the layout|memory slot \S+ = /;
+
+/**
+ * The evidence line that explains a failure: the first that is not merely what held (the
+ * strategy that resolved it, the same element, a move with the layout).
+ *
+ * @param evidence a step's evidence, in order
+ * @returns the line, or the first one when every line is of what held
+ * @example
+ * ```ts
+ * const why = telling(["action 1 (tap): resolved with test_id add-3", "action 1 (tap): a different element: size 40×20 → 80×20"]);
+ * if (!why?.includes("a different element")) throw new Error();
+ * ```
+ */
+export function telling(evidence: readonly string[]): string | undefined {
+  return evidence.find((e) => e && !HELD.test(e)) ?? evidence.find((e) => e);
+}
+
+/**
+ * A count of iterations in words.
+ *
+ * @param n the count
+ * @returns "1 iteration", "3 iterations"
+ */
+export function iterations(n: number): string {
+  return `${n} iteration${n === 1 ? "" : "s"}`;
 }

@@ -11,6 +11,7 @@ import {
   type ValidationCommand,
   type ValidationState,
 } from "./decider.ts";
+import { renderStepTable, validationReport } from "./report.ts";
 
 function given(events: NewEvent[]): ValidationState {
   return events.reduce(evolve, initialState);
@@ -207,5 +208,67 @@ Deno.test("evolve() rejects an event of another stream", () => {
     () => evolve(initialState, { type: "StepStarted", data: { index: 0, text: "x" } }),
     TypeError,
     "does not belong",
+  );
+});
+
+Deno.test("decide() under ci quotes the line that explains the failure, not how the element was found", () => {
+  let s = iterate(started("ci"), [
+    outcome(0, false, {
+      evidence: [
+        "action 1 (tap): resolved with test_id add-x1",
+        'action 1 (tap): a different element: name "Add Apple" → "Add Banana"',
+      ],
+    }),
+  ]);
+  s = when(s, { type: "CompleteValidation", data: { trail: "t" } });
+  assertEquals(s.status, "failed");
+  assertStringIncludes(
+    s.message ?? "",
+    'Replay failed at step 1 "step 0": action 1 (tap): a different element: name "Add Apple"',
+  );
+});
+
+Deno.test("decide() counts one iteration in the singular; the table lists an empty recording as empty", () => {
+  let s = iterate(started("authoring", 1), [outcome(0, false, { evidence: ["x"] })]);
+  s = when(s, { type: "CompleteValidation", data: { trail: "t" } });
+  assertStringIncludes(s.message ?? "", "after 1 iteration: marked recordable: false");
+  let e = iterate(started("authoring"), [
+    outcome(0, true, { empty: true, evidence: ["empty recording"] }),
+  ]);
+  e = when(e, { type: "CompleteValidation", data: { trail: "t" } });
+  assertEquals(e.status, "failed");
+  const table = renderStepTable(validationReport(e));
+  assertStringIncludes(table, "empty     1. step 0");
+  assertEquals(table.includes("stable"), false, table);
+});
+
+Deno.test("decide() holds a step failing only after an earlier failure neither against it nor as proven", () => {
+  const dependent = (i: number) =>
+    outcome(i, false, {
+      dependent: true,
+      evidence: ['not validated: it failed only after step 1 "step 0" failed'],
+    });
+  // the earlier step is refined, and both pass the next replay: both converge
+  let s = iterate(started("authoring"), [outcome(0, false, { refined: true }), dependent(1)]);
+  assertEquals(nextMove(s), "replay");
+  s = iterate(s, [outcome(0, true), outcome(1, true)]);
+  assertEquals(nextMove(s), "complete");
+  s = when(s, { type: "CompleteValidation", data: { trail: "t" } });
+  assertEquals([s.status, s.finalSteps!.map((x) => x.status)], ["stable", ["refined", "stable"]]);
+  // after a step not replayed, nothing changes with another replay: it is not validated
+  let m = iterate(started("authoring"), [
+    outcome(0, true),
+    outcome(1, true, { missing: "pw", evidence: ['not validated: memory "pw" has no value'] }),
+    dependent(2),
+  ]);
+  assertEquals(nextMove(m), "complete");
+  m = when(m, { type: "CompleteValidation", data: { trail: "t" } });
+  assertEquals([m.status, m.finalSteps!.map((x) => x.status)], [
+    "unstable",
+    ["stable", "skipped", "skipped"],
+  ]);
+  assertStringIncludes(
+    m.message ?? "",
+    'step 3 "step 2" not validated: it failed only after step 1',
   );
 });

@@ -12,6 +12,10 @@
  * for a name holding a count or price, row anchors `childOf: { text }` for a control repeated in
  * rows with positional candidates rejected, a label over a glyph, the step's mode shaping the
  * order) — and checked against every run as the playback cascade looks them up at that level.
+ * When the captured node is one of several identical controls (role, name and size agree) a
+ * position among them is never kept (the identity check cannot tell the rows apart), and when
+ * its test id or id changed between runs it is ranked again without them, so the optimizer
+ * anchors it to its row.
  *
  * @module
  */
@@ -127,10 +131,16 @@ export function refineSelectors(
   const seen = new Set<string>();
   const evidence: string[] = [];
   let firstRejection: string | undefined;
-  for (const i of chain) {
+  let positionalRejection: string | undefined;
+  // Identical controls (an "Add" in every row): the identity check cannot tell them apart, so a
+  // position among them would pass on whichever row a reordered list shows there.
+  const twins = web ? identicalTwins(capTable, start, valueText) : 0;
+  /** The node's properties that did not hold in a replay (a test id or id regenerated). */
+  const changed = new Set<"testId" | "resourceId">();
+  const tryCandidates = (table: ScreenTable, i: number) => {
     const node = capTable.node(i);
     // The optimizer's ranking at the trail's level (v1: as v1 ranked; v2: its changes too).
-    const ranked = rankSelectors(capTable, i, {
+    const ranked = rankSelectors(table, i, {
       platform: options.platform,
       excludeText: valueText,
       level,
@@ -148,6 +158,11 @@ export function refineSelectors(
       const key = JSON.stringify(sel);
       if (seen.has(key)) continue;
       seen.add(key);
+      if (twins > 0 && positional(sel, v2web)) {
+        positionalRejection ??= `${describe(sel)}: positional among ${twins + 1} identical ` +
+          "elements (role, name and size agree), which a reordered list would swap";
+        continue;
+      }
       const problem = holdsInEveryRun(sel, node, tables, {
         valueText,
         capturedDisabled: !captured.node.enabled,
@@ -155,6 +170,12 @@ export function refineSelectors(
       });
       if (problem) {
         firstRejection ??= `${describe(sel)}: ${problem}`;
+        if (i === start && sel.testId !== undefined && Object.keys(sel).length === 1) {
+          changed.add("testId");
+        }
+        if (i === start && sel.id !== undefined && Object.keys(sel).length === 1) {
+          changed.add("resourceId");
+        }
         continue;
       }
       kept.push(sel);
@@ -162,15 +183,61 @@ export function refineSelectors(
         `${describe(sel)} resolves to the same element in all ${tables.length + 1} runs`,
       );
     }
+  };
+  for (const i of chain) tryCandidates(capTable, i);
+  if (v2web && twins > 0 && changed.size > 0 && kept.length < MAX_REFINED_SELECTORS) {
+    // The capture's durable property changed between runs: ranked again without it, the
+    // optimizer anchors the node to its row (`childOf: { text }`), as it does for a control
+    // with nothing durable of its own.
+    const without = withoutProperties(captured.screen, captured.node, changed);
+    tryCandidates(ScreenTable.from(without), start);
   }
   if (kept.length === 0) {
     return {
       ok: false,
-      reason: firstRejection ??
+      reason: [firstRejection, positionalRejection].filter((r) => r).join("; ") ||
         "no durable property of the element is left once changed ones are dropped",
     };
   }
   return { ok: true, selectors: kept, evidence };
+}
+
+/**
+ * A pick by position: an index or coordinates, and at v2 (which rejects them in favour of row
+ * anchors) an `:nth-` CSS path; v1 kept its CSS paths, as v1 ranked them.
+ */
+function positional(sel: Selector, v2web: boolean): boolean {
+  return sel.index !== undefined || sel.xy !== undefined ||
+    (v2web && sel.cssPath !== undefined && /:nth-(?:of-type|child)\(/.test(sel.cssPath)) ||
+    (sel.childOf !== undefined && positional(sel.childOf, v2web));
+}
+
+/** How many other nodes of the screen the identity check cannot tell from node `i`. */
+function identicalTwins(table: ScreenTable, i: number, valueText: boolean): number {
+  const node = table.node(i);
+  let n = 0;
+  for (let k = 0; k < table.size; k++) {
+    if (k === i) continue;
+    const other = table.node(k);
+    if ((other.role ?? other.className) !== (node.role ?? node.className)) continue;
+    if (identityDiff(node, other, { valueText }).length === 0) n++;
+  }
+  return n;
+}
+
+/** The screen with `target`'s listed properties dropped (the rest of the tree shared). */
+function withoutProperties(
+  screen: Screen,
+  target: UiNode,
+  drop: ReadonlySet<"testId" | "resourceId">,
+): Screen {
+  const copy = (n: UiNode): UiNode => {
+    const children = n.children.map(copy);
+    const out: UiNode = { ...n, children };
+    if (n === target) { for (const p of drop) delete out[p]; }
+    return out;
+  };
+  return { ...screen, root: copy(screen.root) };
 }
 
 function holdsInEveryRun(

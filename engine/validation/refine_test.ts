@@ -113,3 +113,24 @@ Deno.test("pruneSelectors() keeps the first selector and drops fallbacks that ch
   assertEquals(kept, [{ ariaLabel: "Add Latte" }, { role: "button", name: "Add Latte" }]);
   assertEquals(dropped, [{ id: "p-add-qkzv" }, { xy: [520, 110] }]);
 });
+
+Deno.test("refineSelectors() at v2 never adopts a position among identical controls whose test id changed: no anchor, no refinement", () => {
+  const plain = (testId: string, y: number) =>
+    makeNode({
+      className: "button",
+      role: "button",
+      name: "Add",
+      testId,
+      clickable: true,
+      bounds: { x: 500, y, w: 40, h: 21 },
+    });
+  const capture = page([plain("add-qkzv", 100), plain("add-mwtr", 130), plain("add-pbno", 160)]);
+  const replay = page([plain("add-bxyo", 100), plain("add-jjeu", 130), plain("add-zzra", 160)]);
+  const r = refineSelectors({ screen: capture, node: capture.root.children[1]! }, [replay], {
+    platform: "web",
+    kind: "tap",
+    level: 2,
+  });
+  assert(!r.ok, JSON.stringify(r));
+  assertStringIncludes(r.reason, "positional among 3 identical elements");
+});

@@ -66,19 +66,24 @@ export function validationReport(state: ValidationState): ValidationReport {
 }
 
 /**
- * The per-step table the CLI prints: status, step and the first telling line of evidence.
+ * The per-step table the CLI prints: status (`empty` for an empty recording), step and the
+ * first telling line of evidence.
  *
  * @param report the report
  * @returns lines of text
  */
 export function renderStepTable(report: ValidationReport): string {
-  const width = Math.max(8, ...report.steps.map((s) => s.status.length));
+  // an empty recording passes but proves nothing: it is listed as what it is, not "stable"
+  const label = (s: Step) => s.empty ? "empty" : s.status;
+  const width = Math.max(8, ...report.steps.map((s) => label(s).length));
   const indent = " ".repeat(width + 4);
   const lines = report.steps.map((s) => {
-    const why = s.evidence.find((e) => /refined from|not refined/.test(e)) ??
+    const why = s.evidence.find((e) =>
+      /refined from|not refined|not validated: it failed only/.test(e)
+    ) ??
       s.evidence.find((e) => !/same element|resolved with|moved by/.test(e)) ??
       s.evidence[0] ?? "";
-    return `${s.status.padEnd(width)} ${String(s.index + 1).padStart(2)}. ${s.step}${
+    return `${label(s).padEnd(width)} ${String(s.index + 1).padStart(2)}. ${s.step}${
       why ? `\n${indent}${why}` : ""
     }`;
   });
