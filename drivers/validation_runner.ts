@@ -296,7 +296,11 @@ async function begin(
   const platform = trail.config.platform ?? "web";
   if (platform !== driver.platform) {
     throw new PlatformMismatchError(
-      `Session ${sessionId} was captured on ${platform}; this driver replays ${driver.platform}`,
+      `Session ${sessionId} was captured on ${platform}; validation replays ${driver.platform} sessions only (${
+        driver.platform === "web"
+          ? "in Chromium; replay an Android trail with cairn replay"
+          : "this driver"
+      })`,
     );
   }
   // as replay: a key of the trail's memory, or one a template reads

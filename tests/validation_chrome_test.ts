@@ -197,7 +197,7 @@ Deno.test("runValidation() ci replays only and names the failing step and the ne
     await assertRejects(
       () => runValidation(driver, store, sessionId, { policy: "ci", trail: android }),
       PlatformMismatchError,
-      "was captured on android; this driver replays web",
+      "was captured on android; validation replays web sessions only (in Chromium",
     );
   });
 });
