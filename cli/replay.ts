@@ -11,9 +11,8 @@ import { bool, type CommandSpec, list, num, type ParsedArgs, str } from "./args.
 import { DB_FLAGS, matchStream, openStore } from "./context.ts";
 import { InputError } from "./errors.ts";
 import { parseMemory } from "./_memory_flag.ts";
-import { templateVariables } from "../engine/template.ts";
 import type { EventStore } from "../events/event_store.ts";
-import type { PlaybackPlan } from "../engine/playback/actions.ts";
+import { planMemoryKeys, type PlaybackPlan } from "../engine/playback/actions.ts";
 import { openingProblem } from "../engine/playback/opening_problem.ts";
 import { overrideProblems } from "../engine/playback/override_problems.ts";
 import { planFromText, rebasePlan } from "../engine/playback/load_plan.ts";
@@ -259,22 +258,12 @@ function checkOpening(plan: PlaybackPlan, file: string, browserWs: string | unde
  * value is never echoed.
  */
 function checkMemory(plan: PlaybackPlan, memory: Record<string, string>, file: string): void {
-  const known = new Set(Object.keys(plan.memory ?? {}));
-  for (const a of plan.actions) {
-    for (const t of [a.url, a.text, a.value, a.expected, a.expectedPattern]) {
-      if (!t?.includes("{{")) continue;
-      try {
-        for (const key of templateVariables(t)) known.add(key);
-      } catch {
-        // a malformed template fails when its action runs, naming the column
-      }
-    }
-  }
-  const unknown = Object.keys(memory).filter((k) => !known.has(k));
+  const known = planMemoryKeys(plan);
+  const unknown = Object.keys(memory).filter((k) => !known.includes(k));
   if (unknown.length > 0) {
     throw new InputError(
       `--memory: ${file} has no memory key ${unknown.map((k) => JSON.stringify(k)).join(", ")} ` +
-        `(keys: ${[...known].join(", ") || "none"})`,
+        `(keys: ${known.join(", ") || "none"})`,
     );
   }
 }

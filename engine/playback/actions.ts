@@ -330,7 +330,7 @@ export const PLAYBACK_TYPE_OF_KIND: Readonly<Record<string, string>> = {
 
 /**
  * The memory keys a plan can use: its memory defaults and every variable one of its templates
- * reads (a trail's `pin: null` secret is read as `{{pin}}`, and a template may read a key the
+ * reads, and the trail's keys without a value (a `pin: null` secret; a template may read a key the
  * trail never declared). `replay --memory` and `validate --memory` accept exactly these.
  *
  * @param plan the plan
@@ -341,8 +341,10 @@ export const PLAYBACK_TYPE_OF_KIND: Readonly<Record<string, string>> = {
  * if (keys.join() !== "user,pw") throw new Error();
  * ```
  */
-export function planMemoryKeys(plan: Pick<PlaybackPlan, "memory" | "actions">): string[] {
-  const known = new Set(Object.keys(plan.memory ?? {}));
+export function planMemoryKeys(
+  plan: Pick<PlaybackPlan, "memory" | "actions" | "unsetMemory">,
+): string[] {
+  const known = new Set([...Object.keys(plan.memory ?? {}), ...(plan.unsetMemory ?? [])]);
   for (const a of plan.actions) {
     for (const t of [a.url, a.text, a.value, a.expected, a.expectedPattern]) {
       if (!t?.includes("{{")) continue;
