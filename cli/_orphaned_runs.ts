@@ -9,7 +9,7 @@
 import { type EventStore, type StreamInfo, streamInfo } from "../events/event_store.ts";
 import type { NewEvent } from "../events/schemas.ts";
 import { readValidation, validationStream } from "../drivers/validation_runner.ts";
-import { converged } from "../engine/validation/decider.ts";
+import { stepStatus } from "../engine/validation/decider.ts";
 
 /** Why an unfinished run was ended: the `error` of its `PlaybackCompleted`, in a validation's message. */
 export const ORPHANED =
@@ -121,7 +121,7 @@ async function endValidation(
       steps: state.steps.map((st) => ({
         index: st.index,
         step: st.step,
-        status: !converged(st) ? "unstable" : st.refinedEver ? "refined" : "stable",
+        status: stepStatus(st),
         evidence: [...st.refinements, ...st.evidence],
       })),
       message: `Validation stopped during iteration ${state.iteration + 1}: ${why}`,
