@@ -274,6 +274,7 @@ function describeWebTarget(t: z.infer<typeof TargetSelector>): string {
     (t.role !== undefined && t.name !== undefined ? `${t.role} "${t.name}"` : undefined) ??
     (t.text !== undefined ? `"${t.text}"` : undefined) ??
     (t.textContains !== undefined ? `text/${t.textContains}` : undefined) ??
+    (t.textRegex !== undefined ? `text=/${t.textRegex}/` : undefined) ??
     (t.contentDescription !== undefined ? `~${t.contentDescription}` : undefined) ??
     t.cssPath ?? t.xpath ?? (t.role !== undefined ? `role=${t.role}` : undefined) ?? "";
   return own && t.index !== undefined && !t.css && !t.cssPath && !t.xpath

@@ -48,6 +48,11 @@ Deno.test("describeAction() names Android targets as Appium does, web targets as
     [{ type: "click", target: { id: "go-btn" } }, "web", "click #go-btn"],
     [{ type: "click", target: { text: "Remove", index: 1 } }, "web", 'click "Remove" >> nth=1'],
     [
+      { type: "click", target: { textRegex: "Custom selector.*" } },
+      "web",
+      "click text=/Custom selector.*/",
+    ],
+    [
       {
         type: "type",
         target: {
