@@ -13,7 +13,7 @@ import { NotFoundError } from "../events/event_store.ts";
 import type { EventData, NewEvent, StoredEvent } from "../events/schemas.ts";
 import { trailToPlan } from "../engine/playback/from_trail.ts";
 import { planMemoryKeys } from "../engine/playback/actions.ts";
-import { rebasePlan } from "../engine/playback/load_plan.ts";
+import { rebasePlan, rebaseUrl } from "../engine/playback/load_plan.ts";
 import { projectSessionTrail } from "../engine/trail_projection.ts";
 import type { ScreenTable } from "../engine/screen_table.ts";
 import { type Selector, type SelectorMode, stringifyTrail, type Trail } from "../engine/trail.ts";
@@ -315,6 +315,7 @@ async function begin(
   }
   const url = options.url ?? trail.config.url;
   if (url) trail = { ...trail, config: { ...trail.config, url } };
+  if (options.url) trail = withPlaceholdersRebased(trail, new URL(options.url));
   const loop = new Loop(driver, store, streamId, capture, options);
   await loop.apply({
     type: "StartValidation",
@@ -812,4 +813,34 @@ async function readReplay(
   }
   if (!any) throw new NotFoundError(`Playback ${playbackId} recorded nothing`);
   return out;
+}
+
+/**
+ * A trail whose navigates to a placeholder origin (`https://localhost:<test-port>/…`, recorded
+ * by DevTools' own flows) go to `base` instead: validation replays them there (`rebasePlan`), so
+ * the trail it writes names where it was proven, and replays without `--url`. A navigate to a
+ * real origin stays as recorded (only `config.url` says where the trail was validated).
+ */
+function withPlaceholdersRebased(trail: Trail, base: URL): Trail {
+  let changed = false;
+  const steps = trail.trail.map((step) => {
+    if (!step.recording?.some((a) => a.kind === "navigate" && isPlaceholderUrl(a.url))) {
+      return step;
+    }
+    changed = true;
+    return {
+      ...step,
+      recording: step.recording.map((a) =>
+        a.kind === "navigate" && isPlaceholderUrl(a.url)
+          ? { ...a, url: rebaseUrl(a.url!, base) }
+          : a
+      ),
+    };
+  });
+  return changed ? { ...trail, trail: steps } : trail;
+}
+
+/** A url that cannot be parsed and holds no template: a placeholder host or port. */
+function isPlaceholderUrl(url: string | undefined): boolean {
+  return url !== undefined && !url.includes("{{") && !URL.canParse(url);
 }

@@ -205,3 +205,20 @@ Deno.test("cairn replay of DevTools' Shift+Tab presses Tab with Shift held: focu
     }
   });
 });
+
+Deno.test("cairn validate --url of a DevTools flow writes a trail that navigates to --url, which replays without it", async () => {
+  await withPages(async (dir, db, url) => {
+    const ingest = await cairn(["ingest", `${dir}/pages.json`, "--db", db]);
+    assertEquals(ingest.code, 0, ingest.stderr);
+    const session = ingest.stdout.trim().split("\n").at(-1)!.split(/\s/)[0]!;
+    const out = `${dir}/pages.validated.yaml`;
+    const run = await cairn(["validate", session, "--url", url, "--out", out, "--db", db]);
+    assertEquals(run.code, 0, run.stderr + run.stdout);
+    const written = await Deno.readTextFile(out);
+    assert(!written.includes("<test-port>"), written);
+    assert(written.includes(`${url.slice(0, -1)}${DIR}recorder.html`), written);
+    // proven at --url, it now plays there as written
+    const bare = await cairn(["replay", out, "--db", db]);
+    assertEquals(bare.code, 0, bare.stderr + bare.stdout);
+  });
+});

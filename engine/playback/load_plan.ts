@@ -125,19 +125,34 @@ export function rebasePlan(plan: PlaybackPlan, base: string): PlaybackPlan {
   const origin = new URL(base);
   const actions = plan.actions.map((a) => {
     if (a.type !== "navigate" || !a.url || a.url.includes("{{")) return a;
-    if (URL.canParse(a.url)) {
-      const u = new URL(a.url);
-      return { ...a, url: origin.origin + u.pathname + u.search + u.hash };
-    }
-    // a placeholder origin (`https://localhost:<test-port>`): what follows it is the path; a
-    // url without an origin is relative to the base
-    const at = ORIGIN_PART.exec(a.url);
-    const rest = at ? a.url.slice(at[0].length) : a.url;
-    const path = at && !rest.startsWith("/") ? `/${rest}` : rest;
-    return { ...a, url: new URL(path, origin).href };
+    return { ...a, url: rebaseUrl(a.url, origin) };
   });
   if (actions[0]?.type !== "navigate") {
     actions.unshift({ type: "navigate", url: origin.href, label: "Open the app", added: true });
   }
   return { ...plan, actions };
+}
+
+/**
+ * A recorded url moved to another origin: the base's origin with the url's path, query and hash.
+ * A placeholder origin (`https://localhost:<test-port>`, DevTools' own flows) is cut off and what
+ * follows it is the path; a url without an origin is relative to the base.
+ *
+ * @param url the recorded url
+ * @param base the origin to play on
+ * @returns the url on the base's origin
+ * @example
+ * ```ts
+ * if (rebaseUrl("https://localhost:<test-port>/r.html", new URL("http://b.test/")) !== "http://b.test/r.html") throw new Error();
+ * ```
+ */
+export function rebaseUrl(url: string, base: URL): string {
+  if (URL.canParse(url)) {
+    const u = new URL(url);
+    return base.origin + u.pathname + u.search + u.hash;
+  }
+  const at = ORIGIN_PART.exec(url);
+  const rest = at ? url.slice(at[0].length) : url;
+  const path = at && !rest.startsWith("/") ? `/${rest}` : rest;
+  return new URL(path, base).href;
 }
