@@ -176,5 +176,7 @@ export interface EventStore {
   putBlob(bytes: Uint8Array, mediaType: string): Promise<BlobRef>;
   /** @throws {NotFoundError} when no blob has that hash */
   getBlob(hash: string): Promise<Blob>;
+  /** Whether a blob with that hash is stored, without reading its bytes. */
+  hasBlob(hash: string): Promise<boolean>;
   close(): void;
 }

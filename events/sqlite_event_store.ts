@@ -177,6 +177,7 @@ export class SqliteEventStore implements EventStore {
       ),
       blobRef: p("SELECT media_type, size FROM blobs WHERE hash = ?"),
       getBlob: p("SELECT media_type, size, bytes FROM blobs WHERE hash = ?"),
+      hasBlob: p("SELECT 1 FROM blobs WHERE hash = ?"),
     };
     // rows as arrays: cheaper to materialise than objects on the read path
     const arrays = [
@@ -641,6 +642,15 @@ export class SqliteEventStore implements EventStore {
       ref: { hash, mediaType: row.media_type, size: row.size },
       bytes: new Uint8Array(row.bytes),
     });
+  }
+
+  /** See {@linkcode EventStore.hasBlob}: the blob's row is looked up, its bytes are not read. */
+  hasBlob(hash: string): Promise<boolean> {
+    try {
+      return Promise.resolve(this.#s.hasBlob!.get(hash) !== undefined);
+    } catch (err) {
+      return Promise.reject(asStoreFileError(err, this.#name));
+    }
   }
 
   /** Closes the file; live subscriptions end. */

@@ -243,6 +243,8 @@ Deno.test("putBlob() stores bytes once under their sha256 with media type and si
     assertEquals(got.bytes, bytes);
     assertEquals(got.ref.mediaType, "application/xml");
     await assertRejects(() => store.getBlob("0".repeat(64)), NotFoundError);
+    assertEquals(await store.hasBlob(a.hash), true);
+    assertEquals(await store.hasBlob("0".repeat(64)), false);
   });
 });
 

@@ -7,7 +7,6 @@
  * @module
  */
 import type { EventStore } from "../../events/event_store.ts";
-import { NotFoundError } from "../../events/event_store.ts";
 import type { NewEvent } from "../../events/schemas.ts";
 import { SESSION_EVENT_TYPES } from "./events_jsonl.ts";
 
@@ -114,12 +113,7 @@ export async function findUnstoredBlob<W>(
   refs: Iterable<[hash: string, where: W]>,
 ): Promise<[hash: string, where: W] | undefined> {
   for (const [hash, where] of refs) {
-    try {
-      await store.getBlob(hash);
-    } catch (err) {
-      if (err instanceof NotFoundError) return [hash, where];
-      throw err;
-    }
+    if (!(await store.hasBlob(hash))) return [hash, where];
   }
   return undefined;
 }
