@@ -3,29 +3,10 @@
 // has them, else over the Int32 columns (four per v128). Padding lanes have zero width or zero
 // bounds, which contain no point.
 import {
-  COL_AREA, COL_DEPTH, COL_FLAGS, COL_X1, COL_X2, COL_Y1, COL_Y2, F_VISIBLE, H_NARROW,
-  H_NARROW_COLUMNS, H_NARROW_OX, H_NARROW_OY, H_NARROW_STRIDE, LANES, NARROW_H, NARROW_LANES, NARROW_LIMIT, NARROW_W,
-  NARROW_X1, NARROW_Y1,
+  COL_AREA, COL_DEPTH, COL_FLAGS, COL_X1, COL_X2, COL_Y1, COL_Y2, F_VISIBLE, H_NARROW, H_NARROW_OX,
+  H_NARROW_OY, LANES, NARROW_H, NARROW_LANES, NARROW_W, NARROW_X1, NARROW_Y1,
 } from "../layout";
-import { column, count } from "./table";
-
-// @ts-ignore: decorator
-@inline function header(table: usize, field: i32): i32 {
-  return load<i32>(table + (<usize>field << 2));
-}
-
-// Address of narrow column k.
-// @ts-ignore: decorator
-@inline function narrow(table: usize, k: i32): usize {
-  return table + <usize>header(table, H_NARROW_COLUMNS) + <usize>(k * header(table, H_NARROW_STRIDE));
-}
-
-// A point coordinate shifted by the narrow origin and clamped so that `x - x1` fits 16 bits; the
-// clamped point lies outside every narrow box exactly when the point does.
-// @ts-ignore: decorator
-@inline function clamp16(v: i32, origin: i32): i32 {
-  return min(max(v - origin, -NARROW_LIMIT - 2), NARROW_LIMIT + 1);
-}
+import { clamp16, column, count, header, narrow } from "./table";
 
 // Folds the lanes set in `bits` (nodes base, base + 1, …) into the best index so far.
 // @ts-ignore: decorator

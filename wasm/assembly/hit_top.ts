@@ -3,26 +3,10 @@
 // clickable target). The scans are hit_test.ts's (narrow Int16 bounds when the table has them,
 // else the Int32 columns); only the fold differs. Paint ranks are distinct, so there are no ties.
 import {
-  COL_FLAGS, COL_PAINT, COL_X1, COL_X2, COL_Y1, COL_Y2, F_VISIBLE, H_NARROW, H_NARROW_COLUMNS,
-  H_NARROW_OX, H_NARROW_OY, H_NARROW_STRIDE, LANES, NARROW_H, NARROW_LANES, NARROW_LIMIT, NARROW_W,
-  NARROW_X1, NARROW_Y1,
+  COL_FLAGS, COL_PAINT, COL_X1, COL_X2, COL_Y1, COL_Y2, F_VISIBLE, H_NARROW, H_NARROW_OX, H_NARROW_OY,
+  LANES, NARROW_H, NARROW_LANES, NARROW_W, NARROW_X1, NARROW_Y1,
 } from "../layout";
-import { column, count } from "./table";
-
-// @ts-ignore: decorator
-@inline function header(table: usize, field: i32): i32 {
-  return load<i32>(table + (<usize>field << 2));
-}
-
-// @ts-ignore: decorator
-@inline function narrow(table: usize, k: i32): usize {
-  return table + <usize>header(table, H_NARROW_COLUMNS) + <usize>(k * header(table, H_NARROW_STRIDE));
-}
-
-// @ts-ignore: decorator
-@inline function clamp16(v: i32, origin: i32): i32 {
-  return min(max(v - origin, -NARROW_LIMIT - 2), NARROW_LIMIT + 1);
-}
+import { clamp16, column, count, header, narrow } from "./table";
 
 // Folds the lanes set in `bits` (nodes base, base + 1, …) into the topmost index so far: visible,
 // every bit of `mask` set in its flags, and a higher paint rank.
