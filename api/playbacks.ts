@@ -19,7 +19,7 @@ import {
   readPlaybackReport,
   startPlayback,
 } from "../drivers/playback_runner.ts";
-import type { PlaybackPlan } from "../engine/playback/actions.ts";
+import { planMemoryKeys, type PlaybackPlan } from "../engine/playback/actions.ts";
 import type { ActionResult, PlaybackReport } from "../engine/playback/report.ts";
 import { parseTrail } from "../engine/trail.ts";
 import { trailToPlan } from "../engine/playback/from_trail.ts";
@@ -46,6 +46,41 @@ import { NotFoundError } from "../events/event_store.ts";
 import { describeRoute } from "./openapi.ts";
 import { withDeadline } from "../drivers/with_deadline.ts";
 
+/**
+ * The `memory` of a playback or validation body: values of the plan's memory keys (a secret the
+ * trail keeps as `pin: null`), as `--memory KEY=VALUE` gives them. A key is what `--memory` takes
+ * before its `=`: not empty, no `=`. A bad key is a 400 naming `body.memory.<key>`; a value is never
+ * echoed (it may be the secret itself).
+ */
+export const MemoryValues = z.record(z.string().regex(/^[^=]+$/), z.string(), {
+  error: (issue) =>
+    issue.code === "invalid_key"
+      ? "a memory key is not empty and has no = (as --memory KEY=VALUE)"
+      : undefined,
+}).describe(
+  "Values of the plan's memory keys for its {{…}} templates (a secret the trail keeps as null); " +
+    "never stored: taken out of every event as [redacted]",
+);
+
+/**
+ * The 400 for `memory` keys the plan has no use for (neither a memory default nor a variable one of
+ * its templates reads), as `--memory` refuses them; each named `body.memory.<key>`.
+ *
+ * @param known the plan's keys ({@linkcode planMemoryKeys})
+ * @param memory the body's `memory`
+ * @returns the error to throw, or undefined when every key is known
+ */
+export function unknownMemoryKeys(
+  known: readonly string[],
+  memory: Readonly<Record<string, string>> | undefined,
+): ApiError | undefined {
+  const unknown = Object.keys(memory ?? {}).filter((k) => !known.includes(k));
+  if (unknown.length === 0) return undefined;
+  const message = `not a memory key of the trail (keys: ${known.join(", ") || "none"})`;
+  const issues = unknown.map((k) => ({ path: `body.memory.${k}`, message }));
+  return invalidRequest(issues.map((i) => `${i.path}: ${i.message}`).join("; "), issues);
+}
+
 /** `POST /v1/playbacks` body (003 R5; exactly one of `trail`, `recording_id`, `actions`). */
 export const StartPlaybackBody = z.strictObject({
   trail: z.string().min(1).optional(),
@@ -56,6 +91,11 @@ export const StartPlaybackBody = z.strictObject({
   test_id: z.string().min(1).optional(),
   auto_boundary: z.boolean().optional(),
   value_overrides: z.record(z.string().regex(/^\d+$/, "an action index"), z.string()).optional(),
+  /**
+   * Values of the plan's memory keys (`replay --memory`): used for its `{{…}}` templates and
+   * taken out of every event the playback stores, as `[redacted]`.
+   */
+  memory: MemoryValues.optional(),
   tab: z.string().min(1).optional(),
   /** Re-point recorded navigations at this app url. */
   url: httpUrl().optional(),
@@ -102,6 +142,12 @@ export class PlaybackRegistry {
   #closing: Promise<void> | undefined;
   /** Aborted by `close`: the running playbacks stop. */
   #stop = new AbortController();
+  /**
+   * The memory values given to playbacks in the shared browser since it launched: a later
+   * playback starts on the page an earlier one left (`lock.html?code=<pin>`), so each of them is
+   * taken out of its events too, given or not.
+   */
+  #browserSecrets = new Set<string>();
 
   constructor(store: EventStore, options: PlaybackRegistryOptions = {}) {
     this.#store = store;
@@ -197,6 +243,7 @@ export class PlaybackRegistry {
   async #closeBrowser(): Promise<void> {
     const d = this.#driver;
     this.#driver = undefined;
+    this.#browserSecrets = new Set();
     if (d) await (await d.catch(() => undefined))?.close();
   }
 
@@ -206,12 +253,21 @@ export class PlaybackRegistry {
     body: z.infer<typeof StartPlaybackBody>,
     stop: AbortSignal,
   ) {
+    const given = Object.values(body.memory ?? {});
+    // an Android playback has a device session of its own; the shared browser keeps its pages
+    const shared = driver.platform !== "android";
+    if (shared) { for (const v of given) this.#browserSecrets.add(v); }
+    const secrets = shared ? [...this.#browserSecrets] : given;
     return startPlayback(driver, this.#store, plan, {
       timing: body.timing,
       onError: body.on_error,
       ...(body.test_id ? { testId: body.test_id } : {}),
       ...(body.auto_boundary ? { autoBoundary: true } : {}),
       ...(body.value_overrides ? { valueOverrides: body.value_overrides } : {}),
+      // as replay --memory: the values are secrets, used for the templates and scrubbed from
+      // every event stored (with those of the earlier playbacks in this browser)
+      ...(body.memory && given.length > 0 ? { memory: body.memory } : {}),
+      ...(secrets.length > 0 ? { secrets } : {}),
       ...(body.tab ? { tab: body.tab } : {}),
       ...(body.timeout_ms ? { actionTimeoutMs: body.timeout_ms } : {}),
       ...(this.#options.locateWaitMs !== undefined
@@ -285,7 +341,7 @@ describeRoute({
     "202": { description: "Started", schema: PlaybackStartedResponse },
     "400": {
       description:
-        "Invalid body, a url that is not http(s), a tab that is not open, a web plan that opens no page (no navigate first, no url, no tab) or navigates to a placeholder (https://localhost:<test-port>/…) without url",
+        "Invalid body, a memory key that is empty, has an = or is neither in the plan's memory nor read by its templates (issues name body.memory.<key>), a url that is not http(s), a tab that is not open, a web plan that opens no page (no navigate first, no url, no tab) or navigates to a placeholder (https://localhost:<test-port>/…) without url",
     },
     "404": { description: "No session recording_id (`No session <id>`)" },
     "409": { description: "Another playback is running (PLAYBACK: Already running. …)" },
@@ -431,6 +487,9 @@ export function playbacksRouter(ctx: ApiContext): Hono {
       }));
       throw invalidRequest(issues.map((i) => `${i.path}: ${i.message}`).join("; "), issues);
     }
+    // as replay --memory: a key the plan neither holds nor reads is refused before a browser starts
+    const badMemory = unknownMemoryKeys(planMemoryKeys(plan), body.memory);
+    if (badMemory) throw badMemory;
     // as replay: a placeholder navigate (a Recorder flow's https://localhost:<test-port>/…) could
     // only fail, and a plan that opens no page would play on the page the last playback left
     const opening = openingProblem(plan, { pageOpen: body.tab !== undefined });

@@ -30,7 +30,13 @@ import { ApiError, httpUrl, noQuery, parseInput, pathId, readJson } from "./erro
 import { resolveId } from "./_ids.ts";
 import { stopRun } from "./_stop_run.ts";
 import { describeRoute } from "./openapi.ts";
-import { endsWithin, STOP_GRACE_MS, STOP_WAIT_MS, STOPPED_BY_REQUEST } from "./playbacks.ts";
+import {
+  endsWithin,
+  MemoryValues,
+  STOP_GRACE_MS,
+  STOP_WAIT_MS,
+  STOPPED_BY_REQUEST,
+} from "./playbacks.ts";
 
 const Id = pathId();
 
@@ -45,7 +51,7 @@ export const StartValidationBody = z.object({
   /** Heuristics version the capture is projected at (default the current one). */
   heuristics: z.enum(HEURISTICS_VERSIONS as [string, ...string[]]).optional(),
   /** Values of the trail's memory keys (a password kept as null) for the replays; never stored. */
-  memory: z.record(z.string(), z.string()).optional(),
+  memory: MemoryValues.optional(),
 }).strict().refine(
   (b) =>
     b.max_iterations === undefined || b.policy === "authoring" ||
@@ -148,7 +154,12 @@ export class ValidationRegistry {
       if (err instanceof ValidationBusyError) {
         throw new ApiError(409, "validation_running", err.message);
       }
-      if (err instanceof PlatformMismatchError || err instanceof MemoryKeyError) {
+      if (err instanceof MemoryKeyError) {
+        // each key named as a bad body field is (body.memory.<key>), as POST /v1/playbacks does
+        const issues = err.unknown.map((k) => ({ path: `body.memory.${k}`, message: err.message }));
+        throw new ApiError(400, "invalid_request", err.message, issues);
+      }
+      if (err instanceof PlatformMismatchError) {
         throw new ApiError(400, "invalid_request", err.message);
       }
       throw err;
@@ -224,7 +235,7 @@ describeRoute({
     "202": { description: "Started", schema: ValidationStartedResponse },
     "400": {
       description:
-        "Invalid body (max_iterations with a policy other than authoring), or a memory key the trail does not have",
+        "Invalid body (max_iterations with a policy other than authoring; a memory key that is empty or has an =), or a memory key the trail neither has nor reads (issues name body.memory.<key>)",
     },
     "404": { description: "No such session" },
     "409": { description: "Another validation is running" },

@@ -153,6 +153,13 @@ export class TrailSessionError extends Error {
 /** Raised by {@linkcode startValidation} when `options.memory` names a key the trail lacks. */
 export class MemoryKeyError extends Error {
   override name = "MemoryKeyError";
+  /**
+   * @param message what is wrong
+   * @param unknown the keys the trail neither has nor reads
+   */
+  constructor(message: string, readonly unknown: readonly string[] = []) {
+    super(message);
+  }
 }
 
 /** Raised by {@linkcode startValidation} when the trail's platform is not the driver's. */
@@ -311,6 +318,7 @@ async function begin(
     throw new MemoryKeyError(
       `Memory key ${unknown.map((k) => JSON.stringify(k)).join(", ")} is neither in the ` +
         `trail's memory nor read by its templates (keys: ${known})`,
+      unknown,
     );
   }
   const url = options.url ?? trail.config.url;

@@ -50,16 +50,19 @@ export interface ServeChild {
  *
  * @param args more arguments after `serve --port 0`
  * @param env more environment variables
+ * @param cwd the folder it runs in (its `.cairn/screenshots` go there; default this process's)
  * @returns the child, its address and its stderr
  * @throws {Error} with what it printed when it exits before naming an address
  */
 export async function startServe(
   args: string[],
   env: Record<string, string> = {},
+  cwd?: string,
 ): Promise<ServeChild> {
   const child = new Deno.Command(Deno.execPath(), {
     args: ["run", "-A", "--no-check", `${ROOT}main.ts`, "serve", "--port", "0", ...args],
     env: { CAIRN_TOKEN: "", ...env },
+    ...(cwd ? { cwd } : {}),
     stdout: "piped",
     stderr: "piped",
   }).spawn();

@@ -180,6 +180,17 @@ Deno.test("POST /v1/sessions/:id/validations with memory: validates stable, stor
       const error = (await bad.json()).error;
       assertEquals(error.code, "invalid_request");
       assertStringIncludes(error.message, "pin");
+      // named as a field of the body, as POST /v1/playbacks names it
+      assertEquals(error.issues.map((i: { path: string }) => i.path), ["body.memory.pin"]);
+      // a key --memory could not take (an =, or empty) is refused by the body's schema
+      const malformed = await post({ url, memory: { "pass=word": SECRET, "": SECRET } });
+      assertEquals(malformed.status, 400);
+      const body = await malformed.text();
+      assertEquals(
+        JSON.parse(body).error.issues.map((i: { path: string }) => i.path),
+        ["body.memory.pass=word", "body.memory."],
+      );
+      assert(!body.includes(SECRET), body);
 
       const res = await post({ url, memory: { password: SECRET } });
       assertEquals(res.status, 202);

@@ -150,6 +150,8 @@ export class HumanRecorder {
   #lastAt = 0;
   #actions = 0;
   #stopped = false;
+  /** The stop under way, once `stop` was called: a second call waits for it. */
+  #stopping: Promise<void> | undefined;
   #errors: string[] = [];
   #held: HeldTap[] = [];
   #heldTimer: ReturnType<typeof setTimeout> | undefined;
@@ -262,9 +264,19 @@ export class HumanRecorder {
    * @param reason why it stopped (default completed)
    * @param error what went wrong, recorded on `SessionEnded`
    */
-  async stop(
+  stop(
     reason: EventData<"SessionEnded">["reason"] = "completed",
     error?: string,
+  ): Promise<void> {
+    // a second stop while the first is under way (Ctrl-C during a stop) waits for it: two would
+    // each store a final screen and a SessionEnded, the second after the first's end
+    this.#stopping ??= this.#stopNow(reason, error);
+    return this.#stopping;
+  }
+
+  async #stopNow(
+    reason: EventData<"SessionEnded">["reason"],
+    error: string | undefined,
   ): Promise<void> {
     if (this.#stopped) return;
     await new Promise((r) => setTimeout(r, 50)); // binding calls still in flight
@@ -423,6 +435,12 @@ export class HumanRecorder {
       if (msg.double) return;
     }
     await this.#releaseHeld();
+    // any script of the page can call the binding: a url that is no string would become the
+    // `from` of the next navigation too, and neither could be stored
+    if ((msg.type === "load" || msg.type === "spa") && typeof msg.url !== "string") {
+      this.#errors.push(`A ${msg.type} report without a url: left out`);
+      return;
+    }
     switch (msg.type) {
       case "load": {
         if (msg.url === "about:blank") return; // a tab's initial empty document
