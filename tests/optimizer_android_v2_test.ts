@@ -520,3 +520,28 @@ Deno.test("optimize() under v2 lists a bare resource name once in a fallback cha
     { testId: "message_text", index: 5 },
   ]);
 });
+
+Deno.test("optimize() under v2 taps TikTok's close button by its unique obfuscated id bf2 before an ImageView index", async () => {
+  const bf2 = "com.zhiliaoapp.musically.go:id/bf2";
+  const v2 = action(await run("tiktok", "v2"), 1, 0);
+  assertEquals(v2.selectors, [
+    { id: bf2 },
+    { xy: [1006, 597], viewport: { width: 1080, height: 2094 } },
+  ]);
+  assertEquals(action(await run("tiktok", "v2", "flexible"), 1, 0).selector, { id: bf2 });
+  // strict takes a durable id only: an R8 resource name is renamed by the next build
+  const strict = await run("tiktok", "v2", "strict");
+  assertEquals(strict.trail.trail[1]?.recordable, false);
+  // the rule still calls it obfuscated (17 of the screen's 18 app ids are 2-3 characters)
+  const tiktok = ScreenTable.from(parseAndroid(
+    await Deno.readTextFile(new URL("screens/appium-source_tiktoklite_signup_id.xml", DIR)),
+  ));
+  assertEquals(
+    generatedIdReason(bf2, { level: 2, screen: tiktok }),
+    "an obfuscated resource name",
+  );
+  // a repeated obfuscated id (`r7` on every sign-in row) stays out; the row keeps its text
+  assertEquals(lead(action(await run("tiktok", "v2"), 0, 0)), { text: "Lanjutkan dengan Google" });
+  const v1 = action(await run("tiktok", "v1"), 1, 0);
+  assertEquals(lead(v1), { className: "android.widget.ImageView", index: 1 });
+});

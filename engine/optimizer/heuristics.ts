@@ -40,6 +40,9 @@
  * - Android inputText: the editable field under the point, not a label drawn over it.
  * - Android scroll, swipe: the scrollable container under the point, else a screen swipe.
  * - Android ids `eq`, `up`, `fab` are authored unless 4+ short ids share the screen; `r7` is not.
+ * - Android: an obfuscated resource name unique on the screen (TikTok's close button `bf2`) is a
+ *   selector after every durable candidate and before an index (family `obfuscatedId`); strict
+ *   mode still takes none (the next build may rename it).
  * - Android input slot names: ids lose a `RNE__Input__` prefix; `text-input` → `textInput`.
  * - Explain: a slot value from the user's prompt is "a value of the prompt", not the system's.
  * - web reads/asserts on text without an id: a row-anchored value pattern

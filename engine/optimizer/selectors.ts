@@ -58,6 +58,11 @@ const WITH_INDEX_PENALTY = 1.5; // n-th of several: fragile
 // candidate without one, the class + text combination included, and before xy; among indexed
 // candidates the more durable property first.
 const LAST_RESORT_INDEX_SCORE = CLASS_INDEX_SCORE + 0.5;
+// v2, Android: an obfuscated resource name (R8's `bf2`) unique on the screen. The next build may
+// rename it, so it ranks after every durable candidate and strict mode never takes it; within
+// a build it holds, which an index among same-class nodes does not: it ranks before any index.
+const OBFUSCATED_ID_SCORE = CLASS_INDEX_SCORE + 0.25;
+const OBFUSCATED_RESOURCE_NAME = "generated id (an obfuscated resource name";
 const TEXT_PATTERN_PENALTY = 0.1; // copy with its numbers as \d+: survives counts, not copy edits
 const MAX_INDEX = 20; // beyond this an index is noise, not a selector
 const MAX_PARENT_HOPS = 6; // how far up a durable ancestor is looked for
@@ -289,6 +294,13 @@ export function rankSelectors(table: ScreenTable, node: number, options: RankOpt
   let parent: Selector | undefined | null = null;
   for (const b of bases) {
     if (b.rejected) {
+      const obfuscated = v2Android && b.family === "id" &&
+        b.rejected.startsWith(OBFUSCATED_RESOURCE_NAME);
+      const c = obfuscated ? check(b.sel) : undefined;
+      if (c && c.matches === 1 && !c.pickedOther) {
+        add({ selector: b.sel, score: OBFUSCATED_ID_SCORE, family: "obfuscatedId", matches: 1 });
+        continue;
+      }
       add({ selector: b.sel, score: b.score, family: b.family, matches: -1, rejected: b.rejected });
       continue;
     }
