@@ -43,6 +43,8 @@
  * - Android: an obfuscated resource name unique on the screen (TikTok's close button `bf2`) is a
  *   selector after every durable candidate and before an index (family `obfuscatedId`); strict
  *   mode still takes none (the next build may rename it).
+ * - Android: a content description holding a clock time (a Messages bubble's "You said  Hiii
+ *   12:30 pm .") is no selector, nor a `childOf` scope: it changes from run to run.
  * - Android input slot names: ids lose a `RNE__Input__` prefix; `text-input` → `textInput`.
  * - Explain: a slot value from the user's prompt is "a value of the prompt", not the system's.
  * - web reads/asserts on text without an id: a row-anchored value pattern
