@@ -124,11 +124,19 @@ Deno.test("runPlayback() of the v2 tasks trail scrolls the task list when the ro
   }
 });
 
-/** Replays a capture's trail on its own screen through the stand-in; returns the taps it saw. */
-async function replayOnItsScreen(name: string, xml: string, heuristics: string) {
+/**
+ * Replays a capture's trail on its own screen (or that screen changed by `edit`) through the
+ * stand-in; returns the taps it saw.
+ */
+async function replayOnItsScreen(
+  name: string,
+  xml: string,
+  heuristics: string,
+  edit: (source: string) => string = (source) => source,
+) {
   const c = await loadCaptureFile(new URL(`${name}.capture.json`, DIR).pathname, name);
   const { trail } = optimize(c.events, c.screens, { heuristics });
-  const standin = startAndroidStandin({ screens: { [name]: screen(xml) } });
+  const standin = startAndroidStandin({ screens: { [name]: edit(screen(xml)) } });
   const dir = await Deno.makeTempDir({ prefix: "cairn_android_v2_replay_" });
   const store = SqliteEventStore.open(`${dir}/cairn.db`);
   const driver = await AndroidDriver.connect({ appium: standin.url });
@@ -153,12 +161,34 @@ const inBox = (p: { x: number; y: number }, [x0, y0, x1, y1]: number[]) =>
 const COMPOSE = [662, 2143, 1017, 2290]; // Gmail's Compose button, drawn over the thread list
 const SIGN_IN = [0, 1936, 1080, 2094]; // TikTok's "Sudah memiliki akun? Masuk", over the list
 
-Deno.test("runPlayback() of the v2 Gmail trail taps Compose and checks the account disc's description (stand-in)", async () => {
+Deno.test("runPlayback() of the v2 Gmail trail taps Compose and finds the account disc by its id (stand-in)", async () => {
   const { report, taps } = await replayOnItsScreen("gmail", "uiautomator_gmail_inbox", "v2");
   assertEquals(report.status, "completed", JSON.stringify(report.results));
   assertEquals(report.results.map((r) => r.status), ["ok", "ok", "ok", "ok", "ok", "ok"]);
-  assertEquals(report.results[3]!.selector_used, "content_description");
+  // the disc's description holds the capture's account ({{account}}): found by its id
+  assertEquals(report.results[3]!.selector_used, "id");
   assert(inBox(taps[1]!, COMPOSE), `the Compose tap landed at ${JSON.stringify(taps[1])}`);
+});
+
+Deno.test("runPlayback() of the v2 Gmail trail passes the account check signed in as another account (stand-in)", async () => {
+  const other = (source: string) =>
+    source.replace("testqadbiz8@dbizs-ub22-1912-101.zimbraeng.com", "someone.else@example.org");
+  assert(other(screen("uiautomator_gmail_inbox")).includes("someone.else@example.org"));
+  const { report } = await replayOnItsScreen("gmail", "uiautomator_gmail_inbox", "v2", other);
+  assertEquals(report.results[3]!.status, "ok", JSON.stringify(report.results[3]));
+  assertEquals(report.status, "completed", JSON.stringify(report.results));
+});
+
+Deno.test("runPlayback() of the v2 Messages trail reads and checks the alerts two minutes later (stand-in)", async () => {
+  // every bubble's description carries its time: the conversation as it reads at 12:41
+  const later = (source: string) => source.replaceAll("12:39 pm", "12:41 pm");
+  assert(later(screen("uiautomator_google_messages_compose_conversation")).includes("12:41 pm"));
+  const xml = "uiautomator_google_messages_compose_conversation";
+  const { report } = await replayOnItsScreen("messages", xml, "v2", later);
+  assertEquals(report.status, "completed", JSON.stringify(report.results));
+  assertEquals(report.results.map((r) => r.status), ["ok", "ok", "ok", "ok", "ok"]);
+  assertEquals(report.results[1]!.value, "ALERT: Disk usage 47.8% on Keval");
+  assertEquals(report.results[2]!.value, "ALERT: CPU usage 11.1% on Keval");
 });
 
 Deno.test("runPlayback() of the v1 Gmail trail taps the list under Compose and fails the account check (stand-in)", async () => {

@@ -445,12 +445,27 @@ Deno.test("androidTarget() sends a tap to the clickable node drawn on top, by dr
 Deno.test("optimize() under v2 asserts Gmail's signed-in account on the disc whose description carries it", async () => {
   const desc =
     "Signed in as Test QA testqadbiz8@dbizs-ub22-1912-101.zimbraeng.com\nAccount and settings.";
+  // the capture's memory holds the account: the description is asserted by the disc's id
   for (const mode of ["adaptive", "strict", "flexible"] as const) {
     const a = action(await run("gmail", "v2", mode), 3, 0);
     assertEquals(a.kind, "assertVisible", mode);
-    assertEquals(lead(a), { contentDescription: desc }, mode);
+    assertEquals(lead(a), { id: "com.google.android.gm:id/selected_account_disc_gmail" }, mode);
     assertEquals(a.equals, undefined, mode);
   }
+  // with no slot value in it, the disc's description is the selector that checks it
+  const screen = parseAndroid(
+    await Deno.readTextFile(new URL("screens/uiautomator_gmail_inbox.xml", DIR)),
+  );
+  const c = buildCapture("android", [{
+    step: "Verify the signed-in account is shown",
+    screen,
+    kind: "assertText",
+    point: { x: 971, y: 222 },
+    expected: desc,
+  }]);
+  const plain = action(optimize(c.events, c.screens, { heuristics: "v2" }), 0, 0);
+  assertEquals(plain.kind, "assertVisible");
+  assertEquals(lead(plain), { contentDescription: desc });
   const v1 = action(await run("gmail", "v1"), 3, 0);
   assertEquals(v1.kind, "assertText");
   assertEquals(lead(v1), { id: "com.google.android.gm:id/og_apd_internal_image_view" });
@@ -619,4 +634,43 @@ Deno.test("optimize() under v2 reads and asserts the Messages capture's alerts w
   assertEquals(action(v2, 1, 0).selector, { id: "message_text", index: 5 });
   assertEquals(action(v2, 2, 0).selector, { id: "message_text", index: 10 });
   assertEquals(action(v2, 2, 0).equals, "ALERT: CPU usage 11.1% on Keval");
+});
+
+Deno.test("optimize() under v2 asserts Gmail's account disc without the email typed earlier in its selector", async () => {
+  const email = "testqadbiz8@dbizs-ub22-1912-101.zimbraeng.com";
+  const desc = `Signed in as Test QA ${email}\nAccount and settings.`;
+  const screen = parseAndroid(
+    await Deno.readTextFile(new URL("screens/uiautomator_gmail_inbox.xml", DIR)),
+  );
+  const c = buildCapture("android", [
+    {
+      step: `Search for ${email}`,
+      screen,
+      kind: "inputText",
+      point: { x: 540, y: 222 },
+      text: email,
+    },
+    {
+      step: "Verify the signed-in account is shown",
+      screen,
+      kind: "assertText",
+      point: { x: 971, y: 222 },
+      expected: desc,
+    },
+  ]);
+  for (const mode of ["adaptive", "strict", "flexible"] as const) {
+    const r = optimize(c.events, c.screens, { heuristics: "v2", mode });
+    assertEquals(action(r, 0, 0).text, "{{searchTerm}}", mode);
+    const a = action(r, 1, 0);
+    for (const s of selectorStrings(a)) assert(!s.includes(email), `${mode}: ${s}`);
+    assertEquals(a.kind, "assertVisible", mode);
+    assertEquals(lead(a), { id: "com.google.android.gm:id/selected_account_disc_gmail" }, mode);
+    assert(
+      r.explain[1]!.lines.some((l) => l.includes("{{searchTerm}}")),
+      r.explain[1]!.lines.join("\n"),
+    );
+  }
+  // v1 keeps what it chose
+  const v1 = action(optimize(c.events, c.screens, { heuristics: "v1" }), 1, 0);
+  assertEquals(lead(v1), { id: "com.google.android.gm:id/og_apd_internal_image_view" });
 });

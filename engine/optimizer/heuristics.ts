@@ -46,6 +46,9 @@
  * - Android: a content description holding a clock time (a Messages bubble's "You said  Hiii
  *   12:30 pm .") is no selector, nor a `childOf` scope: it changes from run to run.
  * - Android input slot names: ids lose a `RNE__Input__` prefix; `text-input` → `textInput`.
+ * - Android assertion whose selector holds a slot value (Gmail's account disc described "Signed
+ *   in as … <the email typed earlier>"): the best unique selector without it (the disc's id); a
+ *   value only the description carried is then checked for presence.
  * - Explain: a slot value from the user's prompt is "a value of the prompt", not the system's.
  * - web reads/asserts on text without an id: a row-anchored value pattern
  *   (`{ textRegex, childOf: { text } }`), never coordinates the player refuses; none left:
