@@ -208,3 +208,28 @@ Deno.test("runPlayback() of the v2 TikTok trail taps the sign-in link drawn over
     `v1 tapped the link at ${JSON.stringify(v1.taps.at(-1))}`,
   );
 });
+
+const CLOSE = [975, 566, 1038, 629]; // TikTok's sign-up sheet close button, id `bf2`
+
+Deno.test("runPlayback() of the v2 TikTok trail closes the sheet by bf2 when an icon is added before it, v1 taps the icon (stand-in)", async () => {
+  // a build that draws one more icon (an ImageView, drawn at the sheet's top middle) before the
+  // close button: the n-th ImageView is no longer the close button, its id still is
+  const icon =
+    `<android.widget.ImageView NAF="true" index="2" text="" class="android.widget.ImageView" ` +
+    `package="com.zhiliaoapp.musically.go" content-desc="" checkable="false" checked="false" ` +
+    `clickable="true" enabled="true" focusable="true" focused="false" scrollable="false" ` +
+    `long-clickable="false" password="false" selected="false" bounds="[500,566][563,629]" ` +
+    `resource-id="com.zhiliaoapp.musically.go:id/bf1" instance="1"/>`;
+  const added = (source: string) => {
+    const at = source.indexOf(`<android.widget.ImageView NAF="true" index="3"`);
+    assert(at > 0, "the close button is in the source");
+    return source.slice(0, at) + icon + source.slice(at);
+  };
+  const xml = "appium-source_tiktoklite_signup_id";
+  const v2 = await replayOnItsScreen("tiktok", xml, "v2", added);
+  assertEquals(v2.report.results[1]!.status, "ok", JSON.stringify(v2.report.results[1]));
+  assertEquals(v2.report.results[1]!.selector_used, "id");
+  assert(inBox(v2.taps[1]!, CLOSE), `the v2 tap landed at ${JSON.stringify(v2.taps[1])}`);
+  const v1 = await replayOnItsScreen("tiktok", xml, "v1", added);
+  assert(!inBox(v1.taps[1]!, CLOSE), `v1 tapped the close button at ${JSON.stringify(v1.taps[1])}`);
+});
