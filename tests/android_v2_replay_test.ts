@@ -124,11 +124,19 @@ Deno.test("runPlayback() of the v2 tasks trail scrolls the task list when the ro
   }
 });
 
-/** Replays a capture's trail on its own screen through the stand-in; returns the taps it saw. */
-async function replayOnItsScreen(name: string, xml: string, heuristics: string) {
+/**
+ * Replays a capture's trail on its own screen (or that screen changed by `edit`) through the
+ * stand-in; returns the taps it saw.
+ */
+async function replayOnItsScreen(
+  name: string,
+  xml: string,
+  heuristics: string,
+  edit: (source: string) => string = (source) => source,
+) {
   const c = await loadCaptureFile(new URL(`${name}.capture.json`, DIR).pathname, name);
   const { trail } = optimize(c.events, c.screens, { heuristics });
-  const standin = startAndroidStandin({ screens: { [name]: screen(xml) } });
+  const standin = startAndroidStandin({ screens: { [name]: edit(screen(xml)) } });
   const dir = await Deno.makeTempDir({ prefix: "cairn_android_v2_replay_" });
   const store = SqliteEventStore.open(`${dir}/cairn.db`);
   const driver = await AndroidDriver.connect({ appium: standin.url });
@@ -153,12 +161,34 @@ const inBox = (p: { x: number; y: number }, [x0, y0, x1, y1]: number[]) =>
 const COMPOSE = [662, 2143, 1017, 2290]; // Gmail's Compose button, drawn over the thread list
 const SIGN_IN = [0, 1936, 1080, 2094]; // TikTok's "Sudah memiliki akun? Masuk", over the list
 
-Deno.test("runPlayback() of the v2 Gmail trail taps Compose and checks the account disc's description (stand-in)", async () => {
+Deno.test("runPlayback() of the v2 Gmail trail taps Compose and finds the account disc by its id (stand-in)", async () => {
   const { report, taps } = await replayOnItsScreen("gmail", "uiautomator_gmail_inbox", "v2");
   assertEquals(report.status, "completed", JSON.stringify(report.results));
   assertEquals(report.results.map((r) => r.status), ["ok", "ok", "ok", "ok", "ok", "ok"]);
-  assertEquals(report.results[3]!.selector_used, "content_description");
+  // the disc's description holds the capture's account ({{account}}): found by its id
+  assertEquals(report.results[3]!.selector_used, "id");
   assert(inBox(taps[1]!, COMPOSE), `the Compose tap landed at ${JSON.stringify(taps[1])}`);
+});
+
+Deno.test("runPlayback() of the v2 Gmail trail passes the account check signed in as another account (stand-in)", async () => {
+  const other = (source: string) =>
+    source.replace("testqadbiz8@dbizs-ub22-1912-101.zimbraeng.com", "someone.else@example.org");
+  assert(other(screen("uiautomator_gmail_inbox")).includes("someone.else@example.org"));
+  const { report } = await replayOnItsScreen("gmail", "uiautomator_gmail_inbox", "v2", other);
+  assertEquals(report.results[3]!.status, "ok", JSON.stringify(report.results[3]));
+  assertEquals(report.status, "completed", JSON.stringify(report.results));
+});
+
+Deno.test("runPlayback() of the v2 Messages trail reads and checks the alerts two minutes later (stand-in)", async () => {
+  // every bubble's description carries its time: the conversation as it reads at 12:41
+  const later = (source: string) => source.replaceAll("12:39 pm", "12:41 pm");
+  assert(later(screen("uiautomator_google_messages_compose_conversation")).includes("12:41 pm"));
+  const xml = "uiautomator_google_messages_compose_conversation";
+  const { report } = await replayOnItsScreen("messages", xml, "v2", later);
+  assertEquals(report.status, "completed", JSON.stringify(report.results));
+  assertEquals(report.results.map((r) => r.status), ["ok", "ok", "ok", "ok", "ok"]);
+  assertEquals(report.results[1]!.value, "ALERT: Disk usage 47.8% on Keval");
+  assertEquals(report.results[2]!.value, "ALERT: CPU usage 11.1% on Keval");
 });
 
 Deno.test("runPlayback() of the v1 Gmail trail taps the list under Compose and fails the account check (stand-in)", async () => {
@@ -177,4 +207,29 @@ Deno.test("runPlayback() of the v2 TikTok trail taps the sign-in link drawn over
     !inBox(v1.taps.at(-1)!, SIGN_IN),
     `v1 tapped the link at ${JSON.stringify(v1.taps.at(-1))}`,
   );
+});
+
+const CLOSE = [975, 566, 1038, 629]; // TikTok's sign-up sheet close button, id `bf2`
+
+Deno.test("runPlayback() of the v2 TikTok trail closes the sheet by bf2 when an icon is added before it, v1 taps the icon (stand-in)", async () => {
+  // a build that draws one more icon (an ImageView, drawn at the sheet's top middle) before the
+  // close button: the n-th ImageView is no longer the close button, its id still is
+  const icon =
+    `<android.widget.ImageView NAF="true" index="2" text="" class="android.widget.ImageView" ` +
+    `package="com.zhiliaoapp.musically.go" content-desc="" checkable="false" checked="false" ` +
+    `clickable="true" enabled="true" focusable="true" focused="false" scrollable="false" ` +
+    `long-clickable="false" password="false" selected="false" bounds="[500,566][563,629]" ` +
+    `resource-id="com.zhiliaoapp.musically.go:id/bf1" instance="1"/>`;
+  const added = (source: string) => {
+    const at = source.indexOf(`<android.widget.ImageView NAF="true" index="3"`);
+    assert(at > 0, "the close button is in the source");
+    return source.slice(0, at) + icon + source.slice(at);
+  };
+  const xml = "appium-source_tiktoklite_signup_id";
+  const v2 = await replayOnItsScreen("tiktok", xml, "v2", added);
+  assertEquals(v2.report.results[1]!.status, "ok", JSON.stringify(v2.report.results[1]));
+  assertEquals(v2.report.results[1]!.selector_used, "id");
+  assert(inBox(v2.taps[1]!, CLOSE), `the v2 tap landed at ${JSON.stringify(v2.taps[1])}`);
+  const v1 = await replayOnItsScreen("tiktok", xml, "v1", added);
+  assert(!inBox(v1.taps[1]!, CLOSE), `v1 tapped the close button at ${JSON.stringify(v1.taps[1])}`);
 });

@@ -445,12 +445,27 @@ Deno.test("androidTarget() sends a tap to the clickable node drawn on top, by dr
 Deno.test("optimize() under v2 asserts Gmail's signed-in account on the disc whose description carries it", async () => {
   const desc =
     "Signed in as Test QA testqadbiz8@dbizs-ub22-1912-101.zimbraeng.com\nAccount and settings.";
+  // the capture's memory holds the account: the description is asserted by the disc's id
   for (const mode of ["adaptive", "strict", "flexible"] as const) {
     const a = action(await run("gmail", "v2", mode), 3, 0);
     assertEquals(a.kind, "assertVisible", mode);
-    assertEquals(lead(a), { contentDescription: desc }, mode);
+    assertEquals(lead(a), { id: "com.google.android.gm:id/selected_account_disc_gmail" }, mode);
     assertEquals(a.equals, undefined, mode);
   }
+  // with no slot value in it, the disc's description is the selector that checks it
+  const screen = parseAndroid(
+    await Deno.readTextFile(new URL("screens/uiautomator_gmail_inbox.xml", DIR)),
+  );
+  const c = buildCapture("android", [{
+    step: "Verify the signed-in account is shown",
+    screen,
+    kind: "assertText",
+    point: { x: 971, y: 222 },
+    expected: desc,
+  }]);
+  const plain = action(optimize(c.events, c.screens, { heuristics: "v2" }), 0, 0);
+  assertEquals(plain.kind, "assertVisible");
+  assertEquals(lead(plain), { contentDescription: desc });
   const v1 = action(await run("gmail", "v1"), 3, 0);
   assertEquals(v1.kind, "assertText");
   assertEquals(lead(v1), { id: "com.google.android.gm:id/og_apd_internal_image_view" });
@@ -507,16 +522,155 @@ Deno.test("optimize() under v2 names Facebook's sign-in button by its unique tex
 });
 
 Deno.test("optimize() under v2 lists a bare resource name once in a fallback chain, as id (not again as testId)", async () => {
-  const v2 = action(await run("messages", "v2"), 1, 0);
-  assertEquals(v2.selectors?.map((s) => Object.keys(s).join("+")), [
-    "contentDescription",
-    "id+index",
-    "xy+viewport",
-  ]);
-  assertEquals(v2.selectors?.[1], { id: "message_text", index: 5 });
+  // (the bubble's description, with its time in it, is no selector under v2: the id leads)
+  const r = await run("messages", "v2");
+  const v2 = action(r, 1, 0);
+  assertEquals(v2.selector, { id: "message_text", index: 5 });
+  assert(!r.explain[1]!.lines.some((l) => l.includes(`"testId":"message_text"`)));
+  assert(r.explain[1]!.lines.some((l) => l.includes(`{"id":"message_text","index":5}`)));
   const v1 = action(await run("messages", "v1"), 1, 0);
   assertEquals(v1.selectors?.slice(1, 3), [
     { id: "message_text", index: 5 },
     { testId: "message_text", index: 5 },
   ]);
+});
+
+Deno.test("optimize() under v2 taps TikTok's close button by its unique obfuscated id bf2 before an ImageView index", async () => {
+  const bf2 = "com.zhiliaoapp.musically.go:id/bf2";
+  const v2 = action(await run("tiktok", "v2"), 1, 0);
+  assertEquals(v2.selectors, [
+    { id: bf2 },
+    { xy: [1006, 597], viewport: { width: 1080, height: 2094 } },
+  ]);
+  assertEquals(action(await run("tiktok", "v2", "flexible"), 1, 0).selector, { id: bf2 });
+  // strict takes a durable id only: an R8 resource name is renamed by the next build
+  const strict = await run("tiktok", "v2", "strict");
+  assertEquals(strict.trail.trail[1]?.recordable, false);
+  // the rule still calls it obfuscated (17 of the screen's 18 app ids are 2-3 characters)
+  const tiktok = ScreenTable.from(parseAndroid(
+    await Deno.readTextFile(new URL("screens/appium-source_tiktoklite_signup_id.xml", DIR)),
+  ));
+  assertEquals(
+    generatedIdReason(bf2, { level: 2, screen: tiktok }),
+    "an obfuscated resource name",
+  );
+  // a repeated obfuscated id (`r7` on every sign-in row) stays out; the row keeps its text
+  assertEquals(lead(action(await run("tiktok", "v2"), 0, 0)), { text: "Lanjutkan dengan Google" });
+  const v1 = action(await run("tiktok", "v1"), 1, 0);
+  assertEquals(lead(v1), { className: "android.widget.ImageView", index: 1 });
+});
+
+/** Every string a selector chain holds (properties of each selector and its `childOf`s). */
+function selectorStrings(a: TrailAction): string[] {
+  return allSelectors(a).flatMap((s) =>
+    Object.values(s).filter((v): v is string => typeof v === "string")
+  );
+}
+
+const CLOCK = /\d{1,2}:\d{2}/;
+
+Deno.test("optimize() under v2 never selects a Messages bubble by a description holding its time", async () => {
+  const screen = parseAndroid(
+    await Deno.readTextFile(
+      new URL("screens/uiautomator_google_messages_compose_conversation.xml", DIR),
+    ),
+  );
+  // the bubble "Hiii" reads "You said  Hiii 12:30 pm ." to TalkBack
+  const bubble = { x: 658, y: 1040 };
+  const c = buildCapture("android", [
+    {
+      step: "Type the message",
+      screen,
+      kind: "inputText",
+      point: { x: 300, y: 1513 },
+      text: "Hiii",
+    },
+    { step: "Send it", screen, kind: "tap", point: { x: 658, y: 1513 } },
+    { step: "Open the sent message", screen, kind: "tap", point: bubble },
+    {
+      step: "Verify the message was sent",
+      screen,
+      kind: "assertText",
+      point: bubble,
+      expected: "Hiii",
+    },
+  ]);
+  for (const mode of ["adaptive", "flexible", "strict"] as const) {
+    const r = optimize(c.events, c.screens, { heuristics: "v2", mode });
+    for (const [k, step] of r.trail.trail.entries()) {
+      for (const a of step.recording ?? []) {
+        for (const s of selectorStrings(a)) assert(!CLOCK.test(s), `${mode} step ${k}: ${s}`);
+      }
+    }
+  }
+  const v2 = optimize(c.events, c.screens, { heuristics: "v2" });
+  const assertion = action(v2, 3, 0);
+  assertEquals(assertion.equals, "{{input}}");
+  assertEquals(assertion.selector, { id: "message_text", index: 3 });
+  assert(
+    v2.explain[3]!.lines.some((l) =>
+      l.includes("You said  Hiii 12:30 pm .") && l.includes('dynamic: holds the time "12:30 pm"')
+    ),
+    v2.explain[3]!.lines.join("\n"),
+  );
+  // strict has no durable exact selector for a message left: the agent handles the check
+  const strict = optimize(c.events, c.screens, { heuristics: "v2", mode: "strict" });
+  assertEquals(strict.trail.trail[3]?.recordable, false);
+  // v1 keeps the description
+  const v1 = optimize(c.events, c.screens, { heuristics: "v1" });
+  assertEquals(lead(action(v1, 3, 0)), { contentDescription: "You said  Hiii 12:30 pm ." });
+});
+
+Deno.test("optimize() under v2 reads and asserts the Messages capture's alerts without their timestamps", async () => {
+  for (const mode of ["adaptive", "flexible", "strict"] as const) {
+    const r = await run("messages", "v2", mode);
+    for (const step of r.trail.trail) {
+      for (const a of step.recording ?? []) {
+        for (const s of selectorStrings(a)) assert(!CLOCK.test(s), `${mode}: ${s}`);
+      }
+    }
+  }
+  const v2 = await run("messages", "v2");
+  assertEquals(action(v2, 1, 0).selector, { id: "message_text", index: 5 });
+  assertEquals(action(v2, 2, 0).selector, { id: "message_text", index: 10 });
+  assertEquals(action(v2, 2, 0).equals, "ALERT: CPU usage 11.1% on Keval");
+});
+
+Deno.test("optimize() under v2 asserts Gmail's account disc without the email typed earlier in its selector", async () => {
+  const email = "testqadbiz8@dbizs-ub22-1912-101.zimbraeng.com";
+  const desc = `Signed in as Test QA ${email}\nAccount and settings.`;
+  const screen = parseAndroid(
+    await Deno.readTextFile(new URL("screens/uiautomator_gmail_inbox.xml", DIR)),
+  );
+  const c = buildCapture("android", [
+    {
+      step: `Search for ${email}`,
+      screen,
+      kind: "inputText",
+      point: { x: 540, y: 222 },
+      text: email,
+    },
+    {
+      step: "Verify the signed-in account is shown",
+      screen,
+      kind: "assertText",
+      point: { x: 971, y: 222 },
+      expected: desc,
+    },
+  ]);
+  for (const mode of ["adaptive", "strict", "flexible"] as const) {
+    const r = optimize(c.events, c.screens, { heuristics: "v2", mode });
+    assertEquals(action(r, 0, 0).text, "{{searchTerm}}", mode);
+    const a = action(r, 1, 0);
+    for (const s of selectorStrings(a)) assert(!s.includes(email), `${mode}: ${s}`);
+    assertEquals(a.kind, "assertVisible", mode);
+    assertEquals(lead(a), { id: "com.google.android.gm:id/selected_account_disc_gmail" }, mode);
+    assert(
+      r.explain[1]!.lines.some((l) => l.includes("{{searchTerm}}")),
+      r.explain[1]!.lines.join("\n"),
+    );
+  }
+  // v1 keeps what it chose
+  const v1 = action(optimize(c.events, c.screens, { heuristics: "v1" }), 1, 0);
+  assertEquals(lead(v1), { id: "com.google.android.gm:id/og_apd_internal_image_view" });
 });

@@ -103,6 +103,11 @@ export interface DraftAction {
    * (`assertVisible` of `contentDescription`), never moved into `equals`.
    */
   describedValue?: boolean;
+  /**
+   * v2, Android: every candidate of a `describedValue` assertion, the ones that do not carry the
+   * description included (the slots pass takes one when the description holds a slot value).
+   */
+  allCandidates?: Candidate[];
 }
 
 /** One step of the draft. */

@@ -40,7 +40,15 @@
  * - Android inputText: the editable field under the point, not a label drawn over it.
  * - Android scroll, swipe: the scrollable container under the point, else a screen swipe.
  * - Android ids `eq`, `up`, `fab` are authored unless 4+ short ids share the screen; `r7` is not.
+ * - Android: an obfuscated resource name unique on the screen (TikTok's close button `bf2`) is a
+ *   selector after every durable candidate and before an index (family `obfuscatedId`); strict
+ *   mode still takes none (the next build may rename it).
+ * - Android: a content description holding a clock time (a Messages bubble's "You said  Hiii
+ *   12:30 pm .") is no selector, nor a `childOf` scope: it changes from run to run.
  * - Android input slot names: ids lose a `RNE__Input__` prefix; `text-input` → `textInput`.
+ * - Android assertion whose selector holds a slot value (Gmail's account disc described "Signed
+ *   in as … <the email typed earlier>"): the best unique selector without it (the disc's id); a
+ *   value only the description carried is then checked for presence.
  * - Explain: a slot value from the user's prompt is "a value of the prompt", not the system's.
  * - web reads/asserts on text without an id: a row-anchored value pattern
  *   (`{ textRegex, childOf: { text } }`), never coordinates the player refuses; none left:

@@ -212,6 +212,7 @@ function valueCarrying(a: DraftAction): DraftAction {
   return {
     ...a,
     candidates: pool,
+    allCandidates: a.candidates!,
     notes: [
       ...a.notes,
       `the expected value is the node's content description: only selectors that carry it`,

@@ -58,9 +58,39 @@ const WITH_INDEX_PENALTY = 1.5; // n-th of several: fragile
 // candidate without one, the class + text combination included, and before xy; among indexed
 // candidates the more durable property first.
 const LAST_RESORT_INDEX_SCORE = CLASS_INDEX_SCORE + 0.5;
+// v2, Android: an obfuscated resource name (R8's `bf2`) unique on the screen. The next build may
+// rename it, so it ranks after every durable candidate and strict mode never takes it; within
+// a build it holds, which an index among same-class nodes does not: it ranks before any index.
+const OBFUSCATED_ID_SCORE = CLASS_INDEX_SCORE + 0.25;
+const OBFUSCATED_RESOURCE_NAME = "generated id (an obfuscated resource name";
 const TEXT_PATTERN_PENALTY = 0.1; // copy with its numbers as \d+: survives counts, not copy edits
 const MAX_INDEX = 20; // beyond this an index is noise, not a selector
 const MAX_PARENT_HOPS = 6; // how far up a durable ancestor is looked for
+
+/**
+ * A clock time (`12:39`, `1:13 pm`, `23:05:10`): an Android content description holding one (a
+ * Messages bubble's "You said  Hiii 12:30 pm .", a clock) says something else on the next run.
+ */
+const CLOCK_TIME =
+  /(?<![\d:])(?:[01]?\d|2[0-3]):[0-5]\d(?::[0-5]\d)?(?:\s*[ap]\.?\s?m\b\.?)?(?![\d:])/i;
+
+/**
+ * v2, Android: why a content description is no selector (it holds a clock time), or undefined.
+ *
+ * @param desc a content description
+ * @returns the reason, e.g. `dynamic: holds the time "12:30 pm", which changes from run to run`
+ * @example
+ * ```ts
+ * if (dynamicDescriptionReason("You said  Hiii 12:30 pm .") === undefined) throw new Error();
+ * if (dynamicDescriptionReason("Navigate up") !== undefined) throw new Error();
+ * ```
+ */
+export function dynamicDescriptionReason(desc: string): string | undefined {
+  const t = CLOCK_TIME.exec(desc);
+  return t
+    ? `dynamic: holds the time ${JSON.stringify(t[0])}, which changes from run to run`
+    : undefined;
+}
 
 /** Editable fields (Android EditText, iOS text fields, web textboxes): their text is a value. */
 const EDITABLE =
@@ -214,7 +244,8 @@ function durableAncestor(
     const options: Selector[] = [];
     if (n.testId && !generatedIdReason(n.testId, ids)) options.push({ testId: n.testId });
     if (n.resourceId && !generatedIdReason(n.resourceId, ids)) options.push({ id: n.resourceId });
-    if (n.contentDescription) {
+    // ids.level is set on Android under v2 only: a description with a time in it changes
+    if (n.contentDescription && !(ids.level && dynamicDescriptionReason(n.contentDescription))) {
       options.push(
         web ? { ariaLabel: n.contentDescription } : {
           contentDescription: n.contentDescription,
@@ -262,6 +293,13 @@ export function rankSelectors(table: ScreenTable, node: number, options: RankOpt
   if (v2Android && n.testId !== undefined && n.testId === n.resourceId) {
     bases = bases.filter((b) => b.family !== "testId");
   }
+  // A description with a clock time in it (a message bubble's, a clock's) fails on replay.
+  const timed = v2Android && n.contentDescription !== undefined
+    ? dynamicDescriptionReason(n.contentDescription)
+    : undefined;
+  if (timed) {
+    bases = bases.map((b) => b.family === "contentDescription" ? { ...b, rejected: timed } : b);
+  }
   const editable = isEditable(n);
   // A control without text of its own (a button around a label): its one label's text.
   let labelText: string | undefined;
@@ -289,6 +327,13 @@ export function rankSelectors(table: ScreenTable, node: number, options: RankOpt
   let parent: Selector | undefined | null = null;
   for (const b of bases) {
     if (b.rejected) {
+      const obfuscated = v2Android && b.family === "id" &&
+        b.rejected.startsWith(OBFUSCATED_RESOURCE_NAME);
+      const c = obfuscated ? check(b.sel) : undefined;
+      if (c && c.matches === 1 && !c.pickedOther) {
+        add({ selector: b.sel, score: OBFUSCATED_ID_SCORE, family: "obfuscatedId", matches: 1 });
+        continue;
+      }
       add({ selector: b.sel, score: b.score, family: b.family, matches: -1, rejected: b.rejected });
       continue;
     }

@@ -24,7 +24,7 @@
  */
 import { makeNode, type UiNode } from "../ui_node.ts";
 import type { CapturedSlot, Draft, DraftAction, DraftStep, PassContext } from "./draft.ts";
-import { retargetAssertion } from "./modes.ts";
+import { chooseSelector, retargetAssertion } from "./modes.ts";
 import { capturedSlotName, inputSlotName, uniqueName } from "./naming.ts";
 import {
   interpolateValues,
@@ -33,11 +33,34 @@ import {
   reverseSubstitute,
 } from "./substitution.ts";
 import { REDACTED } from "../playback/actions.ts";
-import type { SelectorMode } from "../trail.ts";
+import type { Selector, SelectorMode } from "../trail.ts";
 import { statedDeltas, statesDoubled, statesHalved, statesTotal } from "../nl_relations.ts";
 import { generalizedFormat, isFormatIntent } from "./generalize.ts";
 
 const MIN_REPEAT_LENGTH = 3; // shorter repeated literals ("1", "OK") are coincidences
+/** Selector properties that name an element by what it shows or says. */
+const SHOWN_KEYS = ["contentDescription", "ariaLabel", "text", "name"] as const;
+
+/**
+ * The slot keys whose values a selector (or its `childOf`) shows: a property that is the value
+ * (3+ characters), or holds it as {@linkcode interpolateValues} places one.
+ */
+function slotsHeld(
+  sel: Selector,
+  values: Readonly<Record<string, string>>,
+  writtenBy: Record<string, string>,
+): string[] {
+  const keys: string[] = [];
+  for (let p: Selector | undefined = sel; p !== undefined; p = p.childOf) {
+    for (const prop of SHOWN_KEYS) {
+      const v = p[prop];
+      if (v === undefined) continue;
+      for (const k in values) if (values[k] === v && v.length >= MIN_REPEAT_LENGTH) keys.push(k);
+      keys.push(...interpolateValues(v, values, { writtenBy }).keys);
+    }
+  }
+  return keys;
+}
 
 function nodeOf(a: DraftAction, ctx: PassContext, which: "node" | "fieldNode"): UiNode | undefined {
   const i = a[which];
@@ -250,6 +273,7 @@ export function slotsPass(draft: Draft, ctx: PassContext): Draft {
           // generalize pass writes the format (a step asking for the value read is no format
           // intent: "the same date", "the email's date")
           a.notes.push(`not {{${cap.name}}}: the NL asks for a format, not the value read earlier`);
+          slotFree(s, i, snapshot, writtenBy, mode);
           continue;
         }
         let name = cap?.name;
@@ -272,6 +296,7 @@ export function slotsPass(draft: Draft, ctx: PassContext): Draft {
           const r = interpolated(a, L, snapshot, writtenBy, mode, rejected);
           if (r) {
             s.actions[i] = r;
+            slotFree(s, i, snapshot, writtenBy, mode);
             continue;
           }
         }
@@ -283,6 +308,7 @@ export function slotsPass(draft: Draft, ctx: PassContext): Draft {
             s.actions[i] = r;
           } else a.notes.push(`kept ${JSON.stringify(L)}: no selector independent of the value`);
         }
+        slotFree(s, i, snapshot, writtenBy, mode);
         continue;
       }
       if (a.kind === "navigate" && a.url !== undefined) {
@@ -339,6 +365,68 @@ export function slotsPass(draft: Draft, ctx: PassContext): Draft {
       })`,
     );
     return r;
+  }
+
+  /** The slot values known at an action: its memory snapshot, memory, captured slots. */
+  function slotValues(snapshot: Record<string, string>): Record<string, string> {
+    const values: Record<string, string> = Object.create(null);
+    for (const k in snapshot) values[k] = snapshot[k]!;
+    for (const k in memory) if (memory[k] !== null) values[k] = memory[k]!;
+    for (const c of captured) values[c.name] = c.value;
+    return values;
+  }
+
+  /**
+   * v2, Android: an assertion whose selector holds a slot value (Gmail's account disc, "Signed
+   * in as Test QA <the email typed earlier>…") stops matching when the slot changes: it takes
+   * the best unique selector without one. A value only the description carried is then checked
+   * for presence (`assertVisible`): the player compares no description with a template.
+   */
+  function slotFree(
+    s: DraftStep,
+    i: number,
+    snapshot: Record<string, string>,
+    writtenBy: Record<string, string>,
+    mode: SelectorMode,
+  ): void {
+    if (draft.level < 2 || model.platform !== "android") return;
+    const a = s.actions[i]!;
+    const sels = [...(a.selector ? [a.selector] : []), ...(a.selectors ?? [])];
+    if (sels.length === 0) return;
+    const values = slotValues(snapshot);
+    const held = (sel: Selector) => slotsHeld(sel, values, writtenBy);
+    const keys = [...new Set(sels.flatMap(held))];
+    if (keys.length === 0) return;
+    const what = keys.map((k) => `{{${k}}}`).join(", ");
+    const pool = (a.allCandidates ?? a.candidates ?? []).filter((c) =>
+      !c.rejected && held(c.selector).length === 0
+    );
+    const choice = chooseSelector(pool, mode);
+    const lead = choice.selector ?? choice.selectors?.[0];
+    if (lead === undefined || lead.xy !== undefined) {
+      a.notes.push(`kept a selector holding ${what}: no unique selector without it`);
+      return;
+    }
+    const out: DraftAction = { ...a, notes: [...a.notes] };
+    delete out.selector;
+    delete out.selectors;
+    if (choice.selector) out.selector = choice.selector;
+    if (choice.selectors) out.selectors = choice.selectors;
+    const chosen = JSON.stringify(choice.selectors ?? choice.selector);
+    if (a.describedValue) {
+      out.kind = "assertVisible";
+      delete out.equals;
+      delete out.matches;
+      const desc = sels.find((x) => x.contentDescription !== undefined)?.contentDescription;
+      const shown = desc === undefined
+        ? what
+        : JSON.stringify(interpolateValues(desc, values, { writtenBy }).template ?? desc);
+      out.notes.push(
+        `the content description holds ${what} (${shown}): asserted present by ${chosen}, ` +
+          `a selector without the slot value (the player compares no description)`,
+      );
+    } else out.notes.push(`retargeted to ${chosen}: the selector held ${what}`);
+    s.actions[i] = out;
   }
 
   function substituted(
