@@ -13,7 +13,8 @@ import { HumanRecorder } from "../drivers/chrome/human_recorder.ts";
 import { runPlayback } from "../drivers/playback_runner.ts";
 import { SqliteEventStore } from "../events/sqlite_event_store.ts";
 import type { EventData, StoredEvent } from "../events/schemas.ts";
-import { projectSessionTrail } from "../engine/trail_projection.ts";
+import { loadScreens, projectSessionTrail } from "../engine/trail_projection.ts";
+import { optimize } from "../engine/optimizer/optimize.ts";
 import { trailToPlan } from "../engine/playback/from_trail.ts";
 import type { Selector, Trail } from "../engine/trail.ts";
 import { serveFolder } from "./web_server.ts";
@@ -102,6 +103,49 @@ Deno.test("optimize() v2 takes the recorder's own target over a hit test on a sc
     assertEquals(await replay(store, projection.trail, `${server.url}${PAGE}`), "Added Banana");
     const reordered = `${server.url}${PAGE}?order=Date,Cherry,Banana,Apple`;
     assertEquals(await replay(store, projection.trail, reordered), "Added Banana");
+
+    // The same recording, its click changed as the recorder would have written it otherwise.
+    const screens = await loadScreens(
+      events,
+      async (hash) => new TextDecoder().decode((await store.getBlob(hash)).bytes),
+    );
+    const edited = (change: (d: EventData<"ActionPerformed">) => EventData<"ActionPerformed">) =>
+      events.map((e) =>
+        e.type === "ActionPerformed" && e.data.kind === "tap" ? { ...e, data: change(e.data) } : e
+      );
+    const v2 = (evs: StoredEvent[]) => optimize(evs, screens, { heuristics: "v2" });
+    // an exact screen (no screenBefore): the hit test stands, as before (here: the row the
+    // stale screen shows at the point)
+    const exact = v2(edited(({ toolParams: _t, ...d }) => d));
+    assertEquals(clickOf(exact.trail)[0], { text: "Add", childOf: { text: "Cherry" } });
+    assert(!JSON.stringify(exact).includes("recorder"), JSON.stringify(exact.warnings));
+    // the recorder's element is on no node of the screen (a fifth row): its own selectors,
+    // unverified, and a warning
+    const gone = v2(edited((d) => ({
+      ...d,
+      target: {
+        ...d.target,
+        selectors: { ...d.target!.selectors, cssPath: "div#list > div:nth-of-type(5) > button" },
+      },
+    })));
+    const fallback = clickOf(gone.trail);
+    assert(
+      fallback.some((s) => s.cssPath === "div#list > div:nth-of-type(5) > button"),
+      JSON.stringify(fallback),
+    );
+    assert(fallback.every((s) => s.childOf === undefined), JSON.stringify(fallback));
+    assertEquals(
+      gone.warnings.filter((w) => w.includes("unverified")).length,
+      1,
+      gone.warnings.join("\n"),
+    );
+    // no target of the recorder's own: the hit test stands, with a warning
+    const bare = v2(edited((d) => ({ ...d, target: { ...d.target, selectors: {} } })));
+    assertEquals(clickOf(bare.trail)[0], { text: "Add", childOf: { text: "Cherry" } });
+    assert(
+      bare.warnings.some((w) => w.includes("may not be the one acted on")),
+      bare.warnings.join("\n"),
+    );
   } finally {
     store.close();
     await server.close();
