@@ -97,8 +97,9 @@ Deno.test("optimize() v2 takes the recorder's own target over a hit test on a sc
     const projection = await projectSessionTrail(store, id, { heuristics: "v2" });
     const sels = clickOf(projection.trail);
     assertEquals(sels[0], { text: "Add", childOf: { text: "Banana" } });
-    const explained = JSON.stringify(projection);
-    assert(explained.includes("recorder"), explained);
+    const lines = projection.explain.find((x) => x.kind === "tap")!.lines.join("\n");
+    assert(lines.includes('the recorder\'s target button "Add"'), lines);
+    assert(lines.includes("not the hit test"), lines);
 
     assertEquals(await replay(store, projection.trail, `${server.url}${PAGE}`), "Added Banana");
     const reordered = `${server.url}${PAGE}?order=Date,Cherry,Banana,Apple`;
