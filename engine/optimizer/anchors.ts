@@ -167,6 +167,8 @@ function domOf(table: ScreenTable): Dom {
   const textKids = new Int32Array(table.size).fill(-1);
   /** Per parent: whether it is an editable field (its text is a value, not a label). */
   const editable = new Uint8Array(table.size);
+  /** Parents with several text children: their texts may lie in rows the tree dropped. */
+  const shared: number[] = [];
   const dom: Dom = {
     table,
     owner,
@@ -188,6 +190,7 @@ function domOf(table: ScreenTable): Dom {
         let count = 0;
         for (const c of pn.children) if (isTextNode(c) && forms(c.text ?? "")[0] !== "") count++;
         textKids[p] = count;
+        if (count >= 2) shared.push(p);
         editable[p] = isEditableNode(pn) ? 1 : 0;
       }
       // one text: the element holding it; several: its own key, made when asked (`ownerOf`)
@@ -225,9 +228,165 @@ function domOf(table: ScreenTable): Dom {
       owner[i] = { key, node: i, up };
     }
   }
+  for (const p of shared) placeInRows(dom, p);
   RECENT.unshift(dom);
   if (RECENT.length > MAX_RECENT) RECENT.pop();
   return dom;
+}
+
+/**
+ * Puts the text children of `p` into the rows the accessibility tree dropped: a row of plain
+ * `div`s and `span`s (`<div class=row><span>Banana</span><button>Add</button></div>`) leaves
+ * its name and its button as siblings under the list, and only the button's CSS path still
+ * names the row (`#list > div.row:nth-of-type(2) > button`). Between two element children in
+ * document order, a text lies inside their nearest common ancestor: in the row when both are
+ * the same row's. Between two rows it lies at the end of the one before or at the start of the
+ * one after, and the rows' shape decides: the usual number of texts between two rows (`T + L`),
+ * the texts before the first row (at least `L`) and after the last (at least `T`); when the ends
+ * allow several splits (a heading in the list), the texts' lines decide (a row's name shares
+ * its button's line). A gap of another size, a shape nothing decides, and rows with no text
+ * between them leave the texts with `p`, as before: no row anchor rather than a wrong one.
+ */
+function placeInRows(dom: Dom, p: number): void {
+  const { table, owner } = dom;
+  const parent = owner[p];
+  if (!parent || parent.key.startsWith("@")) return;
+  // the children in document order: element children's owners, text children's indices
+  const kids: (Owner | number)[] = [];
+  const end = table.subtreeEnd(p);
+  let rows = 0;
+  for (let c = p + 1; c < end; c = table.subtreeEnd(c)) {
+    const n = table.node(c);
+    if (isTextNode(n)) {
+      if (forms(n.text ?? "")[0] !== "" && owner[c] === undefined) kids.push(c);
+      continue;
+    }
+    const o = owner[c];
+    if (!o) continue;
+    kids.push(o);
+    if (rowBelow(o, parent.key) !== undefined) rows++;
+  }
+  if (rows < 2) return;
+  const at = (o: Owner, row: string): Owner["up"] => o.up.slice(o.up.indexOf(row));
+  const place = (i: number, up: string[]) => {
+    owner[i] = { key: `@t${i}`, node: i, up };
+  };
+  // runs of texts and the element children around them
+  const runs: { before?: Owner; after?: Owner; texts: number[] }[] = [];
+  let run: number[] = [];
+  let before: Owner | undefined;
+  for (const k of kids) {
+    if (typeof k === "number") {
+      run.push(k);
+      continue;
+    }
+    runs.push({ ...(before ? { before } : {}), after: k, texts: run });
+    run = [];
+    before = k;
+  }
+  runs.push({ ...(before ? { before } : {}), texts: run });
+  const first = runs[0]!;
+  const last = runs[runs.length - 1]!;
+  const lead = first.after && rowBelow(first.after, parent.key) !== undefined
+    ? first.texts.length
+    : 0;
+  const trail = last.before && rowBelow(last.before, parent.key) !== undefined
+    ? last.texts.length
+    : 0;
+  // the gaps between two rows: their usual size sets how many texts a row has at each end
+  const sizes = new Map<number, number>();
+  const splits: { texts: number[]; prev?: string; next?: string; a: Owner; b: Owner }[] = [];
+  for (const r of runs) {
+    if (!r.before || !r.after) continue;
+    const common = [r.before.key, ...r.before.up].find((k) => within(r.after!, k));
+    if (common === undefined) continue;
+    const prev = rowBelow(r.before, common);
+    const next = rowBelow(r.after, common);
+    if (prev !== undefined && prev === next) {
+      for (const i of r.texts) place(i, at(r.before, prev));
+      continue;
+    }
+    if (prev === undefined && next === undefined) continue;
+    if (common !== parent.key && !common.startsWith("@")) {
+      for (const i of r.texts) {
+        place(i, [common, ...r.before.up.slice(r.before.up.indexOf(common) + 1)]);
+      }
+    }
+    splits.push({
+      texts: r.texts,
+      ...(prev !== undefined ? { prev } : {}),
+      ...(next !== undefined ? { next } : {}),
+      a: r.before,
+      b: r.after,
+    });
+    sizes.set(r.texts.length, (sizes.get(r.texts.length) ?? 0) + 1);
+  }
+  // the usual gap between two rows: none (no text between rows), none seen, or a tie the ends
+  // do not decide leaves every text at the ends to the list
+  const most = Math.max(0, ...sizes.values());
+  const usual = [...sizes.keys()].filter((g) => sizes.get(g) === most);
+  // as many as the ends hold decides a tie
+  const gap = usual.length === 1 ? usual[0]! : usual.includes(lead + trail) ? lead + trail : 0;
+  if (gap === 0) return;
+  // the splits the ends allow (a text before the first row or after the last may be the list's
+  // own, a heading); when several do, the one whose texts share a line with their row's
+  // element, and none when the lines do not tell: a text given to the wrong row would anchor
+  // the wrong row
+  let L = -1;
+  let best = 0;
+  let tie = false;
+  for (let l = Math.min(lead, gap); l >= 0 && gap - l <= trail; l--) {
+    if (lead + trail === gap) {
+      L = l;
+      break;
+    }
+    let score = 0;
+    for (const s of splits) {
+      if (s.texts.length !== gap) continue;
+      s.texts.forEach((i, k) => {
+        const mine = k < gap - l ? s.a : s.b;
+        const other = k < gap - l ? s.b : s.a;
+        score += (sameLine(table, i, mine.node) ? 1 : 0) -
+          (sameLine(table, i, other.node) ? 1 : 0);
+      });
+    }
+    if (score > best) [L, best, tie] = [l, score, false];
+    else if (score === best && best > 0) tie = true;
+  }
+  if (L < 0 || tie) return;
+  const T = gap - L;
+  for (const s of splits) {
+    if (s.texts.length !== gap) continue;
+    s.texts.forEach((i, k) => {
+      if (k < T && s.prev !== undefined) place(i, at(s.a, s.prev));
+      else if (k >= T && s.next !== undefined) place(i, at(s.b, s.next));
+    });
+  }
+  const firstRow = first.after && rowBelow(first.after, parent.key);
+  if (firstRow !== undefined && L > 0) {
+    for (const i of first.texts.slice(-L)) place(i, at(first.after!, firstRow));
+  }
+  const lastRow = last.before && rowBelow(last.before, parent.key);
+  if (lastRow !== undefined && T > 0) {
+    for (const i of last.texts.slice(0, T)) place(i, at(last.before!, lastRow));
+  }
+}
+
+/** Whether two nodes share a line: their boxes overlap vertically by half the smaller. */
+function sameLine(table: ScreenTable, i: number, j: number): boolean {
+  const a = table.node(i).bounds;
+  const b = table.node(j).bounds;
+  const overlap = Math.min(a.y + a.h, b.y + b.h) - Math.max(a.y, b.y);
+  return overlap > 0 && overlap * 2 >= Math.min(a.h, b.h);
+}
+
+/**
+ * The ancestor of `o` just below `key` that the tree dropped (a key of `o.up`), when `key` is an
+ * ancestor of `o` and `o` is not its child.
+ */
+function rowBelow(o: Owner, key: string): string | undefined {
+  const j = o.up.indexOf(key);
+  return j >= 1 ? o.up[j - 1] : undefined;
 }
 
 /**

@@ -91,6 +91,11 @@ export interface DraftAction {
   unplayable?: string;
   /** v2: the NL step the agent is given for an unplayable action. */
   agentStep?: string;
+  /**
+   * v2, web: the screen before the action is not the page at it (`earlier`, `none`) and shows
+   * no node the recorder's target agrees with: the recorder's selectors name the element.
+   */
+  recorderTarget?: "earlier" | "none";
   /** Set when a later pass folded this action into another. */
   mergedInto?: number;
   /** Explanation lines (chosen, rejected, slot, pattern, expression). */

@@ -72,6 +72,11 @@
  *   `textRegex: "X.*"` unless X is whole (under 12 characters, or the step's `aria/` name); was
  *   an exact `text` no longer element equals.
  * - Recorder flow's `selectorAttribute` (`[data-devtools-test='x']`): a test id, not a CSS path.
+ * - web row anchors in rows of plain divs and spans (the accessibility tree drops the row): the
+ *   row read from the control's CSS path, the texts between rows split by the rows' shape.
+ * - human recording, screen before not the page at the action (`screenBefore` `earlier`,
+ *   `none`): the recorder's own target over the hit test, else its selectors (unverified), with
+ *   a warning.
  *
  * @module
  */

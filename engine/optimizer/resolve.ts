@@ -10,7 +10,9 @@
  * field for typing, the scrollable container for a scroll or swipe), and iOS taps and typing
  * through `iosTarget` (the interactive node drawn on top at the point). Under v2 a Chrome
  * Recorder step is read by `readRecorderStep` (a double click, an action the player cannot do as
- * recorded, a step that changes nothing a trail replays).
+ * recorded, a step that changes nothing a trail replays), and a human recording's action whose
+ * screen before is not the page at it (`screenBefore`: `earlier`, `none`) by `recorderTarget`
+ * (the recorder's own target over the hit test).
  *
  * @module
  */
@@ -21,6 +23,7 @@ import { androidTarget } from "./android_target.ts";
 import { iosTarget } from "./ios_target.ts";
 import { matchSelector } from "./selector_match.ts";
 import { readRecorderStep } from "./recorder_steps.ts";
+import { recorderTarget, staleScreen } from "./recorder_target.ts";
 
 const CLIMB_KINDS = new Set<TrailActionKind>(["tap", "doubleTap", "longPress", "check"]);
 const MAX_CLIMB = 3; // a clickable ancestor further up is a container, not the control
@@ -128,7 +131,12 @@ export function resolvePass(draft: Draft, ctx: PassContext): Draft {
       }
     }
     copyFields(a);
-    resolveNode(a, ctx, draft.level, android, ios);
+    const warning = resolveNode(a, ctx, draft.level, android, ios, recorder);
+    if (warning !== undefined) {
+      warnings.push(
+        `Step ${src.step + 1} "${draft.model.steps[src.step]}", action ${src.seq + 1}: ${warning}`,
+      );
+    }
     steps[src.step]!.actions.push(a);
   }
   return { ...draft, steps, warnings };
@@ -196,16 +204,31 @@ function resolveNode(
   level: number,
   android: boolean,
   ios: boolean,
-): void {
+  web2: boolean,
+): string | undefined {
   const d = a.src.data;
   const hash = a.src.screen;
   const table = hash === undefined ? undefined : ctx.table(hash);
   if (d.point) a.point = { x: d.point.x, y: d.point.y };
   if (!table) {
     if (d.point) a.notes.push(`no screen captured before the action: keeping xy`);
-    return;
+    return undefined;
   }
-  if (d.point) {
+  let warning: string | undefined;
+  const stale = web2 && d.source === "human" && d.point ? staleScreen(d) : undefined;
+  if (stale !== undefined) {
+    // v2: the screen is not the page at the action: the recorder's own target decides
+    let hit = table.hitTest(d.point!);
+    if (hit >= 0 && CLIMB_KINDS.has(a.kind) && !table.node(hit).clickable) {
+      const up = table.ancestors(hit).slice(0, MAX_CLIMB).find((i) => table.node(i).clickable);
+      if (up !== undefined) hit = up;
+    }
+    const r = recorderTarget(table, hit, stale, d.target?.selectors);
+    a.notes.push(r.note);
+    warning = r.warning;
+    if (r.node !== undefined) a.node = r.node;
+    else a.recorderTarget = stale;
+  } else if (d.point) {
     let hit = table.hitTest(d.point);
     if (hit < 0) {
       a.notes.push(
@@ -288,4 +311,5 @@ function resolveNode(
       }
     }
   }
+  return warning;
 }

@@ -748,7 +748,9 @@ export function selectorsPass(draft: Draft, ctx: PassContext): Draft {
       actions: s.actions.map((a): DraftAction => {
         const mode = s.selectorMode ?? draft.mode;
         const recorded = a.src.data.target?.selectors;
-        if (a.node === undefined && a.src.screen === undefined && recorded) {
+        if (
+          a.node === undefined && (a.src.screen === undefined || a.recorderTarget) && recorded
+        ) {
           const attribute = a.src.data.toolParams?.selectorAttribute;
           let candidates = rankRecordedSelectors(recorded, {
             level: draft.level,
@@ -757,7 +759,9 @@ export function selectorsPass(draft: Draft, ctx: PassContext): Draft {
           });
           if (candidates.length === 0) return a;
           if (v2web) candidates = shapeForMode(refineRecorded(candidates), mode);
-          const notes = [...a.notes, "no screen captured: selectors from the recorder, unverified"];
+          const notes = a.recorderTarget
+            ? [...a.notes]
+            : [...a.notes, "no screen captured: selectors from the recorder, unverified"];
           const start = candidates.find((c) => c.family === "text" && c.selector.textRegex);
           if (start && recorded.text !== undefined) {
             notes.push(
