@@ -704,7 +704,7 @@ class Loop {
     return c && c.kind === kind ? c : undefined;
   }
 
-  /** Drops fallbacks of converged steps that did not hold in every replay. */
+  /** Drops fallbacks of converged steps that did not hold in every replay (strict: all of them). */
   #prune(trail: Trail, skip: readonly number[]): Trail {
     let out = trail;
     for (const [step, s] of trail.trail.entries()) {
@@ -714,17 +714,15 @@ class Loop {
         const replays = this.#replayScreens.get(`${step}:${action}`) ?? [];
         const current = selectorsOf(out, step, action);
         if (!captured?.node || replays.length === 0 || current.length < 2) continue;
-        const { kept, dropped } = pruneSelectors(
-          current,
-          captured.node,
-          replays,
-          this.#rankAt(out, step, captured.kind),
-        );
+        const how = this.#rankAt(out, step, captured.kind);
+        const { kept, dropped } = pruneSelectors(current, captured.node, replays, how);
         if (dropped.length === 0) continue;
         out = withSelectors(out, step, action, kept);
         this.#say(
           `  step ${step + 1}: dropped fallback ${dropped.map(describeSelector).join(", ")} ` +
-            "(changed between runs)",
+            (how.mode === "strict"
+              ? "(strict replays the primary selector only)"
+              : "(changed between runs)"),
         );
       }
     }

@@ -134,3 +134,72 @@ Deno.test("refineSelectors() at v2 never adopts a position among identical contr
   assert(!r.ok, JSON.stringify(r));
   assertStringIncludes(r.reason, "positional among 3 identical elements");
 });
+
+Deno.test("refineSelectors() in strict mode keeps only the one proven exact selector (strict replays the primary only)", () => {
+  const capture = page([add("Latte", "add-qkzv", 100), add("Espresso", "add-mwtr", 130)]);
+  const replay = page([add("Espresso", "add-bxyo", 100), add("Latte", "add-jjeu", 130)]);
+  const target = capture.root.children[1]!;
+  // The control: adaptive keeps the label and its fallbacks.
+  const adaptive = refineSelectors({ screen: capture, node: target }, [replay], {
+    platform: "web",
+    kind: "tap",
+    level: 2,
+  });
+  assert(adaptive.ok);
+  assert(adaptive.selectors.length > 1, JSON.stringify(adaptive.selectors));
+  for (const level of [1, 2]) {
+    const r = refineSelectors({ screen: capture, node: target }, [replay], {
+      platform: "web",
+      kind: "tap",
+      level,
+      mode: "strict",
+    });
+    assert(r.ok, `v${level}: ${JSON.stringify(r)}`);
+    assertEquals(r.selectors, [{ ariaLabel: "Add Espresso" }], `v${level}`);
+    assertEquals(r.evidence.length, 1);
+  }
+});
+
+Deno.test("refineSelectors() in strict mode adopts no text or (at v1) role + name: with no exact property left, no refinement", () => {
+  const save = (testId: string, y: number) =>
+    makeNode({
+      className: "button",
+      role: "button",
+      name: "Save",
+      text: "Save",
+      testId,
+      clickable: true,
+      bounds: { x: 20, y, w: 60, h: 21 },
+    });
+  const capture = page([save("save-qkzv", 100)]);
+  const replay = page([save("save-bxyo", 140)]);
+  const v1 = refineSelectors({ screen: capture, node: capture.root.children[0]! }, [replay], {
+    platform: "web",
+    kind: "tap",
+    mode: "strict",
+  });
+  assert(!v1.ok, JSON.stringify(v1));
+  assertStringIncludes(v1.reason, "strict mode");
+  // v2's strict takes a unique role + name, and only that.
+  const v2 = refineSelectors({ screen: capture, node: capture.root.children[0]! }, [replay], {
+    platform: "web",
+    kind: "tap",
+    level: 2,
+    mode: "strict",
+  });
+  assert(v2.ok, JSON.stringify(v2));
+  assertEquals(v2.selectors, [{ role: "button", name: "Save" }]);
+});
+
+Deno.test("pruneSelectors() in strict mode keeps only the first selector: strict never tries a fallback", () => {
+  const capture = page([add("Latte", "add-qkzv", 100)]);
+  const replay = page([add("Latte", "add-abcd", 160)]);
+  const { kept, dropped } = pruneSelectors(
+    [{ ariaLabel: "Add Latte" }, { role: "button", name: "Add Latte" }],
+    capture.root.children[0]!,
+    [replay],
+    { platform: "web", kind: "tap", level: 2, mode: "strict" },
+  );
+  assertEquals(kept, [{ ariaLabel: "Add Latte" }]);
+  assertEquals(dropped, [{ role: "button", name: "Add Latte" }]);
+});
