@@ -13,7 +13,9 @@
  * rows with positional candidates rejected, a label over a glyph, the step's mode shaping the
  * order) — and checked against every run as the playback cascade looks them up at that level.
  * When the captured node is one of several identical controls (role, name and size agree) a
- * position among them is never kept (the identity check cannot tell the rows apart), and when
+ * position among them is never kept, on the web or on Android (the identity check cannot tell
+ * the rows apart; an Android control is kept scoped by a labelled ancestor, as the optimizer's
+ * Android ranking scopes it, or the step stays unrefined), and when
  * its test id or id changed between runs it is ranked again without them, so the optimizer
  * anchors it to its row.
  *
@@ -144,9 +146,11 @@ export function refineSelectors(
   let firstRejection: string | undefined;
   let positionalRejection: string | undefined;
   let strictRejection: string | undefined;
-  // Identical controls (an "Add" in every row): the identity check cannot tell them apart, so a
-  // position among them would pass on whichever row a reordered list shows there.
-  const twins = web ? identicalTwins(capTable, start, valueText) : 0;
+  // Identical controls (an "Add" in every row, an "Expand" on every notification): the identity
+  // check cannot tell them apart, so a position among them would pass on whichever row a
+  // reordered list shows there — on every platform. On Android the optimizer scopes such a
+  // control by a labelled ancestor (`childOf: { contentDescription }` or an id), which is kept.
+  const twins = identicalTwins(capTable, start, valueText);
   /** The node's properties that did not hold in a replay (a test id or id regenerated). */
   const changed = new Set<"testId" | "resourceId">();
   const tryCandidates = (table: ScreenTable, i: number) => {

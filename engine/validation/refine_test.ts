@@ -1,5 +1,6 @@
 import { assert, assertEquals, assertStringIncludes } from "../../tests/assert.ts";
-import { makeNode, type Screen, type UiNode } from "../ui_node.ts";
+import { makeNode, type Screen, type UiNode, walk } from "../ui_node.ts";
+import { parseAndroid } from "../parse_android.ts";
 import { pruneSelectors, refineSelectors } from "./refine.ts";
 
 function page(children: UiNode[]): Screen {
@@ -202,4 +203,67 @@ Deno.test("pruneSelectors() in strict mode keeps only the first selector: strict
   );
   assertEquals(kept, [{ ariaLabel: "Add Latte" }]);
   assertEquals(dropped, [{ role: "button", name: "Add Latte" }]);
+});
+
+// Google Tasks' list (a real corpus page source): 17 rows, each with an identical "Add star"
+// button (same id, description, class and size), told apart only by the row's description.
+const TASKS = Deno.readTextFileSync(
+  new URL("../../../shared/corpus/android/uiautomator_google_tasks_list.xml", import.meta.url),
+);
+
+function starOfTask16(screen: Screen): UiNode {
+  for (const [n] of walk(screen.root)) {
+    if (n.resourceId?.endsWith("star_button") && n.bounds.x === 1429 && n.bounds.y === 336) {
+      return n;
+    }
+  }
+  throw new Error("no star button at [1429,336]");
+}
+
+Deno.test("refineSelectors() on Android scopes a control repeated in rows by its labelled row, never an index among identical controls", () => {
+  const capture = parseAndroid(TASKS);
+  // The app renamed the button's id: the captured id is gone, the rows keep their descriptions.
+  const replay = parseAndroid(TASKS.replaceAll("id/star_button", "id/star"));
+  const r = refineSelectors({ screen: capture, node: starOfTask16(capture) }, [replay], {
+    platform: "android",
+    kind: "tap",
+    level: 2,
+  });
+  assert(r.ok, JSON.stringify(r));
+  assertEquals(r.selectors[0], {
+    contentDescription: "Add star",
+    childOf: { contentDescription: "Task 16" },
+  });
+  assert(r.selectors.every((s) => s.index === undefined), JSON.stringify(r.selectors));
+  assert(r.selectors.every((s) => s.childOf?.text === undefined), JSON.stringify(r.selectors));
+});
+
+// The Android notification shade (a real corpus page source): three notifications, each with an
+// identical "Expandir" button (id, description, class and size agree) and no labelled ancestor.
+const SHADE = Deno.readTextFileSync(
+  new URL(
+    "../../../shared/corpus/android/uiautomator_systemui_notification_shade_es.xml",
+    import.meta.url,
+  ),
+);
+
+Deno.test("refineSelectors() on Android adopts no index among identical controls when no labelled row holds: no refinement", () => {
+  const capture = parseAndroid(SHADE);
+  let second: UiNode | undefined;
+  for (const [n] of walk(capture.root)) {
+    if (n.className === "android.widget.Button" && n.bounds.y === 1100) second = n;
+  }
+  assert(second?.contentDescription === "Expandir");
+  // The button's id was renamed in the replay: what is left is its description, the same on
+  // every notification, and a position among them (which a reordered shade would swap).
+  const replay = parseAndroid(SHADE.replaceAll("android:id/expand_button", "android:id/expand"));
+  for (const level of [1, 2]) {
+    const r = refineSelectors({ screen: capture, node: second }, [replay], {
+      platform: "android",
+      kind: "tap",
+      level,
+    });
+    assert(!r.ok, `v${level}: ${JSON.stringify(r)}`);
+    assertStringIncludes(r.reason, "positional among 3 identical elements");
+  }
 });
