@@ -443,6 +443,8 @@ export class ChromeDriver implements Driver {
     page.on("response", (res) => {
       const req = res.request();
       if (!req.isNavigationRequest() || req.frame() !== page.mainFrame()) return;
+      // No content: the browser keeps the page it shows (no document was replaced).
+      if (res.status() === 204 || res.status() === 205) return;
       this.#answers.set(page, {
         seq: ++this.#answerSeq,
         url: res.url(),
