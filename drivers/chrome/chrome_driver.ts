@@ -443,8 +443,12 @@ export class ChromeDriver implements Driver {
     page.on("response", (res) => {
       const req = res.request();
       if (!req.isNavigationRequest() || req.frame() !== page.mainFrame()) return;
-      // No content: the browser keeps the page it shows (no document was replaced).
-      if (res.status() === 204 || res.status() === 205) return;
+      // No content: the browser keeps the page it shows (no document was replaced), and no load
+      // event follows — settling would otherwise wait for one until its cap.
+      if (res.status() === 204 || res.status() === 205) {
+        this.#navigating.delete(page);
+        return;
+      }
       this.#answers.set(page, {
         seq: ++this.#answerSeq,
         url: res.url(),
