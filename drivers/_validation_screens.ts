@@ -3,11 +3,13 @@
  * that the first element lookup after anything that may change the page takes a snapshot, and
  * the store is wrapped so that each `PlaybackActionCompleted` files the screen its action
  * resolved against under the action's index, and the navigation result (the HTTP status the page
- * answered with) of an action that navigated. Private to `drivers/`.
+ * answered with) of an action that navigated, and the document answer (HTTP status, or the network
+ * error behind the browser's error page) of any action after which a new document had loaded — a
+ * click on a link, a form posted. Private to `drivers/`.
  *
  * @module
  */
-import type { Driver, NavigationResult, Snapshot } from "./driver.ts";
+import type { DocumentAnswer, Driver, NavigationResult, Snapshot } from "./driver.ts";
 import type { EventStore } from "../events/event_store.ts";
 import type { NewEvent } from "../events/schemas.ts";
 import type { SecretScrubber } from "./secret_scrubber.ts";
@@ -32,6 +34,11 @@ export interface ScreenRecorder {
   screens: Map<number, Snapshot>;
   /** The last navigation of each action that navigated (its HTTP status), by plan action index. */
   navigations: Map<number, NavigationResult>;
+  /**
+   * The new document each action led to (a link followed, a form posted, a navigate), by plan
+   * action index: how it answered. A load the playback ended before filing goes to the last action.
+   */
+  documents: Map<number, DocumentAnswer>;
 }
 
 /**
@@ -53,6 +60,16 @@ export function recordScreens(
   const screens = new Map<number, Snapshot>();
   const navigations = new Map<number, NavigationResult>();
   let navigated: NavigationResult | undefined;
+  const documents = new Map<number, DocumentAnswer>();
+  let seenDocument = driver.documentAnswer?.()?.seq;
+  let lastIndex: number | undefined;
+  /** Files a document that loaded since the last look under action `index`. */
+  const fileDocument = (index: number | undefined) => {
+    const doc = driver.documentAnswer?.();
+    if (index === undefined || !doc || doc.seq === seenDocument) return;
+    seenDocument = doc.seq;
+    documents.set(index, doc);
+  };
   const wrappedDriver = new Proxy(driver, {
     get(target, prop) {
       const value = Reflect.get(target, prop, target);
@@ -97,7 +114,10 @@ export function recordScreens(
       if (prop === "append") {
         return (streamId: string, events: NewEvent[], options?: unknown) => {
           for (const e of events) {
+            if (e.type === "PlaybackCompleted") fileDocument(lastIndex);
             if (e.type !== "PlaybackActionCompleted") continue;
+            fileDocument(e.data.index);
+            lastIndex = e.data.index;
             if (looked && current) screens.set(e.data.index, current);
             looked = false;
             if (navigated) navigations.set(e.data.index, navigated);
@@ -113,5 +133,5 @@ export function recordScreens(
       return value.bind(target);
     },
   });
-  return { driver: wrappedDriver, store: wrappedStore, screens, navigations };
+  return { driver: wrappedDriver, store: wrappedStore, screens, navigations, documents };
 }

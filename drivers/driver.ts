@@ -70,6 +70,23 @@ export interface NavigationResult {
   statusText?: string;
 }
 
+/**
+ * How the active tab's main document last answered: a load of a new document (a navigation, a
+ * followed link, a form post), not a same-document (SPA) change.
+ */
+export interface DocumentAnswer {
+  /** Grows with every answer the driver sees (any tab): a new value is a new document. */
+  seq: number;
+  /** The url the document was asked for (after redirects). */
+  url: string;
+  /** Its HTTP status, when the server answered. */
+  status?: number;
+  /** The reason phrase as the server sent it (empty over HTTP/2). */
+  statusText?: string;
+  /** The network error (`net::ERR_CONNECTION_REFUSED`) that left the browser's own error page. */
+  error?: string;
+}
+
 export type Direction = "up" | "down" | "left" | "right";
 
 /** A browser tab. */
@@ -136,6 +153,12 @@ export interface Driver {
   tabs(): Promise<TabInfo[]>;
   /** Makes a tab the one every later command targets. */
   switchTab(id: string): Promise<void>;
+  /**
+   * How the active tab's main document last answered (its HTTP status, or the network error
+   * behind the browser's error page), for a caller to tell an action that led to an error page.
+   * Platforms without documents leave it out.
+   */
+  documentAnswer?(): DocumentAnswer | undefined;
   /** Finds elements with a native lookup (replay). */
   find(query: FindQuery): Promise<FoundElement[]>;
   /**

@@ -495,10 +495,8 @@ class Loop {
             // on it proves nothing about the recorded page.
             const nav = rec.navigations.get(index);
             if (nav?.status === undefined || nav.status < 400) return;
-            const reason = nav.statusText || STATUS_CODES[nav.status] || "";
-            openingError = `${nav.finalUrl} answered HTTP ${nav.status}${
-              reason ? ` ${reason}` : ""
-            }`;
+            openingError = answerError({ ...nav, url: nav.finalUrl });
+            if (openingError === undefined) return;
           }
           opening.abort();
         },
@@ -540,7 +538,14 @@ class Loop {
         if (!o) return;
         const r = replayed.get(i) ?? { status: "skipped" as const, error: "no result recorded" };
         const snap = rec.screens.get(i);
-        const replay: ReplayedAction = snap ? { ...r, screen: snap.screen } : r;
+        // A later document it led to (a link followed, a form posted) that is an error page.
+        const doc = rec.documents.get(i);
+        const pageError = doc ? answerError(doc) : undefined;
+        const replay: ReplayedAction = {
+          ...r,
+          ...(snap ? { screen: snap.screen } : {}),
+          ...(pageError !== undefined ? { pageError } : {}),
+        };
         const captured = this.#captured(trail, o.step, o.action) ??
           { kind: trail.trail[o.step]?.recording?.[o.action]?.kind ?? "unknown" };
         const entry = perStep.get(o.step) ??
@@ -712,7 +717,7 @@ class Loop {
     return c && c.kind === kind ? c : undefined;
   }
 
-  /** Drops fallbacks of converged steps that did not hold in every replay. */
+  /** Drops fallbacks of converged steps that did not hold in every replay (strict: all of them). */
   #prune(trail: Trail, skip: readonly number[]): Trail {
     let out = trail;
     for (const [step, s] of trail.trail.entries()) {
@@ -722,17 +727,15 @@ class Loop {
         const replays = this.#replayScreens.get(`${step}:${action}`) ?? [];
         const current = selectorsOf(out, step, action);
         if (!captured?.node || replays.length === 0 || current.length < 2) continue;
-        const { kept, dropped } = pruneSelectors(
-          current,
-          captured.node,
-          replays,
-          this.#rankAt(out, step, captured.kind),
-        );
+        const how = this.#rankAt(out, step, captured.kind);
+        const { kept, dropped } = pruneSelectors(current, captured.node, replays, how);
         if (dropped.length === 0) continue;
         out = withSelectors(out, step, action, kept);
         this.#say(
           `  step ${step + 1}: dropped fallback ${dropped.map(describeSelector).join(", ")} ` +
-            "(changed between runs)",
+            (how.mode === "strict"
+              ? "(strict replays the primary selector only)"
+              : "(changed between runs)"),
         );
       }
     }
@@ -777,6 +780,20 @@ class Loop {
       line: `refined from ${replays.length + 1} runs: ${r.evidence.join("; ")}`,
     };
   }
+}
+
+/**
+ * What is wrong with a document's answer, when it is an error page: an HTTP error status
+ * (`http://…/shop answered HTTP 404 Not Found`) or a load that failed and left the browser's own
+ * error page (`http://…/next could not be loaded (net::ERR_CONNECTION_REFUSED)`).
+ */
+function answerError(
+  doc: { url: string; status?: number; statusText?: string; error?: string },
+): string | undefined {
+  if (doc.error !== undefined) return `${doc.url} could not be loaded (${doc.error})`;
+  if (doc.status === undefined || doc.status < 400) return undefined;
+  const reason = doc.statusText || STATUS_CODES[doc.status] || "";
+  return `${doc.url} answered HTTP ${doc.status}${reason ? ` ${reason}` : ""}`;
 }
 
 /** The memory keys the trail keeps as `null` (secrets) and `memory` gives no value for. */

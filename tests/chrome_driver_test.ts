@@ -158,3 +158,49 @@ Deno.test("ChromeDriver.navigate() waits past a slow load and gives up at the 5 
     assert(stuck.durationMs < 6000, `took ${stuck.durationMs} ms`);
   });
 });
+
+Deno.test("ChromeDriver.documentAnswer() reports the status a followed link's document answered with, and ignores same-document and aborted loads", async () => {
+  const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, (req) => {
+    const path = new URL(req.url).pathname;
+    if (path === "/empty") return new Response(null, { status: 204 });
+    const page =
+      `<!doctype html><p><a id="gone" href="/gone">Gone</a> <a id="frag" href="#x">Frag</a>
+      <a id="empty" href="/empty">Empty</a></p>`;
+    return new Response(page, {
+      status: path === "/gone" ? 404 : 200,
+      headers: { "content-type": "text/html" },
+    });
+  });
+  const driver = await ChromeDriver.launch();
+  try {
+    const base = `http://127.0.0.1:${server.addr.port}`;
+    await driver.navigate(`${base}/start`);
+    const start = driver.documentAnswer();
+    assertEquals(start && { url: start.url, status: start.status }, {
+      url: `${base}/start`,
+      status: 200,
+    });
+    // a same-document navigation and a 204 (the load is aborted, the page stays) are no new
+    // document
+    for (const id of ["frag", "empty"]) {
+      await driver.tap(await centerOf(driver, `#${id}`));
+      const t = performance.now();
+      await driver.waitForSettle({ quietMs: 100 });
+      // nothing is loading after a 204: settling does not wait for a load that never comes
+      assert(performance.now() - t < 2_000, `${id}: settled in ${performance.now() - t} ms`);
+      assertEquals(driver.documentAnswer()?.seq, start!.seq, id);
+    }
+    await driver.tap(await centerOf(driver, "#gone"));
+    await driver.waitForSettle({ quietMs: 100 });
+    const gone = driver.documentAnswer()!;
+    assert(gone.seq > start!.seq);
+    assertEquals({ url: gone.url, status: gone.status, statusText: gone.statusText }, {
+      url: `${base}/gone`,
+      status: 404,
+      statusText: "Not Found",
+    });
+  } finally {
+    await driver.close();
+    await server.shutdown();
+  }
+});

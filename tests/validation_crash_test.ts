@@ -43,8 +43,9 @@ function dyingBrowser(real: Driver): Driver {
     get(target, prop) {
       const value = Reflect.get(target, prop, target);
       if (typeof value !== "function") return value;
-      // what the driver kept (the dialogs it answered) is no call to the browser
-      if (prop === "takeDialogs") return value.bind(target);
+      // what the driver kept (the dialogs it answered, how the page last answered) is no call
+      // to the browser
+      if (prop === "takeDialogs" || prop === "documentAnswer") return value.bind(target);
       return (...args: unknown[]) => {
         if (prop === "navigate") dead = true;
         if (dead) {

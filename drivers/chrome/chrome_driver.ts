@@ -21,6 +21,7 @@ import type { Point } from "../../engine/ui_node.ts";
 import type { MouseButton } from "../../engine/playback/actions.ts";
 import {
   type Direction,
+  type DocumentAnswer,
   type Driver,
   DriverError,
   type FindQuery,
@@ -78,6 +79,9 @@ export class ChromeDriver implements Driver {
   #listeners: ((page: Page) => void)[] = [];
   #followTabs: "opened" | "all";
   #dialogs: HandledDialog[] = [];
+  /** Each tab's main document as it last answered, and the counter of answers. */
+  #answers = new WeakMap<Page, DocumentAnswer>();
+  #answerSeq = 0;
 
   private constructor(
     browser: Browser,
@@ -403,6 +407,10 @@ export class ChromeDriver implements Driver {
     }
   }
 
+  documentAnswer(): DocumentAnswer | undefined {
+    return this.#answers.get(this.#page);
+  }
+
   takeDialogs(): HandledDialog[] {
     return this.#dialogs.splice(0);
   }
@@ -431,6 +439,29 @@ export class ChromeDriver implements Driver {
       if (req.isNavigationRequest() && req.frame() === page.mainFrame()) {
         this.#navigating.add(page);
       }
+    });
+    page.on("response", (res) => {
+      const req = res.request();
+      if (!req.isNavigationRequest() || req.frame() !== page.mainFrame()) return;
+      // No content: the browser keeps the page it shows (no document was replaced), and no load
+      // event follows — settling would otherwise wait for one until its cap.
+      if (res.status() === 204 || res.status() === 205) {
+        this.#navigating.delete(page);
+        return;
+      }
+      this.#answers.set(page, {
+        seq: ++this.#answerSeq,
+        url: res.url(),
+        status: res.status(),
+        statusText: res.statusText(),
+      });
+    });
+    page.on("requestfailed", (req) => {
+      if (!req.isNavigationRequest() || req.frame() !== page.mainFrame()) return;
+      const error = req.failure()?.errorText ?? "failed";
+      // Cancelled (another navigation took over, a download, a 204): no document was replaced.
+      if (error === "net::ERR_ABORTED") return;
+      this.#answers.set(page, { seq: ++this.#answerSeq, url: req.url(), error });
     });
     page.on("load", () => this.#navigating.delete(page));
     page.on("dialog", (dialog) => this.#answer(page, dialog));

@@ -1,7 +1,7 @@
 /**
  * Comparison of one replayed action with its capture (000 "Validation Loop"): did the selector
  * resolve to the same element, did the assertion give the same result, was the memory slot
- * populated, and was no coordinate fallback needed.
+ * populated, was no coordinate fallback needed, and did the action not lead to an error page.
  *
  * The same element: the node the replay acted on agrees with the captured node on its role and
  * accessible name (or its text, when the text is an identity and not a value read) and its size
@@ -46,6 +46,11 @@ export interface ReplayedAction {
   value?: string;
   /** The screen the replay resolved against (taken just before the action). */
   screen?: Screen;
+  /**
+   * The action led to an error page: the new document answered with an HTTP error status, or
+   * did not load (the browser's error page) — `http://…/next answered HTTP 500`.
+   */
+  pageError?: string;
 }
 
 /** The verdict on one action. */
@@ -235,6 +240,11 @@ export function compareAction(captured: CapturedAction, replayed: ReplayedAction
       if (m) evidence.push(m);
     }
     if (captured.node.enabled && !replayNode.enabled) fail("the element is disabled in the replay");
+  }
+  if (replayed.pageError !== undefined) {
+    // The right element may have been clicked, but what it led to is not the recorded page: the
+    // steps after it would be compared on an error page. Not the element's fault: not refined.
+    fail(`led to an error page: ${replayed.pageError}`, false);
   }
   if (captured.kind === "readText" && captured.storeAs) {
     const v = replayed.value;

@@ -161,3 +161,27 @@ Deno.test("nodeAtBounds() prefers the node with the captured role when several s
   assertEquals(nodeAtBounds(s, { x: 0, y: 0, w: 9, h: 17 }, text), text);
   assertEquals(nodeAtBounds(s, { x: 100, y: 0, w: 9, h: 17 }), undefined);
 });
+
+Deno.test("compareAction() fails the right element clicked when the page it led to is an error page, as an outcome (not refined)", () => {
+  const same = screenOf(button("Save", 10));
+  const replayed: ReplayedAction = {
+    status: "ok",
+    strategy: "role_name",
+    bounds: { x: 10, y: 10, w: 80, h: 24 },
+    screen: same,
+  };
+  assert(compareAction(captured, replayed).passed);
+  const v = compareAction(captured, {
+    ...replayed,
+    pageError: "http://127.0.0.1:8000/next answered HTTP 500 Internal Server Error",
+  });
+  assertEquals(v.passed, false);
+  assertEquals(v.elementFailure, false);
+  assert(v.evidence.includes("same element (role, name and size agree)"), v.evidence.join("|"));
+  assert(
+    v.evidence.includes(
+      "led to an error page: http://127.0.0.1:8000/next answered HTTP 500 Internal Server Error",
+    ),
+    v.evidence.join("|"),
+  );
+});

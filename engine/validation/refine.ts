@@ -13,13 +13,16 @@
  * rows with positional candidates rejected, a label over a glyph, the step's mode shaping the
  * order) — and checked against every run as the playback cascade looks them up at that level.
  * When the captured node is one of several identical controls (role, name and size agree) a
- * position among them is never kept (the identity check cannot tell the rows apart), and when
+ * position among them is never kept, on the web or on Android (the identity check cannot tell
+ * the rows apart; an Android control is kept scoped by a labelled ancestor, as the optimizer's
+ * Android ranking scopes it, or the step stays unrefined), and when
  * its test id or id changed between runs it is ranked again without them, so the optimizer
  * anchors it to its row.
  *
  * @module
  */
 import { matchWeb } from "../optimizer/anchors.ts";
+import { chooseSelector } from "../optimizer/modes.ts";
 import { matchSelector } from "../optimizer/selector_match.ts";
 import { CONTROL_KINDS, rankSelectors, shapeForMode } from "../optimizer/selectors.ts";
 import { ScreenTable } from "../screen_table.ts";
@@ -27,7 +30,11 @@ import type { Selector, SelectorMode } from "../trail.ts";
 import type { Screen, UiNode } from "../ui_node.ts";
 import { identityDiff, sameBounds } from "./compare.ts";
 
-/** How many refined selectors a step keeps (the first, then fallbacks). */
+/**
+ * How many refined selectors a step keeps (the first, then fallbacks). A strict step keeps one:
+ * strict replays only the primary selector (fails rather than heals), so a fallback would never
+ * be tried, and it is the one exact property the optimizer's strict mode accepts.
+ */
 export const MAX_REFINED_SELECTORS = 3;
 /** How many ancestors with the same box are tried after the node itself. */
 const MAX_SAME_BOX_ANCESTORS = 3;
@@ -49,7 +56,11 @@ export interface RefineOptions {
    * 2, candidates are ranked, shaped and matched as heuristics v2 does.
    */
   level?: number;
-  /** The step's selector mode (default adaptive): shapes v2's web ranking (strict: ids first). */
+  /**
+   * The step's selector mode (default adaptive): shapes v2's web ranking (strict: ids first).
+   * Strict keeps one selector, and only one strict mode accepts (a unique id, test id or label;
+   * at v2 on the web also a unique role + name): never text, a position or coordinates.
+   */
   mode?: SelectorMode;
 }
 
@@ -127,14 +138,19 @@ export function refineSelectors(
   const v2web = v2Web(options);
   const level = options.level ?? 1;
   const tables = replays.map((s) => tableOf(s, options.tables));
+  const strict = options.mode === "strict";
+  const limit = strict ? 1 : MAX_REFINED_SELECTORS;
   const kept: Selector[] = [];
   const seen = new Set<string>();
   const evidence: string[] = [];
   let firstRejection: string | undefined;
   let positionalRejection: string | undefined;
-  // Identical controls (an "Add" in every row): the identity check cannot tell them apart, so a
-  // position among them would pass on whichever row a reordered list shows there.
-  const twins = web ? identicalTwins(capTable, start, valueText) : 0;
+  let strictRejection: string | undefined;
+  // Identical controls (an "Add" in every row, an "Expand" on every notification): the identity
+  // check cannot tell them apart, so a position among them would pass on whichever row a
+  // reordered list shows there — on every platform. On Android the optimizer scopes such a
+  // control by a labelled ancestor (`childOf: { contentDescription }` or an id), which is kept.
+  const twins = identicalTwins(capTable, start, valueText);
   /** The node's properties that did not hold in a replay (a test id or id regenerated). */
   const changed = new Set<"testId" | "resourceId">();
   const tryCandidates = (table: ScreenTable, i: number) => {
@@ -148,8 +164,14 @@ export function refineSelectors(
     });
     const candidates = v2web ? shapeForMode(ranked, options.mode ?? "adaptive") : ranked;
     for (const c of candidates) {
-      if (kept.length >= MAX_REFINED_SELECTORS) break;
+      if (kept.length >= limit) break;
       if (c.rejected || c.matches !== 1 || c.family === "xy") continue;
+      if (strict && chooseSelector([c], "strict").error) {
+        // Strict replays the one exact property the optimizer's strict mode takes, nothing else.
+        strictRejection ??= `${describe(c.selector)}: not exact (strict mode takes a unique id, ` +
+          "test id or label" + (v2web ? ", or role + name)" : ")");
+        continue;
+      }
       const sel = c.selector;
       if (sel.xy !== undefined) continue;
       // v1 kept no parent scope or index on the web (its cascade looked each property up on its
@@ -185,7 +207,7 @@ export function refineSelectors(
     }
   };
   for (const i of chain) tryCandidates(capTable, i);
-  if (v2web && twins > 0 && changed.size > 0 && kept.length < MAX_REFINED_SELECTORS) {
+  if (v2web && twins > 0 && changed.size > 0 && kept.length < limit) {
     // The capture's durable property changed between runs: ranked again without it, the
     // optimizer anchors the node to its row (`childOf: { text }`), as it does for a control
     // with nothing durable of its own.
@@ -195,7 +217,7 @@ export function refineSelectors(
   if (kept.length === 0) {
     return {
       ok: false,
-      reason: [firstRejection, positionalRejection].filter((r) => r).join("; ") ||
+      reason: [firstRejection, positionalRejection, strictRejection].filter((r) => r).join("; ") ||
         "no durable property of the element is left once changed ones are dropped",
     };
   }
@@ -262,6 +284,7 @@ function holdsInEveryRun(
  * Drops the fallback selectors that did not hold in every run (a regenerated id, a point the
  * layout moved): each kept one resolves uniquely, on every replay screen, to an element whose
  * identity agrees with the captured one. The first selector is always kept: it is what replayed.
+ * A strict step keeps only it (strict replays the primary only, so no fallback is proven).
  *
  * @param selectors the action's selectors, best first
  * @param captured the captured node (identity reference)
@@ -280,8 +303,10 @@ export function pruneSelectors(
   const kept: Selector[] = [];
   const dropped: Selector[] = [];
   const how = { valueText, capturedDisabled: !captured.enabled, v2web: v2Web(options) };
+  // Strict replays the primary only: a fallback is never tried, so it is never proven.
+  const strict = options.mode === "strict";
   for (const [i, sel] of selectors.entries()) {
-    if (i === 0 || !holdsInEveryRun(sel, captured, tables, how)) {
+    if (i === 0 || !strict && !holdsInEveryRun(sel, captured, tables, how)) {
       kept.push(sel);
     } else dropped.push(sel);
   }
