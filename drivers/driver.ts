@@ -43,6 +43,12 @@ export interface Viewport {
 export interface FindQuery {
   using: string;
   value: string;
+  /**
+   * An `xpath` lookup's row-anchored form in parts (`RowAnchored` of
+   * `engine/playback/cascade.ts`): a finder may evaluate these instead of `value`, and must
+   * then find the same elements.
+   */
+  anchored?: { element: string; texts: string[] };
 }
 
 /** An element a lookup found. */

@@ -20,6 +20,25 @@ import { escapeRegex } from "../regex.ts";
 export interface LookupQuery {
   using: string;
   value: string;
+  /**
+   * A row-anchored XPath lookup (see {@linkcode RowAnchored}) in its parts, so a finder can
+   * evaluate it in one pass instead of re-scanning every candidate's ancestors; `value` stays
+   * the whole XPath, and a finder that reads the parts must find the same elements.
+   */
+  anchored?: RowAnchored;
+}
+
+/**
+ * The parts of a row-anchored web lookup: the XPath step predicate of the element (`E`, as in
+ * `//*E`) and, innermost first, the predicates of the anchors' text nodes (`T0`, `T1`, … as in
+ * `//text()[T0]`). The whole lookup is
+ * `//body//*E[ancestor::*[.//text()[T0]][1][count(.//*E) = 1][ancestor-or-self::*[.//text()[T1]][1][count(.//text()[T0]) = 1]…]]`:
+ * the element's nearest ancestor showing the first text holds no other such element, and each
+ * further text's nearest ancestor (or the row itself) holds one previous text.
+ */
+export interface RowAnchored {
+  element: string;
+  texts: string[];
 }
 
 /** What a lookup found, the fields of `FoundElement` of `drivers/driver.ts` the cascade reads. */
@@ -481,7 +500,11 @@ function anchoredWebLevels(
         }]) = 1]${outer}]`;
       }
       const row = `ancestor::*[.//text()[${textNodeIs(texts[0]!)}]][1][count(.//*${p}) = 1]`;
-      return { using: "xpath", value: `//body//*${p}[${row}${outer}]` };
+      return {
+        using: "xpath",
+        value: `//body//*${p}[${row}${outer}]`,
+        anchored: { element: p, texts: texts.map(textNodeIs) },
+      };
     });
     out.push({ ...level, selector: `${label} >> ${level.selector}`, queries });
   }
