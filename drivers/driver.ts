@@ -44,9 +44,9 @@ export interface FindQuery {
   using: string;
   value: string;
   /**
-   * An `xpath` lookup's row-anchored form in parts (`RowAnchored` of
-   * `engine/playback/cascade.ts`): a finder may evaluate these instead of `value`, and must
-   * then find the same elements.
+   * A row-anchored lookup in parts (`RowAnchored` of `engine/playback/cascade.ts`): on the web,
+   * an `xpath` lookup's parts, which a finder may evaluate instead of `value` (and must then
+   * find the same elements); on Android, what a `-cairn row anchored` lookup finds.
    */
   anchored?: { element: string; texts: string[] };
 }
