@@ -88,7 +88,7 @@ const TargetSelector = z.object({
     contentDescription: z.string().min(1).optional(),
     /**
      * Row anchors (a trail's `childOf: { text }`), innermost first: the element lies in the
-     * nearest ancestor showing the first text and is the only match there (web only).
+     * nearest ancestor showing the first text and is the only match there (web and Android).
      */
     texts: z.array(z.string().min(1)).min(1).optional(),
   }).strict().optional(),
