@@ -43,6 +43,12 @@ export interface Viewport {
 export interface FindQuery {
   using: string;
   value: string;
+  /**
+   * A row-anchored lookup in parts (`RowAnchored` of `engine/playback/cascade.ts`): on the web,
+   * an `xpath` lookup's parts, which a finder may evaluate instead of `value` (and must then
+   * find the same elements); on Android, what a `-cairn row anchored` lookup finds.
+   */
+  anchored?: { element: string; texts: string[] };
 }
 
 /** An element a lookup found. */

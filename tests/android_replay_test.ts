@@ -8,6 +8,8 @@ import { AndroidDriver } from "../drivers/android/android_driver.ts";
 import { runPlayback } from "../drivers/playback_runner.ts";
 import type { PlaybackPlan } from "../engine/playback/actions.ts";
 import { trailToPlan } from "../engine/playback/from_trail.ts";
+import { maestroToPlan } from "../engine/playback/from_maestro.ts";
+import { parseMaestroFlow } from "../engine/formats/maestro_flow.ts";
 import { parseTrail } from "../engine/trail.ts";
 import type { Screen, UiNode } from "../engine/ui_node.ts";
 import { walk } from "../engine/ui_node.ts";
@@ -351,6 +353,57 @@ trail:
   ]);
   // Task 5's star [1429,1656][1537,1764]; Task 4's check box [90,1803][144,1857].
   assertEquals(taps(standin), [{ x: 1483, y: 1710 }, { x: 117, y: 1830 }]);
+});
+
+Deno.test("runPlayback() on Android plays a hand-written text-only childOf as a row anchor: the control in the row showing that text (Google Tasks)", async () => {
+  const trail = `config:
+  id: tasks-rows
+  platform: android
+trail:
+  - step: Star task 5
+    recording:
+      - tap:
+          contentDescription: "Add star"
+          childOf:
+            text: "Task 5"
+  - step: Star task 4
+    recording:
+      - tap:
+          id: "com.google.android.apps.tasks:id/star_button"
+          childOf:
+            text: "  task 4 "
+  - step: Star a task that is not there
+    recording:
+      - tap:
+          contentDescription: "Add star"
+          childOf:
+            text: "Task 99"
+`;
+  const { report, standin } = await replayPlan(TASKS_XML, trailToPlan(parseTrail(trail)));
+  assertEquals(report.results.map((r) => [r.status, r.description]), [
+    ["ok", 'click row("Task 5") >> ~Add star'],
+    ["ok", 'click row("  task 4 ") >> id=com.google.android.apps.tasks:id/star_button'],
+    ["failed", 'click row("Task 99") >> ~Add star'],
+  ]);
+  assertEquals(report.results[2]!.error_code, "selector_not_found");
+  // Task 5's star [1429,1656][1537,1764], Task 4's [1429,1776][1537,1884]; never the first star.
+  assertEquals(taps(standin), [{ x: 1483, y: 1710 }, { x: 1483, y: 1830 }]);
+  // Answered over the page source: no unanchored lookup of the repeated star reached the device.
+  assertEquals(lookups(standin), []);
+});
+
+Deno.test("runPlayback() on Android plays a Maestro tapOn's text-only childOf as the same row anchor", async () => {
+  const flow = "appId: com.google.android.apps.tasks\n---\n" +
+    "- tapOn:\n    text: Task 7\n    childOf:\n      text: Task 7\n" +
+    "- tapOn:\n    id: 'com\\.google\\.android\\.apps\\.tasks:id/star_button'\n" +
+    "    childOf:\n      text: Task 3\n";
+  const { report, standin } = await replayPlan(TASKS_XML, maestroToPlan(parseMaestroFlow(flow)));
+  assertEquals(report.results.map((r) => [r.status, r.description]), [
+    ["ok", 'click row("Task 7") >> text="Task 7"'],
+    ["ok", 'click row("Task 3") >> id=com.google.android.apps.tasks:id/star_button'],
+  ]);
+  // Task 7's name [180,1446][1420,1514]; Task 3's star [1429,1896][1537,2004].
+  assertEquals(taps(standin), [{ x: 800, y: 1480 }, { x: 1483, y: 1950 }]);
 });
 
 Deno.test("runPlayback() on Android reports a selector the device cannot read as an invalid selector, not 0 matches", async () => {

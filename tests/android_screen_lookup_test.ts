@@ -7,6 +7,7 @@ import {
   parseUiSelector,
   ScreenFinder,
 } from "../drivers/android/screen_lookup.ts";
+import { ANDROID_ROW_ANCHORED } from "../engine/playback/cascade.ts";
 
 const CORPUS = new URL("../../shared/corpus/android/", import.meta.url);
 
@@ -201,4 +202,29 @@ Deno.test("AndroidScreenLookup.find() agrees with the stand-in on childSelector 
     }
   }
   if (checked < 300) throw new Error(`only ${checked} childSelector lookups checked`);
+});
+
+Deno.test("AndroidScreenLookup.find() keeps a row-anchored lookup's matches that are alone in the nearest ancestor showing the row's text (Google Tasks)", () => {
+  const xml = Deno.readTextFileSync(new URL("uiautomator_google_tasks_list.xml", CORPUS));
+  const finder = new ScreenFinder(parseHierarchy(xml));
+  const rows = (element: string, ...texts: string[]) =>
+    finder.findSync({ using: ANDROID_ROW_ANCHORED, value: element, anchored: { element, texts } })
+      .map((f) => f.text ?? `${f.bounds.x},${f.bounds.y}`);
+  const star = 'new UiSelector().description("Add star")';
+  assertEquals(rows(star, "Task 5"), ["1429,1656"]);
+  assertEquals(rows(star, "TASK\n 5"), ["1429,1656"]); // whitespace and case as on the web
+  assertEquals(rows(star, "Task 1"), ["1429,2136"]); // never "Task 18" or "Task 10"
+  assertEquals(rows(star, "Task 99"), []);
+  // a further text: the nearest ancestor showing "My Tasks" holds one "Task 5"
+  assertEquals(rows(star, "Task 5", "My Tasks"), ["1429,1656"]);
+  assertEquals(rows(star, "Task 5", "Starred"), []); // a content description shows no text
+  // every task name matches, but only Task 5's is alone in its nearest row showing "Task 5"
+  assertEquals(rows('new UiSelector().textMatches("Task \\\\d+")', "Task 5"), ["Task 5"]);
+  // a class alone names the row's one check box
+  assertEquals(rows('new UiSelector().className("android.view.View")', "Task 5"), ["90,1683"]);
+  assertThrows(() => rows("new UiSelector().text(", "Task 5"), SyntaxError);
+  assertThrows(
+    () => finder.findSync({ using: ANDROID_ROW_ANCHORED, value: star }),
+    SyntaxError,
+  );
 });

@@ -10,6 +10,8 @@
  * @module
  */
 import { parseHierarchy } from "../../engine/hierarchy.ts";
+import { ANDROID_ROW_ANCHORED } from "../../engine/playback/cascade.ts";
+import { ScreenFinder } from "./screen_lookup.ts";
 import { type Point, type Screen, type UiNode, walk } from "../../engine/ui_node.ts";
 import {
   type Direction,
@@ -415,6 +417,12 @@ export class AndroidDriver implements Driver {
   }
 
   async find(query: FindQuery): Promise<FoundElement[]> {
+    if (query.using === ANDROID_ROW_ANCHORED) {
+      // UiAutomator has no row-anchored query: answered over the page source with UiAutomator2's
+      // matching rules, as on a captured screen (a selector it cannot read: a SyntaxError).
+      const { screen } = await this.snapshot();
+      return new ScreenFinder(screen).findSync(query).map(({ handle: _, ...found }) => found);
+    }
     if (!ANDROID_STRATEGIES.includes(query.using)) {
       throw new DriverError(
         `Cannot find by ${JSON.stringify(query.using)} on Android: use ${

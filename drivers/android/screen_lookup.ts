@@ -8,13 +8,16 @@
  * `…Matches`/`…Contains`/`…StartsWith` methods filter those candidates in TS.
  * `childSelector(new UiSelector()…)` matches the strict descendants of the parent's matches,
  * as UiAutomator searches under the parent; a selector it cannot read is a `SyntaxError`, which
- * the playback cascade reports as an invalid selector, never as 0 matches.
+ * the playback cascade reports as an invalid selector, never as 0 matches. A row-anchored lookup
+ * (`-cairn row anchored`, a trail's text-only `childOf`) keeps the UiSelector's matches that are
+ * the only one in their nearest ancestor showing the row's text, as the web player does.
  *
  * @module
  */
 import { type NodePredicate, ScreenTable } from "../../engine/screen_table.ts";
 import type { Screen, UiNode } from "../../engine/ui_node.ts";
 import type { FindQuery, FoundElement } from "../driver.ts";
+import { ANDROID_ROW_ANCHORED } from "../../engine/playback/cascade.ts";
 
 type Flag = keyof NonNullable<NodePredicate["flags"]>;
 const FLAG_METHODS: ReadonlySet<string> = new Set([
@@ -166,11 +169,71 @@ export class AndroidScreenLookup {
         return this.#all({ contentDescription: query.value });
       case "-android uiautomator":
         return this.#byUiSelector(parseUiSelector(query.value));
+      case ANDROID_ROW_ANCHORED: {
+        const texts = query.anchored?.texts ?? [];
+        if (texts.length === 0) {
+          throw new SyntaxError(`A ${ANDROID_ROW_ANCHORED} lookup needs the row's texts`);
+        }
+        return this.#anchored(query.anchored?.element ?? query.value, texts);
+      }
       default:
         throw new TypeError(
-          `Cannot resolve ${query.using} on a captured screen: use id, accessibility id or -android uiautomator`,
+          `Cannot resolve ${query.using} on a captured screen: use id, accessibility id, -android uiautomator or ${ANDROID_ROW_ANCHORED}`,
         );
     }
+  }
+
+  /**
+   * A row-anchored lookup (`anchoredAndroidLevels` of `engine/playback/cascade.ts`, as the web
+   * player's): the UiSelector's matches whose nearest ancestor showing `texts[0]` (it or a node
+   * below it has that text, whitespace-normalised, ASCII case-insensitively) holds no other
+   * match; each further text's nearest ancestor-or-self of the row before must hold one node
+   * showing the text before it. In document order, at most {@linkcode MAX_MATCHES}.
+   */
+  #anchored(element: string, texts: readonly string[]): number[] {
+    const table = this.table;
+    const all = this.#byUiSelector(parseUiSelector(element), undefined, table.size);
+    if (all.length === 0) return [];
+    const key = (s: string) =>
+      s.replace(/\s+/g, " ").trim().replace(/[A-Z]/g, (c) => c.toLowerCase());
+    // How many of `nodes` lie in each node's subtree (`self`: the node itself counts).
+    const countUp = (nodes: readonly number[], self: boolean): Map<number, number> => {
+      const counts = new Map<number, number>();
+      for (const n of nodes) {
+        for (let a = self ? n : table.parent(n); a >= 0; a = table.parent(a)) {
+          counts.set(a, (counts.get(a) ?? 0) + 1);
+        }
+      }
+      return counts;
+    };
+    const below = countUp(all, false);
+    const showing = texts.map((t) => {
+      const want = key(t);
+      const nodes: number[] = [];
+      for (let i = 1; i < table.size; i++) {
+        const text = table.node(i).text;
+        if (text !== undefined && key(text) === want) nodes.push(i);
+      }
+      return countUp(nodes, true);
+    });
+    const nearest = (from: number, anchors: Map<number, number>): number => {
+      let a = from;
+      while (a >= 0 && !anchors.has(a)) a = table.parent(a);
+      return a;
+    };
+    const out: number[] = [];
+    for (const m of all) {
+      let row = nearest(table.parent(m), showing[0]!);
+      if (row < 0 || below.get(row) !== 1) continue;
+      for (let k = 1; row >= 0 && k < texts.length; k++) {
+        const outer = nearest(row, showing[k]!);
+        row = outer >= 0 && showing[k - 1]!.get(outer) === 1 ? outer : -1;
+      }
+      if (row < 0) continue;
+      out.push(m);
+      if (out.length === MAX_MATCHES) break;
+    }
+    return out;
   }
 
   #all(p: NodePredicate, limit = MAX_MATCHES): number[] {
@@ -202,7 +265,11 @@ export class AndroidScreenLookup {
    * `childSelector` of this chain then matches among their descendants (the last one given
    * counts, as in UiSelector).
    */
-  #byUiSelector(calls: readonly Call[], scopes?: readonly number[]): number[] {
+  #byUiSelector(
+    calls: readonly Call[],
+    scopes?: readonly number[],
+    max: number = MAX_MATCHES,
+  ): number[] {
     let child: Call[] | undefined;
     const own: Call[] = [];
     for (const c of calls) {
@@ -210,7 +277,7 @@ export class AndroidScreenLookup {
       else own.push(c);
     }
     // A parent's matches are all needed (its children are searched under each of them).
-    const limit = child === undefined ? MAX_MATCHES : this.table.size;
+    const limit = child === undefined ? max : this.table.size;
     let hits: number[];
     if (scopes === undefined) hits = this.#byCalls(own, undefined, limit, true);
     else {
@@ -226,8 +293,8 @@ export class AndroidScreenLookup {
       } else if (hits.length > limit) hits = hits.slice(0, limit);
     }
     if (child === undefined || hits.length === 0) return hits;
-    const found = this.#byUiSelector(child, hits);
-    return found.length > MAX_MATCHES ? found.slice(0, MAX_MATCHES) : found;
+    const found = this.#byUiSelector(child, hits, max);
+    return found.length > max ? found.slice(0, max) : found;
   }
 
   /** The matches of one chain's own calls (no `childSelector`), at most `limit`. */

@@ -1,70 +1,81 @@
 /**
- * Turns a {@linkcode FindQuery} into a puppeteer selector: `css` pierces shadow DOM, `aria`
- * takes `role|name`, `text` matches exactly, then whitespace-normalised, then case-insensitively
- * (never a substring) through open shadow roots, and a `//body//…` `xpath` is evaluated in
- * every open shadow root too (the playback cascade's text levels are such XPaths).
+ * Turns a {@linkcode FindQuery} into what the Chrome driver runs: `css` (piercing shadow DOM)
+ * and `aria` (`role|name`) as puppeteer selectors; `text`, `xpath` and a row-anchored `xpath`
+ * as one page expression that finds the elements and reads their facts in a single round trip.
+ * `text` matches exactly, then whitespace-normalised, then case-insensitively (never a
+ * substring) through open shadow roots; a `//body//…` `xpath` is evaluated in every open shadow
+ * root too (the playback cascade's text levels are such XPaths); a row-anchored `xpath` given in
+ * parts (`anchored`) is evaluated from its parts, in one pass instead of its quadratic XPath.
  *
  * @module
  */
-import { Puppeteer } from "puppeteer-core";
 import { DriverError, type FindQuery } from "../driver.ts";
-import { textPiercingInPage, xpathPiercingInPage } from "./_page_functions.ts";
+import {
+  anchoredPiercingInPage,
+  elementFactsInPage,
+  textPiercingInPage,
+  xpathPiercingInPage,
+} from "./_page_functions.ts";
 
-/** Query handler names registered with puppeteer (latin letters only). */
-const TEXT_HANDLER = "cairnText";
-const XPATH_HANDLER = "cairnXpath";
-
-/** Registers the shadow-piercing text and XPath handlers once per process. */
-function ensureHandlers(): void {
-  const names = Puppeteer.customQueryHandlerNames();
-  if (!names.includes(TEXT_HANDLER)) {
-    Puppeteer.registerCustomQueryHandler(TEXT_HANDLER, { queryAll: textPiercingInPage });
-  }
-  if (!names.includes(XPATH_HANDLER)) {
-    Puppeteer.registerCustomQueryHandler(XPATH_HANDLER, { queryAll: xpathPiercingInPage });
-  }
-}
+/** How the driver runs a lookup: a puppeteer selector, or a page expression giving facts. */
+export type FindPlan =
+  | { selector: string }
+  | {
+    /** Evaluates to the `ElementFacts[]` of the elements found, in document order. */
+    expression: string;
+  };
 
 /**
- * The puppeteer selector of a lookup.
+ * How the Chrome driver runs a lookup.
  *
  * @param query the lookup (`css`, `aria`, `text`, `xpath`)
- * @returns a selector for `page.$$`
+ * @returns a selector for `page.$$`, or an expression for `page.evaluate`
  * @throws {DriverError} when the strategy is unknown or the value is empty
  * @example
  * ```ts
- * import { findSelector } from "./_find.ts";
- * if (findSelector({ using: "aria", value: "button|Sign in" }) !== 'aria/Sign in[role="button"]') {
- *   throw new Error();
- * }
+ * import { findPlan } from "./_find.ts";
+ * const plan = findPlan({ using: "aria", value: "button|Sign in" });
+ * if (!("selector" in plan) || plan.selector !== 'aria/Sign in[role="button"]') throw new Error();
+ * if (!("expression" in findPlan({ using: "xpath", value: "//body//a" }))) throw new Error();
  * ```
  */
-export function findSelector(query: FindQuery): string {
+export function findPlan(query: FindQuery): FindPlan {
   if (query.value.trim() === "") {
     throw new DriverError(`Cannot find by ${query.using}: the value is empty`, "bad_query");
   }
   switch (query.using) {
     case "css":
       // `>>>` already crosses shadow roots; otherwise search every root with pierce/.
-      return query.value.includes(">>>") ? query.value : `pierce/${query.value}`;
+      return { selector: query.value.includes(">>>") ? query.value : `pierce/${query.value}` };
     case "aria": {
       const bar = query.value.indexOf("|");
       const role = bar >= 0 ? query.value.slice(0, bar).trim() : query.value.trim();
       const name = bar >= 0 ? query.value.slice(bar + 1).trim() : "";
-      return `aria/${escapeAria(name)}${role ? `[role="${escapeAria(role)}"]` : ""}`;
+      return {
+        selector: `aria/${escapeAria(name)}${role ? `[role="${escapeAria(role)}"]` : ""}`,
+      };
     }
     case "text":
-      ensureHandlers();
-      return `${TEXT_HANDLER}/${query.value}`;
+      return { expression: factsOf(textPiercingInPage, query.value) };
     case "xpath":
-      ensureHandlers();
-      return `${XPATH_HANDLER}/${query.value}`;
+      return {
+        expression: query.anchored
+          ? factsOf(anchoredPiercingInPage, JSON.stringify(query.anchored))
+          : factsOf(xpathPiercingInPage, query.value),
+      };
     default:
       throw new DriverError(
         `Cannot find by ${JSON.stringify(query.using)}: use css, aria, text or xpath`,
         "unsupported_query",
       );
   }
+}
+
+/** The page expression: `finder(document, arg)`, then the facts of what it found. */
+function factsOf(finder: (root: Node, arg: string) => Element[], arg: string): string {
+  return `(${elementFactsInPage.toString()})(...(${finder.toString()})(document, ${
+    JSON.stringify(arg)
+  }))`;
 }
 
 function escapeAria(s: string): string {

@@ -267,3 +267,80 @@ export function xpathPiercingInPage(root: Node, xpath: string): Element[] {
   visit(root instanceof Document ? root.documentElement : root, 0);
   return out;
 }
+
+/**
+ * The playback cascade's row-anchored lookup (`RowAnchored` of `engine/playback/cascade.ts`,
+ * a JSON payload `{ element, texts }`) in one pass over the page: the elements of
+ * `//body//*E[ancestor::*[.//text()[T0]][1][count(.//*E) = 1][ancestor-or-self::*[.//text()[T1]][1][count(.//text()[T0]) = 1]…]]`,
+ * in the document and, as {@linkcode xpathPiercingInPage} does, in every open shadow root.
+ * That XPath scans the page again for every ancestor of every candidate (quadratic: seconds on
+ * a 500-row list); here XPath only finds the elements `//*E` and the anchor text nodes
+ * `//text()[Tk]` once each, counts them into their ancestors, and walks up from each
+ * candidate to its nearest ancestor showing the anchor. Run as a puppeteer query handler:
+ * self-contained.
+ */
+export function anchoredPiercingInPage(root: Node, payload: string): Element[] {
+  const { element, texts } = JSON.parse(payload) as { element: string; texts: string[] };
+  const out: Element[] = [];
+  const seen = new Set<Node>();
+  const nodes = (expr: string, context: Node): Node[] => {
+    const r = document.evaluate(expr, context, null, XPathResult.ORDERED_NODE_SNAPSHOT_TYPE, null);
+    const list: Node[] = [];
+    for (let i = 0; i < r.snapshotLength; i++) list.push(r.snapshotItem(i)!);
+    return list;
+  };
+  // How many of `found` lie strictly below each element (parentElement stops at a shadow root,
+  // as XPath's ancestor::* does).
+  const countUp = (found: readonly Node[]): Map<Element, number> => {
+    const counts = new Map<Element, number>();
+    for (const n of found) {
+      for (let a = n.parentElement; a; a = a.parentElement) counts.set(a, (counts.get(a) ?? 0) + 1);
+    }
+    return counts;
+  };
+  const underBody = (el: Element): boolean => {
+    for (let a = el.parentElement; a; a = a.parentElement) if (a.localName === "body") return true;
+    return false;
+  };
+  /** One tree: `prefix` is `//` from the document, `..//` from a shadow root's first element. */
+  const pick = (prefix: string, context: Node, inDocument: boolean) => {
+    const matches = nodes(`${prefix}*${element}`, context).filter((n): n is Element =>
+      n instanceof Element
+    );
+    if (matches.length === 0) return;
+    const below = countUp(matches);
+    const anchors = texts.map((t) => countUp(nodes(`${prefix}text()[${t}]`, context)));
+    const nearest = (from: Element | null, showing: Map<Element, number>): Element | null => {
+      let a = from;
+      while (a && !showing.has(a)) a = a.parentElement;
+      return a;
+    };
+    for (const m of matches) {
+      if (seen.has(m) || (inDocument && !underBody(m))) continue;
+      let row = nearest(m.parentElement, anchors[0]!);
+      if (!row || below.get(row) !== 1) continue;
+      for (let k = 1; row && k < texts.length; k++) {
+        const outer = nearest(row, anchors[k]!);
+        row = outer && anchors[k - 1]!.get(outer) === 1 ? outer : null;
+      }
+      if (!row) continue;
+      seen.add(m);
+      out.push(m);
+    }
+  };
+  pick("//", root, true);
+  let budget = 1_000;
+  const visit = (scope: Node, depth: number) => {
+    if (depth > 32) return;
+    const walker = document.createTreeWalker(scope, NodeFilter.SHOW_ELEMENT);
+    for (let n = walker.nextNode(); n && budget > 0; n = walker.nextNode()) {
+      const shadow = (n as Element).shadowRoot;
+      if (!shadow) continue;
+      budget--;
+      if (shadow.firstElementChild) pick("..//", shadow.firstElementChild, false);
+      visit(shadow, depth + 1);
+    }
+  };
+  visit(root instanceof Document ? root.documentElement : root, 0);
+  return out;
+}

@@ -35,6 +35,7 @@ import {
 import { launchChrome, type LaunchedBrowser, type LaunchOptions } from "./launch.ts";
 import {
   checkedAtInPage,
+  type ElementFacts,
   elementFactsInPage,
   selectAtInPage,
   selectFocusedTextInPage,
@@ -43,7 +44,7 @@ import {
 } from "./_page_functions.ts";
 import { captureChromeHierarchy } from "./hierarchy.ts";
 import { chromeHierarchyToScreen } from "../../engine/chrome_hierarchy.ts";
-import { findSelector } from "./_find.ts";
+import { findPlan } from "./_find.ts";
 import { splitKeyChord } from "../../engine/playback/key_chord.ts";
 
 /** Options of {@linkcode ChromeDriver.launch}. */
@@ -387,21 +388,20 @@ export class ChromeDriver implements Driver {
   }
 
   async find(query: FindQuery): Promise<FoundElement[]> {
-    const selector = findSelector(query);
-    const handles = await this.#wrap(
-      `find ${query.using} ${JSON.stringify(query.value)}`,
-      this.#page.$$(selector),
-    );
+    const plan = findPlan(query);
+    const what = `find ${query.using} ${JSON.stringify(query.value)}`;
+    if ("expression" in plan) {
+      // One round trip: the lookup and the facts of its elements in one evaluation.
+      const facts = await this.#wrap(
+        what,
+        this.#page.evaluate(plan.expression) as Promise<ElementFacts[]>,
+      );
+      return facts.map(foundOf);
+    }
+    const handles = await this.#wrap(what, this.#page.$$(plan.selector));
     if (handles.length === 0) return [];
     try {
-      const facts = await this.#page.evaluate(elementFactsInPage, ...handles);
-      return facts.map((f) => ({
-        bounds: { x: f.x, y: f.y, w: f.w, h: f.h },
-        visible: f.visible,
-        enabled: f.enabled,
-        handle: f.cssPath,
-        ...(f.text ? { text: f.text } : {}),
-      }));
+      return (await this.#page.evaluate(elementFactsInPage, ...handles)).map(foundOf);
     } finally {
       await Promise.all(handles.map((h) => h.dispose().catch(() => {})));
     }
@@ -556,6 +556,17 @@ export class ChromeDriver implements Driver {
       throw new DriverError(`Cannot ${what}: ${message}`, "driver_error", { cause: err });
     }
   }
+}
+
+/** A found element as the driver reports it (its CSS path is the handle). */
+function foundOf(f: ElementFacts): FoundElement {
+  return {
+    bounds: { x: f.x, y: f.y, w: f.w, h: f.h },
+    visible: f.visible,
+    enabled: f.enabled,
+    handle: f.cssPath,
+    ...(f.text ? { text: f.text } : {}),
+  };
 }
 
 function sleep(ms: number): Promise<void> {

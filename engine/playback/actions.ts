@@ -88,7 +88,7 @@ const TargetSelector = z.object({
     contentDescription: z.string().min(1).optional(),
     /**
      * Row anchors (a trail's `childOf: { text }`), innermost first: the element lies in the
-     * nearest ancestor showing the first text and is the only match there (web only).
+     * nearest ancestor showing the first text and is the only match there (web and Android).
      */
     texts: z.array(z.string().min(1)).min(1).optional(),
   }).strict().optional(),
@@ -284,7 +284,8 @@ function describeWebTarget(t: z.infer<typeof TargetSelector>): string {
 
 /**
  * A native (Android) selector as Appium users write it: `id=…`, `~content description`,
- * `text="…"`, `text=/regex/`, `Class[index]`, scoped as `~Parent >> …`; "" when it names none.
+ * `text="…"`, `text=/regex/`, `Class[index]`, scoped as `~Parent >> …` (row anchors as
+ * `row("Task 5") >> …`); "" when it names none.
  */
 function describeNativeTarget(t: z.infer<typeof TargetSelector>): string {
   const id = t.id ?? t.testId;
@@ -308,6 +309,8 @@ function describeNativeTarget(t: z.infer<typeof TargetSelector>): string {
     ? `id=${parentId}`
     : parentDesc !== undefined
     ? `~${parentDesc}`
+    : w?.texts !== undefined
+    ? w.texts.map((text) => `row(${JSON.stringify(text)})`).join(" ")
     : undefined;
   return own && scope ? `${scope} >> ${own}` : own;
 }

@@ -20,6 +20,26 @@ import { escapeRegex } from "../regex.ts";
 export interface LookupQuery {
   using: string;
   value: string;
+  /**
+   * A row-anchored XPath lookup (see {@linkcode RowAnchored}) in its parts, so a finder can
+   * evaluate it in one pass instead of re-scanning every candidate's ancestors; `value` stays
+   * the whole XPath, and a finder that reads the parts must find the same elements.
+   */
+  anchored?: RowAnchored;
+}
+
+/**
+ * The parts of a row-anchored lookup. Android ({@linkcode ANDROID_ROW_ANCHORED}): the element's
+ * UiSelector and the row's texts, innermost first. Web: the XPath step predicate of the element
+ * (`E`, as in `//*E`) and, innermost first, the predicates of the anchors' text nodes (`T0`,
+ * `T1`, … as in `//text()[T0]`); the whole web lookup is
+ * `//body//*E[ancestor::*[.//text()[T0]][1][count(.//*E) = 1][ancestor-or-self::*[.//text()[T1]][1][count(.//text()[T0]) = 1]…]]`:
+ * the element's nearest ancestor showing the first text holds no other such element, and each
+ * further text's nearest ancestor (or the row itself) holds one previous text.
+ */
+export interface RowAnchored {
+  element: string;
+  texts: string[];
 }
 
 /** What a lookup found, the fields of `FoundElement` of `drivers/driver.ts` the cascade reads. */
@@ -481,7 +501,11 @@ function anchoredWebLevels(
         }]) = 1]${outer}]`;
       }
       const row = `ancestor::*[.//text()[${textNodeIs(texts[0]!)}]][1][count(.//*${p}) = 1]`;
-      return { using: "xpath", value: `//body//*${p}[${row}${outer}]` };
+      return {
+        using: "xpath",
+        value: `//body//*${p}[${row}${outer}]`,
+        anchored: { element: p, texts: texts.map(textNodeIs) },
+      };
     });
     out.push({ ...level, selector: `${label} >> ${level.selector}`, queries });
   }
@@ -602,9 +626,52 @@ function androidLevels(target: Omit<Target, "alternatives" | "point">): CascadeL
       }],
     });
   }
-  return withNth(scoped(levels, target, androidScope, scopeAndroidLevel), target).map((l) =>
-    l.nth === undefined ? l : { ...l, selector: `${l.selector}[${l.nth}]` }
-  );
+  const rows = target.within?.texts;
+  return withNth(
+    rows
+      ? anchoredAndroidLevels(levels, rows)
+      : scoped(levels, target, androidScope, scopeAndroidLevel),
+    target,
+  ).map((l) => l.nth === undefined ? l : { ...l, selector: `${l.selector}[${l.nth}]` });
+}
+
+/**
+ * The lookup strategy of a row-anchored Android lookup: `value` (and `anchored.element`) is the
+ * element's UiSelector, `anchored.texts` the row's texts, innermost first. UiAutomator has no
+ * such query: the Android driver answers it over the page source (`AndroidScreenLookup`), and a
+ * finder that does not know it refuses it rather than dropping the anchor.
+ */
+export const ANDROID_ROW_ANCHORED = "-cairn row anchored";
+
+/**
+ * The Android levels of a target anchored to rows (`within.texts`), as the web's
+ * (`anchoredWebLevels`): each level's element must lie in its nearest ancestor showing the
+ * first text (that node or one below it has that text, whitespace-normalised and ASCII
+ * case-insensitively) and be the only match of the level there; a further text names the
+ * nearest ancestor (or the row itself) showing it, which must hold one node showing the first.
+ * A class + index level (`.instance(n)`, a position on the whole screen) stays as written.
+ */
+function anchoredAndroidLevels(
+  levels: CascadeLevel[],
+  texts: readonly string[],
+): CascadeLevel[] {
+  const label = texts.map((t) => `row(${JSON.stringify(t)})`).join(" ");
+  return levels.map((level) => {
+    if (level.queries.some((q) => /\.instance\(/.test(q.value))) return level;
+    const queries = level.queries.map((q): LookupQuery => {
+      const element = q.using === "-android uiautomator"
+        ? q.value
+        : q.using === "id"
+        ? `new UiSelector().${uiResourceId(q.value)}`
+        : `new UiSelector().description(${uiString(q.value)})`;
+      return {
+        using: ANDROID_ROW_ANCHORED,
+        value: element,
+        anchored: { element, texts: [...texts] },
+      };
+    });
+    return { ...level, selector: `${label} >> ${level.selector}`, queries };
+  });
 }
 
 const uiString = (s: string) => `"${s.replace(/\\/g, "\\\\").replace(/"/g, '\\"')}"`;

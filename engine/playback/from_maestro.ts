@@ -2,7 +2,8 @@
  * A Maestro flow as a playback plan. `tapOn` → click, `inputText` → type (into the focused
  * field), `assertVisible` → assert_visible, `pressKey` → key_press, `back` → key_press Back,
  * `scroll` → scroll down. A selector is a text (a bare string or `text:`) or an `id`, with
- * `index`; Maestro matches both as regular expressions over the whole value, so a text with
+ * `index` and `childOf` (an `id` parent scopes the lookups; a text-only parent is a row anchor, as
+ * a trail's text-only `childOf`); Maestro matches both as regular expressions over the whole value, so a text with
  * regex syntax becomes a regex text level and an id with regex syntax cannot be looked up (the
  * command is kept under its own name). Every other command (`launchApp`, `runFlow`, `swipe`,
  * `eraseText`, `assertNotVisible`, …) is kept under its own name and reported skipped
@@ -18,11 +19,17 @@ import type { PlaybackAction, PlaybackPlan, Target } from "./actions.ts";
 /** Characters that make a Maestro text or id a regular expression rather than a literal. */
 const REGEX_SYNTAX = /[.*+?^$()[\]{}|\\]/;
 
-/** A Maestro selector (a bare text, or `{ text, id, index }`) as a target, or undefined. */
+/**
+ * A Maestro selector (a bare text, or `{ text, id, index, childOf }`) as a target, or undefined.
+ * A `childOf` is kept, never dropped: one naming an `id` scopes the lookups under that element
+ * (as Maestro does); one naming only a literal `text` (maybe with its own such `childOf`) is a
+ * row anchor, as a trail's text-only `childOf` (`within.texts`); any other (a regex, an index,
+ * text and id together) cannot be scoped, so the command is kept under its own name.
+ */
 function targetOf(args: unknown): Target | undefined {
   const sel = typeof args === "string" ? { text: args } : args;
   if (!sel || typeof sel !== "object" || Array.isArray(sel)) return undefined;
-  const { text, id, index } = sel as Record<string, unknown>;
+  const { text, id, index, childOf } = sel as Record<string, unknown>;
   const t: Target = {};
   if (typeof text === "string" && text !== "") {
     if (REGEX_SYNTAX.test(text)) t.textRegex = text;
@@ -33,7 +40,26 @@ function targetOf(args: unknown): Target | undefined {
     t.id = id.replaceAll("\\.", ".");
   }
   if (typeof index === "number" && Number.isInteger(index) && index >= 0) t.index = index;
-  return t.text || t.textRegex || t.id ? t : undefined;
+  if (!t.text && !t.textRegex && !t.id) return undefined;
+  if (childOf !== undefined) {
+    const within = withinOf(childOf);
+    if (!within) return undefined;
+    t.within = within;
+  }
+  return t;
+}
+
+/** A Maestro `childOf` as the ancestor a target lies in, or undefined when it cannot be one. */
+function withinOf(childOf: unknown): Target["within"] | undefined {
+  const parent = targetOf(childOf);
+  if (!parent || parent.index !== undefined || parent.textRegex) return undefined;
+  if (parent.id !== undefined) {
+    return parent.text === undefined && parent.within === undefined ? { id: parent.id } : undefined;
+  }
+  if (parent.text === undefined) return undefined;
+  if (parent.within === undefined) return { texts: [parent.text] };
+  const outer = parent.within.texts;
+  return outer ? { texts: [parent.text, ...outer] } : undefined;
 }
 
 function convert(c: MaestroCommand, label: string): PlaybackAction {

@@ -43,6 +43,24 @@ Deno.test("maestroToPlan() reads a regex text as a regex level, an escaped id as
   assertEquals(plan.actions[0]!.label, "Login (line 5)");
 });
 
+Deno.test("maestroToPlan() keeps a tapOn's childOf: an id scopes, a literal text anchors the row, anything else keeps the command unplayed", () => {
+  const plan = maestroToPlan(parseMaestroFlow(
+    "appId: a\n---\n" +
+      "- tapOn:\n    text: Add\n    childOf:\n      text: Banana\n" +
+      "- tapOn:\n    id: star\n    childOf:\n      id: row_5\n" +
+      "- tapOn:\n    text: View\n    childOf:\n      text: Cable\n      childOf: { text: Office }\n" +
+      '- tapOn:\n    text: Add\n    childOf:\n      text: "Ban.*"\n' +
+      "- tapOn:\n    text: Add\n    childOf:\n      text: Banana\n      index: 1\n",
+  ));
+  assertEquals(plan.actions.map((a) => [a.type, a.target]), [
+    ["click", { text: "Add", within: { texts: ["Banana"] } }],
+    ["click", { id: "star", within: { id: "row_5" } }],
+    ["click", { text: "View", within: { texts: ["Cable", "Office"] } }],
+    ["tapOn", undefined], // a regex parent: not dropped, kept and reported skipped
+    ["tapOn", undefined],
+  ]);
+});
+
 Deno.test("planFromText() reads a Maestro flow file as a flow and a trail as a trail", async () => {
   const file = new URL("nowinandroid_bookmarks.yaml", CORPUS).pathname;
   const plan = await planFromText(await Deno.readTextFile(file), { file });
