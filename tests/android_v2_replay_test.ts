@@ -12,7 +12,9 @@ import { trailToPlan } from "../engine/playback/from_trail.ts";
 import { SqliteEventStore } from "../events/sqlite_event_store.ts";
 import { startAndroidStandin } from "./android_standin.ts";
 import { assert, assertEquals } from "./assert.ts";
-import { loadCaptureFile } from "./optimizer_support.ts";
+import { buildCapture, loadCaptureFile } from "./optimizer_support.ts";
+import { parseAndroid } from "../engine/parse_android.ts";
+import type { Trail } from "../engine/trail.ts";
 
 const DIR = new URL("./testdata/android_v2/", import.meta.url);
 const screen = (name: string) => Deno.readTextFileSync(new URL(`screens/${name}.xml`, DIR));
@@ -136,7 +138,12 @@ async function replayOnItsScreen(
 ) {
   const c = await loadCaptureFile(new URL(`${name}.capture.json`, DIR).pathname, name);
   const { trail } = optimize(c.events, c.screens, { heuristics });
-  const standin = startAndroidStandin({ screens: { [name]: edit(screen(xml)) } });
+  return await replayOn(trail, edit(screen(xml)));
+}
+
+/** Replays a trail through the stand-in showing one screen; returns the taps it saw. */
+async function replayOn(trail: Trail, source: string) {
+  const standin = startAndroidStandin({ screens: { only: source } });
   const dir = await Deno.makeTempDir({ prefix: "cairn_android_v2_replay_" });
   const store = SqliteEventStore.open(`${dir}/cairn.db`);
   const driver = await AndroidDriver.connect({ appium: standin.url });
@@ -232,4 +239,83 @@ Deno.test("runPlayback() of the v2 TikTok trail closes the sheet by bf2 when an 
   assert(inBox(v2.taps[1]!, CLOSE), `the v2 tap landed at ${JSON.stringify(v2.taps[1])}`);
   const v1 = await replayOnItsScreen("tiktok", xml, "v1", added);
   assert(!inBox(v1.taps[1]!, CLOSE), `v1 tapped the close button at ${JSON.stringify(v1.taps[1])}`);
+});
+
+/** Gmail's inbox from the corpus: the search box, and the account disc around its avatar. */
+const GMAIL_INBOX = focused(
+  Deno.readTextFileSync(
+    new URL("../../shared/corpus/android/uiautomator_gmail_inbox.xml", import.meta.url),
+  ),
+  "com.google.android.gm:id/open_search",
+);
+
+/**
+ * The source with the field of `id` focused, as a tap into it leaves it: the stand-in's hit test
+ * takes the last node in document order under a point, here the thread list (drawn beneath the
+ * search bar), so the tap before typing focuses nothing.
+ */
+function focused(source: string, id: string): string {
+  const at = source.indexOf(`resource-id="${id}"`);
+  assert(at > 0, `${id} is in the source`);
+  const end = source.indexOf(">", at);
+  const node = source.slice(at, end).replace(`focused="false"`, `focused="true"`);
+  assert(node.includes(`focused="true"`), `${id} has a focused attribute`);
+  return source.slice(0, at) + node + source.slice(end);
+}
+const GMAIL_EMAIL = "testqadbiz8@dbizs-ub22-1912-101.zimbraeng.com";
+
+/** The agent searched for the account's email, then checked it on the avatar image. */
+function avatarCapture() {
+  const screen = parseAndroid(GMAIL_INBOX);
+  return buildCapture("android", [
+    {
+      step: `Search for ${GMAIL_EMAIL}`,
+      screen,
+      kind: "inputText",
+      point: { x: 540, y: 222 },
+      text: GMAIL_EMAIL,
+    },
+    {
+      step: "Verify the account email is shown",
+      screen,
+      kind: "assertText",
+      point: { x: 967, y: 222 }, // the avatar ImageView, inside the disc
+      expected: GMAIL_EMAIL,
+    },
+  ]);
+}
+
+Deno.test("runPlayback() of the v2 Gmail avatar-check trail passes where the text assertion on the image failed (stand-in)", async () => {
+  const c = avatarCapture();
+  // the trail v2 wrote before (v1 still writes it): the image's text compared with the email
+  const old = optimize(c.events, c.screens, { heuristics: "v1" }).trail;
+  assertEquals(old.trail[1]!.recording![0], {
+    kind: "assertText",
+    selector: { id: "com.google.android.gm:id/og_apd_internal_image_view" },
+    equals: "{{searchTerm}}",
+  });
+  const before = await replayOn(old, GMAIL_INBOX);
+  assertEquals(before.report.results[0]!.status, "ok", JSON.stringify(before.report.results[0]));
+  assertEquals(before.report.results[1]!.status, "failed");
+  assertEquals(before.report.results[1]!.error_code, "assertion_failed");
+  // the image has no text: the player read "" and compared it with the email
+  assertEquals(
+    before.report.results[1]!.error,
+    `Expected text ${JSON.stringify(GMAIL_EMAIL)}, found ""`,
+  );
+  // v2 now: the disc (whose description holds the email) is there
+  const now = optimize(c.events, c.screens, { heuristics: "v2" }).trail;
+  assertEquals(now.trail[1]!.recording![0], {
+    kind: "assertVisible",
+    selector: { id: "com.google.android.gm:id/selected_account_disc_gmail" },
+  });
+  const after = await replayOn(now, GMAIL_INBOX);
+  assertEquals(after.report.status, "completed", JSON.stringify(after.report.results));
+  assertEquals(after.report.results.map((r) => r.status), ["ok", "ok"]);
+  assertEquals(after.report.results[1]!.selector_used, "id");
+  // signed in as another account, the check still finds the disc
+  const other = GMAIL_INBOX.replace(GMAIL_EMAIL, "someone.else@example.org");
+  assert(other.includes("someone.else@example.org"));
+  const elsewhere = await replayOn(now, other);
+  assertEquals(elsewhere.report.results.map((r) => r.status), ["ok", "ok"]);
 });

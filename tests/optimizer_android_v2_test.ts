@@ -674,3 +674,100 @@ Deno.test("optimize() under v2 asserts Gmail's account disc without the email ty
   const v1 = action(optimize(c.events, c.screens, { heuristics: "v1" }), 1, 0);
   assertEquals(lead(v1), { id: "com.google.android.gm:id/og_apd_internal_image_view" });
 });
+
+/** Gmail's inbox from the corpus, as the device dumped it. */
+async function gmailInbox() {
+  return parseAndroid(
+    await Deno.readTextFile(
+      new URL("../../shared/corpus/android/uiautomator_gmail_inbox.xml", import.meta.url),
+    ),
+  );
+}
+
+const GMAIL_EMAIL = "testqadbiz8@dbizs-ub22-1912-101.zimbraeng.com";
+const GMAIL_DISC = { id: "com.google.android.gm:id/selected_account_disc_gmail" };
+const GMAIL_AVATAR = { id: "com.google.android.gm:id/og_apd_internal_image_view" };
+const AVATAR_POINT = { x: 967, y: 222 }; // inside the avatar ImageView, inside the disc
+
+Deno.test("optimize() under v2 checks the email typed earlier on Gmail's avatar for presence, never as the image's text", async () => {
+  const screen = await gmailInbox();
+  const c = buildCapture("android", [
+    {
+      step: `Search for ${GMAIL_EMAIL}`,
+      screen,
+      kind: "inputText",
+      point: { x: 540, y: 222 },
+      text: GMAIL_EMAIL,
+    },
+    {
+      step: "Verify the account email is shown",
+      screen,
+      kind: "assertText",
+      point: AVATAR_POINT,
+      expected: GMAIL_EMAIL,
+    },
+  ]);
+  for (const mode of ["adaptive", "strict", "flexible"] as const) {
+    const r = optimize(c.events, c.screens, { heuristics: "v2", mode });
+    assertEquals(action(r, 0, 0).text, "{{searchTerm}}", mode);
+    const a = action(r, 1, 0);
+    // the avatar shows no text: the player's assertText would read "" and fail
+    assertEquals(a.kind, "assertVisible", mode);
+    assertEquals(a.equals, undefined, mode);
+    assertEquals(a.matches, undefined, mode);
+    assertEquals(lead(a), GMAIL_DISC, mode);
+    for (const s of selectorStrings(a)) assert(!s.includes(GMAIL_EMAIL), `${mode}: ${s}`);
+    const why = r.explain[1]!.lines.join("\n");
+    assert(why.includes("{{searchTerm}}"), why);
+    assert(why.includes("shows no text"), why);
+  }
+  // v1 keeps what it wrote
+  for (const mode of ["adaptive", "strict", "flexible"] as const) {
+    const v1 = action(optimize(c.events, c.screens, { heuristics: "v1", mode }), 1, 0);
+    assertEquals(v1.kind, "assertText", mode);
+    assertEquals(lead(v1), GMAIL_AVATAR, mode);
+    assertEquals(v1.equals, "{{searchTerm}}", mode);
+  }
+});
+
+Deno.test("optimize() under v2 checks an email asserted on Gmail's avatar by the disc's description that holds it", async () => {
+  const desc = `Signed in as Test QA ${GMAIL_EMAIL}\nAccount and settings.`;
+  const c = buildCapture("android", [{
+    step: "Verify the account email is shown",
+    screen: await gmailInbox(),
+    kind: "assertText",
+    point: AVATAR_POINT,
+    expected: GMAIL_EMAIL,
+  }]);
+  for (const mode of ["adaptive", "strict", "flexible"] as const) {
+    const r = optimize(c.events, c.screens, { heuristics: "v2", mode });
+    const a = action(r, 0, 0);
+    assertEquals(a.kind, "assertVisible", mode);
+    assertEquals(a.equals, undefined, mode);
+    // finding the disc by its description checks the email in it
+    assertEquals(lead(a), { contentDescription: desc }, mode);
+  }
+});
+
+Deno.test("optimize() under v2 writes a presence check for an assertion on an image that carries no value at all", async () => {
+  // the conversation's star: an ImageView with no text and no description, nor a frame with one
+  const c = buildCapture("android", [{
+    step: "Verify the email is starred",
+    screen: await gmailInbox(),
+    kind: "assertText",
+    point: { x: 1017, y: 786 },
+    expected: "Starred",
+  }]);
+  for (const mode of ["adaptive", "strict", "flexible"] as const) {
+    const r = optimize(c.events, c.screens, { heuristics: "v2", mode });
+    const a = action(r, 0, 0);
+    assertEquals(a.kind, "assertVisible", mode);
+    assertEquals(a.equals, undefined, mode);
+    assertEquals(lead(a), { id: "com.google.android.gm:id/star" }, mode);
+    const why = r.explain[0]!.lines.join("\n");
+    assert(why.includes("shows no text"), why);
+  }
+  const v1 = action(optimize(c.events, c.screens, { heuristics: "v1" }), 0, 0);
+  assertEquals(v1.kind, "assertText");
+  assertEquals(v1.equals, "Starred");
+});

@@ -109,6 +109,12 @@ export interface DraftAction {
    */
   describedValue?: boolean;
   /**
+   * v2, Android: the assertion's node shows no text and neither it nor a frame around it carries
+   * the value (an image the agent checked by eye): the player's assertText would read "" there,
+   * so the assertion is a presence check (`assertVisible`), never `equals` or `matches`.
+   */
+  showsNoText?: boolean;
+  /**
    * v2, Android: every candidate of a `describedValue` assertion, the ones that do not carry the
    * description included (the slots pass takes one when the description holds a slot value).
    */

@@ -251,13 +251,11 @@ export function generalizePass(draft: Draft): Draft {
         }
         const r = retargetAssertion(a, { mode: s.selectorMode ?? draft.mode, matches: f.pattern });
         if (!r) {
-          return {
-            ...a,
-            notes: [
-              ...a.notes,
-              `format intent, but no selector independent of the value: kept exact`,
-            ],
-          };
+          // v2, Android: a value in a description, or on a node with no text, has no text to match
+          const why = a.describedValue || a.showsNoText
+            ? `the player reads no text to match there: kept ${a.kind}`
+            : `no selector independent of the value: kept exact`;
+          return { ...a, notes: [...a.notes, `format intent, but ${why}`] };
         }
         return {
           ...r,

@@ -49,6 +49,9 @@
  * - Android assertion whose selector holds a slot value (Gmail's account disc described "Signed
  *   in as … <the email typed earlier>"): the best unique selector without it (the disc's id); a
  *   value only the description carried is then checked for presence.
+ * - Android assertion whose point hit a node that shows no text (Gmail's avatar ImageView): the
+ *   frame around it whose description holds the value (the disc), checked by that description;
+ *   none: `assertVisible` of the node. Never `assertText` there: the player reads text only.
  * - Explain: a slot value from the user's prompt is "a value of the prompt", not the system's.
  * - web reads/asserts on text without an id: a row-anchored value pattern
  *   (`{ textRegex, childOf: { text } }`), never coordinates the player refuses; none left:

@@ -181,6 +181,7 @@ export function modesPass(draft: Draft): Draft {
       }
       const sel = r.a.selector;
       if (r.a.describedValue) return describedAssertion(r.a);
+      if (r.a.showsNoText) return presenceCheck(r.a);
       if (
         r.a.kind === "assertVisible" && a.literal !== undefined && !r.a.selectors && sel &&
         !usesValue(sel, a.literal)
@@ -240,6 +241,19 @@ function describedAssertion(a: DraftAction): DraftAction {
   return out;
 }
 
+/**
+ * v2, Android: an assertion on a node that shows no text, and whose value no frame around it
+ * describes, is `assertVisible` of its selector: the player's assertText would read "".
+ */
+function presenceCheck(a: DraftAction): DraftAction {
+  if (a.kind === "assertVisible") return a;
+  const out: DraftAction = { ...a, kind: "assertVisible", notes: [...a.notes] };
+  delete out.equals;
+  delete out.matches;
+  out.notes.push(`assertText → assertVisible: the node shows no text to compare`);
+  return out;
+}
+
 function where(a: DraftAction): string {
   return a.point ? `at (${Math.round(a.point.x)}, ${Math.round(a.point.y)})` : "";
 }
@@ -265,6 +279,7 @@ export function retargetAssertion(
   expect: { mode: SelectorMode } & ({ equals: string } | { matches: string }),
 ): DraftAction | undefined {
   if (a.describedValue) return undefined; // a description is checked by its selector only
+  if (a.showsNoText) return undefined; // the node shows no text: a presence check
   const mode = expect.mode;
   const pool = (a.candidates ?? []).filter((c) =>
     c.valueShape === true || !usesValue(c.selector, a.literal)

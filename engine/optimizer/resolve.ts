@@ -50,6 +50,7 @@ const VALUE_KINDS = new Set<TrailActionKind>(["readText", "assertText", "assertV
 const MAX_HOLDER_CLIMB = 2;
 const ASSERT_KINDS = new Set<TrailActionKind>(["assertText", "assertVisible"]);
 const MAX_CARRIER_CLIMB = 4; // a labelled control's frame, not the screen's panes
+const MIN_HELD_LENGTH = 3; // a shorter value ("1", "OK") inside a description is a coincidence
 
 /** Text as the player compares it: runs of white space as one space, trimmed. */
 function squash(s: string): string {
@@ -73,14 +74,40 @@ function valueCarrier(a: DraftAction, table: ScreenTable, node: number): number 
     a.describedValue = true;
     if (i !== node) {
       a.notes.push(
-        `assertion target: the ${n.className}${
-          n.resourceId ? ` ${JSON.stringify(n.resourceId)}` : ""
-        } whose content description is the expected value, not the node the point hit inside it`,
+        `assertion target: the ${nodeName(table, i)} whose content description is the expected ` +
+          `value, not the node the point hit inside it`,
       );
     }
     return i;
   }
+  const hit = table.node(node);
+  if (want === "" || (hit.text !== undefined && squash(hit.text) !== "")) return node;
+  // The point hit a node that shows no text (Gmail's avatar image): the player's assertText
+  // would read "" there. A frame whose description holds the value (the account disc's
+  // "Signed in as Test QA <email>\nAccount and settings.") is checked by that description.
+  const reason = `the ${nodeName(table, node)} the point hit shows no text (the player's ` +
+    `assertText reads a node's text, not its content description)`;
+  if (want.length >= MIN_HELD_LENGTH) {
+    for (const i of chain) {
+      const d = table.node(i).contentDescription;
+      if (d === undefined || !squash(d).includes(want)) continue;
+      a.describedValue = true;
+      a.notes.push(
+        `assertion target: the ${nodeName(table, i)} whose content description holds the ` +
+          `expected value: ${reason}`,
+      );
+      return i;
+    }
+  }
+  a.showsNoText = true;
+  a.notes.push(`presence check: ${reason}, and no frame around it describes the value`);
   return node;
+}
+
+/** A node as an explain line names it: its class and resource id. */
+function nodeName(table: ScreenTable, i: number): string {
+  const n = table.node(i);
+  return `${n.className}${n.resourceId ? ` ${JSON.stringify(n.resourceId)}` : ""}`;
 }
 
 /**

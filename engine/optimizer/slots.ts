@@ -306,6 +306,8 @@ export function slotsPass(draft: Draft, ctx: PassContext): Draft {
           if (r) {
             r.notes.push(`expected ${JSON.stringify(L)} → {{${name}}} (${how})`);
             s.actions[i] = r;
+          } else if (a.showsNoText) {
+            a.notes.push(`${JSON.stringify(L)} is {{${name}}} (${how}): not compared, no text`);
           } else a.notes.push(`kept ${JSON.stringify(L)}: no selector independent of the value`);
         }
         slotFree(s, i, snapshot, writtenBy, mode);
@@ -346,6 +348,7 @@ export function slotsPass(draft: Draft, ctx: PassContext): Draft {
     if (!sub.template) return undefined;
     const r = retargetAssertion(a, { mode, equals: sub.template });
     if (!r) {
+      if (a.showsNoText) return undefined;
       a.notes.push(`kept ${JSON.stringify(L)}: no selector independent of the value`);
       return undefined;
     }
