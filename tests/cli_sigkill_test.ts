@@ -82,7 +82,7 @@ async function removeDir(dir: string): Promise<void> {
 async function killedTakesChromium(
   dir: string,
   args: (tmp: string) => string[],
-  pid: (child: Deno.ChildProcess, tmp: string) => Promise<number> = async (c) => c.pid,
+  pid: (child: Deno.ChildProcess) => Promise<number> = (c) => Promise.resolve(c.pid),
 ): Promise<void> {
   const tmp = `${dir}/tmp-${crypto.randomUUID().slice(0, 8)}`;
   await Deno.mkdir(tmp);
@@ -91,7 +91,7 @@ async function killedTakesChromium(
   try {
     const up = await chromiumUp(tmp, child);
     assert(up.length > 0, `${args(tmp)[0]} launched no Chromium`);
-    victim = await pid(child, tmp);
+    victim = await pid(child);
     await sleep(300);
     Deno.kill(victim, "SIGKILL");
     if (victim === child.pid) {
