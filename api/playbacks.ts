@@ -28,6 +28,7 @@ import { eventsToPlan, type SessionEvent } from "../engine/playback/from_events.
 import { rebasePlan } from "../engine/playback/load_plan.ts";
 import { overrideProblems } from "../engine/playback/override_problems.ts";
 import { openingProblem } from "../engine/playback/opening_problem.ts";
+import { androidKeyProblem } from "../drivers/android/keycodes.ts";
 import { fragileSelectors } from "../engine/playback/fragile.ts";
 import type { ApiContext } from "./app.ts";
 import {
@@ -499,6 +500,8 @@ export function playbacksRouter(ctx: ApiContext): Hono {
         : `${opening.message}: give url to re-point it at your server`;
       throw invalidRequest(`url: ${message}`, [{ path: "body.url", message }]);
     }
+    const keyProblem = plan.platform === "android" ? androidKeyProblem(plan.actions) : undefined;
+    if (keyProblem) throw invalidRequest(keyProblem, [{ path: "body", message: keyProblem }]);
     for (const [i, a] of plan.actions.entries()) {
       if (a.type !== "navigate" || !a.url || !URL.canParse(a.url) || isHttpUrl(a.url)) continue;
       // a file: or other local url would hand the server's files to the caller

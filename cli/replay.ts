@@ -15,6 +15,7 @@ import type { EventStore } from "../events/event_store.ts";
 import { planMemoryKeys, type PlaybackPlan } from "../engine/playback/actions.ts";
 import { openingProblem } from "../engine/playback/opening_problem.ts";
 import { overrideProblems } from "../engine/playback/override_problems.ts";
+import { androidKeyProblem } from "../drivers/android/keycodes.ts";
 import { planFromText, rebasePlan } from "../engine/playback/load_plan.ts";
 import { eventsToPlan, type SessionEvent } from "../engine/playback/from_events.ts";
 import { type PlaybackReport, sourceNumber } from "../engine/playback/report.ts";
@@ -308,6 +309,9 @@ export async function run(args: ParsedArgs): Promise<number> {
         `${file}: an ios plan cannot be replayed: Cairn drives Chromium and Android`,
       );
     }
+    // a key Android has no code for is refused before a device session starts
+    const keyProblem = plan.platform === "android" ? androidKeyProblem(plan.actions) : undefined;
+    if (keyProblem) throw new InputError(`${file}: ${keyProblem}`);
     let driver: Driver;
     if (plan.platform === "android") {
       // Android (Appium UiAutomator2): --appium, --udid, --app-package … pick the device and app.

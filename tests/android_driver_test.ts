@@ -155,7 +155,7 @@ Deno.test("AndroidDriver.find() answers id, accessibility id, UiSelector and xpa
   }
 });
 
-Deno.test("AndroidDriver.type() types into the field it focused, press() sends mobile: pressKey keycodes", async () => {
+Deno.test("AndroidDriver.type() types into the field it focused, press() sends mobile: pressKey keycodes and chords with their meta state", async () => {
   const standin = startAndroidStandin({ screens: { wiki: corpus(WIKI) } });
   const driver = await AndroidDriver.connect({ appium: standin.url });
   try {
@@ -171,7 +171,31 @@ Deno.test("AndroidDriver.type() types into the field it focused, press() sends m
       c.body!.args
     );
     assertEquals(keys, [[{ keycode: 66 }], [{ keycode: 4 }]]);
+    // chords: the last key's code, the modifiers as KeyEvent meta state (SHIFT 1, ALT 2,
+    // CTRL 4096, META 65536)
+    for (const chord of ["Ctrl+A", "Shift+Tab", "Control+Shift+ArrowLeft", "Alt+F4", "Meta+z"]) {
+      await driver.press(chord);
+    }
+    assertEquals(standin.keys.slice(2).map((k) => [k.keycode, k.metastate, k.via]), [
+      [29, 4096, "mobile: pressKey"],
+      [61, 1, "mobile: pressKey"],
+      [21, 4097, "mobile: pressKey"],
+      [134, 2, "mobile: pressKey"],
+      [54, 65536, "mobile: pressKey"],
+    ]);
+    const sent = standin.keys.length;
     await assertRejects(() => driver.press("Hyper"), DriverError, "no Android key code");
+    await assertRejects(
+      () => driver.press("Hyper+A"),
+      DriverError,
+      'Cannot press "Hyper+A": "Hyper" in "Hyper+A" is not a modifier (Shift, Ctrl, Alt, Meta)',
+    );
+    await assertRejects(
+      () => driver.press("Ctrl+Nope"),
+      DriverError,
+      'no Android key code for "Nope"',
+    );
+    assertEquals(standin.keys.length, sent, "a refused key was sent");
   } finally {
     await driver.close();
     await standin.close();

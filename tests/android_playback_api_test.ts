@@ -79,3 +79,39 @@ Deno.test("POST /v1/playbacks plays an Android trail on a device session and hea
     await Deno.remove(dir, { recursive: true });
   }
 });
+
+Deno.test("POST /v1/playbacks of an Android trail with a key Android lacks is a 400 naming the action, before a device session (stand-in)", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "cairn_android_playback_keys_" });
+  const store = SqliteEventStore.open(`${dir}/cairn.db`);
+  playbackRegistry(store, { screenshotDir: `${dir}/shots`, locateWaitMs: 0 });
+  const standin = startAndroidStandin({ screens: { app: NAV } });
+  const app = createApp({ store });
+  try {
+    const trail = `config:
+  id: keys
+  platform: android
+trail:
+  - step: Select all
+    recording:
+      - keyPress: Ctrl+A
+      - keyPress: Super+A
+`;
+    const res = await app.request("/v1/playbacks", {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ trail, android: { appium: standin.url } }),
+    });
+    assertEquals(res.status, 400);
+    const body = await res.json() as { error: { message: string } };
+    assertEquals(
+      body.error.message,
+      'action 1 (step 1, key_press "Super+A"): "Super" in "Super+A" is not a modifier (Shift, Ctrl, Alt, Meta)',
+    );
+    assertEquals(standin.commands.length, 0, "a device session was opened");
+  } finally {
+    await playbackRegistry(store).close();
+    await standin.close();
+    store.close();
+    await Deno.remove(dir, { recursive: true });
+  }
+});

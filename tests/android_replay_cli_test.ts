@@ -143,3 +143,52 @@ Deno.test("cairn replay on Android without --appium names a missing SDK or adb b
     await Deno.remove(dir, { recursive: true });
   }
 });
+
+const KEYS_TRAIL = (keys: string[]) =>
+  `config:
+  id: keys
+  platform: android
+  url: android-app://com.example.my_sample_application/
+trail:
+  - step: Press keys
+    recording:
+${keys.map((k) => `      - keyPress: "${k}"`).join("\n")}
+`;
+
+Deno.test("cairn replay on Android presses key chords as key code + meta state, and refuses a key Android lacks naming the action (stand-in)", async () => {
+  const standin = startAndroidStandin({ screens: { app: NAV } });
+  const dir = await Deno.makeTempDir({ prefix: "cairn_android_keys_cli_" });
+  try {
+    const replay = (file: string) =>
+      cairn(["replay", file, "--db", `${dir}/cairn.db`, "--appium", standin.url]);
+    await Deno.writeTextFile(
+      `${dir}/keys.trail.yaml`,
+      KEYS_TRAIL(["Ctrl+A", "Shift+Tab", "Enter", "Back"]),
+    );
+    const out = await replay(`${dir}/keys.trail.yaml`);
+    assertEquals(out.code, 0, out.stderr + out.stdout);
+    assertEquals(standin.keys.map((k) => [k.keycode, k.metastate]), [
+      [29, 4096],
+      [61, 1],
+      [66, 0],
+      [4, 0],
+    ]);
+
+    const sessions = () => standin.commands.filter((c) => c.path === "/session").length;
+    const before = sessions();
+    await Deno.writeTextFile(`${dir}/bad.trail.yaml`, KEYS_TRAIL(["Enter", "Hyper+Q"]));
+    const bad = await replay(`${dir}/bad.trail.yaml`);
+    // numbered as the replay table numbers actions (from 0; the opened app has none)
+    assertEquals(bad.code, 2, bad.stderr);
+    assertEquals(
+      bad.stderr,
+      `cairn replay: ${dir}/bad.trail.yaml: action 1 (step 1, key_press "Hyper+Q"): ` +
+        `"Hyper" in "Hyper+Q" is not a modifier (Shift, Ctrl, Alt, Meta)\n`,
+    );
+    assertEquals(sessions(), before, "a device session was opened for a plan it cannot play");
+    assertEquals(standin.keys.length, 4);
+  } finally {
+    await standin.close();
+    await Deno.remove(dir, { recursive: true });
+  }
+});

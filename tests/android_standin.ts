@@ -5,7 +5,8 @@
  * against this `Deno.serve` on 127.0.0.1. It speaks the W3C endpoints Cairn's driver uses (new
  * session, source, screenshot, window rect, actions, element find by `id`, `accessibility id`,
  * `-android uiautomator` (nested `childSelector` chains included) and simple `xpath`, element
- * rect/attribute/text/clear/value, active element, `execute/sync` for `mobile:` commands),
+ * rect/attribute/text/clear/value, active element, `execute/sync` for `mobile:` commands, the
+ * legacy `appium/device/press_keycode`),
  * serves REAL page sources (those of `../shared/corpus/android/`), and records every command it
  * receives so tests can check what the driver sent. Its lookups run over its own small XML reader, independent of Cairn's parser.
  *
@@ -42,6 +43,13 @@ export interface StandinGesture {
   to: { x: number; y: number };
 }
 
+/** A key press the stand-in received. */
+export interface StandinKey {
+  keycode: number;
+  metastate: number;
+  via: "mobile: pressKey" | "press_keycode";
+}
+
 /** Options of {@linkcode startAndroidStandin}. */
 export interface StandinOptions {
   /** Screens by name: page-source XML text. */
@@ -54,8 +62,11 @@ export interface StandinOptions {
     hit: StandinNode | undefined,
     screen: string,
   ) => string | undefined;
-  /** Called on `mobile: pressKey`: returns the screen to switch to, or undefined to stay. */
-  onKey?: (keycode: number, screen: string) => string | undefined;
+  /**
+   * Called on a key press (`mobile: pressKey` or `press_keycode`): returns the screen to switch
+   * to, or undefined to stay.
+   */
+  onKey?: (keycode: number, screen: string, metastate: number) => string | undefined;
   /** Reject new sessions with this Appium-style message (to test error mapping). */
   refuseSession?: string;
 }
@@ -69,6 +80,11 @@ export interface AndroidStandin {
   gestures: StandinGesture[];
   /** Text sent to elements (`POST /element/:id/value`), with the element's resource-id. */
   typed: { resourceId: string; text: string }[];
+  /**
+   * Key presses, as a device receives them: the key code and the `KeyEvent` meta state (0 when
+   * none was sent), from `mobile: pressKey` or the legacy `POST /appium/device/press_keycode`.
+   */
+  keys: StandinKey[];
   /** The name of the screen now served. */
   screen(): string;
   /** Serves another screen (by name). */
@@ -103,6 +119,19 @@ export function startAndroidStandin(options: StandinOptions): AndroidStandin {
   const commands: StandinCommand[] = [];
   const gestures: StandinGesture[] = [];
   const typed: { resourceId: string; text: string }[] = [];
+  const keys: StandinKey[] = [];
+  /** A key press: checked as a device would (an integer code, integer flags), then recorded. */
+  const pressKey = (args: Record<string, unknown> | undefined, via: StandinKey["via"]) => {
+    const keycode = args?.keycode;
+    const metastate = args?.metastate ?? 0;
+    if (!Number.isInteger(keycode) || !Number.isInteger(metastate)) {
+      return err(400, "invalid argument", "stand-in: keycode and metastate must be integers");
+    }
+    keys.push({ keycode: keycode as number, metastate: metastate as number, via });
+    const next = options.onKey?.(keycode as number, current, metastate as number);
+    if (next !== undefined) show(next);
+    return ok(null);
+  };
   const sessionId = "standin-session-1";
   let open = false;
 
@@ -196,15 +225,15 @@ export function startAndroidStandin(options: StandinOptions): AndroidStandin {
       }
       return ok(null);
     }
+    if (path === "/appium/device/press_keycode" && req.method === "POST") {
+      return pressKey(body, "press_keycode");
+    }
     if (path === "/execute/sync") {
       const script = String(body?.script ?? "");
       const arg = ((body?.args as unknown[]) ?? [])[0] as Record<string, unknown> | undefined;
       switch (script) {
-        case "mobile: pressKey": {
-          const next = options.onKey?.(Number(arg?.keycode), current);
-          if (next !== undefined) show(next);
-          return ok(null);
-        }
+        case "mobile: pressKey":
+          return pressKey(arg, "mobile: pressKey");
         case "mobile: deviceInfo":
           return ok({
             displayDensity: 420,
@@ -292,6 +321,7 @@ export function startAndroidStandin(options: StandinOptions): AndroidStandin {
     commands,
     gestures,
     typed,
+    keys,
     screen: () => current,
     show,
     close: () => server.shutdown(),

@@ -1,6 +1,7 @@
 import { assert, assertEquals, assertStringIncludes } from "./assert.ts";
-import type { Page } from "puppeteer-core";
-import { launchChrome } from "../drivers/chrome/launch.ts";
+import type { Browser, Page } from "puppeteer-core";
+import { startUserChromium } from "./user_chromium.ts";
+import { withDeadline } from "../drivers/with_deadline.ts";
 import { SqliteEventStore } from "../events/sqlite_event_store.ts";
 import { RecordingV1 } from "../engine/formats/recording_v1.ts";
 import { serveFolder } from "./web_server.ts";
@@ -18,7 +19,11 @@ async function waitForLine(
       const m = line.match(match);
       if (m) return m;
     }
-    const { value, done } = await reader.read();
+    const { value, done } = await withDeadline(
+      reader.read(),
+      60_000,
+      () => new Error(`Nothing more in 60 s, no line matching ${match} in:\n${seen.join("\n")}`),
+    );
     if (done) break;
     seen.push(...value.split("\n"));
   }
@@ -54,10 +59,36 @@ async function postAsCurl(url: string): Promise<string> {
 
 type Stop = "stdin" | "http" | "sigint";
 
+/** The tabs of a browser: url and inner width of each (in the browser's order). */
+async function tabsOf(browser: Browser): Promise<{ url: string; width: number }[]> {
+  const pages = await browser.pages();
+  return await Promise.all(
+    pages.map(async (p) => ({
+      url: p.url(),
+      width: await withDeadline(
+        p.evaluate("innerWidth") as Promise<number>,
+        10_000,
+        () => new Error(`tab ${p.url()} did not answer in 10 s`),
+      ),
+    })),
+  );
+}
+
+/**
+ * Records cart.html through `cairn record --browser-ws` in a Chromium the test started with a
+ * tab of its own already open at login.html (the user's), clicking in the tab cairn opens.
+ */
 async function recordThroughCli(stop: Stop, extra: string[] = []) {
   const dir = await Deno.makeTempDir();
   const server = serveFolder();
-  const browser = await launchChrome();
+  const user = await startUserChromium(server.url + "login.html");
+  const browser = await user.connect();
+  let userTab = (await browser.pages())[0]!;
+  for (let i = 0; i < 50 && !userTab.url().endsWith("login.html"); i++) {
+    await new Promise((r) => setTimeout(r, 100));
+    userTab = (await browser.pages())[0]!;
+  }
+  const before = await tabsOf(browser);
   const out = `${dir}/rec.json`;
   const child = new Deno.Command(Deno.execPath(), {
     args: [
@@ -76,7 +107,7 @@ async function recordThroughCli(stop: Stop, extra: string[] = []) {
       "--port",
       "0",
       "--browser-ws",
-      browser.browser.wsEndpoint(),
+      user.ws,
       ...extra,
     ],
     stdin: "piped",
@@ -89,10 +120,14 @@ async function recordThroughCli(stop: Stop, extra: string[] = []) {
   try {
     const api = await waitForLine(reader, seen, /API on (http:\S+)/);
     const [, id] = await waitForLine(reader, seen, /Recording session (\S+) at/);
-    const page = (await browser.browser.pages())[0]!;
-    for (let i = 0; i < 50 && !page.url().endsWith("cart.html"); i++) {
-      await new Promise((r) => setTimeout(r, 100));
+    let page: Page | undefined;
+    for (let i = 0; i < 50 && page === undefined; i++) {
+      page = (await browser.pages()).find((p) => p !== userTab && p.url().endsWith("cart.html"));
+      if (!page) await new Promise((r) => setTimeout(r, 100));
     }
+    assert(page, `no tab at cart.html: ${(await browser.pages()).map((p) => p.url())}`);
+    // recording in a tab of its own: the user's tab is where it was, at its own size
+    assertEquals((await tabsOf(browser)).filter((t) => t.url === before[0]!.url), before);
     await new Promise((r) => setTimeout(r, 300));
     await clickCentre(page, "[data-testid=inc-apple]");
     await clickCentre(page, "#checkout");
@@ -117,22 +152,34 @@ async function recordThroughCli(stop: Stop, extra: string[] = []) {
     const store = SqliteEventStore.open(`${dir}/cairn.db`);
     const kept = (await store.streams("session-")).length;
     store.close();
-    return { recording, id: id!, kept, stdout: seen.join("\n"), stderr: errors };
+    // on exit the browser runs on with the user's tab as it was; cairn's own tab is closed
+    for (let i = 0; i < 30 && (await browser.pages()).length > before.length; i++) {
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    const after = { running: user.running(), tabs: await tabsOf(browser), before };
+    return { recording, id: id!, kept, stdout: seen.join("\n"), stderr: errors, after };
   } finally {
-    await reader.cancel().catch(() => {});
-    await stderr.catch(() => "");
+    // killed first: its stderr ends only when it exits (a failed assertion leaves it running)
     try {
       child.kill("SIGKILL");
     } catch { /* exited */ }
     await child.status;
-    await browser.close();
+    await reader.cancel().catch(() => {});
+    await stderr.catch(() => "");
+    await browser.disconnect();
+    await user.close();
     await server.close();
     await Deno.remove(dir, { recursive: true });
   }
 }
 
 Deno.test("cairn record stops on stdin and writes a human recording_v1 with every click", async () => {
-  const { recording, id, kept } = await recordThroughCli("stdin");
+  const { recording, id, kept, after } = await recordThroughCli("stdin");
+  // --browser-ws: recorded in a new tab; the user's tab and the browser are left running
+  assert(after.running, "the user's browser was closed");
+  assertEquals(after.tabs, after.before);
+  assertEquals(after.tabs.length, 1);
+  assert(after.tabs[0]!.url.endsWith("login.html"), after.tabs[0]!.url);
   assertEquals(recording.mode, "human");
   assertEquals(recording.id, id);
   assertEquals(recording.prompt?.text, "Add one apple");
@@ -157,6 +204,8 @@ Deno.test("cairn record stops over HTTP and --ephemeral deletes the session's ev
 });
 
 Deno.test("cairn record stops on Ctrl-C (SIGINT) and still writes the file", async () => {
-  const { recording } = await recordThroughCli("sigint");
+  const { recording, after } = await recordThroughCli("sigint");
   assertEquals(recording.summary?.action_count, 2);
+  assert(after.running, "the user's browser was closed");
+  assertEquals(after.tabs, after.before);
 });

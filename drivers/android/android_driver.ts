@@ -26,7 +26,7 @@ import {
 } from "../driver.ts";
 import { androidCapabilities, type AndroidSessionOptions } from "./capabilities.ts";
 import { localSdkError, toDriverError } from "./errors.ts";
-import { androidKeycode } from "./keycodes.ts";
+import { androidKeyPress } from "./keycodes.ts";
 import { AppiumServer, type AppiumServerOptions } from "./appium_server.ts";
 import { type PointerSequence, type W3cAction, WebDriverClient } from "./w3c_client.ts";
 
@@ -242,16 +242,21 @@ export class AndroidDriver implements Driver {
 
   async press(key: string): Promise<void> {
     this.#settled = undefined;
-    const keycode = androidKeycode(key);
-    if (keycode === undefined) {
+    const press = androidKeyPress(key);
+    if ("problem" in press) {
       throw new DriverError(
-        `Cannot press ${JSON.stringify(key)}: no Android key code for it`,
+        `Cannot press ${JSON.stringify(key)}: ${press.problem}`,
         "unsupported_key",
       );
     }
+    // a chord's modifiers ride along as KeyEvent meta state flags (Ctrl+A: 29 with 4096)
+    const { keycode, metastate } = press;
     await this.#do(
       `Cannot press ${key}`,
-      () => this.#client.execute("mobile: pressKey", [{ keycode }]),
+      () =>
+        this.#client.execute("mobile: pressKey", [
+          metastate ? { keycode, metastate } : { keycode },
+        ]),
     );
   }
 

@@ -46,6 +46,7 @@ import { captureChromeHierarchy } from "./hierarchy.ts";
 import { chromeHierarchyToScreen } from "../../engine/chrome_hierarchy.ts";
 import { findPlan } from "./_find.ts";
 import { splitKeyChord } from "../../engine/playback/key_chord.ts";
+import { withDeadline } from "../with_deadline.ts";
 
 /** Options of {@linkcode ChromeDriver.launch}. */
 export interface ChromeDriverOptions extends LaunchOptions {
@@ -62,6 +63,8 @@ export interface ChromeDriverOptions extends LaunchOptions {
 const NAVIGATION_CAP_MS = 5_000; // 003 R6: continue with a warning after 5 s
 const LOAD_GRACE_MS = 1_000; // 003 R6: no load within 1 s → check DOM stability instead
 const DOM_QUIET_MS = 500; // 003 R6: no mutation for 500 ms counts as settled
+/** How long closing waits for the tab it opened in a remote browser to close. */
+const OPENED_CLOSE_MS = 3_000;
 /** Dialogs kept between two {@linkcode ChromeDriver.takeDialogs} calls (the latest). */
 const MAX_DIALOGS = 20;
 
@@ -83,6 +86,8 @@ export class ChromeDriver implements Driver {
   /** Each tab's main document as it last answered, and the counter of answers. */
   #answers = new WeakMap<Page, DocumentAnswer>();
   #answerSeq = 0;
+  /** The tab this driver opened in a browser it did not launch (closed with the driver). */
+  #opened: Page | undefined;
 
   private constructor(
     browser: Browser,
@@ -118,11 +123,13 @@ export class ChromeDriver implements Driver {
   }
 
   /**
-   * Drives an existing browser's first tab (or a new one).
+   * Drives a browser: the first tab of one this process launched, or a new tab of one it did
+   * not (`--browser-ws`), whose existing tabs are the user's and never navigated, resized or
+   * closed; closing the driver closes that new tab and leaves the browser running.
    *
    * @param browser a puppeteer browser
    * @param options the viewport
-   * @param launched when given, closing the driver closes it too
+   * @param launched when given, closing the driver closes it too (a remote one: disconnects)
    * @returns the driver
    */
   static async attach(
@@ -130,15 +137,29 @@ export class ChromeDriver implements Driver {
     options: ChromeDriverOptions = {},
     launched?: LaunchedBrowser,
   ): Promise<ChromeDriver> {
-    const pages = await browser.pages();
-    const page = pages[0] ?? await browser.newPage();
+    const ours = launched !== undefined && !launched.remote;
+    const first = ours ? (await browser.pages())[0] : undefined;
+    const page = first ?? await browser.newPage();
     const viewport = {
       width: options.viewport?.width ?? 1280,
       height: options.viewport?.height ?? 800,
       deviceScaleFactor: options.viewport?.devicePixelRatio ?? 1,
     };
-    await page.setViewport(viewport);
-    return new ChromeDriver(browser, page, viewport, launched, options.followTabs ?? "opened");
+    const driver = new ChromeDriver(
+      browser,
+      page,
+      viewport,
+      launched,
+      options.followTabs ?? "opened",
+    );
+    if (!ours) driver.#opened = page;
+    try {
+      await page.setViewport(viewport);
+    } catch (err) {
+      await driver.close();
+      throw err;
+    }
+    return driver;
   }
 
   /** The puppeteer page every command targets (the active tab). */
@@ -419,6 +440,7 @@ export class ChromeDriver implements Driver {
     const cdp = this.#cdp;
     this.#cdp = undefined;
     if (cdp) await cdp.then((s) => s.detach()).catch(() => {});
+    await this.#closeOpened();
     if (this.#launched) await this.#launched.close();
   }
 
@@ -427,9 +449,19 @@ export class ChromeDriver implements Driver {
    * browser it did not launch is let go of as by {@linkcode ChromeDriver.close}.
    */
   async kill(): Promise<void> {
-    if (!this.#launched) return await this.close();
+    if (!this.#launched || this.#launched.remote) return await this.close();
     this.#cdp = undefined;
     await this.#launched.kill();
+  }
+
+  /** Closes the tab this driver opened in a browser it did not launch (once, bounded). */
+  async #closeOpened(): Promise<void> {
+    const page = this.#opened;
+    this.#opened = undefined;
+    if (!page || page.isClosed() || !this.#browser.connected) return;
+    // the browser closes the target even when its page stopped answering; bounded regardless
+    await withDeadline(page.close(), OPENED_CLOSE_MS, () => new Error("tab still open"))
+      .catch(() => {});
   }
 
   #track(page: Page): void {

@@ -3,6 +3,10 @@
  * puppeteer-core with the launch flags of DESIGN.md and a fresh user-data-dir that is removed
  * on close, or `puppeteer.connect` to a remote browser endpoint (`--browser-ws URL`).
  *
+ * A launched Chromium speaks DevTools over a pipe (`--remote-debugging-pipe`), not a websocket:
+ * it exits when the pipe closes, so it dies with the process that launched it even when that
+ * process is SIGKILLed (which no handler can catch), and it listens on no port.
+ *
  * @module
  */
 import puppeteer, { type Browser } from "puppeteer-core";
@@ -98,6 +102,8 @@ export async function launchChrome(options: LaunchOptions = {}): Promise<Launche
       userDataDir,
       defaultViewport: null,
       timeout: options.timeoutMs ?? 30_000,
+      // DevTools over fds 3/4: Chromium exits when its parent dies and the pipe closes
+      pipe: true,
       handleSIGINT: false,
       handleSIGTERM: false,
       handleSIGHUP: false,
