@@ -30,6 +30,7 @@ import { ApiError, httpUrl, noQuery, parseInput, pathId, readJson } from "./erro
 import { resolveId } from "./_ids.ts";
 import { stopRun } from "./_stop_run.ts";
 import { describeRoute } from "./openapi.ts";
+import { enterBrowser, leaveBrowser } from "./_shared_browser.ts";
 import {
   endsWithin,
   MemoryValues,
@@ -126,6 +127,8 @@ export class ValidationRegistry {
         throw err;
       });
       const driver = await this.#driver;
+      // the browser is where the last run left it: this validation keeps their secrets out too
+      const secrets = await enterBrowser(driver, Object.values(body.memory ?? {}));
       const started = await startValidation(driver, this.#store, sessionId, {
         policy: body.policy,
         maxIterations: body.max_iterations ?? DEFAULT_MAX_ITERATIONS,
@@ -133,6 +136,7 @@ export class ValidationRegistry {
         ...(body.mode ? { mode: body.mode } : {}),
         ...(body.heuristics ? { heuristics: body.heuristics } : {}),
         ...(body.memory ? { memory: body.memory } : {}),
+        ...(secrets.length > 0 ? { secrets } : {}),
         ...(this.#options.locateWaitMs !== undefined
           ? { locateWaitMs: this.#options.locateWaitMs }
           : {}),
@@ -189,7 +193,10 @@ export class ValidationRegistry {
   async #closeBrowser(): Promise<void> {
     const d = this.#driver;
     this.#driver = undefined;
-    if (d) await (await d.catch(() => undefined))?.close();
+    const driver = await d?.catch(() => undefined);
+    if (!driver) return;
+    leaveBrowser(driver);
+    await driver.close();
   }
 
   /**
