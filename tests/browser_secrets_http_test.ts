@@ -7,6 +7,7 @@
  * With `CAIRN_BROWSER_WS` playbacks and validations drive the same tab of the same browser: a
  * validation's secret is kept out of a later playback's events and a playback's out of a later
  * validation's. Checked in every GET answer, on the SSE stream and in the SQLite file's bytes.
+ * Last, `runValidation` alone: its own stream (the report's message) is scrubbed as its replays'.
  */
 import { assert, assertEquals, assertStringIncludes } from "./assert.ts";
 import { startServe } from "./cli_run.ts";
@@ -15,6 +16,7 @@ import { serveFolder } from "./web_server.ts";
 import { refIn } from "./blaze_refs.ts";
 import { withDeadline } from "../drivers/with_deadline.ts";
 import { BlazeSession } from "../drivers/blaze_session.ts";
+import { runValidation } from "../drivers/validation_runner.ts";
 import { ChromeDriver } from "../drivers/chrome/chrome_driver.ts";
 import { launchChrome } from "../drivers/chrome/launch.ts";
 import { SqliteEventStore } from "../events/sqlite_event_store.ts";
@@ -303,5 +305,47 @@ Deno.test("CAIRN_BROWSER_WS: playbacks and validations drive one tab; a validati
     });
   } finally {
     await browser.close();
+  }
+});
+
+Deno.test("runValidation secrets: a validation that starts on a page holding a secret given to an earlier run keeps it out of its own stream (the report's 'the browser still shows <url>')", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "cairn-validation-secrets-" });
+  const pages = `${dir}/pages`;
+  await Deno.mkdir(pages);
+  await Deno.writeTextFile(`${pages}/lock.html`, PAGE);
+  const web = serveFolder(pages);
+  const db = `${dir}/cairn.db`;
+  const lock = `${web.url}lock.html`;
+  try {
+    const sessionId = await blazeUnlock(db, lock);
+    const store = SqliteEventStore.open(db);
+    const driver = await ChromeDriver.launch();
+    try {
+      // where an earlier run given the pin left the browser (no about:blank here: the loop's own)
+      await driver.navigate(`${lock}?code=${encodeURIComponent(PIN)}`);
+      const state = await runValidation(driver, store, sessionId, {
+        url: `${web.url}slow?ms=8000&to=/lock.html`,
+        policy: "ci",
+        secrets: [PIN],
+      });
+      assertEquals(state.status, "failed");
+      assertStringIncludes(
+        state.message ?? "",
+        "the browser still shows http://127.0.0.1:",
+      );
+      assertStringIncludes(state.message ?? "", "/lock.html?code=[redacted]");
+      for await (const e of store.readStream(`validation-${state.validationId}`)) {
+        assertNoSecret(JSON.stringify(e), PIN, `stored ${e.type}`);
+      }
+    } finally {
+      await driver.close();
+      store.close();
+    }
+    const bytes = await dbBytes(db);
+    assert(bytes.includes("code=[redacted]"), "no scrubbed url in the SQLite file");
+    assertNoSecret(bytes, PIN, "the SQLite file");
+  } finally {
+    await web.close();
+    await Deno.remove(dir, { recursive: true });
   }
 });
