@@ -29,31 +29,33 @@ function browserOf(driver: Driver): unknown {
 }
 
 /**
- * Readies the browser for a run: remembers the memory values given to it, and opens about:blank
- * unless the run plays on the page it finds (`keepPage`: a playback given `tab`). A page that
- * does not let go is left as it is: the values returned still keep it out of the run's events.
+ * Remembers the memory values given to a run in a browser.
  *
  * @param driver the browser the run plays in
  * @param values the memory values given to this run
- * @param options `keepPage`: play on the page as it is
  * @returns every value given to a run in this browser so far (these included): the run takes
  *   each out of every event it stores
  */
-export async function enterBrowser(
-  driver: Driver,
-  values: Iterable<string>,
-  options: { keepPage?: boolean } = {},
-): Promise<string[]> {
+export function browserSecrets(driver: Driver, values: Iterable<string>): string[] {
   const key = browserOf(driver);
   const secrets = given.get(key) ?? new Set<string>();
   for (const v of values) if (v !== "") secrets.add(v);
   if (secrets.size > 0) given.set(key, secrets);
-  if (!options.keepPage && driver instanceof ChromeDriver) {
-    // the page itself, not the driver's navigate: about:blank has no response, and the driver
-    // would wait for the DOM to settle as after a same-document navigation (~0.65 s, not ~0.15)
-    await driver.page.goto("about:blank", { waitUntil: "load", timeout: BLANK_MS }).catch(() => {});
-  }
   return [...secrets];
+}
+
+/**
+ * Opens about:blank in the tab a run is about to play in, once the run holds the browser (never
+ * under a run still playing there). A page that does not let go within 5 s is left as it is:
+ * {@linkcode browserSecrets} still keeps what it shows out of the run's events.
+ *
+ * @param driver the browser
+ */
+export async function blankPage(driver: Driver): Promise<void> {
+  if (!(driver instanceof ChromeDriver)) return;
+  // the page itself, not the driver's navigate: about:blank has no response, and the driver
+  // would wait for the DOM to settle as after a same-document navigation (~0.65 s, not ~0.15)
+  await driver.page.goto("about:blank", { waitUntil: "load", timeout: BLANK_MS }).catch(() => {});
 }
 
 /**

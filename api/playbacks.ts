@@ -44,7 +44,7 @@ import { bareId, resolveId } from "./_ids.ts";
 import { stopRun } from "./_stop_run.ts";
 import { NotFoundError } from "../events/event_store.ts";
 import { describeRoute } from "./openapi.ts";
-import { enterBrowser, leaveBrowser } from "./_shared_browser.ts";
+import { blankPage, browserSecrets, leaveBrowser } from "./_shared_browser.ts";
 import { withDeadline } from "../drivers/with_deadline.ts";
 
 /**
@@ -243,7 +243,7 @@ export class PlaybackRegistry {
     await driver.close();
   }
 
-  async #play(
+  #play(
     driver: Driver,
     plan: PlaybackPlan,
     body: z.infer<typeof StartPlaybackBody>,
@@ -252,10 +252,11 @@ export class PlaybackRegistry {
     const given = Object.values(body.memory ?? {});
     // an Android playback has a device session of its own; the shared browser keeps its pages
     // (a playback given a tab plays on the page it finds there)
-    const secrets = driver.platform === "android"
-      ? given
-      : await enterBrowser(driver, given, { keepPage: body.tab !== undefined });
+    const shared = driver.platform !== "android";
+    const secrets = shared ? browserSecrets(driver, given) : given;
     return startPlayback(driver, this.#store, plan, {
+      // once the browser is this playback's (a second start gets 409 with the page untouched)
+      ...(shared && !body.tab ? { prepare: () => blankPage(driver) } : {}),
       timing: body.timing,
       onError: body.on_error,
       ...(body.test_id ? { testId: body.test_id } : {}),

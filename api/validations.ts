@@ -30,7 +30,7 @@ import { ApiError, httpUrl, noQuery, parseInput, pathId, readJson } from "./erro
 import { resolveId } from "./_ids.ts";
 import { stopRun } from "./_stop_run.ts";
 import { describeRoute } from "./openapi.ts";
-import { enterBrowser, leaveBrowser } from "./_shared_browser.ts";
+import { blankPage, browserSecrets, leaveBrowser } from "./_shared_browser.ts";
 import {
   endsWithin,
   MemoryValues,
@@ -127,8 +127,10 @@ export class ValidationRegistry {
         throw err;
       });
       const driver = await this.#driver;
-      // the browser is where the last run left it: this validation keeps their secrets out too
-      const secrets = await enterBrowser(driver, Object.values(body.memory ?? {}));
+      // the browser is where the last run left it (no other validation runs there: 409 above):
+      // this one starts on about:blank, and keeps the earlier runs' secrets out too
+      const secrets = browserSecrets(driver, Object.values(body.memory ?? {}));
+      await blankPage(driver);
       const started = await startValidation(driver, this.#store, sessionId, {
         policy: body.policy,
         maxIterations: body.max_iterations ?? DEFAULT_MAX_ITERATIONS,

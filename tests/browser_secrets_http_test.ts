@@ -105,6 +105,8 @@ interface Fixture {
   post(path: string, body: unknown): Promise<[number, string]>;
   /** Starts a validation and waits for its report. */
   validate(body: unknown): Promise<Record<string, unknown>>;
+  /** Waits for a run's report (`/v1/playbacks/<id>` or `/v1/validations/<id>`). */
+  poll(path: string): Promise<Record<string, unknown>>;
   /** Starts a playback and waits for its report. */
   play(body: unknown): Promise<Record<string, unknown>>;
   sse: ReturnType<typeof collect>;
@@ -173,7 +175,7 @@ async function withServe(
       assertEquals(status, 202, text);
       return await poll(`/v1/playbacks/${JSON.parse(text).playback_id}`);
     };
-    await body({ dir, db, lock, sessionId, answers, get, post, validate, play, sse });
+    await body({ dir, db, lock, sessionId, answers, get, post, poll, validate, play, sse });
 
     // every stored event, as the API gives it, and the SSE stream's copy of it
     const all = await get("/v1/events?limit=10000");
@@ -263,10 +265,30 @@ Deno.test("CAIRN_BROWSER_WS: playbacks and validations drive one tab; a validati
   try {
     const env = { CAIRN_BROWSER_WS: browser.browser.wsEndpoint() };
     await withServe(env, [PIN, PIN2, BLAZED], async (f) => {
+      const tab = (await browser.browser.pages())[0]!;
+      // a second start while a playback runs is a 409 that leaves the running one's page alone
+      const [first, firstText] = await f.post("/v1/playbacks", {
+        actions: [
+          { action: "navigate", url: f.lock, timestamp_ms: 0 },
+          { action: "click", selectors: { text: "Unlock" }, timestamp_ms: 1_500 },
+        ],
+        timing: "recorded",
+      });
+      assertEquals(first, 202, firstText);
+      for (let i = 0; i < 50 && tab.url() !== f.lock; i++) {
+        await new Promise((r) => setTimeout(r, 100));
+      }
+      const [busy, busyText] = await f.post("/v1/playbacks", {
+        actions: [{ action: "navigate", url: f.lock, timestamp_ms: 0 }],
+      });
+      assertEquals(busy, 409, busyText);
+      assertEquals(tab.url(), f.lock);
+      const ran = await f.poll(`/v1/playbacks/${JSON.parse(firstText).playback_id}`);
+      assertEquals(ran.status, "completed", JSON.stringify(ran));
+
       const given = await f.validate({ url: f.lock, policy: "ci", memory: { password: PIN } });
       assertEquals(given.status, "stable", JSON.stringify(given.steps));
       // the remote browser's tab is where the validation left it
-      const tab = (await browser.browser.pages())[0]!;
       assertEquals(tab.url(), `${f.lock}?code=${PIN}`);
 
       // a playback on that tab (tab given: it plays on the page it finds there)
