@@ -122,6 +122,20 @@ async function withServe(
   body: (f: Fixture) => Promise<void>,
 ): Promise<void> {
   const dir = await Deno.makeTempDir({ prefix: "cairn-browser-secrets-" });
+  try {
+    await serveIn(dir, env, secrets, body);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+}
+
+/** {@linkcode withServe} in `dir` (removed by the caller, pass or fail). */
+async function serveIn(
+  dir: string,
+  env: Record<string, string>,
+  secrets: string[],
+  body: (f: Fixture) => Promise<void>,
+): Promise<void> {
   const pages = `${dir}/pages`;
   await Deno.mkdir(pages);
   await Deno.writeTextFile(`${pages}/lock.html`, PAGE);
@@ -197,14 +211,10 @@ async function withServe(
     }
     await web.close();
   }
-  try {
-    const bytes = await dbBytes(db);
-    // the scan sees what the runs stored: the url Unlock wrote, its pin taken out
-    assert(bytes.includes("lock.html?code=[redacted]"), "no scrubbed url in the SQLite file");
-    for (const s of secrets) assertNoSecret(bytes, s, "the SQLite file");
-  } finally {
-    await Deno.remove(dir, { recursive: true });
-  }
+  const bytes = await dbBytes(db);
+  // the scan sees what the runs stored: the url Unlock wrote, its pin taken out
+  assert(bytes.includes("lock.html?code=[redacted]"), "no scrubbed url in the SQLite file");
+  for (const s of secrets) assertNoSecret(bytes, s, "the SQLite file");
 }
 
 /** The page url of the opening navigate (plan action 0) of a validation's `n`th replay. */
