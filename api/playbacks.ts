@@ -45,6 +45,7 @@ import { bareId, resolveId } from "./_ids.ts";
 import { stopRun } from "./_stop_run.ts";
 import { NotFoundError } from "../events/event_store.ts";
 import { describeRoute } from "./openapi.ts";
+import { blankPage, browserSecrets, leaveBrowser } from "./_shared_browser.ts";
 import { withDeadline } from "../drivers/with_deadline.ts";
 
 /**
@@ -143,13 +144,6 @@ export class PlaybackRegistry {
   #closing: Promise<void> | undefined;
   /** Aborted by `close`: the running playbacks stop. */
   #stop = new AbortController();
-  /**
-   * The memory values given to playbacks in the shared browser since it launched: a later
-   * playback starts on the page an earlier one left (`lock.html?code=<pin>`), so each of them is
-   * taken out of its events too, given or not.
-   */
-  #browserSecrets = new Set<string>();
-
   constructor(store: EventStore, options: PlaybackRegistryOptions = {}) {
     this.#store = store;
     this.#options = options;
@@ -244,8 +238,10 @@ export class PlaybackRegistry {
   async #closeBrowser(): Promise<void> {
     const d = this.#driver;
     this.#driver = undefined;
-    this.#browserSecrets = new Set();
-    if (d) await (await d.catch(() => undefined))?.close();
+    const driver = await d?.catch(() => undefined);
+    if (!driver) return;
+    leaveBrowser(driver);
+    await driver.close();
   }
 
   #play(
@@ -256,17 +252,19 @@ export class PlaybackRegistry {
   ) {
     const given = Object.values(body.memory ?? {});
     // an Android playback has a device session of its own; the shared browser keeps its pages
+    // (a playback given a tab plays on the page it finds there)
     const shared = driver.platform !== "android";
-    if (shared) { for (const v of given) this.#browserSecrets.add(v); }
-    const secrets = shared ? [...this.#browserSecrets] : given;
+    const secrets = shared ? browserSecrets(driver, given) : given;
     return startPlayback(driver, this.#store, plan, {
+      // once the browser is this playback's (a second start gets 409 with the page untouched)
+      ...(shared && !body.tab ? { prepare: () => blankPage(driver) } : {}),
       timing: body.timing,
       onError: body.on_error,
       ...(body.test_id ? { testId: body.test_id } : {}),
       ...(body.auto_boundary ? { autoBoundary: true } : {}),
       ...(body.value_overrides ? { valueOverrides: body.value_overrides } : {}),
       // as replay --memory: the values are secrets, used for the templates and scrubbed from
-      // every event stored (with those of the earlier playbacks in this browser)
+      // every event stored (with those of the earlier runs in this browser)
       ...(body.memory && given.length > 0 ? { memory: body.memory } : {}),
       ...(secrets.length > 0 ? { secrets } : {}),
       ...(body.tab ? { tab: body.tab } : {}),

@@ -30,6 +30,7 @@ import { ApiError, httpUrl, noQuery, parseInput, pathId, readJson } from "./erro
 import { resolveId } from "./_ids.ts";
 import { stopRun } from "./_stop_run.ts";
 import { describeRoute } from "./openapi.ts";
+import { blankPage, browserSecrets, leaveBrowser } from "./_shared_browser.ts";
 import {
   endsWithin,
   MemoryValues,
@@ -126,6 +127,10 @@ export class ValidationRegistry {
         throw err;
       });
       const driver = await this.#driver;
+      // the browser is where the last run left it (no other validation runs there: 409 above):
+      // this one starts on about:blank, and keeps the earlier runs' secrets out too
+      const secrets = browserSecrets(driver, Object.values(body.memory ?? {}));
+      await blankPage(driver);
       const started = await startValidation(driver, this.#store, sessionId, {
         policy: body.policy,
         maxIterations: body.max_iterations ?? DEFAULT_MAX_ITERATIONS,
@@ -133,6 +138,7 @@ export class ValidationRegistry {
         ...(body.mode ? { mode: body.mode } : {}),
         ...(body.heuristics ? { heuristics: body.heuristics } : {}),
         ...(body.memory ? { memory: body.memory } : {}),
+        ...(secrets.length > 0 ? { secrets } : {}),
         ...(this.#options.locateWaitMs !== undefined
           ? { locateWaitMs: this.#options.locateWaitMs }
           : {}),
@@ -189,7 +195,10 @@ export class ValidationRegistry {
   async #closeBrowser(): Promise<void> {
     const d = this.#driver;
     this.#driver = undefined;
-    if (d) await (await d.catch(() => undefined))?.close();
+    const driver = await d?.catch(() => undefined);
+    if (!driver) return;
+    leaveBrowser(driver);
+    await driver.close();
   }
 
   /**

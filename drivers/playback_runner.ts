@@ -105,6 +105,11 @@ export interface PlaybackOptions {
   screenshotDir?: string;
   /** Playback id (default: a random `pb-…`). */
   playbackId?: string;
+  /**
+   * Called once the browser is this playback's (no other playback runs on it), before the run
+   * begins: `cairn serve` opens about:blank there, so nothing of the last run's page is left.
+   */
+  prepare?: () => Promise<void>;
   /** Memory the run starts with (over the plan's defaults). */
   memory?: Readonly<Record<string, string>>;
   /**
@@ -205,6 +210,7 @@ export async function startPlayback(
   if (busy.has(key)) throw new PlaybackBusyError();
   busy.add(key);
   try {
+    await options.prepare?.();
     const run = new Run(driver, store, plan, options);
     await run.begin();
     const done = run.play().finally(() => busy.delete(key));

@@ -81,6 +81,12 @@ export interface ValidationOptions {
    * replays only, never stored (not in an event, the trail or the report).
    */
   memory?: Readonly<Record<string, string>>;
+  /**
+   * More values kept out of every event and blob the validation stores, as `memory`'s are: those
+   * given to earlier runs in the same browser (`cairn serve`), whose page the first replay may
+   * start on.
+   */
+  secrets?: readonly string[];
   /** One line per iteration and per step. */
   onProgress?: (line: string) => void;
   /** How long a lookup waits for the page before the cascade gives up (default 1 000 ms). */
@@ -376,15 +382,24 @@ class Loop {
     readonly options: ValidationOptions,
   ) {
     for (const v of Object.values(options.memory ?? {})) this.#secrets.add(v);
+    for (const v of options.secrets ?? []) this.#secrets.add(v);
   }
 
   async apply(command: ValidationCommand): Promise<void> {
-    const events: NewEvent[] = decide(command, this.state);
+    const events = decide(command, this.state).map((e) => this.#scrubbed(e));
     const res = await this.store.append(this.streamId, events, {
       expectedVersion: this.#version === 0 ? "no_stream" : this.#version,
     });
     this.#version = res.streamVersion;
     for (const e of events) this.state = evolve(this.state, e);
+  }
+
+  /**
+   * An event of the validation's own stream with the secrets taken out: a message or evidence
+   * may quote a page's url (`… the browser still shows lock.html?code=<pin>`).
+   */
+  #scrubbed(event: NewEvent): NewEvent {
+    return { ...event, data: this.#secrets.value(event.data) } as NewEvent;
   }
 
   #say(line: string): void {
@@ -419,7 +434,7 @@ class Loop {
    * Ends the stream as `failed` with the trail the loop is on, no step changed; never throws.
    */
   async #endFailed(message: string, line: string): Promise<void> {
-    const event: NewEvent = {
+    const event = this.#scrubbed({
       type: "ValidationCompleted",
       data: {
         status: "failed",
@@ -433,14 +448,14 @@ class Loop {
         })),
         message,
       },
-    };
+    });
     try {
       const res = await this.store.append(this.streamId, [event], {
         expectedVersion: this.#version,
       });
       this.#version = res.streamVersion;
       this.state = evolve(this.state, event);
-      this.#say(line);
+      this.#say(this.#secrets.text(line));
     } catch {
       // The store refuses even this: the caller still gets the loop's own error.
     }

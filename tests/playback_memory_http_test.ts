@@ -181,8 +181,8 @@ Deno.test("POST /v1/playbacks memory: a null secret plays from the value given, 
       events: { type: string }[];
     };
     assertEquals(page.events.filter((e) => e.type === "PlaybackCompleted").length, 2);
-    // the second playback starts on the page the first left (lock.html?code=<pin>): its
-    // page_url is scrubbed though it was given no memory
+    // the second playback, given no memory, starts on about:blank, not on the page the first
+    // left (lock.html?code=<pin>); the first's value would be scrubbed from it anyway
     for (const [path, text] of answers) assertNoSecret(text, PIN, path);
     // the scan sees what the playbacks stored: the scrubbed url and the unlocked text
     const all = answers.map(([, t]) => t).join("\n");
