@@ -269,6 +269,9 @@ function durableAncestor(
 export function rankSelectors(table: ScreenTable, node: number, options: RankOptions): Candidate[] {
   const web = options.platform === "web";
   const n = table.node(node);
+  if (web && (options.level ?? 1) >= 2 && PAGE_ROLES.has(n.role ?? n.className ?? "")) {
+    return pageCandidates(n, options);
+  }
   const out: Candidate[] = [];
   const seen = new Set<string>();
   const add = (c: Candidate) => {
@@ -435,6 +438,44 @@ export function rankSelectors(table: ScreenTable, node: number, options: RankOpt
   if (editable) demoteEditableText(out);
   if (v2web) refineWeb(table, node, out, options, labelText);
   return out.sort((a, b) => (a.rejected ? 1 : 0) - (b.rejected ? 1 : 0) || a.score - b.score);
+}
+
+/** Roles of the page itself (Chrome's root, the document): no lookup finds them by role. */
+const PAGE_ROLES: ReadonlySet<string> = new Set(["RootWebArea", "WebArea", "document"]);
+
+/**
+ * v2, web: an action on the page itself (a click on its background, the hit test's root). A
+ * role + name of the root (`RootWebArea "Shop"`) names no element the player can look up, so
+ * the page is `cssPath: body`, as the Chrome Recorder writes a click on the body, with the point
+ * (the player clicks the page there, refusing it when a control is there now). The body is one
+ * per page: exact, so strict mode takes it too.
+ */
+function pageCandidates(n: UiNode, options: RankOptions): Candidate[] {
+  const out: Candidate[] = [
+    {
+      selector: { cssPath: "body" },
+      score: WEB_CSS_PATH_SCORE,
+      family: "cssPath",
+      matches: 1,
+      exact: true,
+    },
+  ];
+  if (options.point) {
+    const sel: Selector = { xy: [Math.round(options.point.x), Math.round(options.point.y)] };
+    if (options.size) sel.viewport = { width: options.size.width, height: options.size.height };
+    out.push({ selector: sel, score: WEB_XY_SCORE, family: "xy", matches: 1 });
+  }
+  const role = n.role ?? n.className;
+  if (n.name && role) {
+    out.push({
+      selector: { role, name: n.name },
+      score: WEB_ROLE_NAME_SCORE,
+      family: "roleName",
+      matches: -1,
+      rejected: `the page itself (${role}): no lookup finds it by role`,
+    });
+  }
+  return out;
 }
 
 const WITH_ANCHOR_PENALTY = WITH_PARENT_PENALTY; // scoped to the row that shows a text
@@ -854,8 +895,10 @@ export function shapeForMode(candidates: Candidate[], mode: SelectorMode): Candi
     // role + name, or a recorder's accessible name alone (`aria/Submit`)
     const roleName = c.family === "roleName" && s.name !== undefined &&
       Object.keys(s).every((k) => k === "role" || k === "name");
-    c.exact = plain && order !== undefined &&
-      (roleName || Object.keys(s).length === 1 && c.family !== "roleName");
+    // the page itself ({@linkcode pageCandidates}): its body, one per page
+    const page = c.exact === true && s.cssPath === "body" && Object.keys(s).length === 1;
+    c.exact = page || plain && order !== undefined &&
+        (roleName || Object.keys(s).length === 1 && c.family !== "roleName");
     if (c.exact) c.score = order! + Math.max(0, c.score - WEB_FAMILY_SCORE[c.family]!) / 10;
   }
   return out.sort((a, b) => (a.rejected ? 1 : 0) - (b.rejected ? 1 : 0) || a.score - b.score);
