@@ -115,3 +115,66 @@ Deno.test("optimize() v2 writes a tap on the page's background as the body at th
     await Deno.remove(dir, { recursive: true });
   }
 });
+
+Deno.test("optimize() v2 names a contenteditable and a scroll container by their aria-label, not their content, and the flexible trail replays on other content", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "cairn-v2-labels-" });
+  const server = serveFolder();
+  const db = `${dir}/cairn.db`;
+  const url = `${server.url}${PAGE}`;
+  try {
+    const id = await blaze(db, url, async (s, snap) => {
+      const editor = refIn(snap, "Editor");
+      assert((await s.call("tap", { ref: editor, step: "Open the editor" })).ok);
+      const typed = await s.call("type", { ref: editor, text: " there", clear: false });
+      assert(typed.ok, typed.error);
+      const scroller = refIn(snap, "Scroller");
+      assert((await s.call("tap", { ref: scroller, step: "Scroll the list" })).ok);
+      const scrolled = await s.call("scroll", { ref: scroller, direction: "down" });
+      assert(scrolled.ok, scrolled.error);
+    });
+    const store = SqliteEventStore.open(db);
+    try {
+      const { trail } = await projectSessionTrail(store, id, {
+        heuristics: "v2",
+        mode: "flexible",
+      });
+      const actions = trail.trail.flatMap((s) => s.recording ?? []);
+      assertEquals(
+        actions.map((a) => [a.kind, a.selector]),
+        [
+          // the tap that focused the editor moved into the typing
+          ["inputText", { ariaLabel: "Editor" }],
+          ["tap", { ariaLabel: "Scroller" }],
+          ["scroll", { ariaLabel: "Scroller" }],
+        ],
+      );
+      // adaptive keeps no content text in its fallbacks either
+      const adaptive = (await projectSessionTrail(store, id, { heuristics: "v2" })).trail;
+      for (
+        const [kind, label] of [
+          ["inputText", "Editor"],
+          ["tap", "Scroller"],
+          ["scroll", "Scroller"],
+        ] as const
+      ) {
+        const sels = selectorsOf(adaptive, kind);
+        assertEquals(sels[0], { ariaLabel: label });
+        assert(sels.every((s) => s.text !== "hi" && s.text !== "inner"), JSON.stringify(sels));
+      }
+      for (const page of [url, `${url}?changed`]) {
+        const { report, out } = await replay(store, trail, page);
+        assertEquals(
+          report.results.filter((r) => r.status !== "ok"),
+          [],
+          `${page}: ${JSON.stringify(report.results, null, 1)}`,
+        );
+        assertEquals(out, "scrolled true", page);
+      }
+    } finally {
+      store.close();
+    }
+  } finally {
+    await server.close();
+    await Deno.remove(dir, { recursive: true });
+  }
+});

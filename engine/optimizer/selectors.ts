@@ -108,6 +108,11 @@ export function isEditable(node: UiNode): boolean {
   return EDITABLE.test(node.className);
 }
 
+/** Web: an element whose content the user edits (contenteditable, Chrome's `editable` state). */
+function editableContent(node: UiNode): boolean {
+  return node.attrs?.editable === "true";
+}
+
 /** Options of {@linkcode rankSelectors}. */
 export interface RankOptions {
   platform: "web" | "android" | "ios";
@@ -303,7 +308,8 @@ export function rankSelectors(table: ScreenTable, node: number, options: RankOpt
   if (timed) {
     bases = bases.map((b) => b.family === "contentDescription" ? { ...b, rejected: timed } : b);
   }
-  const editable = isEditable(n);
+  // v2, web: contenteditable content (AX `editable`) too: its text is what was typed there
+  const editable = isEditable(n) || (web && (options.level ?? 1) >= 2 && editableContent(n));
   // A control without text of its own (a button around a label): its one label's text.
   let labelText: string | undefined;
   if (!n.text && options.excludeText !== true && !editable) {
@@ -440,6 +446,10 @@ export function rankSelectors(table: ScreenTable, node: number, options: RankOpt
   return out.sort((a, b) => (a.rejected ? 1 : 0) - (b.rejected ? 1 : 0) || a.score - b.score);
 }
 
+/** Roles of containers: their text is what they hold, not what they are. */
+const CONTAINER_ROLES =
+  /^(generic|group|region|section|article|main|complementary|navigation|form|dialog|list|log|feed|tabpanel|document|application|textbox)$/i;
+
 /** Roles of the page itself (Chrome's root, the document): no lookup finds them by role. */
 const PAGE_ROLES: ReadonlySet<string> = new Set(["RootWebArea", "WebArea", "document"]);
 
@@ -517,7 +527,7 @@ function refineWeb(
 ): void {
   const n = table.node(node);
   const value = options.excludeText === true;
-  const editable = isEditable(n);
+  const editable = isEditable(n) || editableContent(n);
   const ok = (c: Candidate) => !c.rejected && c.matches === 1;
   // Copy with numbers: a pattern of the whole text the element shows.
   const dynamic = new Map<Candidate, string>();
@@ -611,6 +621,23 @@ function refineWeb(
     const t = c.selector.text;
     if (!c.rejected && named && t !== undefined && !/[\p{L}\p{N}]/u.test(t)) {
       c.rejected = "a glyph, not a name: the label names the control";
+    }
+  }
+  // A container's text is its content, which changes (a scroll container's "inner", an
+  // editor's "hi"): its aria-label is its name, and flexible mode must not prefer the content.
+  const label = out.find((c) =>
+    ok(c) && c.family === "contentDescription" && c.selector.childOf === undefined &&
+    c.selector.index === undefined
+  );
+  if (label && (editable || n.scrollable || CONTAINER_ROLES.test(n.role ?? n.className))) {
+    const name = norm(label.selector.ariaLabel ?? "");
+    for (const c of out) {
+      const s = c.selector;
+      if (c.rejected || (s.text === undefined && s.textRegex === undefined)) continue;
+      if (s.text !== undefined && norm(s.text) === name) continue;
+      c.rejected = `content of a ${n.role ?? n.className}, not its name: the aria-label ${
+        JSON.stringify(label.selector.ariaLabel)
+      } names it`;
     }
   }
   // Coordinates the player would refuse.
