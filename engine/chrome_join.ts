@@ -334,6 +334,12 @@ export function joinChromeHierarchy(raw: ChromeCdpResults, page: ChromePageInfo)
         continue;
       }
       index = push(node, domIndex, parent);
+      if (isPasswordField(node)) {
+        // its mask (`StaticText "••••••••"`, one bullet a character) tells the password's
+        // length: neither it nor the masked value is captured
+        if (node.value !== undefined && node.value !== "") node.value = PASSWORD_MASK;
+        continue;
+      }
     }
     const kids = ax.childIds ?? [];
     for (let i = kids.length - 1; i >= 0; i--) {
@@ -351,6 +357,17 @@ export function joinChromeHierarchy(raw: ChromeCdpResults, page: ChromePageInfo)
   };
   if (page.title) result.title = page.title;
   return result;
+}
+
+/**
+ * What a password field with a value shows as its value: a fixed mask, whatever the password's
+ * length (Chrome's masked value has one bullet a character).
+ */
+export const PASSWORD_MASK = "[redacted]";
+
+/** A password input (`<input type=password>`). */
+function isPasswordField(node: ChromeNode): boolean {
+  return node.tag === "input" && node.dom?.type?.toLowerCase() === "password";
 }
 
 function domIndexOf(ax: AXNodeLike, dom: DomIndex | undefined): number {

@@ -40,7 +40,7 @@ export { type SnapshotEntry, snapshotTree } from "./snapshot_tree.ts";
 export interface RenderSnapshotOptions {
   /** Append each element's bounds, `{x:120,y:450,w:200,h:40}`. */
   bounds?: boolean;
-  /** Include off-screen and hidden elements, marked `[offscreen]` / `[hidden]`. Otherwise they are counted in a last `(N offscreen)` line. */
+  /** Include off-screen and hidden elements, marked `[offscreen]` / `[hidden]`. Otherwise the off-screen ones (outside the viewport, not the hidden) are counted in a last `(N offscreen)` line. */
   offscreen?: boolean;
   /** Show at most this many levels; an element whose children are cut shows `[+N]` (N elements below). */
   depth?: number;
@@ -189,14 +189,16 @@ export function renderSnapshot(screen: Screen, options: RenderSnapshotOptions = 
     for (const k of e.children) c += (shown(k) ? 1 : 0) + countShown(k);
     return c;
   };
+  // hidden elements (a select's closed popup, a password's mask) are not counted: only what
+  // lies outside the viewport is offscreen; `offscreen: true` shows both, marked
   const countSkipped = (e: SnapshotEntry): number => {
-    let c = shown(e) ? 0 : 1;
+    let c = shown(e) || e.hidden ? 0 : 1;
     for (const k of e.children) c += countSkipped(k);
     return c;
   };
   const render = (e: SnapshotEntry, level: number) => {
     if (!shown(e)) {
-      skipped++;
+      if (!e.hidden) skipped++;
       for (const c of e.children) render(c, level);
       return;
     }

@@ -240,3 +240,69 @@ Deno.test("BlazeSession redacts a secret typed into the focused field without a 
     await cleanup();
   }
 });
+
+/**
+ * What the stored hierarchies and the agent's snapshots hold of the password field after
+ * typing `password`: the field's nodes as stored (value, children) and every line of an
+ * `offscreen: true` snapshot about it; plus every stored text and result, for mask characters.
+ */
+async function passwordTraces(password: string): Promise<{
+  fields: string[];
+  lines: string[];
+  masks: string[];
+}> {
+  const lines: string[] = [];
+  const { events, stored, results, store, cleanup } = await blaze(async ({ call }) => {
+    const snap = (await call("snapshot", {})).output;
+    const typed = await call("type", { ref: refIn(snap, "Password"), text: password });
+    assert(typed.ok, typed.error);
+    const all = (await call("snapshot", { offscreen: true })).output.split("\n");
+    const at = all.findIndex((l) => l.includes('textbox "Password"'));
+    assert(at >= 0, all.join("\n"));
+    const indent = all[at]!.search(/\S/);
+    lines.push(all[at]!);
+    for (const l of all.slice(at + 1)) {
+      if (l.search(/\S/) <= indent) break;
+      lines.push(l); // the field's children, as the agent sees them
+    }
+  });
+  try {
+    const fields: string[] = [];
+    // events and exports as stored; hierarchy blobs as UTF-8 below (a screenshot's bytes are
+    // no text, and windows-1252 reads 0x95 in them as a bullet)
+    const texts = [
+      ...stored.filter((s) => !s.where.startsWith("blob ")).map((s) => s.text),
+      ...results.map((r) => JSON.stringify(r)),
+    ];
+    for (const e of events) {
+      if (e.type !== "ScreenCaptured") continue;
+      const json = new TextDecoder().decode((await store.getBlob(e.data.hierarchy.hash)).bytes);
+      texts.push(json);
+      const nodes = JSON.parse(json).nodes as { dom?: { type?: string }; children?: number[] }[];
+      for (const n of nodes) {
+        if (n.dom?.type !== "password") continue;
+        const kids = (n.children ?? []).map((i) => nodes[i]);
+        fields.push(JSON.stringify({ ...n, children: kids, backendNodeId: 0 }));
+      }
+    }
+    const masks = texts.flatMap((t) => t.match(/[\u2022\u25CF]+|\\u2022|\\u25cf/gi) ?? []);
+    return { fields, lines, masks };
+  } finally {
+    await cleanup();
+  }
+}
+
+Deno.test("BlazeSession keeps a password's length out of every stored hierarchy, event and blob, and out of its snapshots", async () => {
+  const short = await passwordTraces("abc");
+  const long = await passwordTraces("hunter22hunter22");
+  for (const t of [short, long]) {
+    // no mask characters anywhere (Chrome shows one bullet a character under the field)
+    assertEquals(t.masks, []);
+    assert(t.fields.length > 0);
+  }
+  // the field looks the same whatever the password's length
+  assertEquals(short.fields, long.fields);
+  assertEquals(short.lines, long.lines);
+  assertEquals(long.lines.length, 1, long.lines.join("\n"));
+  assert(long.fields.every((f) => !f.includes('"StaticText"')), long.fields.join("\n"));
+});

@@ -153,3 +153,22 @@ Deno.test("optimize() v2 takes the recorder's own target over a hit test on a sc
     await Deno.remove(dir, { recursive: true });
   }
 });
+
+Deno.test("HumanRecorder reads an action's role and name off the clicked element when its screen before is an earlier one", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "cairn-recorder-name-" });
+  const server = serveFolder();
+  const store = SqliteEventStore.open(`${dir}/cairn.db`);
+  try {
+    // each button named after its row: the stale screen shows "Add Cherry" at the point
+    const { events } = await recordShiftedClick(store, `${server.url}${PAGE}?named`);
+    const tap = events.find((e) => e.type === "ActionPerformed" && e.data.kind === "tap");
+    assert(tap?.type === "ActionPerformed");
+    assertEquals(tap.data.toolParams?.screenBefore, "earlier");
+    assertEquals(tap.data.target?.selectors?.name, "Add Banana");
+    assertEquals([tap.data.target?.role, tap.data.target?.name], ["button", "Add Banana"]);
+  } finally {
+    store.close();
+    await server.close();
+    await Deno.remove(dir, { recursive: true });
+  }
+});

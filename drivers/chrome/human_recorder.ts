@@ -585,8 +585,11 @@ export class HumanRecorder {
     }
     const actionId = crypto.randomUUID();
     const selectors = msg.selectors ?? {};
-    const role = node?.role ?? node?.className ?? selectors.role;
-    const name = node?.name ?? node?.text ?? selectors.name;
+    // an earlier screen is not the page at the click: its hit test may be another element, so
+    // the role and name are read live off the clicked element, as the selectors are
+    const hit = screenBefore === "earlier" ? undefined : node;
+    const role = hit?.role ?? hit?.className ?? selectors.role;
+    const name = hit?.name ?? hit?.text ?? selectors.name;
     const params: Record<string, unknown> = {
       ...(scrolled.success ? { scrollX: scrolled.data.x, scrollY: scrolled.data.y } : {}),
       ...(screenBefore && !pageScroll

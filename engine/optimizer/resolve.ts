@@ -211,7 +211,8 @@ function byTarget(a: DraftAction, table: ScreenTable): number | undefined {
 /**
  * v2: an assertion or read keeps the element the agent named (its recorded role and name) when
  * the point hit a node inside it: the agent checked the button "Checkout (2 items) $37.50",
- * not the "2 items" span under the point.
+ * not the "2 items" span under the point. On the web any blaze action does: the agent scrolled
+ * the container "Scroller", not the "inner" block under its center.
  */
 function keepTarget(a: DraftAction, table: ScreenTable, hit: number): number {
   const t = byTarget(a, table);
@@ -264,10 +265,18 @@ function resolveNode(
         }): keeping xy`,
       );
     } else {
-      if (CLIMB_KINDS.has(a.kind) && !table.node(hit).clickable) {
+      // v2, web: any action of a blaze session keeps the element the agent named when the
+      // point hit a node inside it (the scroll container "Scroller", not the "inner" block
+      // under its center), before a climb to a clickable ancestor (a document listener makes
+      // the page's root one) can take it elsewhere
+      const named = web2 && d.source !== "human" && !VALUE_KINDS.has(a.kind);
+      const kept = named ? keepTarget(a, table, hit) : hit;
+      if (kept !== hit) hit = kept;
+      else if (CLIMB_KINDS.has(a.kind) && !table.node(hit).clickable) {
         const up = table.ancestors(hit).slice(0, MAX_CLIMB).find((i) => table.node(i).clickable);
         if (up !== undefined) hit = up;
       }
+      // v2: a read or an assertion keeps the element the agent named
       if (level >= 2 && VALUE_KINDS.has(a.kind)) hit = keepTarget(a, table, hit);
       if (android) {
         const t = androidTarget(table, hit, d.point, a.kind);

@@ -108,6 +108,11 @@ export function isEditable(node: UiNode): boolean {
   return EDITABLE.test(node.className);
 }
 
+/** Web: an element whose content the user edits (contenteditable, Chrome's `editable` state). */
+function editableContent(node: UiNode): boolean {
+  return node.attrs?.editable === "true";
+}
+
 /** Options of {@linkcode rankSelectors}. */
 export interface RankOptions {
   platform: "web" | "android" | "ios";
@@ -269,6 +274,9 @@ function durableAncestor(
 export function rankSelectors(table: ScreenTable, node: number, options: RankOptions): Candidate[] {
   const web = options.platform === "web";
   const n = table.node(node);
+  if (web && (options.level ?? 1) >= 2 && PAGE_ROLES.has(n.role ?? n.className ?? "")) {
+    return pageCandidates(n, options);
+  }
   const out: Candidate[] = [];
   const seen = new Set<string>();
   const add = (c: Candidate) => {
@@ -300,7 +308,8 @@ export function rankSelectors(table: ScreenTable, node: number, options: RankOpt
   if (timed) {
     bases = bases.map((b) => b.family === "contentDescription" ? { ...b, rejected: timed } : b);
   }
-  const editable = isEditable(n);
+  // v2, web: contenteditable content (AX `editable`) too: its text is what was typed there
+  const editable = isEditable(n) || (web && (options.level ?? 1) >= 2 && editableContent(n));
   // A control without text of its own (a button around a label): its one label's text.
   let labelText: string | undefined;
   if (!n.text && options.excludeText !== true && !editable) {
@@ -437,6 +446,48 @@ export function rankSelectors(table: ScreenTable, node: number, options: RankOpt
   return out.sort((a, b) => (a.rejected ? 1 : 0) - (b.rejected ? 1 : 0) || a.score - b.score);
 }
 
+/** Roles of containers: their text is what they hold, not what they are. */
+const CONTAINER_ROLES =
+  /^(generic|group|region|section|article|main|complementary|navigation|form|dialog|list|log|feed|tabpanel|document|application|textbox)$/i;
+
+/** Roles of the page itself (Chrome's root, the document): no lookup finds them by role. */
+const PAGE_ROLES: ReadonlySet<string> = new Set(["RootWebArea", "WebArea", "document"]);
+
+/**
+ * v2, web: an action on the page itself (a click on its background, the hit test's root). A
+ * role + name of the root (`RootWebArea "Shop"`) names no element the player can look up, so
+ * the page is `cssPath: body`, as the Chrome Recorder writes a click on the body, with the point
+ * (the player clicks the page there, refusing it when a control is there now). The body is one
+ * per page: exact, so strict mode takes it too.
+ */
+function pageCandidates(n: UiNode, options: RankOptions): Candidate[] {
+  const out: Candidate[] = [
+    {
+      selector: { cssPath: "body" },
+      score: WEB_CSS_PATH_SCORE,
+      family: "cssPath",
+      matches: 1,
+      exact: true,
+    },
+  ];
+  if (options.point) {
+    const sel: Selector = { xy: [Math.round(options.point.x), Math.round(options.point.y)] };
+    if (options.size) sel.viewport = { width: options.size.width, height: options.size.height };
+    out.push({ selector: sel, score: WEB_XY_SCORE, family: "xy", matches: 1 });
+  }
+  const role = n.role ?? n.className;
+  if (n.name && role) {
+    out.push({
+      selector: { role, name: n.name },
+      score: WEB_ROLE_NAME_SCORE,
+      family: "roleName",
+      matches: -1,
+      rejected: `the page itself (${role}): no lookup finds it by role`,
+    });
+  }
+  return out;
+}
+
 const WITH_ANCHOR_PENALTY = WITH_PARENT_PENALTY; // scoped to the row that shows a text
 const SECOND_ANCHOR_PENALTY = 0.2;
 const DYNAMIC_PENALTY = 3; // a number in a name: kept only when nothing else is left
@@ -476,7 +527,7 @@ function refineWeb(
 ): void {
   const n = table.node(node);
   const value = options.excludeText === true;
-  const editable = isEditable(n);
+  const editable = isEditable(n) || editableContent(n);
   const ok = (c: Candidate) => !c.rejected && c.matches === 1;
   // Copy with numbers: a pattern of the whole text the element shows.
   const dynamic = new Map<Candidate, string>();
@@ -570,6 +621,23 @@ function refineWeb(
     const t = c.selector.text;
     if (!c.rejected && named && t !== undefined && !/[\p{L}\p{N}]/u.test(t)) {
       c.rejected = "a glyph, not a name: the label names the control";
+    }
+  }
+  // A container's text is its content, which changes (a scroll container's "inner", an
+  // editor's "hi"): its aria-label is its name, and flexible mode must not prefer the content.
+  const label = out.find((c) =>
+    ok(c) && c.family === "contentDescription" && c.selector.childOf === undefined &&
+    c.selector.index === undefined
+  );
+  if (label && (editable || n.scrollable || CONTAINER_ROLES.test(n.role ?? n.className))) {
+    const name = norm(label.selector.ariaLabel ?? "");
+    for (const c of out) {
+      const s = c.selector;
+      if (c.rejected || (s.text === undefined && s.textRegex === undefined)) continue;
+      if (s.text !== undefined && norm(s.text) === name) continue;
+      c.rejected = `content of a ${n.role ?? n.className}, not its name: the aria-label ${
+        JSON.stringify(label.selector.ariaLabel)
+      } names it`;
     }
   }
   // Coordinates the player would refuse.
@@ -854,8 +922,10 @@ export function shapeForMode(candidates: Candidate[], mode: SelectorMode): Candi
     // role + name, or a recorder's accessible name alone (`aria/Submit`)
     const roleName = c.family === "roleName" && s.name !== undefined &&
       Object.keys(s).every((k) => k === "role" || k === "name");
-    c.exact = plain && order !== undefined &&
-      (roleName || Object.keys(s).length === 1 && c.family !== "roleName");
+    // the page itself ({@linkcode pageCandidates}): its body, one per page
+    const page = c.exact === true && s.cssPath === "body" && Object.keys(s).length === 1;
+    c.exact = page || plain && order !== undefined &&
+        (roleName || Object.keys(s).length === 1 && c.family !== "roleName");
     if (c.exact) c.score = order! + Math.max(0, c.score - WEB_FAMILY_SCORE[c.family]!) / 10;
   }
   return out.sort((a, b) => (a.rejected ? 1 : 0) - (b.rejected ? 1 : 0) || a.score - b.score);

@@ -15,6 +15,7 @@
  */
 import type { SelectorMode, Target } from "./actions.ts";
 import { escapeRegex } from "../regex.ts";
+import { isPageCssPath } from "./coordinates.ts";
 
 /** A native lookup, the same shape as `FindQuery` of `drivers/driver.ts`. */
 export interface LookupQuery {
@@ -256,7 +257,12 @@ export function sanitizeCssPath(path: string): string {
  * ```
  */
 export function webCascade(target: Target, mode: SelectorMode = "adaptive"): CascadeLevel[] {
-  return levelsForMode(plannedInOrder(target, webLevels), target, mode);
+  const levels = levelsForMode(plannedInOrder(target, webLevels), target, mode);
+  // the page itself at a recorded point: act there (the body's center may hold anything)
+  if (!isPageCssPath(target.cssPath) || !levels.some((l) => l.strategy === "coordinates")) {
+    return levels;
+  }
+  return levels.filter((l) => l.strategy !== "css_path" || !isPageCssPath(l.selector));
 }
 
 /**

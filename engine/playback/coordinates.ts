@@ -92,6 +92,31 @@ export function nodeAt(
   return { node: best.node, ancestors: best.path.slice(0, -1).reverse() };
 }
 
+/** A CSS path naming the page itself (the Chrome Recorder's click on the body). */
+const PAGE_CSS = /^\s*(?:html|body|html\s*>\s*body)\s*$/i;
+
+/**
+ * Whether a recorded CSS path names the page itself (`body`, `html`, `html > body`): a click on
+ * the page's background, which the player acts on at the recorded point.
+ *
+ * @param cssPath the target's CSS path
+ * @returns true for the page
+ * @example
+ * ```ts
+ * if (!isPageCssPath("body") || isPageCssPath("body > div")) throw new Error();
+ * ```
+ */
+export function isPageCssPath(cssPath: string | undefined): boolean {
+  return cssPath !== undefined && PAGE_CSS.test(cssPath);
+}
+
+/** The page's own nodes: Chrome's root, the document, the body. */
+function isPageNode(n: UiNode): boolean {
+  const role = n.role ?? n.className;
+  return role === "RootWebArea" || role === "WebArea" || role === "document" ||
+    isPageCssPath(n.attrs?.cssPath);
+}
+
 const ANCESTORS_CHECKED = 3; // a label inside a button: the button is at most a few levels up
 
 function norm(s: string | undefined): string {
@@ -123,6 +148,21 @@ export function checkPointTarget(
   if (!hit) return { ok: false, reason: `no element at (${point.x}, ${point.y})` };
   const chain = [hit.node, ...hit.ancestors.slice(0, ANCESTORS_CHECKED)];
   const roleOf = (n: UiNode) => n.role ?? n.className;
+  if (!target.role && isPageCssPath(target.cssPath)) {
+    // the page itself (a click on its background): no control may be there now
+    const control = chain.find((n) =>
+      !isPageNode(n) && (n.clickable || n.checkable || n.hint !== undefined)
+    );
+    if (control) {
+      return {
+        ok: false,
+        reason: `the element at (${point.x}, ${point.y}) is a ${
+          roleOf(control)
+        }, the recording clicked the page's background`,
+      };
+    }
+    return { ok: true, role: roleOf(hit.node), node: hit.node };
+  }
   let node: UiNode | undefined;
   if (target.role) {
     node = chain.find((n) => roleOf(n) === target.role);
