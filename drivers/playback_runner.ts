@@ -361,6 +361,9 @@ class Run {
         source: this.plan.source,
         platform: this.plan.platform,
         actionsTotal: this.plan.actions.length,
+        ...(this.#sourceTotal < this.plan.actions.length
+          ? { addedActions: this.plan.actions.length - this.#sourceTotal }
+          : {}),
         timing: o.timing ?? "fast",
         onError: o.onError ?? "continue",
         ...(o.testId ? { testId: o.testId } : {}),
@@ -392,6 +395,7 @@ class Run {
 
   async #playAll(onCompleted: () => void): Promise<PlaybackReport> {
     let failedStop = false;
+    let anyFailed = false;
     let stopped: string | undefined;
     const actions = this.plan.actions;
     const signal = this.options.signal;
@@ -411,6 +415,7 @@ class Run {
         break;
       }
       const result = await this.#playOne(index, action);
+      if (result.status === "failed") anyFailed = true;
       if (action.storeAs && this.options.onError === "skip_dependent") {
         if (result.status === "ok" || result.status === "healed") {
           this.#unproduced.delete(action.storeAs);
@@ -427,11 +432,26 @@ class Run {
         failedStop = true;
         break;
       }
+      if (result.status === "failed" && index === 0 && action.type === "navigate") {
+        // Nothing opened: every later action would only wait out its timeout on a blank tab.
+        for (const [rest, skipped] of actions.entries()) {
+          if (rest === 0) continue;
+          await this.#skip(rest, skipped, {
+            status: "skipped",
+            errorCode: "skipped_dependency",
+            error: `Skipped: ${this.#name(0)} to ${action.url ?? "its url"} failed (${
+              result.errorCode ?? "failed"
+            }), so no page is open`,
+          });
+        }
+        break;
+      }
     }
     await this.#append([{
       type: "PlaybackCompleted",
       data: {
-        status: failedStop || this.#unresponsive ? "failed" : "completed",
+        // any failed action fails the playback, as a test run: `completed` means none failed
+        status: failedStop || anyFailed || this.#unresponsive ? "failed" : "completed",
         durationMs: Math.round(performance.now() - this.#started),
         ...(stopped ? { error: stopped } : {}),
       },
@@ -440,6 +460,24 @@ class Run {
     const report = await readPlaybackReport(this.store, this.id);
     if (!report) throw new Error(`Playback ${this.id} has no events`);
     return report;
+  }
+
+  /** Records an action as not played (its events only: nothing is asked of the page). */
+  async #skip(
+    index: number,
+    action: PlaybackAction,
+    rest: Pick<Completed, "status" | "errorCode" | "error">,
+  ): Promise<void> {
+    const n = this.#numbers[index];
+    const completed: Completed = {
+      index,
+      ...(n === undefined ? { added: true } : n !== index ? { sourceIndex: n } : {}),
+      action: action.type,
+      description: describeAction(action, this.plan.platform),
+      ...rest,
+      durationMs: 0,
+    };
+    await this.#append([{ type: "PlaybackActionCompleted", data: completed }]);
   }
 
   async #playOne(index: number, action: PlaybackAction): Promise<Completed> {
