@@ -119,6 +119,11 @@ export interface PlaybackOptions {
   overlay?: boolean;
   /** How long a lookup keeps retrying while the page settles before healing gives up (default 2 000 ms). */
   locateWaitMs?: number;
+  /**
+   * How long an assertion (assert_visible, assert_text, assert_not_visible) and a `wait` for an
+   * element keep retrying (default: up to the action timeout, as Playwright's `expect`).
+   */
+  expectWaitMs?: number;
   /** DOM quiet time awaited after an action that may navigate (default 50 ms; 0 skips). */
   settleAfterMs?: number;
   /** Sleep used by recorded timing (tests pass a recorder). */
@@ -432,7 +437,10 @@ class Run {
         failedStop = true;
         break;
       }
-      if (result.status === "failed" && index === 0 && action.type === "navigate") {
+      if (
+        result.status === "failed" && index === 0 && action.type === "navigate" &&
+        !signal?.aborted // a caller that stops the run here says why itself
+      ) {
         // Nothing opened: every later action would only wait out its timeout on a blank tab.
         for (const [rest, skipped] of actions.entries()) {
           if (rest === 0) continue;
@@ -853,9 +861,12 @@ class Run {
           expectation = `text ${JSON.stringify(expected)}`;
         }
         const started = performance.now();
+        const until = started + (this.options.expectWaitMs ?? Infinity);
         let actual = element?.text ?? "";
         for (let attempt = 0; !test(actual) && attempt < MAX_POLLS; attempt++) {
-          if (this.#left() < RESERVE_MS + POLL_MS || !level) {
+          if (
+            this.#left() < RESERVE_MS + POLL_MS || performance.now() + POLL_MS > until || !level
+          ) {
             throw new ActionFailure(
               "assertion_failed",
               `Expected ${expectation}, found ${JSON.stringify(actual)}${
@@ -919,7 +930,9 @@ class Run {
     // Playwright's `expect` does; other actions up to `locateWaitMs` before healing gives up.
     // Either leaves time to report why the element was not found.
     const wanted = ASSERTS.has(action.type)
-      ? action.type === "wait" && action.durationMs !== undefined ? action.durationMs : Infinity
+      ? action.type === "wait" && action.durationMs !== undefined
+        ? action.durationMs
+        : this.options.expectWaitMs ?? Infinity
       : this.options.locateWaitMs ?? 2_000;
     const deadline = performance.now() +
       Math.min(wanted, this.#left() - Math.min(RESERVE_MS, this.#actionMs() / 4));
@@ -1153,6 +1166,7 @@ class Run {
       );
     }
     const started = performance.now();
+    const until = started + (this.options.expectWaitMs ?? Infinity);
     let seen: { level: CascadeLevel; count: number } | undefined;
     for (let attempt = 0; attempt < MAX_POLLS; attempt++) {
       seen = undefined;
@@ -1188,7 +1202,7 @@ class Run {
         );
       }
       if (!seen) return { status: "ok", selectorUsed: levels[0]!.strategy };
-      if (this.#left() < RESERVE_MS + POLL_MS) break;
+      if (this.#left() < RESERVE_MS + POLL_MS || performance.now() + POLL_MS > until) break;
       await sleep(POLL_MS, this.options.signal);
       if (this.options.signal?.aborted) break;
     }

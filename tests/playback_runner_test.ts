@@ -631,3 +631,24 @@ Deno.test("runPlayback() leaves the page it opened first out of the counts, and 
     assertLessOrEqual(performance.now() - t0, 3_000);
   });
 });
+
+Deno.test("runPlayback() lets an assertion wait up to the action timeout, or expectWaitMs, and still say why it failed", async () => {
+  await withStore(async (store) => {
+    const missing: PlaybackAction = { type: "assert_visible", target: { id: "nowhere" } };
+    let t0 = performance.now();
+    const full = await runPlayback(new StandInDriver(PAGE), store, plan([missing]), {
+      actionTimeoutMs: 2_000,
+      locateWaitMs: 0,
+    });
+    const waited = performance.now() - t0;
+    assertEquals(full.results[0]!.error_code, "selector_not_found"); // not cut off as a timeout
+    assert(waited >= 1_200, `waited ${waited} ms`);
+    t0 = performance.now();
+    const quick = await runPlayback(new StandInDriver(PAGE), store, plan([missing]), {
+      actionTimeoutMs: 2_000,
+      expectWaitMs: 100,
+    });
+    assertEquals(quick.results[0]!.error_code, "selector_not_found");
+    assertLessOrEqual(performance.now() - t0, 1_000);
+  });
+});
