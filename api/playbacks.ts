@@ -27,7 +27,7 @@ import { syntheticToPlan } from "../engine/playback/from_synthetic.ts";
 import { eventsToPlan, type SessionEvent } from "../engine/playback/from_events.ts";
 import { rebasePlan } from "../engine/playback/load_plan.ts";
 import { overrideProblems } from "../engine/playback/override_problems.ts";
-import { openingProblem } from "../engine/playback/opening_problem.ts";
+import { openingProblem, platformProblem } from "../engine/playback/opening_problem.ts";
 import { fragileSelectors } from "../engine/playback/fragile.ts";
 import type { ApiContext } from "./app.ts";
 import {
@@ -498,6 +498,11 @@ export function playbacksRouter(ctx: ApiContext): Hono {
         ? `${opening.message}: give url (the page to open first), or tab to play in an open tab`
         : `${opening.message}: give url to re-point it at your server`;
       throw invalidRequest(`url: ${message}`, [{ path: "body.url", message }]);
+    }
+    // as replay: an action the platform can never play is refused, not skipped as if it passed
+    const unplayable = platformProblem(plan);
+    if (unplayable && plan.platform !== "ios") {
+      throw invalidRequest(unplayable, [{ path: "body", message: unplayable }]);
     }
     for (const [i, a] of plan.actions.entries()) {
       if (a.type !== "navigate" || !a.url || !URL.canParse(a.url) || isHttpUrl(a.url)) continue;

@@ -13,7 +13,7 @@ import { InputError } from "./errors.ts";
 import { parseMemory } from "./_memory_flag.ts";
 import type { EventStore } from "../events/event_store.ts";
 import { planMemoryKeys, type PlaybackPlan } from "../engine/playback/actions.ts";
-import { openingProblem } from "../engine/playback/opening_problem.ts";
+import { openingProblem, platformProblem } from "../engine/playback/opening_problem.ts";
 import { overrideProblems } from "../engine/playback/override_problems.ts";
 import { planFromText, rebasePlan } from "../engine/playback/load_plan.ts";
 import { eventsToPlan, type SessionEvent } from "../engine/playback/from_events.ts";
@@ -301,6 +301,8 @@ export async function run(args: ParsedArgs): Promise<number> {
     checkOverrides(plan, overrides);
     checkOpening(plan, file, browserWs);
     checkMemory(plan, memory, file);
+    const unplayable = platformProblem(plan);
+    if (unplayable && plan.platform !== "ios") throw new InputError(`${file}: ${unplayable}`);
     if (plan.platform === "ios") {
       throw new InputError(
         `${file}: an ios plan cannot be replayed: Cairn drives Chromium and Android`,

@@ -10,6 +10,7 @@ import { trailToPlan } from "../engine/playback/from_trail.ts";
 import { parseTrail } from "../engine/trail.ts";
 import { SqliteEventStore } from "../events/sqlite_event_store.ts";
 import { startAndroidStandin } from "./android_standin.ts";
+import { cairn } from "./cli_run.ts";
 import { assert, assertEquals, assertGreaterOrEqual } from "./assert.ts";
 
 const NAV_XML = Deno.readTextFileSync(
@@ -73,6 +74,26 @@ Deno.test("an Android trail long-presses, swipes, goes back, waits and asserts a
     await driver.close();
     store.close();
     await standin.close();
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("cairn replay refuses an Android trail with a hover before anything starts, naming the action and step", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "cairn_android_hover_" });
+  try {
+    const file = `${dir}/hover.trail.yaml`;
+    await Deno.writeTextFile(
+      file,
+      "config: { platform: android }\ntrail:\n  - step: Open the menu\n    recording:\n" +
+        "      - tap: { id: settings }\n      - hover: { id: menu }\n",
+    );
+    const res = await cairn(["replay", file, "--db", `${dir}/cairn.db`]);
+    assertEquals(res.code, 2, res.stderr);
+    assertEquals(
+      res.stderr.trim(),
+      `cairn replay: ${file}: action 1 (step "Open the menu"): a hover cannot be played on android: a touch screen has no mouse`,
+    );
+  } finally {
     await Deno.remove(dir, { recursive: true });
   }
 });
