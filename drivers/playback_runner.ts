@@ -441,7 +441,8 @@ class Run {
         result.status === "failed" && index === 0 && action.type === "navigate" &&
         !signal?.aborted // a caller that stops the run here says why itself
       ) {
-        // Nothing opened: every later action would only wait out its timeout on a blank tab.
+        // Nothing opened (or a page that does not answer): every later action would only wait
+        // out its timeout.
         for (const [rest, skipped] of actions.entries()) {
           if (rest === 0) continue;
           await this.#skip(rest, skipped, {
@@ -449,7 +450,7 @@ class Run {
             errorCode: "skipped_dependency",
             error: `Skipped: ${this.#name(0)} to ${action.url ?? "its url"} failed (${
               result.errorCode ?? "failed"
-            }), so no page is open`,
+            }): no page to act on`,
           });
         }
         break;

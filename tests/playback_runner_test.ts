@@ -619,7 +619,7 @@ Deno.test("runPlayback() leaves the page it opened first out of the counts, and 
     ]);
     assertEquals(
       down.results[1]!.error,
-      "Skipped: the opening navigate to http://app.test/ failed (page_error), so no page is open",
+      "Skipped: the opening navigate to http://app.test/ failed (page_error): no page to act on",
     );
     assertEquals([down.status, down.actions_total, down.actions_failed, down.actions_skipped], [
       "failed",

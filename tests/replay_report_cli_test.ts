@@ -83,7 +83,7 @@ Deno.test("cairn replay whose opening navigate fails skips the rest at once, nam
     ]);
     assertEquals(
       report.results[2]!.error,
-      `Skipped: the opening navigate to http://127.0.0.1:${port}/gestures.html failed (page_error), so no page is open`,
+      `Skipped: the opening navigate to http://127.0.0.1:${port}/gestures.html failed (page_error): no page to act on`,
     );
     assertEquals([report.actions_total, report.actions_skipped], [2, 2]);
     // not two 10 s timeouts
