@@ -27,7 +27,7 @@ import { syntheticToPlan } from "../engine/playback/from_synthetic.ts";
 import { eventsToPlan, type SessionEvent } from "../engine/playback/from_events.ts";
 import { rebasePlan } from "../engine/playback/load_plan.ts";
 import { overrideProblems } from "../engine/playback/override_problems.ts";
-import { openingProblem } from "../engine/playback/opening_problem.ts";
+import { openingProblem, platformProblem } from "../engine/playback/opening_problem.ts";
 import { androidKeyProblem } from "../drivers/android/keycodes.ts";
 import { fragileSelectors } from "../engine/playback/fragile.ts";
 import type { ApiContext } from "./app.ts";
@@ -500,6 +500,11 @@ export function playbacksRouter(ctx: ApiContext): Hono {
     }
     const keyProblem = plan.platform === "android" ? androidKeyProblem(plan.actions) : undefined;
     if (keyProblem) throw invalidRequest(keyProblem, [{ path: "body", message: keyProblem }]);
+    // as replay: an action the platform can never play is refused, not skipped as if it passed
+    const unplayable = platformProblem(plan);
+    if (unplayable && plan.platform !== "ios") {
+      throw invalidRequest(unplayable, [{ path: "body", message: unplayable }]);
+    }
     for (const [i, a] of plan.actions.entries()) {
       if (a.type !== "navigate" || !a.url || !URL.canParse(a.url) || isHttpUrl(a.url)) continue;
       // a file: or other local url would hand the server's files to the caller

@@ -13,7 +13,7 @@ import { InputError } from "./errors.ts";
 import { parseMemory } from "./_memory_flag.ts";
 import type { EventStore } from "../events/event_store.ts";
 import { planMemoryKeys, type PlaybackPlan } from "../engine/playback/actions.ts";
-import { openingProblem } from "../engine/playback/opening_problem.ts";
+import { openingProblem, platformProblem } from "../engine/playback/opening_problem.ts";
 import { overrideProblems } from "../engine/playback/override_problems.ts";
 import { androidKeyProblem } from "../drivers/android/keycodes.ts";
 import { planFromText, rebasePlan } from "../engine/playback/load_plan.ts";
@@ -184,16 +184,14 @@ async function loadPlan(file: string, store: EventStore): Promise<PlaybackPlan> 
 export function formatReport(report: PlaybackReport): string {
   // The source's own actions, as the rows number them: the navigate Cairn added to open the
   // page first is not one of them, and is told apart.
+  // The report's counts are of those too (the JSON's actions_total is this "N actions").
   const added = report.results.filter((r) => r.added);
-  const less = (status: string) => added.filter((r) => r.status === status).length;
-  const healed = report.actions_healed - less("healed");
-  const ok = report.actions_executed - report.actions_healed - less("ok");
+  const ok = report.actions_executed - report.actions_healed;
   const opened = added.length > 0 ? `; + page opened first: ${added[0]!.status}` : "";
-  const head = `Playback ${report.playback_id}  ${report.status}  ${
-    report.actions_total - added.length
-  } actions: ${ok} ok · ${healed} healed · ${report.actions_failed - less("failed")} failed · ${
-    report.actions_skipped - less("skipped")
-  } skipped${opened}  (${(report.duration_ms / 1000).toFixed(1)} s)`;
+  const head =
+    `Playback ${report.playback_id}  ${report.status}  ${report.actions_total} actions: ${ok} ok · ${report.actions_healed} healed · ${report.actions_failed} failed · ${report.actions_skipped} skipped${opened}  (${
+      (report.duration_ms / 1000).toFixed(1)
+    } s)`;
   // The strategy and ms columns are as wide as their widest value (`content_description` on
   // Android, a 100 s action), so the columns after them stay aligned.
   const strategyWidth = Math.max(
@@ -282,7 +280,7 @@ function checkOverrides(plan: PlaybackPlan, overrides: Record<string, string>): 
  * Runs the command.
  *
  * @param args parsed arguments
- * @returns 0 when no action failed, 1 otherwise
+ * @returns 0 when the playback completed (no action failed, the page opened first included), 1 otherwise
  */
 export async function run(args: ParsedArgs): Promise<number> {
   const file = args.positionals[0]!;
@@ -304,6 +302,8 @@ export async function run(args: ParsedArgs): Promise<number> {
     checkOverrides(plan, overrides);
     checkOpening(plan, file, browserWs);
     checkMemory(plan, memory, file);
+    const unplayable = platformProblem(plan);
+    if (unplayable && plan.platform !== "ios") throw new InputError(`${file}: ${unplayable}`);
     if (plan.platform === "ios") {
       throw new InputError(
         `${file}: an ios plan cannot be replayed: Cairn drives Chromium and Android`,
@@ -344,7 +344,7 @@ export async function run(args: ParsedArgs): Promise<number> {
         .catch(() => driver.kill?.());
     }
     console.log(bool(args, "json") ? JSON.stringify(report, null, 2) : formatReport(report));
-    return interrupt.exitCode ?? (report.actions_failed > 0 ? 1 : 0);
+    return interrupt.exitCode ?? (report.status === "failed" ? 1 : 0);
   } finally {
     interrupt.dispose();
     await closeLaunchedBrowsers(); // as record does: no Chromium outlives the command

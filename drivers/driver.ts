@@ -139,6 +139,21 @@ export interface Driver {
    * Drivers without a mouse leave it out: the player then skips a hover as unsupported.
    */
   hover?(point: Point): Promise<void>;
+  /**
+   * Presses at `point`, holds `durationMs`, releases there (a long press). Drivers without it
+   * leave it out: the player then fails a long press as unsupported.
+   */
+  longPress?(point: Point, durationMs: number): Promise<void>;
+  /**
+   * Drags one pointer from `from` to `to` over `durationMs` (a swipe: the web's mouse, a
+   * device's finger). Drivers without it leave it out: the player then fails a swipe.
+   */
+  swipe?(from: Point, to: Point, durationMs?: number): Promise<void>;
+  /**
+   * Goes back one page in the tab's history and waits for it (web); throws a
+   * {@linkcode DriverError} when there is no earlier page. Drivers without it press `Back`.
+   */
+  back?(): Promise<NavigationResult>;
   /** Types into the element at `point` (focusing it first, clearing it when `clear`) or the focused one. */
   type(text: string, options?: { point?: Point; clear?: boolean }): Promise<void>;
   /** Presses a key by its name: `Enter`, `Tab`, `Escape`, `Back`, `ArrowDown`, … */

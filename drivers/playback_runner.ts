@@ -15,6 +15,7 @@ import {
   DEPENDENT_TYPES,
   describeAction,
   isSupported,
+  LONG_PRESS_MS,
   type PlaybackAction,
   type PlaybackPlan,
   REDACTED,
@@ -123,6 +124,11 @@ export interface PlaybackOptions {
   overlay?: boolean;
   /** How long a lookup keeps retrying while the page settles before healing gives up (default 2 000 ms). */
   locateWaitMs?: number;
+  /**
+   * How long an assertion (assert_visible, assert_text, assert_not_visible) and a `wait` for an
+   * element keep retrying (default: up to the action timeout, as Playwright's `expect`).
+   */
+  expectWaitMs?: number;
   /** DOM quiet time awaited after an action that may navigate (default 50 ms; 0 skips). */
   settleAfterMs?: number;
   /** Sleep used by recorded timing (tests pass a recorder). */
@@ -168,6 +174,18 @@ export const MAX_ACTION_TIMEOUT_MS = 600_000;
  * at most this per call.
  */
 const PAGE_CALL_CAP_MS = 2_000;
+/**
+ * What an action's own waits (a lookup, an assertion's retries) leave of its timeout, at most:
+ * they give up in time to report why (`selector_not_found`, `assertion_failed`) instead of
+ * being cut off as a `timeout`.
+ */
+const RESERVE_MS = 500;
+/** Between two reads of a retried assertion (Playwright's `expect` polls about as often). */
+const POLL_MS = 100;
+/** Bounds every retry loop: the longest action timeout, polled at {@linkcode POLL_MS}. */
+const MAX_POLLS = Math.ceil(MAX_ACTION_TIMEOUT_MS / POLL_MS);
+/** Actions that wait for the page up to the action timeout, as Playwright's `expect` does. */
+const ASSERTS: ReadonlySet<string> = new Set(["assert_visible", "assert_text", "wait"]);
 /** Clicks: a failed one blocks the actions that depend on it (003 R4). */
 const CLICKS: ReadonlySet<string> = new Set(["click", "double_click"]);
 /** Actions that read their element's text: the text recorded then is no name of it now. */
@@ -292,6 +310,8 @@ class Run {
   #unresponsive: string | undefined;
   /** `options.secrets`, taken out of every stored event. */
   #secrets = new SecretScrubber();
+  /** When the action in flight times out (`performance.now()` clock). */
+  #deadline = 0;
 
   constructor(
     readonly driver: Driver,
@@ -352,6 +372,9 @@ class Run {
         source: this.plan.source,
         platform: this.plan.platform,
         actionsTotal: this.plan.actions.length,
+        ...(this.#sourceTotal < this.plan.actions.length
+          ? { addedActions: this.plan.actions.length - this.#sourceTotal }
+          : {}),
         timing: o.timing ?? "fast",
         onError: o.onError ?? "continue",
         ...(o.testId ? { testId: o.testId } : {}),
@@ -383,6 +406,7 @@ class Run {
 
   async #playAll(onCompleted: () => void): Promise<PlaybackReport> {
     let failedStop = false;
+    let anyFailed = false;
     let stopped: string | undefined;
     const actions = this.plan.actions;
     const signal = this.options.signal;
@@ -402,6 +426,7 @@ class Run {
         break;
       }
       const result = await this.#playOne(index, action);
+      if (result.status === "failed") anyFailed = true;
       if (action.storeAs && this.options.onError === "skip_dependent") {
         if (result.status === "ok" || result.status === "healed") {
           this.#unproduced.delete(action.storeAs);
@@ -418,11 +443,30 @@ class Run {
         failedStop = true;
         break;
       }
+      if (
+        result.status === "failed" && index === 0 && action.type === "navigate" &&
+        !signal?.aborted // a caller that stops the run here says why itself
+      ) {
+        // Nothing opened (or a page that does not answer): every later action would only wait
+        // out its timeout.
+        for (const [rest, skipped] of actions.entries()) {
+          if (rest === 0) continue;
+          await this.#skip(rest, skipped, {
+            status: "skipped",
+            errorCode: "skipped_dependency",
+            error: `Skipped: ${this.#name(0)} to ${action.url ?? "its url"} failed (${
+              result.errorCode ?? "failed"
+            }): no page to act on`,
+          });
+        }
+        break;
+      }
     }
     await this.#append([{
       type: "PlaybackCompleted",
       data: {
-        status: failedStop || this.#unresponsive ? "failed" : "completed",
+        // any failed action fails the playback, as a test run: `completed` means none failed
+        status: failedStop || anyFailed || this.#unresponsive ? "failed" : "completed",
         durationMs: Math.round(performance.now() - this.#started),
         ...(stopped ? { error: stopped } : {}),
       },
@@ -431,6 +475,24 @@ class Run {
     const report = await readPlaybackReport(this.store, this.id);
     if (!report) throw new Error(`Playback ${this.id} has no events`);
     return report;
+  }
+
+  /** Records an action as not played (its events only: nothing is asked of the page). */
+  async #skip(
+    index: number,
+    action: PlaybackAction,
+    rest: Pick<Completed, "status" | "errorCode" | "error">,
+  ): Promise<void> {
+    const n = this.#numbers[index];
+    const completed: Completed = {
+      index,
+      ...(n === undefined ? { added: true } : n !== index ? { sourceIndex: n } : {}),
+      action: action.type,
+      description: describeAction(action, this.plan.platform),
+      ...rest,
+      durationMs: 0,
+    };
+    await this.#append([{ type: "PlaybackActionCompleted", data: completed }]);
   }
 
   async #playOne(index: number, action: PlaybackAction): Promise<Completed> {
@@ -531,7 +593,9 @@ class Run {
           "draw the subtitle",
         );
       }
-      const ms = this.#actionMs();
+      // A pause or a hold the source asks for is the action's work, not time it may lose.
+      const ms = this.#actionMs() + holdMs(action);
+      this.#deadline = performance.now() + ms;
       outcome = await withDeadline(
         this.#execute(index, action, text, override, state),
         ms,
@@ -671,6 +735,28 @@ class Run {
         this.#memory[action.storeAs] = value;
         return { status: "ok", selectorUsed: "memory", value, storeAs: action.storeAs };
       }
+      case "wait": {
+        if (action.target) break; // waits for its element below
+        if (action.durationMs !== undefined) {
+          await sleep(action.durationMs, this.options.signal);
+          return { status: "ok", selectorUsed: "wait" };
+        }
+        // `- wait` alone: until the page settles (Maestro's waitForAnimationToEnd)
+        await d.waitForSettle({ quietMs: 500, timeoutMs: Math.max(0, this.#left()) })
+          .catch(() => {});
+        return { status: "ok", selectorUsed: "settle" };
+      }
+      case "back":
+        return await this.#back();
+      case "swipe": {
+        if (action.target) break; // swipes across its element below
+        const { width, height } = this.#viewport;
+        const [from, to] = swipeLine({ x: 0, y: 0, w: width, h: height }, action.direction, 0.25);
+        await this.#swipe(from, to);
+        return { status: "ok", selectorUsed: "screen" };
+      }
+      case "assert_not_visible":
+        return await this.#assertNotVisible(action);
       case "screenshot": {
         const shot = await this.#screenshot(index, "checkpoint", undefined);
         // The action's whole purpose: without an image it failed; an unwritten file only warns.
@@ -690,7 +776,7 @@ class Run {
       throw new ActionFailure("selector_not_found", `${action.type} has no target`);
     }
     const located = await this.#locate(index, action, state);
-    const { point, element, healed, strategy, selector } = located;
+    const { point, element, healed, strategy, selector, level } = located;
     const status = healed ? "healed" as const : "ok" as const;
     const sel = {
       selectorUsed: strategy,
@@ -698,7 +784,7 @@ class Run {
     };
     if (
       element && !element.enabled && action.type !== "read_text" && action.type !== "hover" &&
-      !action.type.startsWith("assert")
+      action.type !== "wait" && action.type !== "swipe" && !action.type.startsWith("assert")
     ) {
       throw new ActionFailure("element_disabled", `${selector} matched a disabled element`);
     }
@@ -715,6 +801,27 @@ class Run {
       case "hover":
         await d.hover!(point);
         await this.#settle();
+        return { status, ...sel };
+      case "long_press":
+        if (!d.longPress) {
+          throw new ActionFailure(
+            "unsupported_action_type",
+            `long_press: the ${this.plan.platform} driver cannot hold a press`,
+          );
+        }
+        await d.longPress(point, action.durationMs ?? LONG_PRESS_MS);
+        await this.#settle();
+        return { status, ...sel };
+      case "swipe": {
+        const [from, to] = swipeLine(
+          visiblePart(element?.bounds ?? { x: point.x, y: point.y, w: 1, h: 1 }, this.#viewport),
+          action.direction,
+          0.2,
+        );
+        await this.#swipe(from, to);
+        return { status, ...sel };
+      }
+      case "wait":
         return { status, ...sel };
       case "type": {
         const value = this.#template(text ?? "", override !== undefined);
@@ -746,23 +853,37 @@ class Run {
       case "assert_visible":
         return { status, ...sel };
       case "assert_text": {
-        const actual = element?.text ?? "";
+        // Retried until the action times out, as Playwright's toHaveText: the element's text
+        // is read again (by the level that found it) until it matches; a failure names the
+        // last text seen.
+        let test: (text: string) => boolean;
+        let expectation: string;
         if (action.expectedPattern !== undefined) {
           const re = new RegExp(`^(?:${this.#template(action.expectedPattern)})$`);
-          if (!re.test(actual.trim())) {
-            throw new ActionFailure(
-              "assertion_failed",
-              `Expected text matching /${action.expectedPattern}/, found ${JSON.stringify(actual)}`,
-            );
-          }
+          test = (text) => re.test(text.trim());
+          expectation = `text matching /${action.expectedPattern}/`;
         } else {
           const expected = this.#template(action.expected ?? "");
-          if (normalise(actual) !== normalise(expected)) {
+          test = (text) => normalise(text) === normalise(expected);
+          expectation = `text ${JSON.stringify(expected)}`;
+        }
+        const started = performance.now();
+        const until = started + (this.options.expectWaitMs ?? Infinity);
+        let actual = element?.text ?? "";
+        for (let attempt = 0; !test(actual) && attempt < MAX_POLLS; attempt++) {
+          if (
+            this.#left() < RESERVE_MS + POLL_MS || performance.now() + POLL_MS > until || !level
+          ) {
             throw new ActionFailure(
               "assertion_failed",
-              `Expected text ${JSON.stringify(expected)}, found ${JSON.stringify(actual)}`,
+              `Expected ${expectation}, found ${JSON.stringify(actual)}${
+                attempt > 0 ? ` (still, after ${Math.round(performance.now() - started)} ms)` : ""
+              }`,
             );
           }
+          await sleep(POLL_MS, this.options.signal);
+          const again = await this.#reread(level);
+          if (again !== undefined) actual = again;
         }
         return { status, ...sel, value: actual };
       }
@@ -803,6 +924,8 @@ class Run {
     healed: boolean;
     strategy: string;
     selector: string;
+    /** The selector level that found it (none for the coordinate fallback). */
+    level?: CascadeLevel;
   }> {
     const target = action.target!;
     const mode: SelectorMode = action.selectorMode ?? this.plan.selectorMode ?? "adaptive";
@@ -810,8 +933,16 @@ class Run {
       ? webCascade(target, mode)
       : androidCascade(target, mode);
     const selectorLevels = levels.filter((l) => l.strategy !== "coordinates");
-    const waitMs = this.options.locateWaitMs ?? 2_000;
-    const deadline = performance.now() + waitMs;
+    // An assertion (or a wait for an element) waits for it up to the action timeout, as
+    // Playwright's `expect` does; other actions up to `locateWaitMs` before healing gives up.
+    // Either leaves time to report why the element was not found.
+    const wanted = ASSERTS.has(action.type)
+      ? action.type === "wait" && action.durationMs !== undefined
+        ? action.durationMs
+        : this.options.expectWaitMs ?? Infinity
+      : this.options.locateWaitMs ?? 2_000;
+    const deadline = performance.now() +
+      Math.min(wanted, this.#left() - Math.min(RESERVE_MS, this.#actionMs() / 4));
     // What a read or an assertion reads may have changed since recording: not a name there.
     const names = recordedNames(target, { text: !READS.has(action.type) });
     const verify = async (level: CascadeLevel, element: FoundElement): Promise<true | string> => {
@@ -825,7 +956,11 @@ class Run {
     };
     const resolve = (levels: CascadeLevel[]) => resolveTarget(this.driver, levels, { verify });
     let res: Resolution = await resolve(selectorLevels);
-    for (let attempt = 0; !res.element && selectorLevels.length > 0 && attempt < 40; attempt++) {
+    for (
+      let attempt = 0;
+      !res.element && selectorLevels.length > 0 && attempt < MAX_POLLS;
+      attempt++
+    ) {
       // Selectors the device cannot read never match: nothing to wait for.
       if (res.unreadable.length === selectorLevels.length) break;
       const left = deadline - performance.now();
@@ -868,6 +1003,7 @@ class Run {
         healed: res.healed,
         strategy: level.strategy,
         selector: level.selector,
+        level,
       };
     }
     const coords = levels.find((l) => l.strategy === "coordinates");
@@ -949,6 +1085,140 @@ class Run {
         ? `Cannot ${action.type} at the recorded point: ${offScreen}`
         : `No usable selector for ${describeAction(action, this.plan.platform)} in ${mode} mode`,
       tried,
+    );
+  }
+
+  /** What is left of the action in flight's timeout (ms). */
+  #left(): number {
+    return this.#deadline - performance.now();
+  }
+
+  /**
+   * The text of the element a level found, read again (a retried assertion); undefined when
+   * the level no longer picks one.
+   */
+  async #reread(level: CascadeLevel): Promise<string | undefined> {
+    for (const q of level.queries) {
+      const m = pickMatch(level, await this.driver.find(q).catch(() => []));
+      if (m.element) return m.element.text ?? "";
+      if (m.visible.length > 0) return undefined;
+    }
+    return undefined;
+  }
+
+  /** A `back`: the tab's history on the web (waiting for the page), the Back key elsewhere. */
+  async #back(): Promise<Omit<Completed, "index" | "action" | "durationMs" | "description">> {
+    const d = this.driver;
+    if (!d.back) {
+      await d.press("Back");
+      await this.#settle();
+      return { status: "ok", selectorUsed: "back" };
+    }
+    let nav;
+    try {
+      nav = await d.back();
+    } catch (err) {
+      throw new ActionFailure("page_error", errorText(err));
+    }
+    this.#lastUrl = nav.finalUrl;
+    if (nav.waitedFor === "timeout" && !sameUrl(nav.finalUrl, nav.requestedUrl)) {
+      throw new ActionFailure(
+        "navigation_timeout",
+        `Going back to ${nav.requestedUrl} did not finish within 5 s; the browser still shows ${nav.finalUrl}`,
+      );
+    }
+    return {
+      status: "ok",
+      selectorUsed: "back",
+      pageUrl: nav.finalUrl,
+      navigation: { waitedFor: nav.waitedFor, durationMs: nav.durationMs },
+      ...(nav.waitedFor === "timeout"
+        ? { warning: "navigation_timeout: the page was not ready after 5 s; continuing" }
+        : {}),
+    };
+  }
+
+  async #swipe(from: Point, to: Point): Promise<void> {
+    if (!this.driver.swipe) {
+      throw new ActionFailure(
+        "unsupported_action_type",
+        `swipe: the ${this.plan.platform} driver cannot drag a pointer`,
+      );
+    }
+    await this.driver.swipe(from, to);
+    await this.#settle();
+  }
+
+  /**
+   * An `assert_not_visible`: passes once no selector level of the target matches a visible
+   * element (none at all, or only hidden ones), retried until the action times out, as
+   * Playwright's toBeHidden. The levels that name the element count (a CSS path or XPath only
+   * when the target has nothing else); the coordinate fallback never does.
+   */
+  async #assertNotVisible(
+    action: PlaybackAction,
+  ): Promise<Omit<Completed, "index" | "action" | "durationMs" | "description">> {
+    const target = action.target;
+    if (!target) throw new ActionFailure("selector_not_found", "assert_not_visible has no target");
+    const mode: SelectorMode = action.selectorMode ?? this.plan.selectorMode ?? "adaptive";
+    const all =
+      (this.plan.platform === "web" ? webCascade(target, mode) : androidCascade(target, mode))
+        .filter((l) => l.strategy !== "coordinates");
+    const strong = all.filter((l) => !WEAK.has(l.strategy));
+    const levels = strong.length > 0 ? strong : all;
+    if (levels.length === 0) {
+      throw new ActionFailure(
+        "selector_not_found",
+        `No usable selector for ${describeAction(action, this.plan.platform)} in ${mode} mode`,
+      );
+    }
+    const started = performance.now();
+    const until = started + (this.options.expectWaitMs ?? Infinity);
+    let seen: { level: CascadeLevel; count: number } | undefined;
+    for (let attempt = 0; attempt < MAX_POLLS; attempt++) {
+      seen = undefined;
+      let unread = 0;
+      let invalid: string | undefined;
+      for (const level of levels) {
+        let count = 0;
+        let levelUnread = 0;
+        for (const q of level.queries) {
+          let found: FoundElement[];
+          try {
+            found = await this.driver.find(q);
+          } catch (err) {
+            levelUnread++;
+            invalid ??= errorText(err);
+            continue;
+          }
+          const m = pickMatch(level, found);
+          count = level.nth !== undefined ? (m.element ? 1 : 0) : m.visible.length;
+          if (count > 0) break;
+        }
+        if (levelUnread === level.queries.length) unread++;
+        if (count > 0) {
+          seen = { level, count };
+          break;
+        }
+      }
+      if (!seen && unread === levels.length) {
+        // nothing could be looked up: absence proves nothing
+        throw new ActionFailure(
+          "selector_not_found",
+          `Cannot look up ${levels[0]!.selector}: ${invalid}`,
+        );
+      }
+      if (!seen) return { status: "ok", selectorUsed: levels[0]!.strategy };
+      if (this.#left() < RESERVE_MS + POLL_MS || performance.now() + POLL_MS > until) break;
+      await sleep(POLL_MS, this.options.signal);
+      if (this.options.signal?.aborted) break;
+    }
+    const { level, count } = seen!;
+    throw new ActionFailure(
+      "assertion_failed",
+      `Expected ${level.selector} not to be visible; ${count} visible match${
+        count === 1 ? "" : "es"
+      } after ${Math.round(performance.now() - started)} ms`,
     );
   }
 
@@ -1121,6 +1391,12 @@ class Run {
 
 class TimeoutFailure extends Error {}
 
+/** How long an action pauses or holds by design: a `wait`'s duration, a long press's hold. */
+function holdMs(action: PlaybackAction): number {
+  if (action.type === "long_press") return action.durationMs ?? LONG_PRESS_MS;
+  return action.type === "wait" ? action.durationMs ?? 0 : 0;
+}
+
 /** Resolves after `ms`, or as soon as `signal` aborts. */
 function sleep(ms: number, signal?: AbortSignal): Promise<void> {
   if (signal?.aborted) return Promise.resolve();
@@ -1144,6 +1420,40 @@ function errorText(err: unknown): string {
 function tagOf(element: FoundElement | undefined): string | undefined {
   const last = element?.handle?.split(/\s*>+\s*/).at(-1);
   return last?.match(/^[a-z][a-z0-9-]*/)?.[0];
+}
+
+/**
+ * The line a swipe drags along inside `box`: through its middle, in `direction` (the way the
+ * pointer moves, Maestro's: `up` from low to high), from `margin` of the box's size before its
+ * far edge to `margin` after its near edge.
+ */
+function swipeLine(
+  box: Bounds,
+  direction: PlaybackAction["direction"],
+  margin: number,
+): [Point, Point] {
+  const c = center(box);
+  const lo = (start: number, size: number) => Math.round(start + size * margin);
+  const hi = (start: number, size: number) => Math.round(start + size * (1 - margin));
+  switch (direction ?? "up") {
+    case "up":
+      return [{ x: c.x, y: hi(box.y, box.h) }, { x: c.x, y: lo(box.y, box.h) }];
+    case "down":
+      return [{ x: c.x, y: lo(box.y, box.h) }, { x: c.x, y: hi(box.y, box.h) }];
+    case "left":
+      return [{ x: hi(box.x, box.w), y: c.y }, { x: lo(box.x, box.w), y: c.y }];
+    case "right":
+      return [{ x: lo(box.x, box.w), y: c.y }, { x: hi(box.x, box.w), y: c.y }];
+  }
+}
+
+/** The part of `b` inside the viewport (`b` itself when it lies wholly outside). */
+function visiblePart(b: Bounds, vp: { width: number; height: number }): Bounds {
+  const x = Math.max(b.x, 0);
+  const y = Math.max(b.y, 0);
+  const w = Math.min(b.x + b.w, vp.width) - x;
+  const h = Math.min(b.y + b.h, vp.height) - y;
+  return w > 0 && h > 0 ? { x, y, w, h } : b;
 }
 
 /** Two diagnostics of one action as one `warning`. */

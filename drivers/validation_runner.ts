@@ -496,6 +496,8 @@ class Loop {
         overlay: false,
         onError: "continue",
         locateWaitMs: this.options.locateWaitMs ?? 1_000,
+        // an assertion fails as fast as a lookup does: each iteration replays the whole trail
+        expectWaitMs: this.options.locateWaitMs ?? 1_000,
         ...(this.options.memory ? { memory: this.options.memory } : {}),
         ...(this.options.actionTimeoutMs ? { actionTimeoutMs: this.options.actionTimeoutMs } : {}),
         signal: this.options.signal

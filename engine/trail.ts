@@ -30,7 +30,15 @@
  *   key is pressed, joined by `+` as Playwright's `press` takes them (`Shift+Tab`).
  * - `storeAs` (readText, memorySet) names the memory key the value read or set is stored in.
  * - `direction` (scroll, swipe) is up | down | left | right; `repeat` (scroll, swipe, tap)
- *   how many times in a row (collapsed repeats), default 1.
+ *   how many times in a row (collapsed repeats), default 1. A scroll's direction is the way the
+ *   content moves; a swipe's the way the finger (pointer) moves, as Maestro's: `swipe: up` drags
+ *   from low to high, over the element of its selector or else the middle of the screen.
+ * - `value` (wait) is a duration: milliseconds (`1500`) or with a unit (`1500ms`, `1.5s`, `1m`).
+ *   `wait: "2s"` pauses that long; a wait with a selector waits until the element shows (at most
+ *   `value`, else the action timeout); `- wait` alone waits for the page to settle.
+ * - `longPress` holds the press 1 s at the element's centre; `back` goes back one page (web:
+ *   the tab's history, waiting for the page; Android: the Back key); `assertNotVisible` passes
+ *   once no visible element matches its selector (retried up to the action timeout).
  *
  * A {@linkcode Selector}'s `index` picks the n-th (0-based, document order) of the nodes that
  * match its other properties; `childOf` requires a matching ancestor; `xy` is a point in the
@@ -47,6 +55,7 @@
 import YAML, { isPair, isScalar, Scalar } from "yaml";
 import { z } from "zod";
 import { HEURISTICS_VERSIONS } from "./optimizer/heuristics.ts";
+import { parseDuration } from "./playback/actions.ts";
 
 /** The selector modes of 000: strict, flexible, adaptive. */
 export const SelectorMode = z.enum(["strict", "flexible", "adaptive"]);
@@ -370,6 +379,14 @@ function unrunnable(a: TrailAction): { field?: string; message: string } | undef
     if (a.value === undefined) return { field: "value", message: "required" };
   }
   if (a.kind === "navigate" && a.url === undefined) return { field: "url", message: "required" };
+  if (a.kind === "wait" && a.value !== undefined && parseDuration(a.value) === undefined) {
+    return {
+      field: "value",
+      message: `expected a duration up to 10 minutes (1500, 1500ms, 1.5s, 1m), got ${
+        JSON.stringify(a.value)
+      }`,
+    };
+  }
   return undefined;
 }
 

@@ -184,6 +184,12 @@ export const PlaybackStarted = z.object({
   }),
   platform: z.enum(["web", "android", "ios"]),
   actionsTotal: z.number().int().nonnegative(),
+  /**
+   * How many of `actionsTotal` Cairn added (the page it opens first): not the source's actions,
+   * so the report's `actions_*` leave them out. Absent in streams written before it was: the
+   * report then leaves out each `added` result as it comes.
+   */
+  addedActions: z.number().int().nonnegative().optional(),
   timing: z.enum(["fast", "recorded"]),
   onError: z.enum(["continue", "skip_dependent", "stop"]),
   testId: z.string().optional(),

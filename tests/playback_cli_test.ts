@@ -79,7 +79,7 @@ Deno.test("cairn replay plays a trail: memory templates, storeAs, assertions, st
     // is told apart (it is not one of them).
     assertMatchLine(
       table.stdout,
-      /^Playback \S+ {2}completed {2}6 actions: 4 ok · 1 healed · 1 failed · 0 skipped; \+ page opened first: ok {2}\(\d+\.\d s\)$/m,
+      /^Playback \S+ {2}failed {2}6 actions: 4 ok · 1 healed · 1 failed · 0 skipped; \+ page opened first: ok {2}\(\d+\.\d s\)$/m,
     );
     // The trail's own actions keep their numbers (0–5); the page --url opens first is "+".
     assertMatchLine(table.stdout, /^\s+\+\s+ok\s+navigate http/m);

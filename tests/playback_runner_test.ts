@@ -217,7 +217,7 @@ Deno.test("runPlayback() with on_error skip_dependent skips typing until the nex
     );
     assertEquals(report.results.map((r) => r.status), ["failed", "skipped", "healed", "ok"]);
     assertEquals(report.results[1]!.error_code, "skipped_dependency");
-    assertEquals(report.status, "completed");
+    assertEquals(report.status, "failed"); // it ran to the end, and an action failed
     assertEquals(driver.inputs.filter((i) => i.kind === "type").map((i) => i.text), ["x@y.z"]);
   });
 });
@@ -233,7 +233,8 @@ Deno.test("runPlayback() with on_error continue runs every action after a failur
       ]),
     );
     assertEquals(report.results.map((r) => r.status), ["failed", "ok"]);
-    assertEquals(report.status, "completed");
+    assertEquals(report.status, "failed"); // every action ran; one failed
+    assertEquals(report.actions_failed, 1);
   });
 });
 
@@ -578,5 +579,76 @@ Deno.test("runPlayback() memory_set writes memory that later templates read", as
       undefined,
     ]]);
     assertEquals(driver.inputs.at(-1)!.text, "$50.00");
+  });
+});
+
+Deno.test("runPlayback() leaves the page it opened first out of the counts, and stops after it fails to open", async () => {
+  await withStore(async (store) => {
+    const open: PlaybackAction = { type: "navigate", url: "http://app.test/", added: true };
+    const ok = await runPlayback(new StandInDriver(PAGE), store, plan([open, clickLogin]));
+    assertEquals(ok.results.map((r) => [r.status, r.added ?? false]), [["ok", true], [
+      "healed",
+      false,
+    ]]);
+    assertEquals([ok.status, ok.actions_total, ok.actions_executed, ok.actions_skipped], [
+      "completed",
+      1,
+      1,
+      0,
+    ]);
+
+    class Unreachable extends StandInDriver {
+      override navigate(url: string): Promise<never> {
+        return Promise.reject(new Error(`Cannot navigate to ${url}: net::ERR_CONNECTION_REFUSED`));
+      }
+    }
+    const driver = new Unreachable(PAGE);
+    const t0 = performance.now();
+    const down = await runPlayback(
+      driver,
+      store,
+      plan([open, clickLogin, {
+        type: "assert_visible",
+        target: { id: "count" },
+      }]),
+    );
+    assertEquals(down.results.map((r) => [r.status, r.error_code]), [
+      ["failed", "page_error"],
+      ["skipped", "skipped_dependency"],
+      ["skipped", "skipped_dependency"],
+    ]);
+    assertEquals(
+      down.results[1]!.error,
+      "Skipped: the opening navigate to http://app.test/ failed (page_error): no page to act on",
+    );
+    assertEquals([down.status, down.actions_total, down.actions_failed, down.actions_skipped], [
+      "failed",
+      2,
+      0,
+      2,
+    ]);
+    assertEquals(driver.inputs, []); // nothing was clicked or looked at
+    assertLessOrEqual(performance.now() - t0, 3_000);
+  });
+});
+
+Deno.test("runPlayback() lets an assertion wait up to the action timeout, or expectWaitMs, and still say why it failed", async () => {
+  await withStore(async (store) => {
+    const missing: PlaybackAction = { type: "assert_visible", target: { id: "nowhere" } };
+    let t0 = performance.now();
+    const full = await runPlayback(new StandInDriver(PAGE), store, plan([missing]), {
+      actionTimeoutMs: 2_000,
+      locateWaitMs: 0,
+    });
+    const waited = performance.now() - t0;
+    assertEquals(full.results[0]!.error_code, "selector_not_found"); // not cut off as a timeout
+    assert(waited >= 1_200, `waited ${waited} ms`);
+    t0 = performance.now();
+    const quick = await runPlayback(new StandInDriver(PAGE), store, plan([missing]), {
+      actionTimeoutMs: 2_000,
+      expectWaitMs: 100,
+    });
+    assertEquals(quick.results[0]!.error_code, "selector_not_found");
+    assertLessOrEqual(performance.now() - t0, 1_000);
   });
 });

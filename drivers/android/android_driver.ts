@@ -198,6 +198,22 @@ export class AndroidDriver implements Driver {
   }
 
   /**
+   * Presses at a point and holds it `durationMs` before lifting the finger (a long press).
+   *
+   * @param point where, device pixels
+   * @param durationMs how long the finger stays down
+   */
+  async longPress(point: Point, durationMs: number): Promise<void> {
+    const p = devicePoint(point);
+    await this.#actions("Cannot long-press", [
+      { type: "pointerMove", duration: 0, x: p.x, y: p.y, origin: "viewport" },
+      { type: "pointerDown", button: 0 },
+      { type: "pause", duration: Math.round(durationMs) },
+      { type: "pointerUp", button: 0 },
+    ]);
+  }
+
+  /**
    * Swipes from one point to another as one touch pointer.
    *
    * @param from start, device pixels

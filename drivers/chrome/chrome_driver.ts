@@ -242,6 +242,102 @@ export class ChromeDriver implements Driver {
     await this.#wrap(`hover at (${point.x}, ${point.y})`, this.#page.mouse.move(point.x, point.y));
   }
 
+  async longPress(point: Point, durationMs: number): Promise<void> {
+    const mouse = this.#page.mouse;
+    await this.#wrap(
+      `long press at (${point.x}, ${point.y})`,
+      (async () => {
+        await mouse.move(point.x, point.y);
+        await mouse.down();
+        try {
+          await sleep(durationMs);
+        } finally {
+          await mouse.up();
+        }
+      })(),
+    );
+  }
+
+  /**
+   * Drags the mouse from `from` to `to` with the button held: pointer and mouse events all the
+   * way (a carousel, a slider, a drawer follow it). A mouse drag does not scroll the page (a
+   * `scroll` does).
+   */
+  async swipe(from: Point, to: Point, durationMs = 300): Promise<void> {
+    const mouse = this.#page.mouse;
+    const steps = 12;
+    await this.#wrap(
+      `swipe from (${from.x}, ${from.y}) to (${to.x}, ${to.y})`,
+      (async () => {
+        await mouse.move(from.x, from.y);
+        await mouse.down();
+        try {
+          for (let i = 1; i <= steps; i++) {
+            await sleep(durationMs / steps);
+            await mouse.move(
+              from.x + (to.x - from.x) * i / steps,
+              from.y + (to.y - from.y) * i / steps,
+            );
+          }
+        } finally {
+          await mouse.up();
+        }
+      })(),
+    );
+  }
+
+  /**
+   * Goes back one entry in the tab's history as the browser's Back button does, and waits for
+   * the page: its load event, or DOM quiet for a same-document entry (an SPA route), at most 5 s.
+   *
+   * @returns where it landed and how readiness was decided
+   * @throws {DriverError} when the tab has no earlier page, or going back failed
+   */
+  async back(): Promise<NavigationResult> {
+    await this.#settlePending();
+    const started = performance.now();
+    const page = this.#page;
+    const cdp = await this.cdp();
+    const history = await this.#wrap(
+      "read the tab's history",
+      cdp.send("Page.getNavigationHistory"),
+    );
+    const previous = history.entries[history.currentIndex - 1];
+    // the blank page a new tab starts on is no page to go back to
+    if (!previous || history.currentIndex === 1 && previous.url === "about:blank") {
+      throw new DriverError(
+        `Cannot go back: ${page.url()} is the first page of the tab's history`,
+        "no_history",
+      );
+    }
+    let waitedFor: NavigationResult["waitedFor"] = "load";
+    try {
+      const response = await page.goBack({ waitUntil: "load", timeout: NAVIGATION_CAP_MS });
+      if (response === null) {
+        // a same-document entry (pushState) or a page from the back/forward cache
+        const quiet = await this.#waitQuiet(page, DOM_QUIET_MS, started + NAVIGATION_CAP_MS);
+        waitedFor = quiet ? "dom_stable" : "timeout";
+      }
+    } catch (err) {
+      if (!(err instanceof Error && err.name === "TimeoutError")) {
+        throw new DriverError(
+          `Cannot go back to ${previous.url}: ${
+            err instanceof Error ? err.message.split("\n")[0] : String(err)
+          }`,
+          "navigation_failed",
+          { cause: err },
+        );
+      }
+      waitedFor = "timeout";
+    }
+    return {
+      requestedUrl: previous.url,
+      finalUrl: page.url(),
+      waitedFor,
+      durationMs: Math.round(performance.now() - started),
+    };
+  }
+
   async type(text: string, options: { point?: Point; clear?: boolean } = {}): Promise<void> {
     if (options.point) await this.tap(options.point);
     if (options.clear) {

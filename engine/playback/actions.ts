@@ -23,7 +23,12 @@ export const ACTION_TYPES = [
   "read_text",
   "assert_text",
   "assert_visible",
+  "assert_not_visible",
   "memory_set",
+  "long_press",
+  "swipe",
+  "back",
+  "wait",
 ] as const;
 export type ActionType = typeof ACTION_TYPES[number];
 
@@ -38,6 +43,8 @@ export const TARGETED_TYPES: ReadonlySet<string> = new Set([
   "read_text",
   "assert_text",
   "assert_visible",
+  "assert_not_visible",
+  "long_press",
 ]);
 
 /** Action types skipped under `on_error: skip_dependent` after a failed click or navigate (003 R4). */
@@ -141,7 +148,16 @@ export const PlaybackAction = z.object({
   key: z.string().optional(),
   /** Url for `navigate`. */
   url: z.string().optional(),
-  /** Direction of a relative `scroll` (trail scrolls). */
+  /**
+   * How long: a `wait`'s pause (or, with a target, the longest it waits for the element to show),
+   * a `long_press`'s hold. Absent: a `wait` for a target waits up to the action timeout, a long
+   * press holds {@linkcode LONG_PRESS_MS}.
+   */
+  durationMs: z.number().nonnegative().optional(),
+  /**
+   * Direction of a relative `scroll` (trail scrolls: the way the content moves), or of a `swipe`
+   * (the way the pointer moves, as Maestro's: `up` drags from low to high).
+   */
   direction: z.enum(["up", "down", "left", "right"]).optional(),
   /** Absolute scroll position for `scroll`. */
   scrollTo: Point.optional(),
@@ -262,7 +278,11 @@ export function describeAction(
     what = describeWebTarget(t.alternatives?.[0] ?? t) ||
       (t.point ? `(${t.point.x}, ${t.point.y})` : "");
   }
-  const type = action.button ? `${action.button} ${action.type}` : action.type;
+  let type = action.button ? `${action.button} ${action.type}` : action.type;
+  if (action.type === "swipe" && action.direction) type = `swipe ${action.direction}`;
+  if (action.type === "wait" && action.durationMs !== undefined) {
+    type = t ? `wait ≤${action.durationMs} ms for` : `wait ${action.durationMs} ms`;
+  }
   return what ? `${type} ${what}` : type;
 }
 
@@ -330,7 +350,37 @@ export const PLAYBACK_TYPE_OF_KIND: Readonly<Record<string, string>> = {
   check: "check",
   scroll: "scroll",
   memorySet: "memory_set",
+  assertNotVisible: "assert_not_visible",
+  longPress: "long_press",
+  swipe: "swipe",
+  back: "back",
+  wait: "wait",
 };
+
+/** How long a long press holds when the source gives no duration (ms). */
+export const LONG_PRESS_MS = 1_000;
+
+/** The longest `wait` a source may ask for: ten minutes (the longest action timeout). */
+export const MAX_WAIT_MS = 600_000;
+
+/**
+ * Reads a `wait` duration: milliseconds as a bare number (`1500`), or with a unit (`1500ms`,
+ * `1.5s`, `2 s`, `1m`).
+ *
+ * @param value what the source wrote
+ * @returns the milliseconds, or undefined when it is no duration (or longer than {@linkcode MAX_WAIT_MS})
+ * @example
+ * ```ts
+ * if (parseDuration("1.5s") !== 1500 || parseDuration("250") !== 250 || parseDuration("abc") !== undefined) throw new Error();
+ * ```
+ */
+export function parseDuration(value: string): number | undefined {
+  const m = /^\s*(\d+(?:\.\d+)?)\s*(ms|s|m)?\s*$/i.exec(value);
+  if (!m) return undefined;
+  const unit = (m[2] ?? "ms").toLowerCase();
+  const ms = Math.round(Number(m[1]) * (unit === "m" ? 60_000 : unit === "s" ? 1_000 : 1));
+  return ms <= MAX_WAIT_MS ? ms : undefined;
+}
 
 /**
  * The memory keys a plan can use: its memory defaults and every variable one of its templates

@@ -1,12 +1,14 @@
 /**
  * A Maestro flow as a playback plan. `tapOn` → click, `inputText` → type (into the focused
- * field), `assertVisible` → assert_visible, `pressKey` → key_press, `back` → key_press Back,
+ * field), `assertVisible` → assert_visible, `assertNotVisible` → assert_not_visible,
+ * `longPressOn` → long_press, `swipe: { direction }` → swipe, `waitForAnimationToEnd` → wait
+ * (for the screen to settle), `pressKey` → key_press, `back` → key_press Back,
  * `scroll` → scroll down. A selector is a text (a bare string or `text:`) or an `id`, with
  * `index` and `childOf` (an `id` parent scopes the lookups; a text-only parent is a row anchor, as
  * a trail's text-only `childOf`); Maestro matches both as regular expressions over the whole value, so a text with
  * regex syntax becomes a regex text level and an id with regex syntax cannot be looked up (the
- * command is kept under its own name). Every other command (`launchApp`, `runFlow`, `swipe`,
- * `eraseText`, `assertNotVisible`, …) is kept under its own name and reported skipped
+ * command is kept under its own name). Every other command (`launchApp`, `runFlow`, a `swipe`
+ * between points, `eraseText`, …) is kept under its own name and reported skipped
  * (`unsupported_action_type`), as a Chrome Recorder step Cairn does not play. `optional: true`
  * is not carried: a miss fails the action. The plan's platform is `ios` when the flow's tags
  * say `ios`, else `android`.
@@ -62,16 +64,41 @@ function withinOf(childOf: unknown): Target["within"] | undefined {
   return outer ? { texts: [parent.text, ...outer] } : undefined;
 }
 
+/** The playback type of each Maestro command that acts on (or checks) one element. */
+const MAESTRO_ELEMENT_TYPES: Record<string, string> = {
+  tapOn: "click",
+  assertVisible: "assert_visible",
+  assertNotVisible: "assert_not_visible",
+  longPressOn: "long_press",
+};
+
 function convert(c: MaestroCommand, label: string): PlaybackAction {
   const base = { label: `${label} (line ${c.line})` };
   const kept: PlaybackAction = { type: c.name, ...base };
   switch (c.name) {
     case "tapOn":
-    case "assertVisible": {
+    case "assertVisible":
+    case "assertNotVisible":
+    case "longPressOn": {
       const target = targetOf(c.args);
       if (!target) return kept;
-      return { type: c.name === "tapOn" ? "click" : "assert_visible", target, ...base };
+      return { type: MAESTRO_ELEMENT_TYPES[c.name]!, target, ...base };
     }
+    case "swipe": {
+      // the direction form only (`swipe: { direction: UP }`); start/end points are kept
+      const d = typeof c.args === "object" && c.args !== null
+        ? (c.args as { direction?: unknown }).direction
+        : undefined;
+      const direction = typeof d === "string" ? d.toLowerCase() : "";
+      if (!["up", "down", "left", "right"].includes(direction)) return kept;
+      return {
+        type: "swipe",
+        direction: direction as NonNullable<PlaybackAction["direction"]>,
+        ...base,
+      };
+    }
+    case "waitForAnimationToEnd":
+      return { type: "wait", ...base };
     case "inputText": {
       const text = typeof c.args === "object" && c.args !== null
         ? (c.args as { text?: unknown }).text

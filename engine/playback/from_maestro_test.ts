@@ -72,3 +72,24 @@ Deno.test("planFromText() reads a Maestro flow file as a flow and a trail as a t
   const trail = await planFromText("config: { platform: web }\ntrail: []\n");
   assertEquals(trail.source.kind, "trail");
 });
+
+Deno.test("maestroToPlan() maps assertNotVisible, longPressOn, a swipe's direction and waitForAnimationToEnd; a swipe between points is kept", () => {
+  const plan = maestroToPlan(parseMaestroFlow(
+    [
+      "appId: com.example",
+      "---",
+      "- assertNotVisible: Loading",
+      "- longPressOn: { id: row }",
+      "- swipe: { direction: LEFT }",
+      '- swipe: { start: "50%, 15%", end: "15%, 50%" }',
+      "- waitForAnimationToEnd",
+    ].join("\n"),
+  ));
+  assertEquals(plan.actions.map((a) => [a.type, a.target ?? a.direction]), [
+    ["assert_not_visible", { text: "Loading" }],
+    ["long_press", { id: "row" }],
+    ["swipe", "left"],
+    ["swipe", undefined],
+    ["wait", undefined],
+  ]);
+});

@@ -2,8 +2,9 @@
  * A Cairn trail (DESIGN.md "Trail format") as a playback plan. Trail kinds map onto 003's
  * actions: tap → click, inputText → type, keyPress → key_press, readText → read_text (with
  * `storeAs`), assertText → assert_text (`equals` or `matches`), assertVisible →
- * assert_visible, memorySet → memory_set (`value` into `storeAs`); navigate, select, check and
- * scroll keep their names. Templates stay as
+ * assert_visible, assertNotVisible → assert_not_visible, longPress → long_press, memorySet →
+ * memory_set (`value` into `storeAs`), wait → wait (its `value` a duration: `durationMs`);
+ * navigate, select, check, scroll, swipe and back keep their names. Templates stay as
  * written: the runner evaluates them against memory at replay time. A step's selector mode
  * rides on each of its actions; a `recordable: false` step becomes an `agent_step` action,
  * reported as skipped (the agent handles it on every run).
@@ -12,7 +13,7 @@
  */
 import { type Selector, textAnchors, type Trail, type TrailAction } from "../trail.ts";
 import type { PlaybackAction, PlaybackPlan, Target } from "./actions.ts";
-import { PLAYBACK_TYPE_OF_KIND } from "./actions.ts";
+import { parseDuration, PLAYBACK_TYPE_OF_KIND } from "./actions.ts";
 
 /**
  * Merges a trail selector (and its fallbacks, in order) into one target: the first selector's
@@ -94,7 +95,11 @@ function convert(a: TrailAction, label: string, stepIndex: number): PlaybackActi
   if (a.text !== undefined) action.text = a.text;
   if (a.url !== undefined) action.url = a.url;
   if (a.key !== undefined) action.key = a.key;
-  if (a.value !== undefined) action.value = a.value;
+  if (a.value !== undefined && a.kind === "wait") {
+    // checked when the trail was read (`parseTrail`): a duration
+    const ms = parseDuration(a.value);
+    if (ms !== undefined) action.durationMs = ms;
+  } else if (a.value !== undefined) action.value = a.value;
   if (a.checked !== undefined) action.checked = a.checked;
   if (a.storeAs !== undefined) action.storeAs = a.storeAs;
   if (a.equals !== undefined) action.expected = a.equals;

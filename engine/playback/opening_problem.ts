@@ -59,3 +59,31 @@ export function openingProblem(
     })`,
   };
 }
+
+/**
+ * The first action of a device plan that a device can never play — a `hover`, a `double_click`
+ * or a click with another mouse button: a touch screen has no mouse — named by its number in the
+ * source and its step: refused before anything starts (`cairn replay` exit 2, HTTP 400) rather
+ * than skipped, which would let the run pass without it.
+ *
+ * @param plan the final plan
+ * @returns the message, or undefined when every action can be played on the plan's platform
+ * @example
+ * ```ts
+ * const plan = { source: { kind: "trail" as const }, platform: "android" as const, actions: [{ type: "hover", label: "Open the menu" }] };
+ * if (platformProblem(plan) !== 'action 0 (step "Open the menu"): a hover cannot be played on android: a touch screen has no mouse') throw new Error();
+ * ```
+ */
+export function platformProblem(plan: PlaybackPlan): string | undefined {
+  if (plan.platform === "web") return undefined;
+  let n = 0;
+  for (const a of plan.actions) {
+    const which = a.added ? "the page opened first" : `action ${n}`;
+    if (!a.added) n++;
+    if (a.type !== "hover" && a.type !== "double_click" && !a.button) continue;
+    const what = a.button ? `${a.button} ${a.type}` : a.type;
+    return `${which}${a.label ? ` (step ${JSON.stringify(a.label)})` : ""}: a ${what} cannot ` +
+      `be played on ${plan.platform}: a touch screen has no mouse`;
+  }
+  return undefined;
+}

@@ -59,6 +59,10 @@ export function sourceNumber(result: ActionResult): number | undefined {
 
 /** The report 003 R5 returns for a playback id. */
 export interface PlaybackReport {
+  /**
+   * `running` until the end; then `completed` when no action failed, else `failed` (a failed
+   * action, the page opened first failing, a stopped run, a page that stopped answering).
+   */
   status: "running" | "completed" | "failed";
   playback_id: string;
   recording_id?: string;
@@ -69,6 +73,10 @@ export interface PlaybackReport {
   timing: "fast" | "recorded";
   on_error: "continue" | "skip_dependent" | "stop";
   started_at: string;
+  /**
+   * The counts are of the source's own actions (what the table numbers from 0): the page Cairn
+   * opened first is the result marked `added`, with its own status, and counted in none of them.
+   */
   actions_executed: number;
   actions_failed: number;
   actions_healed: number;
@@ -87,7 +95,15 @@ export interface PlaybackReport {
  * or nothing before `PlaybackStarted`.
  */
 export type ReportState =
-  | { report: PlaybackReport; pending?: { index: number; tried: Tried } }
+  | {
+    report: PlaybackReport;
+    pending?: { index: number; tried: Tried };
+    /**
+     * `actions_total` still counts the actions Cairn added (a stream whose `PlaybackStarted`
+     * does not say how many): each `added` result takes itself out when it comes.
+     */
+    addedUncounted?: boolean;
+  }
   | undefined;
 
 type Tried = NonNullable<EventData<"PlaybackActionResolved">["tried"]>;
@@ -120,17 +136,21 @@ export function evolveReport(state: ReportState, event: StoredEvent): ReportStat
         actions_failed: 0,
         actions_healed: 0,
         actions_skipped: 0,
-        actions_total: d.actionsTotal,
+        actions_total: d.actionsTotal - (d.addedActions ?? 0),
         duration_ms: 0,
         warnings: [...(d.warnings ?? [])],
         screenshots: [],
         results: [],
       };
-      return { report };
+      return d.addedActions === undefined ? { report, addedUncounted: true } : { report };
     }
     case "PlaybackActionResolved": {
       const r = need(state, event.type);
-      return { report: r, pending: { index: event.data.index, tried: event.data.tried ?? [] } };
+      return {
+        ...state,
+        report: r,
+        pending: { index: event.data.index, tried: event.data.tried ?? [] },
+      };
     }
     case "PlaybackActionCompleted": {
       const r = need(state, event.type);
@@ -170,21 +190,28 @@ export function evolveReport(state: ReportState, event: StoredEvent): ReportStat
         skipped: ["actions_skipped"],
       } as const;
       const next: PlaybackReport = { ...r, results: [...r.results, result] };
-      for (const key of counts[d.status]) next[key] += 1;
+      // The page Cairn opened first is a result of its own (`added`), not one of the source's
+      // actions the counts are of.
+      if (!d.added) { for (const key of counts[d.status]) next[key] += 1; }
+      else if (state?.addedUncounted) next.actions_total -= 1;
       const shot = d.screenshotPath ?? d.screenshot?.hash;
       if (shot) next.screenshots = [...r.screenshots, shot];
       next.duration_ms = elapsed(r.started_at, event.meta.recordedAt);
-      return { report: next };
+      return state?.addedUncounted ? { report: next, addedUncounted: true } : { report: next };
     }
     case "PlaybackCompleted": {
       const r = need(state, event.type);
+      // A run that failed an action is `failed` (streams written before the runner said so
+      // end `completed` whatever failed).
+      const failed = event.data.status === "failed" || r.results.some((x) => x.status === "failed");
       return {
         report: {
           ...r,
-          status: event.data.status,
+          status: failed ? "failed" : "completed",
           duration_ms: Math.round(event.data.durationMs),
           // Actions never played (`on_error: stop`, an aborted run) count as skipped.
-          actions_skipped: r.actions_skipped + Math.max(r.actions_total - r.results.length, 0),
+          actions_skipped: r.actions_skipped +
+            Math.max(r.actions_total - r.results.filter((x) => !x.added).length, 0),
           ...(event.data.error !== undefined ? { error: event.data.error } : {}),
           ...(r.test_boundary
             ? { test_boundary: { ...r.test_boundary, ended_at: event.meta.recordedAt } }
@@ -212,7 +239,9 @@ function elapsed(from: string, to: string): number {
 /** The report projection: `{ name, version, initialState, evolve }` (house style). */
 export const playbackReportProjection = {
   name: "playback_report",
-  version: 3,
+  // 4: the counts leave out the actions Cairn added (the page opened first); a failed action
+  // fails the run
+  version: 4,
   initialState: undefined as ReportState,
   evolve: evolveReport,
 } as const;

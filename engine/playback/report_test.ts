@@ -41,3 +41,33 @@ Deno.test("projectReport() counts the actions a stopped playback never played as
   assertEquals(report.actions_failed, 1);
   assertEquals(report.actions_skipped, 6);
 });
+
+Deno.test("projectReport() leaves the page Cairn opened first out of the counts, with or without addedActions", async () => {
+  const all = await events();
+  const started = all[0]!;
+  const done = all.find((e) => e.type === "PlaybackActionCompleted")!;
+  const end = all.at(-1)!;
+  const opened = { ...done, data: { ...done.data as object, index: 0, added: true } };
+  const failed = {
+    ...done,
+    data: { ...done.data as object, index: 1, status: "failed", errorCode: "selector_not_found" },
+  };
+  const stream = (start: object) =>
+    [
+      { ...started, data: { ...started.data as object, actionsTotal: 3, ...start } },
+      opened,
+      failed,
+      { ...end, data: { ...end.data as object, status: "failed" } },
+    ] as StoredEvent[];
+  for (const start of [{ addedActions: 1 }, {}]) { // {}: a stream written before addedActions
+    const report = (await projectReport(stream(start)))!;
+    assertEquals(report.actions_total, 2, JSON.stringify(start));
+    assertEquals(report.actions_executed, 0);
+    assertEquals(report.actions_failed, 1);
+    assertEquals(report.actions_skipped, 1); // the one never played
+    assertEquals(report.results[0]!.added, true);
+  }
+  // while it runs, a stream that says how many were added counts them out from the start
+  const partial = (await projectReport(stream({ addedActions: 1 }).slice(0, 1)))!;
+  assertEquals(partial.actions_total, 2);
+});
