@@ -16,14 +16,16 @@ import {
   streamInfo,
 } from "../events/event_store.ts";
 import { droppedField } from "../events/exact_check.ts";
-import { EVENT_SCHEMAS, EventMeta, type NewEvent } from "../events/schemas.ts";
+import { EVENT_SCHEMAS, EventMeta, type NewEvent, type StoredEvent } from "../events/schemas.ts";
 import { IsoDateTime } from "../events/iso_date_time.ts";
 import { blobRefsIn } from "../engine/formats/events_jsonl.ts";
 import {
   checkSessionEvents,
   findUnstoredBlob,
+  type SessionRuleBreak,
   type SessionSoFar,
 } from "../engine/formats/session_rules.ts";
+import { checkRunEvents, runKindOf } from "../engine/formats/run_stream_rules.ts";
 import type { ApiContext } from "./app.ts";
 import {
   ApiError,
@@ -138,7 +140,10 @@ describeRoute({
         "Idempotency key already used for another stream or other events (`idempotency_key_reused`); " +
         "a batch that breaks a session stream's rules (`invalid_session`, streams `session-*`: the " +
         "first event is SessionStarted naming the stream's session id, no second one, nothing after " +
-        "SessionEnded, an ActionCompleted after its ActionPerformed, blobs stored first)",
+        "SessionEnded, an ActionCompleted after its ActionPerformed, blobs stored first); a batch " +
+        "a playback or validation report could not read (`invalid_stream`, streams `playback-*` and " +
+        "`validation-*`: the first event PlaybackStarted / ValidationStarted naming the stream's id, " +
+        "no second one, only the stream's event types, nothing after its end, blobs stored first)",
     },
   },
 });
@@ -227,36 +232,81 @@ function oneOf<T>(header: T | undefined, body: T | undefined, names: string): T 
   return header ?? body;
 }
 
-/** How often a session append re-checks a stream that changed under it before giving up. */
+/** How often a ruled append re-checks a stream that changed under it before giving up. */
 const SESSION_APPEND_TRIES = 5;
 
 /**
- * Appends a batch to a session stream (`session-<id>`) that keeps the session's rules, as
- * `cairn ingest` holds an events file to them (`engine/formats/session_rules.ts`), and whose
- * blobs are stored: what the log takes can then be exported and read back. The rules are
- * checked against the stream as read, and the batch goes onto that version only (a client
- * that named none gets it pinned; a stream that moved meanwhile is read and checked again).
- *
- * @throws {ApiError} 422 `invalid_session` naming `body.events.N.…`; nothing is appended
+ * What a ruled stream holds as its rules look at it ({@linkcode rulesFor}): its version, and the
+ * first rule a batch breaks against it.
  */
-async function appendToSession(
+type RulesCheck = (
+  events: NewEvent[],
+) => Promise<{ version: number; broken: SessionRuleBreak | undefined }>;
+
+/**
+ * The rules of a stream an append keeps, by its id's prefix, with the code a broken one answers:
+ * a session stream (`session-<id>`) the session's rules, as `cairn ingest` holds an events file to
+ * them (`engine/formats/session_rules.ts`); a playback or validation stream (`playback-<id>`,
+ * `validation-<id>`) those that keep it readable by its report projection
+ * (`engine/formats/run_stream_rules.ts`); any other stream none.
+ */
+function rulesFor(
   store: EventStore,
   streamId: string,
+): { code: string; label: string; check: RulesCheck } | undefined {
+  if (streamId.startsWith("session-")) {
+    const sessionId = streamId.slice("session-".length);
+    return {
+      code: "invalid_session",
+      label: "session",
+      check: async (events) => {
+        const before = await sessionSoFar(store, streamId, events);
+        return {
+          version: before.events,
+          broken: checkSessionEvents(events, { before, sessionId }),
+        };
+      },
+    };
+  }
+  const kind = runKindOf(streamId);
+  if (kind === undefined) return undefined;
+  return {
+    code: "invalid_stream",
+    label: kind,
+    check: async (events) => {
+      const before: StoredEvent[] = [];
+      for await (const e of store.readStream(streamId)) before.push(e);
+      return { version: before.length, broken: checkRunEvents(streamId, before, events) };
+    },
+  };
+}
+
+/**
+ * Appends a batch to a stream that keeps rules ({@linkcode rulesFor}) and whose blobs are stored:
+ * what the log takes can then be read by its projections, exported and read back. The rules are
+ * checked against the stream as read, and the batch goes onto that version only (a client that
+ * named none gets it pinned; a stream that moved meanwhile is read and checked again).
+ *
+ * @throws {ApiError} 422 (`invalid_session`, `invalid_stream`) naming `body.events.N.…`; nothing
+ *   is appended
+ */
+async function appendWithRules(
+  store: EventStore,
+  streamId: string,
+  rules: { code: string; label: string; check: RulesCheck },
   events: NewEvent[],
   options: AppendOptions,
 ): Promise<AppendResult> {
-  const sessionId = streamId.slice("session-".length);
   const pin = options.expectedVersion === undefined || options.expectedVersion === "any";
   for (let tries = 1;; tries++) {
-    const before = await sessionSoFar(store, streamId, events);
-    const broken = checkSessionEvents(events, { before, sessionId });
+    const { version, broken } = await rules.check(events);
     const missing = broken === undefined
       ? await findUnstoredBlob(store, blobRefPaths(events))
       : undefined;
     if (broken !== undefined || missing !== undefined) {
       // a keyed batch sent again after it was stored breaks the rules now (a second
       // SessionStarted): the store answers it as the duplicate it is
-      if (options.idempotencyKey !== undefined && before.events > 0) {
+      if (options.idempotencyKey !== undefined && version > 0) {
         const stored = await storedResult(store, streamId, events, options.idempotencyKey);
         if (stored !== undefined) return stored;
       }
@@ -265,13 +315,13 @@ async function appendToSession(
         : [missing![1], `blob ${missing![0]} is not stored (POST /v1/blobs first)`];
       throw new ApiError(
         422,
-        "invalid_session",
-        `Invalid session stream ${streamId}: ${path}: ${message}`,
+        rules.code,
+        `Invalid ${rules.label} stream ${streamId}: ${path}: ${message}`,
         [{ path, message }],
       );
     }
     const expectedVersion = pin
-      ? (before.events === 0 ? "no_stream" as const : before.events)
+      ? (version === 0 ? "no_stream" as const : version)
       : options.expectedVersion!;
     try {
       return await store.append(streamId, events, { ...options, expectedVersion });
@@ -380,8 +430,9 @@ export function eventsRouter(ctx: ApiContext): Hono {
       ...(idempotencyKey === undefined ? {} : { idempotencyKey }),
     };
     const events = body.events as NewEvent[];
-    const result = streamId.startsWith("session-")
-      ? await appendToSession(ctx.store, streamId, events, options)
+    const rules = rulesFor(ctx.store, streamId);
+    const result = rules !== undefined
+      ? await appendWithRules(ctx.store, streamId, rules, events, options)
       : await ctx.store.append(streamId, events, options);
     c.header("ETag", `"${result.streamVersion}"`);
     return c.json(result, result.duplicate ? 200 : 201);
