@@ -193,8 +193,13 @@ describeRoute({
   ],
   responses: {
     "200": {
-      description: "Event stream; with Accept: application/json, a page `{ events, next }` instead",
+      description:
+        "Event stream; with Accept: application/json, a page `{ events, next }` instead. A stored event it cannot read later on ends the stream with `event: error` (data: the error body)",
       content: { "text/event-stream": undefined, "application/json": EventsPage },
+    },
+    "500": {
+      description:
+        "The first event to send cannot be read (`unreadable_event`, naming its position): JSON, not a stream, so an EventSource stops reconnecting",
     },
   },
 });
@@ -469,6 +474,10 @@ export function eventsRouter(ctx: ApiContext): Hono {
       if (more) events.pop();
       return c.json({ events, next: more ? events.at(-1)!.position + 1 : null });
     }
+    // the first event to send is read before the stream opens: one the log cannot read is a 500
+    // naming its position, which ends an EventSource's reconnects (a 200 stream that only said
+    // so in an `error` event would be reconnected to every 3 s, from the same event, forever)
+    for await (const _ of ctx.store.readAll({ from, limit: 1 })) break;
     return streamSSE(c, async (stream) => {
       const ac = new AbortController();
       const end = () => ac.abort();
@@ -486,7 +495,8 @@ export function eventsRouter(ctx: ApiContext): Hono {
         }
       } catch (err) {
         // an event the log cannot read (or a damaged file): say so, naming the position, rather
-        // than ending as if the log had no more
+        // than ending as if the log had no more; the reconnect resumes at that event
+        // (Last-Event-ID) and gets the 500 above, so an EventSource stops there
         const [status, body] = errorResponseOf(err);
         if (status >= 500) logServerError(c, err, status, body);
         if (!ac.signal.aborted) {
