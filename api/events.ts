@@ -18,10 +18,9 @@ import {
 import { droppedField } from "../events/exact_check.ts";
 import { EVENT_SCHEMAS, EventMeta, type NewEvent, type StoredEvent } from "../events/schemas.ts";
 import { IsoDateTime } from "../events/iso_date_time.ts";
-import { blobRefsIn } from "../engine/formats/events_jsonl.ts";
 import {
   checkSessionEvents,
-  findUnstoredBlob,
+  checkStoredBlobs,
   type SessionRuleBreak,
   type SessionSoFar,
 } from "../engine/formats/session_rules.ts";
@@ -140,7 +139,8 @@ describeRoute({
         "Idempotency key already used for another stream or other events (`idempotency_key_reused`); " +
         "a batch that breaks a session stream's rules (`invalid_session`, streams `session-*`: the " +
         "first event is SessionStarted naming the stream's session id, no second one, nothing after " +
-        "SessionEnded, an ActionCompleted after its ActionPerformed, blobs stored first); a batch " +
+        "SessionEnded, an ActionCompleted after its ActionPerformed, blobs stored first as declared, a " +
+        "ScreenCaptured whose hierarchy parses and whose screenshot is an image); a batch " +
         "a playback or validation report could not read (`invalid_stream`, streams `playback-*` and " +
         "`validation-*`: the first event PlaybackStarted / ValidationStarted naming the stream's id, " +
         "no second one, only the stream's event types, nothing after its end, blobs stored first)",
@@ -304,20 +304,16 @@ async function appendWithRules(
 ): Promise<AppendResult> {
   const pin = options.expectedVersion === undefined || options.expectedVersion === "any";
   for (let tries = 1;; tries++) {
-    const { version, broken } = await rules.check(events);
-    const missing = broken === undefined
-      ? await findUnstoredBlob(store, blobRefPaths(events))
-      : undefined;
-    if (broken !== undefined || missing !== undefined) {
+    const { version, broken: ruleBroken } = await rules.check(events);
+    const broken = ruleBroken ?? await checkStoredBlobs(store, events);
+    if (broken !== undefined) {
       // a keyed batch sent again after it was stored breaks the rules now (a second
       // SessionStarted): the store answers it as the duplicate it is
       if (options.idempotencyKey !== undefined && version > 0) {
         const stored = await storedResult(store, streamId, events, options.idempotencyKey);
         if (stored !== undefined) return stored;
       }
-      const [path, message] = broken !== undefined
-        ? [`body.events.${broken.index}.${broken.field}`, broken.message]
-        : [missing![1], `blob ${missing![0]} is not stored (POST /v1/blobs first)`];
+      const [path, message] = [`body.events.${broken.index}.${broken.field}`, broken.message];
       throw new ApiError(
         422,
         rules.code,
@@ -368,15 +364,6 @@ async function sessionSoFar(
     }
   }
   return { events: info.version, ended, performed: (id) => performed.has(id) };
-}
-
-/** Every blob a batch references, with the field that references it (`body.events.2.data.hierarchy`). */
-function* blobRefPaths(events: readonly NewEvent[]): Iterable<[string, string]> {
-  for (let i = 0; i < events.length; i++) {
-    for (const [key, value] of Object.entries(events[i]!.data)) {
-      for (const ref of blobRefsIn(value)) yield [ref.hash, `body.events.${i}.data.${key}`];
-    }
-  }
 }
 
 /**
