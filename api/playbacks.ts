@@ -123,7 +123,7 @@ export const STOP_WAIT_MS = 15_000;
 export interface PlaybackRegistryOptions {
   /** Creates the driver playbacks run in (default: a headless Chromium, or `CAIRN_BROWSER_WS`). */
   createDriver?: () => Promise<Driver>;
-  /** Folder screenshots are written to (default `.cairn/screenshots`). */
+  /** Folder screenshots are written to (default `.cairn/screenshots`; `serve` gives the one beside its database). */
   screenshotDir?: string;
   /** How long a lookup waits for the page before healing gives up (ms). */
   locateWaitMs?: number;

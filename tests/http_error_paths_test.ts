@@ -83,3 +83,45 @@ Deno.test("a trail that is not valid YAML names body.trail and its line", async 
     assertStringIncludes(r.message, "body.trail:");
   });
 });
+
+Deno.test("a known path asked with a method it does not take is a 405 with Allow, an unknown one still 404", async () => {
+  await withApp(async (app) => {
+    for (
+      const [method, path, allow] of [
+        ["DELETE", "/v1/playbacks", "GET, HEAD, POST"],
+        ["GET", "/v1/blobs", "POST"],
+        ["PUT", "/v1/streams/a/events", "GET, HEAD, POST"],
+        ["GET", "/v1/playbacks/pb-1/stop", "POST"],
+      ] as const
+    ) {
+      const res = await app.request(path, { method });
+      assertEquals([res.status, res.headers.get("allow")], [405, allow], `${method} ${path}`);
+      const body = await res.json();
+      assertEquals(body.error.code, "method_not_allowed");
+      assertStringIncludes(body.error.message, `allowed: ${allow}`);
+    }
+    const none = await app.request("/v1/nothing", { method: "DELETE" });
+    assertEquals([none.status, none.headers.get("allow")], [404, null]);
+  });
+});
+
+Deno.test("a 413 says the server's limit", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "cairn_http_413_" });
+  const store = SqliteEventStore.open(`${dir}/cairn.db`);
+  try {
+    const app = createApp({ store, bodyLimit: 2048 });
+    const res = await app.request("/v1/blobs", {
+      method: "POST",
+      headers: { "content-type": "text/plain", "content-length": "4096" },
+      body: "x".repeat(4096),
+    });
+    assertEquals(res.status, 413);
+    const body = await res.json();
+    assertEquals(body.error.code, "payload_too_large");
+    assertStringIncludes(body.error.message, "limit of 2048 bytes (2 KiB");
+    assertStringIncludes(body.error.message, "--body-limit");
+  } finally {
+    store.close();
+    await Deno.remove(dir, { recursive: true });
+  }
+});
