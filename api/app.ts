@@ -88,9 +88,23 @@ export function createApp(options: AppOptions): Hono {
   };
   const app = new Hono();
   app.onError(handleError);
-  app.notFound((c) =>
-    c.json({ error: { code: "not_found", message: `No route ${c.req.method} ${c.req.path}` } }, 404)
-  );
+  app.notFound((c) => {
+    // a known path asked with another method: 405 with the methods it takes, not 404
+    const allow = allowedMethods(app.routes, c.req.path);
+    if (allow.length > 0) {
+      c.header("Allow", allow.join(", "));
+      return c.json({
+        error: {
+          code: "method_not_allowed",
+          message: `${c.req.method} is not allowed on ${c.req.path} (allowed: ${allow.join(", ")})`,
+        },
+      }, 405);
+    }
+    return c.json(
+      { error: { code: "not_found", message: `No route ${c.req.method} ${c.req.path}` } },
+      404,
+    );
+  });
   if (options.token !== undefined) app.use("*", requireBearer(options.token));
   // no token: the server is on loopback (serve refuses otherwise), and only this machine's
   // clients may use it
@@ -111,6 +125,40 @@ export function createApp(options: AppOptions): Hono {
 }
 
 /**
+ * The methods the routes take on a path (`GET, HEAD` for a GET route, as hono answers HEAD with
+ * it), middleware (`ALL`) left out.
+ *
+ * @param routes the app's routes (`app.routes`)
+ * @param path a request path
+ * @returns the methods, sorted; empty when no route has this path
+ * @example
+ * ```ts
+ * const routes = [{ method: "GET", path: "/v1/streams/:id/events" }, { method: "ALL", path: "/*" }];
+ * if (allowedMethods(routes, "/v1/streams/a/events").join() !== "GET,HEAD") throw new Error();
+ * ```
+ */
+export function allowedMethods(
+  routes: readonly { method: string; path: string }[],
+  path: string,
+): string[] {
+  const methods = new Set<string>();
+  for (const r of routes) {
+    if (r.method === "ALL") continue;
+    const pattern = r.path.split("/").map((part) =>
+      part.startsWith(":")
+        ? "[^/]+"
+        : part === "*"
+        ? ".*"
+        : part.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")
+    ).join("/");
+    if (!new RegExp(`^${pattern}/?$`).test(path)) continue;
+    methods.add(r.method);
+    if (r.method === "GET") methods.add("HEAD");
+  }
+  return [...methods].sort();
+}
+
+/**
  * hono's `bodyLimit`, kept off the request's `signal`: a body of unknown length (chunked, or a
  * POST with no Content-Length, as `curl -X POST` sends) is counted and then re-wrapped as
  * `new Request(raw, …)`, which reads `raw.signal`, and Deno.serve then warns that the signal
@@ -118,7 +166,18 @@ export function createApp(options: AppOptions): Hono {
  * of its own (same url, method, headers and body, no server signal) and counted as before.
  */
 function limitBody(maxSize: number) {
-  const limit = bodyLimit({ maxSize });
+  const limit = bodyLimit({
+    maxSize,
+    onError: () => {
+      throw new ApiError(
+        413,
+        "payload_too_large",
+        `Request body is larger than the server's limit of ${maxSize} bytes (${
+          sizeInUnits(maxSize)
+        }; serve --body-limit)`,
+      );
+    },
+  });
   return (c: Context, next: Next) => {
     const raw = c.req.raw;
     const sized = raw.headers.has("content-length") && !raw.headers.has("transfer-encoding");
@@ -131,6 +190,14 @@ function limitBody(maxSize: number) {
     }
     return limit(c, next);
   };
+}
+
+/** A byte count as people read it: `16 MiB`, `1.5 KiB`, `10 bytes`. */
+function sizeInUnits(bytes: number): string {
+  for (const [unit, size] of [["GiB", 2 ** 30], ["MiB", 2 ** 20], ["KiB", 2 ** 10]] as const) {
+    if (bytes >= size) return `${Number((bytes / size).toFixed(1))} ${unit}`;
+  }
+  return `${bytes} bytes`;
 }
 
 function requireBearer(token: string) {

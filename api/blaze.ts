@@ -24,6 +24,7 @@ import { launchDefaultChrome, perStore } from "./_per_store.ts";
 import { AndroidDriver } from "../drivers/android/android_driver.ts";
 import { AndroidStart, connectAndroid } from "../drivers/android/android_start.ts";
 import { readSession, sessionToCapture } from "../drivers/session_export.ts";
+import { bareId, resolveId } from "./_ids.ts";
 import type { ApiContext } from "./app.ts";
 import { ApiError, invalidRequest, isHttpUrl, parseInput, readJson } from "./errors.ts";
 import { describeRoute } from "./openapi.ts";
@@ -281,7 +282,9 @@ export function blazeRouter(ctx: ApiContext): Hono {
       }),
     }));
   app.post("/blaze/sessions/:id/tools/:tool", async (c) => {
-    const id = parseInput(SessionId, c.req.param("id"), "path.id");
+    const given = parseInput(SessionId, c.req.param("id"), "path.id");
+    // bare or with its stream's prefix (`session-abc`), as every route takes a session id
+    const id = registry.get(given) ? given : bareId("session", given);
     const tool = c.req.param("tool");
     const session = registry.get(id);
     if (!session) {
@@ -329,7 +332,8 @@ export function blazeRouter(ctx: ApiContext): Hono {
     }
   });
   app.get("/blaze/sessions/:id/capture", async (c) => {
-    const id = parseInput(SessionId, c.req.param("id"), "path.id");
+    const given = parseInput(SessionId, c.req.param("id"), "path.id");
+    const id = await resolveId(ctx.store, "session", given);
     return c.json(sessionToCapture(await readSession(ctx.store, id)));
   });
   return app;

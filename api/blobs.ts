@@ -136,7 +136,12 @@ export function blobsRouter(ctx: ApiContext): Hono {
   });
   app.post("/blobs", async (c) => {
     const mediaType = c.req.header("content-type")?.trim();
-    if (!mediaType) throw invalidRequest("Content-Type header is required for a blob");
+    if (!mediaType) {
+      const message = "required: the blob's media type (type/subtype)";
+      throw invalidRequest(`header Content-Type: ${message}`, [
+        { path: "header.Content-Type", message },
+      ]);
+    }
     if (!isMediaType(mediaType)) {
       const message = "expected a media type, type/subtype (image/png, text/plain; charset=utf-8)";
       throw invalidRequest(`header Content-Type: ${message}, not ${JSON.stringify(mediaType)}`, [

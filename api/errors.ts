@@ -17,6 +17,7 @@ import {
   StoreFileError,
 } from "../events/event_store.ts";
 import { UnreadableEventError } from "../events/upcasters.ts";
+import { zodIssueList } from "../engine/formats/format_error.ts";
 
 /** One problem with a request, by path. */
 export interface ApiIssue {
@@ -188,10 +189,8 @@ export function pathId(max = 200, colon = true) {
 }
 
 function zodIssues(err: z.ZodError, where: string): ApiIssue[] {
-  return err.issues.map((i) => ({
-    path: [where, ...i.path.map(String)].join("."),
-    message: i.message,
-  }));
+  // an unknown key is named (`body.extra`), not its object (`body`)
+  return zodIssueList(err).map((i) => ({ path: [where, ...i.path].join("."), message: i.message }));
 }
 
 /**
@@ -259,7 +258,9 @@ export function errorResponseOf(err: unknown): [ContentfulStatusCode, ApiErrorBo
     return [500, body("store_unreadable", err.message)];
   }
   // what a request sent that does not parse (a trail's YAML, an import format)
-  if (err instanceof SyntaxError) return [400, body("invalid_request", err.message)];
+  if (err instanceof SyntaxError) {
+    return [400, body("invalid_request", err.message, syntaxIssues(err.message))];
+  }
   if (err instanceof NotFoundError) return [404, body("not_found", err.message)];
   if (err instanceof InvalidStreamError) return [422, body("invalid_stream", err.message)];
   if (err instanceof ConcurrencyError) return [409, body("conflict", err.message)];
@@ -273,6 +274,17 @@ export function errorResponseOf(err: unknown): [ContentfulStatusCode, ApiErrorBo
     return [s, body(s >= 500 ? "internal" : "bad_request", err.message || "Request failed")];
   }
   return [500, body("internal", "Internal server error")];
+}
+
+/**
+ * The issue a parse error of a body field names at its start (`body.trail:3:5: …`, as
+ * `parseTrail` words it), with the line and column in the message: none for one naming no field.
+ */
+function syntaxIssues(message: string): ApiIssue[] | undefined {
+  const m = /^(body(?:\.[\w-]+)*)(?::(\d+):(\d+))?: ([^]*)$/.exec(message);
+  if (!m) return undefined;
+  const at = m[2] === undefined ? "" : `line ${m[2]}, column ${m[3]}: `;
+  return [{ path: m[1]!, message: `${at}${m[4]}` }];
 }
 
 /**

@@ -16,14 +16,15 @@ import {
   streamInfo,
 } from "../events/event_store.ts";
 import { droppedField } from "../events/exact_check.ts";
-import { EVENT_SCHEMAS, EventMeta, type NewEvent } from "../events/schemas.ts";
+import { EVENT_SCHEMAS, EventMeta, type NewEvent, type StoredEvent } from "../events/schemas.ts";
 import { IsoDateTime } from "../events/iso_date_time.ts";
-import { blobRefsIn } from "../engine/formats/events_jsonl.ts";
 import {
   checkSessionEvents,
-  findUnstoredBlob,
+  checkStoredBlobs,
+  type SessionRuleBreak,
   type SessionSoFar,
 } from "../engine/formats/session_rules.ts";
+import { checkRunEvents, runKindOf } from "../engine/formats/run_stream_rules.ts";
 import type { ApiContext } from "./app.ts";
 import {
   ApiError,
@@ -138,7 +139,11 @@ describeRoute({
         "Idempotency key already used for another stream or other events (`idempotency_key_reused`); " +
         "a batch that breaks a session stream's rules (`invalid_session`, streams `session-*`: the " +
         "first event is SessionStarted naming the stream's session id, no second one, nothing after " +
-        "SessionEnded, an ActionCompleted after its ActionPerformed, blobs stored first)",
+        "SessionEnded, an ActionCompleted after its ActionPerformed, blobs stored first as declared, a " +
+        "ScreenCaptured whose hierarchy parses and whose screenshot is an image); a batch " +
+        "a playback or validation report could not read (`invalid_stream`, streams `playback-*` and " +
+        "`validation-*`: the first event PlaybackStarted / ValidationStarted naming the stream's id, " +
+        "no second one, only the stream's event types, nothing after its end, blobs stored first)",
     },
   },
 });
@@ -188,8 +193,13 @@ describeRoute({
   ],
   responses: {
     "200": {
-      description: "Event stream; with Accept: application/json, a page `{ events, next }` instead",
+      description:
+        "Event stream; with Accept: application/json, a page `{ events, next }` instead. A stored event it cannot read later on ends the stream with `event: error` (data: the error body)",
       content: { "text/event-stream": undefined, "application/json": EventsPage },
+    },
+    "500": {
+      description:
+        "The first event to send cannot be read (`unreadable_event`, naming its position): JSON, not a stream, so an EventSource stops reconnecting",
     },
   },
 });
@@ -227,51 +237,92 @@ function oneOf<T>(header: T | undefined, body: T | undefined, names: string): T 
   return header ?? body;
 }
 
-/** How often a session append re-checks a stream that changed under it before giving up. */
+/** How often a ruled append re-checks a stream that changed under it before giving up. */
 const SESSION_APPEND_TRIES = 5;
 
 /**
- * Appends a batch to a session stream (`session-<id>`) that keeps the session's rules, as
- * `cairn ingest` holds an events file to them (`engine/formats/session_rules.ts`), and whose
- * blobs are stored: what the log takes can then be exported and read back. The rules are
- * checked against the stream as read, and the batch goes onto that version only (a client
- * that named none gets it pinned; a stream that moved meanwhile is read and checked again).
- *
- * @throws {ApiError} 422 `invalid_session` naming `body.events.N.…`; nothing is appended
+ * What a ruled stream holds as its rules look at it ({@linkcode rulesFor}): its version, and the
+ * first rule a batch breaks against it.
  */
-async function appendToSession(
+type RulesCheck = (
+  events: NewEvent[],
+) => Promise<{ version: number; broken: SessionRuleBreak | undefined }>;
+
+/**
+ * The rules of a stream an append keeps, by its id's prefix, with the code a broken one answers:
+ * a session stream (`session-<id>`) the session's rules, as `cairn ingest` holds an events file to
+ * them (`engine/formats/session_rules.ts`); a playback or validation stream (`playback-<id>`,
+ * `validation-<id>`) those that keep it readable by its report projection
+ * (`engine/formats/run_stream_rules.ts`); any other stream none.
+ */
+function rulesFor(
   store: EventStore,
   streamId: string,
+): { code: string; label: string; check: RulesCheck } | undefined {
+  if (streamId.startsWith("session-")) {
+    const sessionId = streamId.slice("session-".length);
+    return {
+      code: "invalid_session",
+      label: "session",
+      check: async (events) => {
+        const before = await sessionSoFar(store, streamId, events);
+        return {
+          version: before.events,
+          broken: checkSessionEvents(events, { before, sessionId }),
+        };
+      },
+    };
+  }
+  const kind = runKindOf(streamId);
+  if (kind === undefined) return undefined;
+  return {
+    code: "invalid_stream",
+    label: kind,
+    check: async (events) => {
+      const before: StoredEvent[] = [];
+      for await (const e of store.readStream(streamId)) before.push(e);
+      return { version: before.length, broken: checkRunEvents(streamId, before, events) };
+    },
+  };
+}
+
+/**
+ * Appends a batch to a stream that keeps rules ({@linkcode rulesFor}) and whose blobs are stored:
+ * what the log takes can then be read by its projections, exported and read back. The rules are
+ * checked against the stream as read, and the batch goes onto that version only (a client that
+ * named none gets it pinned; a stream that moved meanwhile is read and checked again).
+ *
+ * @throws {ApiError} 422 (`invalid_session`, `invalid_stream`) naming `body.events.N.…`; nothing
+ *   is appended
+ */
+async function appendWithRules(
+  store: EventStore,
+  streamId: string,
+  rules: { code: string; label: string; check: RulesCheck },
   events: NewEvent[],
   options: AppendOptions,
 ): Promise<AppendResult> {
-  const sessionId = streamId.slice("session-".length);
   const pin = options.expectedVersion === undefined || options.expectedVersion === "any";
   for (let tries = 1;; tries++) {
-    const before = await sessionSoFar(store, streamId, events);
-    const broken = checkSessionEvents(events, { before, sessionId });
-    const missing = broken === undefined
-      ? await findUnstoredBlob(store, blobRefPaths(events))
-      : undefined;
-    if (broken !== undefined || missing !== undefined) {
+    const { version, broken: ruleBroken } = await rules.check(events);
+    const broken = ruleBroken ?? await checkStoredBlobs(store, events);
+    if (broken !== undefined) {
       // a keyed batch sent again after it was stored breaks the rules now (a second
       // SessionStarted): the store answers it as the duplicate it is
-      if (options.idempotencyKey !== undefined && before.events > 0) {
+      if (options.idempotencyKey !== undefined && version > 0) {
         const stored = await storedResult(store, streamId, events, options.idempotencyKey);
         if (stored !== undefined) return stored;
       }
-      const [path, message] = broken !== undefined
-        ? [`body.events.${broken.index}.${broken.field}`, broken.message]
-        : [missing![1], `blob ${missing![0]} is not stored (POST /v1/blobs first)`];
+      const [path, message] = [`body.events.${broken.index}.${broken.field}`, broken.message];
       throw new ApiError(
         422,
-        "invalid_session",
-        `Invalid session stream ${streamId}: ${path}: ${message}`,
+        rules.code,
+        `Invalid ${rules.label} stream ${streamId}: ${path}: ${message}`,
         [{ path, message }],
       );
     }
     const expectedVersion = pin
-      ? (before.events === 0 ? "no_stream" as const : before.events)
+      ? (version === 0 ? "no_stream" as const : version)
       : options.expectedVersion!;
     try {
       return await store.append(streamId, events, { ...options, expectedVersion });
@@ -313,15 +364,6 @@ async function sessionSoFar(
     }
   }
   return { events: info.version, ended, performed: (id) => performed.has(id) };
-}
-
-/** Every blob a batch references, with the field that references it (`body.events.2.data.hierarchy`). */
-function* blobRefPaths(events: readonly NewEvent[]): Iterable<[string, string]> {
-  for (let i = 0; i < events.length; i++) {
-    for (const [key, value] of Object.entries(events[i]!.data)) {
-      for (const ref of blobRefsIn(value)) yield [ref.hash, `body.events.${i}.data.${key}`];
-    }
-  }
 }
 
 /**
@@ -380,8 +422,9 @@ export function eventsRouter(ctx: ApiContext): Hono {
       ...(idempotencyKey === undefined ? {} : { idempotencyKey }),
     };
     const events = body.events as NewEvent[];
-    const result = streamId.startsWith("session-")
-      ? await appendToSession(ctx.store, streamId, events, options)
+    const rules = rulesFor(ctx.store, streamId);
+    const result = rules !== undefined
+      ? await appendWithRules(ctx.store, streamId, rules, events, options)
       : await ctx.store.append(streamId, events, options);
     c.header("ETag", `"${result.streamVersion}"`);
     return c.json(result, result.duplicate ? 200 : 201);
@@ -418,6 +461,10 @@ export function eventsRouter(ctx: ApiContext): Hono {
       if (more) events.pop();
       return c.json({ events, next: more ? events.at(-1)!.position + 1 : null });
     }
+    // the first event to send is read before the stream opens: one the log cannot read is a 500
+    // naming its position, which ends an EventSource's reconnects (a 200 stream that only said
+    // so in an `error` event would be reconnected to every 3 s, from the same event, forever)
+    for await (const _ of ctx.store.readAll({ from, limit: 1 })) break;
     return streamSSE(c, async (stream) => {
       const ac = new AbortController();
       const end = () => ac.abort();
@@ -435,7 +482,8 @@ export function eventsRouter(ctx: ApiContext): Hono {
         }
       } catch (err) {
         // an event the log cannot read (or a damaged file): say so, naming the position, rather
-        // than ending as if the log had no more
+        // than ending as if the log had no more; the reconnect resumes at that event
+        // (Last-Event-ID) and gets the 500 above, so an EventSource stops there
         const [status, body] = errorResponseOf(err);
         if (status >= 500) logServerError(c, err, status, body);
         if (!ac.signal.aborted) {

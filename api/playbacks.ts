@@ -43,7 +43,8 @@ import {
 } from "./errors.ts";
 import { bareId, resolveId } from "./_ids.ts";
 import { stopRun } from "./_stop_run.ts";
-import { NotFoundError } from "../events/event_store.ts";
+import { InvalidStreamError, NotFoundError } from "../events/event_store.ts";
+import { UnreadableEventError } from "../events/upcasters.ts";
 import { describeRoute } from "./openapi.ts";
 import { blankPage, browserSecrets, leaveBrowser } from "./_shared_browser.ts";
 import { withDeadline } from "../drivers/with_deadline.ts";
@@ -124,7 +125,7 @@ export const STOP_WAIT_MS = 15_000;
 export interface PlaybackRegistryOptions {
   /** Creates the driver playbacks run in (default: a headless Chromium, or `CAIRN_BROWSER_WS`). */
   createDriver?: () => Promise<Driver>;
-  /** Folder screenshots are written to (default `.cairn/screenshots`). */
+  /** Folder screenshots are written to (default `.cairn/screenshots`; `serve` gives the one beside its database). */
   screenshotDir?: string;
   /** How long a lookup waits for the page before healing gives up (ms). */
   locateWaitMs?: number;
@@ -352,6 +353,12 @@ describeRoute({
   path: "/v1/playbacks",
   summary: "Every playback, oldest first: id, status, counts and duration",
   tags: ["playbacks"],
+  responses: {
+    "200": {
+      description:
+        "`{ playbacks }`; with `unreadable: [{ stream_id, code, message }]` when a stored playback stream cannot be read (invalid_stream, unreadable_event): it is left out, the others listed",
+    },
+  },
 });
 describeRoute({
   method: "get",
@@ -530,13 +537,26 @@ export function playbacksRouter(ctx: ApiContext): Hono {
   app.get("/playbacks", async (c) => {
     noQuery(c);
     const playbacks = [];
+    // a stream the report cannot be read from (written before appends were held to the playback
+    // rules, or by another writer) is left out and named, not the whole list failed
+    const unreadable: { stream_id: string; code: string; message: string }[] = [];
     for (const s of await ctx.store.streams("playback-")) {
-      const r = await readPlaybackReport(ctx.store, s.streamId.slice("playback-".length));
+      let r;
+      try {
+        r = await readPlaybackReport(ctx.store, s.streamId.slice("playback-".length));
+      } catch (err) {
+        if (!(err instanceof InvalidStreamError) && !(err instanceof UnreadableEventError)) {
+          throw err;
+        }
+        const code = err instanceof InvalidStreamError ? "invalid_stream" : "unreadable_event";
+        unreadable.push({ stream_id: s.streamId, code, message: err.message });
+        continue;
+      }
       if (!r) continue;
       const { results: _results, screenshots: _screenshots, ...summary } = r;
       playbacks.push(summary);
     }
-    return c.json({ playbacks });
+    return c.json(unreadable.length > 0 ? { playbacks, unreadable } : { playbacks });
   });
 
   app.get("/playbacks/:id", async (c) => {

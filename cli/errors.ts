@@ -12,7 +12,7 @@
  */
 import { z } from "zod";
 import { UsageError } from "./args.ts";
-import { StoreFileError } from "../events/event_store.ts";
+import { InvalidStreamError, StoreFileError } from "../events/event_store.ts";
 import { UnreadableEventError } from "../events/upcasters.ts";
 
 /** Bad input that names its source: a file and a field or line. Exit code 2. */
@@ -44,7 +44,8 @@ function fileSystemLine(message: string): string | undefined {
 }
 
 /**
- * The exit code for an error: 2 for bad input, 1 otherwise.
+ * The exit code for an error: 2 for bad input (what a stored stream holds that cannot be read or
+ * projected included), 1 otherwise.
  *
  * @param err anything thrown
  * @returns the process exit code
@@ -53,7 +54,7 @@ export function exitCodeOf(err: unknown): number {
   if (
     err instanceof UsageError || err instanceof InputError || err instanceof SyntaxError ||
     err instanceof z.ZodError || err instanceof StoreFileError ||
-    err instanceof UnreadableEventError
+    err instanceof UnreadableEventError || err instanceof InvalidStreamError
   ) return 2;
   return 1;
 }

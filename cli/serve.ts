@@ -16,6 +16,7 @@ import { closeLaunchedBrowsers } from "../drivers/chrome/launch.ts";
 import { withDeadline } from "../drivers/with_deadline.ts";
 import { claimRunsLock, type RunsClaim } from "./_runs_lock.ts";
 import { endOrphanedRun, endOrphanedRuns } from "./_orphaned_runs.ts";
+import { dirname, join, resolve } from "node:path";
 
 /** Command spec of `cairn serve`. */
 export const spec: CommandSpec = {
@@ -176,6 +177,22 @@ export function orphanEnder(
   };
 }
 
+/**
+ * Where `serve` writes its playbacks' screenshot files: `screenshots/` beside the database file
+ * (`.cairn/cairn.db` → `.cairn/screenshots`), whatever the server's working directory; none of
+ * its own for an in-memory log (the registry's default).
+ *
+ * @param db the database path (`--db`, `CAIRN_DB` or the default)
+ * @returns the folder, absolute, or undefined for `:memory:`
+ * @example
+ * ```ts
+ * if (serveScreenshotDir("/data/run/cairn.db") !== "/data/run/screenshots") throw new Error();
+ * ```
+ */
+export function serveScreenshotDir(db: string): string | undefined {
+  return db === ":memory:" ? undefined : join(dirname(resolve(db)), "screenshots");
+}
+
 /** Runs `cairn serve` until SIGINT or SIGTERM, then stops live work and closes its browsers. */
 export async function run(args: ParsedArgs): Promise<number> {
   const config = serveConfig(args, (n) => Deno.env.get(n));
@@ -195,6 +212,9 @@ export async function run(args: ParsedArgs): Promise<number> {
   Deno.addSignalListener("SIGINT", stop);
   Deno.addSignalListener("SIGTERM", stop);
   try {
+    // a playback's screenshot files go beside the log, not under wherever the server was started
+    const screenshotDir = serveScreenshotDir(path);
+    if (screenshotDir !== undefined) playbackRegistry(store, { screenshotDir });
     const app = createApp({
       store,
       bodyLimit: config.bodyLimit,

@@ -26,6 +26,7 @@ import {
 } from "./_blaze_actions.ts";
 import { diffSnapshots, formatSnapshotDiff } from "../engine/snapshot_diff.ts";
 import { withDeadline } from "./with_deadline.ts";
+import { zodIssueList } from "../engine/formats/format_error.ts";
 import { SecretScrubber } from "./secret_scrubber.ts";
 import { fieldAt, focusedNode, notEditable } from "./_blaze_editable.ts";
 
@@ -293,7 +294,8 @@ export class BlazeSession {
   #parse<T extends ToolName>(tool: T, params: Record<string, unknown>): ToolParams<T> {
     const parsed = toolParams(this.#driver.platform)[tool].safeParse(params);
     if (parsed.success) return parsed.data as ToolParams<T>;
-    const issues = parsed.error.issues.map((i) => ({
+    // an unknown parameter is named (`intent`), not the parameters as a whole
+    const issues = zodIssueList(parsed.error).map((i) => ({
       path: i.path.join(".") || "(params)",
       message: i.message,
     }));

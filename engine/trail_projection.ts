@@ -5,7 +5,7 @@
  *
  * @module
  */
-import type { EventStore } from "../events/event_store.ts";
+import { type EventStore, InvalidStreamError } from "../events/event_store.ts";
 import type { NewEvent, StoredEvent } from "../events/schemas.ts";
 import { parseHierarchy } from "./hierarchy.ts";
 import { optimize, type OptimizeOptions, type OptimizeResult } from "./optimizer/optimize.ts";
@@ -45,7 +45,7 @@ export function projectTrail(events: readonly NewEvent[], options: ProjectionOpt
  * @param events the events
  * @param getText reads a blob's text by hash
  * @returns screens by blob hash
- * @throws {SyntaxError} when a stored hierarchy does not parse
+ * @throws {InvalidStreamError} when a stored hierarchy does not parse (naming the event's position)
  */
 export async function loadScreens(
   events: readonly NewEvent[],
@@ -56,7 +56,21 @@ export async function loadScreens(
     if (e.type !== "ScreenCaptured") continue;
     const hash = e.data.hierarchy.hash;
     if (screens.has(hash)) continue;
-    screens.set(hash, parseHierarchy(await getText(hash), { format: e.data.format }));
+    let screen: Screen;
+    try {
+      screen = parseHierarchy(await getText(hash), { format: e.data.format });
+    } catch (err) {
+      if (!(err instanceof SyntaxError)) throw err;
+      // what is stored does not make a session a projection can read: not the request's fault
+      const stored = e as Partial<StoredEvent>;
+      const at = stored.position === undefined
+        ? ""
+        : ` at position ${stored.position} (${stored.streamId})`;
+      throw new InvalidStreamError(
+        `The ScreenCaptured${at}: data.hierarchy (blob ${hash}) does not parse as ${e.data.format}: ${err.message}`,
+      );
+    }
+    screens.set(hash, screen);
   }
   return screens;
 }

@@ -373,3 +373,53 @@ Deno.test("POST …/tools/end on a session whose page hangs frees it by force: 2
     assertEquals(events.filter((e) => e.type === "SessionEnded").length, 1);
   }, { endGraceMs: GRACE_MS });
 });
+
+Deno.test("blaze routes take the session- prefixed id as every route does, and an unknown tool parameter is named body.<key>", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "cairn_blaze_ids_" });
+  const server = serveFolder();
+  const store = SqliteEventStore.open(`${dir}/cairn.db`);
+  const registry = blazeRegistry(store, { settleMs: 50, screenshots: false });
+  const app = createApp({ store });
+  const post = (path: string, body: unknown) =>
+    withDeadline(
+      Promise.resolve(app.request(path, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify(body),
+      })),
+      15_000,
+      () => new Error(`POST ${path} did not answer within 15 s`),
+    );
+  try {
+    const started = await post("/v1/blaze/sessions", {
+      url: server.url + "login.html",
+      prompt: "Sign in",
+    });
+    assertEquals(started.status, 201);
+    const { sessionId } = await started.json();
+    const prefixed = `/v1/blaze/sessions/session-${sessionId}`;
+    const snap = await post(`${prefixed}/tools/snapshot`, {});
+    assertEquals(snap.status, 200, JSON.stringify(await snap.clone().json()));
+    const email = refIn((await snap.json()).output, "Email");
+    // a parameter the tool does not take: named, not "(params)"
+    const extra = await post(`${prefixed}/tools/tap`, { ref: email, intent: "x" });
+    assertEquals(extra.status, 400);
+    const { error } = await extra.json();
+    assertEquals(error.issues, [{ path: "body.intent", message: "unknown field" }]);
+    assertStringIncludes(error.message, "intent: unknown field");
+    const ended = await post(`${prefixed}/tools/end`, { reason: "completed" });
+    assertEquals(ended.status, 200);
+    assertEquals((await post(`${prefixed}/tools/snapshot`, {})).status, 409);
+    const bare = await (await app.request(`/v1/blaze/sessions/${sessionId}/capture`)).json();
+    const capture = await app.request(`${prefixed}/capture`);
+    assertEquals(capture.status, 200);
+    assertEquals(await capture.json(), bare);
+    const none = await app.request("/v1/blaze/sessions/session-nope/capture");
+    assertEquals([none.status, (await none.json()).error.message], [404, "No session nope"]);
+  } finally {
+    await registry.closeAll();
+    store.close();
+    await server.close();
+    await Deno.remove(dir, { recursive: true });
+  }
+});

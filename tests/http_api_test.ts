@@ -331,11 +331,17 @@ Deno.test("a session the log accepted but no projection can read answers 422, no
     const screenshot = await store.putBlob(new TextEncoder().encode("not a png"), "image/png");
     const hierarchy = await store.putBlob(new TextEncoder().encode("{}"), "application/json");
     const shot = { type: "ScreenCaptured", data: { hierarchy, screenshot, format: "chrome" } };
-    assertEquals(
-      (await app.request("/v1/streams/session-g1/events", post({ events: [started("g1"), shot] })))
-        .status,
-      201,
+    // an append over HTTP checks the screen as ingest does (422); one stored before that, or by
+    // another writer, is what the sheet cannot draw
+    const refused = await app.request(
+      "/v1/streams/session-g1/events",
+      post({ events: [started("g1"), shot] }),
     );
+    assertStringIncludes(
+      (await errorOf(refused, 422, "invalid_session")).message,
+      "body.events.1.data.hierarchy: Invalid Chrome hierarchy",
+    );
+    await store.append("session-g1", [started("g1"), shot] as never);
     await errorOf(await app.request("/v1/sessions/g1/sheet.png"), 422, "invalid_stream");
   });
 });

@@ -170,7 +170,10 @@ Deno.test("POST /v1/streams/session-*/events refuses a batch that breaks the ses
         .status,
       201,
     );
-    const blob = await store.putBlob(new TextEncoder().encode("<hierarchy/>"), "application/xml");
+    const blob = await store.putBlob(
+      new TextEncoder().encode('<hierarchy><node bounds="[0,0][10,10]"/></hierarchy>'),
+      "application/xml",
+    );
     const stored = { ...screen, data: { ...screen.data, hierarchy: blob } };
     assertEquals(
       (await app.request(

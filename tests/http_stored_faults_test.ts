@@ -137,6 +137,40 @@ Deno.test("a stored event that is not JSON is a 500 naming its position, for eve
   });
 });
 
+Deno.test("GET /v1/events (SSE) whose first event to send is unreadable answers a JSON 500 naming it, not a stream an EventSource reconnects to forever", async () => {
+  await withServer(async (base, store, path) => {
+    await store.append("session-s", [started("s"), step(0), step(1), step(2)]);
+    cutShort(path, 3);
+    const output = console.error;
+    console.error = () => {};
+    try {
+      for (
+        const headers of [
+          { accept: "text/event-stream" },
+          // EventSource's reconnect after the error event: it resumes at the bad event
+          { accept: "text/event-stream", "last-event-id": "2" },
+        ]
+      ) {
+        const url = "last-event-id" in headers ? "/v1/events" : "/v1/events?from=3";
+        const res = await fetch(`${base}${url}`, { headers });
+        assertEquals(res.status, 500, JSON.stringify(headers));
+        assertStringIncludes(res.headers.get("content-type") ?? "", "application/json");
+        const body = await res.json();
+        assertEquals(body.error.code, "unreadable_event");
+        assertStringIncludes(body.error.message, "Stored event at position 3");
+      }
+      // past it, the stream is served as ever
+      const res = await fetch(`${base}/v1/events?from=4`, {
+        headers: { accept: "text/event-stream" },
+      });
+      assertEquals(res.status, 200);
+      await res.body!.cancel();
+    } finally {
+      console.error = output;
+    }
+  });
+});
+
 Deno.test("cairn history names the position of a stored event that is not JSON (exit 2)", async () => {
   const dir = await Deno.makeTempDir({ prefix: "cairn_cli_faults_" });
   try {

@@ -180,7 +180,7 @@ Deno.test("CaptureV1 rejects a wrong field with its path", () => {
   assert(!r.success);
   const err = zodToFormatError(r.error);
   assertStringIncludes(err.message, "actions.1.action: ");
-  assertStringIncludes(err.message, "actions.2: Unrecognized key");
+  assertStringIncludes(err.message, "actions.2.coordinate: unknown field");
 });
 
 const TIMES: [unknown, string | undefined][] = [

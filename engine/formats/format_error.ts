@@ -32,12 +32,36 @@ export class FormatError extends SyntaxError {
  * ```
  */
 export function zodToFormatError(error: z.ZodError, prefix?: string): FormatError {
-  const issues = error.issues.slice(0, 3).map((i) => {
-    const path = [...(prefix ? [prefix] : []), ...i.path.map(String)].join(".") || "(root)";
+  const all = zodIssueList(error);
+  const issues = all.slice(0, 3).map((i) => {
+    const path = [...(prefix ? [prefix] : []), ...i.path].join(".") || "(root)";
     return `${path}: ${i.message}`;
   });
-  const more = error.issues.length > 3 ? ` (and ${error.issues.length - 3} more)` : "";
-  const first = error.issues[0];
-  const where = [...(prefix ? [prefix] : []), ...(first?.path.map(String) ?? [])].join(".");
+  const more = all.length > 3 ? ` (and ${all.length - 3} more)` : "";
+  const first = all[0];
+  const where = [...(prefix ? [prefix] : []), ...(first?.path ?? [])].join(".");
   return new FormatError(issues.join("; ") + more, where);
+}
+
+/**
+ * A zod error's issues, each with its path as strings; a key a strict object does not know is
+ * an issue at that key (`extra`: `unknown field`), not one at the object naming it in its message.
+ *
+ * @param error a zod error
+ * @returns the issues, in order
+ * @example
+ * ```ts
+ * import { z } from "zod";
+ * const r = z.strictObject({ a: z.number() }).safeParse({ a: 1, extra: 2 });
+ * if (r.success || zodIssueList(r.error)[0]!.path.join(".") !== "extra") throw new Error();
+ * ```
+ */
+export function zodIssueList(error: z.ZodError): { path: string[]; message: string }[] {
+  return error.issues.flatMap((i) => {
+    const path = i.path.map(String);
+    if (i.code === "unrecognized_keys") {
+      return i.keys.map((key) => ({ path: [...path, key], message: "unknown field" }));
+    }
+    return [{ path, message: i.message }];
+  });
 }

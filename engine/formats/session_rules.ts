@@ -8,7 +8,9 @@
  */
 import type { EventStore } from "../../events/event_store.ts";
 import type { NewEvent } from "../../events/schemas.ts";
-import { SESSION_EVENT_TYPES } from "./events_jsonl.ts";
+import { blobRefsIn, SESSION_EVENT_TYPES } from "./events_jsonl.ts";
+import { checkHierarchy, checkScreenshot, hierarchyText } from "./check_screen.ts";
+import { FormatError } from "./format_error.ts";
 
 /** What a session stream holds before a batch, as far as the rules look at it. */
 export interface SessionSoFar {
@@ -114,6 +116,67 @@ export async function findUnstoredBlob<W>(
 ): Promise<[hash: string, where: W] | undefined> {
   for (const [hash, where] of refs) {
     if (!(await store.hasBlob(hash))) return [hash, where];
+  }
+  return undefined;
+}
+
+/**
+ * Checks the blobs a batch references against what the store holds: each is stored (else
+ * `blob <hash> is not stored (POST /v1/blobs first)`), with the media type and size its reference
+ * declares, and a `ScreenCaptured`'s screen is one its readers can read, as `cairn ingest` checks
+ * the screens an events file carries (`check_screen.ts`): the hierarchy parses as its format and
+ * the screenshot is an image of its type. A screen that is not would be stored and then fail every
+ * projection of the session (its trail, a validation).
+ *
+ * @param store the event store
+ * @param events the batch, in order
+ * @returns the first problem, at `data.<field>` of the event, or undefined when there is none
+ */
+export async function checkStoredBlobs(
+  store: EventStore,
+  events: readonly NewEvent[],
+): Promise<SessionRuleBreak | undefined> {
+  const checked = new Set<string>();
+  for (let index = 0; index < events.length; index++) {
+    const e = events[index]!;
+    for (const [key, value] of Object.entries(e.data)) {
+      const field = `data.${key}`;
+      for (const ref of blobRefsIn(value)) {
+        if (!(await store.hasBlob(ref.hash))) {
+          return { index, field, message: `blob ${ref.hash} is not stored (POST /v1/blobs first)` };
+        }
+        const stored = (await store.getBlob(ref.hash)).ref;
+        if (stored.mediaType !== ref.mediaType || stored.size !== ref.size) {
+          const what = stored.mediaType !== ref.mediaType
+            ? `media type ${JSON.stringify(ref.mediaType)}, but the blob is stored as ${
+              JSON.stringify(stored.mediaType)
+            }`
+            : `size ${ref.size}, but the blob is ${stored.size} bytes`;
+          return { index, field, message: `declares ${what} (blob ${ref.hash})` };
+        }
+      }
+    }
+    if (e.type !== "ScreenCaptured") continue;
+    const { hierarchy, screenshot, format } = e.data;
+    try {
+      const key = `${format} ${hierarchy.hash}`;
+      if (!checked.has(key)) {
+        const bytes = (await store.getBlob(hierarchy.hash)).bytes;
+        checkHierarchy(hierarchyText(bytes, "data.hierarchy"), format, "data.hierarchy");
+        checked.add(key);
+      }
+      if (screenshot) {
+        const bytes = (await store.getBlob(screenshot.hash)).bytes;
+        checkScreenshot({ bytes, mediaType: screenshot.mediaType }, "data.screenshot");
+      }
+    } catch (err) {
+      if (!(err instanceof FormatError)) throw err;
+      const field = err.where ?? "data.hierarchy";
+      const message = err.message.startsWith(`${field}: `)
+        ? err.message.slice(field.length + 2)
+        : err.message;
+      return { index, field, message };
+    }
   }
   return undefined;
 }

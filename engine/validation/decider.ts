@@ -11,6 +11,7 @@
  * @module
  */
 import type { EventData, NewEvent, StoredEvent } from "../../events/schemas.ts";
+import { InvalidStreamError } from "../../events/event_store.ts";
 
 /** The workflows of 000: test authoring, dev loop, CI regression. */
 export type Policy = "authoring" | "dev" | "ci";
@@ -331,9 +332,18 @@ export function decide(command: ValidationCommand, state: ValidationState): NewE
  * @param state the state so far
  * @param event a `validation-<id>` event
  * @returns the next state
- * @throws {TypeError} for an event type that does not belong to a validation stream
+ * @throws {InvalidStreamError} for an event type that does not belong to a validation stream, or
+ *   a stream that does not start with `ValidationStarted`
  */
 export function evolve(state: ValidationState, event: NewEvent | StoredEvent): ValidationState {
+  if (
+    state.status === "new" && event.type !== "ValidationStarted" && VALIDATION_TYPES.has(event.type)
+  ) {
+    // a report without its start has no id, session or policy: not a validation to show
+    throw new InvalidStreamError(
+      `A validation stream must start with ValidationStarted, not ${event.type}`,
+    );
+  }
   switch (event.type) {
     case "ValidationStarted": {
       const d = event.data;
@@ -416,9 +426,15 @@ export function evolve(state: ValidationState, event: NewEvent | StoredEvent): V
       };
     }
     default:
-      throw new TypeError(`Event ${event.type} does not belong to a validation stream`);
+      throw new InvalidStreamError(`Event ${event.type} does not belong to a validation stream`);
   }
 }
+
+const VALIDATION_TYPES: ReadonlySet<string> = new Set([
+  "ValidationStarted",
+  "ValidationIterationCompleted",
+  "ValidationCompleted",
+]);
 
 /** The validation projection (HOUSE_STYLE): a stream's events folded into its state. */
 export const validationProjection = {
