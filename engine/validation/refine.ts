@@ -28,7 +28,7 @@ import { CONTROL_KINDS, rankSelectors, shapeForMode } from "../optimizer/selecto
 import { ScreenTable } from "../screen_table.ts";
 import type { Selector, SelectorMode } from "../trail.ts";
 import type { Screen, UiNode } from "../ui_node.ts";
-import { identityDiff, sameBounds } from "./compare.ts";
+import { identicalTwins, identityDiff, sameBounds } from "./compare.ts";
 
 /**
  * How many refined selectors a step keeps (the first, then fallbacks). A strict step keeps one:
@@ -232,19 +232,6 @@ function positional(sel: Selector, v2web: boolean): boolean {
   return sel.index !== undefined || sel.xy !== undefined ||
     (v2web && sel.cssPath !== undefined && /:nth-(?:of-type|child)\(/.test(sel.cssPath)) ||
     (sel.childOf !== undefined && positional(sel.childOf, v2web));
-}
-
-/** How many other nodes of the screen the identity check cannot tell from node `i`. */
-function identicalTwins(table: ScreenTable, i: number, valueText: boolean): number {
-  const node = table.node(i);
-  let n = 0;
-  for (let k = 0; k < table.size; k++) {
-    if (k === i) continue;
-    const other = table.node(k);
-    if ((other.role ?? other.className) !== (node.role ?? node.className)) continue;
-    if (identityDiff(node, other, { valueText }).length === 0) n++;
-  }
-  return n;
 }
 
 /** The screen with `target`'s listed properties dropped (the rest of the tree shared). */

@@ -1,0 +1,129 @@
+/**
+ * `cairn validate SESSION --trail FILE` on trails written by hand: a click on the wrong one of
+ * several identical row buttons is caught (the row is compared, not only role, name and size),
+ * a step the player skipped keeps the user's actions, a trail given as the session is named as
+ * one, a fallback that never matched is pruned for what it is, comments survive, and a step
+ * that clicked a clearly different element is reported so even after an earlier failure. Real
+ * Chromium on a 127.0.0.1 page, a real capture (a blaze session) in a real SQLite log.
+ */
+import { assert, assertEquals, assertStringIncludes } from "./assert.ts";
+import { cairn } from "./cli_run.ts";
+import { BlazeSession } from "../drivers/blaze_session.ts";
+import { ChromeDriver } from "../drivers/chrome/chrome_driver.ts";
+import { SqliteEventStore } from "../events/sqlite_event_store.ts";
+import { refIn } from "./blaze_refs.ts";
+
+const PAGE = `<!doctype html><html><head><meta charset="utf-8"><title>Plants</title></head><body>
+<h1>Plants</h1>
+<button id="inc" onclick="document.getElementById('out').textContent='One more'">Add one</button>
+<ul id="list">
+  <li class="row"><span>Cactus</span> <button class="add" onclick="document.getElementById('out').textContent='Added Cactus'">Add</button></li>
+  <li class="row"><span>Fern</span> <button class="add" onclick="document.getElementById('out').textContent='Added Fern'">Add</button></li>
+  <li class="row"><span>Rose</span> <button class="add" onclick="document.getElementById('out').textContent='Added Rose'">Add</button></li>
+</ul>
+<button id="dbl">Dbl me</button>
+<p id="out">Nothing yet</p>
+</body></html>`;
+
+interface Rig {
+  dir: string;
+  db: string;
+  url: string;
+  sessionId: string;
+}
+
+/** Serves the page, blazes "Add Fern" (Fern's row button) then "Add one", and runs `fn`. */
+async function withCapture(fn: (rig: Rig) => Promise<void>): Promise<void> {
+  const dir = await Deno.makeTempDir({ prefix: "cairn-validate-hand-" });
+  const server = Deno.serve(
+    { hostname: "127.0.0.1", port: 0, onListen: () => {} },
+    () => new Response(PAGE, { headers: { "content-type": "text/html; charset=utf-8" } }),
+  );
+  const url = `http://127.0.0.1:${server.addr.port}/plants`;
+  const db = `${dir}/cairn.db`;
+  try {
+    const store = SqliteEventStore.open(db);
+    const driver = await ChromeDriver.launch();
+    let sessionId: string;
+    try {
+      const s = await BlazeSession.start(driver, store, { url, prompt: "Add a fern, add one" });
+      const lines = (await s.call("snapshot", {})).output.split("\n");
+      const at = lines.findIndex((l) => l.includes('"Fern"'));
+      const fern = lines.slice(at).find((l) => l.includes("button") && l.includes('"Add"'));
+      const tap = await s.call("tap", { ref: refIn(fern ?? "", "Add"), step: "Add Fern" });
+      assert(tap.ok, tap.error);
+      const snap = (await s.call("snapshot", {})).output;
+      const one = await s.call("tap", { ref: refIn(snap, "Add one"), step: "Add one" });
+      assert(one.ok, one.error);
+      await s.call("end", {});
+      sessionId = s.id;
+    } finally {
+      await driver.close();
+      store.close();
+    }
+    await fn({ dir, db, url, sessionId });
+  } finally {
+    await server.shutdown();
+    await Deno.remove(dir, { recursive: true });
+  }
+}
+
+function handTrail(rig: Rig, steps: string): string {
+  return `config:\n  id: ${rig.sessionId}\n  platform: web\n  url: ${rig.url}\ntrail:\n${steps}`;
+}
+
+Deno.test("cairn validate --trail: a click on the first of identical row buttons is not Fern's: ci fails it, authoring refines it to Fern's row", async () => {
+  await withCapture(async (rig) => {
+    const file = `${rig.dir}/hand.trail.yaml`;
+    await Deno.writeTextFile(
+      file,
+      handTrail(
+        rig,
+        `  - step: Add Fern
+    recording:
+      - click: { text: Add, index: 0 }
+  - step: Add one
+    recording:
+      - click: { id: inc }
+`,
+      ),
+    );
+    const ci = await cairn([
+      "validate",
+      rig.sessionId,
+      "--db",
+      rig.db,
+      "--trail",
+      file,
+      "--policy",
+      "ci",
+      "--json",
+    ]);
+    assertEquals(ci.code, 1, ci.stderr);
+    const report = JSON.parse(ci.stdout);
+    assertEquals(report.status, "failed", ci.stderr);
+    assertEquals(report.steps[0].status, "unstable", ci.stderr);
+    const why = report.steps[0].evidence.join("\n");
+    assertStringIncludes(why, "a different row");
+    assertStringIncludes(why, '"Fern"');
+    assertStringIncludes(why, '"Cactus"');
+
+    const out = `${rig.dir}/out.trail.yaml`;
+    const authoring = await cairn([
+      "validate",
+      rig.sessionId,
+      "--db",
+      rig.db,
+      "--trail",
+      file,
+      "--out",
+      out,
+    ]);
+    assertEquals(authoring.code, 0, authoring.stderr);
+    assertStringIncludes(authoring.stderr, "step 1 FAILED → refined");
+    const written = await Deno.readTextFile(out);
+    // never the index that picked Cactus's button: the row showing "Fern" picks it
+    assert(!/\bindex: 0/.test(written), written);
+    assert(/childOf:\s*\n\s*text: "?Fern"?/.test(written), written);
+  });
+});
