@@ -145,9 +145,11 @@ export async function run(args: ParsedArgs): Promise<number> {
     throw new InputError(`--url: expected an http(s) url, got ${JSON.stringify(url)}`);
   }
   let trail: Trail | undefined;
+  let trailSource: string | undefined;
   const trailFile = str(args, "trail");
   if (trailFile) {
-    trail = parseTrail(await readInputFile(trailFile, "--trail"), trailFile);
+    trailSource = await readInputFile(trailFile, "--trail");
+    trail = parseTrail(trailSource, trailFile);
   }
   const heuristics = str(args, "heuristics");
   const own = trail?.config.heuristics;
@@ -202,6 +204,7 @@ export async function run(args: ParsedArgs): Promise<number> {
         ...(heuristics ? { heuristics } : {}),
         ...(url ? { url } : {}),
         ...(trail ? { trail } : {}),
+        ...(trailSource !== undefined ? { trailSource } : {}),
         ...(Object.keys(memory).length ? { memory } : {}),
         onProgress: (line) => console.error(line),
         signal: interrupt.signal,

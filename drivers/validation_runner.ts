@@ -46,6 +46,7 @@ import {
   refineSelectors,
 } from "../engine/validation/refine.ts";
 import { flagUnrecordable, withSelectors } from "../engine/validation/trail_edit.ts";
+import { editTrailSource } from "../engine/validation/trail_source.ts";
 import type { Driver } from "./driver.ts";
 import { playbackStream, runPlayback } from "./playback_runner.ts";
 import { recordScreens } from "./_validation_screens.ts";
@@ -76,6 +77,11 @@ export interface ValidationOptions {
   heuristics?: string;
   /** A trail to validate instead of projecting the capture (ci: the committed trail). */
   trail?: Trail;
+  /**
+   * The text `trail` was parsed from (a file the user wrote): the final trail is that text with
+   * only what validation changed replaced, so comments and the user's spelling survive.
+   */
+  trailSource?: string;
   /**
    * Values for the trail's memory keys (a password slot the trail keeps as `null`): used by the
    * replays only, never stored (not in an event, the trail or the report).
@@ -529,6 +535,8 @@ class Loop {
           lookup: number[];
           elementFailure: boolean;
           missing?: string;
+          /** An action the player did not play (a kind or a gesture it has no way to play). */
+          unplayed?: string[];
           /** Its text is not the captured step's: a failure of its own. */
           uncompared?: boolean;
         }
@@ -559,6 +567,16 @@ class Loop {
             `action ${o.action + 1}: not validated: memory ${JSON.stringify(uses)} has no value ` +
               `(supply --memory ${uses}=…)`,
           );
+          return;
+        }
+        if (r.status === "skipped" && r.errorCode === "unsupported_action_type") {
+          // The player's own gap, not evidence about the app: the action is neither compared
+          // nor held against the step, which stays as written (not validated).
+          const kind = trail.trail[o.step]?.recording?.[o.action]?.kind ?? "action";
+          const line = `action ${o.action + 1} (${kind}) was not played (${
+            r.error ?? r.errorCode
+          })`;
+          (entry.unplayed ??= []).push(line);
           return;
         }
         const capturedStep = this.capture.steps.get(o.step);
@@ -631,6 +649,22 @@ class Loop {
           } has no value)`;
           continue;
         }
+        if (entry.unplayed && entry.passed) {
+          // Every action it played held, but one was not played: not proven, not failed. Its
+          // evidence ends with why (the report's "not validated: …").
+          const why = entry.unplayed.join("; ");
+          outcomes.push({
+            index,
+            step: step.step,
+            passed: true,
+            evidence: [...entry.evidence, `not validated: ${why}`],
+            refined: false,
+            unplayed: why,
+          });
+          earlier ??= `${named} was not replayed whole (${why})`;
+          continue;
+        }
+        if (entry.unplayed) entry.evidence.push(`also not played: ${entry.unplayed.join("; ")}`);
         let refined = false;
         // After an earlier failure even a hidden element or a changed size is the earlier
         // step's doing (nothing signed in, nothing shown), so it is neither held against this
@@ -677,7 +711,9 @@ class Loop {
           ? ""
           : `: ${s.evidence.find((e) => !/same element|resolved with/.test(e)) ?? ""}`;
         const mark = s.status === "skipped"
-          ? `skipped: ${s.evidence[0] ?? ""}`
+          ? `skipped: ${
+            s.evidence.findLast((e) => e.includes("not validated: ")) ?? s.evidence[0] ?? ""
+          }`
           : s.status === "not_recordable"
           ? "not validated (recordable: false: the agent handles it)"
           : s.empty
@@ -701,7 +737,12 @@ class Loop {
     const final = flags.onUnstable === "reblaze"
       ? trail
       : flagUnrecordable(this.#prune(trail, unconverged), unstable);
-    await this.apply({ type: "CompleteValidation", data: { trail: stringifyTrail(final) } });
+    const given = this.options.trail;
+    const source = this.options.trailSource;
+    const text = given && source !== undefined
+      ? editTrailSource(source, given, final)
+      : stringifyTrail(final);
+    await this.apply({ type: "CompleteValidation", data: { trail: text } });
     this.#say(
       `${this.state.status} after ${iterations(this.state.iteration)}` +
         (this.state.message ? `: ${this.state.message}` : ""),

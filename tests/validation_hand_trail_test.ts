@@ -12,6 +12,9 @@ import { BlazeSession } from "../drivers/blaze_session.ts";
 import { ChromeDriver } from "../drivers/chrome/chrome_driver.ts";
 import { SqliteEventStore } from "../events/sqlite_event_store.ts";
 import { refIn } from "./blaze_refs.ts";
+import type { Driver } from "../drivers/driver.ts";
+import { runValidation } from "../drivers/validation_runner.ts";
+import { parseTrail } from "../engine/trail.ts";
 
 const PAGE = `<!doctype html><html><head><meta charset="utf-8"><title>Plants</title></head><body>
 <h1>Plants</h1>
@@ -125,5 +128,59 @@ Deno.test("cairn validate --trail: a click on the first of identical row buttons
     // never the index that picked Cactus's button: the row showing "Fern" picks it
     assert(!/\bindex: 0/.test(written), written);
     assert(/childOf:\s*\n\s*text: "?Fern"?/.test(written), written);
+  });
+});
+
+/** The real browser, without a mouse to hover with: the player skips a hover it cannot play. */
+function withoutHover(real: ChromeDriver): Driver {
+  return new Proxy(real, {
+    get(target, prop) {
+      if (prop === "hover") return undefined;
+      const value = Reflect.get(target, prop, target);
+      return typeof value === "function" ? value.bind(target) : value;
+    },
+  });
+}
+
+Deno.test("runValidation() keeps a step whose action the player skipped as the user wrote it: not validated, never recordable: false, no re-blaze", async () => {
+  await withCapture(async (rig) => {
+    const source = handTrail(
+      rig,
+      `  - step: Add Fern
+    recording:
+      - click: { text: Add, childOf: { text: Fern } }
+  - step: Add one
+    recording:
+      - hover: { id: inc }
+      - click: { id: inc }
+`,
+    );
+    const store = SqliteEventStore.open(rig.db);
+    const real = await ChromeDriver.launch();
+    try {
+      for (const policy of ["authoring", "ci"] as const) {
+        const state = await runValidation(withoutHover(real), store, rig.sessionId, {
+          policy,
+          trail: parseTrail(source),
+        });
+        const final = parseTrail(state.trail);
+        // the user's actions, all of them, as written
+        assertEquals(final.trail[1]!.recordable, undefined, state.trail);
+        assertEquals(final.trail[1]!.recording?.map((a) => a.kind), ["hover", "tap"], policy);
+        const step = state.finalSteps![1]!;
+        assertEquals(step.status, "skipped", `${policy}: ${JSON.stringify(step)}`);
+        assertStringIncludes(step.evidence.join("\n"), "hover: the web driver has no mouse");
+        assertEquals(state.finalSteps![0]!.status, "stable", policy);
+        assertEquals(state.status, "unstable", `${policy}: ${state.message}`);
+        assertStringIncludes(state.message ?? "", 'step 2 "Add one" not validated');
+        assert(
+          !/new blaze|no longer matches|recordable: false/.test(state.message ?? ""),
+          state.message,
+        );
+      }
+    } finally {
+      await real.close();
+      store.close();
+    }
   });
 });
