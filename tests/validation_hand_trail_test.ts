@@ -184,3 +184,27 @@ Deno.test("runValidation() keeps a step whose action the player skipped as the u
     }
   });
 });
+
+Deno.test("cairn validate TRAIL_FILE (a trail where the session goes) says it is a trail and how to validate it, exit 2", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "cairn-validate-hand-" });
+  try {
+    const file = `${dir}/my.trail.yaml`;
+    await Deno.writeTextFile(
+      file,
+      "config:\n  id: 3f1c-session\n  platform: web\ntrail:\n  - step: Go\n    recording:\n      - click: Go\n",
+    );
+    const r = await cairn(["validate", file, "--db", `${dir}/cairn.db`]);
+    assertEquals(r.code, 2, r.stderr);
+    assertStringIncludes(r.stderr, `${file}: this is a trail`);
+    assertStringIncludes(r.stderr, `cairn validate 3f1c-session --trail ${file}`);
+    assert(!r.stderr.includes("expected a value"), r.stderr);
+    assertEquals(r.stderr.trim().split("\n").length, 1, r.stderr);
+    // without config.id: the session is named as SESSION
+    await Deno.writeTextFile(file, "trail:\n  - step: Go\n    recording:\n      - back\n");
+    const bare = await cairn(["validate", file, "--db", `${dir}/cairn.db`]);
+    assertEquals(bare.code, 2, bare.stderr);
+    assertStringIncludes(bare.stderr, `cairn validate SESSION --trail ${file}`);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
