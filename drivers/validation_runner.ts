@@ -769,14 +769,19 @@ class Loop {
         const current = selectorsOf(out, step, action);
         if (!captured?.node || replays.length === 0 || current.length < 2) continue;
         const how = this.#rankAt(out, step, captured.kind);
-        const { kept, dropped } = pruneSelectors(current, captured.node, replays, how);
+        const { kept, dropped, reasons } = pruneSelectors(
+          current,
+          captured.node,
+          replays,
+          how,
+          captured.screen,
+        );
         if (dropped.length === 0) continue;
         out = withSelectors(out, step, action, kept);
         this.#say(
-          `  step ${step + 1}: dropped fallback ${dropped.map(describeSelector).join(", ")} ` +
-            (how.mode === "strict"
-              ? "(strict replays the primary selector only)"
-              : "(changed between runs)"),
+          `  step ${step + 1}: dropped fallback ${
+            dropped.map((d, k) => `${describeSelector(d)} (${reasons[k]})`).join(", ")
+          }`,
         );
       }
     }
