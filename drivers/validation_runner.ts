@@ -539,6 +539,8 @@ class Loop {
           unplayed?: string[];
           /** Its text is not the captured step's: a failure of its own. */
           uncompared?: boolean;
+          /** An action acted on a clearly different element (role, name or text): its own. */
+          otherElement?: boolean;
         }
       >();
       const missing = missingSecrets(trail, this.options.memory);
@@ -594,6 +596,7 @@ class Loop {
         const verdict = compareAction(captured, replay);
         entry.passed &&= verdict.passed;
         entry.elementFailure ||= verdict.elementFailure;
+        entry.otherElement ||= verdict.otherElement === true;
         for (const e of verdict.evidence) {
           entry.evidence.push(`action ${o.action + 1} (${captured.kind}): ${e}`);
         }
@@ -669,8 +672,11 @@ class Loop {
         // After an earlier failure even a hidden element or a changed size is the earlier
         // step's doing (nothing signed in, nothing shown), so it is neither held against this
         // step's selectors nor refined from a screen in the wrong state. A step whose text is
-        // not the captured one is its own failure.
-        const after = !entry.passed && !entry.uncompared ? earlier : undefined;
+        // not the captured one is its own failure, and so is one whose selector acted on a
+        // clearly different element (another name or role): no earlier step makes it so.
+        const after = !entry.passed && !entry.uncompared && !entry.otherElement
+          ? earlier
+          : undefined;
         if (!entry.passed) earlier ??= `${named} failed`;
         // A selector that found nothing (or needed healing) may be its own fault even then: it
         // is refined when a candidate holds on every run's screen (the element is there); what

@@ -82,11 +82,13 @@ Deno.test("cairn validate --trail: a click on the first of identical row buttons
       file,
       handTrail(
         rig,
-        `  - step: Add Fern
+        `  # the plant the order needs
+  - step: Add Fern
     recording:
       - click: { text: Add, index: 0 }
-  - step: Add one
+  - step: Add one # the counter
     recording:
+      # by id: the copy changes
       - click:
           selector: { id: inc }
           selectors: [ { text: "Sign in" } ]
@@ -135,6 +137,11 @@ Deno.test("cairn validate --trail: a click on the first of identical row buttons
     // never the index that picked Cactus's button: the row showing "Fern" picks it
     assert(!/\bindex: 0/.test(written), written);
     assert(/childOf:\s*\n\s*text: "?Fern"?/.test(written), written);
+    // the user's comments stay, on the steps validation changed and on those it did not
+    for (const c of ["# the plant the order needs", "# the counter", "# by id: the copy changes"]) {
+      assertStringIncludes(written, c);
+    }
+    assertStringIncludes(written, "- step: Add one # the counter\n");
   });
 });
 
@@ -214,4 +221,44 @@ Deno.test("cairn validate TRAIL_FILE (a trail where the session goes) says it is
   } finally {
     await Deno.remove(dir, { recursive: true });
   }
+});
+
+Deno.test("cairn validate --policy ci: a step whose selector clicked a clearly different element is reported as that, even after an earlier step failed", async () => {
+  await withCapture(async (rig) => {
+    const file = `${rig.dir}/hand.trail.yaml`;
+    await Deno.writeTextFile(
+      file,
+      handTrail(
+        rig,
+        `  - step: Add Fern
+    recording:
+      - click: { text: Add, index: 0 }
+  - step: Add one
+    recording:
+      - click: { cssPath: "body > button:nth-of-type(2)" }
+`,
+      ),
+    );
+    const r = await cairn([
+      "validate",
+      rig.sessionId,
+      "--db",
+      rig.db,
+      "--trail",
+      file,
+      "--policy",
+      "ci",
+      "--json",
+    ]);
+    assertEquals(r.code, 1, r.stderr);
+    const report = JSON.parse(r.stdout);
+    assertEquals(report.steps[0].status, "unstable", r.stderr);
+    const step = report.steps[1];
+    // its own mismatch, not "not validated … after step 1 failed"
+    assertEquals(step.status, "unstable", JSON.stringify(step));
+    const why = step.evidence.join("\n");
+    assertStringIncludes(why, 'name "Add one" → "Dbl me"');
+    assert(!why.includes("not held against its selectors"), why);
+    assertStringIncludes(report.message, 'step 2 "Add one"');
+  });
 });

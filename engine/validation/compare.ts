@@ -67,6 +67,12 @@ export interface ActionVerdict {
   evidence: string[];
   /** The replay's node for the captured one, when it could be identified on the replay screen. */
   replayNode?: UiNode;
+  /**
+   * The replay acted on a clearly different element: its role, name or text is not the
+   * captured one's (not merely its size or row). That is the step's own selector at fault,
+   * whatever state an earlier step left the page in.
+   */
+  otherElement?: boolean;
 }
 
 const ELEMENT_KINDS = new Set([
@@ -228,6 +234,7 @@ export function compareAction(captured: CapturedAction, replayed: ReplayedAction
     evidence.push(`resolved with ${replayed.strategy} ${replayed.selector ?? ""}`.trim());
   }
   let replayNode: UiNode | undefined;
+  let otherElement = false;
   if (ELEMENT_KINDS.has(captured.kind) && replayed.bounds && replayed.screen) {
     replayNode = nodeAtBounds(replayed.screen, replayed.bounds, captured.node);
   }
@@ -240,6 +247,7 @@ export function compareAction(captured: CapturedAction, replayed: ReplayedAction
         valueText: VALUE_KINDS.has(captured.kind),
       })
       : undefined;
+    otherElement = diff.some((d) => /^(?:role|name|text) /.test(d));
     if (diff.length > 0) fail(`a different element: ${diff.join(", ")}`);
     else if (row !== undefined) fail(row);
     else {
@@ -266,7 +274,13 @@ export function compareAction(captured: CapturedAction, replayed: ReplayedAction
       );
     } else evidence.push(`memory slot ${captured.storeAs} = ${JSON.stringify(v)}`);
   }
-  return { passed, evidence, elementFailure, ...(replayNode ? { replayNode } : {}) };
+  return {
+    passed,
+    evidence,
+    elementFailure,
+    ...(replayNode ? { replayNode } : {}),
+    ...(otherElement ? { otherElement } : {}),
+  };
 }
 
 /** Screen tables of the screens compared, shared across actions and iterations. */
