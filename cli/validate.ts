@@ -116,17 +116,43 @@ async function isFile(path: string): Promise<boolean> {
 }
 
 /**
+ * When the file given as the session is a trail (YAML with top-level `config:` or `trail:`),
+ * the line that says so and how to validate it; undefined for anything else (a capture).
+ */
+async function trailInsteadOfSession(path: string): Promise<string | undefined> {
+  if (!(await isFile(path))) return undefined;
+  let text: string;
+  try {
+    text = await Deno.readTextFile(path);
+  } catch {
+    return undefined; // the capture reader says what is wrong with it
+  }
+  if (/^\s*[{[]/.test(text) || !/^(?:config|trail)\s*:/m.test(text)) return undefined;
+  let id: string | undefined;
+  try {
+    id = parseTrail(text, path).config.id;
+  } catch {
+    // a trail with a mistake in it is still a trail: said so, its mistake is for --trail
+  }
+  return `${path}: this is a trail, not a session or capture: use cairn validate ${
+    id ?? "SESSION"
+  } --trail ${path}`;
+}
+
+/**
  * Runs the command.
  *
  * @param args parsed arguments
  * @returns 0 when stable or flagged, 1 when a ci replay failed, a step was not validated or
  *   nothing was
- * @throws {InputError} for an unknown session, a bad url, a bad trail file or iteration count, a
+ * @throws {InputError} for a trail file given as the session, an unknown session, a bad url, a bad trail file or iteration count, a
  *   malformed `--memory` or one naming a key the trail's memory does not have, a `--heuristics`
  *   or `--mode` other than the `--trail`'s own
  */
 export async function run(args: ParsedArgs): Promise<number> {
   const target = args.positionals[0]!;
+  const misplaced = await trailInsteadOfSession(target);
+  if (misplaced) throw new InputError(misplaced);
   const policy = (str(args, "policy") ?? "authoring") as Policy;
   const asked = num(args, "max-iterations");
   if (
@@ -145,9 +171,11 @@ export async function run(args: ParsedArgs): Promise<number> {
     throw new InputError(`--url: expected an http(s) url, got ${JSON.stringify(url)}`);
   }
   let trail: Trail | undefined;
+  let trailSource: string | undefined;
   const trailFile = str(args, "trail");
   if (trailFile) {
-    trail = parseTrail(await readInputFile(trailFile, "--trail"), trailFile);
+    trailSource = await readInputFile(trailFile, "--trail");
+    trail = parseTrail(trailSource, trailFile);
   }
   const heuristics = str(args, "heuristics");
   const own = trail?.config.heuristics;
@@ -202,6 +230,7 @@ export async function run(args: ParsedArgs): Promise<number> {
         ...(heuristics ? { heuristics } : {}),
         ...(url ? { url } : {}),
         ...(trail ? { trail } : {}),
+        ...(trailSource !== undefined ? { trailSource } : {}),
         ...(Object.keys(memory).length ? { memory } : {}),
         onProgress: (line) => console.error(line),
         signal: interrupt.signal,

@@ -46,6 +46,7 @@ import {
   refineSelectors,
 } from "../engine/validation/refine.ts";
 import { flagUnrecordable, withSelectors } from "../engine/validation/trail_edit.ts";
+import { editTrailSource } from "../engine/validation/trail_source.ts";
 import type { Driver } from "./driver.ts";
 import { playbackStream, runPlayback } from "./playback_runner.ts";
 import { recordScreens } from "./_validation_screens.ts";
@@ -76,6 +77,11 @@ export interface ValidationOptions {
   heuristics?: string;
   /** A trail to validate instead of projecting the capture (ci: the committed trail). */
   trail?: Trail;
+  /**
+   * The text `trail` was parsed from (a file the user wrote): the final trail is that text with
+   * only what validation changed replaced, so comments and the user's spelling survive.
+   */
+  trailSource?: string;
   /**
    * Values for the trail's memory keys (a password slot the trail keeps as `null`): used by the
    * replays only, never stored (not in an event, the trail or the report).
@@ -546,8 +552,12 @@ class Loop {
           lookup: number[];
           elementFailure: boolean;
           missing?: string;
+          /** An action the player did not play (a kind or a gesture it has no way to play). */
+          unplayed?: string[];
           /** Its text is not the captured step's: a failure of its own. */
           uncompared?: boolean;
+          /** An action acted on a clearly different element (role, name or text): its own. */
+          otherElement?: boolean;
         }
       >();
       const missing = missingSecrets(trail, this.options.memory);
@@ -578,6 +588,16 @@ class Loop {
           );
           return;
         }
+        if (r.status === "skipped" && r.errorCode === "unsupported_action_type") {
+          // The player's own gap, not evidence about the app: the action is neither compared
+          // nor held against the step, which stays as written (not validated).
+          const kind = trail.trail[o.step]?.recording?.[o.action]?.kind ?? "action";
+          const line = `action ${o.action + 1} (${kind}) was not played (${
+            r.error ?? r.errorCode
+          })`;
+          (entry.unplayed ??= []).push(line);
+          return;
+        }
         const capturedStep = this.capture.steps.get(o.step);
         if (capturedStep !== trail.trail[o.step]?.step) {
           // Nothing to compare with: a replay that merely ran proves nothing about the step.
@@ -593,6 +613,7 @@ class Loop {
         const verdict = compareAction(captured, replay);
         entry.passed &&= verdict.passed;
         entry.elementFailure ||= verdict.elementFailure;
+        entry.otherElement ||= verdict.otherElement === true;
         for (const e of verdict.evidence) {
           entry.evidence.push(`action ${o.action + 1} (${captured.kind}): ${e}`);
         }
@@ -648,12 +669,31 @@ class Loop {
           } has no value)`;
           continue;
         }
+        if (entry.unplayed && entry.passed) {
+          // Every action it played held, but one was not played: not proven, not failed. Its
+          // evidence ends with why (the report's "not validated: …").
+          const why = entry.unplayed.join("; ");
+          outcomes.push({
+            index,
+            step: step.step,
+            passed: true,
+            evidence: [...entry.evidence, `not validated: ${why}`],
+            refined: false,
+            unplayed: why,
+          });
+          earlier ??= `${named} was not replayed whole (${why})`;
+          continue;
+        }
+        if (entry.unplayed) entry.evidence.push(`also not played: ${entry.unplayed.join("; ")}`);
         let refined = false;
         // After an earlier failure even a hidden element or a changed size is the earlier
         // step's doing (nothing signed in, nothing shown), so it is neither held against this
         // step's selectors nor refined from a screen in the wrong state. A step whose text is
-        // not the captured one is its own failure.
-        const after = !entry.passed && !entry.uncompared ? earlier : undefined;
+        // not the captured one is its own failure, and so is one whose selector acted on a
+        // clearly different element (another name or role): no earlier step makes it so.
+        const after = !entry.passed && !entry.uncompared && !entry.otherElement
+          ? earlier
+          : undefined;
         if (!entry.passed) earlier ??= `${named} failed`;
         // A selector that found nothing (or needed healing) may be its own fault even then: it
         // is refined when a candidate holds on every run's screen (the element is there); what
@@ -694,7 +734,9 @@ class Loop {
           ? ""
           : `: ${s.evidence.find((e) => !/same element|resolved with/.test(e)) ?? ""}`;
         const mark = s.status === "skipped"
-          ? `skipped: ${s.evidence[0] ?? ""}`
+          ? `skipped: ${
+            s.evidence.findLast((e) => e.includes("not validated: ")) ?? s.evidence[0] ?? ""
+          }`
           : s.status === "not_recordable"
           ? "not validated (recordable: false: the agent handles it)"
           : s.empty
@@ -718,7 +760,12 @@ class Loop {
     const final = flags.onUnstable === "reblaze"
       ? trail
       : flagUnrecordable(this.#prune(trail, unconverged), unstable);
-    await this.apply({ type: "CompleteValidation", data: { trail: stringifyTrail(final) } });
+    const given = this.options.trail;
+    const source = this.options.trailSource;
+    const text = given && source !== undefined
+      ? editTrailSource(source, given, final)
+      : stringifyTrail(final);
+    await this.apply({ type: "CompleteValidation", data: { trail: text } });
     this.#say(
       `${this.state.status} after ${iterations(this.state.iteration)}` +
         (this.state.message ? `: ${this.state.message}` : ""),
@@ -745,14 +792,19 @@ class Loop {
         const current = selectorsOf(out, step, action);
         if (!captured?.node || replays.length === 0 || current.length < 2) continue;
         const how = this.#rankAt(out, step, captured.kind);
-        const { kept, dropped } = pruneSelectors(current, captured.node, replays, how);
+        const { kept, dropped, reasons } = pruneSelectors(
+          current,
+          captured.node,
+          replays,
+          how,
+          captured.screen,
+        );
         if (dropped.length === 0) continue;
         out = withSelectors(out, step, action, kept);
         this.#say(
-          `  step ${step + 1}: dropped fallback ${dropped.map(describeSelector).join(", ")} ` +
-            (how.mode === "strict"
-              ? "(strict replays the primary selector only)"
-              : "(changed between runs)"),
+          `  step ${step + 1}: dropped fallback ${
+            dropped.map((d, k) => `${describeSelector(d)} (${reasons[k]})`).join(", ")
+          }`,
         );
       }
     }

@@ -12,6 +12,8 @@
  */
 import type { Bounds, Screen, UiNode } from "../ui_node.ts";
 import { walk } from "../ui_node.ts";
+import { ScreenTable } from "../screen_table.ts";
+import { elementText, findAnchors, matchWeb, norm } from "../optimizer/anchors.ts";
 
 /** Bounds that differ by at most this many pixels per side count as equal. */
 export const BOUNDS_TOLERANCE_PX = 2;
@@ -65,6 +67,12 @@ export interface ActionVerdict {
   evidence: string[];
   /** The replay's node for the captured one, when it could be identified on the replay screen. */
   replayNode?: UiNode;
+  /**
+   * The replay acted on a clearly different element: its role, name or text is not the
+   * captured one's (not merely its size or row). That is the step's own selector at fault,
+   * whatever state an earlier step left the page in.
+   */
+  otherElement?: boolean;
 }
 
 const ELEMENT_KINDS = new Set([
@@ -226,6 +234,7 @@ export function compareAction(captured: CapturedAction, replayed: ReplayedAction
     evidence.push(`resolved with ${replayed.strategy} ${replayed.selector ?? ""}`.trim());
   }
   let replayNode: UiNode | undefined;
+  let otherElement = false;
   if (ELEMENT_KINDS.has(captured.kind) && replayed.bounds && replayed.screen) {
     replayNode = nodeAtBounds(replayed.screen, replayed.bounds, captured.node);
   }
@@ -233,7 +242,14 @@ export function compareAction(captured: CapturedAction, replayed: ReplayedAction
     const diff = identityDiff(captured.node, replayNode, {
       valueText: VALUE_KINDS.has(captured.kind),
     });
+    const row = diff.length === 0 && captured.screen && replayed.screen
+      ? rowDiff(captured.screen, captured.node, replayed.screen, replayNode, {
+        valueText: VALUE_KINDS.has(captured.kind),
+      })
+      : undefined;
+    otherElement = diff.some((d) => /^(?:role|name|text) /.test(d));
     if (diff.length > 0) fail(`a different element: ${diff.join(", ")}`);
+    else if (row !== undefined) fail(row);
     else {
       evidence.push("same element (role, name and size agree)");
       const m = moved(captured.node.bounds, replayNode.bounds);
@@ -258,5 +274,95 @@ export function compareAction(captured: CapturedAction, replayed: ReplayedAction
       );
     } else evidence.push(`memory slot ${captured.storeAs} = ${JSON.stringify(v)}`);
   }
-  return { passed, evidence, elementFailure, ...(replayNode ? { replayNode } : {}) };
+  return {
+    passed,
+    evidence,
+    elementFailure,
+    ...(replayNode ? { replayNode } : {}),
+    ...(otherElement ? { otherElement } : {}),
+  };
+}
+
+/** Screen tables of the screens compared, shared across actions and iterations. */
+const TABLES = new WeakMap<Screen, ScreenTable>();
+
+function tableOf(screen: Screen): ScreenTable {
+  let t = TABLES.get(screen);
+  if (!t) TABLES.set(screen, t = ScreenTable.from(screen));
+  return t;
+}
+
+/**
+ * How many other nodes of a screen the identity check cannot tell from node `i` (same role,
+ * name, text, aria-label and size: an "Add" in every row).
+ *
+ * @param table the screen
+ * @param i the node
+ * @param valueText the text is a value read, not an identity
+ * @returns the count of such twins
+ */
+export function identicalTwins(table: ScreenTable, i: number, valueText: boolean): number {
+  const node = table.node(i);
+  let n = 0;
+  for (let k = 0; k < table.size; k++) {
+    if (k === i) continue;
+    const other = table.node(k);
+    if ((other.role ?? other.className) !== (node.role ?? node.className)) continue;
+    if (identityDiff(node, other, { valueText }).length === 0) n++;
+  }
+  return n;
+}
+
+/**
+ * On the web, when the element is one of several identical ones (an "Add" in every row) on
+ * either screen: whether the replay acted on the one in the captured element's row. The row is
+ * named as the optimizer anchors it (`childOf: { text }`, the texts of the row the element sits
+ * in); the replayed element must be the one those texts pick on the replay screen.
+ *
+ * @param capScreen the captured screen
+ * @param capNode the captured element
+ * @param repScreen the replay's screen
+ * @param repNode the element the replay acted on
+ * @param options `valueText`: the text is the value read or asserted, not an identity
+ * @returns why the rows differ, or undefined when they agree or no row tells them apart
+ */
+export function rowDiff(
+  capScreen: Screen,
+  capNode: UiNode,
+  repScreen: Screen,
+  repNode: UiNode,
+  options: { valueText?: boolean } = {},
+): string | undefined {
+  if (capScreen.platform !== "web" || repScreen.platform !== "web") return undefined;
+  const cap = tableOf(capScreen);
+  const rep = tableOf(repScreen);
+  const ci = cap.indexOf(capNode);
+  const ri = rep.indexOf(repNode);
+  if (ci < 0 || ri < 0) return undefined;
+  const valueText = options.valueText ?? false;
+  if (identicalTwins(cap, ci, valueText) === 0 && identicalTwins(rep, ri, valueText) === 0) {
+    return undefined;
+  }
+  // What picks every one of them, as the cascade looks it up: role + name, else the text.
+  const role = capNode.role ?? capNode.className;
+  const shown = valueText ? "" : capNode.text ?? elementText(cap, ci);
+  const base = capNode.name && role
+    ? { role, name: capNode.name }
+    : shown
+    ? { text: norm(shown) }
+    : undefined;
+  if (!base) return undefined;
+  const exclude = [capNode.text, capNode.name, shown].filter((t): t is string => !!t);
+  const found = findAnchors(cap, ci, base, exclude);
+  if (!found || found.anchors.length === 0) return undefined;
+  const m = matchWeb(rep, base, found.anchors);
+  const same = found.index !== undefined ? m.indices[found.index] === ri : m.indices.includes(ri);
+  if (same) return undefined;
+  const name = (anchors: readonly string[]) => anchors.map((t) => JSON.stringify(t)).join(" / ");
+  const theirs = findAnchors(rep, ri, base, exclude);
+  return `a different row: the capture's element is in the row showing ${
+    name(found.anchors)
+  }, the replay's in ${
+    theirs && theirs.anchors.length > 0 ? `the row showing ${name(theirs.anchors)}` : "another row"
+  } (role, name and size agree)`;
 }

@@ -131,6 +131,11 @@ export interface StepOutcome {
   dependent?: boolean;
   /** Not validated: it types this memory key, a secret with no value supplied. */
   missing?: string;
+  /**
+   * Not validated: the player did not play one of its actions (a kind it does not play here);
+   * every action it played held.
+   */
+  unplayed?: string;
   /** Not validated: the trail marks it `recordable: false` (the agent handles it). */
   notRecordable?: boolean;
   /** An empty recording: nothing was replayed, so nothing is proven (it still passes). */
@@ -225,7 +230,7 @@ export function decide(command: ValidationCommand, state: ValidationState): NewE
         return {
           index: o.index,
           step: o.step,
-          status: o.missing !== undefined
+          status: o.missing !== undefined || o.unplayed !== undefined
             ? "skipped" as const
             : o.notRecordable
             ? "not_recordable" as const

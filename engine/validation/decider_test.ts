@@ -272,3 +272,23 @@ Deno.test("decide() holds a step failing only after an earlier failure neither a
     'step 3 "step 2" not validated: it failed only after step 1',
   );
 });
+
+Deno.test("decide() under ci: a step with an action the player did not play is skipped (not proven), never a re-blaze", () => {
+  let s = started("ci");
+  s = iterate(s, [
+    outcome(0, true),
+    outcome(1, true, {
+      unplayed: "action 1 (back) was not played (Cairn does not play back)",
+      evidence: ["not validated: action 1 (back) was not played (Cairn does not play back)"],
+    }),
+  ]);
+  assertEquals(nextMove(s), "complete");
+  s = when(s, { type: "CompleteValidation", data: { trail: "t" } });
+  assertEquals(s.status, "unstable");
+  assertEquals(s.finalSteps!.map((x) => x.status), ["stable", "skipped"]);
+  assertStringIncludes(
+    s.message ?? "",
+    'step 2 "step 1" not validated: action 1 (back) was not played',
+  );
+  assertEquals(/new blaze|recordable: false/.test(s.message ?? ""), false);
+});

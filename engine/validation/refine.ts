@@ -28,7 +28,7 @@ import { CONTROL_KINDS, rankSelectors, shapeForMode } from "../optimizer/selecto
 import { ScreenTable } from "../screen_table.ts";
 import type { Selector, SelectorMode } from "../trail.ts";
 import type { Screen, UiNode } from "../ui_node.ts";
-import { identityDiff, sameBounds } from "./compare.ts";
+import { identicalTwins, identityDiff, sameBounds } from "./compare.ts";
 
 /**
  * How many refined selectors a step keeps (the first, then fallbacks). A strict step keeps one:
@@ -234,19 +234,6 @@ function positional(sel: Selector, v2web: boolean): boolean {
     (sel.childOf !== undefined && positional(sel.childOf, v2web));
 }
 
-/** How many other nodes of the screen the identity check cannot tell from node `i`. */
-function identicalTwins(table: ScreenTable, i: number, valueText: boolean): number {
-  const node = table.node(i);
-  let n = 0;
-  for (let k = 0; k < table.size; k++) {
-    if (k === i) continue;
-    const other = table.node(k);
-    if ((other.role ?? other.className) !== (node.role ?? node.className)) continue;
-    if (identityDiff(node, other, { valueText }).length === 0) n++;
-  }
-  return n;
-}
-
 /** The screen with `target`'s listed properties dropped (the rest of the tree shared). */
 function withoutProperties(
   screen: Screen,
@@ -290,14 +277,17 @@ function holdsInEveryRun(
  * @param captured the captured node (identity reference)
  * @param replays the replay screens of the action
  * @param options platform, action kind and the trail's heuristics level
- * @returns the kept selectors and the dropped ones
+ * @param capture the captured screen: says whether a dropped fallback held there (it changed
+ *   between runs) or matched nothing in either run
+ * @returns the kept selectors, the dropped ones and why each was dropped
  */
 export function pruneSelectors(
   selectors: readonly Selector[],
   captured: UiNode,
   replays: readonly Screen[],
   options: RefineOptions,
-): { kept: Selector[]; dropped: Selector[] } {
+  capture?: Screen,
+): { kept: Selector[]; dropped: Selector[]; reasons: string[] } {
   const valueText = options.kind === "readText" || options.kind === "assertText";
   const tables = replays.map((s) => tableOf(s, options.tables));
   const kept: Selector[] = [];
@@ -305,12 +295,35 @@ export function pruneSelectors(
   const how = { valueText, capturedDisabled: !captured.enabled, v2web: v2Web(options) };
   // Strict replays the primary only: a fallback is never tried, so it is never proven.
   const strict = options.mode === "strict";
+  const reasons: string[] = [];
+  const capTable = capture ? tableOf(capture, options.tables) : undefined;
   for (const [i, sel] of selectors.entries()) {
-    if (i === 0 || !strict && !holdsInEveryRun(sel, captured, tables, how)) {
+    if (i === 0) {
       kept.push(sel);
-    } else dropped.push(sel);
+      continue;
+    }
+    if (strict) {
+      dropped.push(sel);
+      reasons.push("strict replays the primary selector only");
+      continue;
+    }
+    if (!holdsInEveryRun(sel, captured, tables, how)) {
+      kept.push(sel);
+      continue;
+    }
+    dropped.push(sel);
+    const none = (t: ScreenTable) => matchRun(t, sel, how.v2web).count <= 0;
+    if (capTable && none(capTable) && tables.every(none)) {
+      reasons.push("matched nothing in either run");
+    } else if (capTable && holdsInEveryRun(sel, captured, [capTable], how)) {
+      reasons.push(
+        `did not pick the element in the capture either: ${
+          holdsInEveryRun(sel, captured, [capTable], how)!.replace(/ in replay 1/, "")
+        }`,
+      );
+    } else reasons.push("changed between runs");
   }
-  return { kept, dropped };
+  return { kept, dropped, reasons };
 }
 
 /**

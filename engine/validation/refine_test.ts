@@ -115,6 +115,20 @@ Deno.test("pruneSelectors() keeps the first selector and drops fallbacks that ch
   assertEquals(dropped, [{ id: "p-add-qkzv" }, { xy: [520, 110] }]);
 });
 
+Deno.test("pruneSelectors() says why each fallback was dropped: changed between runs, or matched nothing in either run", () => {
+  const capture = page([add("Latte", "add-qkzv", 100)]);
+  const replay = page([add("Latte", "add-abcd", 160)]);
+  const { dropped, reasons } = pruneSelectors(
+    [{ ariaLabel: "Add Latte" }, { id: "p-add-qkzv" }, { text: "Sign in" }],
+    capture.root.children[0]!,
+    [replay],
+    { platform: "web", kind: "tap" },
+    capture,
+  );
+  assertEquals(dropped, [{ id: "p-add-qkzv" }, { text: "Sign in" }]);
+  assertEquals(reasons, ["changed between runs", "matched nothing in either run"]);
+});
+
 Deno.test("refineSelectors() at v2 never adopts a position among identical controls whose test id changed: no anchor, no refinement", () => {
   const plain = (testId: string, y: number) =>
     makeNode({
