@@ -27,6 +27,11 @@ export interface LoadPlanOptions {
   file?: string;
   /** Reads a file referenced by a capture, relative to the loaded file. */
   readFile?: (relativePath: string) => Promise<Uint8Array>;
+  /**
+   * The memory keys the run supplies (`--memory`): given, a trail template reading a key nothing
+   * can set is refused (see `unsetVariable` of `engine/trail.ts`).
+   */
+  memoryKeys?: readonly string[];
 }
 
 /**
@@ -47,7 +52,14 @@ export async function planFromText(
   if (!json && looksLikeMaestroFlow(text)) {
     return maestroToPlan(parseMaestroFlow(text, file ?? "flow"), file ? { file } : {});
   }
-  if (!json) return trailToPlan(parseTrail(text, file ?? "trail"), file ? { file } : {});
+  if (!json) {
+    const trail = parseTrail(
+      text,
+      file ?? "trail",
+      options.memoryKeys ? { memoryKeys: options.memoryKeys } : {},
+    );
+    return trailToPlan(trail, file ? { file } : {});
+  }
   let value: unknown;
   try {
     value = JSON.parse(text);
