@@ -49,7 +49,7 @@ import { z } from "zod";
 import { HEURISTICS_VERSIONS } from "./optimizer/heuristics.ts";
 import { templateSyntaxError, templateVariables } from "./template.ts";
 import { splitKeyChord } from "./playback/key_chord.ts";
-import { _keyDefinitions } from "npm:puppeteer-core@25.16.0/internal/common/USKeyboardLayout.js";
+import { _keyDefinitions } from "puppeteer-core/internal/common/USKeyboardLayout.js";
 
 /** The selector modes of 000: strict, flexible, adaptive. */
 export const SelectorMode = z.enum(["strict", "flexible", "adaptive"]);
