@@ -611,8 +611,38 @@ function normaliseAction(entry: unknown, at: string): unknown {
     bodyKeys.every((x) => (SELECTOR_KEYS as readonly string[]).includes(x) || x === "parent") &&
     !(k === "inputText" && bodyKeys.includes("text"));
   if (selectorOnly) return { kind: k, selector: b };
+  const isSelectorKey = (x: string) =>
+    (SELECTOR_KEYS as readonly string[]).includes(x) || x === "parent";
+  const unknown = bodyKeys.find((x) => !ACTION_FIELDS.includes(x) && !isSelectorKey(x));
+  if (unknown !== undefined) {
+    throw new SyntaxError(
+      `${at}.${spelled}.${unknown}: not a field of an action (an action takes ${
+        ACTION_FIELDS.join(", ")
+      }; or, alone, the keys of a selector: ${SELECTOR_KEYS.join(", ")})`,
+    );
+  }
+  // `text` beside an action's fields is a selector's, but the action's own beside a selector
+  // and inputText's own (the typed text)
+  const textIsOwn = k === "inputText" || "selector" in b || "selectors" in b;
+  const selectorKeys = bodyKeys.filter((x) =>
+    isSelectorKey(x) && (!ACTION_FIELDS.includes(x) || (x === "text" && !textIsOwn))
+  );
+  if (selectorKeys.length > 0) {
+    const own = bodyKeys.filter((x) => !selectorKeys.includes(x));
+    const show = (x: string) =>
+      `${x}: ${typeof b[x] === "object" && b[x] !== null ? "…" : JSON.stringify(b[x])}`;
+    throw new SyntaxError(
+      `${at}.${spelled}: put the selector keys (${selectorKeys.join(", ")}) under "selector:" ` +
+        `when the action has its own fields (${own.join(", ")}): ${spelled}: { selector: { ${
+          selectorKeys.map(show).join(", ")
+        } }, ${own.map(show).join(", ")} }`,
+    );
+  }
   return { kind: k, ...b };
 }
+
+/** The fields of an action besides its kind. */
+const ACTION_FIELDS: readonly string[] = Object.keys(TrailAction.shape).filter((k) => k !== "kind");
 
 function dollarToBraces(v: unknown): unknown {
   if (typeof v === "string") {

@@ -145,3 +145,28 @@ Deno.test("replay: templates, regexes, keys and empty selector texts that could 
     },
   ]);
 });
+
+Deno.test("replay: selector keys beside an action's own fields say to put them under selector:, and an unknown field is named", async () => {
+  await check([
+    {
+      name: "a bare selector with repeat",
+      text: HEAD + "      - tap: { id: inc, repeat: 3 }\n",
+      where:
+        /: trail\.0\.recording\.0\.tap: put the selector keys \(id\) under "selector:" when the action has its own fields \(repeat\): tap: \{ selector: \{ id: "inc" \}, repeat: 3 \}$/,
+    },
+    {
+      name: "control: the same under selector:",
+      text: HEAD + "      - tap: { selector: { id: inc }, repeat: 3 }\n",
+    },
+    {
+      name: "a field Cairn does not have",
+      text: HEAD + "      - click: { id: login, optional: true }\n",
+      where: /: trail\.0\.recording\.0\.click\.optional: not a field of an action \(/,
+    },
+    {
+      name: "an input's selector beside its text",
+      text: HEAD + '      - type: { id: email, text: "hi" }\n',
+      where: /: trail\.0\.recording\.0\.type: put the selector keys \(id\) under "selector:"/,
+    },
+  ]);
+});
