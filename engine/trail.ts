@@ -281,8 +281,21 @@ export function parseTrail(
   source = "trail",
   options: ParseTrailOptions = {},
 ): Trail {
-  const doc = YAML.parseDocument(text, { uniqueKeys: true });
+  const tooBig = trailSizeProblem(text);
+  if (tooBig) throw new SyntaxError(`${source}: ${tooBig}`);
+  const lineCounter = new YAML.LineCounter();
+  const doc = YAML.parseDocument(text, { uniqueKeys: true, lineCounter });
   const err = doc.errors[0];
+  const overflow = doc.errors.find((e) => /Maximum call stack size exceeded/.test(e.message));
+  if (overflow) {
+    // the YAML library recurses per level: its stack ran out long before the end
+    const pos = overflow.linePos?.[0];
+    throw new SyntaxError(
+      `${source}${
+        pos ? `:${pos.line}:${pos.col}` : ""
+      }: nesting deeper than ${MAX_TRAIL_DEPTH} levels`,
+    );
+  }
   if (err?.code === "MULTIPLE_DOCS") {
     // the library's message would say "please use YAML.parseAllDocuments()"
     const pos = err.linePos?.[0];
@@ -303,7 +316,24 @@ export function parseTrail(
     const what = err.message.split("\n")[0]!.replace(/ at line \d+, column \d+:?$/, "");
     throw new SyntaxError(`${source}${at}: ${what}`);
   }
-  const raw = dollarToBraces(doc.toJS()) as unknown;
+  const deep = deepestNode(doc.contents, MAX_TRAIL_DEPTH);
+  if (deep !== undefined) {
+    const pos = lineCounter.linePos(deep);
+    throw new SyntaxError(
+      `${source}:${pos.line}:${pos.col}: nesting deeper than ${MAX_TRAIL_DEPTH} levels`,
+    );
+  }
+  let js: unknown;
+  try {
+    js = doc.toJS();
+  } catch (e) {
+    // "Excessive alias count indicates a resource exhaustion attack"
+    if (!(e instanceof ReferenceError) || !/alias/i.test(e.message)) throw e;
+    throw new SyntaxError(
+      `${source}: YAML aliases expand too far (an alias used more than 100 times over): refused`,
+    );
+  }
+  const raw = dollarToBraces(js) as unknown;
   if (!raw || typeof raw !== "object" || Array.isArray(raw)) {
     throw new SyntaxError(`${source}: expected a mapping with config and trail`);
   }
@@ -344,6 +374,44 @@ export function parseTrail(
     }
   }
   return parsed.data;
+}
+
+/**
+ * The largest trail read, in characters: the YAML library takes seconds per MiB (a 10 MB trail
+ * of 165,575 steps took a minute and 1.7 GB), and no recorded trail comes near it.
+ */
+export const MAX_TRAIL_CHARS = 1024 * 1024;
+/** The deepest nesting of collections a trail may have (a real one has about 10). */
+export const MAX_TRAIL_DEPTH = 64;
+
+/**
+ * Why a YAML text is too large to read as a trail or flow, or undefined.
+ *
+ * @param text the file's text
+ * @returns the message (without the file name), or undefined
+ */
+export function trailSizeProblem(text: string): string | undefined {
+  if (text.length <= MAX_TRAIL_CHARS) return undefined;
+  return `${text.length} characters: a trail is at most 1,048,576 (1 MiB); split it`;
+}
+
+/**
+ * The source offset of the first collection nested deeper than `max`, walked without
+ * recursion (a deep document must not exhaust the stack here either), or undefined.
+ */
+function deepestNode(root: unknown, max: number): number | undefined {
+  const stack: [unknown, number][] = [[root, 0]];
+  while (stack.length > 0) {
+    const [node, depth] = stack.pop()!;
+    if (YAML.isPair(node)) {
+      stack.push([node.key, depth], [node.value, depth]);
+      continue;
+    }
+    if (!YAML.isCollection(node)) continue;
+    if (depth >= max) return node.range?.[0] ?? 0;
+    for (const item of node.items) stack.push([item, depth + 1]);
+  }
+  return undefined;
 }
 
 /** Options of {@linkcode parseTrail}. */

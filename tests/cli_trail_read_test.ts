@@ -191,3 +191,45 @@ Deno.test("replay: className in a web trail is refused as Android and iOS only, 
     },
   ]);
 });
+
+Deno.test("replay: YAML that would exhaust the reader is refused with one line naming the file", async () => {
+  const laughs = "a: &a [x, x, x, x, x, x, x, x, x, x]\n" +
+    [..."bcdefghij"].map((n, i) =>
+      `${n}: &${n} [${Array(10).fill(`*${"abcdefghij"[i]}`).join(", ")}]\n`
+    )
+      .join("") +
+    "config: {}\ntrail: []\n";
+  const steps = "  - step: s\n    recording:\n      - click: { id: inc }\n";
+  const big = "config:\n  platform: web\ntrail:\n" +
+    steps.repeat(Math.ceil((1024 * 1024) / steps.length) + 1);
+  await check([
+    { name: "an alias bomb", text: laughs, where: /: YAML aliases expand too far/ },
+    {
+      name: "deep flow nesting",
+      text: "config: {}\ntrail: []\nx: " + "[".repeat(20000) + "]".repeat(20000) + "\n",
+      where: /:3:\d+: nesting deeper than 64 levels$/,
+    },
+    {
+      name: "a deep childOf chain",
+      text: HEAD + "      - click: " + "{ childOf: ".repeat(3000) + "{ id: x }" +
+        " }".repeat(3000) + "\n",
+      where: /:7:\d+: nesting deeper than 64 levels$/,
+    },
+    {
+      name: "a childOf chain 70 deep (within what the YAML library reads)",
+      text: HEAD + "      - click: " + "{ childOf: ".repeat(70) + "{ id: x }" + " }".repeat(70) +
+        "\n",
+      where: /:7:\d+: nesting deeper than 64 levels$/,
+    },
+    {
+      name: "control: a childOf chain 20 deep",
+      text: HEAD + "      - click: " + "{ id: y, childOf: ".repeat(20) + "{ id: x }" +
+        " }".repeat(20) + "\n",
+    },
+    {
+      name: "a trail over 1 MiB",
+      text: big,
+      where: /: \d+ characters: a trail is at most 1,048,576 \(1 MiB\)/,
+    },
+  ]);
+});

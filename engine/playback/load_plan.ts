@@ -7,7 +7,7 @@
  * @module
  */
 import { CAPTURE_FORMAT } from "../formats/capture_v1.ts";
-import { parseTrail } from "../trail.ts";
+import { parseTrail, trailSizeProblem } from "../trail.ts";
 import { looksLikeMaestroFlow, parseMaestroFlow } from "../formats/maestro_flow.ts";
 import { parseChromeRecorder } from "../formats/chrome_recorder.ts";
 import { z } from "zod";
@@ -49,6 +49,9 @@ export async function planFromText(
   const file = options.file;
   const trimmed = text.trimStart();
   const json = trimmed.startsWith("{") || trimmed.startsWith("[");
+  // a trail or Maestro flow: the YAML library's time grows with the size, refuse what is too big
+  const tooBig = json ? undefined : trailSizeProblem(text);
+  if (tooBig) throw new SyntaxError(`${file ?? "trail"}: ${tooBig}`);
   if (!json && looksLikeMaestroFlow(text)) {
     return maestroToPlan(parseMaestroFlow(text, file ?? "flow"), file ? { file } : {});
   }
