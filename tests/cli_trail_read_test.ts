@@ -12,6 +12,7 @@
 import { assert, assertEquals, assertMatch } from "./assert.ts";
 import { cairn, type CliOutput, pool } from "./cli_run.ts";
 import { escapeRegex } from "../engine/regex.ts";
+import { planFromText } from "../engine/playback/load_plan.ts";
 
 const NO_BROWSER = "/nonexistent/cairn-test-chromium";
 const HEAD = "config:\n  platform: web\n  url: http://127.0.0.1:9/page.html\ntrail:\n" +
@@ -230,6 +231,25 @@ Deno.test("replay: YAML that would exhaust the reader is refused with one line n
       name: "a trail over 1 MiB",
       text: big,
       where: /: \d+ characters: a trail is at most 1,048,576 \(1 MiB\)/,
+    },
+  ]);
+});
+
+Deno.test("replay: a relative navigate is resolved against config.url, as Playwright's baseURL", async () => {
+  const rel = "config:\n  platform: web\n  url: http://127.0.0.1:9/app/page.html\ntrail:\n" +
+    '  - step: s\n    recording:\n      - navigate: "page2.html"\n      - navigate: "/root.html?q=1"\n';
+  const plan = await planFromText(rel, { file: "rel.yaml" });
+  assertEquals(
+    plan.actions.filter((a) => a.type === "navigate" && !a.added).map((a) => a.url),
+    ["http://127.0.0.1:9/app/page2.html", "http://127.0.0.1:9/root.html?q=1"],
+  );
+  await check([
+    { name: "a relative navigate with config.url", text: rel },
+    {
+      name: "a relative navigate with neither config.url nor --url",
+      text: "config:\n  platform: web\ntrail:\n  - step: s\n    recording:\n" +
+        '      - navigate: "page2.html"\n',
+      where: /: action 0 navigates to "page2\.html", which is not a url.*pass --url/,
     },
   ]);
 });
