@@ -147,7 +147,11 @@ function parseViewport(v: string | undefined): { width: number; height: number }
   return { width: Number(m[1]), height: Number(m[2]) };
 }
 
-async function loadPlan(file: string, store: EventStore): Promise<PlaybackPlan> {
+async function loadPlan(
+  file: string,
+  store: EventStore,
+  memoryKeys: readonly string[],
+): Promise<PlaybackPlan> {
   let text: string;
   try {
     text = await Deno.readTextFile(file);
@@ -171,6 +175,7 @@ async function loadPlan(file: string, store: EventStore): Promise<PlaybackPlan> 
   const dir = resolve(file, "..");
   return await planFromText(text, {
     file,
+    memoryKeys,
     readFile: (rel) => Deno.readFile(resolve(dir, rel)),
   });
 }
@@ -296,7 +301,7 @@ export async function run(args: ParsedArgs): Promise<number> {
   // Ctrl-C or SIGTERM: the playback ends failed ("interrupted (SIGINT)"), exit 130 or 143
   const interrupt = interruptOnSignals("replay");
   try {
-    let plan = await loadPlan(file, store);
+    let plan = await loadPlan(file, store, Object.keys(memory));
     // Opening --url first adds an unnumbered navigate: the numbers --override takes stay the file's.
     if (url && plan.platform === "web") plan = rebasePlan(plan, url);
     checkOverrides(plan, overrides);

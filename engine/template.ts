@@ -422,3 +422,34 @@ export function templateVariables(template: string): string[] {
   }
   return out;
 }
+
+/** Every variable reads as `1`: a template is parsed in full without memory. */
+const ANY_MEMORY: Memory = new Proxy({}, {
+  has: () => true,
+  get: () => "1",
+  getOwnPropertyDescriptor: () => ({ value: "1", enumerable: true, configurable: true }),
+});
+
+/**
+ * The syntax error a template would throw whatever the memory holds, or undefined: an
+ * unclosed `{{`, `{{1 +}}`, an unterminated string. A literal `{{` is written as an expression
+ * giving it: `{{'{{'}}`.
+ *
+ * @param template text with placeholders
+ * @returns the message (naming the column), or undefined when it parses
+ * @example
+ * ```ts
+ * if (templateSyntaxError("{{1 +}}") !== "Unexpected end of expression at column 6") throw new Error();
+ * if (templateSyntaxError("a {{'{{'}} b {{x * 2}}") !== undefined) throw new Error();
+ * ```
+ */
+export function templateSyntaxError(template: string): string | undefined {
+  if (!template.includes("{{") && !template.includes("${")) return undefined;
+  try {
+    evaluateTemplate(template, ANY_MEMORY);
+    return undefined;
+  } catch (err) {
+    // a ReferenceError, TypeError or RangeError depends on the values memory holds at run time
+    return err instanceof SyntaxError ? err.message : undefined;
+  }
+}

@@ -56,6 +56,9 @@ import YAML, { isPair, isScalar, Scalar } from "yaml";
 import { z } from "zod";
 import { HEURISTICS_VERSIONS } from "./optimizer/heuristics.ts";
 import { parseDuration } from "./playback/actions.ts";
+import { templateSyntaxError, templateVariables } from "./template.ts";
+import { splitKeyChord } from "./playback/key_chord.ts";
+import { _keyDefinitions } from "puppeteer-core/internal/common/USKeyboardLayout.js";
 
 /** The selector modes of 000: strict, flexible, adaptive. */
 export const SelectorMode = z.enum(["strict", "flexible", "adaptive"]);
@@ -282,9 +285,26 @@ const SCALAR_FIELD: Partial<Record<TrailActionKind, keyof TrailAction>> = {
  * if (t.trail[0]?.recording?.[0]?.selector?.id !== "go") throw new Error();
  * ```
  */
-export function parseTrail(text: string, source = "trail"): Trail {
-  const doc = YAML.parseDocument(text, { uniqueKeys: true });
+export function parseTrail(
+  text: string,
+  source = "trail",
+  options: ParseTrailOptions = {},
+): Trail {
+  const tooBig = trailSizeProblem(text);
+  if (tooBig) throw new SyntaxError(`${source}: ${tooBig}`);
+  const lineCounter = new YAML.LineCounter();
+  const doc = YAML.parseDocument(text, { uniqueKeys: true, lineCounter });
   const err = doc.errors[0];
+  const overflow = doc.errors.find((e) => /Maximum call stack size exceeded/.test(e.message));
+  if (overflow) {
+    // the YAML library recurses per level: its stack ran out long before the end
+    const pos = overflow.linePos?.[0];
+    throw new SyntaxError(
+      `${source}${
+        pos ? `:${pos.line}:${pos.col}` : ""
+      }: nesting deeper than ${MAX_TRAIL_DEPTH} levels`,
+    );
+  }
   if (err?.code === "MULTIPLE_DOCS") {
     // the library's message would say "please use YAML.parseAllDocuments()"
     const pos = err.linePos?.[0];
@@ -305,7 +325,24 @@ export function parseTrail(text: string, source = "trail"): Trail {
     const what = err.message.split("\n")[0]!.replace(/ at line \d+, column \d+:?$/, "");
     throw new SyntaxError(`${source}${at}: ${what}`);
   }
-  const raw = dollarToBraces(doc.toJS()) as unknown;
+  const deep = deepestNode(doc.contents, MAX_TRAIL_DEPTH);
+  if (deep !== undefined) {
+    const pos = lineCounter.linePos(deep);
+    throw new SyntaxError(
+      `${source}:${pos.line}:${pos.col}: nesting deeper than ${MAX_TRAIL_DEPTH} levels`,
+    );
+  }
+  let js: unknown;
+  try {
+    js = doc.toJS();
+  } catch (e) {
+    // "Excessive alias count indicates a resource exhaustion attack"
+    if (!(e instanceof ReferenceError) || !/alias/i.test(e.message)) throw e;
+    throw new SyntaxError(
+      `${source}: YAML aliases expand too far (an alias used more than 100 times over): refused`,
+    );
+  }
+  const raw = dollarToBraces(js) as unknown;
   if (!raw || typeof raw !== "object" || Array.isArray(raw)) {
     throw new SyntaxError(`${source}: expected a mapping with config and trail`);
   }
@@ -319,12 +356,12 @@ export function parseTrail(text: string, source = "trail"): Trail {
     const issue = parsed.error.issues[0]!;
     throw new SyntaxError(`${source}: ${issue.path.join(".") || "(root)"}: ${issue.message}`);
   }
+  const web = (parsed.data.config.platform ?? "web") === "web";
   parsed.data.trail.forEach((step, i) =>
     step.recording?.forEach((a, j) => {
       const raw = (top.trail as Record<string, unknown>[])[i]?.recording as unknown[];
-      const entry = raw[j];
-      const spelled = typeof entry === "string" ? entry : Object.keys(entry as object)[0]!;
-      const problem = unrunnable(a);
+      const spelled = spelledKind(raw[j]);
+      const problem = unrunnable(a, web);
       if (problem) {
         const field = problem.field ? `.${problem.field}` : "";
         throw new SyntaxError(
@@ -333,7 +370,110 @@ export function parseTrail(text: string, source = "trail"): Trail {
       }
     })
   );
+  if (options.memoryKeys) {
+    const unset = unsetVariable(parsed.data, options.memoryKeys);
+    if (unset) {
+      const entry = (top.trail as Record<string, unknown>[])[unset.step]?.recording as unknown[];
+      const spelled = spelledKind(entry[unset.action]);
+      throw new SyntaxError(
+        `${source}: trail.${unset.step}.recording.${unset.action}.${spelled}.${unset.field}: ` +
+          `reads {{${unset.key}}}, which nothing sets: no earlier readText or memorySet stores ` +
+          "it, config.memory does not declare it and --memory does not give it",
+      );
+    }
+  }
   return parsed.data;
+}
+
+/**
+ * The largest trail read, in characters: the YAML library takes seconds per MiB (a 10 MB trail
+ * of 165,575 steps took a minute and 1.7 GB), and no recorded trail comes near it.
+ */
+export const MAX_TRAIL_CHARS = 1024 * 1024;
+/** The deepest nesting of collections a trail may have (a real one has about 10). */
+export const MAX_TRAIL_DEPTH = 64;
+
+/**
+ * Why a YAML text is too large to read as a trail or flow, or undefined.
+ *
+ * @param text the file's text
+ * @returns the message (without the file name), or undefined
+ */
+export function trailSizeProblem(text: string): string | undefined {
+  if (text.length <= MAX_TRAIL_CHARS) return undefined;
+  return `${text.length} characters: a trail is at most 1,048,576 (1 MiB); split it`;
+}
+
+/**
+ * The source offset of the first collection nested deeper than `max`, walked without
+ * recursion (a deep document must not exhaust the stack here either), or undefined.
+ */
+function deepestNode(root: unknown, max: number): number | undefined {
+  const stack: [unknown, number][] = [[root, 0]];
+  while (stack.length > 0) {
+    const [node, depth] = stack.pop()!;
+    if (YAML.isPair(node)) {
+      stack.push([node.key, depth], [node.value, depth]);
+      continue;
+    }
+    if (!YAML.isCollection(node)) continue;
+    if (depth >= max) return node.range?.[0] ?? 0;
+    for (const item of node.items) stack.push([item, depth + 1]);
+  }
+  return undefined;
+}
+
+/** Options of {@linkcode parseTrail}. */
+export interface ParseTrailOptions {
+  /**
+   * The memory keys the run supplies (`--memory`): given, a template reading a key that no
+   * earlier action stores, `config.memory` does not declare and these do not hold is refused.
+   */
+  memoryKeys?: readonly string[];
+}
+
+/** How an action entry spells its kind (`click`, `tap`, `back`). */
+function spelledKind(entry: unknown): string {
+  return typeof entry === "string" ? entry : Object.keys(entry as object)[0]!;
+}
+
+/**
+ * The first template variable of a trail that nothing can set when its action runs: not
+ * declared in `config.memory` (a `null` secret counts as declared), not among `supplied` (the
+ * run's `--memory` keys), not stored by an earlier `readText`/`memorySet` (`storeAs`).
+ *
+ * @param trail the trail
+ * @param supplied the memory keys the run gives
+ * @returns where it is read (step, action, field) and the key, or undefined
+ * @example
+ * ```ts
+ * const t = parseTrail('config: {}\ntrail:\n  - step: s\n    recording:\n      - type: "{{who}}"\n');
+ * if (unsetVariable(t, [])?.key !== "who" || unsetVariable(t, ["who"]) !== undefined) throw new Error();
+ * ```
+ */
+export function unsetVariable(
+  trail: Trail,
+  supplied: readonly string[],
+): { step: number; action: number; field: string; key: string } | undefined {
+  const known = new Set([...Object.keys(trail.config.memory ?? {}), ...supplied]);
+  for (const [i, step] of trail.trail.entries()) {
+    for (const [j, a] of (step.recording ?? []).entries()) {
+      for (const f of TEMPLATE_FIELDS) {
+        const v = a[f];
+        if (v === undefined || !v.includes("{{")) continue;
+        let keys: string[];
+        try {
+          keys = templateVariables(v);
+        } catch {
+          continue; // a syntax error is refused by the reader itself
+        }
+        const key = keys.find((k) => !known.has(k));
+        if (key !== undefined) return { step: i, action: j, field: f, key };
+      }
+      if (a.storeAs !== undefined) known.add(a.storeAs);
+    }
+  }
+  return undefined;
 }
 
 /** Kinds that act on (or read) an element, so they need a selector. */
@@ -350,10 +490,139 @@ const NEEDS_SELECTOR = new Set<TrailActionKind>([
   "assertText",
 ]);
 
+/** The fields of an action that may hold `{{…}}` templates. */
+const TEMPLATE_FIELDS = ["text", "url", "value", "equals", "matches"] as const;
+
+/** The key names the web player (puppeteer's US layout) presses, and "Back". */
+const WEB_KEYS = new Set([...Object.keys(_keyDefinitions), "Back"]);
+/** Common spellings of a key name the web player knows under another. */
+const KEY_SPELLINGS: Record<string, string> = {
+  ctrl: "Control",
+  cmd: "Meta",
+  command: "Meta",
+  win: "Meta",
+  super: "Meta",
+  option: "Alt",
+  opt: "Alt",
+  esc: "Escape",
+  return: "Enter",
+  del: "Delete",
+  ins: "Insert",
+  space: "Space",
+  up: "ArrowUp",
+  down: "ArrowDown",
+  left: "ArrowLeft",
+  right: "ArrowRight",
+  pgup: "PageUp",
+  pgdn: "PageDown",
+  pageup: "PageUp",
+  pagedown: "PageDown",
+};
+
+/** Why a web `keyPress` key could never be pressed, or undefined. */
+function keyProblem(key: string): string | undefined {
+  for (const k of splitKeyChord(key)) {
+    if (WEB_KEYS.has(k)) continue;
+    const lower = k.toLowerCase();
+    const known = KEY_SPELLINGS[lower] ??
+      [...WEB_KEYS].find((w) => w.toLowerCase() === lower);
+    const hint = known
+      ? `: did you mean "${known}"?`
+      : " (key names as Playwright's press takes them: Enter, Tab, Control, ArrowLeft, a)";
+    return `unknown key ${JSON.stringify(k)}${hint}`;
+  }
+  return undefined;
+}
+
+/** The selector properties that hold text (an empty one matches nothing). */
+const SELECTOR_TEXT_KEYS = [
+  "id",
+  "testId",
+  "contentDescription",
+  "ariaLabel",
+  "role",
+  "name",
+  "text",
+  "textRegex",
+  "className",
+  "cssPath",
+] as const;
+
+/** Why a selector could never match, with the path of the field below it, or undefined. */
+function selectorProblem(
+  s: Selector,
+  web: boolean,
+): { field: string; message: string } | undefined {
+  for (let sel: Selector | undefined = s, at = ""; sel; sel = sel.childOf, at += "childOf.") {
+    for (const k of SELECTOR_TEXT_KEYS) {
+      if (sel[k] === "") return { field: `${at}${k}`, message: "empty: it would match nothing" };
+    }
+    if (sel.textRegex !== undefined) {
+      const why = regexProblem(sel.textRegex);
+      if (why) return { field: `${at}textRegex`, message: why };
+    }
+    if (web && sel.className !== undefined) {
+      return {
+        field: `${at}className`,
+        message: `Android and iOS only; on the web use cssPath: ${
+          JSON.stringify(cssClass(sel.className))
+        }`,
+      };
+    }
+  }
+  return undefined;
+}
+
+/** `.a.b` for the class names `a b` (an identifier as is, another escaped). */
+function cssClass(className: string): string {
+  return className.trim().split(/\s+/).map((c) =>
+    "." + (/^-?[A-Za-z_][\w-]*$/.test(c) ? c : c.replace(/[^\w-]/g, (x) => `\\${x}`))
+  ).join("");
+}
+
+/** Why a pattern is not a regular expression (its templates read as text), or undefined. */
+function regexProblem(pattern: string): string | undefined {
+  try {
+    // templates are filled in at replay time: check the pattern around them
+    new RegExp(pattern.replace(/\{\{[^}]*\}\}/g, "x"));
+    return undefined;
+  } catch (err) {
+    const why = err instanceof Error
+      ? err.message.replace(/^Invalid regular expression: /, "")
+      : "";
+    return `invalid regular expression: ${why}`;
+  }
+}
+
 /** Why an action that fits the schema could never run, or undefined. */
-function unrunnable(a: TrailAction): { field?: string; message: string } | undefined {
+function unrunnable(a: TrailAction, web: boolean): { field?: string; message: string } | undefined {
   if (NEEDS_SELECTOR.has(a.kind) && !a.selector && !a.selectors) {
     return { message: "needs a selector (or selectors)" };
+  }
+  const selectors: [string, Selector][] = [
+    ...(a.selector ? [["selector", a.selector] as [string, Selector]] : []),
+    ...(a.selectors ?? []).map((s, i) => [`selectors.${i}`, s] as [string, Selector]),
+  ];
+  for (const [at, s] of selectors) {
+    const problem = selectorProblem(s, web);
+    if (problem) return { field: `${at}.${problem.field}`, message: problem.message };
+  }
+  for (const f of TEMPLATE_FIELDS) {
+    const v = a[f];
+    const why = v === undefined ? undefined : templateSyntaxError(v);
+    if (why) {
+      const literal = why.startsWith('Unclosed "{{"')
+        ? ` (a literal "{{" is written {{'{{'}})`
+        : "";
+      return { field: f, message: `${why}${literal}` };
+    }
+  }
+  if (a.kind === "keyPress") {
+    if (a.key === undefined || a.key === "") {
+      return { field: "key", message: "needs a key (Enter, Tab, Shift+Tab)" };
+    }
+    const why = web ? keyProblem(a.key) : undefined;
+    if (why) return { field: "key", message: why };
   }
   if (a.kind === "assertText") {
     if (a.equals === undefined && a.matches === undefined) {
@@ -364,15 +633,8 @@ function unrunnable(a: TrailAction): { field?: string; message: string } | undef
     }
   }
   if (a.matches !== undefined) {
-    try {
-      // templates are filled in at replay time: check the pattern around them
-      new RegExp(a.matches.replace(/\{\{[^}]*\}\}/g, "x"));
-    } catch (err) {
-      const why = err instanceof Error
-        ? err.message.replace(/^Invalid regular expression: /, "")
-        : "";
-      return { field: "matches", message: `invalid regular expression: ${why}` };
-    }
+    const why = regexProblem(a.matches);
+    if (why) return { field: "matches", message: why };
   }
   if (a.kind === "memorySet") {
     if (a.storeAs === undefined) return { field: "storeAs", message: "required" };
@@ -434,8 +696,38 @@ function normaliseAction(entry: unknown, at: string): unknown {
     bodyKeys.every((x) => (SELECTOR_KEYS as readonly string[]).includes(x) || x === "parent") &&
     !(k === "inputText" && bodyKeys.includes("text"));
   if (selectorOnly) return { kind: k, selector: b };
+  const isSelectorKey = (x: string) =>
+    (SELECTOR_KEYS as readonly string[]).includes(x) || x === "parent";
+  const unknown = bodyKeys.find((x) => !ACTION_FIELDS.includes(x) && !isSelectorKey(x));
+  if (unknown !== undefined) {
+    throw new SyntaxError(
+      `${at}.${spelled}.${unknown}: not a field of an action (an action takes ${
+        ACTION_FIELDS.join(", ")
+      }; or, alone, the keys of a selector: ${SELECTOR_KEYS.join(", ")})`,
+    );
+  }
+  // `text` beside an action's fields is a selector's, but the action's own beside a selector
+  // and inputText's own (the typed text)
+  const textIsOwn = k === "inputText" || "selector" in b || "selectors" in b;
+  const selectorKeys = bodyKeys.filter((x) =>
+    isSelectorKey(x) && (!ACTION_FIELDS.includes(x) || (x === "text" && !textIsOwn))
+  );
+  if (selectorKeys.length > 0) {
+    const own = bodyKeys.filter((x) => !selectorKeys.includes(x));
+    const show = (x: string) =>
+      `${x}: ${typeof b[x] === "object" && b[x] !== null ? "…" : JSON.stringify(b[x])}`;
+    throw new SyntaxError(
+      `${at}.${spelled}: put the selector keys (${selectorKeys.join(", ")}) under "selector:" ` +
+        `when the action has its own fields (${own.join(", ")}): ${spelled}: { selector: { ${
+          selectorKeys.map(show).join(", ")
+        } }, ${own.map(show).join(", ")} }`,
+    );
+  }
   return { kind: k, ...b };
 }
+
+/** The fields of an action besides its kind. */
+const ACTION_FIELDS: readonly string[] = Object.keys(TrailAction.shape).filter((k) => k !== "kind");
 
 function dollarToBraces(v: unknown): unknown {
   if (typeof v === "string") {

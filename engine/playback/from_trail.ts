@@ -140,6 +140,16 @@ export function trailToPlan(trail: Trail, options: { file?: string } = {}): Play
     if (v !== null) memory[k] = v;
     else unsetMemory.push(k);
   }
+  // a relative navigate (`page2.html`, `/x`) is resolved against config.url, as Playwright's
+  // baseURL; one with a scheme (or a placeholder origin, `https://localhost:<test-port>/…`) stays
+  const base = trail.config.url && URL.canParse(trail.config.url) ? trail.config.url : undefined;
+  if (base) {
+    for (const a of actions) {
+      if (a.type !== "navigate" || !a.url || a.url.includes("{{")) continue;
+      if (/^[a-z][a-z\d+.-]*:/i.test(a.url)) continue;
+      a.url = new URL(a.url, base).href;
+    }
+  }
   if (trail.config.url && actions[0]?.type !== "navigate") {
     actions.unshift({
       type: "navigate",

@@ -7,7 +7,7 @@
  * @module
  */
 import { CAPTURE_FORMAT } from "../formats/capture_v1.ts";
-import { parseTrail } from "../trail.ts";
+import { parseTrail, trailSizeProblem } from "../trail.ts";
 import { looksLikeMaestroFlow, parseMaestroFlow } from "../formats/maestro_flow.ts";
 import { parseChromeRecorder } from "../formats/chrome_recorder.ts";
 import { z } from "zod";
@@ -27,6 +27,11 @@ export interface LoadPlanOptions {
   file?: string;
   /** Reads a file referenced by a capture, relative to the loaded file. */
   readFile?: (relativePath: string) => Promise<Uint8Array>;
+  /**
+   * The memory keys the run supplies (`--memory`): given, a trail template reading a key nothing
+   * can set is refused (see `unsetVariable` of `engine/trail.ts`).
+   */
+  memoryKeys?: readonly string[];
 }
 
 /**
@@ -44,10 +49,20 @@ export async function planFromText(
   const file = options.file;
   const trimmed = text.trimStart();
   const json = trimmed.startsWith("{") || trimmed.startsWith("[");
+  // a trail or Maestro flow: the YAML library's time grows with the size, refuse what is too big
+  const tooBig = json ? undefined : trailSizeProblem(text);
+  if (tooBig) throw new SyntaxError(`${file ?? "trail"}: ${tooBig}`);
   if (!json && looksLikeMaestroFlow(text)) {
     return maestroToPlan(parseMaestroFlow(text, file ?? "flow"), file ? { file } : {});
   }
-  if (!json) return trailToPlan(parseTrail(text, file ?? "trail"), file ? { file } : {});
+  if (!json) {
+    const trail = parseTrail(
+      text,
+      file ?? "trail",
+      options.memoryKeys ? { memoryKeys: options.memoryKeys } : {},
+    );
+    return trailToPlan(trail, file ? { file } : {});
+  }
   let value: unknown;
   try {
     value = JSON.parse(text);
