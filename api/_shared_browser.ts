@@ -1,21 +1,21 @@
 /**
  * What the HTTP runs (playbacks, validations) of one browser owe each other: `cairn serve` keeps
- * its browser between runs, so a run starts where the last one left the tab (`lock.html?code=<pin>`,
- * a secret given to that run as `memory`). Each run opens about:blank first, so nothing of that
- * page reaches its events, and every value given to a run in the browser is taken out of the
- * events of every later run there too (the guarantee: a playback given `tab` plays on the page it
- * finds, and a page may not let go). The browser is the one the driver drives, not the registry's
- * driver: with `CAIRN_BROWSER_WS` the playbacks' and the validations' drivers both drive the
- * first tab of the same browser, so a playback's secret is kept out of a later validation and
- * the other way round. Private to `api/`.
+ * its browsers between runs (one for playbacks, one for validations, or with `CAIRN_BROWSER_WS`
+ * one connection each to the user's browser). Each playback and validation starts in a fresh tab
+ * the driver opens ({@linkcode freshTab}), the tabs of the run before it closed, so no page, history
+ * or script of an earlier run is there, and in a `CAIRN_BROWSER_WS` browser the user's own tabs
+ * are never navigated, resized or closed. Every value given to a run in a browser is also taken
+ * out of the events of every later run there: a playback given `tab` plays on in a tab the last
+ * playback left (`lock.html?code=<pin>`), and what the browser keeps across tabs (cookies, local
+ * storage) can show a secret in a fresh tab too. The browser is the one the driver drives, not the
+ * registry's driver: with `CAIRN_BROWSER_WS` the playbacks' and the validations' drivers are two
+ * connections to one browser, so a playback's secret is kept out of a later validation and the
+ * other way round. Private to `api/`.
  *
  * @module
  */
 import type { Driver } from "../drivers/driver.ts";
 import { ChromeDriver } from "../drivers/chrome/chrome_driver.ts";
-
-/** How long a page may take to let go for about:blank (it is left as it is after that). */
-const BLANK_MS = 5_000;
 
 /** The values given to the runs of each browser since it launched, by {@linkcode browserOf}. */
 const given = new Map<unknown, Set<string>>();
@@ -45,23 +45,19 @@ export function browserSecrets(driver: Driver, values: Iterable<string>): string
 }
 
 /**
- * Opens about:blank in the tab a run is about to play in, once the run holds the browser (never
- * under a run still playing there). A page that does not let go within 5 s is left as it is:
- * {@linkcode browserSecrets} still keeps what it shows out of the run's events.
+ * Moves a run into a fresh tab once it holds the browser (never under a run still playing
+ * there): {@linkcode ChromeDriver.freshTab}. Any other driver is left as it is.
  *
  * @param driver the browser
  */
-export async function blankPage(driver: Driver): Promise<void> {
-  if (!(driver instanceof ChromeDriver)) return;
-  // the page itself, not the driver's navigate: about:blank has no response, and the driver
-  // would wait for the DOM to settle as after a same-document navigation (~0.65 s, not ~0.15)
-  await driver.page.goto("about:blank", { waitUntil: "load", timeout: BLANK_MS }).catch(() => {});
+export async function freshTab(driver: Driver): Promise<void> {
+  if (driver instanceof ChromeDriver) await driver.freshTab();
 }
 
 /**
  * Forgets the values given to the runs of a browser that is closing. A browser Cairn only
- * connected to (`CAIRN_BROWSER_WS`) outlives the connection, its tab still on the page the last
- * run left: its values are kept while this process runs.
+ * connected to (`CAIRN_BROWSER_WS`) outlives the connection, and its cookies and storage with it:
+ * its values are kept while this process runs.
  *
  * @param driver the driver being closed
  */

@@ -46,7 +46,7 @@ import { stopRun } from "./_stop_run.ts";
 import { InvalidStreamError, NotFoundError } from "../events/event_store.ts";
 import { UnreadableEventError } from "../events/upcasters.ts";
 import { describeRoute } from "./openapi.ts";
-import { blankPage, browserSecrets, leaveBrowser } from "./_shared_browser.ts";
+import { browserSecrets, freshTab, leaveBrowser } from "./_shared_browser.ts";
 import { withDeadline } from "../drivers/with_deadline.ts";
 
 /**
@@ -252,13 +252,13 @@ export class PlaybackRegistry {
     stop: AbortSignal,
   ) {
     const given = Object.values(body.memory ?? {});
-    // an Android playback has a device session of its own; the shared browser keeps its pages
-    // (a playback given a tab plays on the page it finds there)
+    // an Android playback has a device session of its own; in the shared browser each playback
+    // starts in a fresh tab (one given a tab plays on in the page it finds there)
     const shared = driver.platform !== "android";
     const secrets = shared ? browserSecrets(driver, given) : given;
     return startPlayback(driver, this.#store, plan, {
       // once the browser is this playback's (a second start gets 409 with the page untouched)
-      ...(shared && !body.tab ? { prepare: () => blankPage(driver) } : {}),
+      ...(shared && !body.tab ? { prepare: () => freshTab(driver) } : {}),
       timing: body.timing,
       onError: body.on_error,
       ...(body.test_id ? { testId: body.test_id } : {}),

@@ -108,7 +108,7 @@ export interface PlaybackOptions {
   playbackId?: string;
   /**
    * Called once the browser is this playback's (no other playback runs on it), before the run
-   * begins: `cairn serve` opens about:blank there, so nothing of the last run's page is left.
+   * begins: `cairn serve` opens a fresh tab there, so nothing of the last run's page is left.
    */
   prepare?: () => Promise<void>;
   /** Memory the run starts with (over the plan's defaults). */

@@ -4,9 +4,12 @@
  * Chromium, a capture whose Unlock button puts the pin typed into the page's url
  * (`lock.html?code=<pin>`). A validation given the pin as `memory` leaves the browser there; a
  * later validation given none, whose page cannot be opened, would report the page it was on.
- * With `CAIRN_BROWSER_WS` playbacks and validations drive the same tab of the same browser: a
- * validation's secret is kept out of a later playback's events and a playback's out of a later
- * validation's. Checked in every GET answer, on the SSE stream and in the SQLite file's bytes.
+ * With `CAIRN_BROWSER_WS` (a user's Chromium with a tab of their own) each run plays in a fresh tab
+ * Cairn opens, the user's tab untouched, and secrets still cross runs through the browser's
+ * storage (`memo.html` shows the last pin Unlock stored) and through a playback given `tab`: a
+ * validation's secret is kept out of a later playback's events and a playback's out of later
+ * playbacks' and validations'. Checked in every GET answer, on the SSE stream and in the SQLite
+ * file's bytes.
  * Last, `runValidation` alone: its own stream (the report's message) is scrubbed as its replays'.
  */
 import { assert, assertEquals, assertStringIncludes } from "./assert.ts";
@@ -18,7 +21,7 @@ import { withDeadline } from "../drivers/with_deadline.ts";
 import { BlazeSession } from "../drivers/blaze_session.ts";
 import { runValidation } from "../drivers/validation_runner.ts";
 import { ChromeDriver } from "../drivers/chrome/chrome_driver.ts";
-import { launchChrome } from "../drivers/chrome/launch.ts";
+import { startUserChromium } from "./user_chromium.ts";
 import { SqliteEventStore } from "../events/sqlite_event_store.ts";
 
 /** Typed while blazing the capture (the recorder redacts it). */
@@ -28,14 +31,23 @@ const PIN = "Pin-7730-basalt";
 /** Given to a playback in the shared browser. */
 const PIN2 = "Pin-5514-gneiss";
 
-/** Unlock writes the pin typed into the url, as a magic-link page would keep it. */
+/**
+ * Unlock writes the pin typed into the url, as a magic-link page would keep it, and into the
+ * origin's local storage (which every tab of the browser shares).
+ */
 const PAGE = `<!doctype html><html><body>
 <input aria-label="PIN" id="pin" type="password">
 <button onclick="history.replaceState(null, '', '?code=' +
   encodeURIComponent(document.getElementById('pin').value));
+  localStorage.setItem('code', document.getElementById('pin').value);
   document.getElementById('state').textContent = 'Unlocked'">Unlock</button>
 <p id="state">Locked</p>
 </body></html>`;
+
+/** Shows the pin Unlock last stored in this origin (any tab of the browser). */
+const MEMO = `<!doctype html><html><body><p id="memo"></p>
+<script>document.getElementById('memo').textContent =
+  'Last code: ' + (localStorage.getItem('code') ?? 'none')</script></body></html>`;
 
 /** The url of a port nothing listens on (bound, then closed). */
 function deadUrl(): string {
@@ -139,6 +151,7 @@ async function serveIn(
   const pages = `${dir}/pages`;
   await Deno.mkdir(pages);
   await Deno.writeTextFile(`${pages}/lock.html`, PAGE);
+  await Deno.writeTextFile(`${pages}/memo.html`, MEMO);
   const tmp = `${dir}/tmp`;
   await Deno.mkdir(tmp);
   const web = serveFolder(pages);
@@ -270,38 +283,90 @@ trail:
 ${recording}`;
 }
 
-Deno.test("CAIRN_BROWSER_WS: playbacks and validations drive one tab; a validation's pin is in no later playback's events and a playback's in no later validation's", async () => {
-  const browser = await launchChrome();
+/** A playback's per-action results. */
+type Results = { status: string; page_url?: string; error?: string }[];
+
+Deno.test("CAIRN_BROWSER_WS: each run plays in a fresh tab and the user's tab is untouched; a validation's pin is in no later playback's events (through the browser's storage) and a playback's in no later run's (a tab playback on the tab holding it)", async () => {
+  const user = await startUserChromium("about:blank");
+  const mine = await user.connect();
   try {
-    const env = { CAIRN_BROWSER_WS: browser.browser.wsEndpoint() };
+    const env = { CAIRN_BROWSER_WS: user.ws };
     await withServe(env, [PIN, PIN2, BLAZED], async (f) => {
-      const tab = (await browser.browser.pages())[0]!;
-      // a second start while a playback runs is a 409 that leaves the running one's page alone
+      // the user's own tab, on a page of theirs, and how wide its window is
+      const tab = (await mine.pages())[0]!;
+      const userUrl = `${f.lock}?user=1`;
+      await tab.goto(userUrl, { waitUntil: "load" });
+      const userWidth = await tab.evaluate(() => innerWidth);
+      const untouched = async (when: string) => {
+        assertEquals(tab.url(), userUrl, `the user's tab ${when}`);
+        assertEquals(await tab.$eval("#state", (e) => e.textContent), "Locked", when);
+        assertEquals(await tab.evaluate(() => innerWidth), userWidth, when);
+        assertEquals(await tab.evaluate(() => history.length), 2, when); // about:blank, userUrl
+      };
+
+      // a second start while a playback runs (its click 4 s in) is a 409 that leaves it alone
       const [first, firstText] = await f.post("/v1/playbacks", {
         actions: [
           { action: "navigate", url: f.lock, timestamp_ms: 0 },
-          { action: "click", selectors: { text: "Unlock" }, timestamp_ms: 1_500 },
+          { action: "click", selectors: { text: "Unlock" }, timestamp_ms: 4_000 },
         ],
         timing: "recorded",
       });
       assertEquals(first, 202, firstText);
-      for (let i = 0; i < 50 && tab.url() !== f.lock; i++) {
-        await new Promise((r) => setTimeout(r, 100));
-      }
+      const firstPath = `/v1/playbacks/${JSON.parse(firstText).playback_id}`;
+      assertEquals(JSON.parse(await f.get(firstPath)).status, "running");
       const [busy, busyText] = await f.post("/v1/playbacks", {
         actions: [{ action: "navigate", url: f.lock, timestamp_ms: 0 }],
       });
       assertEquals(busy, 409, busyText);
-      assertEquals(tab.url(), f.lock);
-      const ran = await f.poll(`/v1/playbacks/${JSON.parse(firstText).playback_id}`);
+      assertStringIncludes(busyText, "Already running");
+      // the 409 came while it ran: it still runs, and ends with both its actions played
+      assertEquals(JSON.parse(await f.get(firstPath)).status, "running");
+      const ran = await f.poll(firstPath);
       assertEquals(ran.status, "completed", JSON.stringify(ran));
+      const ranResults = ran.results as Results;
+      assertEquals(ranResults.map((r) => r.status), ["ok", "ok"], JSON.stringify(ran));
+      await untouched("after a playback");
 
+      // a validation given the pin: Unlock stores it in the url of its tab and in local storage
       const given = await f.validate({ url: f.lock, policy: "ci", memory: { password: PIN } });
       assertEquals(given.status, "stable", JSON.stringify(given.steps));
-      // the remote browser's tab is where the validation left it
-      assertEquals(tab.url(), `${f.lock}?code=${PIN}`);
+      await untouched("after a validation");
+      // its tab is Cairn's, not the user's: the browser holds it open at the pin's url
+      const urls = (await mine.pages()).map((p) => p.url());
+      assert(urls.includes(`${f.lock}?code=${PIN}`), urls.join(", "));
 
-      // a playback on that tab (tab given: it plays on the page it finds there)
+      // a playback in a fresh tab of that browser: memo.html shows the pin from local storage
+      const memo = await f.play({
+        trail: trailOf(
+          `      - navigate:\n          url: "${f.lock.replace("lock.html", "memo.html")}"\n` +
+            `      - assertText:\n          selector: { id: memo }\n          equals: "Last code: none"\n`,
+        ),
+        timeout_ms: 2_000,
+      });
+      const memoResults = memo.results as Results;
+      assertEquals(memoResults[1]!.status, "failed", JSON.stringify(memo));
+      assertStringIncludes(memoResults[1]!.error ?? "", "Last code: [redacted]");
+
+      // tab ids are Cairn's own tabs (the playbacks' tab-1 and the tabs its pages opened), never
+      // the user's: the browser has three tabs, the playbacks' driver one
+      const [noTab, noTabText] = await f.post("/v1/playbacks", {
+        actions: [{ action: "navigate", url: f.lock, timestamp_ms: 0 }],
+        tab: "tab-2",
+      });
+      assertEquals(noTab, 400, noTabText);
+      assertStringIncludes(noTabText, "no such open tab");
+
+      // a playback given a pin, then one given tab-1 (the tab it left, at ?code=<pin>) and none
+      const typed = await f.play({
+        actions: [
+          { action: "navigate", url: f.lock },
+          { action: "type", selector: "#pin", text: "{{pin}}" },
+          { action: "click", selectors: { text: "Unlock" } },
+        ],
+        memory: { pin: PIN2 },
+      });
+      assertEquals(typed.status, "completed", JSON.stringify(typed));
       const onTab = await f.play({
         trail: trailOf(
           `      - assertText:\n          selector: { id: state }\n          equals: Locked\n`,
@@ -309,34 +374,34 @@ Deno.test("CAIRN_BROWSER_WS: playbacks and validations drive one tab; a validati
         tab: "tab-1",
         timeout_ms: 2_000,
       });
-      const onTabResults = onTab.results as { page_url?: string; status: string }[];
+      const onTabResults = onTab.results as Results;
       assertEquals(onTabResults[0]!.status, "failed", JSON.stringify(onTab));
       assertStringIncludes(onTabResults[0]!.page_url ?? "", "lock.html?code=[redacted]");
 
-      // a playback whose navigate fails, on the page the validation left
-      const dead = await f.play({
-        trail: trailOf(`      - navigate:\n          url: "${deadUrl()}"\n`),
-        on_error: "stop",
-      });
-      const deadResults = dead.results as { page_url?: string; status: string }[];
-      assertEquals(deadResults[0]!.status, "failed", JSON.stringify(dead));
-      const left = deadResults[0]!.page_url ?? "";
-      assertNoSecret(left, PIN, "the opening navigate's page_url");
-
-      // the other way: a playback given a pin, then a validation given none
-      const opened = await f.play({
-        trail: trailOf(`      - navigate:\n          url: "${f.lock}?code={{pin}}"\n`),
-        memory: { pin: PIN2 },
-      });
-      assertEquals(opened.status, "completed", JSON.stringify(opened));
-      assertEquals(tab.url(), `${f.lock}?code=${PIN2}`);
+      // a validation given none, whose page cannot be opened: a fresh tab, nothing of the pin
       const down = await f.validate({ url: deadUrl(), policy: "ci" });
       assertEquals(down.status, "failed", JSON.stringify(down));
-      const downLeft = await openingUrl(f, down);
-      assertNoSecret(downLeft, PIN2, "the opening navigate's page_url");
+      assertNoSecret(await openingUrl(f, down), PIN2, "the opening navigate's page_url");
+      // and one on memo.html, which shows the playback's pin from local storage
+      const onMemo = await f.validate({
+        url: f.lock.replace("lock.html", "memo.html"),
+        policy: "ci",
+      });
+      assert(onMemo.status !== "running", JSON.stringify(onMemo));
+      // each run's tab closed as the next one opened: the user's, the playbacks' and the
+      // validations' tabs are all the browser has, none at the first validation's pin
+      const now = (await mine.pages()).map((p) => p.url());
+      assertEquals(now.length, 3, now.join(", "));
+      assert(!now.some((u) => u.includes(PIN)), now.join(", "));
+      await untouched("after the last run");
     });
+    // the server closed its tabs as it exited: the user's is the browser's one tab, as it was
+    const left = await mine.pages();
+    assertEquals(left.length, 1, left.map((p) => p.url()).join(", "));
+    assertStringIncludes(left[0]!.url(), "lock.html?user=1");
   } finally {
-    await browser.close();
+    await mine.disconnect().catch(() => {});
+    await user.close();
   }
 });
 

@@ -86,8 +86,12 @@ export class ChromeDriver implements Driver {
   /** Each tab's main document as it last answered, and the counter of answers. */
   #answers = new WeakMap<Page, DocumentAnswer>();
   #answerSeq = 0;
-  /** The tab this driver opened in a browser it did not launch (closed with the driver). */
-  #opened: Page | undefined;
+  /** The tabs this driver opened in a browser it did not launch (closed with the driver). */
+  #opened = new Set<Page>();
+  /** The tabs the pages of this driver opened (popups, `target=_blank`), never the user's. */
+  #popups = new WeakSet<Page>();
+  /** Whether the browser is one this driver did not launch (`--browser-ws`). */
+  #remote = false;
 
   private constructor(
     browser: Browser,
@@ -152,7 +156,10 @@ export class ChromeDriver implements Driver {
       launched,
       options.followTabs ?? "opened",
     );
-    if (!ours) driver.#opened = page;
+    if (!ours) {
+      driver.#remote = true;
+      driver.#opened.add(page);
+    }
     try {
       await page.setViewport(viewport);
     } catch (err) {
@@ -550,12 +557,46 @@ export class ChromeDriver implements Driver {
     await this.#launched.kill();
   }
 
-  /** Closes the tab this driver opened in a browser it did not launch (once, bounded). */
+  /**
+   * Starts over in a fresh tab: opens a new tab, makes it the active one and `tab-1` (the ids
+   * count again from it), and closes the tabs this driver had (in a browser it did not launch,
+   * only the tabs it opened and those their pages opened: a tab the user opened is never closed,
+   * even one a driver following every tab tracked). Nothing of an earlier run's page is left in
+   * it: no history to go back to, no session storage, no script (what the browser keeps across
+   * tabs, cookies and local storage, stays).
+   *
+   * @throws {DriverError} when the browser opens no tab
+   */
+  async freshTab(): Promise<void> {
+    await this.#settlePending();
+    const page = await this.#wrap("open a tab", this.#browser.newPage());
+    const old = [...this.#ids.keys()];
+    this.#ids.clear();
+    this.#nextId = 1;
+    this.#track(page);
+    if (this.#remote) this.#opened.add(page);
+    this.#activate(page);
+    // an answer or dialog of the old tabs is no part of the new one's
+    this.#dialogs = [];
+    await page.setViewport(this.#viewport).catch(() => {});
+    await Promise.all(old.map((p) => {
+      if (this.#remote && !this.#opened.has(p) && !this.#popups.has(p)) return Promise.resolve();
+      this.#opened.delete(p);
+      return this.#closeTab(p);
+    }));
+  }
+
+  /** Closes the tabs this driver opened in a browser it did not launch (once, bounded). */
   async #closeOpened(): Promise<void> {
-    const page = this.#opened;
-    this.#opened = undefined;
-    if (!page || page.isClosed() || !this.#browser.connected) return;
-    // the browser closes the target even when its page stopped answering; bounded regardless
+    const pages = [...this.#opened];
+    this.#opened.clear();
+    if (!this.#browser.connected) return;
+    await Promise.all(pages.map((p) => this.#closeTab(p)));
+  }
+
+  /** Closes one tab, bounded: the browser closes the target even when its page stopped answering. */
+  async #closeTab(page: Page): Promise<void> {
+    if (page.isClosed()) return;
     await withDeadline(page.close(), OPENED_CLOSE_MS, () => new Error("tab still open"))
       .catch(() => {});
   }
@@ -629,6 +670,7 @@ export class ChromeDriver implements Driver {
     const work = (async () => {
       const page = await target.page();
       if (!page) return;
+      if (ours) this.#popups.add(page);
       this.#track(page);
       await page.setViewport(this.#viewport).catch(() => {});
       this.#activate(page);
