@@ -28,6 +28,9 @@ import { diffSnapshots, formatSnapshotDiff } from "../engine/snapshot_diff.ts";
 import { withDeadline } from "./with_deadline.ts";
 import { SecretScrubber } from "./secret_scrubber.ts";
 import { fieldAt, focusedNode, notEditable } from "./_blaze_editable.ts";
+import { NO_OUTCOME } from "./_blaze_no_outcome.ts";
+
+export { NO_OUTCOME };
 
 export {
   isPageUrl,
@@ -137,6 +140,8 @@ export class BlazeSession {
   #ended: EventData<"SessionEnded">["reason"] | undefined;
   /** True once `SessionEnded` is stored: nothing more is appended. */
   #closed = false;
+  /** The action whose `ActionPerformed` is stored and whose `ActionCompleted` is not yet. */
+  #pending: { actionId: string; started: number } | undefined;
   #queue: Promise<unknown> = Promise.resolve();
   #screenshots: boolean;
   #settleMs: number;
@@ -334,8 +339,24 @@ export class BlazeSession {
     if (this.#ended) return;
     this.#ended = reason;
     const events: NewEvent[] = [];
+    const pending = this.#pending;
+    if (pending) {
+      // a call still running (ended by force): its outcome is unknown, it is no done step
+      events.push({
+        type: "ActionCompleted",
+        data: {
+          actionId: pending.actionId,
+          ok: false,
+          durationMs: Math.round(performance.now() - pending.started),
+          error: NO_OUTCOME,
+        },
+      });
+    }
     if (this.#step !== undefined) {
-      events.push({ type: "StepEnded", data: { index: this.#step, ok: reason === "completed" } });
+      events.push({
+        type: "StepEnded",
+        data: { index: this.#step, ok: reason === "completed" && !pending },
+      });
     }
     events.push({ type: "SessionEnded", data: { reason, ...(error ? { error } : {}) } });
     await this.#append(events);
@@ -464,6 +485,7 @@ export class BlazeSession {
     }]);
     this.#actions++;
     const started = performance.now();
+    this.#pending = { actionId, started };
     let outcome: { ok: boolean; output: string; value?: string; error?: string };
     try {
       outcome = problem
@@ -479,6 +501,8 @@ export class BlazeSession {
       nav = await this.#navigation(tool === "navigate");
     }
     const dialogs = hide(this.#driver.takeDialogs?.() ?? []);
+    if (this.#closed) throw new SessionEndedError(`Session ${this.id} has ended`);
+    this.#pending = undefined;
     await this.#append([
       {
         type: "ActionCompleted",
