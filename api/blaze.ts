@@ -260,7 +260,12 @@ describeRoute({
   summary: "Start a recorded agent run: opens the url in a new browser",
   tags: ["blaze"],
   body: StartBody,
-  responses: { "201": { description: "Started: the session id and the url landed on" } },
+  responses: {
+    "201": {
+      description: "Started: the session id and the url; warning (`HTTP 404 Not Found`) when " +
+        "the page answered an HTTP error (it opened all the same)",
+    },
+  },
 });
 describeRoute({
   method: "get",
@@ -314,7 +319,13 @@ export function blazeRouter(ctx: ApiContext): Hono {
     const session = await registry.start(body).catch((err) => {
       throw asDriverFailure(err);
     });
-    return c.json({ sessionId: session.id, streamId: session.streamId, url: body.url }, 201);
+    const warning = session.startWarning;
+    return c.json({
+      sessionId: session.id,
+      streamId: session.streamId,
+      url: body.url,
+      ...(warning ? { warning } : {}),
+    }, 201);
   });
   app.get("/blaze/sessions", (c) =>
     c.json({

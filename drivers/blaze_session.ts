@@ -29,6 +29,7 @@ import { withDeadline } from "./with_deadline.ts";
 import { SecretScrubber } from "./secret_scrubber.ts";
 import { fieldAt, focusedNode, notEditable } from "./_blaze_editable.ts";
 import { NO_OUTCOME } from "./_blaze_no_outcome.ts";
+import { STATUS_CODES } from "node:http";
 
 export { NO_OUTCOME };
 
@@ -140,6 +141,7 @@ export class BlazeSession {
   #ended: EventData<"SessionEnded">["reason"] | undefined;
   /** True once `SessionEnded` is stored: nothing more is appended. */
   #closed = false;
+  #startWarning: string | undefined;
   /** The action whose `ActionPerformed` is stored and whose `ActionCompleted` is not yet. */
   #pending: { actionId: string; started: number } | undefined;
   #queue: Promise<unknown> = Promise.resolve();
@@ -210,9 +212,17 @@ export class BlazeSession {
       const nav = await driver.navigate(options.url);
       await driver.waitForSettle({ quietMs: session.#settleMs });
       const tab = await session.#activeTab();
+      // an error page still opens (as a playback's navigate), but the caller is told
+      const warning = httpWarning(nav.status, nav.statusText);
+      session.#startWarning = warning;
       await session.#append([{
         type: "NavigationOccurred",
-        data: { url: nav.finalUrl, reason: "navigate", ...(tab ? { tabId: tab } : {}) },
+        data: {
+          url: nav.finalUrl,
+          reason: "navigate",
+          ...(tab ? { tabId: tab } : {}),
+          ...(warning ? { status: nav.status!, warning } : {}),
+        },
       }]);
       session.#lastUrl = nav.finalUrl;
       session.#lastTab = tab;
@@ -222,6 +232,14 @@ export class BlazeSession {
       throw err;
     }
     return session;
+  }
+
+  /**
+   * What the start's page load warns of: `HTTP 404 Not Found` when the url answered an HTTP
+   * error (the page opened all the same), as a playback's navigate warns.
+   */
+  get startWarning(): string | undefined {
+    return this.#startWarning;
   }
 
   /** True once `end` ran. */
@@ -718,6 +736,19 @@ export class BlazeSession {
     });
     this.#version = r.streamVersion;
   }
+}
+
+/**
+ * The warning of a page that answered an HTTP error (≥ 400), as a playback's: `HTTP 404 Not Found`.
+ *
+ * @param status the page's HTTP status
+ * @param statusText its reason phrase as sent (empty over HTTP/2: the standard one is used)
+ * @returns the warning, or undefined for a page that did not answer an error
+ */
+export function httpWarning(status: number | undefined, statusText?: string): string | undefined {
+  if (status === undefined || status < 400) return undefined;
+  const reason = statusText || STATUS_CODES[status] || "";
+  return `HTTP ${status}${reason ? ` ${reason}` : ""}`;
 }
 
 /**

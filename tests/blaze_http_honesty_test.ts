@@ -83,3 +83,38 @@ Deno.test("a tap that timed out and was ended by force is a failed call: ActionC
     await server.close();
   }
 });
+
+Deno.test("POST /v1/blaze/sessions on a page answering 404 starts (201) with playback's HTTP 404 warning, stored on its navigation", async () => {
+  const server = serveFolder();
+  const store = SqliteEventStore.open(":memory:");
+  const registry = blazeRegistry(store, { settleMs: 50, screenshots: false });
+  const app = createApp({ store });
+  const start = async (url: string) => {
+    const res = await app.request("/v1/blaze/sessions", {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ url, prompt: "Look" }),
+    });
+    assertEquals(res.status, 201);
+    return await res.json();
+  };
+  const navigations = async (id: string) =>
+    (await Array.fromAsync(store.readStream(`session-${id}`)))
+      .filter((e) => e.type === "NavigationOccurred").map((e) => e.data);
+  try {
+    const missing = await start(server.url + "no-such-page.html");
+    assertEquals(missing.warning, "HTTP 404 Not Found");
+    const navs = await navigations(missing.sessionId);
+    assertEquals(navs.map((n) => [n.url, n.status, n.warning]), [
+      [server.url + "no-such-page.html", 404, "HTTP 404 Not Found"],
+    ]);
+    const fine = await start(server.url + "login.html");
+    assertEquals(fine.warning, undefined);
+    const [nav] = await navigations(fine.sessionId);
+    assertEquals([nav?.status, nav?.warning], [undefined, undefined]);
+  } finally {
+    await registry.closeAll();
+    store.close();
+    await server.close();
+  }
+});
