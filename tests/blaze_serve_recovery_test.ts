@@ -5,6 +5,7 @@ import { chromiumUnder, startServe } from "./cli_run.ts";
 import { ORPHANED_SESSION, ORPHANED_SESSION_AT_END } from "../cli/_orphaned_runs.ts";
 import { shareRunsLock } from "../cli/_runs_lock.ts";
 import { profilesNotePath } from "../cli/_serve_profiles.ts";
+import { blazeCli } from "./blaze_cli_run.ts";
 
 const post = (url: string, body: unknown) =>
   fetch(url, {
@@ -158,6 +159,48 @@ Deno.test("tools/end on a logged blaze session no live process holds ends it int
     await serve.stderr;
     lock?.close();
     store.close();
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("cairn serve started beside a live blaze daemon on the same log leaves the daemon's open session alone", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "cairn_blaze_daemon_serve_" });
+  const db = `${dir}/c.db`;
+  const web = serveFolder();
+  let serve: Awaited<ReturnType<typeof startServe>> | undefined;
+  try {
+    const started = await blazeCli(db, "start", "--url", web.url + "login.html", "--prompt", "x");
+    assertEquals(started.code, 0, started.stderr);
+    const sessionId = started.stdout.match(/Session (\S+) started/)?.[1];
+    assert(sessionId, started.stdout);
+    serve = await startServe(["--db", db]);
+    const store = SqliteEventStore.open(db);
+    try {
+      const types = (await Array.fromAsync(store.readStream(`session-${sessionId}`)))
+        .map((e) => e.type);
+      assert(!types.includes("SessionEnded"), `the daemon's session was ended: ${types}`);
+    } finally {
+      store.close();
+    }
+    // and the daemon still drives it
+    const snap = await blazeCli(db, "snapshot");
+    assertEquals(snap.code, 0, snap.stderr);
+    assertStringIncludes(snap.stdout, "Sign in");
+  } finally {
+    if (serve) {
+      serve.child.kill("SIGTERM");
+      await serve.child.status;
+      await serve.stderr;
+    }
+    await blazeCli(db, "end", "--out", dir);
+    // a daemon the end could not stop (the test failed) does not outlive it
+    const state = await Deno.readTextFile(`${db}.blaze.json`).then(JSON.parse, () => undefined);
+    if (state?.pid) {
+      try {
+        Deno.kill(state.pid, "SIGTERM");
+      } catch { /* gone */ }
+    }
+    await web.close();
     await Deno.remove(dir, { recursive: true });
   }
 });
