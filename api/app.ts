@@ -33,6 +33,8 @@ export interface ApiContext {
   localPages?: boolean;
   /** Ends a run no live process runs (see {@linkcode AppOptions}). */
   endOrphanedRun?: (kind: "playback" | "validation", id: string) => Promise<boolean>;
+  /** Ends a blaze session no live process holds (see {@linkcode AppOptions}). */
+  endOrphanedSession?: (id: string) => Promise<boolean>;
 }
 
 /** Options of {@linkcode createApp}. */
@@ -57,6 +59,12 @@ export interface AppOptions {
    * tells by the log's runs lock.
    */
   endOrphanedRun?: (kind: "playback" | "validation", id: string) => Promise<boolean>;
+  /**
+   * Ends a blaze session this server does not hold, `interrupted`, when the process that held
+   * it is gone (`tools/end`'s fallback before `409 not_owned`); false when it may still be
+   * held. `serve` tells by the log's runs lock.
+   */
+  endOrphanedSession?: (id: string) => Promise<boolean>;
 }
 
 /** Default request body limit: 16 MiB. */
@@ -85,6 +93,7 @@ export function createApp(options: AppOptions): Hono {
     ...(options.shutdown ? { shutdown: options.shutdown } : {}),
     ...(options.localPages ? { localPages: true } : {}),
     ...(options.endOrphanedRun ? { endOrphanedRun: options.endOrphanedRun } : {}),
+    ...(options.endOrphanedSession ? { endOrphanedSession: options.endOrphanedSession } : {}),
   };
   const app = new Hono();
   app.onError(handleError);

@@ -7,7 +7,7 @@
  */
 import { Hono } from "hono";
 import { z } from "zod";
-import type { EventStore } from "../events/event_store.ts";
+import { ConcurrencyError, type EventStore } from "../events/event_store.ts";
 import { type Driver, DriverError } from "../drivers/driver.ts";
 import {
   BlazeSession,
@@ -45,6 +45,12 @@ export interface BlazeRegistryOptions {
    * and kills the browser under it (ms, default {@linkcode END_GRACE_MS}).
    */
   endGraceMs?: number;
+  /**
+   * Called whenever the registry's browsers change (a driver created for a starting session, a
+   * session started, failed to start or ended): `serve` writes their profile folders down so
+   * the next server can remove them when this one is killed.
+   */
+  onChange?: () => void | Promise<void>;
 }
 
 /** How long ending a session waits for its running call before ending it by force. */
@@ -89,6 +95,8 @@ export class BlazeRegistry {
   #store: EventStore;
   #options: BlazeRegistryOptions;
   #sessions = new Map<string, BlazeSession>();
+  /** Every driver this registry created and has not let go of yet (starting sessions' too). */
+  #drivers = new Set<Driver>();
 
   constructor(store: EventStore, options: BlazeRegistryOptions = {}) {
     this.#store = store;
@@ -114,6 +122,8 @@ export class BlazeRegistry {
     const driver = platform === "android"
       ? await connectAndroid(android ?? {})
       : await (this.#options.createDriver ?? launchDefaultChrome)();
+    this.#drivers.add(driver);
+    await this.#changed();
     try {
       const drivers = driver instanceof ChromeDriver
         ? { chrome: await driver.browser.version() }
@@ -139,8 +149,26 @@ export class BlazeRegistry {
       return session;
     } catch (err) {
       await driver.close();
+      this.#drivers.delete(driver);
+      await this.#changed();
       throw err;
     }
+  }
+
+  /**
+   * The temporary profile folders of the browsers this registry launched and has not closed
+   * (a starting session's included).
+   */
+  profiles(): string[] {
+    return [...this.#drivers].flatMap((d) =>
+      d instanceof ChromeDriver && d.userDataDir !== undefined ? [d.userDataDir] : []
+    );
+  }
+
+  async #changed(): Promise<void> {
+    try {
+      await this.#options.onChange?.();
+    } catch { /* a note for later recovery: never fails the session */ }
   }
 
   /** The live session with this id, if any. */
@@ -172,6 +200,19 @@ export class BlazeRegistry {
     const session = this.#sessions.get(id);
     if (!session) return undefined;
     this.#sessions.delete(id);
+    try {
+      return await this.#finish(session, reason, error);
+    } finally {
+      this.#drivers.delete(session.driver);
+      await this.#changed();
+    }
+  }
+
+  async #finish(
+    session: BlazeSession,
+    reason: "completed" | "failed" | "clarification" | "interrupted",
+    error?: string,
+  ): Promise<FinishResult> {
     const graceMs = this.#options.endGraceMs ?? END_GRACE_MS;
     const ended = session.end(reason, error);
     try {
@@ -220,7 +261,12 @@ describeRoute({
   summary: "Start a recorded agent run: opens the url in a new browser",
   tags: ["blaze"],
   body: StartBody,
-  responses: { "201": { description: "Started: the session id and the url landed on" } },
+  responses: {
+    "201": {
+      description: "Started: the session id and the url; warning (`HTTP 404 Not Found`) when " +
+        "the page answered an HTTP error (it opened all the same)",
+    },
+  },
 });
 describeRoute({
   method: "get",
@@ -240,7 +286,10 @@ describeRoute({
   responses: {
     "200": { description: "The tool result: ok, output, value, error, actionId, url" },
     "404": { description: "No live session with this id (not_found)" },
-    "409": { description: "The session has ended (session_ended)" },
+    "409": {
+      description: "The session has ended (session_ended), or, for end, a session this server " +
+        "does not hold may be held by another process that has the log open (not_owned)",
+    },
     "502": { description: "The browser or device failed the call" },
     "504": {
       description:
@@ -271,7 +320,13 @@ export function blazeRouter(ctx: ApiContext): Hono {
     const session = await registry.start(body).catch((err) => {
       throw asDriverFailure(err);
     });
-    return c.json({ sessionId: session.id, streamId: session.streamId, url: body.url }, 201);
+    const warning = session.startWarning;
+    return c.json({
+      sessionId: session.id,
+      streamId: session.streamId,
+      url: body.url,
+      ...(warning ? { warning } : {}),
+    }, 201);
   });
   app.get("/blaze/sessions", (c) =>
     c.json({
@@ -288,10 +343,18 @@ export function blazeRouter(ctx: ApiContext): Hono {
     const tool = c.req.param("tool");
     const session = registry.get(id);
     if (!session) {
-      if (await hasEnded(ctx.store, id)) {
+      const state = await loggedState(ctx.store, id);
+      if (state === "ended") {
         throw new ApiError(409, "session_ended", `Blaze session ${id} has ended`);
       }
-      throw new ApiError(404, "not_found", `No live blaze session ${id}`);
+      if (state === "open" && tool === "end") return c.json(await endNotLive(ctx, id), 200);
+      throw new ApiError(
+        404,
+        "not_found",
+        state === "open"
+          ? `No live blaze session ${id}: no process of this server holds it (end it with tools/end)`
+          : `No live blaze session ${id}`,
+      );
     }
     const params = await readJson(c, {});
     if (typeof params !== "object" || params === null || Array.isArray(params)) {
@@ -350,12 +413,51 @@ function httpPagesOnly(ctx: ApiContext, url: unknown): void {
   throw invalidRequest(`url: ${message}, not ${url}`, [{ path: "body.url", message }]);
 }
 
-/** Whether the log holds this session's `SessionEnded`. */
-async function hasEnded(store: EventStore, id: string): Promise<boolean> {
+/**
+ * Where the log has this session: `ended` (its `SessionEnded` is stored), `open` (a blaze
+ * session started and not ended), or `none` (no such session, or not an agent run).
+ */
+async function loggedState(store: EventStore, id: string): Promise<"ended" | "open" | "none"> {
+  let started = false;
   for await (const e of store.readStream(`session-${id}`)) {
-    if (e.type === "SessionEnded") return true;
+    if (e.type === "SessionEnded") return "ended";
+    if (e.type === "SessionStarted" && e.data.mode === "agent") started = true;
   }
-  return false;
+  return started ? "open" : "none";
+}
+
+/**
+ * `end` on a session the log has open but this server does not hold (its server was killed):
+ * ended `interrupted` when its process is gone (`SessionEnded.error` says why), whatever reason
+ * the call gave — the run did not finish as it says; 409 `not_owned` while another process that
+ * may hold it has the log open, 409 `session_ended` when another end got there first.
+ */
+async function endNotLive(
+  ctx: ApiContext,
+  id: string,
+): Promise<{ ok: true; output: string; forced: false }> {
+  let ended = false;
+  try {
+    ended = (await ctx.endOrphanedSession?.(id)) ?? false;
+  } catch (err) {
+    if (!(err instanceof ConcurrencyError)) throw err;
+  }
+  if (!ended) {
+    if ((await loggedState(ctx.store, id)) === "ended") {
+      throw new ApiError(409, "session_ended", `Blaze session ${id} has ended`);
+    }
+    throw new ApiError(
+      409,
+      "not_owned",
+      `Blaze session ${id} is not held by this server, and another process that may hold it ` +
+        "has the log open: end it there",
+    );
+  }
+  return {
+    ok: true,
+    output: `Session ended (interrupted): the process that held it had stopped`,
+    forced: false,
+  };
 }
 
 function asDriverFailure(err: unknown): unknown {

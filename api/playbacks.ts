@@ -110,7 +110,10 @@ export const StartPlaybackBody = z.strictObject({
   { message: "give exactly one of trail, recording_id or actions" },
 );
 
-/** Why a playback stopped by `POST /v1/playbacks/:id/stop` ended (after "Stopped before action N: "). */
+/**
+ * Why a playback stopped by `POST /v1/playbacks/:id/stop` ended (after "Stopped before action N: ",
+ * or "Stopped during action N: " when the stop failed the action running).
+ */
 export const STOPPED_BY_REQUEST = "stopped by request";
 
 /**
@@ -217,7 +220,8 @@ export class PlaybackRegistry {
 
   /**
    * Stops a running playback, as shutdown does: it ends `failed` before its next action, with
-   * the error `Stopped before action N: stopped by request`. An action still running after
+   * the error `Stopped before action N: stopped by request` (`Stopped during action N: …` when
+   * the action running failed as it stopped, as the report lists it). An action still running after
    * {@linkcode STOP_GRACE_MS} fails as the browser (or device session) it runs in is closed.
    *
    * @param id the playback id
@@ -375,7 +379,7 @@ describeRoute({
   method: "post",
   path: "/v1/playbacks/{id}/stop",
   summary:
-    'Stop a running playback as shutdown does: it ends failed before its next action, error "Stopped before action N: stopped by request" (an action still running after 3 s fails as its browser is closed); answers with the final report',
+    'Stop a running playback as shutdown does: it ends failed before its next action, error "Stopped before action N: stopped by request" (an action still running after 3 s fails as its browser is closed: "Stopped during action N: …", naming the action the report lists failed); answers with the final report',
   tags: ["playbacks"],
   responses: {
     "200": { description: "Stopped: the final report (status failed, error)" },

@@ -16,6 +16,7 @@ import { ChromeDriver } from "../drivers/chrome/chrome_driver.ts";
 import { SqliteEventStore } from "../events/sqlite_event_store.ts";
 import { readState, statePath, updateState, writeState } from "./_blaze_state.ts";
 import { closeLiveWork } from "./serve.ts";
+import { shareRunsLock } from "./_runs_lock.ts";
 
 /**
  * Runs the daemon until it is told to stop.
@@ -26,6 +27,8 @@ import { closeLiveWork } from "./serve.ts";
 export async function runDaemon(db: string, options: { idleMs?: number } = {}): Promise<void> {
   await Deno.mkdir(dirname(db), { recursive: true });
   const store = SqliteEventStore.open(db);
+  // it writes to the log: a `serve` starting meanwhile must not end its sessions as orphaned
+  const runsLock = shareRunsLock(db);
   const token = crypto.randomUUID();
   const app = createApp({ store, token, localPages: true });
   const registry = blazeRegistry(store);
@@ -52,6 +55,7 @@ export async function runDaemon(db: string, options: { idleMs?: number } = {}): 
       const state = await readState(db);
       if (state?.pid === Deno.pid) await Deno.remove(statePath(db)).catch(() => {});
       store.close();
+      runsLock?.close();
     })();
     return stopping;
   };

@@ -9,6 +9,7 @@
 import { basename, isAbsolute } from "node:path";
 import { SqliteEventStore } from "../events/sqlite_event_store.ts";
 import { type DaemonState, statePath } from "./_blaze_state.ts";
+import { endOrphanedSession } from "./_orphaned_sessions.ts";
 
 /** Whether a process is running and its command line contains `word`. */
 export function processRuns(pid: number, word: string): boolean {
@@ -43,22 +44,7 @@ export async function recoverDeadDaemon(db: string, state: DaemonState): Promise
   const store = SqliteEventStore.open(db);
   try {
     for (const id of ids) {
-      let version = 0;
-      let ended = false;
-      let openStep: number | undefined;
-      for await (const e of store.readStream(`session-${id}`)) {
-        version = e.streamVersion;
-        if (e.type === "SessionEnded") ended = true;
-        if (e.type === "StepStarted") openStep = e.data.index;
-        if (e.type === "StepEnded") openStep = undefined;
-      }
-      if (ended || version === 0) continue;
-      await store.append(`session-${id}`, [
-        ...(openStep !== undefined
-          ? [{ type: "StepEnded" as const, data: { index: openStep, ok: false } }]
-          : []),
-        { type: "SessionEnded", data: { reason: "interrupted", error } },
-      ], { expectedVersion: version });
+      if (!(await endOrphanedSession(store, id, error))) continue;
       lines.push(
         `the blaze daemon (pid ${state.pid}) is gone; its session ${id} was left open — ` +
           "marked interrupted",
@@ -125,7 +111,7 @@ function profileInUse(dir: string): boolean {
  *
  * @returns what was done, or undefined when there was nothing to remove
  */
-async function removeProfile(dir: string): Promise<string | undefined> {
+export async function removeProfile(dir: string): Promise<string | undefined> {
   if (!isAbsolute(dir) || !basename(dir).startsWith(PROFILE_PREFIX)) return undefined;
   const info = await Deno.lstat(dir).catch(() => undefined);
   if (!info?.isDirectory) return undefined;

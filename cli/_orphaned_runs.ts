@@ -1,8 +1,9 @@
 /**
- * Playbacks and validations left unfinished by a process that stopped (a server killed with
- * SIGKILL, a crash): their streams have no ending event, so they would report `running`
- * forever. `serve` ends them at start, once, when no other process writes to the log
- * (`cli/_runs_lock.ts`): each gets its ending event, `failed`, saying why.
+ * Playbacks, validations and blaze sessions left unfinished by a process that stopped (a server
+ * killed with SIGKILL, a crash): their streams have no ending event, so they would report
+ * `running` (or stay open) forever. `serve` ends them at start, once, when no other process
+ * writes to the log (`cli/_runs_lock.ts`): each gets its ending event, saying why — a run
+ * `failed`, a blaze session `interrupted` (as the blaze daemon's sessions end).
  *
  * @module
  */
@@ -10,6 +11,13 @@ import { type EventStore, type StreamInfo, streamInfo } from "../events/event_st
 import type { NewEvent } from "../events/schemas.ts";
 import { readValidation, validationStream } from "../drivers/validation_runner.ts";
 import { stepStatus } from "../engine/validation/decider.ts";
+import { endOrphanedSession, ORPHANED_SESSION } from "./_orphaned_sessions.ts";
+
+export {
+  endOrphanedSession,
+  ORPHANED_SESSION,
+  ORPHANED_SESSION_AT_END,
+} from "./_orphaned_sessions.ts";
 
 /** Why an unfinished run was ended: the `error` of its `PlaybackCompleted`, in a validation's message. */
 export const ORPHANED =
@@ -31,7 +39,7 @@ export const ORPHANED_AT_STOP =
  */
 export async function endOrphanedRun(
   store: EventStore,
-  kind: EndedRun["kind"],
+  kind: "playback" | "validation",
   id: string,
 ): Promise<boolean> {
   const info = await streamInfo(store, `${kind}-${id}`);
@@ -43,13 +51,15 @@ export async function endOrphanedRun(
 
 /** A run {@linkcode endOrphanedRuns} ended (or could not end: `error` says why). */
 export interface EndedRun {
-  kind: "playback" | "validation";
+  kind: "playback" | "validation" | "blaze session";
   id: string;
   error?: string;
 }
 
 /**
- * Ends every playback and validation whose stream has no ending event: `PlaybackCompleted`
+ * Ends every blaze (agent) session left open, as {@linkcode endOrphanedSession} does with
+ * {@linkcode ORPHANED_SESSION}, and every playback and validation whose stream has no ending
+ * event: `PlaybackCompleted`
  * `failed` with `error` {@linkcode ORPHANED} (its duration up to its last event), and
  * `ValidationCompleted` `failed` with the trail and steps it had reached, as a validation whose
  * loop breaks ends. Call it only when no live process runs any of them.
@@ -60,7 +70,29 @@ export interface EndedRun {
  */
 export async function endOrphanedRuns(store: EventStore): Promise<EndedRun[]> {
   const ended: EndedRun[] = [];
-  const attempt = async (kind: EndedRun["kind"], id: string, work: () => Promise<boolean>) => {
+  for (const s of await store.streams("session-")) {
+    // cheap first: a session whose last event is its end is skipped without reading it all
+    let last;
+    for await (const e of store.readStream(s.streamId, { from: s.version })) last = e;
+    if (!last || last.type === "SessionEnded") continue;
+    const id = s.streamId.slice("session-".length);
+    try {
+      if (await endOrphanedSession(store, id, ORPHANED_SESSION)) {
+        ended.push({ kind: "blaze session", id });
+      }
+    } catch (err) {
+      ended.push({
+        kind: "blaze session",
+        id,
+        error: err instanceof Error ? err.message : String(err),
+      });
+    }
+  }
+  const attempt = async (
+    kind: "playback" | "validation",
+    id: string,
+    work: () => Promise<boolean>,
+  ) => {
     try {
       if (await work()) ended.push({ kind, id });
     } catch (err) {

@@ -356,6 +356,7 @@ async function start(args: ParsedArgs, db: string): Promise<number> {
     }
     await updateState(db, state.pid, (s) => ({ ...s, sessionId: String(body.sessionId) }));
     console.log(`Session ${body.sessionId} started at ${url}`);
+    if (typeof body.warning === "string") console.error(`cairn blaze: warning: ${body.warning}`);
     return 0;
   });
 }

@@ -15,7 +15,13 @@ import { validationRegistry } from "../api/validations.ts";
 import { closeLaunchedBrowsers } from "../drivers/chrome/launch.ts";
 import { withDeadline } from "../drivers/with_deadline.ts";
 import { claimRunsLock, type RunsClaim } from "./_runs_lock.ts";
-import { endOrphanedRun, endOrphanedRuns } from "./_orphaned_runs.ts";
+import {
+  endOrphanedRun,
+  endOrphanedRuns,
+  endOrphanedSession,
+  ORPHANED_SESSION_AT_END,
+} from "./_orphaned_runs.ts";
+import { profilesNotePath, profilesNoter, removeDeadServersProfiles } from "./_serve_profiles.ts";
 import { dirname, join, resolve } from "node:path";
 
 /** Command spec of `cairn serve`. */
@@ -122,31 +128,46 @@ export async function closeLiveWork(store: Parameters<typeof blazeRegistry>[0]):
 
 /**
  * What `serve` does before it serves: when no other Cairn process writes to the log (it gets
- * the runs lock alone), every playback and validation left without its ending event was left by
- * a process that stopped (a server killed with SIGKILL), and is ended `failed`, once; with
- * another process writing, they are left as they are. Either way the lock is then held shared.
+ * the runs lock alone), every playback and validation left without its ending event, and every
+ * blaze session left open, was left by a process that stopped (a server killed with SIGKILL):
+ * each run is ended `failed`, each session `interrupted`, once, and the browser profile folders
+ * a dead server noted (`<db>.serve-<pid>.profiles.json`) are removed; with another process
+ * writing, they are left as they are. Either way the lock is then held shared.
  *
  * @param store the served store
  * @param claim the runs lock as claimed at start (undefined: it could not be made)
  * @param say prints one line
+ * @param db the log's path, whose dead servers' profile folders are removed (none: not looked for)
  */
 export async function endUnfinishedRuns(
   store: Parameters<typeof endOrphanedRuns>[0],
   claim: RunsClaim | undefined,
   say: (line: string) => void,
+  db?: string,
 ): Promise<void> {
   if (claim?.alone) {
     const ended = await endOrphanedRuns(store);
     const done = ended.filter((r) => r.error === undefined);
-    if (done.length > 0) {
-      const names = done.map((r) => `${r.kind} ${r.id}`);
+    const runs = done.filter((r) => r.kind !== "blaze session");
+    if (runs.length > 0) {
+      const names = runs.map((r) => `${r.kind} ${r.id}`);
       say(
-        `serve: ended ${done.length} unfinished run${done.length === 1 ? "" : "s"} ` +
+        `serve: ended ${runs.length} unfinished run${runs.length === 1 ? "" : "s"} ` +
           `(failed: the process running it had stopped): ${names.slice(0, 5).join(", ")}${
             names.length > 5 ? ", …" : ""
           }`,
       );
     }
+    const sessions = done.filter((r) => r.kind === "blaze session").map((r) => r.id);
+    if (sessions.length > 0) {
+      say(
+        `serve: ended ${sessions.length} blaze session${sessions.length === 1 ? "" : "s"} ` +
+          `left open (interrupted: the process running it had stopped): ${
+            sessions.slice(0, 5).join(", ")
+          }${sessions.length > 5 ? ", …" : ""}`,
+      );
+    }
+    if (db !== undefined) { for (const line of await removeDeadServersProfiles(db)) say(line); }
     for (const r of ended.filter((r) => r.error !== undefined)) {
       say(`serve: could not end unfinished ${r.kind} ${r.id}: ${r.error}`);
     }
@@ -193,6 +214,26 @@ export function serveScreenshotDir(db: string): string | undefined {
   return db === ":memory:" ? undefined : join(dirname(resolve(db)), "screenshots");
 }
 
+/**
+ * What `tools/end` does with a blaze session this server does not hold: when no other process
+ * has the log open, nobody holds it, and it is ended `interrupted`
+ * ({@linkcode ORPHANED_SESSION_AT_END}); while another process has the log open (another
+ * server, the CLI's blaze daemon), it may be that one's, and is left.
+ *
+ * @param store the served store
+ * @param claim the runs lock this server holds
+ * @returns the `endOrphanedSession` of the app
+ */
+export function orphanSessionEnder(
+  store: Parameters<typeof endOrphanedSession>[0],
+  claim: RunsClaim,
+): (id: string) => Promise<boolean> {
+  return async (id) => {
+    if (!(await claim.othersGone())) return false;
+    return await endOrphanedSession(store, id, ORPHANED_SESSION_AT_END);
+  };
+}
+
 /** Runs `cairn serve` until SIGINT or SIGTERM, then stops live work and closes its browsers. */
 export async function run(args: ParsedArgs): Promise<number> {
   const config = serveConfig(args, (n) => Deno.env.get(n));
@@ -201,11 +242,20 @@ export async function run(args: ParsedArgs): Promise<number> {
   let claim: RunsClaim | undefined;
   try {
     claim = path === ":memory:" ? undefined : await claimRunsLock(path);
-    await endUnfinishedRuns(store, claim, (line) => console.error(line));
+    await endUnfinishedRuns(
+      store,
+      claim,
+      (line) => console.error(line),
+      path === ":memory:" ? undefined : path,
+    );
   } catch (err) {
     claim?.close();
     store.close();
     throw err;
+  }
+  if (path !== ":memory:") {
+    const registry = blazeRegistry(store);
+    registry.configure({ onChange: profilesNoter(path, () => registry.profiles()) });
   }
   const ac = new AbortController();
   const stop = () => ac.abort();
@@ -220,7 +270,12 @@ export async function run(args: ParsedArgs): Promise<number> {
       bodyLimit: config.bodyLimit,
       shutdown: ac.signal,
       ...(config.token === undefined ? {} : { token: config.token }),
-      ...(claim ? { endOrphanedRun: orphanEnder(store, claim) } : {}),
+      ...(claim
+        ? {
+          endOrphanedRun: orphanEnder(store, claim),
+          endOrphanedSession: orphanSessionEnder(store, claim),
+        }
+        : {}),
     });
     let server: Deno.HttpServer;
     try {
@@ -250,6 +305,7 @@ export async function run(args: ParsedArgs): Promise<number> {
     Deno.removeSignalListener("SIGINT", stop);
     Deno.removeSignalListener("SIGTERM", stop);
     await closeLiveWork(store);
+    if (path !== ":memory:") await Deno.remove(profilesNotePath(path)).catch(() => {});
     store.close();
     claim?.close();
   }

@@ -29,6 +29,10 @@ import { withDeadline } from "./with_deadline.ts";
 import { zodIssueList } from "../engine/formats/format_error.ts";
 import { SecretScrubber } from "./secret_scrubber.ts";
 import { fieldAt, focusedNode, notEditable } from "./_blaze_editable.ts";
+import { NO_OUTCOME } from "./_blaze_no_outcome.ts";
+import { STATUS_CODES } from "node:http";
+
+export { NO_OUTCOME };
 
 export {
   isPageUrl,
@@ -138,6 +142,9 @@ export class BlazeSession {
   #ended: EventData<"SessionEnded">["reason"] | undefined;
   /** True once `SessionEnded` is stored: nothing more is appended. */
   #closed = false;
+  #startWarning: string | undefined;
+  /** The action whose `ActionPerformed` is stored and whose `ActionCompleted` is not yet. */
+  #pending: { actionId: string; started: number } | undefined;
   #queue: Promise<unknown> = Promise.resolve();
   #screenshots: boolean;
   #settleMs: number;
@@ -206,9 +213,17 @@ export class BlazeSession {
       const nav = await driver.navigate(options.url);
       await driver.waitForSettle({ quietMs: session.#settleMs });
       const tab = await session.#activeTab();
+      // an error page still opens (as a playback's navigate), but the caller is told
+      const warning = httpWarning(nav.status, nav.statusText);
+      session.#startWarning = warning;
       await session.#append([{
         type: "NavigationOccurred",
-        data: { url: nav.finalUrl, reason: "navigate", ...(tab ? { tabId: tab } : {}) },
+        data: {
+          url: nav.finalUrl,
+          reason: "navigate",
+          ...(tab ? { tabId: tab } : {}),
+          ...(warning ? { status: nav.status!, warning } : {}),
+        },
       }]);
       session.#lastUrl = nav.finalUrl;
       session.#lastTab = tab;
@@ -218,6 +233,14 @@ export class BlazeSession {
       throw err;
     }
     return session;
+  }
+
+  /**
+   * What the start's page load warns of: `HTTP 404 Not Found` when the url answered an HTTP
+   * error (the page opened all the same), as a playback's navigate warns.
+   */
+  get startWarning(): string | undefined {
+    return this.#startWarning;
   }
 
   /** True once `end` ran. */
@@ -336,8 +359,24 @@ export class BlazeSession {
     if (this.#ended) return;
     this.#ended = reason;
     const events: NewEvent[] = [];
+    const pending = this.#pending;
+    if (pending) {
+      // a call still running (ended by force): its outcome is unknown, it is no done step
+      events.push({
+        type: "ActionCompleted",
+        data: {
+          actionId: pending.actionId,
+          ok: false,
+          durationMs: Math.round(performance.now() - pending.started),
+          error: NO_OUTCOME,
+        },
+      });
+    }
     if (this.#step !== undefined) {
-      events.push({ type: "StepEnded", data: { index: this.#step, ok: reason === "completed" } });
+      events.push({
+        type: "StepEnded",
+        data: { index: this.#step, ok: reason === "completed" && !pending },
+      });
     }
     events.push({ type: "SessionEnded", data: { reason, ...(error ? { error } : {}) } });
     await this.#append(events);
@@ -466,6 +505,7 @@ export class BlazeSession {
     }]);
     this.#actions++;
     const started = performance.now();
+    this.#pending = { actionId, started };
     let outcome: { ok: boolean; output: string; value?: string; error?: string };
     try {
       outcome = problem
@@ -481,6 +521,8 @@ export class BlazeSession {
       nav = await this.#navigation(tool === "navigate");
     }
     const dialogs = hide(this.#driver.takeDialogs?.() ?? []);
+    if (this.#closed) throw new SessionEndedError(`Session ${this.id} has ended`);
+    this.#pending = undefined;
     await this.#append([
       {
         type: "ActionCompleted",
@@ -696,6 +738,19 @@ export class BlazeSession {
     });
     this.#version = r.streamVersion;
   }
+}
+
+/**
+ * The warning of a page that answered an HTTP error (≥ 400), as a playback's: `HTTP 404 Not Found`.
+ *
+ * @param status the page's HTTP status
+ * @param statusText its reason phrase as sent (empty over HTTP/2: the standard one is used)
+ * @returns the warning, or undefined for a page that did not answer an error
+ */
+export function httpWarning(status: number | undefined, statusText?: string): string | undefined {
+  if (status === undefined || status < 400) return undefined;
+  const reason = statusText || STATUS_CODES[status] || "";
+  return `HTTP ${status}${reason ? ` ${reason}` : ""}`;
 }
 
 /**

@@ -419,10 +419,10 @@ class Run {
         }
         lastTs = action.timestampMs;
       }
+      const why = () => signal?.reason instanceof Error ? `: ${signal.reason.message}` : "";
       if (signal?.aborted) {
         failedStop = true;
-        const why = signal.reason instanceof Error ? signal.reason.message : undefined;
-        stopped = `Stopped before ${this.#name(index)}${why ? `: ${why}` : ""}`;
+        stopped = `Stopped before ${this.#name(index)}${why()}`;
         break;
       }
       const result = await this.#playOne(index, action);
@@ -438,6 +438,13 @@ class Run {
         } catch {
           // the hook never fails the playback
         }
+      }
+      if (result.status === "failed" && signal?.aborted) {
+        // the stop interrupted this action (its browser closed under it): the error names it,
+        // as the report lists it failed, not the next one
+        failedStop = true;
+        stopped = `Stopped during ${this.#name(index)}${why()}`;
+        break;
       }
       if (result.status === "failed" && this.options.onError === "stop") {
         failedStop = true;

@@ -160,6 +160,10 @@ export const NavigationOccurred = z.object({
   from: z.string().optional(),
   reason: z.enum(["navigate", "load", "reload", "spa", "new_tab", "redirect", "back"]),
   tabId: z.string().optional(),
+  /** The HTTP status of an error page landed on (≥ 400; the page still opened). */
+  status: z.number().int().optional(),
+  /** What the caller was told about it, as a playback's `warning` (`HTTP 404 Not Found`). */
+  warning: z.string().optional(),
 });
 
 export const StepEnded = z.object({
