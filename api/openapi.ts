@@ -172,15 +172,38 @@ export function openApiDocument(served: readonly ServedRoute[] = []): Record<str
       responses,
     };
   }
+  // a listed path asked with a method it does not take answers 405 (api/app.ts): the path item
+  // names the methods its Allow header lists (GET brings HEAD, as hono answers HEAD with it)
+  for (const item of Object.values(paths)) {
+    const allow = new Set(Object.keys(item).map((m) => m.toUpperCase()));
+    if (allow.has("GET")) allow.add("HEAD");
+    item.description = `Any other method answers 405 method_not_allowed ` +
+      `(#/components/responses/MethodNotAllowed) with Allow: ${[...allow].sort().join(", ")}`;
+  }
   return {
     openapi: "3.1.0",
     info: {
       title: "Cairn",
       version: "0.1.0",
-      description: "Cairn's event log, sessions and projections",
+      description: "Cairn's event log, sessions and projections. A listed path asked with a " +
+        "method it does not take answers 405 method_not_allowed with an Allow header naming the " +
+        "methods it takes (each path item's description lists them); an unlisted path 404 not_found",
     },
     components: {
       securitySchemes: { bearer: { type: "http", scheme: "bearer" } },
+      responses: {
+        MethodNotAllowed: {
+          description: "The path is served, not with this method (`method_not_allowed`, " +
+            "`<METHOD> is not allowed on <path> (allowed: …)`)",
+          headers: {
+            Allow: {
+              description: "The methods the path takes, comma-separated (`GET, HEAD, POST`)",
+              schema: { type: "string" },
+            },
+          },
+          content: { "application/json": { schema: jsonSchema(ErrorBody) } },
+        },
+      },
     },
     security: [{}, { bearer: [] }],
     paths,

@@ -29,6 +29,12 @@ export const SessionsList = z.object({
     started: SessionStarted.nullable(),
     ended: SessionEnded.nullable(),
   })),
+  /** Present when a stored session stream could not be read: left out of `sessions`. */
+  unreadable: z.array(z.object({
+    stream_id: z.string(),
+    code: z.literal("unreadable_event"),
+    message: z.string(),
+  })).optional(),
 });
 
 /** `GET /v1/sessions/:id/timeline` answer. */
@@ -61,7 +67,13 @@ describeRoute({
   path: "/v1/sessions",
   summary: "Capture sessions (streams session-*), oldest first, with their SessionStarted data",
   tags: ["sessions"],
-  responses: { "200": { description: "The sessions", schema: SessionsList } },
+  responses: {
+    "200": {
+      description:
+        "`{ sessions }`; with `unreadable: [{ stream_id, code, message }]` when a stored session stream's first or last event cannot be read (unreadable_event): it is left out, the others listed. A session stream that does not start with SessionStarted is listed with `started: null`",
+      schema: SessionsList,
+    },
+  },
 });
 describeRoute({
   method: "get",
@@ -132,7 +144,13 @@ export function sessionsRouter(ctx: ApiContext): Hono {
 
   app.get("/sessions", async (c) => {
     noQuery(c);
-    return c.json({ sessions: await listSessions(ctx.store) });
+    // a stream whose first or last event cannot be read (a corrupt row, an event of a schema
+    // version this build does not know) is left out and named, not the whole list failed
+    const unreadable: { stream_id: string; code: "unreadable_event"; message: string }[] = [];
+    const sessions = await listSessions(ctx.store, (streamId, err) => {
+      unreadable.push({ stream_id: streamId, code: "unreadable_event", message: err.message });
+    });
+    return c.json(unreadable.length > 0 ? { sessions, unreadable } : { sessions });
   });
 
   app.get("/sessions/:id/state", async (c) => {

@@ -9,6 +9,7 @@
 import type { EventStore, StreamInfo } from "../events/event_store.ts";
 import { NotFoundError } from "../events/event_store.ts";
 import type { BlobRef, EventData, StoredEvent } from "../events/schemas.ts";
+import { UnreadableEventError } from "../events/upcasters.ts";
 
 /** A projection: a pure fold of events into a state. Changing `evolve` bumps `version`. */
 export interface Projection<S> {
@@ -300,15 +301,27 @@ export interface SessionSummary extends StreamInfo {
  * last event read (two events a session, whatever its length).
  *
  * @param store the event store
+ * @param onUnreadable when given, a session whose first or last stored event cannot be read
+ *   ({@linkcode UnreadableEventError}: not JSON, an unknown schema version…) is left out and
+ *   handed to it, the others listed; without it the error is thrown
  * @returns one summary a session
  */
-export async function listSessions(store: EventStore): Promise<SessionSummary[]> {
+export async function listSessions(
+  store: EventStore,
+  onUnreadable?: (streamId: string, err: UnreadableEventError) => void,
+): Promise<SessionSummary[]> {
   const out: SessionSummary[] = [];
   for (const s of await store.streams("session-")) {
     let first: StoredEvent | undefined;
     let last: StoredEvent | undefined;
-    for await (const e of store.readStream(s.streamId, { limit: 1 })) first = e;
-    for await (const e of store.readStream(s.streamId, { from: s.version, limit: 1 })) last = e;
+    try {
+      for await (const e of store.readStream(s.streamId, { limit: 1 })) first = e;
+      for await (const e of store.readStream(s.streamId, { from: s.version, limit: 1 })) last = e;
+    } catch (err) {
+      if (!onUnreadable || !(err instanceof UnreadableEventError)) throw err;
+      onUnreadable(s.streamId, err);
+      continue;
+    }
     out.push({
       sessionId: s.streamId.slice("session-".length),
       ...s,

@@ -434,6 +434,30 @@ Deno.test("GET /openapi.json gives 200 schemas, the trail's YAML and JSON, query
   });
 });
 
+Deno.test("GET /openapi.json describes the 405 method_not_allowed of every path, with the Allow the server sends", async () => {
+  await withApp(async (app) => {
+    const doc = await (await app.request("/openapi.json")).json();
+    const r405 = doc.components.responses.MethodNotAllowed;
+    assertEquals(r405.headers.Allow.schema, { type: "string" });
+    assert(r405.content["application/json"].schema.properties.error, "405 error body");
+    assertStringIncludes(doc.info.description, "405 method_not_allowed");
+    const paths = Object.entries(doc.paths) as [string, { description: string }][];
+    assert(paths.length > 20, `${paths.length} paths`);
+    for (const [path, item] of paths) {
+      const described = /with Allow: (.+)$/.exec(item.description)?.[1];
+      assert(described, `${path}: ${item.description}`);
+      assertStringIncludes(item.description, "405 method_not_allowed");
+      // what the server answers on that path (each {param} filled) for a method no route takes
+      const url = path.replace(/\{\w+\}/g, "x");
+      const res = await app.request(url, { method: "PATCH" });
+      assertEquals([res.status, res.headers.get("allow")], [405, described], `PATCH ${url}`);
+      assertEquals((await res.json()).error.code, "method_not_allowed", url);
+    }
+    assertStringIncludes(doc.paths["/v1/playbacks"].description, "Allow: GET, HEAD, POST");
+    assertStringIncludes(doc.paths["/v1/blobs"].description, "Allow: POST");
+  });
+});
+
 Deno.test("GET /openapi.json lists routes nobody described, so every served route appears", async () => {
   await withApp(async (app) => {
     app.get("/v1/extra/:thing", (c) => c.text("x"));

@@ -171,6 +171,63 @@ Deno.test("GET /v1/events (SSE) whose first event to send is unreadable answers 
   });
 });
 
+Deno.test("GET /v1/sessions skips a session stream it cannot read and names it under unreadable; the others are listed", async () => {
+  await withServer(async (base, store, path) => {
+    await store.append("session-a", [started("a"), step(0)]); // positions 1–2
+    await store.append("session-cut", [started("cut"), step(0)]); // 3–4: its last event cut short
+    await store.append("session-odd", [started("odd")]); // 5: written by a newer Cairn
+    // appended before the session rules held: listed, with no SessionStarted to show
+    await store.append("session-nostart", [step(0)]); // 6
+    await store.append("session-z", [started("z")]); // 7
+    cutShort(path, 4);
+    const raw = new DatabaseSync(path);
+    raw.prepare("UPDATE events SET schema_version = 99 WHERE position = ?").run(5);
+    raw.close();
+    const output = console.error;
+    console.error = () => {};
+    let res: Response;
+    let one: Response;
+    try {
+      res = await fetch(`${base}/v1/sessions`);
+      // the bad one itself still answers the 500 it did
+      one = await fetch(`${base}/v1/sessions/cut/timeline`);
+    } finally {
+      console.error = output;
+    }
+    assertEquals([one.status, (await one.json()).error.code], [500, "unreadable_event"]);
+    const body = await res.json();
+    assertEquals(res.status, 200, JSON.stringify(body));
+    assertEquals(
+      body.sessions.map((s: { sessionId: string; started: unknown }) => [s.sessionId, !!s.started]),
+      [["a", true], ["nostart", false], ["z", true]],
+    );
+    assertEquals(
+      body.unreadable.map((u: { stream_id: string; code: string }) => [u.stream_id, u.code]),
+      [["session-cut", "unreadable_event"], ["session-odd", "unreadable_event"]],
+    );
+    assertStringIncludes(
+      body.unreadable[0].message,
+      "Stored event at position 4 (StepStarted in session-cut) is not valid JSON",
+    );
+    assertStringIncludes(body.unreadable[1].message, "position 5");
+    assertStringIncludes(
+      body.unreadable[1].message,
+      "schema version 99, newer than this Cairn knows",
+    );
+  });
+});
+
+Deno.test("GET /v1/sessions over a readable log has no unreadable key", async () => {
+  await withServer(async (base, store) => {
+    await store.append("session-a", [started("a"), step(0)]);
+    const res = await fetch(`${base}/v1/sessions`);
+    const body = await res.json();
+    assertEquals(res.status, 200);
+    assertEquals(Object.keys(body), ["sessions"]);
+    assertEquals(body.sessions[0].sessionId, "a");
+  });
+});
+
 Deno.test("cairn history names the position of a stored event that is not JSON (exit 2)", async () => {
   const dir = await Deno.makeTempDir({ prefix: "cairn_cli_faults_" });
   try {

@@ -16,6 +16,9 @@ const PAGE = `<!doctype html><html><body>
   <button data-testid="buy" onclick="__log.push('basic')">Buy</button></section>
 <section data-testid="deal-card"><h2>Deal</h2>
   <button data-testid="buy" onclick="__log.push('deal')">Buy</button></section>
+<ul id="fruits"><li>Apple <button onclick="__log.push('apple')">Add</button></li>
+  <li>Banana <button onclick="__log.push('banana')">Add</button></li></ul>
+<div id="veg"><button onclick="__log.push('veg')">Add</button></div>
 <p id="cart">Cart (<span>2</span>)</p>
 <p>My Cart (9) history</p>
 <script>window.__log = [];</script>
@@ -71,6 +74,29 @@ Deno.test("playback in Chromium resolves childOf, index and textRegex selectors 
     ));
     const bad = await runPlayback(driver, store, { ...ambiguous, selectorMode: "strict" });
     assertEquals(bad.results.map((r) => r.status), ["ok", "failed"]);
+    // the report says which row or parent each lookup kept to, as the player found it
+    const rows = trailToPlan(trail(
+      url,
+      `      - tap:
+          selector: { text: Add, childOf: { text: Banana } }
+      - tap:
+          selector: { text: Add, childOf: { id: veg } }
+`,
+    ));
+    const played = await runPlayback(driver, store, { ...rows, selectorMode: "strict" });
+    assertEquals(played.results.map((r) => r.status), ["ok", "ok", "ok"]);
+    assertEquals(played.results.slice(1).map((r) => r.description), [
+      'click row("Banana") >> "Add"',
+      'click #veg >> "Add"',
+    ]);
+    assertEquals(
+      report.results[1]!.description,
+      "click [data-testid=deal-card] >> [data-testid=buy]",
+    );
+    assertEquals(
+      await driver.page.evaluate(() => (globalThis as unknown as { __log: string[] }).__log),
+      ["banana", "veg"],
+    );
   } finally {
     await driver.close();
     await server.close();

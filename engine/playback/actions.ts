@@ -248,7 +248,8 @@ export function isSupported(type: string): type is ActionType {
 /**
  * A short description of an action for the subtitle and the CLI table, in the notation of the
  * platform it plays on: web `click [data-testid=submit]`, `navigate http://…`, `type #email`,
- * `click "Remove" >> nth=1` (a trail's first selector, as the cascade tries it);
+ * `click "Remove" >> nth=1`, `click row("Banana") >> "Add"`, `click #list >> "Add"` (a trail's
+ * first selector, as the cascade tries it, inside its `childOf`);
  * Android `type ~input-email`, `click id=com.app:id/ok`, `click text="LOGIN"`,
  * `click ~Task 5 >> id=…:id/star_button` (a trail's first selector, as the cascade tries it).
  *
@@ -297,9 +298,29 @@ function describeWebTarget(t: z.infer<typeof TargetSelector>): string {
     (t.textRegex !== undefined ? `text=/${t.textRegex}/` : undefined) ??
     (t.contentDescription !== undefined ? `~${t.contentDescription}` : undefined) ??
     t.cssPath ?? t.xpath ?? (t.role !== undefined ? `role=${t.role}` : undefined) ?? "";
-  return own && t.index !== undefined && !t.css && !t.cssPath && !t.xpath
+  const indexed = own && t.index !== undefined && !t.css && !t.cssPath && !t.xpath
     ? `${own} >> nth=${t.index}`
     : own;
+  const scope = t.within && webScopeLabel(t.within);
+  return indexed && scope ? `${scope} >> ${indexed}` : indexed;
+}
+
+/**
+ * The ancestor a web lookup is scoped to (a trail's `childOf`), as the cascade's levels name it:
+ * row anchors `row("Banana")` (innermost first, as on Android), else the parent's durable
+ * property in the cascade's order, written as the element's own (`[data-testid=…]`,
+ * `[aria-label="…"]`, `#id`).
+ */
+function webScopeLabel(w: NonNullable<z.infer<typeof TargetSelector>["within"]>): string {
+  if (w.texts) return w.texts.map((text) => `row(${JSON.stringify(text)})`).join(" ");
+  const label = w.ariaLabel ?? w.contentDescription;
+  return w.testId !== undefined
+    ? `[data-testid=${w.testId}]`
+    : label !== undefined
+    ? `[aria-label="${label}"]`
+    : w.id !== undefined
+    ? `#${w.id}`
+    : "";
 }
 
 /**

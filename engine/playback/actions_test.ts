@@ -65,6 +65,50 @@ Deno.test("describeAction() names Android targets as Appium does, web targets as
       "web",
       'type [aria-label="Email"]',
     ],
+    // a trail's childOf: the scope the lookup stays in, row anchors as Android shows them
+    [
+      { type: "click", target: { text: "Add", within: { texts: ["Banana"] } } },
+      "web",
+      'click row("Banana") >> "Add"',
+    ],
+    [
+      { type: "click", target: { text: "Add", within: { texts: ["Banana"] } } },
+      "android",
+      'click row("Banana") >> text="Add"',
+    ],
+    [
+      { type: "click", target: { text: "Add", index: 1, within: { texts: ["Kiwi", "Fruits"] } } },
+      "web",
+      'click row("Kiwi") row("Fruits") >> "Add" >> nth=1',
+    ],
+    [
+      { type: "click", target: { text: "Add", within: { id: "list" } } },
+      "web",
+      'click #list >> "Add"',
+    ],
+    [
+      { type: "click", target: { testId: "buy", within: { testId: "deal-card", id: "deal" } } },
+      "web",
+      "click [data-testid=deal-card] >> [data-testid=buy]",
+    ],
+    [
+      { type: "type", target: { id: "qty", within: { ariaLabel: "Cart" } } },
+      "web",
+      'type [aria-label="Cart"] >> #qty',
+    ],
+    [
+      {
+        type: "click",
+        target: {
+          text: "Add",
+          alternatives: [{ text: "Add", within: { texts: ["Banana"] } }, {
+            cssPath: "li > button",
+          }],
+        },
+      },
+      "web",
+      'click row("Banana") >> "Add"',
+    ],
   ];
   for (const [action, platform, expected] of cases) {
     assertEquals(describeAction(action, platform), expected);
