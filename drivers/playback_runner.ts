@@ -814,7 +814,12 @@ class Run {
         // an indexed fallback: the n-th match must not contradict the name the step recorded
         return checkRecordedName(snap.screen, element.bounds, names);
       }
-      const check = checkPointTarget(snap.screen, center(element.bounds), target);
+      // the selector's own unique match: a read takes any element, a click one that nothing
+      // recorded contradicts
+      const check = checkPointTarget(snap.screen, center(element.bounds), target, {
+        matched: true,
+        read: READS.has(action.type) || action.type === "assert_visible",
+      });
       return check.ok ? true : check.reason;
     };
     const resolve = (levels: CascadeLevel[]) => resolveTarget(this.driver, levels, { verify });

@@ -745,6 +745,11 @@ export interface TriedLevel {
   strategy: Strategy;
   selector: string;
   matches: number;
+  /**
+   * How many visible elements a level refused by the verifier matched (`matches` stays 0: it
+   * picked none), for the failure message.
+   */
+  found?: number;
   hidden?: number;
   /**
    * Why the level picked nothing though it matched: the verifier refused its one match, or its
@@ -786,7 +791,7 @@ export function describeTried(tried: readonly TriedLevel[]): string {
       t.invalid !== undefined
         ? `invalid selector (${t.invalid})`
         : t.refused !== undefined
-        ? `${t.matches} (${t.refused})`
+        ? `${t.found ?? t.matches} (${t.refused})`
         : t.matches
     }`
   ).join("; ");
@@ -938,6 +943,7 @@ export async function resolveTarget(
             strategy: level.strategy,
             selector: level.selector,
             matches: 0,
+            found: m.visible.length,
             refused: verdict,
           });
           visibleCount = -1;

@@ -1,0 +1,112 @@
+/**
+ * Hand-written trail selectors (a tester's, a Maestro user's) replayed in a real Chromium on a
+ * page served from 127.0.0.1: a `cssPath` naming a paragraph, every `childOf` form the trail
+ * format allows, templates inside selectors, and the two ways `inputText` types.
+ */
+import { assert, assertEquals, assertStringIncludes } from "./assert.ts";
+import { ChromeDriver } from "../drivers/chrome/chrome_driver.ts";
+import { runPlayback } from "../drivers/playback_runner.ts";
+import { SqliteEventStore } from "../events/sqlite_event_store.ts";
+import { trailToPlan } from "../engine/playback/from_trail.ts";
+import { parseTrail } from "../engine/trail.ts";
+import type { PlaybackReport } from "../engine/playback/report.ts";
+import { serveFolder } from "./web_server.ts";
+
+const PAGE = `<!doctype html><html lang="en"><body>
+<p id="order">Order ORD-12345 placed</p>
+<p id="late">Waiting</p>
+<button id="inc" onclick="__log.push('inc')">Add one</button>
+<ul id="list">
+  <li class="row"><span>Cactus</span> <button class="add" onclick="__log.push('cactus')">Add</button></li>
+  <li class="row"><span>Fern</span> <button class="add" onclick="__log.push('fern')">Add</button></li>
+  <li class="row"><span>Rose</span> <button class="add" onclick="__log.push('rose')">Add</button></li>
+</ul>
+<div id="other"><span>Cactus</span> <button onclick="__log.push('other')">Add</button></div>
+<input id="f" aria-label="Field" value="old">
+<script>window.__log = [];</script>
+</body></html>`;
+
+function trail(url: string, body: string, memory = "") {
+  return parseTrail(`config:
+  platform: web
+  url: ${url}
+  viewport: { width: 1000, height: 700 }${memory}
+trail:
+  - step: Act
+    recording:
+${body}`);
+}
+
+interface Harness {
+  url: string;
+  driver: ChromeDriver;
+  store: SqliteEventStore;
+  play(body: string, options?: { memory?: string; secrets?: Record<string, string> }): Promise<
+    PlaybackReport
+  >;
+  log(): Promise<string[]>;
+}
+
+async function withPage(fn: (h: Harness) => Promise<void>): Promise<void> {
+  const dir = await Deno.makeTempDir({ prefix: "cairn-hand-sel-" });
+  await Deno.writeTextFile(`${dir}/page.html`, PAGE);
+  const server = serveFolder(dir);
+  const store = SqliteEventStore.open(`${dir}/cairn.db`);
+  const driver = await ChromeDriver.launch({ viewport: { width: 1000, height: 700 } });
+  const url = `${server.url}page.html`;
+  try {
+    await fn({
+      url,
+      driver,
+      store,
+      play: (body, options = {}) => {
+        const plan = trailToPlan(trail(url, body, options.memory ?? ""));
+        return runPlayback(driver, store, plan, {
+          overlay: false,
+          locateWaitMs: 300,
+          ...(options.secrets
+            ? { memory: options.secrets, secrets: Object.values(options.secrets) }
+            : {}),
+        });
+      },
+      log: () => driver.page.evaluate(() => (globalThis as unknown as { __log: string[] }).__log),
+    });
+  } finally {
+    await driver.close();
+    await server.close();
+    store.close();
+    await Deno.remove(dir, { recursive: true });
+  }
+}
+
+Deno.test("a hand-written cssPath names any element: a paragraph is read and asserted, a unique match is clicked", async () => {
+  await withPage(async (h) => {
+    const report = await h.play(
+      `      - assertText: { selector: { cssPath: "#order" }, matches: "Order ORD-\\\\d+ placed" }
+      - assertVisible: { cssPath: "#late" }
+      - readText: { selector: { cssPath: "ul > li:nth-child(2) > span" }, storeAs: row }
+      - click: { cssPath: "li:nth-child(3) > button.add" }
+`,
+    );
+    assertEquals(report.results.map((r) => r.status), ["ok", "ok", "ok", "ok", "ok"]);
+    assertEquals(report.results.map((r) => r.selector_used).slice(1), [
+      "css_path",
+      "css_path",
+      "css_path",
+      "css_path",
+    ]);
+    assertEquals(report.results[3]!.value, "Fern");
+    assertEquals(await h.log(), ["rose"]);
+  });
+});
+
+Deno.test("a cssPath refused by the recorded identity says it matched one element, not 0", async () => {
+  await withPage(async (h) => {
+    // the recording says a button was clicked: a paragraph at that path is not it
+    const report = await h.play(`      - click: { cssPath: "#order", role: button }
+`);
+    const r = report.results[1]!;
+    assertEquals(r.status, "failed");
+    assertStringIncludes(r.error ?? "", "#order → 1 (");
+  });
+});
