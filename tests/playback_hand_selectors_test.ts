@@ -110,3 +110,74 @@ Deno.test("a cssPath refused by the recorded identity says it matched one elemen
     assertStringIncludes(r.error ?? "", "#order → 1 (");
   });
 });
+
+Deno.test("every childOf form scopes the lookup; a parent that matches nothing fails naming it, and no fallback leaves the scope", async () => {
+  await withPage(async (h) => {
+    const report = await h.play(
+      `      - click: { text: Add, childOf: { role: listitem, text: Rose } }
+      - click: { text: Add, childOf: { cssPath: "li:nth-child(2)" } }
+      - click: { text: Add, childOf: { className: row, index: 0 } }
+      - click: { text: Add, childOf: { text: Cactus, childOf: { id: other } } }
+      - click: { role: button, name: Add, childOf: { id: other } }
+      - click: { text: Cactus, childOf: { cssPath: "#nonexistent" } }
+      - click: { text: "Add one", childOf: { id: list } }
+      - click: { text: Add, parent: { role: listitem, textRegex: "F.rn" } }
+`,
+    );
+    assertEquals(report.results.map((r) => r.status), [
+      "ok",
+      "ok",
+      "ok",
+      "ok",
+      "ok",
+      "ok",
+      "failed",
+      "failed",
+      "ok",
+    ]);
+    assertEquals(await h.log(), ["rose", "fern", "cactus", "other", "other", "fern"]);
+    const missing = report.results[6]!;
+    assertEquals(missing.error_code, "selector_not_found");
+    assertStringIncludes(missing.error ?? "", "#nonexistent");
+    assertStringIncludes(missing.error ?? "", "matches no element");
+    // "Add one" exists, but outside #list: not found, never healed onto it
+    const outside = report.results[7]!;
+    assertEquals(outside.error_code, "selector_not_found");
+    assertStringIncludes(outside.error ?? "", "#list >> text=Add one → 0");
+  });
+});
+
+Deno.test("a childOf that cannot scope a lookup is refused when the trail is read, naming step and field", () => {
+  const read = (platform: string, body: string) => () =>
+    trailToPlan(
+      parseTrail(`config: { platform: ${platform} }
+trail:
+  - step: Go
+    recording:
+      - tap: { id: ok }
+${body}`),
+      { file: "t.yaml" },
+    );
+  let err: unknown;
+  try {
+    read("web", "      - tap: { text: Add, childOf: { xy: [3, 4] } }")();
+  } catch (e) {
+    err = e;
+  }
+  assert(err instanceof SyntaxError);
+  assertEquals(
+    err.message,
+    "t.yaml: trail.0.recording.1.tap.selector.childOf.xy: a parent is found by its properties, not by a point: give its id, text, …",
+  );
+  err = undefined;
+  try {
+    read("android", "      - tap: { text: Add, childOf: { role: listitem, text: Rose } }")();
+  } catch (e) {
+    err = e;
+  }
+  assert(err instanceof SyntaxError);
+  assertStringIncludes(err.message, "t.yaml: trail.0.recording.1.tap.selector.childOf.role: ");
+  // the forms Android scopes by are kept
+  const plan = read("android", "      - tap: { text: Add, childOf: { id: list } }")();
+  assertEquals(plan.actions[1]!.target!.within, { id: "list" });
+});

@@ -49,6 +49,56 @@ export const REDACTED = "[redacted]";
 const Point = z.object({ x: z.number(), y: z.number() });
 const Size = z.object({ width: z.number().positive(), height: z.number().positive() });
 
+/**
+ * The ancestor a target lies inside (a trail's `childOf`): the target's lookups search only
+ * inside the elements it matches. Every property given must hold for the ancestor.
+ */
+export interface Within {
+  testId?: string;
+  ariaLabel?: string;
+  id?: string;
+  contentDescription?: string;
+  /**
+   * Row anchors (a trail's text-only `childOf: { text }` chain), innermost first: the element
+   * lies in the nearest ancestor showing the first text and is the only match there (web and
+   * Android). Given alone: no other property applies.
+   */
+  texts?: string[];
+  /** ARIA role (and accessible name) of the ancestor. */
+  role?: string;
+  name?: string;
+  /** The ancestor shows this text (a text node inside it, whitespace-normalised, any case). */
+  text?: string;
+  /** The ancestor shows a text this regex matches whole. */
+  textRegex?: string;
+  /** A class the ancestor has. */
+  className?: string;
+  /** A CSS selector the ancestor matches. */
+  cssPath?: string;
+  /** The n-th (0-based, document order) of the ancestors matching the rest. */
+  index?: number;
+  /** The ancestor's own ancestor (a nested `childOf`). */
+  within?: Within;
+}
+
+const WithinSchema: z.ZodType<Within> = z.lazy(() =>
+  z.object({
+    testId: z.string().min(1).optional(),
+    ariaLabel: z.string().min(1).optional(),
+    id: z.string().min(1).optional(),
+    contentDescription: z.string().min(1).optional(),
+    texts: z.array(z.string().min(1)).min(1).optional(),
+    role: z.string().min(1).optional(),
+    name: z.string().min(1).optional(),
+    text: z.string().min(1).optional(),
+    textRegex: z.string().min(1).optional(),
+    className: z.string().min(1).optional(),
+    cssPath: z.string().min(1).optional(),
+    index: z.number().int().nonnegative().optional(),
+    within: WithinSchema.optional(),
+  }).strict()
+) as z.ZodType<Within>;
+
 /** The selector properties of a target: one recorded selector's worth (see {@linkcode Target}). */
 const TargetSelector = z.object({
   /** `data-testid` (web) or a bare test tag. */
@@ -80,18 +130,8 @@ const TargetSelector = z.object({
   textContains: z.string().min(1).optional(),
   /** Visible text as a regular expression, matched against the whole text (a trail's `textRegex`). */
   textRegex: z.string().min(1).optional(),
-  /** A durable ancestor the element lies inside (a trail's `childOf`): lookups are scoped to it. */
-  within: z.object({
-    testId: z.string().min(1).optional(),
-    ariaLabel: z.string().min(1).optional(),
-    id: z.string().min(1).optional(),
-    contentDescription: z.string().min(1).optional(),
-    /**
-     * Row anchors (a trail's `childOf: { text }`), innermost first: the element lies in the
-     * nearest ancestor showing the first text and is the only match there (web and Android).
-     */
-    texts: z.array(z.string().min(1)).min(1).optional(),
-  }).strict().optional(),
+  /** The ancestor the element lies inside (a trail's `childOf`): lookups are scoped to it. */
+  within: WithinSchema.optional(),
 });
 
 /**
