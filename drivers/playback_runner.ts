@@ -15,11 +15,14 @@ import {
   DEPENDENT_TYPES,
   describeAction,
   isSupported,
+  mapTargetStrings,
   type PlaybackAction,
   type PlaybackPlan,
   REDACTED,
   type SelectorMode,
   sourceNumbers,
+  type Target,
+  targetStrings,
 } from "../engine/playback/actions.ts";
 import {
   androidCascade,
@@ -683,7 +686,14 @@ class Run {
     if (!action.target) {
       throw new ActionFailure("selector_not_found", `${action.type} has no target`);
     }
-    const located = await this.#locate(index, action, state);
+    // a selector's `{{…}}` is filled from memory as a value's is (a secret then leaves the
+    // stored events through the scrubber, as any value does)
+    const target = this.#templateTarget(action.target);
+    const located = await this.#locate(
+      index,
+      target === action.target ? action : { ...action, target },
+      state,
+    );
     const { point, element, healed, strategy, selector } = located;
     const status = healed ? "healed" as const : "ok" as const;
     const sel = {
@@ -999,6 +1009,7 @@ class Run {
       action.value,
       action.expected,
       action.expectedPattern,
+      ...(action.target ? targetStrings(action.target) : []),
     ];
     for (const t of templates) {
       if (!t?.includes("{{")) continue;
@@ -1014,6 +1025,12 @@ class Run {
       }
     }
     return undefined;
+  }
+
+  /** A target with its selectors' templates filled from memory (the same one when it has none). */
+  #templateTarget(target: Target): Target {
+    if (!targetStrings(target).some((s) => s.includes("{{"))) return target;
+    return mapTargetStrings(target, (s) => this.#template(s));
   }
 
   #template(text: string, literal = false): string {

@@ -8,6 +8,7 @@ import { ChromeDriver } from "../drivers/chrome/chrome_driver.ts";
 import { runPlayback } from "../drivers/playback_runner.ts";
 import { SqliteEventStore } from "../events/sqlite_event_store.ts";
 import { trailToPlan } from "../engine/playback/from_trail.ts";
+import { planMemoryKeys } from "../engine/playback/actions.ts";
 import { parseTrail } from "../engine/trail.ts";
 import type { PlaybackReport } from "../engine/playback/report.ts";
 import { serveFolder } from "./web_server.ts";
@@ -180,4 +181,54 @@ ${body}`),
   // the forms Android scopes by are kept
   const plan = read("android", "      - tap: { text: Add, childOf: { id: list } }")();
   assertEquals(plan.actions[1]!.target!.within, { id: "list" });
+});
+
+Deno.test('templates in selectors are filled from memory at play time, as in values (Maestro\'s tapOn: "${label}")', async () => {
+  await withPage(async (h) => {
+    const report = await h.play(
+      `      - click: "\${label}"
+      - click: { id: "{{btn}}" }
+      - click: { text: Add, childOf: { text: "{{row}}" } }
+      - click: { cssPath: "li:nth-child({{n + 1}}) > button" }
+      - click: { text: "{{nope}}" }
+`,
+      { memory: "\n  memory: { label: Add one, btn: inc, row: Rose, n: '1' }" },
+    );
+    assertEquals(report.results.map((r) => r.status), ["ok", "ok", "ok", "ok", "ok", "failed"]);
+    assertEquals(await h.log(), ["inc", "inc", "rose", "fern"]);
+    assertStringIncludes(report.results[5]!.error ?? "", "supply --memory nope=");
+  });
+});
+
+Deno.test("a secret used in a selector is typed into the lookup, never stored", async () => {
+  await withPage(async (h) => {
+    const report = await h.play(
+      `      - click: { text: Add, childOf: { text: "{{pet}}" } }
+      - assertText: { selector: { text: "{{pet}}", childOf: { id: list } }, equals: "{{pet}}" }
+`,
+      { memory: "\n  memory: { pet: null }", secrets: { pet: "Fern" } },
+    );
+    assertEquals(report.results.map((r) => r.status), ["ok", "ok", "ok"]);
+    assertEquals(await h.log(), ["fern"]);
+    const stored = JSON.stringify(
+      await Array.fromAsync(h.store.readStream(`playback-${report.playback_id}`)),
+    );
+    assert(!stored.includes("Fern"), stored);
+    assertStringIncludes(stored, "[redacted]");
+  });
+});
+
+Deno.test("planMemoryKeys() counts the keys a selector's templates read", () => {
+  const keys = planMemoryKeys({
+    memory: { a: "1" },
+    actions: [{
+      type: "click",
+      target: {
+        text: "{{label}}",
+        within: { id: "{{row}}", within: { texts: ["{{zone}}"] } },
+        alternatives: [{ cssPath: "#x{{n + 1}}" }],
+      },
+    }],
+  });
+  assertEquals(keys, ["a", "label", "row", "zone", "n"]);
 });

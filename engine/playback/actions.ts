@@ -355,6 +355,54 @@ function describeNativeTarget(t: z.infer<typeof TargetSelector>): string {
   return own && scope ? `${scope} >> ${own}` : own;
 }
 
+/**
+ * Every string a target's selectors hold (its own, its ordered fallbacks', its `within`
+ * ancestors' at any depth): where a selector's `{{…}}` templates live.
+ *
+ * @param target a target
+ * @returns the strings, in no particular order
+ * @example
+ * ```ts
+ * const s = targetStrings({ text: "{{a}}", within: { texts: ["{{b}}"] }, alternatives: [{ id: "c" }] });
+ * if (!s.includes("{{a}}") || !s.includes("{{b}}") || !s.includes("c")) throw new Error();
+ * ```
+ */
+export function targetStrings(target: Target): string[] {
+  const out: string[] = [];
+  mapTargetStrings(target, (s) => {
+    out.push(s);
+    return s;
+  });
+  return out;
+}
+
+/**
+ * A copy of a target with every selector string passed through `fn` (its own, its fallbacks',
+ * its `within` ancestors' at any depth); numbers and points stay as they are.
+ *
+ * @param target a target
+ * @param fn what each string becomes (a template filled from memory)
+ * @returns the new target
+ * @example
+ * ```ts
+ * const t = mapTargetStrings({ text: "{{x}}", within: { id: "{{x}}" } }, (s) => s.replace("{{x}}", "go"));
+ * if (t.text !== "go" || t.within?.id !== "go") throw new Error();
+ * ```
+ */
+export function mapTargetStrings(target: Target, fn: (s: string) => string): Target {
+  const map = (v: unknown): unknown => {
+    if (typeof v === "string") return fn(v);
+    if (Array.isArray(v)) return v.map(map);
+    if (v && typeof v === "object") {
+      const out: Record<string, unknown> = {};
+      for (const [k, x] of Object.entries(v)) out[k] = k === "point" ? x : map(x);
+      return out;
+    }
+    return v;
+  };
+  return map(target) as Target;
+}
+
 /** The playback action type of each capture / trail action kind (same name when absent). */
 export const PLAYBACK_TYPE_OF_KIND: Readonly<Record<string, string>> = {
   tap: "click",
@@ -374,7 +422,7 @@ export const PLAYBACK_TYPE_OF_KIND: Readonly<Record<string, string>> = {
 
 /**
  * The memory keys a plan can use: its memory defaults and every variable one of its templates
- * reads, and the trail's keys without a value (a `pin: null` secret; a template may read a key the
+ * reads (in values and in selectors), and the trail's keys without a value (a `pin: null` secret; a template may read a key the
  * trail never declared). `replay --memory` and `validate --memory` accept exactly these.
  *
  * @param plan the plan
@@ -390,7 +438,9 @@ export function planMemoryKeys(
 ): string[] {
   const known = new Set([...Object.keys(plan.memory ?? {}), ...(plan.unsetMemory ?? [])]);
   for (const a of plan.actions) {
-    for (const t of [a.url, a.text, a.value, a.expected, a.expectedPattern]) {
+    const strings = [a.url, a.text, a.value, a.expected, a.expectedPattern];
+    if (a.target) strings.push(...targetStrings(a.target));
+    for (const t of strings) {
       if (!t?.includes("{{")) continue;
       try {
         for (const key of templateVariables(t)) known.add(key);
