@@ -232,3 +232,26 @@ Deno.test("planMemoryKeys() counts the keys a selector's templates read", () => 
   });
   assertEquals(keys, ["a", "label", "row", "zone", "n"]);
 });
+
+Deno.test("inputText into the focused field types at the caret (Maestro's inputText); with a selector it replaces the value (Playwright's fill)", async () => {
+  await withPage(async (h) => {
+    const value = () =>
+      h.driver.page.evaluate(() => (document.getElementById("f") as HTMLInputElement).value);
+    const report = await h.play(`      - click: { id: f }
+      - type: "new"
+      - assertText: { selector: { id: f }, equals: "oldnew" }
+      - type: { selector: { id: f }, text: "yz" }
+      - assertText: { selector: { id: f }, equals: "yz" }
+      - type: "!"
+`);
+    assertEquals(report.results.map((r) => r.status), ["ok", "ok", "ok", "ok", "ok", "ok", "ok"]);
+    assertEquals(report.results.map((r) => r.selector_used).slice(2), [
+      "focused",
+      "id",
+      "id",
+      "id",
+      "focused",
+    ]);
+    assertEquals(await value(), "yz!");
+  });
+});
