@@ -255,3 +255,16 @@ Deno.test("inputText into the focused field types at the caret (Maestro's inputT
     assertEquals(await value(), "yz!");
   });
 });
+
+Deno.test("a className selector is a web level too: the one element with the class, or with an index the n-th", async () => {
+  await withPage(async (h) => {
+    const report = await h.play(`      - click: { className: add, index: 2 }
+      - click: { className: add, childOf: { id: other } }
+      - click: { className: row }
+`);
+    assertEquals(report.results.map((r) => r.status), ["ok", "ok", "failed", "failed"]);
+    assertEquals(await h.log(), ["rose"]);
+    assertEquals(report.results[1]!.selector_used, "class_index");
+    assertStringIncludes(report.results[3]!.error ?? "", ".row → 3");
+  });
+});

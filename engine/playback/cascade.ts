@@ -445,6 +445,15 @@ function webLevels(target: Omit<Target, "alternatives" | "point">): CascadeLevel
       pattern: target.textRegex,
     });
   }
+  if (target.className) {
+    // a class (a hand-written `{ className: add, index: 2 }`): its index is its own, as Android's
+    levels.push({
+      strategy: "class_index",
+      selector: `.${target.className}`,
+      queries: [{ using: "css", value: `[class~=${cssString(target.className)}]` }],
+      ...(target.index !== undefined ? { nth: target.index } : {}),
+    });
+  }
   if (target.xpath) {
     levels.push({
       strategy: "xpath",
