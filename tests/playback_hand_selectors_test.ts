@@ -137,6 +137,7 @@ Deno.test("every childOf form scopes the lookup; a parent that matches nothing f
       "ok",
     ]);
     assertEquals(await h.log(), ["rose", "fern", "cactus", "other", "other", "fern"]);
+    assertEquals(report.results[1]!.description, 'click role=listitem:has-text("Rose") >> "Add"');
     const missing = report.results[6]!;
     assertEquals(missing.error_code, "selector_not_found");
     assertStringIncludes(missing.error ?? "", "#nonexistent");

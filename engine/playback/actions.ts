@@ -7,6 +7,7 @@
  */
 import { z } from "zod";
 import { templateVariables } from "../template.ts";
+import { scopeLookup } from "./cascade.ts";
 
 /** Action types the engine executes; any other type is skipped as `unsupported_action_type`. */
 export const ACTION_TYPES = [
@@ -272,7 +273,8 @@ export function isSupported(type: string): type is ActionType {
 /**
  * A short description of an action for the subtitle and the CLI table, in the notation of the
  * platform it plays on: web `click [data-testid=submit]`, `navigate http://…`, `type #email`,
- * `click "Remove" >> nth=1` (a trail's first selector, as the cascade tries it);
+ * `click "Remove" >> nth=1`, `click #list >> "Add"` (a trail's first selector, as the cascade
+ * tries it, inside its `childOf`);
  * Android `type ~input-email`, `click id=com.app:id/ok`, `click text="LOGIN"`,
  * `click ~Task 5 >> id=…:id/star_button` (a trail's first selector, as the cascade tries it).
  *
@@ -316,10 +318,17 @@ function describeWebTarget(t: z.infer<typeof TargetSelector>): string {
     (t.textContains !== undefined ? `text/${t.textContains}` : undefined) ??
     (t.textRegex !== undefined ? `text=/${t.textRegex}/` : undefined) ??
     (t.contentDescription !== undefined ? `~${t.contentDescription}` : undefined) ??
+    (t.className !== undefined ? `.${t.className}` : undefined) ??
     t.cssPath ?? t.xpath ?? (t.role !== undefined ? `role=${t.role}` : undefined) ?? "";
-  return own && t.index !== undefined && !t.css && !t.cssPath && !t.xpath
+  const indexed = own && t.index !== undefined && !t.css && !t.cssPath && !t.xpath
     ? `${own} >> nth=${t.index}`
     : own;
+  if (!indexed || !t.within) return indexed;
+  // the scope the lookup stays in, as the cascade names it
+  const scope = t.within.texts && Object.keys(t.within).length === 1
+    ? t.within.texts.map((text) => `row(${JSON.stringify(text)})`).join(" ")
+    : scopeLookup(t.within).label;
+  return `${scope} >> ${indexed}`;
 }
 
 /**
