@@ -146,6 +146,15 @@ Deno.test("every childOf form scopes the lookup; a parent that matches nothing f
     const outside = report.results[7]!;
     assertEquals(outside.error_code, "selector_not_found");
     assertStringIncludes(outside.error ?? "", "#list >> text=Add one → 0");
+    // text-only parents stay row anchors inside the scope around them: the row showing "Cactus"
+    // in #list, not the other block showing it too
+    const rows = await h.play(
+      `      - click: { text: Add, childOf: { text: Cactus, childOf: { id: list } } }
+`,
+    );
+    assertEquals(rows.results.map((r) => r.status), ["ok", "ok"]);
+    assertEquals(rows.results[1]!.description, 'click #list >> row("Cactus") >> "Add"');
+    assertEquals((await h.log()).at(-1), "cactus");
   });
 });
 

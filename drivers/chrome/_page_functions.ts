@@ -348,7 +348,7 @@ export function anchoredPiercingInPage(root: Node, payload: string): Element[] {
 /**
  * One level of a scoped lookup's ancestor (`ScopeLookup` of `engine/playback/cascade.ts`): the
  * candidates (`aria`'s elements given as arguments, else every element matching `css`, through
- * open shadow roots), kept when they match `css`, are or lie inside one of the previous level's
+ * open shadow roots), kept when they match `css`, lie inside one of the previous level's
  * elements (kept on the page under `Symbol.for("cairn.scope")`, when `inner` says there is one),
  * show `text` (a text node, whitespace-normalised, ASCII case-insensitive) and a text `textRegex`
  * matches whole; `index` keeps the n-th. The result replaces the kept elements; returns how many.
@@ -358,6 +358,7 @@ export function scopeLevelInPage(payload: string, ...given: Element[]): number {
   const spec = JSON.parse(payload) as {
     css?: string;
     aria?: string;
+    role?: string;
     text?: string;
     textRegex?: string;
     index?: number;
@@ -383,11 +384,9 @@ export function scopeLevelInPage(payload: string, ...given: Element[]): number {
     const root = el.getRootNode();
     return root instanceof ShadowRoot ? root.host : null;
   };
-  // a nested parent may be the outer one itself (`{ text: Cactus, childOf: { id: other } }`:
-  // #other shows "Cactus"); the element looked up is always strictly inside
-  const inside = (el: Element, roots: readonly Element[]): boolean => {
-    const set = new Set(roots);
-    for (let p: Element | null = el; p; p = parentOf(p)) if (set.has(p)) return true;
+  const roots = previous ? new Set(previous) : undefined;
+  const inside = (el: Element, set: ReadonlySet<Element>): boolean => {
+    for (let p = parentOf(el); p; p = parentOf(p)) if (set.has(p)) return true;
     return false;
   };
   const norm = (s: string) => s.replace(/[ \t\r\n]+/g, " ").trim();
@@ -411,11 +410,72 @@ export function scopeLevelInPage(payload: string, ...given: Element[]): number {
   const lower = (s: string) => s.replace(/[A-Z]/g, (c) => c.toLowerCase());
   const want = spec.text !== undefined ? lower(norm(spec.text)) : undefined;
   const re = spec.textRegex !== undefined ? new RegExp(`^(?:${spec.textRegex})$`, "s") : undefined;
-  let found = spec.aria !== undefined ? given : all(spec.css ?? "*");
-  found = found.filter((el, i) =>
-    found.indexOf(el) === i &&
+  // a role without a name: the role attribute's first token, else the tag's implicit ARIA role
+  // (HTML-AAM, the common elements), computed here instead of one handle per element
+  const implicit = (el: Element): string => {
+    const tag = el.tagName.toLowerCase();
+    const type = (el.getAttribute("type") ?? "").toLowerCase();
+    if (/^h[1-6]$/.test(tag)) return "heading";
+    if (tag === "a" || tag === "area") return el.hasAttribute("href") ? "link" : "generic";
+    if (tag === "input") {
+      if (["button", "submit", "reset", "image"].includes(type)) return "button";
+      if (type === "checkbox" || type === "radio") return type;
+      if (type === "range") return "slider";
+      if (type === "number") return "spinbutton";
+      if (type === "search") return "searchbox";
+      return el.hasAttribute("list") ? "combobox" : "textbox";
+    }
+    if (tag === "select") {
+      return (el as HTMLSelectElement).multiple || (el as HTMLSelectElement).size > 1
+        ? "listbox"
+        : "combobox";
+    }
+    if (tag === "img") return el.getAttribute("alt") === "" ? "presentation" : "img";
+    const table: Record<string, string> = {
+      article: "article",
+      aside: "complementary",
+      button: "button",
+      datalist: "listbox",
+      dd: "definition",
+      details: "group",
+      dialog: "dialog",
+      dt: "term",
+      fieldset: "group",
+      figure: "figure",
+      footer: "contentinfo",
+      form: "form",
+      header: "banner",
+      hr: "separator",
+      li: "listitem",
+      main: "main",
+      menu: "list",
+      nav: "navigation",
+      ol: "list",
+      ul: "list",
+      optgroup: "group",
+      option: "option",
+      output: "status",
+      progress: "progressbar",
+      section: "region",
+      table: "table",
+      tbody: "rowgroup",
+      thead: "rowgroup",
+      tfoot: "rowgroup",
+      td: "cell",
+      th: "columnheader",
+      tr: "row",
+      textarea: "textbox",
+    };
+    return table[tag] ?? "generic";
+  };
+  const roleOf = (el: Element): string =>
+    (el.getAttribute("role") ?? "").trim().split(/\s+/)[0] || implicit(el);
+  const seen = new Set<Element>();
+  let found = (spec.aria !== undefined ? given : all(spec.css ?? "*")).filter((el) =>
+    !seen.has(el) && seen.add(el) !== undefined &&
     (spec.css === undefined || el.matches(spec.css)) &&
-    (previous === undefined || inside(el, previous)) &&
+    (roots === undefined || inside(el, roots)) &&
+    (spec.role === undefined || roleOf(el) === spec.role) &&
     (want === undefined || texts(el).some((t) => lower(t) === want)) &&
     (re === undefined || texts(el).some((t) => re.test(t)))
   );

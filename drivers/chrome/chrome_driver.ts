@@ -431,17 +431,24 @@ export class ChromeDriver implements Driver {
     const chain: ScopeLookup[] = [];
     for (let s: ScopeLookup | undefined = scoped.scope; s; s = s.within) chain.unshift(s);
     for (const [i, level] of chain.entries()) {
+      // a role alone is computed on the page; with a name, puppeteer's accessibility tree answers
+      const bar = level.aria?.indexOf("|") ?? -1;
+      const roleOnly = level.aria !== undefined && level.aria.slice(bar + 1).trim() === ""
+        ? level.aria.slice(0, bar).trim()
+        : undefined;
+      const aria = roleOnly === undefined ? level.aria : undefined;
       const payload = JSON.stringify({
         ...(level.css !== undefined ? { css: level.css } : {}),
-        ...(level.aria !== undefined ? { aria: level.aria } : {}),
+        ...(aria !== undefined ? { aria } : {}),
+        ...(roleOnly !== undefined ? { role: roleOnly } : {}),
         ...(level.text !== undefined ? { text: level.text } : {}),
         ...(level.textRegex !== undefined ? { textRegex: level.textRegex } : {}),
         ...(level.index !== undefined ? { index: level.index } : {}),
         ...(i > 0 ? { inner: true } : {}),
       });
       let count: number;
-      if (level.aria !== undefined) {
-        const plan = findPlan({ using: "aria", value: level.aria }) as { selector: string };
+      if (aria !== undefined) {
+        const plan = findPlan({ using: "aria", value: aria }) as { selector: string };
         const handles = await this.#wrap(what, this.#page.$$(plan.selector));
         try {
           count = await this.#wrap(

@@ -62,7 +62,7 @@ export interface Within {
   /**
    * Row anchors (a trail's text-only `childOf: { text }` chain), innermost first: the element
    * lies in the nearest ancestor showing the first text and is the only match there (web and
-   * Android). Given alone: no other property applies.
+   * Android). With it, only `within` applies: the scope the rows lie in (web).
    */
   texts?: string[];
   /** ARIA role (and accessible name) of the ancestor. */
@@ -325,9 +325,10 @@ function describeWebTarget(t: z.infer<typeof TargetSelector>): string {
     : own;
   if (!indexed || !t.within) return indexed;
   // the scope the lookup stays in, as the cascade names it
-  const scope = t.within.texts && Object.keys(t.within).length === 1
-    ? t.within.texts.map((text) => `row(${JSON.stringify(text)})`).join(" ")
-    : scopeLookup(t.within).label;
+  const w = t.within;
+  const rows = w.texts?.map((text) => `row(${JSON.stringify(text)})`).join(" ");
+  const outer = w.texts ? w.within : w;
+  const scope = [outer ? scopeLookup(outer).label : undefined, rows].filter(Boolean).join(" >> ");
   return `${scope} >> ${indexed}`;
 }
 

@@ -186,9 +186,9 @@ const SCOPABLE: ReadonlySet<Strategy> = new Set(["test_id", "aria_label", "id", 
  * ```
  */
 export function scopeLookup(w: NonNullable<Target["within"]>): ScopeLookup {
-  if (w.texts && Object.keys(w).length === 1) {
-    // a text-only chain (innermost first) as nested text filters
-    let out: ScopeLookup | undefined;
+  if (w.texts) {
+    // a text-only chain (innermost first) as nested text filters, inside its own scope
+    let out: ScopeLookup | undefined = w.within ? scopeLookup(w.within) : undefined;
     for (const text of [...w.texts].reverse()) {
       out = {
         text,
@@ -467,8 +467,12 @@ function webLevels(target: Omit<Target, "alternatives" | "point">): CascadeLevel
   }
   const rows = target.within?.texts;
   let planned: CascadeLevel[];
-  if (rows) planned = anchoredWebLevels(levels, target, rows);
-  else if (target.within && webScope(target)) {
+  if (rows) {
+    planned = anchoredWebLevels(levels, target, rows);
+    // rows inside a scope (`{ text: Add, childOf: { text: Rose, childOf: { id: list } } }`)
+    const outer = target.within?.within;
+    if (outer) planned = planned.map((l) => withinWebLevel(l, scopeLookup(outer)));
+  } else if (target.within && webScope(target)) {
     // one durable property: a CSS / XPath prefix where it fits, the driver's scope elsewhere
     const prefix = webScope(target)!;
     const scope = scopeLookup(target.within);

@@ -69,11 +69,21 @@ function mergeSelectors(selectors: readonly Selector[]): Target {
 
 /**
  * A trail's `childOf` as the ancestor the cascade scopes its lookups to: every property of the
- * parent (and its own `childOf`, nested); a text-only chain is a row anchor (`texts`).
+ * parent (and its own `childOf`, nested); the innermost text-only parents are row anchors
+ * (`texts`), scoped by the parents around them (`within`).
  */
 function withinOf(parent: Selector): Within {
-  const texts = textAnchors({ childOf: parent });
-  if (texts) return { texts };
+  // the innermost text-only parents are row anchors, inside whatever scope lies around them
+  const texts: string[] = [];
+  let p: Selector | undefined = parent;
+  for (
+    ;
+    p && p.text && Object.keys(p).every((k) => k === "text" || k === "childOf");
+    p = p.childOf
+  ) {
+    texts.push(p.text);
+  }
+  if (texts.length > 0) return p ? { texts, within: withinOf(p) } : { texts };
   const w: Within = {};
   for (const key of WITHIN_KEYS) {
     const v = parent[key];
