@@ -2,8 +2,11 @@
  * The self-healing selector cascade (003 R3) as pure planning plus one resolve loop over any
  * element finder shaped like `Driver.find`.
  *
- * Web: data-testid → aria-label → role + name → id → text → CSS path → coordinates.
+ * Web: data-testid → aria-label → role + name → id → text → class → CSS path → coordinates.
  * Android: id → content description → text → class + index → coordinates.
+ *
+ * A target with a `within` ancestor (a trail's `childOf`) has every level scoped under it, as
+ * Playwright chains locators: no level looks outside it, so healing never leaves the scope.
  *
  * A level only counts when it matches exactly one visible element: an ambiguous level is
  * passed over, never acted on. A level with an index (a trail's `index`) takes the n-th visible
