@@ -11,6 +11,7 @@
 import type { Bounds, HierarchyFormat, Platform, Point, Screen } from "../engine/ui_node.ts";
 import type { HandledDialog } from "../events/schemas.ts";
 import type { MouseButton } from "../engine/playback/actions.ts";
+import type { ScopeLookup } from "../engine/playback/cascade.ts";
 
 export type { HandledDialog };
 
@@ -49,6 +50,14 @@ export interface FindQuery {
    * find the same elements); on Android, what a `-cairn row anchored` lookup finds.
    */
   anchored?: { element: string; texts: string[] };
+  /**
+   * A lookup scoped under an ancestor (`using` is `-cairn within`, `WEB_WITHIN` of
+   * `engine/playback/cascade.ts`): `query`'s elements inside the elements `scope` matches. The
+   * Chrome driver answers it, throwing a `DriverError` coded `scope_not_found` naming the
+   * ancestor when it matches nothing; a finder that does not know it throws (no match), never
+   * drops the scope.
+   */
+  scoped?: { query: FindQuery; scope: ScopeLookup };
 }
 
 /** An element a lookup found. */

@@ -16,11 +16,14 @@ import {
   describeAction,
   isSupported,
   LONG_PRESS_MS,
+  mapTargetStrings,
   type PlaybackAction,
   type PlaybackPlan,
   REDACTED,
   type SelectorMode,
   sourceNumbers,
+  type Target,
+  targetStrings,
 } from "../engine/playback/actions.ts";
 import {
   androidCascade,
@@ -782,7 +785,14 @@ class Run {
     if (!action.target) {
       throw new ActionFailure("selector_not_found", `${action.type} has no target`);
     }
-    const located = await this.#locate(index, action, state);
+    // a selector's `{{…}}` is filled from memory as a value's is (a secret then leaves the
+    // stored events through the scrubber, as any value does)
+    const target = this.#templateTarget(action.target);
+    const located = await this.#locate(
+      index,
+      target === action.target ? action : { ...action, target },
+      state,
+    );
     const { point, element, healed, strategy, selector, level } = located;
     const status = healed ? "healed" as const : "ok" as const;
     const sel = {
@@ -958,7 +968,12 @@ class Run {
         // an indexed fallback: the n-th match must not contradict the name the step recorded
         return checkRecordedName(snap.screen, element.bounds, names);
       }
-      const check = checkPointTarget(snap.screen, center(element.bounds), target);
+      // the selector's own unique match: a read takes any element, a click one that nothing
+      // recorded contradicts
+      const check = checkPointTarget(snap.screen, center(element.bounds), target, {
+        matched: true,
+        read: READS.has(action.type) || action.type === "assert_visible",
+      });
       return check.ok ? true : check.reason;
     };
     const resolve = (levels: CascadeLevel[]) => resolveTarget(this.driver, levels, { verify });
@@ -1277,6 +1292,7 @@ class Run {
       action.value,
       action.expected,
       action.expectedPattern,
+      ...(action.target ? targetStrings(action.target) : []),
     ];
     for (const t of templates) {
       if (!t?.includes("{{")) continue;
@@ -1292,6 +1308,12 @@ class Run {
       }
     }
     return undefined;
+  }
+
+  /** A target with its selectors' templates filled from memory (the same one when it has none). */
+  #templateTarget(target: Target): Target {
+    if (!targetStrings(target).some((s) => s.includes("{{"))) return target;
+    return mapTargetStrings(target, (s) => this.#template(s));
   }
 
   #template(text: string, literal = false): string {

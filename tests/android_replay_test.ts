@@ -452,7 +452,7 @@ trail:
   assertEquals([r.status, r.error_code], ["failed", "selector_not_found"]);
   assertEquals(
     r.error,
-    'No selector matched exactly one visible element (~input-email → 0; id=RNE__Input__text-input[0] → 0 (the element is "input-name", the recording targeted "input-email"))',
+    'No selector matched exactly one visible element (~input-email → 0; id=RNE__Input__text-input[0] → 3 (the element is "input-name", the recording targeted "input-email"))',
   );
   assertEquals(taps(standin), []);
   assertEquals(byDesc(screen, "input-name")?.text, "Name");

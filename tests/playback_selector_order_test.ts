@@ -159,7 +159,7 @@ Deno.test("playback in Chromium does not take an indexed fallback onto a field w
       assertEquals([typed.status, typed.error_code], ["failed", "selector_not_found"]);
       assertEquals(
         typed.error,
-        'No selector matched exactly one visible element ([aria-label="Email"] → 0; [data-testid="field"] >> nth=0 → 0 (the element is "Name", the recording targeted "Email"))',
+        'No selector matched exactly one visible element ([aria-label="Email"] → 0; [data-testid="field"] >> nth=0 → 3 (the element is "Name", the recording targeted "Email"))',
       );
       assertEquals(await values(driver), { "f-name": "", "f-email": "", "f-password": "" });
 

@@ -13,6 +13,7 @@ import { DriverError, type FindQuery } from "../driver.ts";
 import {
   anchoredPiercingInPage,
   elementFactsInPage,
+  inScopeInPage,
   textPiercingInPage,
   xpathPiercingInPage,
 } from "./_page_functions.ts";
@@ -71,11 +72,42 @@ export function findPlan(query: FindQuery): FindPlan {
   }
 }
 
-/** The page expression: `finder(document, arg)`, then the facts of what it found. */
-function factsOf(finder: (root: Node, arg: string) => Element[], arg: string): string {
-  return `(${elementFactsInPage.toString()})(...(${finder.toString()})(document, ${
-    JSON.stringify(arg)
-  }))`;
+/**
+ * The page expression: `finder(document, arg)`, then the facts of what it found; `scoped`: only
+ * of those inside the elements a scope lookup kept ({@linkcode inScopeInPage}).
+ */
+function factsOf(
+  finder: (root: Node, arg: string) => Element[],
+  arg: string,
+  scoped = false,
+): string {
+  const found = `(${finder.toString()})(document, ${JSON.stringify(arg)})`;
+  return `(${elementFactsInPage.toString()})(...${
+    scoped ? `(${inScopeInPage.toString()})(${found})` : found
+  })`;
+}
+
+/**
+ * How the Chrome driver runs the inner lookup of a scoped one (`WEB_WITHIN` of
+ * `engine/playback/cascade.ts`): as {@linkcode findPlan}, an expression keeping only the elements
+ * inside the scope; a selector's elements are filtered by the driver.
+ *
+ * @param query the inner lookup
+ * @returns the plan
+ */
+export function scopedFindPlan(query: FindQuery): FindPlan {
+  const plan = findPlan(query);
+  if ("selector" in plan) return plan;
+  switch (query.using) {
+    case "text":
+      return { expression: factsOf(textPiercingInPage, query.value, true) };
+    default:
+      return {
+        expression: query.anchored
+          ? factsOf(anchoredPiercingInPage, JSON.stringify(query.anchored), true)
+          : factsOf(xpathPiercingInPage, query.value, true),
+      };
+  }
 }
 
 function escapeAria(s: string): string {

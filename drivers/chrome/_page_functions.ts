@@ -344,3 +344,168 @@ export function anchoredPiercingInPage(root: Node, payload: string): Element[] {
   visit(root instanceof Document ? root.documentElement : root, 0);
   return out;
 }
+
+/**
+ * One level of a scoped lookup's ancestor (`ScopeLookup` of `engine/playback/cascade.ts`): the
+ * candidates (`aria`'s elements given as arguments, else every element matching `css`, through
+ * open shadow roots), kept when they match `css`, lie inside one of the previous level's
+ * elements (kept on the page under `Symbol.for("cairn.scope")`, when `inner` says there is one),
+ * show `text` (a text node, whitespace-normalised, ASCII case-insensitive) and a text `textRegex`
+ * matches whole; `index` keeps the n-th. The result replaces the kept elements; returns how many.
+ * Self-contained.
+ */
+export function scopeLevelInPage(payload: string, ...given: Element[]): number {
+  const spec = JSON.parse(payload) as {
+    css?: string;
+    aria?: string;
+    role?: string;
+    text?: string;
+    textRegex?: string;
+    index?: number;
+    inner?: boolean;
+  };
+  const key = Symbol.for("cairn.scope");
+  const g = globalThis as unknown as Record<symbol, Element[] | undefined>;
+  const previous = spec.inner ? g[key] ?? [] : undefined;
+  const all = (css: string): Element[] => {
+    const out: Element[] = [];
+    const visit = (root: Document | ShadowRoot, depth: number) => {
+      if (depth > 32) return;
+      for (const el of Array.from(root.querySelectorAll("*"))) {
+        if (el.matches(css)) out.push(el);
+        if (el.shadowRoot) visit(el.shadowRoot, depth + 1);
+      }
+    };
+    visit(document, 0);
+    return out;
+  };
+  const parentOf = (el: Element): Element | null => {
+    if (el.parentElement) return el.parentElement;
+    const root = el.getRootNode();
+    return root instanceof ShadowRoot ? root.host : null;
+  };
+  const roots = previous ? new Set(previous) : undefined;
+  const inside = (el: Element, set: ReadonlySet<Element>): boolean => {
+    for (let p = parentOf(el); p; p = parentOf(p)) if (set.has(p)) return true;
+    return false;
+  };
+  const norm = (s: string) => s.replace(/[ \t\r\n]+/g, " ").trim();
+  const texts = (el: Element): string[] => {
+    const out: string[] = [];
+    const visit = (n: Node) => {
+      for (const c of Array.from(n.childNodes)) {
+        if (c.nodeType === Node.TEXT_NODE) {
+          const t = norm(c.nodeValue ?? "");
+          if (t) out.push(t);
+        } else if (c.nodeType === Node.ELEMENT_NODE) {
+          const e = c as Element;
+          if (e.tagName !== "SCRIPT" && e.tagName !== "STYLE") visit(e);
+          if (e.shadowRoot) visit(e.shadowRoot);
+        }
+      }
+    };
+    visit(el);
+    return out;
+  };
+  const lower = (s: string) => s.replace(/[A-Z]/g, (c) => c.toLowerCase());
+  const want = spec.text !== undefined ? lower(norm(spec.text)) : undefined;
+  const re = spec.textRegex !== undefined ? new RegExp(`^(?:${spec.textRegex})$`, "s") : undefined;
+  // a role without a name: the role attribute's first token, else the tag's implicit ARIA role
+  // (HTML-AAM, the common elements), computed here instead of one handle per element
+  const implicit = (el: Element): string => {
+    const tag = el.tagName.toLowerCase();
+    const type = (el.getAttribute("type") ?? "").toLowerCase();
+    if (/^h[1-6]$/.test(tag)) return "heading";
+    if (tag === "a" || tag === "area") return el.hasAttribute("href") ? "link" : "generic";
+    if (tag === "input") {
+      if (["button", "submit", "reset", "image"].includes(type)) return "button";
+      if (type === "checkbox" || type === "radio") return type;
+      if (type === "range") return "slider";
+      if (type === "number") return "spinbutton";
+      if (type === "search") return "searchbox";
+      return el.hasAttribute("list") ? "combobox" : "textbox";
+    }
+    if (tag === "select") {
+      return (el as HTMLSelectElement).multiple || (el as HTMLSelectElement).size > 1
+        ? "listbox"
+        : "combobox";
+    }
+    if (tag === "img") return el.getAttribute("alt") === "" ? "presentation" : "img";
+    const table: Record<string, string> = {
+      article: "article",
+      aside: "complementary",
+      button: "button",
+      datalist: "listbox",
+      dd: "definition",
+      details: "group",
+      dialog: "dialog",
+      dt: "term",
+      fieldset: "group",
+      figure: "figure",
+      footer: "contentinfo",
+      form: "form",
+      header: "banner",
+      hr: "separator",
+      li: "listitem",
+      main: "main",
+      menu: "list",
+      nav: "navigation",
+      ol: "list",
+      ul: "list",
+      optgroup: "group",
+      option: "option",
+      output: "status",
+      progress: "progressbar",
+      section: "region",
+      table: "table",
+      tbody: "rowgroup",
+      thead: "rowgroup",
+      tfoot: "rowgroup",
+      td: "cell",
+      th: "columnheader",
+      tr: "row",
+      textarea: "textbox",
+    };
+    return table[tag] ?? "generic";
+  };
+  const roleOf = (el: Element): string =>
+    (el.getAttribute("role") ?? "").trim().split(/\s+/)[0] || implicit(el);
+  const seen = new Set<Element>();
+  let found = (spec.aria !== undefined ? given : all(spec.css ?? "*")).filter((el) =>
+    !seen.has(el) && seen.add(el) !== undefined &&
+    (spec.css === undefined || el.matches(spec.css)) &&
+    (roots === undefined || inside(el, roots)) &&
+    (spec.role === undefined || roleOf(el) === spec.role) &&
+    (want === undefined || texts(el).some((t) => lower(t) === want)) &&
+    (re === undefined || texts(el).some((t) => re.test(t)))
+  );
+  if (spec.aria !== undefined) {
+    // the aria query's order is the tree's; keep document order as every other lookup does
+    found.sort((a, b) =>
+      a === b ? 0 : a.compareDocumentPosition(b) & Node.DOCUMENT_POSITION_FOLLOWING ? -1 : 1
+    );
+  }
+  if (spec.index !== undefined) found = found.length > spec.index ? [found[spec.index]!] : [];
+  g[key] = found;
+  return found.length;
+}
+
+/**
+ * The elements of `els` that lie inside (strictly below, through shadow hosts) one of the
+ * elements {@linkcode scopeLevelInPage} kept. Self-contained.
+ */
+export function inScopeInPage(els: Element[]): Element[] {
+  const roots = new Set(
+    (globalThis as unknown as Record<symbol, Element[] | undefined>)[Symbol.for("cairn.scope")] ??
+      [],
+  );
+  const parentOf = (el: Element): Element | null => {
+    if (el.parentElement) return el.parentElement;
+    const root = el.getRootNode();
+    return root instanceof ShadowRoot ? root.host : null;
+  };
+  return els.filter((el) => {
+    for (let p = parentOf(el); p; p = parentOf(p)) if (roots.has(p)) return true;
+    return false;
+  });
+}

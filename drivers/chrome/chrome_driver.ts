@@ -37,6 +37,8 @@ import {
   checkedAtInPage,
   type ElementFacts,
   elementFactsInPage,
+  inScopeInPage,
+  scopeLevelInPage,
   selectAtInPage,
   selectFocusedTextInPage,
   waitQuietInPage,
@@ -44,7 +46,14 @@ import {
 } from "./_page_functions.ts";
 import { captureChromeHierarchy } from "./hierarchy.ts";
 import { chromeHierarchyToScreen } from "../../engine/chrome_hierarchy.ts";
-import { findPlan } from "./_find.ts";
+import { findPlan, scopedFindPlan } from "./_find.ts";
+import { SCOPE_NOT_FOUND, type ScopeLookup, WEB_WITHIN } from "../../engine/playback/cascade.ts";
+
+/** The facts of the elements given that lie inside the kept scope (one page call). */
+const SCOPED_FACTS = new Function(
+  "...els",
+  `return (${elementFactsInPage.toString()})(...(${inScopeInPage.toString()})(els));`,
+) as (...els: Element[]) => ElementFacts[];
 import { splitKeyChord } from "../../engine/playback/key_chord.ts";
 import { withDeadline } from "../with_deadline.ts";
 
@@ -512,6 +521,7 @@ export class ChromeDriver implements Driver {
   }
 
   async find(query: FindQuery): Promise<FoundElement[]> {
+    if (query.using === WEB_WITHIN) return await this.#findWithin(query);
     const plan = findPlan(query);
     const what = `find ${query.using} ${JSON.stringify(query.value)}`;
     if ("expression" in plan) {
@@ -526,6 +536,76 @@ export class ChromeDriver implements Driver {
     if (handles.length === 0) return [];
     try {
       return (await this.#page.evaluate(elementFactsInPage, ...handles)).map(foundOf);
+    } finally {
+      await Promise.all(handles.map((h) => h.dispose().catch(() => {})));
+    }
+  }
+
+  /**
+   * A scoped lookup: the ancestor's elements are found level by level, outermost first, and kept
+   * on the page; the inner lookup keeps only its elements inside them. An ancestor level that
+   * matches nothing throws `scope_not_found` naming it.
+   */
+  async #findWithin(query: FindQuery): Promise<FoundElement[]> {
+    const scoped = query.scoped;
+    if (!scoped) {
+      throw new DriverError(`Cannot find ${WEB_WITHIN} without its scope`, "bad_query");
+    }
+    const what = `find ${JSON.stringify(query.value)} inside ${scoped.scope.label}`;
+    const chain: ScopeLookup[] = [];
+    for (let s: ScopeLookup | undefined = scoped.scope; s; s = s.within) chain.unshift(s);
+    for (const [i, level] of chain.entries()) {
+      // a role alone is computed on the page; with a name, puppeteer's accessibility tree answers
+      const bar = level.aria?.indexOf("|") ?? -1;
+      const roleOnly = level.aria !== undefined && level.aria.slice(bar + 1).trim() === ""
+        ? level.aria.slice(0, bar).trim()
+        : undefined;
+      const aria = roleOnly === undefined ? level.aria : undefined;
+      const payload = JSON.stringify({
+        ...(level.css !== undefined ? { css: level.css } : {}),
+        ...(aria !== undefined ? { aria } : {}),
+        ...(roleOnly !== undefined ? { role: roleOnly } : {}),
+        ...(level.text !== undefined ? { text: level.text } : {}),
+        ...(level.textRegex !== undefined ? { textRegex: level.textRegex } : {}),
+        ...(level.index !== undefined ? { index: level.index } : {}),
+        ...(i > 0 ? { inner: true } : {}),
+      });
+      let count: number;
+      if (aria !== undefined) {
+        const plan = findPlan({ using: "aria", value: aria }) as { selector: string };
+        const handles = await this.#wrap(what, this.#page.$$(plan.selector));
+        try {
+          count = await this.#wrap(
+            what,
+            this.#page.evaluate(scopeLevelInPage, payload, ...handles),
+          );
+        } finally {
+          await Promise.all(handles.map((h) => h.dispose().catch(() => {})));
+        }
+      } else {
+        count = await this.#wrap(what, this.#page.evaluate(scopeLevelInPage, payload));
+      }
+      if (count === 0) {
+        throw new DriverError(
+          `its childOf ${level.label} matches no element${
+            i > 0 ? ` inside ${chain[i - 1]!.label}` : ""
+          }`,
+          SCOPE_NOT_FOUND,
+        );
+      }
+    }
+    const plan = scopedFindPlan(scoped.query);
+    if ("expression" in plan) {
+      const facts = await this.#wrap(
+        what,
+        this.#page.evaluate(plan.expression) as Promise<ElementFacts[]>,
+      );
+      return facts.map(foundOf);
+    }
+    const handles = await this.#wrap(what, this.#page.$$(plan.selector));
+    if (handles.length === 0) return [];
+    try {
+      return (await this.#wrap(what, this.#page.evaluate(SCOPED_FACTS, ...handles))).map(foundOf);
     } finally {
       await Promise.all(handles.map((h) => h.dispose().catch(() => {})));
     }

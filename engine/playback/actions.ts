@@ -7,6 +7,7 @@
  */
 import { z } from "zod";
 import { templateVariables } from "../template.ts";
+import { scopeLookup } from "./cascade.ts";
 
 /** Action types the engine executes; any other type is skipped as `unsupported_action_type`. */
 export const ACTION_TYPES = [
@@ -56,6 +57,56 @@ export const REDACTED = "[redacted]";
 const Point = z.object({ x: z.number(), y: z.number() });
 const Size = z.object({ width: z.number().positive(), height: z.number().positive() });
 
+/**
+ * The ancestor a target lies inside (a trail's `childOf`): the target's lookups search only
+ * inside the elements it matches. Every property given must hold for the ancestor.
+ */
+export interface Within {
+  testId?: string;
+  ariaLabel?: string;
+  id?: string;
+  contentDescription?: string;
+  /**
+   * Row anchors (a trail's text-only `childOf: { text }` chain), innermost first: the element
+   * lies in the nearest ancestor showing the first text and is the only match there (web and
+   * Android). With it, only `within` applies: the scope the rows lie in (web).
+   */
+  texts?: string[];
+  /** ARIA role (and accessible name) of the ancestor. */
+  role?: string;
+  name?: string;
+  /** The ancestor shows this text (a text node inside it, whitespace-normalised, any case). */
+  text?: string;
+  /** The ancestor shows a text this regex matches whole. */
+  textRegex?: string;
+  /** A class the ancestor has. */
+  className?: string;
+  /** A CSS selector the ancestor matches. */
+  cssPath?: string;
+  /** The n-th (0-based, document order) of the ancestors matching the rest. */
+  index?: number;
+  /** The ancestor's own ancestor (a nested `childOf`). */
+  within?: Within;
+}
+
+const WithinSchema: z.ZodType<Within> = z.lazy(() =>
+  z.object({
+    testId: z.string().min(1).optional(),
+    ariaLabel: z.string().min(1).optional(),
+    id: z.string().min(1).optional(),
+    contentDescription: z.string().min(1).optional(),
+    texts: z.array(z.string().min(1)).min(1).optional(),
+    role: z.string().min(1).optional(),
+    name: z.string().min(1).optional(),
+    text: z.string().min(1).optional(),
+    textRegex: z.string().min(1).optional(),
+    className: z.string().min(1).optional(),
+    cssPath: z.string().min(1).optional(),
+    index: z.number().int().nonnegative().optional(),
+    within: WithinSchema.optional(),
+  }).strict()
+) as z.ZodType<Within>;
+
 /** The selector properties of a target: one recorded selector's worth (see {@linkcode Target}). */
 const TargetSelector = z.object({
   /** `data-testid` (web) or a bare test tag. */
@@ -87,18 +138,8 @@ const TargetSelector = z.object({
   textContains: z.string().min(1).optional(),
   /** Visible text as a regular expression, matched against the whole text (a trail's `textRegex`). */
   textRegex: z.string().min(1).optional(),
-  /** A durable ancestor the element lies inside (a trail's `childOf`): lookups are scoped to it. */
-  within: z.object({
-    testId: z.string().min(1).optional(),
-    ariaLabel: z.string().min(1).optional(),
-    id: z.string().min(1).optional(),
-    contentDescription: z.string().min(1).optional(),
-    /**
-     * Row anchors (a trail's `childOf: { text }`), innermost first: the element lies in the
-     * nearest ancestor showing the first text and is the only match there (web and Android).
-     */
-    texts: z.array(z.string().min(1)).min(1).optional(),
-  }).strict().optional(),
+  /** The ancestor the element lies inside (a trail's `childOf`): lookups are scoped to it. */
+  within: WithinSchema.optional(),
 });
 
 /**
@@ -297,30 +338,18 @@ function describeWebTarget(t: z.infer<typeof TargetSelector>): string {
     (t.textContains !== undefined ? `text/${t.textContains}` : undefined) ??
     (t.textRegex !== undefined ? `text=/${t.textRegex}/` : undefined) ??
     (t.contentDescription !== undefined ? `~${t.contentDescription}` : undefined) ??
+    (t.className !== undefined ? `.${t.className}` : undefined) ??
     t.cssPath ?? t.xpath ?? (t.role !== undefined ? `role=${t.role}` : undefined) ?? "";
   const indexed = own && t.index !== undefined && !t.css && !t.cssPath && !t.xpath
     ? `${own} >> nth=${t.index}`
     : own;
-  const scope = t.within && webScopeLabel(t.within);
-  return indexed && scope ? `${scope} >> ${indexed}` : indexed;
-}
-
-/**
- * The ancestor a web lookup is scoped to (a trail's `childOf`), as the cascade's levels name it:
- * row anchors `row("Banana")` (innermost first, as on Android), else the parent's durable
- * property in the cascade's order, written as the element's own (`[data-testid=…]`,
- * `[aria-label="…"]`, `#id`).
- */
-function webScopeLabel(w: NonNullable<z.infer<typeof TargetSelector>["within"]>): string {
-  if (w.texts) return w.texts.map((text) => `row(${JSON.stringify(text)})`).join(" ");
-  const label = w.ariaLabel ?? w.contentDescription;
-  return w.testId !== undefined
-    ? `[data-testid=${w.testId}]`
-    : label !== undefined
-    ? `[aria-label="${label}"]`
-    : w.id !== undefined
-    ? `#${w.id}`
-    : "";
+  if (!indexed || !t.within) return indexed;
+  // the scope the lookup stays in, as the cascade names it
+  const w = t.within;
+  const rows = w.texts?.map((text) => `row(${JSON.stringify(text)})`).join(" ");
+  const outer = w.texts ? w.within : w;
+  const scope = [outer ? scopeLookup(outer).label : undefined, rows].filter(Boolean).join(" >> ");
+  return `${scope} >> ${indexed}`;
 }
 
 /**
@@ -354,6 +383,54 @@ function describeNativeTarget(t: z.infer<typeof TargetSelector>): string {
     ? w.texts.map((text) => `row(${JSON.stringify(text)})`).join(" ")
     : undefined;
   return own && scope ? `${scope} >> ${own}` : own;
+}
+
+/**
+ * Every string a target's selectors hold (its own, its ordered fallbacks', its `within`
+ * ancestors' at any depth): where a selector's `{{…}}` templates live.
+ *
+ * @param target a target
+ * @returns the strings, in no particular order
+ * @example
+ * ```ts
+ * const s = targetStrings({ text: "{{a}}", within: { texts: ["{{b}}"] }, alternatives: [{ id: "c" }] });
+ * if (!s.includes("{{a}}") || !s.includes("{{b}}") || !s.includes("c")) throw new Error();
+ * ```
+ */
+export function targetStrings(target: Target): string[] {
+  const out: string[] = [];
+  mapTargetStrings(target, (s) => {
+    out.push(s);
+    return s;
+  });
+  return out;
+}
+
+/**
+ * A copy of a target with every selector string passed through `fn` (its own, its fallbacks',
+ * its `within` ancestors' at any depth); numbers and points stay as they are.
+ *
+ * @param target a target
+ * @param fn what each string becomes (a template filled from memory)
+ * @returns the new target
+ * @example
+ * ```ts
+ * const t = mapTargetStrings({ text: "{{x}}", within: { id: "{{x}}" } }, (s) => s.replace("{{x}}", "go"));
+ * if (t.text !== "go" || t.within?.id !== "go") throw new Error();
+ * ```
+ */
+export function mapTargetStrings(target: Target, fn: (s: string) => string): Target {
+  const map = (v: unknown): unknown => {
+    if (typeof v === "string") return fn(v);
+    if (Array.isArray(v)) return v.map(map);
+    if (v && typeof v === "object") {
+      const out: Record<string, unknown> = {};
+      for (const [k, x] of Object.entries(v)) out[k] = k === "point" ? x : map(x);
+      return out;
+    }
+    return v;
+  };
+  return map(target) as Target;
 }
 
 /** The playback action type of each capture / trail action kind (same name when absent). */
@@ -405,7 +482,7 @@ export function parseDuration(value: string): number | undefined {
 
 /**
  * The memory keys a plan can use: its memory defaults and every variable one of its templates
- * reads, and the trail's keys without a value (a `pin: null` secret; a template may read a key the
+ * reads (in values and in selectors), and the trail's keys without a value (a `pin: null` secret; a template may read a key the
  * trail never declared). `replay --memory` and `validate --memory` accept exactly these.
  *
  * @param plan the plan
@@ -421,7 +498,9 @@ export function planMemoryKeys(
 ): string[] {
   const known = new Set([...Object.keys(plan.memory ?? {}), ...(plan.unsetMemory ?? [])]);
   for (const a of plan.actions) {
-    for (const t of [a.url, a.text, a.value, a.expected, a.expectedPattern]) {
+    const strings = [a.url, a.text, a.value, a.expected, a.expectedPattern];
+    if (a.target) strings.push(...targetStrings(a.target));
+    for (const t of strings) {
       if (!t?.includes("{{")) continue;
       try {
         for (const key of templateVariables(t)) known.add(key);

@@ -2,8 +2,11 @@
  * The self-healing selector cascade (003 R3) as pure planning plus one resolve loop over any
  * element finder shaped like `Driver.find`.
  *
- * Web: data-testid → aria-label → role + name → id → text → CSS path → coordinates.
+ * Web: data-testid → aria-label → role + name → id → text → class → CSS path → coordinates.
  * Android: id → content description → text → class + index → coordinates.
+ *
+ * A target with a `within` ancestor (a trail's `childOf`) has every level scoped under it, as
+ * Playwright chains locators: no level looks outside it, so healing never leaves the scope.
  *
  * A level only counts when it matches exactly one visible element: an ambiguous level is
  * passed over, never acted on. A level with an index (a trail's `index`) takes the n-th visible
@@ -27,6 +30,37 @@ export interface LookupQuery {
    * the whole XPath, and a finder that reads the parts must find the same elements.
    */
   anchored?: RowAnchored;
+  /**
+   * A lookup scoped under an ancestor ({@linkcode WEB_WITHIN}): `query` is searched for only
+   * inside the elements `scope` matches (a trail's `childOf` that no plain CSS or XPath prefix
+   * can express: a role, a text, an index, a nested parent, several properties).
+   */
+  scoped?: { query: LookupQuery; scope: ScopeLookup };
+}
+
+/**
+ * The lookup strategy of a web lookup scoped under an ancestor (`LookupQuery.scoped`). Only the
+ * Chrome driver answers it; a finder that does not know it refuses it (no match) rather than
+ * dropping the scope.
+ */
+export const WEB_WITHIN = "-cairn within";
+
+/**
+ * An ancestor as the Chrome driver finds it: the elements matching `css` (or, with `aria`, the
+ * puppeteer `aria/` query's elements that also match `css`), inside one of `within`'s elements
+ * when given, that show `text` (a text node inside, whitespace-normalised, ASCII case-insensitive)
+ * and a text `textRegex` matches whole; `index` keeps the n-th of them (document order).
+ */
+export interface ScopeLookup {
+  css?: string;
+  /** `role|name`, as an `aria` lookup's value. */
+  aria?: string;
+  text?: string;
+  textRegex?: string;
+  index?: number;
+  within?: ScopeLookup;
+  /** How messages name it: `role=listitem:has-text("Rose")`, `#list`. */
+  label: string;
 }
 
 /**
@@ -107,10 +141,14 @@ export function anchoredPattern(source: string): RegExp {
   return new RegExp(`^(?:${source})$`, "s");
 }
 
-/** The CSS and XPath of a target's `within` ancestor, when it names a durable property. */
+/**
+ * The CSS and XPath of a target's `within` ancestor, when it is one durable property (a test id,
+ * an aria-label or content description, an id) and nothing else: a prefix any finder reads.
+ */
 function webScope(target: Target): { css: string; xpath: string; label: string } | undefined {
   const w = target.within;
   if (!w) return undefined;
+  if (Object.keys(w).length !== 1) return undefined;
   if (w.testId) {
     return {
       css: `[data-testid=${cssString(w.testId)}]`,
@@ -136,8 +174,78 @@ function webScope(target: Target): { css: string; xpath: string; label: string }
   return undefined;
 }
 
-/** Levels whose lookups can be scoped under an ancestor (not positional, not ARIA). */
+/** Levels whose lookups can be scoped under an ancestor by a CSS / XPath prefix. */
 const SCOPABLE: ReadonlySet<Strategy> = new Set(["test_id", "aria_label", "id", "text"]);
+
+/**
+ * A `within` ancestor as the Chrome driver's scope lookup (see {@linkcode ScopeLookup}); a
+ * row-anchor chain nested in it is read as text filters.
+ *
+ * @param w the ancestor
+ * @returns the scope lookup
+ * @example
+ * ```ts
+ * const s = scopeLookup({ role: "listitem", text: "Rose" });
+ * if (s.aria !== "listitem|" || s.text !== "Rose" || s.label !== 'role=listitem:has-text("Rose")') throw new Error(s.label);
+ * ```
+ */
+export function scopeLookup(w: NonNullable<Target["within"]>): ScopeLookup {
+  if (w.texts) {
+    // a text-only chain (innermost first) as nested text filters, inside its own scope
+    let out: ScopeLookup | undefined = w.within ? scopeLookup(w.within) : undefined;
+    for (const text of [...w.texts].reverse()) {
+      out = {
+        text,
+        label: `${out ? `${out.label} >> ` : ""}:has-text(${JSON.stringify(text)})`,
+        ...(out ? { within: out } : {}),
+      };
+    }
+    return out!;
+  }
+  const css: string[] = [];
+  if (w.cssPath) css.push(`:is(${w.cssPath})`);
+  if (w.id) css.push(`[id=${cssString(w.id)}]`);
+  if (w.testId) css.push(`[data-testid=${cssString(w.testId)}]`);
+  const label = w.ariaLabel ?? w.contentDescription;
+  if (label) css.push(`[aria-label=${cssString(label)}]`);
+  if (w.className) css.push(`[class~=${cssString(w.className)}]`);
+  const parent = w.within ? scopeLookup(w.within) : undefined;
+  const aria = w.role !== undefined || w.name !== undefined
+    ? `${w.role ?? ""}|${w.name ?? ""}`
+    : undefined;
+  const own = [
+    w.cssPath ?? "",
+    w.id !== undefined ? `#${w.id}` : "",
+    w.testId !== undefined ? `[data-testid=${cssString(w.testId)}]` : "",
+    label !== undefined ? `[aria-label=${cssString(label)}]` : "",
+    w.className !== undefined ? `.${w.className}` : "",
+    w.role !== undefined || w.name !== undefined
+      ? `role=${w.role ?? "*"}${w.name !== undefined ? `[name=${cssString(w.name)}]` : ""}`
+      : "",
+    w.text !== undefined ? `:has-text(${JSON.stringify(w.text)})` : "",
+    w.textRegex !== undefined ? `:has-text(/${w.textRegex}/)` : "",
+  ].join("") || "*";
+  const nth = w.index !== undefined ? ` >> nth=${w.index}` : "";
+  return {
+    ...(css.length ? { css: css.join("") } : {}),
+    ...(aria !== undefined ? { aria } : {}),
+    ...(w.text !== undefined ? { text: w.text } : {}),
+    ...(w.textRegex !== undefined ? { textRegex: w.textRegex } : {}),
+    ...(w.index !== undefined ? { index: w.index } : {}),
+    ...(parent ? { within: parent } : {}),
+    label: `${parent ? `${parent.label} >> ` : ""}${own}${nth}`,
+  };
+}
+
+/** A web level whose every lookup is searched for only inside the scope's elements. */
+function withinWebLevel(level: CascadeLevel, scope: ScopeLookup): CascadeLevel {
+  const queries = level.queries.map((q): LookupQuery => ({
+    using: WEB_WITHIN,
+    value: q.value,
+    scoped: { query: q, scope },
+  }));
+  return { ...level, selector: `${scope.label} >> ${level.selector}`, queries };
+}
 
 /** A web level rewritten to look only inside the scope's element. */
 function scopeWebLevel(
@@ -346,6 +454,15 @@ function webLevels(target: Omit<Target, "alternatives" | "point">): CascadeLevel
       pattern: target.textRegex,
     });
   }
+  if (target.className) {
+    // a class (a hand-written `{ className: add, index: 2 }`): its index is its own, as Android's
+    levels.push({
+      strategy: "class_index",
+      selector: `.${target.className}`,
+      queries: [{ using: "css", value: `[class~=${cssString(target.className)}]` }],
+      ...(target.index !== undefined ? { nth: target.index } : {}),
+    });
+  }
   if (target.xpath) {
     levels.push({
       strategy: "xpath",
@@ -358,12 +475,26 @@ function webLevels(target: Omit<Target, "alternatives" | "point">): CascadeLevel
     if (clean.trim()) levels.push(css("css_path", clean));
   }
   const rows = target.within?.texts;
-  return withNth(
-    rows
-      ? anchoredWebLevels(levels, target, rows)
-      : scoped(levels, target, webScope, scopeWebLevel),
-    target,
-  ).map((l) => l.nth === undefined ? l : { ...l, selector: `${l.selector} >> nth=${l.nth}` });
+  let planned: CascadeLevel[];
+  if (rows) {
+    planned = anchoredWebLevels(levels, target, rows);
+    // rows inside a scope (`{ text: Add, childOf: { text: Rose, childOf: { id: list } } }`)
+    const outer = target.within?.within;
+    if (outer) planned = planned.map((l) => withinWebLevel(l, scopeLookup(outer)));
+  } else if (target.within && webScope(target)) {
+    // one durable property: a CSS / XPath prefix where it fits, the driver's scope elsewhere
+    const prefix = webScope(target)!;
+    const scope = scopeLookup(target.within);
+    planned = levels.map((l) =>
+      SCOPABLE.has(l.strategy) ? scopeWebLevel(l, prefix) : withinWebLevel(l, scope)
+    );
+  } else if (target.within) {
+    const scope = scopeLookup(target.within);
+    planned = levels.map((l) => withinWebLevel(l, scope));
+  } else planned = levels;
+  return withNth(planned, target).map((l) =>
+    l.nth === undefined ? l : { ...l, selector: `${l.selector} >> nth=${l.nth}` }
+  );
 }
 
 /**
@@ -519,8 +650,9 @@ function anchoredWebLevels(
 }
 
 /**
- * With a `within` ancestor: the scoped form of every scopable level first (a parent-scoped
- * selector is ambiguous without its parent), then the unscoped levels as fallbacks.
+ * With a `within` ancestor: every level scoped under it. Scopes chain strictly, as Playwright's
+ * `locator(parent).locator(child)`: no level looks outside the parent, so healing never lands
+ * on an element in another scope.
  */
 function scoped<S>(
   levels: CascadeLevel[],
@@ -530,11 +662,7 @@ function scoped<S>(
 ): CascadeLevel[] {
   const scope = scopeOf(target);
   if (scope === undefined) return levels;
-  const inside = levels.filter((l) =>
-    SCOPABLE.has(l.strategy) || l.strategy === "content_description" || l.strategy === "class_index"
-  )
-    .map((l) => rewrite(l, scope));
-  return [...inside, ...levels];
+  return levels.map((l) => rewrite(l, scope));
 }
 
 /**
@@ -751,6 +879,11 @@ export interface TriedLevel {
   strategy: Strategy;
   selector: string;
   matches: number;
+  /**
+   * How many visible elements a level refused by the verifier matched (`matches` stays 0: it
+   * picked none), for the failure message.
+   */
+  found?: number;
   hidden?: number;
   /**
    * Why the level picked nothing though it matched: the verifier refused its one match, or its
@@ -792,11 +925,17 @@ export function describeTried(tried: readonly TriedLevel[]): string {
       t.invalid !== undefined
         ? `invalid selector (${t.invalid})`
         : t.refused !== undefined
-        ? `${t.matches} (${t.refused})`
+        ? `${t.found ?? t.matches} (${t.refused})`
         : t.matches
     }`
   ).join("; ");
 }
+
+/**
+ * The error code a finder throws when the ancestor of a scoped lookup ({@linkcode WEB_WITHIN})
+ * matches no element: its message names the ancestor, and the level reports it.
+ */
+export const SCOPE_NOT_FOUND = "scope_not_found";
 
 /** Levels that match by position, not identity: their one match is verified before use. */
 export const WEAK: ReadonlySet<Strategy> = new Set(["css_path", "xpath"]);
@@ -931,6 +1070,10 @@ export async function resolveTarget(
         const why = invalidSelector(err);
         if (why !== undefined) unread++;
         invalid ??= why;
+        // the parent of a scoped lookup matched nothing: the message names it
+        if ((err as { code?: unknown } | null)?.code === SCOPE_NOT_FOUND) {
+          short ??= err instanceof Error ? err.message : String(err);
+        }
         found = [];
       }
       const m = pickMatch(level, found);
@@ -944,6 +1087,7 @@ export async function resolveTarget(
             strategy: level.strategy,
             selector: level.selector,
             matches: 0,
+            found: m.visible.length,
             refused: verdict,
           });
           visibleCount = -1;
@@ -953,7 +1097,7 @@ export async function resolveTarget(
         return { level, element: m.element, healed: i > 0, tried, sawHidden, unreadable };
       }
       // Too few for the index, or ambiguous: a looser lookup would only match more.
-      short = m.short;
+      if (m.short !== undefined || m.visible.length > 0) short = m.short;
       if (visibleCount > 0) break;
     }
     if (visibleCount < 0) continue; // refused by the verifier, already listed

@@ -8,6 +8,7 @@ import {
   resolveTarget,
   sanitizeCssPath,
   textQueries,
+  WEB_WITHIN,
   webCascade,
   xpathString,
 } from "./cascade.ts";
@@ -128,9 +129,9 @@ Deno.test("resolveTarget() skips ambiguous and hidden levels and counts what eac
   assertEquals(res.tried.map((t) => t.matches), [0, 2, 1]);
 });
 
-Deno.test("webCascade() scopes lookups to a within ancestor first, then tries them unscoped", () => {
+Deno.test("webCascade() scopes every lookup to a within ancestor, never unscoped (locators chain strictly)", () => {
   const levels = webCascade({ testId: "buy", text: "Buy", within: { testId: "deal" } }, "flexible");
-  assertEquals(levels.map((l) => l.strategy), ["test_id", "text", "test_id", "text"]);
+  assertEquals(levels.map((l) => l.strategy), ["test_id", "text"]);
   assertEquals(levels[0]!.queries, [{
     using: "css",
     value: '[data-testid="deal"] [data-testid="buy"]',
@@ -140,6 +141,17 @@ Deno.test("webCascade() scopes lookups to a within ancestor first, then tries th
   assertEquals(webCascade({ id: "x", within: { id: "card" } }, "strict")[0]!.queries, [
     { using: "css", value: '[id="card"] [id="x"]' },
   ]);
+  // a level no prefix can scope (a role + name), and a parent no prefix can express, go to the
+  // driver as scoped lookups
+  const role = webCascade({ role: "button", name: "Add", within: { id: "card" } });
+  assertEquals(role.map((l) => l.selector), ['#card >> role=button[name="Add"]']);
+  assertEquals(role[0]!.queries[0]!.using, WEB_WITHIN);
+  const general = webCascade({ text: "Add", within: { role: "listitem", text: "Rose" } });
+  assertEquals(general.map((l) => l.selector), ['role=listitem:has-text("Rose") >> text=Add']);
+  assertEquals(general[0]!.queries[0]!.scoped, {
+    query: general[0]!.queries[0]!.scoped!.query,
+    scope: { aria: "listitem|", text: "Rose", label: 'role=listitem:has-text("Rose")' },
+  });
 });
 
 Deno.test("webCascade() turns textRegex into an anchored pattern level and index into nth", () => {
@@ -157,7 +169,7 @@ Deno.test("androidCascade() scopes levels under a parent with UiSelector.childSe
     textRegex: "\\d+ items",
     within: { contentDescription: "cart" },
   }, "flexible");
-  assertEquals(levels.map((l) => l.strategy), ["id", "text", "id", "text"]);
+  assertEquals(levels.map((l) => l.strategy), ["id", "text"]);
   assertEquals(levels[0]!.queries[0], {
     using: "-android uiautomator",
     value:
@@ -309,11 +321,10 @@ Deno.test("webCascade() follows a trail's selector order; an index and childOf q
     ["aria_label", '[aria-label="Email"]', undefined],
     ["test_id", '[data-testid="field"] >> nth=0', 0],
     ["id", '[data-testid="form"] >> #email', undefined],
-    ["id", "#email", undefined],
     ["role_name", "role=textbox >> nth=1", 1],
     ["coordinates", "xy=5,6", undefined],
   ]);
-  assertEquals(levels[4]!.queries, [{ using: "aria", value: "textbox|" }]);
+  assertEquals(levels[3]!.queries, [{ using: "aria", value: "textbox|" }]);
   // Strict keeps the trail's first selector only.
   const strict = webCascade({
     testId: "field",

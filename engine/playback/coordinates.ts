@@ -134,15 +134,24 @@ function norm(s: string | undefined): string {
  *   alone never overrules identity (a renamed or unnamed element fails rather than risk a wrong
  *   one).
  *
+ * A selector's own unique match (`matched`: a CSS path or XPath that found exactly this element)
+ * is no guess: when the recording knows neither a role nor a name (a hand-written
+ * `{ cssPath: "#order" }`) there is nothing to contradict, and any element is taken, as
+ * Playwright's `locator('#order')` takes it. A read or an assertion (`read`) takes any role: it
+ * acts on nothing, and a paragraph is what it reads.
+ *
  * @param screen the current screen
  * @param point the center of the candidate element
  * @param target what the recording knows of the element
+ * @param options `matched`: the element is a selector's one match (not a bare point); `read`: the
+ *   action only reads or asserts
  * @returns `{ ok: true, node }` (the node taken for the recorded one) or `{ ok: false, reason }`
  */
 export function checkPointTarget(
   screen: Screen,
   point: Point,
   target: Target,
+  options: { matched?: boolean; read?: boolean } = {},
 ): { ok: true; role?: string; node: UiNode } | { ok: false; reason: string } {
   const hit = nodeAt(screen, point);
   if (!hit) return { ok: false, reason: `no element at (${point.x}, ${point.y})` };
@@ -163,8 +172,13 @@ export function checkPointTarget(
     }
     return { ok: true, role: roleOf(hit.node), node: hit.node };
   }
+  if (options.matched && !target.role && recordedNames(target).length === 0) {
+    return { ok: true, role: roleOf(hit.node), node: hit.node };
+  }
   let node: UiNode | undefined;
-  if (target.role) {
+  if (options.read) {
+    node = (target.role ? chain.find((n) => roleOf(n) === target.role) : undefined) ?? hit.node;
+  } else if (target.role) {
     node = chain.find((n) => roleOf(n) === target.role);
     if (!node) {
       return {

@@ -12,7 +12,7 @@
  * @module
  */
 import { type Selector, textAnchors, type Trail, type TrailAction } from "../trail.ts";
-import type { PlaybackAction, PlaybackPlan, Target } from "./actions.ts";
+import type { PlaybackAction, PlaybackPlan, Target, Within } from "./actions.ts";
 import { parseDuration, PLAYBACK_TYPE_OF_KIND } from "./actions.ts";
 
 /**
@@ -63,31 +63,114 @@ function mergeSelectors(selectors: readonly Selector[]): Target {
     if (s.cssPath && !t.cssPath) t.cssPath = s.cssPath;
     if (s.xy && !t.point) t.point = { x: s.xy[0], y: s.xy[1] };
     if (s.textRegex && !t.textRegex) t.textRegex = s.textRegex;
-    if (s.childOf && !t.within) {
-      const texts = textAnchors(s);
-      const within = texts ? { texts } : withinOf(s.childOf);
-      if (within) t.within = within;
-    }
+    if (s.childOf && !t.within) t.within = withinOf(s.childOf);
   }
   return t;
 }
 
 /**
- * A trail's `childOf` as the ancestor the cascade scopes its lookups to: the parent's durable
- * properties (test id, aria-label / content description, id); undefined when it has none.
+ * A trail's `childOf` as the ancestor the cascade scopes its lookups to: every property of the
+ * parent (and its own `childOf`, nested); the innermost text-only parents are row anchors
+ * (`texts`), scoped by the parents around them (`within`).
  */
-function withinOf(parent: Selector): NonNullable<Target["within"]> | undefined {
-  const w: NonNullable<Target["within"]> = {};
-  if (parent.testId) w.testId = parent.testId;
-  if (parent.ariaLabel) w.ariaLabel = parent.ariaLabel;
-  if (parent.contentDescription) w.contentDescription = parent.contentDescription;
-  if (parent.id) w.id = parent.id;
-  return Object.keys(w).length > 0 ? w : undefined;
+function withinOf(parent: Selector): Within {
+  // the innermost text-only parents are row anchors, inside whatever scope lies around them
+  const texts: string[] = [];
+  let p: Selector | undefined = parent;
+  for (
+    ;
+    p && p.text && Object.keys(p).every((k) => k === "text" || k === "childOf");
+    p = p.childOf
+  ) {
+    texts.push(p.text);
+  }
+  if (texts.length > 0) return p ? { texts, within: withinOf(p) } : { texts };
+  const w: Within = {};
+  for (const key of WITHIN_KEYS) {
+    const v = parent[key];
+    if (v !== undefined && v !== "") (w as Record<string, unknown>)[key] = v;
+  }
+  if (parent.childOf) w.within = withinOf(parent.childOf);
+  return w;
 }
 
-function convert(a: TrailAction, label: string, stepIndex: number): PlaybackAction[] {
+/** The parent properties a `within` carries as they are. */
+const WITHIN_KEYS = [
+  "testId",
+  "ariaLabel",
+  "contentDescription",
+  "id",
+  "role",
+  "name",
+  "text",
+  "textRegex",
+  "className",
+  "cssPath",
+  "index",
+] as const;
+
+/**
+ * Why a selector's `childOf` (at any depth) cannot scope a lookup on a platform, or undefined:
+ * a parent is found by its properties, so a point (`xy`, `viewport`) names none; Android scopes
+ * only under an id, test id, content description or aria-label parent (a `childSelector`) or a
+ * text-only chain (row anchors), one property and one level.
+ *
+ * @param sel a selector of an action
+ * @param platform where the trail plays
+ * @returns the field path below the selector (`childOf.role`) and why, or undefined
+ * @example
+ * ```ts
+ * if (childOfProblem({ text: "Add", childOf: { role: "listitem" } }, "web") !== undefined) throw new Error();
+ * if (childOfProblem({ text: "Add", childOf: { role: "listitem" } }, "android")?.field !== "childOf.role") throw new Error();
+ * ```
+ */
+export function childOfProblem(
+  sel: Selector,
+  platform: string,
+): { field: string; message: string } | undefined {
+  if (!sel.childOf) return undefined;
+  let path = "childOf";
+  for (let p: Selector | undefined = sel.childOf; p; p = p.childOf) {
+    for (const k of ["xy", "viewport"] as const) {
+      if (p[k] !== undefined) {
+        return {
+          field: `${path}.${k}`,
+          message: "a parent is found by its properties, not by a point: give its id, text, …",
+        };
+      }
+    }
+    if (p.childOf) path += ".childOf";
+  }
+  if (platform !== "android" || textAnchors(sel)) return undefined;
+  const parent = sel.childOf;
+  const keys = Object.keys(parent);
+  const scoping = ["id", "testId", "contentDescription", "ariaLabel"];
+  const other = keys.find((k) => !scoping.includes(k));
+  if (other === undefined && keys.length === 1) return undefined;
+  const field = other ?? keys[1]!;
+  return {
+    field: `childOf.${field}`,
+    message:
+      "on Android a childOf scopes under one id, testId, contentDescription or ariaLabel, or is a text-only row anchor",
+  };
+}
+
+function convert(
+  a: TrailAction,
+  label: string,
+  stepIndex: number,
+  at: { source: string; platform: string; path: string },
+): PlaybackAction[] {
   const type = PLAYBACK_TYPE_OF_KIND[a.kind] ?? a.kind;
   const selectors = [...(a.selector ? [a.selector] : []), ...(a.selectors ?? [])];
+  selectors.forEach((sel, k) => {
+    const problem = childOfProblem(sel, at.platform);
+    if (!problem) return;
+    const where = a.selector ? (k === 0 ? "selector" : `selectors.${k - 1}`) : `selectors.${k}`;
+    throw new SyntaxError(
+      `${at.source}: ${at.path}.${where}.${problem.field}: ${problem.message}`,
+    );
+  });
   const viewport = selectors.find((s) => s.viewport)?.viewport;
   const action: PlaybackAction = { type, label, stepIndex };
   if (selectors.length > 0) action.target = targetFromTrailSelectors(selectors);
@@ -114,6 +197,8 @@ function convert(a: TrailAction, label: string, stepIndex: number): PlaybackActi
  * @param trail a parsed trail (`parseTrail` of `engine/trail.ts`)
  * @param options the file it came from
  * @returns the plan: one action per recorded action (repeats expanded)
+ * @throws {SyntaxError} naming the file and field when a `childOf` cannot scope a lookup on the
+ *   trail's platform ({@linkcode childOfProblem}): it is refused, never dropped
  * @example
  * ```ts
  * const plan = trailToPlan({ config: { platform: "web" }, trail: [{ step: "Go", recording: [{ kind: "tap", selector: { id: "go" } }] }] });
@@ -127,8 +212,13 @@ export function trailToPlan(trail: Trail, options: { file?: string } = {}): Play
       actions.push({ type: "agent_step", label: step.step, stepIndex });
       return;
     }
-    for (const a of step.recording) {
-      for (const action of convert(a, step.step, stepIndex)) {
+    for (const [j, a] of step.recording.entries()) {
+      const at = {
+        source: options.file ?? "trail",
+        platform: trail.config.platform ?? "web",
+        path: `trail.${stepIndex}.recording.${j}.${a.kind}`,
+      };
+      for (const action of convert(a, step.step, stepIndex, at)) {
         if (step.selectorMode) action.selectorMode = step.selectorMode;
         actions.push(action);
       }
