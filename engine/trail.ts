@@ -551,7 +551,6 @@ const SELECTOR_TEXT_KEYS = [
 /** Why a selector could never match, with the path of the field below it, or undefined. */
 function selectorProblem(
   s: Selector,
-  web: boolean,
 ): { field: string; message: string } | undefined {
   for (let sel: Selector | undefined = s, at = ""; sel; sel = sel.childOf, at += "childOf.") {
     for (const k of SELECTOR_TEXT_KEYS) {
@@ -561,23 +560,8 @@ function selectorProblem(
       const why = regexProblem(sel.textRegex);
       if (why) return { field: `${at}textRegex`, message: why };
     }
-    if (web && sel.className !== undefined) {
-      return {
-        field: `${at}className`,
-        message: `Android and iOS only; on the web use cssPath: ${
-          JSON.stringify(cssClass(sel.className))
-        }`,
-      };
-    }
   }
   return undefined;
-}
-
-/** `.a.b` for the class names `a b` (an identifier as is, another escaped). */
-function cssClass(className: string): string {
-  return className.trim().split(/\s+/).map((c) =>
-    "." + (/^-?[A-Za-z_][\w-]*$/.test(c) ? c : c.replace(/[^\w-]/g, (x) => `\\${x}`))
-  ).join("");
 }
 
 /** Why a pattern is not a regular expression (its templates read as text), or undefined. */
@@ -604,7 +588,7 @@ function unrunnable(a: TrailAction, web: boolean): { field?: string; message: st
     ...(a.selectors ?? []).map((s, i) => [`selectors.${i}`, s] as [string, Selector]),
   ];
   for (const [at, s] of selectors) {
-    const problem = selectorProblem(s, web);
+    const problem = selectorProblem(s);
     if (problem) return { field: `${at}.${problem.field}`, message: problem.message };
   }
   for (const f of TEMPLATE_FIELDS) {

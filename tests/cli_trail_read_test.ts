@@ -172,27 +172,6 @@ Deno.test("replay: selector keys beside an action's own fields say to put them u
   ]);
 });
 
-Deno.test("replay: className in a web trail is refused as Android and iOS only, with the cssPath to use", async () => {
-  await check([
-    {
-      name: "className with an index",
-      text: HEAD + "      - click: { className: add, index: 2 }\n",
-      where:
-        /: trail\.0\.recording\.0\.click\.selector\.className: Android and iOS only; on the web use cssPath: "\.add"$/,
-    },
-    {
-      name: "className in a childOf of a trail with no platform (played on the web)",
-      text: HEAD.replace("  platform: web\n", "") +
-        "      - click: { text: Add, childOf: { className: row } }\n",
-      where: /: trail\.0\.recording\.0\.click\.selector\.childOf\.className: Android and iOS only/,
-    },
-    {
-      name: "control: the cssPath it suggests",
-      text: HEAD + '      - click: { cssPath: ".add", index: 2 }\n',
-    },
-  ]);
-});
-
 Deno.test("replay: YAML that would exhaust the reader is refused with one line naming the file", async () => {
   const laughs = "a: &a [x, x, x, x, x, x, x, x, x, x]\n" +
     [..."bcdefghij"].map((n, i) =>

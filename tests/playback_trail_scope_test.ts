@@ -91,7 +91,7 @@ Deno.test("playback in Chromium resolves childOf, index and textRegex selectors 
     ]);
     assertEquals(
       report.results[1]!.description,
-      "click [data-testid=deal-card] >> [data-testid=buy]",
+      'click [data-testid="deal-card"] >> [data-testid=buy]',
     );
     assertEquals(
       await driver.page.evaluate(() => (globalThis as unknown as { __log: string[] }).__log),

@@ -89,7 +89,7 @@ Deno.test("describeAction() names Android targets as Appium does, web targets as
     [
       { type: "click", target: { testId: "buy", within: { testId: "deal-card", id: "deal" } } },
       "web",
-      "click [data-testid=deal-card] >> [data-testid=buy]",
+      'click #deal[data-testid="deal-card"] >> [data-testid=buy]',
     ],
     [
       { type: "type", target: { id: "qty", within: { ariaLabel: "Cart" } } },
