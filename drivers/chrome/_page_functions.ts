@@ -344,3 +344,61 @@ export function anchoredPiercingInPage(root: Node, payload: string): Element[] {
   visit(root instanceof Document ? root.documentElement : root, 0);
   return out;
 }
+
+/**
+ * Hides the characters of every filled password field (Chrome draws one dot a character, so a
+ * screenshot would show the password's length) until the returned function is called: a
+ * constructed style sheet adopted by each document and open shadow root (same-origin frames
+ * included) that holds one, making the text, its selection and the caret transparent. No DOM
+ * node is added and color takes no room, so the page sees no mutation, input or layout shift.
+ *
+ * @returns the undo (it drops the adopted sheets), or null when no password field holds a value
+ */
+export function maskPasswordsInPage(): (() => void) | null {
+  const PASSWORD = 'input[type="password" i]';
+  // :is() takes its most specific argument's weight: three ids beat a page's own !important rule
+  const FIELD = `:is(${PASSWORD}, #cairn-mask#cairn-mask#cairn-mask)`;
+  const HIDE = "color: transparent !important; -webkit-text-fill-color: transparent !important;" +
+    " text-shadow: none !important; caret-color: transparent !important;";
+  const css = `${FIELD} { ${HIDE} } ${FIELD}::selection { ${HIDE} background: transparent ` +
+    "!important; }";
+  const undo: (() => void)[] = [];
+  const sheets = new Map<Document, CSSStyleSheet>();
+  const visit = (root: Document | ShadowRoot, depth: number) => {
+    if (depth > 32) return;
+    const doc = root instanceof Document ? root : root.ownerDocument;
+    const filled = [...root.querySelectorAll<HTMLInputElement>(PASSWORD)].some((i) =>
+      i.value !== ""
+    );
+    if (filled && doc.defaultView) {
+      let sheet = sheets.get(doc);
+      if (!sheet) {
+        sheet = new doc.defaultView.CSSStyleSheet();
+        sheet.replaceSync(css);
+        sheets.set(doc, sheet);
+      }
+      const own = sheet;
+      root.adoptedStyleSheets = [...root.adoptedStyleSheets, own];
+      undo.push(() => {
+        root.adoptedStyleSheets = root.adoptedStyleSheets.filter((s) => s !== own);
+      });
+    }
+    const walker = doc.createTreeWalker(root, NodeFilter.SHOW_ELEMENT);
+    for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+      const el = n as Element;
+      if (el.shadowRoot) visit(el.shadowRoot, depth + 1);
+      if (el.tagName === "IFRAME") {
+        let inner: Document | null = null;
+        try {
+          inner = (el as HTMLIFrameElement).contentDocument;
+        } catch { /* another origin */ }
+        if (inner) visit(inner, depth + 1);
+      }
+    }
+  };
+  visit(document, 0);
+  if (undo.length === 0) return null;
+  return () => {
+    for (const u of undo) u();
+  };
+}

@@ -37,6 +37,7 @@ import {
   checkedAtInPage,
   type ElementFacts,
   elementFactsInPage,
+  maskPasswordsInPage,
   selectAtInPage,
   selectFocusedTextInPage,
   waitQuietInPage,
@@ -65,6 +66,9 @@ const LOAD_GRACE_MS = 1_000; // 003 R6: no load within 1 s → check DOM stabili
 const DOM_QUIET_MS = 500; // 003 R6: no mutation for 500 ms counts as settled
 /** How long closing waits for the tab it opened in a remote browser to close. */
 const OPENED_CLOSE_MS = 3_000;
+/** The expression that hides filled password fields for a screenshot, and its handles' group. */
+const MASK_PASSWORDS = `(${maskPasswordsInPage.toString()})()`;
+const MASK_GROUP = "cairn-screenshot-mask";
 /** Dialogs kept between two {@linkcode ChromeDriver.takeDialogs} calls (the latest). */
 const MAX_DIALOGS = 20;
 
@@ -212,13 +216,41 @@ export class ChromeDriver implements Driver {
     };
   }
 
+  /**
+   * A PNG of the viewport. Filled password fields are drawn empty (their dots would show the
+   * password's length): their text is made transparent for the capture, then restored.
+   */
   async screenshot(): Promise<Uint8Array> {
     const cdp = await this.cdp();
-    const { data } = await this.#wrap(
-      "take a screenshot",
-      cdp.send("Page.captureScreenshot", { format: "png" }),
-    );
+    const { data } = await this.#wrap("take a screenshot", this.#maskedCapture(cdp));
     return Uint8Array.from(atob(data), (c) => c.charCodeAt(0));
+  }
+
+  /** `Page.captureScreenshot` with {@linkcode maskPasswordsInPage} in force around it. */
+  async #maskedCapture(cdp: CDPSession): Promise<{ data: string }> {
+    const mask = () =>
+      cdp.send("Runtime.evaluate", { expression: MASK_PASSWORDS, objectGroup: MASK_GROUP });
+    // a document being replaced has no context for a moment: try once more, then take no
+    // screenshot rather than one that may show a password's length
+    const { result, exceptionDetails } = await mask().catch(async () => {
+      await sleep(50);
+      return await mask();
+    });
+    if (exceptionDetails) {
+      throw new Error(`cannot hide the password fields: ${exceptionDetails.text}`);
+    }
+    const undo = result.objectId;
+    try {
+      return await cdp.send("Page.captureScreenshot", { format: "png" });
+    } finally {
+      if (undo) {
+        await cdp.send("Runtime.callFunctionOn", {
+          objectId: undo,
+          functionDeclaration: "function () { this(); }",
+        }).catch(() => {}); // the document is gone: nothing left to restore
+        cdp.send("Runtime.releaseObjectGroup", { objectGroup: MASK_GROUP }).catch(() => {});
+      }
+    }
   }
 
   async tap(point: Point): Promise<void> {
