@@ -33,8 +33,10 @@ function rnLogin(text: string): string {
 
 /** Facebook's login screen with `text` in its (empty, hint-less) password field. */
 function facebook(text: string): string {
-  const out = FACEBOOK.replace(/text=""( content-desc="Contraseña,"[^>]*password="true")/, (_, r) =>
-    `text="${text}"${r}`);
+  const out = FACEBOOK.replace(
+    /text=""( content-desc="Contraseña,"[^>]*password="true")/,
+    (_, r) => `text="${text}"${r}`,
+  );
   assert(out !== FACEBOOK, "the corpus password field was not found");
   return out;
 }
