@@ -57,10 +57,11 @@ async function rectOf(driver: ChromeDriver, selector: string): Promise<Rect> {
  * Types `password` into login.html's password field in a blaze session, then snapshots; hands
  * back the last stored screenshot and the rects of the field and its label's text.
  */
-async function blazeShot(password: string): Promise<{
+async function blazeShot(password: string, card = "", note = ""): Promise<{
   png: Uint8Array;
   field: Rect;
   label: Rect;
+  email: Rect;
   pageColor: string;
   adopted: number;
 }> {
@@ -76,8 +77,15 @@ async function blazeShot(password: string): Promise<{
     const snap = (await s.call("snapshot", {})).output;
     const typed = await s.call("type", { ref: refIn(snap, "Password"), text: password });
     assert(typed.ok, typed.error);
+    const fields = [["Email", "ada@example.com"], ["Card number", card], ["Secret note", note]];
+    for (const [label, text] of fields as [string, string][]) {
+      if (text === "") continue;
+      const r = await s.call("type", { ref: refIn(snap, label), text });
+      assert(r.ok, r.error);
+    }
     assert((await s.call("snapshot", {})).ok);
     const field = await rectOf(driver, "#password");
+    const email = await rectOf(driver, "#email");
     // the label's own text ("Password") sits left of the field
     const label = { x: 24, y: field.y, w: field.x - 24, h: field.h };
     const after = await driver.page.evaluate(() => ({
@@ -92,7 +100,7 @@ async function blazeShot(password: string): Promise<{
       }
     }
     assert(png, "no screenshot stored");
-    return { png, field, label, ...after };
+    return { png, field, label, email, ...after };
   } finally {
     await driver.close();
     await server.close();
@@ -114,6 +122,8 @@ Deno.test("BlazeSession's stored screenshots show the same password field whatev
   // and so is the whole picture: the label and the other fields are drawn as they were
   assert(a.data.every((v, i) => v === b.data[i]), "the screenshots differ outside the field");
   assert(darkPixels(a, short.label) > 20, "the label is not drawn");
+  // the email field's value is still drawn
+  assert(darkPixels(a, short.email) > 20, "the email is not drawn");
   // the page is as it was: its own text color, no style sheet left behind
   for (const run of [short, long]) {
     assertEquals(run.pageColor, "rgb(0, 0, 0)");
@@ -199,4 +209,11 @@ Deno.test("ChromeDriver.screenshot hides the characters of password fields in sh
     await server.close();
     await Deno.remove(dir, { recursive: true });
   }
+});
+
+Deno.test("BlazeSession's stored screenshots show no card number or data-sensitive field's text: the same picture whatever was typed", async () => {
+  const one = await blazeShot("abc", "4111111111111111", "first note");
+  const two = await blazeShot("abc", "5500000000000004", "another secret note");
+  const [a, b] = [await decode(one.png), await decode(two.png)];
+  assert(a.data.every((v, i) => v === b.data[i]), "the screenshots differ");
 });

@@ -37,7 +37,7 @@ import {
   checkedAtInPage,
   type ElementFacts,
   elementFactsInPage,
-  maskPasswordsInPage,
+  maskSecretFieldsInPage,
   selectAtInPage,
   selectFocusedTextInPage,
   waitQuietInPage,
@@ -66,8 +66,8 @@ const LOAD_GRACE_MS = 1_000; // 003 R6: no load within 1 s → check DOM stabili
 const DOM_QUIET_MS = 500; // 003 R6: no mutation for 500 ms counts as settled
 /** How long closing waits for the tab it opened in a remote browser to close. */
 const OPENED_CLOSE_MS = 3_000;
-/** The expression that hides filled password fields for a screenshot, and its handles' group. */
-const MASK_PASSWORDS = `(${maskPasswordsInPage.toString()})()`;
+/** The expression that hides filled secret fields for a screenshot, and its handles' group. */
+const MASK_SECRET_FIELDS = `(${maskSecretFieldsInPage.toString()})()`;
 const MASK_GROUP = "cairn-screenshot-mask";
 /** Dialogs kept between two {@linkcode ChromeDriver.takeDialogs} calls (the latest). */
 const MAX_DIALOGS = 20;
@@ -218,7 +218,8 @@ export class ChromeDriver implements Driver {
 
   /**
    * A PNG of the viewport. Filled password fields are drawn empty (their dots would show the
-   * password's length): their text is made transparent for the capture, then restored.
+   * password's length), as are card number and other sensitive fields (their text is a
+   * secret): their text is made transparent for the capture, then restored.
    */
   async screenshot(): Promise<Uint8Array> {
     const cdp = await this.cdp();
@@ -226,18 +227,18 @@ export class ChromeDriver implements Driver {
     return Uint8Array.from(atob(data), (c) => c.charCodeAt(0));
   }
 
-  /** `Page.captureScreenshot` with {@linkcode maskPasswordsInPage} in force around it. */
+  /** `Page.captureScreenshot` with {@linkcode maskSecretFieldsInPage} in force around it. */
   async #maskedCapture(cdp: CDPSession): Promise<{ data: string }> {
     const mask = () =>
-      cdp.send("Runtime.evaluate", { expression: MASK_PASSWORDS, objectGroup: MASK_GROUP });
+      cdp.send("Runtime.evaluate", { expression: MASK_SECRET_FIELDS, objectGroup: MASK_GROUP });
     // a document being replaced has no context for a moment: try once more, then take no
-    // screenshot rather than one that may show a password's length
+    // screenshot rather than one that may show a secret
     const { result, exceptionDetails } = await mask().catch(async () => {
       await sleep(50);
       return await mask();
     });
     if (exceptionDetails) {
-      throw new Error(`cannot hide the password fields: ${exceptionDetails.text}`);
+      throw new Error(`cannot hide the secret fields: ${exceptionDetails.text}`);
     }
     const undo = result.objectId;
     try {
