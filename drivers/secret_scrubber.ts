@@ -33,6 +33,8 @@ const XML_CONTENT_ATTR =
   /(\s(?:text|content-desc|hint|tooltip-text|state-description|value|label|placeholderValue)=")([^"]*)(")/g;
 /** An XML start tag of a password field (`password="true"`), up to the end of the tag. */
 const XML_PASSWORD_TAG = /<[^<>]*\spassword="true"[^<>]*>/g;
+/** An iOS secure text field's start tag, up to the end of the tag. */
+const XML_SECURE_TAG = /<XCUIElementTypeSecureTextField\b[^<>]*>/g;
 /** A password field's text that shows only mask characters: the platform hid the value. */
 const MASKED = /^[\u2022\u25CF\u00B7*]*$/;
 
@@ -207,7 +209,13 @@ export class SecretScrubber {
    * @returns the bytes to store
    */
   hierarchy(bytes: Uint8Array, mediaType: string): Uint8Array {
-    if (this.#secrets.size === 0) return bytes;
+    if (this.#secrets.size === 0) {
+      // no secret to look for, but a masked password field still shows the password's length
+      if (!mediaType.includes("xml")) return bytes;
+      const text = new TextDecoder().decode(bytes);
+      const out = redactPasswordFields(text, false);
+      return out === text ? bytes : new TextEncoder().encode(out);
+    }
     const text = new TextDecoder().decode(bytes);
     if (mediaType.includes("json")) {
       let parsed: unknown;
@@ -219,26 +227,13 @@ export class SecretScrubber {
       return new TextEncoder().encode(JSON.stringify(this.hierarchyJson(parsed)));
     }
     if (mediaType.includes("xml")) {
-      // a password field's text is its value unless the platform masked it or shows the hint
-      // there (an unmasked value, or one with its last character shown, is hidden whole, as a
-      // web hierarchy's sensitive values are)
-      const out = text
-        .replace(XML_PASSWORD_TAG, (tag) => {
-          const hint = tag.match(/\shint="([^"]*)"/)?.[1];
-          const showingHint = /\sshowing-hint="true"/.test(tag);
-          return tag.replace(
-            /(\stext=")([^"]*)(")/,
-            (all, open: string, v: string, close: string) =>
-              MASKED.test(xmlUnescape(v)) || v === hint || showingHint
-                ? all
-                : open + REDACTED + close,
-          );
-        })
-        .replace(
-          XML_CONTENT_ATTR,
-          (_, open: string, v: string, close: string) =>
-            open + xmlEscape(this.text(xmlUnescape(v))) + close,
-        );
+      const out = redactPasswordFields(text, true)
+        .replace(XML_CONTENT_ATTR, (all, open: string, v: string, close: string) => {
+          // an attribute with no secret in it is kept byte for byte (`&#983536;` stays as is)
+          const plain = xmlUnescape(v);
+          const scrubbed = this.text(plain);
+          return scrubbed === plain ? all : open + xmlEscape(scrubbed) + close;
+        });
       return new TextEncoder().encode(out);
     }
     return new TextEncoder().encode(this.opaque(text));
@@ -391,6 +386,33 @@ function redactSensitiveValues(h: unknown): void {
   });
 }
 
+/**
+ * A page source with the text of every filled password field (Android `password="true"`, iOS
+ * `XCUIElementTypeSecureTextField`) as `[redacted]`: a masked text (`••••`, one mask character
+ * a character) always, as it shows the password's length; an unmasked one when `unmasked`
+ * (a secret is known: the value, or one with its last character shown, is hidden whole, as a
+ * web hierarchy's sensitive values are). An empty field, and one showing its hint (Android
+ * `hint`, `showing-hint="true"`; iOS `placeholderValue`), are kept.
+ */
+function redactPasswordFields(xml: string, unmasked: boolean): string {
+  const redact = (tag: string, attr: "text" | "value", hintAttr: string, showing: boolean) => {
+    const hint = tag.match(new RegExp(`\\s${hintAttr}="([^"]*)"`))?.[1];
+    return tag.replace(
+      new RegExp(`(\\s${attr}=")([^"]*)(")`),
+      (all, open: string, v: string, close: string) => {
+        if (v === "" || v === hint || showing) return all;
+        return MASKED.test(xmlUnescape(v)) || unmasked ? open + REDACTED + close : all;
+      },
+    );
+  };
+  return xml
+    .replace(
+      XML_PASSWORD_TAG,
+      (tag) => redact(tag, "text", "hint", /\sshowing-hint="true"/.test(tag)),
+    )
+    .replace(XML_SECURE_TAG, (tag) => redact(tag, "value", "placeholderValue", false));
+}
+
 function opt<K extends string>(key: K, v: string | undefined): { [k in K]?: string } {
   return (v === undefined ? {} : { [key]: v }) as { [k in K]?: string };
 }
@@ -402,5 +424,12 @@ function xmlEscape(s: string): string {
 
 function xmlUnescape(s: string): string {
   return s.replace(/&lt;/g, "<").replace(/&gt;/g, ">").replace(/&quot;/g, '"')
-    .replace(/&apos;/g, "'").replace(/&#39;/g, "'").replace(/&amp;/g, "&");
+    .replace(/&apos;/g, "'")
+    .replace(/&#(x[0-9a-f]+|[0-9]+);/gi, (all, code: string) => {
+      const n = code[0] === "x" || code[0] === "X"
+        ? parseInt(code.slice(1), 16)
+        : parseInt(code, 10);
+      return n <= 0x10FFFF ? String.fromCodePoint(n) : all;
+    })
+    .replace(/&amp;/g, "&");
 }

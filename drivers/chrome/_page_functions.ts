@@ -509,3 +509,69 @@ export function inScopeInPage(els: Element[]): Element[] {
     return false;
   });
 }
+
+/**
+ * Hides the text of every filled secret field until the returned function is called: a password
+ * input (Chrome draws one dot a character, so a screenshot would show the password's length) and
+ * every other field whose value the recorders redact (an `autocomplete` of `cc-*`, or of a
+ * current or new password; a field in or under `data-sensitive`), whose text a screenshot would
+ * show outright. A constructed style sheet is adopted by each document and open shadow root
+ * (same-origin frames included) that holds one, making the text, its selection and the caret
+ * transparent. No DOM node is added and color takes no room, so the page sees no mutation, input
+ * or layout shift.
+ *
+ * @returns the undo (it drops the adopted sheets), or null when no secret field holds a value
+ */
+export function maskSecretFieldsInPage(): (() => void) | null {
+  const FIELDS = [
+    'input[type="password" i]',
+    ':is(input, textarea)[autocomplete^="cc-" i]',
+    ':is(input, textarea)[autocomplete*="current-password" i]',
+    ':is(input, textarea)[autocomplete*="new-password" i]',
+    ":is(input, textarea)[data-sensitive]",
+    "[data-sensitive] :is(input, textarea)",
+  ].join(", ");
+  // :is() takes its most specific argument's weight: three ids beat a page's own !important rule
+  const FIELD = `:is(${FIELDS}, #cairn-mask#cairn-mask#cairn-mask)`;
+  const HIDE = "color: transparent !important; -webkit-text-fill-color: transparent !important;" +
+    " text-shadow: none !important; caret-color: transparent !important;";
+  const css = `${FIELD} { ${HIDE} } ${FIELD}::selection { ${HIDE} background: transparent ` +
+    "!important; }";
+  const undo: (() => void)[] = [];
+  const sheets = new Map<Document, CSSStyleSheet>();
+  const visit = (root: Document | ShadowRoot, depth: number) => {
+    if (depth > 32) return;
+    const doc = root instanceof Document ? root : root.ownerDocument;
+    const filled = [...root.querySelectorAll<HTMLInputElement>(FIELDS)].some((i) => i.value !== "");
+    if (filled && doc.defaultView) {
+      let sheet = sheets.get(doc);
+      if (!sheet) {
+        sheet = new doc.defaultView.CSSStyleSheet();
+        sheet.replaceSync(css);
+        sheets.set(doc, sheet);
+      }
+      const own = sheet;
+      root.adoptedStyleSheets = [...root.adoptedStyleSheets, own];
+      undo.push(() => {
+        root.adoptedStyleSheets = root.adoptedStyleSheets.filter((s) => s !== own);
+      });
+    }
+    const walker = doc.createTreeWalker(root, NodeFilter.SHOW_ELEMENT);
+    for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+      const el = n as Element;
+      if (el.shadowRoot) visit(el.shadowRoot, depth + 1);
+      if (el.tagName === "IFRAME") {
+        let inner: Document | null = null;
+        try {
+          inner = (el as HTMLIFrameElement).contentDocument;
+        } catch { /* another origin */ }
+        if (inner) visit(inner, depth + 1);
+      }
+    }
+  };
+  visit(document, 0);
+  if (undo.length === 0) return null;
+  return () => {
+    for (const u of undo) u();
+  };
+}

@@ -38,6 +38,7 @@ import {
   type ElementFacts,
   elementFactsInPage,
   inScopeInPage,
+  maskSecretFieldsInPage,
   scopeLevelInPage,
   selectAtInPage,
   selectFocusedTextInPage,
@@ -74,6 +75,9 @@ const LOAD_GRACE_MS = 1_000; // 003 R6: no load within 1 s → check DOM stabili
 const DOM_QUIET_MS = 500; // 003 R6: no mutation for 500 ms counts as settled
 /** How long closing waits for the tab it opened in a remote browser to close. */
 const OPENED_CLOSE_MS = 3_000;
+/** The expression that hides filled secret fields for a screenshot, and its handles' group. */
+const MASK_SECRET_FIELDS = `(${maskSecretFieldsInPage.toString()})()`;
+const MASK_GROUP = "cairn-screenshot-mask";
 /** Dialogs kept between two {@linkcode ChromeDriver.takeDialogs} calls (the latest). */
 const MAX_DIALOGS = 20;
 
@@ -228,13 +232,42 @@ export class ChromeDriver implements Driver {
     };
   }
 
+  /**
+   * A PNG of the viewport. Filled password fields are drawn empty (their dots would show the
+   * password's length), as are card number and other sensitive fields (their text is a
+   * secret): their text is made transparent for the capture, then restored.
+   */
   async screenshot(): Promise<Uint8Array> {
     const cdp = await this.cdp();
-    const { data } = await this.#wrap(
-      "take a screenshot",
-      cdp.send("Page.captureScreenshot", { format: "png" }),
-    );
+    const { data } = await this.#wrap("take a screenshot", this.#maskedCapture(cdp));
     return Uint8Array.from(atob(data), (c) => c.charCodeAt(0));
+  }
+
+  /** `Page.captureScreenshot` with {@linkcode maskSecretFieldsInPage} in force around it. */
+  async #maskedCapture(cdp: CDPSession): Promise<{ data: string }> {
+    const mask = () =>
+      cdp.send("Runtime.evaluate", { expression: MASK_SECRET_FIELDS, objectGroup: MASK_GROUP });
+    // a document being replaced has no context for a moment: try once more, then take no
+    // screenshot rather than one that may show a secret
+    const { result, exceptionDetails } = await mask().catch(async () => {
+      await sleep(50);
+      return await mask();
+    });
+    if (exceptionDetails) {
+      throw new Error(`cannot hide the secret fields: ${exceptionDetails.text}`);
+    }
+    const undo = result.objectId;
+    try {
+      return await cdp.send("Page.captureScreenshot", { format: "png" });
+    } finally {
+      if (undo) {
+        await cdp.send("Runtime.callFunctionOn", {
+          objectId: undo,
+          functionDeclaration: "function () { this(); }",
+        }).catch(() => {}); // the document is gone: nothing left to restore
+        cdp.send("Runtime.releaseObjectGroup", { objectGroup: MASK_GROUP }).catch(() => {});
+      }
+    }
   }
 
   async tap(point: Point): Promise<void> {
