@@ -602,10 +602,12 @@ export class ChromeDriver implements Driver {
     await Promise.all(old.map((p) => {
       if (this.#remote && !this.#opened.has(p) && !this.#popups.has(p)) return Promise.resolve();
       this.#opened.delete(p);
+      // a tab of the last run's context closes with it, below
+      if (oldContext !== undefined && p.browserContext() === oldContext) return Promise.resolve();
       return this.#closeTab(p);
     }));
-    // the last run's context goes with its cookies, storage and cache (bounded: a hung page
-    // in it does not hold the next run)
+    // the last run's context goes with its tabs, cookies, storage and cache (bounded: a hung
+    // page in it does not hold the next run)
     if (oldContext) {
       await withDeadline(oldContext.close(), OPENED_CLOSE_MS, () => new Error("context open"))
         .catch(() => {});
