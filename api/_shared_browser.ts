@@ -1,10 +1,13 @@
 /**
  * What the HTTP runs (playbacks, validations) of one browser owe each other: `cairn serve` keeps
  * its browsers between runs (one for playbacks, one for validations, or with `CAIRN_BROWSER_WS`
- * one connection each to the user's browser). Each playback and validation starts in a fresh tab
- * the driver opens ({@linkcode freshTab}), the tabs of the run before it closed, so no page, history
- * or script of an earlier run is there, and in a `CAIRN_BROWSER_WS` browser the user's own tabs
- * are never navigated, resized or closed. Every value given to a run in a browser is also taken
+ * one connection each to the user's browser). Each playback and validation, and each replay of a
+ * validation, starts in a fresh tab the driver opens ({@linkcode freshTab}), the tabs of the run
+ * before it closed, so no page, history or script of an earlier run is there. In a browser Cairn
+ * launched that tab is in a fresh browser context (no cookie, storage or cache of an earlier run;
+ * the last run's context closed); in a `CAIRN_BROWSER_WS` browser it is in the user's own
+ * context (signed in as they are), and the user's own tabs are never navigated, resized or
+ * closed. Every value given to a run in a browser is also taken
  * out of the events of every later run there: a playback given `tab` plays on in a tab the last
  * playback left (`lock.html?code=<pin>`), and what the browser keeps across tabs (cookies, local
  * storage) can show a secret in a fresh tab too. The browser is the one the driver drives, not the
@@ -46,7 +49,8 @@ export function browserSecrets(driver: Driver, values: Iterable<string>): string
 
 /**
  * Moves a run into a fresh tab once it holds the browser (never under a run still playing
- * there): {@linkcode ChromeDriver.freshTab}. Any other driver is left as it is.
+ * there), in a fresh browser context in a browser Cairn launched:
+ * {@linkcode ChromeDriver.freshTab}. Any other driver is left as it is.
  *
  * @param driver the browser
  */

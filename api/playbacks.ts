@@ -257,7 +257,8 @@ export class PlaybackRegistry {
   ) {
     const given = Object.values(body.memory ?? {});
     // an Android playback has a device session of its own; in the shared browser each playback
-    // starts in a fresh tab (one given a tab plays on in the page it finds there)
+    // starts in a fresh tab, in a browser Cairn launched in a fresh browser context (one given a
+    // tab plays on in the page, and the context, the playback before it left)
     const shared = driver.platform !== "android";
     const secrets = shared ? browserSecrets(driver, given) : given;
     return startPlayback(driver, this.#store, plan, {

@@ -128,7 +128,9 @@ export class ValidationRegistry {
       });
       const driver = await this.#driver;
       // the browser is where the last run left it (no other validation runs there: 409 above):
-      // this one starts in a fresh tab (the last run's closed), and keeps the earlier runs' secrets out too
+      // this one starts in a fresh tab (the last run's closed; in a browser Cairn launched, in a
+      // fresh browser context: no cookie or storage of a run before), and keeps the earlier
+      // runs' secrets out too
       const secrets = browserSecrets(driver, Object.values(body.memory ?? {}));
       await freshTab(driver);
       const started = await startValidation(driver, this.#store, sessionId, {
@@ -139,6 +141,8 @@ export class ValidationRegistry {
         ...(body.heuristics ? { heuristics: body.heuristics } : {}),
         ...(body.memory ? { memory: body.memory } : {}),
         ...(secrets.length > 0 ? { secrets } : {}),
+        // each replay starts clean, as the first does (the capture was made in a fresh browser)
+        beforeReplay: () => freshTab(driver),
         ...(this.#options.locateWaitMs !== undefined
           ? { locateWaitMs: this.#options.locateWaitMs }
           : {}),

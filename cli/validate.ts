@@ -232,6 +232,9 @@ export async function run(args: ParsedArgs): Promise<number> {
         ...(trail ? { trail } : {}),
         ...(trailSource !== undefined ? { trailSource } : {}),
         ...(Object.keys(memory).length ? { memory } : {}),
+        // each replay after the first starts clean as the first did (a launched browser: a fresh
+        // context; a --browser-ws one: a fresh tab in the user's own context)
+        beforeReplay: () => launched.freshTab(),
         onProgress: (line) => console.error(line),
         signal: interrupt.signal,
       });

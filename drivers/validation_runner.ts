@@ -93,6 +93,13 @@ export interface ValidationOptions {
    * start on.
    */
   secrets?: readonly string[];
+  /**
+   * Called before each replay after the first, once the last one ended: `cairn serve` opens a
+   * fresh tab there (in a browser it launched, in a fresh browser context), so each replay starts
+   * from the clean state the first one did and the capture was made from, and a page that counts
+   * its visits in local storage is not flagged unstable for what an earlier replay left.
+   */
+  beforeReplay?: () => Promise<void>;
   /** One line per iteration and per step. */
   onProgress?: (line: string) => void;
   /** How long a lookup waits for the page before the cascade gives up (default 1 000 ms). */
@@ -472,6 +479,7 @@ class Loop {
     const flags = policyFlags(this.state.policy, this.state.maxIterations);
     while (nextMove(this.state) === "replay") {
       const n = this.state.iteration + 1;
+      if (n > 1) await this.options.beforeReplay?.();
       const yaml = stringifyTrail(trail);
       // Recorded navigations are re-pointed at the url's origin (a capture made elsewhere).
       const plan = this.options.url

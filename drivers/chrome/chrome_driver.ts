@@ -10,6 +10,7 @@
  */
 import type {
   Browser,
+  BrowserContext,
   CDPSession,
   Dialog,
   HTTPResponse,
@@ -105,6 +106,8 @@ export class ChromeDriver implements Driver {
   #popups = new WeakSet<Page>();
   /** Whether the browser is one this driver did not launch (`--browser-ws`). */
   #remote = false;
+  /** The browser context {@linkcode ChromeDriver.freshTab} last opened (closed by the next). */
+  #context: BrowserContext | undefined;
 
   private constructor(
     browser: Browser,
@@ -672,17 +675,34 @@ export class ChromeDriver implements Driver {
 
   /**
    * Starts over in a fresh tab: opens a new tab, makes it the active one and `tab-1` (the ids
-   * count again from it), and closes the tabs this driver had (in a browser it did not launch,
-   * only the tabs it opened and those their pages opened: a tab the user opened is never closed,
-   * even one a driver following every tab tracked). Nothing of an earlier run's page is left in
-   * it: no history to go back to, no session storage, no script (what the browser keeps across
-   * tabs, cookies and local storage, stays).
+   * count again from it), and closes the tabs this driver had. Nothing of an earlier run's page
+   * is left in it: no history to go back to, no session storage, no script.
    *
-   * @throws {DriverError} when the browser opens no tab
+   * In a browser this driver launched the tab opens in a fresh browser context (as Playwright
+   * Test gives each test): no cookie, local or session storage, IndexedDB or cache of an earlier
+   * run, and the context the last call opened is closed with every tab in it. In a browser it
+   * did not launch (`--browser-ws`, a user's browser, signed in where the user signed in) the tab
+   * opens in the browser's own context, so what it keeps across tabs (cookies, storage) stays,
+   * and only the tabs this driver opened and those their pages opened are closed: a tab the user
+   * opened is never closed, even one a driver following every tab tracked.
+   *
+   * @throws {DriverError} when the browser opens no context or tab
    */
   async freshTab(): Promise<void> {
     await this.#settlePending();
-    const page = await this.#wrap("open a tab", this.#browser.newPage());
+    const oldContext = this.#context;
+    let context: BrowserContext | undefined;
+    if (!this.#remote) {
+      context = await this.#wrap("open a browser context", this.#browser.createBrowserContext());
+    }
+    let page: Page;
+    try {
+      page = await this.#wrap("open a tab", (context ?? this.#browser).newPage());
+    } catch (err) {
+      await context?.close().catch(() => {});
+      throw err;
+    }
+    if (context) this.#context = context;
     const old = [...this.#ids.keys()];
     this.#ids.clear();
     this.#nextId = 1;
@@ -695,8 +715,16 @@ export class ChromeDriver implements Driver {
     await Promise.all(old.map((p) => {
       if (this.#remote && !this.#opened.has(p) && !this.#popups.has(p)) return Promise.resolve();
       this.#opened.delete(p);
+      // a tab of the last run's context closes with it, below
+      if (oldContext !== undefined && p.browserContext() === oldContext) return Promise.resolve();
       return this.#closeTab(p);
     }));
+    // the last run's context goes with its tabs, cookies, storage and cache (bounded: a hung
+    // page in it does not hold the next run)
+    if (oldContext) {
+      await withDeadline(oldContext.close(), OPENED_CLOSE_MS, () => new Error("context open"))
+        .catch(() => {});
+    }
   }
 
   /** Closes the tabs this driver opened in a browser it did not launch (once, bounded). */
