@@ -108,11 +108,21 @@ Deno.test("ChromeDriver.navigate() reports redirects and SPA route changes", asy
   });
 });
 
+/** Polls the driver's url for up to 5 s until it is `url`. */
+async function untilUrl(d: ChromeDriver, url: string): Promise<void> {
+  for (let i = 0; i < 50 && (await d.url()) !== url; i++) {
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
 Deno.test("ChromeDriver follows a target=_blank link and a popup into new tabs", async () => {
   await withDriver(async (d, base) => {
     await d.navigate(base + "new_tab.html");
     await d.tap(await centerOf(d, "#blank-link"));
     await d.waitForSettle({ quietMs: 100 });
+    // the new tab's target reaches the driver asynchronously: on a loaded machine it can come
+    // after the old page is quiet, so wait (bounded) for the driver to follow it
+    await untilUrl(d, base + "opened.html?via=link");
     assertEquals(await d.url(), base + "opened.html?via=link");
     const tabs = await d.tabs();
     assertEquals(tabs.length, 2);
@@ -121,6 +131,7 @@ Deno.test("ChromeDriver follows a target=_blank link and a popup into new tabs",
     assertEquals(await d.url(), base + "new_tab.html");
     await d.tap(await centerOf(d, "#popup"));
     await d.waitForSettle({ quietMs: 100 });
+    await untilUrl(d, base + "opened.html?via=popup");
     assertEquals(await d.url(), base + "opened.html?via=popup");
     assertEquals((await d.tabs()).length, 3);
     await assertRejects(() => d.switchTab("tab-99"), DriverError, "no such open tab");
