@@ -90,7 +90,12 @@ async function killedTakesChromium(
   let victim: number | undefined;
   try {
     const up = await chromiumUp(tmp, child);
-    assert(up.length > 0, `${args(tmp)[0]} launched no Chromium`);
+    if (up.length === 0) {
+      // it exited first: say what it printed
+      const err = await withDeadline(new Response(child.stderr).text(), 5_000, () => new Error())
+        .catch(() => "");
+      assert(false, `${args(tmp)[0]} launched no Chromium: ${err.trim()}`);
+    }
     victim = await pid(child);
     await sleep(300);
     Deno.kill(victim, "SIGKILL");
