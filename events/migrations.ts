@@ -147,6 +147,16 @@ export const MIGRATIONS: readonly Migration[] = [
       db.exec("ALTER TABLE idempotency ADD COLUMN fingerprint TEXT");
     },
   },
+  {
+    version: 6,
+    name: "log_head_deletes",
+    up(db) {
+      // How many deletes the log has seen. A one-event append is a single autocommit INSERT
+      // guarded by the count its connection knows (events/sqlite_event_store.ts, #appendFast):
+      // another connection's delete changes it, and the insert then writes nothing.
+      db.exec("ALTER TABLE log_head ADD COLUMN deletes INTEGER NOT NULL DEFAULT 0");
+    },
+  },
 ];
 
 /** What a database holds: no table yet, a Cairn event log (of any layout), or something else. */

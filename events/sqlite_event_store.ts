@@ -6,9 +6,11 @@
  * stay gap-free and strictly increasing with several processes appending to one file; stream
  * versions likewise. A stream is read through its segments (the runs of consecutive positions
  * it holds, `events/migrations.ts` layout 4), so an append that goes on with the stream at the
- * head of the log writes the events table alone. Data is
- * parsed with its type's zod schema on append; rows this code wrote at the current schema
- * version are read back with `JSON.parse` alone, older versions go through the upcasters.
+ * head of the log writes the events table alone; a single such event is one autocommit `INSERT`
+ * that the log itself refuses when another connection appended or deleted since (layout 6,
+ * `#appendFast`). Data is checked against its type's zod schema on append
+ * (`events/exact_check.ts`); rows this code wrote at the current schema version are read back
+ * with `JSON.parse` alone, older versions go through the upcasters.
  *
  * @module
  */
@@ -109,6 +111,8 @@ export class SqliteEventStore implements EventStore {
   readonly #known = {
     dataVersion: -1,
     head: 0,
+    /** `log_head.deletes`: how many deletes the log had seen (see {@linkcode #appendFast}). */
+    deletes: 0,
     headStream: null as string | null,
     versions: new Map<string, number>(),
   };
@@ -144,11 +148,18 @@ export class SqliteEventStore implements EventStore {
       ),
       tombstone: p("UPDATE segments SET stream_id = NULL WHERE stream_id = ?"),
       dataVersion: p("PRAGMA data_version"),
-      setHighWater: p("UPDATE log_head SET position = max(position, ?) WHERE id = 1"),
+      setHighWater: p(
+        "UPDATE log_head SET position = max(position, ?), deletes = deletes + 1 WHERE id = 1",
+      ),
       insertStream: p(
         "INSERT OR REPLACE INTO streams (stream_id, first_position, created_at) VALUES (?, ?, ?)",
       ),
       insert: p(`INSERT INTO events (${EVENT_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?)`),
+      // one event, unless the log has seen another delete than the 8th parameter says
+      insertGuarded: p(
+        `INSERT INTO events (${EVENT_COLUMNS}) SELECT ?, ?, ?, ?, ?, ?, ? WHERE (SELECT deletes FROM log_head WHERE id = 1) = ?`,
+      ),
+      deletes: p("SELECT deletes FROM log_head WHERE id = 1"),
       insertChunk: p(
         `INSERT INTO events (${EVENT_COLUMNS}) VALUES ${
           Array(INSERT_CHUNK).fill("(?, ?, ?, ?, ?, ?, ?)").join(", ")
@@ -184,6 +195,7 @@ export class SqliteEventStore implements EventStore {
       "readAll",
       "readRange",
       "dataVersion",
+      "deletes",
       "streamAt",
       "maxPosition",
       "lastSegment",
@@ -297,6 +309,14 @@ export class SqliteEventStore implements EventStore {
 
   /** Appends prepared batches in one `BEGIN IMMEDIATE` transaction: all of them or none. */
   #write(batches: PreparedBatch[], now: string): AppendResult[] {
+    if (batches.length === 1) {
+      const fast = this.#appendFast(batches[0]!);
+      if (fast !== undefined) {
+        const r = batches[0]!.rows[0]!;
+        this.#appended(r.data.length + r.meta.length);
+        return [fast];
+      }
+    }
     const s = this.#s;
     const results: AppendResult[] = new Array(batches.length);
     s.begin!.run();
@@ -316,11 +336,67 @@ export class SqliteEventStore implements EventStore {
       if (results[i]!.duplicate) continue;
       for (const r of batches[i]!.rows) bytes += r.data.length + r.meta.length;
     }
-    if (bytes > 0) {
-      this.#wrote(bytes);
-      if (this.#listeners.size > 0) { for (const l of [...this.#listeners]) l(); }
-    }
+    if (bytes > 0) this.#appended(bytes);
     return results;
+  }
+
+  /**
+   * The common append, one event going on with the stream at the head of the log, as a single
+   * autocommit INSERT: no BEGIN, COMMIT or `data_version` statement (1.3× faster per event in
+   * `scripts/store_append_steps.ts`). It rests on what this connection knows, and the insert
+   * itself proves that still holds: the event takes the head it knows + 1, a primary key that
+   * any other connection's append since has taken (positions are gap-free), and its WHERE
+   * holds the `log_head.deletes` count it knows, which any delete since has changed. Either
+   * way nothing is written, the knowledge is dropped, and the caller takes the transaction,
+   * which reads the log afresh.
+   *
+   * @returns the result, or undefined when this append needs the transaction (nothing written)
+   */
+  #appendFast(batch: PreparedBatch): AppendResult | undefined {
+    const known = this.#known;
+    const { streamId, rows, expected } = batch;
+    if (
+      rows.length !== 1 || batch.key !== undefined || known.dataVersion === -1 ||
+      known.headStream !== streamId
+    ) return undefined;
+    const version = known.versions.get(streamId);
+    // a version that does not match is checked (and raised) against a fresh read
+    if (
+      version === undefined || expected === "no_stream" ||
+      (typeof expected === "number" && expected !== version)
+    ) return undefined;
+    const r = rows[0]!;
+    const position = known.head + 1;
+    let inserted: number | bigint;
+    try {
+      inserted = this.#s.insertGuarded!.run(
+        position,
+        streamId,
+        version + 1,
+        r.type,
+        r.schemaVersion,
+        r.data,
+        r.meta,
+        known.deletes,
+      ).changes;
+    } catch (err) {
+      // another connection took the position: the transaction sees where the head went
+      if (!isConstraintError(err)) throw asStoreFileError(err, this.#name);
+      inserted = 0;
+    }
+    if (inserted === 0 || inserted === 0n) {
+      known.dataVersion = -1;
+      return undefined;
+    }
+    known.head = position;
+    known.versions.set(streamId, version + 1);
+    return { positions: [position], streamVersion: version + 1, duplicate: false };
+  }
+
+  /** After a commit: counts the bytes for the checkpointer and wakes the subscribers. */
+  #appended(bytes: number): void {
+    this.#wrote(bytes);
+    if (this.#listeners.size > 0) { for (const l of [...this.#listeners]) l(); }
   }
 
   /** Counts bytes written and wakes the background checkpointer every ~1 MB. */
@@ -409,6 +485,7 @@ export class SqliteEventStore implements EventStore {
     } else {
       known.dataVersion = dataVersion;
       known.head = this.#headSync();
+      known.deletes = (this.#s.deletes!.get() as unknown as [number])[0];
       known.headStream = (this.#s.streamAt!.get(known.head) as unknown as [string | null])[0];
       if (known.versions.size > 0) known.versions.clear();
     }
@@ -953,6 +1030,12 @@ function serialize(e: NewEvent, i: number, now: string, key: string | undefined)
     meta,
     recordedAt,
   };
+}
+
+/** SQLite refused a row for a constraint (a taken primary key): `SQLITE_CONSTRAINT_*`. */
+function isConstraintError(err: unknown): boolean {
+  const code = (err as { errcode?: unknown })?.errcode;
+  return typeof code === "number" && (code & 0xff) === 19;
 }
 
 /** A sync iterable as an async one, without an async generator's extra ticks per item. */

@@ -5,8 +5,11 @@
  * ladder starts at bare `node:sqlite` (pre-serialised rows, the store's pragmas and background
  * checkpointer) and adds the store's steps one at a time, ending at `SqliteEventStore` itself. The
  * check comes in two rows: zod's parse (what the store ran before) and the exact check compiled
- * from the same schemas (`events/exact_check.ts`, what it runs now). A last row is the bare loop
- * with the 32 MB page cache the store had before.
+ * from the same schemas (`events/exact_check.ts`, what it runs now). Those rows commit as the store
+ * did before, `BEGIN IMMEDIATE` and `PRAGMA data_version` around the insert; the row after them
+ * commits as the store now does when the event goes on with the stream at the head, one
+ * autocommit `INSERT` guarded by the deletes counter. A last row is the bare loop with the 32 MB
+ * page cache the store had before.
  *
  * @module
  */
@@ -36,6 +39,7 @@ interface Bare {
   commit: StatementSync;
   insert: StatementSync;
   dataVersion: StatementSync;
+  guarded: StatementSync;
   position: number;
   bytes: number;
 }
@@ -58,6 +62,9 @@ function bare(name: string, extra = ""): Bare {
       "INSERT INTO events (position, stream_id, stream_version, type, schema_version, data, meta) VALUES (?, ?, ?, ?, ?, ?, ?)",
     ),
     dataVersion: db.prepare("PRAGMA data_version"),
+    guarded: db.prepare(
+      "INSERT INTO events (position, stream_id, stream_version, type, schema_version, data, meta) SELECT ?, ?, ?, ?, ?, ?, ? WHERE (SELECT deletes FROM log_head WHERE id = 1) = ?",
+    ),
     position: 0,
     bytes: 0,
   };
@@ -66,8 +73,16 @@ function bare(name: string, extra = ""): Bare {
 /** How a bare append checks and serialises: not at all (pre-serialised rows), with zod, or exact. */
 type Check = "none" | "zod" | "exact";
 
-/** One bare append: optionally `data_version` inside the transaction, and a check + stringify. */
-function bareAppend(b: Bare, i: number, withVersion: boolean, check: Check): void {
+/**
+ * How a bare append commits: `BEGIN IMMEDIATE`/`INSERT`/`COMMIT`, the same with
+ * `PRAGMA data_version` read inside (what the store did for every append before), or one
+ * autocommit `INSERT … SELECT … WHERE` guarded by `log_head.deletes` (what it does now when the
+ * event goes on with the stream at the head).
+ */
+type Commit = "transaction" | "with data_version" | "guarded autocommit";
+
+/** One bare append: committed as `commit` says, after a check + stringify. */
+function bareAppend(b: Bare, i: number, commit: Commit, check: Check): void {
   let type: string;
   let data: string;
   if (check === "exact") {
@@ -85,11 +100,16 @@ function bareAppend(b: Bare, i: number, withVersion: boolean, check: Check): voi
   } else {
     [type, data] = rows[i]!;
   }
-  b.begin.run();
-  if (withVersion) b.dataVersion.get();
   b.position++;
-  b.insert.run(b.position, "s", b.position, type, 1, data, META);
-  b.commit.run();
+  if (commit === "guarded autocommit") {
+    const changes = b.guarded.run(b.position, "s", b.position, type, 1, data, META, 0).changes;
+    if (changes !== 1) throw new Error(`append ${b.position} was not written`);
+  } else {
+    b.begin.run();
+    if (commit === "with data_version") b.dataVersion.get();
+    b.insert.run(b.position, "s", b.position, type, 1, data, META);
+    b.commit.run();
+  }
   b.bytes += data.length;
   if (b.bytes >= 1 << 20) {
     b.bytes = 0;
@@ -99,11 +119,11 @@ function bareAppend(b: Bare, i: number, withVersion: boolean, check: Check): voi
 
 const store = SqliteEventStore.open(`${dir}/store.db`);
 const variants: { name: string; run: (i: number) => void; close: () => void; ms: number }[] = [];
-const addBare = (name: string, version: boolean, check: Check, extra = "") => {
+const addBare = (name: string, commit: Commit, check: Check, extra = "") => {
   const b = bare(name.replace(/\W+/g, "_"), extra);
   variants.push({
     name,
-    run: (i) => bareAppend(b, i, version, check),
+    run: (i) => bareAppend(b, i, commit, check),
     close: () => {
       b.checkpointer.close();
       b.db.close();
@@ -111,17 +131,18 @@ const addBare = (name: string, version: boolean, check: Check, extra = "") => {
     ms: 0,
   });
 };
-addBare("bare node:sqlite (the floor)", false, "none");
-addBare("+ PRAGMA data_version", true, "none");
-addBare("+ zod parse and JSON.stringify", true, "zod");
-addBare("+ exact check and JSON.stringify", true, "exact");
+addBare("bare node:sqlite (the floor)", "transaction", "none");
+addBare("+ PRAGMA data_version", "with data_version", "none");
+addBare("+ zod parse and JSON.stringify", "with data_version", "zod");
+addBare("+ exact check and JSON.stringify", "with data_version", "exact");
+addBare("exact check, guarded autocommit", "guarded autocommit", "exact");
 variants.push({
   name: "SqliteEventStore.appendSync",
   run: (i) => store.appendSync("s", [events[i]!]),
   close: () => store.close(),
   ms: 0,
 });
-addBare("bare, with a 32 MB page cache", false, "none", "PRAGMA cache_size = -32768;");
+addBare("bare, with a 32 MB page cache", "transaction", "none", "PRAGMA cache_size = -32768;");
 
 try {
   for (let round = 0; round < ROUNDS; round++) {
