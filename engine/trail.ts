@@ -535,18 +535,10 @@ function keyProblem(key: string): string | undefined {
 }
 
 /** The selector properties that hold text (an empty one matches nothing). */
-const SELECTOR_TEXT_KEYS = [
-  "id",
-  "testId",
-  "contentDescription",
-  "ariaLabel",
-  "role",
-  "name",
-  "text",
-  "textRegex",
-  "className",
-  "cssPath",
-] as const;
+const SELECTOR_TEXT_KEYS = SELECTOR_KEYS.filter(
+  (k): k is Exclude<(typeof SELECTOR_KEYS)[number], "index" | "childOf" | "xy" | "viewport"> =>
+    k !== "index" && k !== "childOf" && k !== "xy" && k !== "viewport",
+);
 
 /** Why a selector could never match, with the path of the field below it, or undefined. */
 function selectorProblem(

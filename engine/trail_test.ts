@@ -153,6 +153,14 @@ Deno.test("parseTrail() refuses actions that can never run, naming the field", (
     ],
     ['memorySet: { key: x, value: "1" }', "f: trail.0.recording.1.memorySet"],
     ['memorySet: { value: "1" }', "f: trail.0.recording.1.memorySet.storeAs: required"],
+    [
+      'click: { selector: { text: "" } }',
+      "f: trail.0.recording.1.click.selector.text: empty: it would match nothing",
+    ],
+    [
+      'click: { selector: { role: button, childOf: { cssPath: "" } } }',
+      "f: trail.0.recording.1.click.selector.childOf.cssPath: empty: it would match nothing",
+    ],
   ];
   for (const [action, message] of cases) {
     const yaml =
