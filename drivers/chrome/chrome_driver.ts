@@ -76,6 +76,8 @@ const LOAD_GRACE_MS = 1_000; // 003 R6: no load within 1 s → check DOM stabili
 const DOM_QUIET_MS = 500; // 003 R6: no mutation for 500 ms counts as settled
 /** How long closing waits for the tab it opened in a remote browser to close. */
 const OPENED_CLOSE_MS = 3_000;
+/** How long commands wait for a tab the browser announced to be followed (see #watchNewTabs). */
+const ANNOUNCED_TAB_MS = 3_000;
 /** The expression that hides filled secret fields for a screenshot, and its handles' group. */
 const MASK_SECRET_FIELDS = `(${maskSecretFieldsInPage.toString()})()`;
 const MASK_GROUP = "cairn-screenshot-mask";
@@ -108,6 +110,12 @@ export class ChromeDriver implements Driver {
   #remote = false;
   /** The browser context {@linkcode ChromeDriver.freshTab} last opened (closed by the next). */
   #context: BrowserContext | undefined;
+  /** The browser-level session that hears of new tabs first (see #watchNewTabs). */
+  #targetSession: CDPSession | undefined;
+  /** Tabs the browser announced that #onTarget has not handled yet: target id → done. */
+  #announced = new Map<string, () => void>();
+  /** Target ids #onTarget handled (an announcement that comes after them waits for nothing). */
+  #handled = new Set<string>();
 
   private constructor(
     browser: Browser,
@@ -177,6 +185,7 @@ export class ChromeDriver implements Driver {
       driver.#opened.add(page);
     }
     try {
+      await driver.#watchNewTabs();
       await page.setViewport(viewport);
     } catch (err) {
       await driver.close();
@@ -659,6 +668,9 @@ export class ChromeDriver implements Driver {
     const cdp = this.#cdp;
     this.#cdp = undefined;
     if (cdp) await cdp.then((s) => s.detach()).catch(() => {});
+    this.#stopWatchingTabs();
+    await this.#targetSession?.detach().catch(() => {});
+    this.#targetSession = undefined;
     await this.#closeOpened();
     if (this.#launched) await this.#launched.close();
   }
@@ -670,6 +682,7 @@ export class ChromeDriver implements Driver {
   async kill(): Promise<void> {
     if (!this.#launched || this.#launched.remote) return await this.close();
     this.#cdp = undefined;
+    this.#stopWatchingTabs();
     await this.#launched.kill();
   }
 
@@ -805,9 +818,16 @@ export class ChromeDriver implements Driver {
 
   #onTarget(target: Target): void {
     if (target.type() !== "page") return;
+    const id = targetIdOf(target);
+    const handled = () => {
+      if (id === undefined) return;
+      if (this.#handled.size >= 1000) this.#handled.clear();
+      this.#handled.add(id);
+      this.#announced.get(id)?.();
+    };
     const opener = target.opener();
     const ours = [...this.#ids.keys()].some((p) => p.target() === opener);
-    if (!ours && this.#followTabs !== "all") return;
+    if (!ours && this.#followTabs !== "all") return handled();
     const work = (async () => {
       const page = await target.page();
       if (!page) return;
@@ -816,9 +836,58 @@ export class ChromeDriver implements Driver {
       await page.setViewport(this.#viewport).catch(() => {});
       this.#activate(page);
       for (const listener of this.#listeners) listener(page);
-    })().catch(() => {});
+    })().catch(() => {}).finally(handled);
     this.#pending.add(work);
     work.finally(() => this.#pending.delete(work));
+  }
+
+  /**
+   * Hears of each tab a page opens from the browser itself (`Target.targetCreated` on a
+   * browser-level session) rather than only from puppeteer, whose `targetcreated` comes after it
+   * has attached to and set up the tab: on a loaded machine that was after the old tab went
+   * quiet, and the next action ran there. The browser's own event comes with the tab's creation:
+   * for a `window.open` in a click handler before the click's answer, for a `target=_blank` link
+   * soon after it. From then on the tab is pending, so every command that settles first waits
+   * (at most {@linkcode ANNOUNCED_TAB_MS}) until the driver has followed it. Without the session
+   * (a browser that refuses it) tabs are still followed, as puppeteer reports them.
+   */
+  async #watchNewTabs(): Promise<void> {
+    let session: CDPSession;
+    try {
+      session = await this.#browser.target().createCDPSession();
+    } catch {
+      return;
+    }
+    // the tabs that exist already are announced in reply to setDiscoverTargets: not new ones
+    let live = false;
+    session.on("Target.targetCreated", ({ targetInfo }) => {
+      if (!live || targetInfo.type !== "page" || targetInfo.openerId === undefined) return;
+      const id = targetInfo.targetId;
+      if (this.#handled.has(id) || this.#announced.has(id)) return;
+      const wait = new Promise<void>((resolve) => {
+        const done = () => {
+          clearTimeout(timer);
+          this.#announced.delete(id);
+          resolve();
+        };
+        const timer = setTimeout(done, ANNOUNCED_TAB_MS);
+        this.#announced.set(id, done);
+      });
+      this.#pending.add(wait);
+      wait.finally(() => this.#pending.delete(wait));
+    });
+    try {
+      await session.send("Target.setDiscoverTargets", { discover: true });
+      live = true;
+      this.#targetSession = session;
+    } catch {
+      await session.detach().catch(() => {});
+    }
+  }
+
+  /** Lets every command waiting for an announced tab go on (the driver is closing). */
+  #stopWatchingTabs(): void {
+    for (const done of [...this.#announced.values()]) done();
   }
 
   async #settlePending(): Promise<void> {
@@ -882,4 +951,13 @@ function foundOf(f: ElementFacts): FoundElement {
 
 function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+/**
+ * A target's CDP id. Puppeteer keeps it in a field of its own (`_targetId`, not in its public
+ * types); undefined if a later puppeteer moves it, and an announced tab then waits its bound.
+ */
+function targetIdOf(target: Target): string | undefined {
+  const id = (target as unknown as { _targetId?: unknown })._targetId;
+  return typeof id === "string" ? id : undefined;
 }
