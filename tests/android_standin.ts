@@ -16,6 +16,8 @@
  * @module
  */
 
+import { Buffer } from "node:buffer";
+
 /** One command the stand-in received. */
 export interface StandinCommand {
   method: string;
@@ -69,6 +71,8 @@ export interface StandinOptions {
   onKey?: (keycode: number, screen: string, metastate: number) => string | undefined;
   /** Reject new sessions with this Appium-style message (to test error mapping). */
   refuseSession?: string;
+  /** The PNG `/screenshot` serves (default: a 1×1 image). */
+  screenshot?: Uint8Array;
 }
 
 /** A running stand-in. */
@@ -207,7 +211,9 @@ export function startAndroidStandin(options: StandinOptions): AndroidStandin {
       return ok(null);
     }
     if (path === "/source") return ok(sourceOf(current));
-    if (path === "/screenshot") return ok(PNG_1X1);
+    if (path === "/screenshot") {
+      return ok(options.screenshot ? Buffer.from(options.screenshot).toString("base64") : PNG_1X1);
+    }
     if (path === "/window/rect") {
       const size = screenSize(root, nodes);
       return ok({ x: 0, y: 0, width: size.width, height: size.height });

@@ -12,6 +12,7 @@
 import { parseHierarchy } from "../../engine/hierarchy.ts";
 import { ANDROID_ROW_ANCHORED } from "../../engine/playback/cascade.ts";
 import { ScreenFinder } from "./screen_lookup.ts";
+import { maskPasswordFields } from "./mask_passwords.ts";
 import { type Point, type Screen, type UiNode, walk } from "../../engine/ui_node.ts";
 import {
   type Direction,
@@ -63,6 +64,8 @@ export class AndroidDriver implements Driver {
   #lastScreen: Screen | undefined;
   /** The source `waitForSettle` ended on; any action drops it. */
   #settled: { xml: string; at: number } | undefined;
+  /** The page source request under way: a snapshot and a screenshot taken together share it. */
+  #sourcing: Promise<string> | undefined;
 
   /**
    * Wraps an open WebDriver session. Use {@linkcode AndroidDriver.connect} to open one.
@@ -183,8 +186,31 @@ export class AndroidDriver implements Driver {
     };
   }
 
+  /**
+   * The screen as PNG, with every password field of the page source taken with it painted over
+   * (`drivers/android/mask_passwords.ts`): Android shows a password's length, and for a moment
+   * its last character. That costs a page source request, shared with a snapshot taken at the
+   * same time.
+   *
+   * @throws {DriverError} when either cannot be read, or a screenshot with a password field
+   *   cannot be decoded to paint it over (no screenshot rather than one that may show a secret)
+   */
   async screenshot(): Promise<Uint8Array> {
-    return await this.#do("Cannot take a screenshot", () => this.#client.screenshot());
+    const [xml, png] = await Promise.all([
+      this.#source(),
+      this.#do("Cannot take a screenshot", () => this.#client.screenshot()),
+    ]);
+    try {
+      return await maskPasswordFields(png, xml);
+    } catch (err) {
+      throw new DriverError(
+        `Cannot paint over the password fields of the screenshot: ${
+          err instanceof Error ? err.message : err
+        }`,
+        "bad_screenshot",
+        { cause: err },
+      );
+    }
   }
 
   async tap(point: Point): Promise<void> {
@@ -491,7 +517,9 @@ export class AndroidDriver implements Driver {
   }
 
   #source(): Promise<string> {
-    return this.#do("Cannot read the page source", () => this.#client.source());
+    this.#sourcing ??= this.#do("Cannot read the page source", () => this.#client.source())
+      .finally(() => this.#sourcing = undefined);
+    return this.#sourcing;
   }
 
   async #actions(doing: string, actions: W3cAction[]): Promise<void> {
