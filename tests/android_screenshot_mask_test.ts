@@ -102,3 +102,25 @@ Deno.test("AndroidDriver.screenshot() returns the screenshot as taken when no fi
   const png = await screen(1080, 1920, [{ x: 100, y: 100, w: 300, h: 60 }]);
   assertEquals(await shot(NO_PASSWORD, png), png);
 });
+
+Deno.test("a snapshot and a screenshot taken together read the page source once", async () => {
+  const standin = startAndroidStandin({
+    screens: { s: THEAPP },
+    screenshot: await screen(1440, 2392, [PASSWORD]),
+  });
+  const driver = await AndroidDriver.connect({ appium: standin.url });
+  try {
+    const before = standin.commands.length;
+    const [snap, png] = await Promise.all([driver.snapshot(), driver.screenshot()]);
+    assertEquals(snap.screen.width, 1440);
+    assertEquals((await inside(png, PASSWORD)).black, 0);
+    const sources = standin.commands.slice(before).filter((c) => c.path === "/source");
+    assertEquals(sources.length, 1);
+    // alone, a screenshot reads its own
+    await driver.screenshot();
+    assertEquals(standin.commands.filter((c) => c.path === "/source").length, 2);
+  } finally {
+    await driver.close();
+    await standin.close();
+  }
+});
