@@ -51,13 +51,14 @@ export async function endOrphanedRun(
 
 /** A run {@linkcode endOrphanedRuns} ended (or could not end: `error` says why). */
 export interface EndedRun {
-  kind: "playback" | "validation" | "blaze session";
+  kind: "playback" | "validation" | "blaze session" | "recording";
   id: string;
   error?: string;
 }
 
 /**
- * Ends every blaze (agent) session left open, as {@linkcode endOrphanedSession} does with
+ * Ends every blaze (agent) session and `cairn record` recording left open, as
+ * {@linkcode endOrphanedSession} does with
  * {@linkcode ORPHANED_SESSION}, and every playback and validation whose stream has no ending
  * event: `PlaybackCompleted`
  * `failed` with `error` {@linkcode ORPHANED} (its duration up to its last event), and
@@ -77,8 +78,9 @@ export async function endOrphanedRuns(store: EventStore): Promise<EndedRun[]> {
     if (!last || last.type === "SessionEnded") continue;
     const id = s.streamId.slice("session-".length);
     try {
-      if (await endOrphanedSession(store, id, ORPHANED_SESSION)) {
-        ended.push({ kind: "blaze session", id });
+      const mode = await endOrphanedSession(store, id, ORPHANED_SESSION, { recordings: true });
+      if (mode !== false) {
+        ended.push({ kind: mode === "agent" ? "blaze session" : "recording", id });
       }
     } catch (err) {
       ended.push({

@@ -1,8 +1,8 @@
 /**
- * Blaze sessions left open in the log by a process that stopped (a server or the blaze daemon
- * killed with SIGKILL): `serve` at start (`cli/_orphaned_runs.ts`), `tools/end` on a session no
- * live process holds, and the CLI's recovery of a dead daemon end them `interrupted`. Kept
- * apart so the CLI client loads no browser code.
+ * Sessions left open in the log by a process that stopped (a server, the blaze daemon or a
+ * `cairn record` killed with SIGKILL): `serve` at start (`cli/_orphaned_runs.ts`, blaze sessions
+ * and recordings), `tools/end` on a blaze session no live process holds, and the CLI's recovery
+ * of a dead daemon end them `interrupted`. Kept apart so the CLI client loads no browser code.
  *
  * @module
  */
@@ -24,23 +24,29 @@ export const ORPHANED_SESSION_AT_END =
  * Ends one blaze (agent) session whose stream has no `SessionEnded`: an action with no
  * `ActionCompleted` (its call was running) gets one, `ok: false` with `error` `NO_OUTCOME`, a
  * step still open `StepEnded` `ok: false`, then `SessionEnded` `interrupted` with `error` `why`. Call
- * it only when no live process runs the session.
+ * it only when no live process runs the session. With `recordings`, a person's recording made by
+ * `cairn record` (mode `human`, no import `source`) is ended the same way.
  *
  * @param store the event store
  * @param id the session id (its stream is `session-<id>`)
  * @param why the `error` of its `SessionEnded`
- * @returns false when it has ended already, has no stream, or is not an agent session (a human
- *   recording or an import is not blaze's to end)
+ * @param options `recordings`: end a `cairn record` session too (default: blaze's only)
+ * @returns the mode of the session it ended; false when it has ended already, has no stream, or
+ *   is not one to end (an import, or a recording without `recordings`)
  */
 export async function endOrphanedSession(
   store: EventStore,
   id: string,
   why: string,
-): Promise<boolean> {
+  options: { recordings?: boolean } = {},
+): Promise<false | "agent" | "human"> {
   const streamId = `session-${id}`;
   let first;
   for await (const e of store.readStream(streamId, { from: 1, limit: 1 })) first = e;
-  if (first?.type !== "SessionStarted" || first.data.mode !== "agent") return false;
+  if (first?.type !== "SessionStarted") return false;
+  const mode = first.data.mode;
+  const recording = mode === "human" && first.data.source === undefined;
+  if (mode !== "agent" && !(recording && options.recordings)) return false;
   let version = 0;
   let ended = false;
   let openStep: number | undefined;
@@ -72,5 +78,5 @@ export async function endOrphanedSession(
       : []),
     { type: "SessionEnded", data: { reason: "interrupted", error: why } },
   ], { expectedVersion: version });
-  return true;
+  return mode;
 }

@@ -129,8 +129,8 @@ export async function closeLiveWork(store: Parameters<typeof blazeRegistry>[0]):
 /**
  * What `serve` does before it serves: when no other Cairn process writes to the log (it gets
  * the runs lock alone), every playback and validation left without its ending event, and every
- * blaze session left open, was left by a process that stopped (a server killed with SIGKILL):
- * each run is ended `failed`, each session `interrupted`, once, and the browser profile folders
+ * blaze session or `cairn record` recording left open, was left by a process that stopped (killed
+ * with SIGKILL): each run is ended `failed`, each session `interrupted`, once, and the browser profile folders
  * a dead server noted (`<db>.serve-<pid>.profiles.json`) are removed; with another process
  * writing, they are left as they are. Either way the lock is then held shared.
  *
@@ -148,7 +148,7 @@ export async function endUnfinishedRuns(
   if (claim?.alone) {
     const ended = await endOrphanedRuns(store);
     const done = ended.filter((r) => r.error === undefined);
-    const runs = done.filter((r) => r.kind !== "blaze session");
+    const runs = done.filter((r) => r.kind === "playback" || r.kind === "validation");
     if (runs.length > 0) {
       const names = runs.map((r) => `${r.kind} ${r.id}`);
       say(
@@ -158,13 +158,14 @@ export async function endUnfinishedRuns(
           }`,
       );
     }
-    const sessions = done.filter((r) => r.kind === "blaze session").map((r) => r.id);
-    if (sessions.length > 0) {
+    for (const kind of ["blaze session", "recording"] as const) {
+      const ids = done.filter((r) => r.kind === kind).map((r) => r.id);
+      if (ids.length === 0) continue;
       say(
-        `serve: ended ${sessions.length} blaze session${sessions.length === 1 ? "" : "s"} ` +
+        `serve: ended ${ids.length} ${kind}${ids.length === 1 ? "" : "s"} ` +
           `left open (interrupted: the process running it had stopped): ${
-            sessions.slice(0, 5).join(", ")
-          }${sessions.length > 5 ? ", …" : ""}`,
+            ids.slice(0, 5).join(", ")
+          }${ids.length > 5 ? ", …" : ""}`,
       );
     }
     if (db !== undefined) { for (const line of await removeDeadServersProfiles(db)) say(line); }
@@ -230,7 +231,7 @@ export function orphanSessionEnder(
 ): (id: string) => Promise<boolean> {
   return async (id) => {
     if (!(await claim.othersGone())) return false;
-    return await endOrphanedSession(store, id, ORPHANED_SESSION_AT_END);
+    return await endOrphanedSession(store, id, ORPHANED_SESSION_AT_END) !== false;
   };
 }
 

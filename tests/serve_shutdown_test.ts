@@ -7,7 +7,12 @@ import { ChromeDriver } from "../drivers/chrome/chrome_driver.ts";
 import { withDeadline } from "../drivers/with_deadline.ts";
 import { serveFolder } from "./web_server.ts";
 import { chromiumUnder, ROOT, startServe } from "./cli_run.ts";
-import { endOrphanedRuns, ORPHANED, ORPHANED_AT_STOP } from "../cli/_orphaned_runs.ts";
+import {
+  endOrphanedRuns,
+  ORPHANED,
+  ORPHANED_AT_STOP,
+  ORPHANED_SESSION,
+} from "../cli/_orphaned_runs.ts";
 import { claimRunsLock, shareRunsLock } from "../cli/_runs_lock.ts";
 import { readValidation } from "../drivers/validation_runner.ts";
 import { readPlaybackReport } from "../drivers/playback_runner.ts";
@@ -173,6 +178,47 @@ Deno.test("endOrphanedRuns() ends each playback and validation left without its 
     assertEquals(val.status, "failed");
     assertEquals(val.message, `Validation stopped during iteration 2: ${ORPHANED}`);
     assertEquals(val.finalSteps?.map((s) => s.status), ["unstable"]);
+    assertEquals(await endOrphanedRuns(store), [], "ended once");
+  } finally {
+    store.close();
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("endOrphanedRuns() ends a cairn record recording left open, interrupted, but not an imported one", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "cairn_serve_orphans_" });
+  const store = SqliteEventStore.open(`${dir}/c.db`);
+  try {
+    const started = (sessionId: string, extra: Record<string, unknown> = {}) => ({
+      type: "SessionStarted" as const,
+      data: { sessionId, mode: "human" as const, platform: "web" as const, ...extra },
+    });
+    // what `cairn record` writes before its process is killed: a click, no SessionEnded
+    await store.append("session-rec", [
+      started("rec", { url: "http://127.0.0.1/", drivers: { chrome: "131" } }),
+      {
+        type: "ActionPerformed",
+        data: { actionId: "a1", kind: "tap", point: { x: 5, y: 5 }, source: "human" },
+      },
+      { type: "ActionCompleted", data: { actionId: "a1", ok: true, durationMs: 0 } },
+    ]);
+    // a DevTools recording imported as a human session: a file, not a process that stopped
+    await store.append("session-imp", [
+      started("imp", { source: { format: "chrome-recorder", file: "flow.json" } }),
+    ]);
+    assertEquals(await endOrphanedRuns(store), [{ kind: "recording", id: "rec" }]);
+    const rec: StoredEvent[] = [];
+    for await (const e of store.readStream("session-rec")) rec.push(e);
+    assertEquals(rec.map((e) => e.type), [
+      "SessionStarted",
+      "ActionPerformed",
+      "ActionCompleted",
+      "SessionEnded",
+    ]);
+    assertEquals(rec.at(-1)!.data, { reason: "interrupted", error: ORPHANED_SESSION });
+    let imported = 0;
+    for await (const _ of store.readStream("session-imp")) imported++;
+    assertEquals(imported, 1);
     assertEquals(await endOrphanedRuns(store), [], "ended once");
   } finally {
     store.close();
