@@ -83,7 +83,9 @@ async function runOne(file: string, bench: string): Promise<number> {
     stderr: "piped",
   }).output();
   if (!out.success) {
-    throw new Error(`${file}: deno bench failed: ${new TextDecoder().decode(out.stderr)}`);
+    // with --json a bench's own error is in the JSON on stdout, not on stderr
+    const said = [out.stderr, out.stdout].map((b) => new TextDecoder().decode(b).trim());
+    throw new Error(`${file}: deno bench failed: ${said.filter(Boolean).join("\n")}`);
   }
   const json = JSON.parse(new TextDecoder().decode(out.stdout)) as BenchJson;
   const found = json.benches.filter((b) => b.name === bench);
