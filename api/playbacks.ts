@@ -446,7 +446,14 @@ async function planOf(
   ctx: ApiContext,
   body: z.infer<typeof StartPlaybackBody>,
 ): Promise<PlaybackPlan> {
-  if (body.trail !== undefined) return trailToPlan(parseTrail(body.trail, "body.trail"));
+  if (body.trail !== undefined) {
+    // as replay: a template reading a key nothing can set is refused before a browser starts
+    const trail = parseTrail(body.trail, "body.trail", {
+      memoryKeys: Object.keys(body.memory ?? {}),
+      memorySource: "body.memory",
+    });
+    return trailToPlan(trail);
+  }
   if (body.actions !== undefined) {
     const r = z.array(z.unknown()).safeParse(body.actions);
     if (!r.success) throw invalidRequest("actions must be an array");

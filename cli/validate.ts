@@ -170,12 +170,14 @@ export async function run(args: ParsedArgs): Promise<number> {
   if (url !== undefined && !/^https?:\/\//.test(url)) {
     throw new InputError(`--url: expected an http(s) url, got ${JSON.stringify(url)}`);
   }
+  const memory = parseMemory(list(args, "memory"));
   let trail: Trail | undefined;
   let trailSource: string | undefined;
   const trailFile = str(args, "trail");
   if (trailFile) {
     trailSource = await readInputFile(trailFile, "--trail");
-    trail = parseTrail(trailSource, trailFile);
+    // as replay: a template reading a key nothing can set is refused when read
+    trail = parseTrail(trailSource, trailFile, { memoryKeys: Object.keys(memory) });
   }
   const heuristics = str(args, "heuristics");
   const own = trail?.config.heuristics;
@@ -194,7 +196,6 @@ export async function run(args: ParsedArgs): Promise<number> {
       `--mode: ${trailFile} was projected in ${ownMode} mode (config.selectorMode), not ${mode}`,
     );
   }
-  const memory = parseMemory(list(args, "memory"));
   const json = bool(args, "json");
   const out = str(args, "out");
   if (out) await prepareOutFile(out, "--out", [target, ...(trailFile ? [trailFile] : [])]);

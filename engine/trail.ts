@@ -378,7 +378,9 @@ export function parseTrail(
       throw new SyntaxError(
         `${source}: trail.${unset.step}.recording.${unset.action}.${spelled}.${unset.field}: ` +
           `reads {{${unset.key}}}, which nothing sets: no earlier readText or memorySet stores ` +
-          "it, config.memory does not declare it and --memory does not give it",
+          `it, config.memory does not declare it and ${
+            options.memorySource ?? "--memory"
+          } does not give it`,
       );
     }
   }
@@ -430,6 +432,8 @@ export interface ParseTrailOptions {
    * earlier action stores, `config.memory` does not declare and these do not hold is refused.
    */
   memoryKeys?: readonly string[];
+  /** How the refusal names where the run's memory comes from (default `--memory`). */
+  memorySource?: string;
 }
 
 /** How an action entry spells its kind (`click`, `tap`, `back`). */

@@ -151,6 +151,14 @@ const TRAIL_CASES: Case[] = [
       "      - tap:\n          selector: { id: add-item }\n---\ntrail: []\n",
     where: /:9:1: a second YAML document \(after ---\): a trail is one document$/,
   },
+  {
+    name: "a template reading a key nothing sets",
+    file: "unset-key.trail.yaml",
+    text: "config:\n  id: bad\n  platform: web\ntrail:\n  - step: Add one item\n    recording:\n" +
+      '      - type: { selector: { id: qty }, text: "{{howMany}}" }\n',
+    where:
+      /: trail\.0\.recording\.0\.type\.text: reads \{\{howMany\}\}, which nothing sets: .* --memory does not give it$/,
+  },
 ];
 
 /** A Maestro flow with a command of two keys on line 5: replay reads flows, validate trails only. */

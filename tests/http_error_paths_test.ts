@@ -84,6 +84,22 @@ Deno.test("a trail that is not valid YAML names body.trail and its line", async 
   });
 });
 
+Deno.test("a trail reading a key nothing sets is a 400 naming the action's field and body.memory, before a browser starts", async () => {
+  await withApp(async (app, store) => {
+    const trail = "config:\n  url: http://127.0.0.1:9/\ntrail:\n  - step: s\n    recording:\n" +
+      '      - navigate: "http://127.0.0.1:9/"\n      - type: "hi {{who}}"\n';
+    const r = await issuesOf(await app.request("/v1/playbacks", post({ trail })));
+    assertEquals(r.status, 400, r.message);
+    assertEquals(r.issues[0].path, "body.trail");
+    assertStringIncludes(
+      r.message,
+      "trail.0.recording.1.type.text: reads {{who}}, which nothing sets: no earlier readText or " +
+        "memorySet stores it, config.memory does not declare it and body.memory does not give it",
+    );
+    assertEquals(await store.streams("playback-"), [], "no playback started");
+  });
+});
+
 Deno.test("a known path asked with a method it does not take is a 405 with Allow, an unknown one still 404", async () => {
   await withApp(async (app) => {
     for (
