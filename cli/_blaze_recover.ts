@@ -10,6 +10,7 @@ import { basename, isAbsolute } from "node:path";
 import { SqliteEventStore } from "../events/sqlite_event_store.ts";
 import { type DaemonState, statePath } from "./_blaze_state.ts";
 import { endOrphanedSession } from "./_orphaned_sessions.ts";
+import { PROFILE_PREFIX, profileInUse } from "../drivers/chrome/profiles.ts";
 
 /** Whether a process is running and its command line contains `word`. */
 export function processRuns(pid: number, word: string): boolean {
@@ -20,9 +21,6 @@ export function processRuns(pid: number, word: string): boolean {
     return false;
   }
 }
-
-/** The name every profile folder Cairn's Chrome launcher makes starts with. */
-const PROFILE_PREFIX = "cairn-chrome-";
 
 /** How long recovery waits for a killed browser's processes to let go of its profile. */
 const PROFILE_RELEASE_MS = 3_000;
@@ -85,23 +83,6 @@ function profileFlag(pid: number): string | undefined {
   } catch {
     return undefined;
   }
-}
-
-/**
- * Whether a running process was started with `--user-data-dir=<dir>` (a live browser's). A
- * Chromium helper rewrites its command line as one space-separated title, so the flag is
- * looked for as a word of the whole line.
- */
-function profileInUse(dir: string): boolean {
-  const flag = `--user-data-dir=${dir}`;
-  for (const entry of Deno.readDirSync("/proc")) {
-    if (!/^\d+$/.test(entry.name)) continue;
-    try {
-      const line = Deno.readTextFileSync(`/proc/${entry.name}/cmdline`).replaceAll("\0", " ");
-      if (` ${line} `.includes(` ${flag} `)) return true;
-    } catch { /* exited meanwhile */ }
-  }
-  return false;
 }
 
 /**

@@ -12,6 +12,8 @@
 import puppeteer, { type Browser } from "puppeteer-core";
 import { DriverError } from "../driver.ts";
 import { withDeadline } from "../with_deadline.ts";
+import { dirname } from "node:path";
+import { PROFILE_PREFIX, removeStaleProfiles } from "./profiles.ts";
 
 /** How long closing waits for Chromium to exit on its own before killing it. */
 const CLOSE_GRACE_MS = 3_000;
@@ -92,7 +94,9 @@ export async function launchChrome(options: LaunchOptions = {}): Promise<Launche
       "browser_missing",
     );
   }
-  const userDataDir = await Deno.makeTempDir({ prefix: "cairn-chrome-" });
+  const userDataDir = await Deno.makeTempDir({ prefix: PROFILE_PREFIX });
+  // the folders of browsers that died with a SIGKILLed Cairn (nothing else removes them)
+  await removeStaleProfiles(dirname(userDataDir), userDataDir);
   const headless = options.headless ?? true;
   let browser: Browser;
   try {
