@@ -28,15 +28,21 @@ export const STALE_PROFILE_MS = 10 * 60_000;
  * @returns true while a process uses it
  */
 export function profileInUse(dir: string): boolean {
-  const flag = `--user-data-dir=${dir}`;
+  const flag = ` --user-data-dir=${dir} `;
+  return commandLines().some((line) => line.includes(flag));
+}
+
+/** Every running process's command line, arguments joined by spaces, padded with one each side. */
+function commandLines(): string[] {
+  const lines: string[] = [];
   for (const entry of Deno.readDirSync("/proc")) {
     if (!/^\d+$/.test(entry.name)) continue;
     try {
       const line = Deno.readTextFileSync(`/proc/${entry.name}/cmdline`).replaceAll("\0", " ");
-      if (` ${line} `.includes(` ${flag} `)) return true;
+      lines.push(` ${line} `);
     } catch { /* exited meanwhile */ }
   }
-  return false;
+  return lines;
 }
 
 /**
@@ -68,9 +74,11 @@ export async function removeStaleProfiles(
   } catch {
     return []; // an unreadable temp folder: nothing to sweep
   }
+  if (old.length === 0) return [];
+  const running = commandLines();
   const removed: string[] = [];
   for (const dir of old) {
-    if (profileInUse(dir)) continue;
+    if (running.some((line) => line.includes(` --user-data-dir=${dir} `))) continue;
     try {
       await Deno.remove(dir, { recursive: true });
       removed.push(dir);
