@@ -159,9 +159,21 @@ Deno.test("cairn validate: a step failing only after an earlier step failed or w
     ]);
     assertEquals(read.code, 0, read.stderr);
     assertEquals((JSON.parse(read.stdout) as Report).status, "stable", read.stderr);
-    const unread = await cairn([...base, "--trail", undeclaredFile, "--memory", "pin=1"]);
+    const unread = await cairn([
+      ...base,
+      "--trail",
+      undeclaredFile,
+      "--memory",
+      `password=${PASSWORD}`,
+      "--memory",
+      "pin=1",
+    ]);
     assertEquals(unread.code, 2, unread.stderr);
     assertStringIncludes(unread.stderr, '"pin"');
+    // and without its value the key the template reads is refused when the trail is read
+    const unset = await cairn([...base, "--trail", undeclaredFile]);
+    assertEquals(unset.code, 2, unset.stderr);
+    assertStringIncludes(unset.stderr, "reads {{password}}, which nothing sets");
   } finally {
     await server.close();
     await Deno.remove(dir, { recursive: true });
