@@ -58,12 +58,10 @@ export interface EndedRun {
 
 /**
  * Ends every blaze (agent) session and `cairn record` recording left open, as
- * {@linkcode endOrphanedSession} does with
- * {@linkcode ORPHANED_SESSION}, and every playback and validation whose stream has no ending
- * event: `PlaybackCompleted`
- * `failed` with `error` {@linkcode ORPHANED} (its duration up to its last event), and
- * `ValidationCompleted` `failed` with the trail and steps it had reached, as a validation whose
- * loop breaks ends. Call it only when no live process runs any of them.
+ * {@linkcode endOrphanedSession} does with {@linkcode ORPHANED_SESSION}, and every playback and
+ * validation whose stream has no ending event: `PlaybackCompleted` `failed` with `error`
+ * {@linkcode ORPHANED} (its duration up to its last event), and `ValidationCompleted` `failed`
+ * with the trail and steps it had reached, as a validation whose loop breaks ends. Call it only when no live process runs any of them.
  *
  * @param store the event store
  * @returns the runs it ended, in log order, and those it could not end (a stream no projection

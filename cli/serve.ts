@@ -130,9 +130,9 @@ export async function closeLiveWork(store: Parameters<typeof blazeRegistry>[0]):
  * What `serve` does before it serves: when no other Cairn process writes to the log (it gets
  * the runs lock alone), every playback and validation left without its ending event, and every
  * blaze session or `cairn record` recording left open, was left by a process that stopped (killed
- * with SIGKILL): each run is ended `failed`, each session `interrupted`, once, and the browser profile folders
- * a dead server noted (`<db>.serve-<pid>.profiles.json`) are removed; with another process
- * writing, they are left as they are. Either way the lock is then held shared.
+ * with SIGKILL): each run is ended `failed`, each session `interrupted`, once, and the browser
+ * profile folders a dead server noted (`<db>.serve-<pid>.profiles.json`) are removed; with
+ * another process writing, they are left as they are. Either way the lock is then held shared.
  *
  * @param store the served store
  * @param claim the runs lock as claimed at start (undefined: it could not be made)

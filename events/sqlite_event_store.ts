@@ -343,12 +343,12 @@ export class SqliteEventStore implements EventStore {
   /**
    * The common append, one event going on with the stream at the head of the log, as a single
    * autocommit INSERT: no BEGIN, COMMIT or `data_version` statement (with the generated exact
-   * checks, 1.12–1.25× faster per event: `scripts/store_ab.ts`). It rests on what this connection knows, and the insert
-   * itself proves that still holds: the event takes the head it knows + 1, a primary key that
-   * any other connection's append since has taken (positions are gap-free), and its WHERE
-   * holds the `log_head.deletes` count it knows, which any delete since has changed. Either
-   * way nothing is written, the knowledge is dropped, and the caller takes the transaction,
-   * which reads the log afresh.
+   * checks, 1.12–1.25× faster per event: `scripts/store_ab.ts`). It rests on what this
+   * connection knows, and the insert itself proves that still holds: the event takes the head it
+   * knows + 1, a primary key that any other connection's append since has taken (positions are
+   * gap-free), and its WHERE holds the `log_head.deletes` count it knows, which any delete since
+   * has changed. Either way nothing is written, the knowledge is dropped, and the caller takes
+   * the transaction, which reads the log afresh.
    *
    * @returns the result, or undefined when this append needs the transaction (nothing written)
    */

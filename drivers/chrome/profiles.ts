@@ -28,8 +28,13 @@ export const STALE_PROFILE_MS = 10 * 60_000;
  * @returns true while a process uses it
  */
 export function profileInUse(dir: string): boolean {
+  return usedBy(commandLines(), dir);
+}
+
+/** Whether one of `lines` ({@linkcode commandLines}) was started with `--user-data-dir=<dir>`. */
+function usedBy(lines: string[], dir: string): boolean {
   const flag = ` --user-data-dir=${dir} `;
-  return commandLines().some((line) => line.includes(flag));
+  return lines.some((line) => line.includes(flag));
 }
 
 /** Every running process's command line, arguments joined by spaces, padded with one each side. */
@@ -78,7 +83,7 @@ export async function removeStaleProfiles(
   const running = commandLines();
   const removed: string[] = [];
   for (const dir of old) {
-    if (running.some((line) => line.includes(` --user-data-dir=${dir} `))) continue;
+    if (usedBy(running, dir)) continue;
     try {
       await Deno.remove(dir, { recursive: true });
       removed.push(dir);
