@@ -205,9 +205,14 @@ export function formatReport(report: PlaybackReport): string {
   );
   const msWidth = Math.max(5, ...report.results.map((r) => String(r.duration_ms).length));
   const rows = report.results.map((r) => {
-    const what = (r.description ?? r.action).slice(0, 44);
+    // a navigate shows its whole url: the page opened (a --url's query) must be readable
+    const what = r.action === "navigate"
+      ? r.description ?? r.action
+      : (r.description ?? r.action).slice(0, 44);
     const detail = r.status === "healed"
-      ? r.healed_selector ?? ""
+      ? `${r.healed_level !== undefined ? `level ${r.healed_level}: ` : ""}${
+        r.healed_selector ?? ""
+      }`
       : [r.error_code, r.error, r.likely_cause ? `(likely cause: ${r.likely_cause})` : ""]
         .filter(Boolean).join(": ");
     return `${numberOf(r).padStart(3)}  ${r.status.padEnd(7)}  ${what.padEnd(44)}  ${

@@ -167,6 +167,11 @@ export interface Driver {
   type(text: string, options?: { point?: Point; clear?: boolean }): Promise<void>;
   /** Presses a key by its name: `Enter`, `Tab`, `Escape`, `Back`, `ArrowDown`, … */
   press(key: string): Promise<void>;
+  /**
+   * Gives the element at `point` the focus without clicking it (a key press replayed into the
+   * element that had the focus). Drivers without it tap a text field to focus it.
+   */
+  focus?(point: Point): Promise<void>;
   /** Scrolls the element at `point` (or the page) in a direction by `distance` pixels. */
   scroll(direction: Direction, options?: { point?: Point; distance?: number }): Promise<void>;
   /** Scrolls the page to an absolute position (web; devices may throw). */

@@ -29,6 +29,7 @@ import {
   androidCascade,
   type CascadeLevel,
   describeTried,
+  isPositional,
   pickMatch,
   type Resolution,
   resolveTarget,
@@ -36,10 +37,9 @@ import {
   webCascade,
 } from "../engine/playback/cascade.ts";
 import {
+  checkFingerprint,
   checkPointTarget,
-  checkRecordedName,
   nodeText,
-  recordedNames,
   scalePoint,
   viewportWarning,
 } from "../engine/playback/coordinates.ts";
@@ -315,6 +315,8 @@ class Run {
   #secrets = new SecretScrubber();
   /** When the action in flight times out (`performance.now()` clock). */
   #deadline = 0;
+  /** The results so far, by index. */
+  #results: Completed[] = [];
 
   constructor(
     readonly driver: Driver,
@@ -430,6 +432,7 @@ class Run {
       }
       const result = await this.#playOne(index, action);
       if (result.status === "failed") anyFailed = true;
+      this.#results[index] = result;
       if (action.storeAs && this.options.onError === "skip_dependent") {
         if (result.status === "ok" || result.status === "healed") {
           this.#unproduced.delete(action.storeAs);
@@ -568,6 +571,17 @@ class Run {
         error: `Skipped: it reads {{${unproduced.key}}}, which ${
           this.#name(unproduced.by)
         } did not produce (on_error: skip_dependent)`,
+      });
+    }
+    const failedBefore = action.type === "key_press"
+      ? this.#failedInStep(index, action)
+      : undefined;
+    if (failedBefore !== undefined) {
+      // the key would go wherever the failed action left the focus (another form's Enter)
+      return await finish({
+        status: "skipped",
+        errorCode: "skipped_dependency",
+        error: `Skipped: ${this.#name(failedBefore)} of the same step did not run`,
       });
     }
     if (this.#blocked && DEPENDENT_TYPES.has(action.type)) {
@@ -724,6 +738,7 @@ class Run {
       }
       case "key_press": {
         if (!action.key) throw new ActionFailure("page_error", "key_press has no key");
+        if (action.target) break; // pressed into its element below
         await d.press(action.key);
         await this.#settle();
         return { status: "ok", selectorUsed: "keyboard" };
@@ -788,16 +803,21 @@ class Run {
     // a selector's `{{…}}` is filled from memory as a value's is (a secret then leaves the
     // stored events through the scrubber, as any value does)
     const target = this.#templateTarget(action.target);
+    if (action.count !== undefined) {
+      const counted = await this.#assertCount(action, target);
+      // a count is the whole check of a wait for elements: several (or none) is no one element
+      if (action.type === "assert_visible") return { status: "ok", selectorUsed: counted };
+    }
     const located = await this.#locate(
       index,
       target === action.target ? action : { ...action, target },
       state,
     );
-    const { point, element, healed, strategy, selector, level } = located;
+    const { point, element, healed, strategy, selector, level, position } = located;
     const status = healed ? "healed" as const : "ok" as const;
     const sel = {
       selectorUsed: strategy,
-      ...(healed ? { healedSelector: selector } : {}),
+      ...(healed ? { healedSelector: selector, healedLevel: position + 1 } : {}),
     };
     if (
       element && !element.enabled && action.type !== "read_text" && action.type !== "hover" &&
@@ -859,6 +879,13 @@ class Run {
       case "check":
         await d.check(point, action.checked ?? true);
         return { status, ...sel };
+      case "key_press": {
+        // into the element that had the focus when it was recorded, found (healed) as any
+        await this.#focus(point, target);
+        await d.press(action.key!);
+        await this.#settle();
+        return { status, ...sel };
+      }
       case "scroll":
         await d.scroll(action.direction ?? "down", { point });
         return { status, ...sel };
@@ -943,6 +970,8 @@ class Run {
     selector: string;
     /** The selector level that found it (none for the coordinate fallback). */
     level?: CascadeLevel;
+    /** The level's position in the cascade (0: the first selector; coordinates last). */
+    position: number;
   }> {
     const target = action.target!;
     const mode: SelectorMode = action.selectorMode ?? this.plan.selectorMode ?? "adaptive";
@@ -960,13 +989,15 @@ class Run {
       : this.options.locateWaitMs ?? 2_000;
     const deadline = performance.now() +
       Math.min(wanted, this.#left() - Math.min(RESERVE_MS, this.#actionMs() / 4));
-    // What a read or an assertion reads may have changed since recording: not a name there.
-    const names = recordedNames(target, { text: !READS.has(action.type) });
     const verify = async (level: CascadeLevel, element: FoundElement): Promise<true | string> => {
       const snap = await this.driver.snapshot();
       if (!WEAK.has(level.strategy)) {
-        // an indexed fallback: the n-th match must not contradict the name the step recorded
-        return checkRecordedName(snap.screen, element.bounds, names);
+        // a fallback (healed, or an indexed one): the element must be of the kind the chain
+        // names and must not contradict the names the step recorded
+        return checkFingerprint(snap.screen, element.bounds, target, {
+          names: isPositional(level),
+          read: READS.has(action.type),
+        });
       }
       // the selector's own unique match: a read takes any element, a click one that nothing
       // recorded contradicts
@@ -976,7 +1007,14 @@ class Run {
       });
       return check.ok ? true : check.reason;
     };
-    const resolve = (levels: CascadeLevel[]) => resolveTarget(this.driver, levels, { verify });
+    // Past strict mode the winner is checked against the chain's later identity selectors (as
+    // far as needed): two that pick different elements are refused, never guessed between.
+    const resolve = (levels: CascadeLevel[]) =>
+      resolveTarget(this.driver, levels, {
+        verify,
+        verifyHealed: true,
+        confirm: mode !== "strict",
+      });
     let res: Resolution = await resolve(selectorLevels);
     for (
       let attempt = 0;
@@ -985,6 +1023,8 @@ class Run {
     ) {
       // Selectors the device cannot read never match: nothing to wait for.
       if (res.unreadable.length === selectorLevels.length) break;
+      // Still two elements once the page settled: waiting longer only delays the refusal.
+      if (res.ambiguous && attempt > 0) break;
       const left = deadline - performance.now();
       if (left <= 0) break;
       if (attempt === 0) {
@@ -998,7 +1038,23 @@ class Run {
       // with the better levels before calling it healed.
       const better = selectorLevels.slice(0, selectorLevels.indexOf(res.level));
       const again = await resolve(better);
-      if (again.element) res = { ...again, tried: [...res.tried, ...again.tried] };
+      if (again.element || again.ambiguous) {
+        res = { ...again, tried: [...res.tried, ...again.tried] };
+      }
+    }
+    if (res.ambiguous) {
+      const { level, element, other, otherElement } = res.ambiguous;
+      const at = (e: FoundElement) => {
+        const c = center(e.bounds);
+        return `(${Math.round(c.x)}, ${Math.round(c.y)})`;
+      };
+      throw new ActionFailure(
+        "ambiguous",
+        `Ambiguous: ${level.selector} and ${other.selector} match different elements (at ${
+          at(element)
+        } and ${at(otherElement)}); not acting on either`,
+        res.tried.map((t) => ({ strategy: t.strategy, selector: t.selector, matches: t.matches })),
+      );
     }
     const tried = res.tried.map((t) => ({
       strategy: t.strategy,
@@ -1026,6 +1082,7 @@ class Run {
         strategy: level.strategy,
         selector: level.selector,
         level,
+        position: res.position ?? 0,
       };
     }
     const coords = levels.find((l) => l.strategy === "coordinates");
@@ -1072,6 +1129,7 @@ class Run {
             healed: selectorLevels.length > 0,
             strategy: "coordinates",
             selector: `xy=${point.x},${point.y}`,
+            position: selectorLevels.length,
           };
         }
         throw new ActionFailure(
@@ -1107,6 +1165,85 @@ class Run {
         ? `Cannot ${action.type} at the recorded point: ${offScreen}`
         : `No usable selector for ${describeAction(action, this.plan.platform)} in ${mode} mode`,
       tried,
+    );
+  }
+
+  /**
+   * Gives the element at `point` the focus: the driver's own focus, else (a device) a tap when
+   * the target is a text field, the element a key goes to; anything else is pressed as it is.
+   */
+  async #focus(point: Point, target: Target): Promise<void> {
+    if (this.driver.focus) {
+      try {
+        await this.driver.focus(point);
+      } catch (err) {
+        throw new ActionFailure("element_disabled", errorText(err));
+      }
+      return;
+    }
+    const field = [target, ...(target.alternatives ?? [])].some((t) =>
+      /EditText|TextField|textbox|searchbox|combobox/i.test(`${t.className ?? ""} ${t.role ?? ""}`)
+    );
+    if (field) await this.driver.tap(point);
+  }
+
+  /**
+   * The index of an earlier action of the same step that failed or was not played (a skipped
+   * dependency, a redacted value), or undefined. An action without a step (a recording's) has
+   * the action just before it as its step.
+   */
+  #failedInStep(index: number, action: PlaybackAction): number | undefined {
+    const actions = this.plan.actions;
+    const earlier = action.stepIndex === undefined
+      ? [index - 1]
+      : [...actions.keys()].filter((i) => i < index && actions[i]!.stepIndex === action.stepIndex);
+    return earlier.find((i) => {
+      const r = this.#results[i];
+      return r !== undefined && (r.status === "failed" ||
+        r.status === "skipped" &&
+          (r.errorCode === "skipped_dependency" || r.errorCode === "redacted_value"));
+    });
+  }
+
+  /**
+   * Waits (up to the action timeout) until one of the target's selectors matches as many
+   * visible elements as the action's `count` asks (`>=` by default), as a Recorder
+   * `waitForElement` with a count; fails naming what each selector matched.
+   *
+   * @returns the strategy of the selector that satisfied it
+   */
+  async #assertCount(action: PlaybackAction, target: Target): Promise<string> {
+    const want = action.count!;
+    const op = action.countOperator ?? ">=";
+    const mode: SelectorMode = action.selectorMode ?? this.plan.selectorMode ?? "adaptive";
+    const levels =
+      (this.plan.platform === "web" ? webCascade(target, mode) : androidCascade(target, mode))
+        .filter((l) => l.strategy !== "coordinates");
+    const holds = (n: number) => op === "==" ? n === want : op === "<=" ? n <= want : n >= want;
+    const started = performance.now();
+    const until = started + (this.options.expectWaitMs ?? Infinity);
+    let counts: string[] = [];
+    for (let attempt = 0; attempt < MAX_POLLS; attempt++) {
+      counts = [];
+      for (const level of levels) {
+        let n = 0;
+        for (const q of level.queries) {
+          const found = await this.driver.find(q).catch(() => []);
+          const { nth: _, ...all } = level; // every match counts, not the n-th
+          n = pickMatch(all, found).visible.length;
+          if (n > 0) break;
+        }
+        if (holds(n)) return level.strategy;
+        counts.push(`${level.selector} → ${n}`);
+      }
+      if (this.#left() < RESERVE_MS + POLL_MS || performance.now() + POLL_MS > until) break;
+      await sleep(POLL_MS, this.options.signal);
+    }
+    throw new ActionFailure(
+      "assertion_failed",
+      `Expected ${op} ${want} visible element${want === 1 ? "" : "s"}, found ${
+        counts.join("; ") || "no selector"
+      }`,
     );
   }
 

@@ -240,6 +240,7 @@ export const PlaybackActionCompleted = z.object({
     "unsupported_action_type",
     "skipped_dependency",
     "assertion_failed",
+    "ambiguous",
     "timeout",
   ]).optional(),
   error: z.string().optional(),
@@ -250,6 +251,8 @@ export const PlaybackActionCompleted = z.object({
   screenshot: BlobRef.optional(),
   selectorUsed: z.string().optional(),
   healedSelector: z.string().optional(),
+  /** The cascade level that healed it: 2 for the chain's second selector (coordinates last). */
+  healedLevel: z.number().int().positive().optional(),
   /** Value read (readText) or memory written. */
   value: z.string().optional(),
   storeAs: z.string().optional(),

@@ -96,6 +96,36 @@ export function selectAtInPage(x: number, y: number, value: string): string {
 }
 
 /**
+ * Focuses the element at a point (a label's control, else the nearest focusable element at or
+ * around it) without clicking it. Returns an error message, or "" once it has the focus.
+ */
+export function focusAtInPage(x: number, y: number): string {
+  let el: Element | null = document.elementFromPoint(x, y);
+  for (let i = 0; i < 32 && el?.shadowRoot; i++) {
+    const inner = el.shadowRoot.elementFromPoint(x, y);
+    if (!inner || inner === el) break;
+    el = inner;
+  }
+  if (!el) return `nothing at (${x}, ${y})`;
+  if (el instanceof HTMLLabelElement && el.control) el = el.control;
+  const focusable = el.closest(
+    "input,textarea,select,button,a[href],[tabindex],[contenteditable=''],[contenteditable=true]",
+  ) ?? el;
+  if (!(focusable instanceof HTMLElement)) {
+    return `the element at (${x}, ${y}) cannot take the focus`;
+  }
+  focusable.focus();
+  let active: Element | null = document.activeElement;
+  for (let i = 0; i < 32 && active?.shadowRoot?.activeElement; i++) {
+    active = active.shadowRoot.activeElement;
+  }
+  if (active !== focusable && !(active && focusable.contains(active))) {
+    return `the ${focusable.tagName.toLowerCase()} at (${x}, ${y}) did not take the focus`;
+  }
+  return "";
+}
+
+/**
  * The checked state of the checkbox, radio or switch at a point: true/false, or an error
  * message when there is none.
  */

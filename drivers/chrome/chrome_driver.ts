@@ -38,6 +38,7 @@ import {
   checkedAtInPage,
   type ElementFacts,
   elementFactsInPage,
+  focusAtInPage,
   inScopeInPage,
   maskSecretFieldsInPage,
   scopeLevelInPage,
@@ -457,6 +458,14 @@ export class ChromeDriver implements Driver {
   async select(point: Point, value: string): Promise<void> {
     const error = await this.#page.evaluate(selectAtInPage, point.x, point.y, value);
     if (error) throw new DriverError(`Cannot select: ${error}`, "element_not_selectable");
+  }
+
+  async focus(point: Point): Promise<void> {
+    const error = await this.#wrap(
+      `focus at (${point.x}, ${point.y})`,
+      this.#page.evaluate(focusAtInPage, point.x, point.y),
+    );
+    if (error) throw new DriverError(`Cannot focus: ${error}`, "not_focusable");
   }
 
   async check(point: Point, checked: boolean): Promise<void> {

@@ -59,6 +59,12 @@ export const RecorderStep = z.object({
   offsetY: Coordinate.optional(),
   x: Coordinate.optional(),
   y: Coordinate.optional(),
+  // a waitForElement's expectations (puppeteer's WaitForElementStep)
+  visible: z.boolean().optional(),
+  count: z.number().int().nonnegative().optional(),
+  operator: z.enum([">=", "==", "<="]).optional(),
+  properties: z.record(z.string(), z.unknown()).optional(),
+  attributes: z.record(z.string(), z.string()).optional(),
 }).loose().superRefine((s, ctx) => {
   const need = (field: keyof typeof s, ok: boolean) => {
     if (!ok) ctx.addIssue({ code: "custom", path: [field], message: `${s.type} needs ${field}` });
@@ -251,6 +257,49 @@ const KINDS: Record<typeof STEP_TYPES[number], ActionKind | undefined> = {
   customStep: "wait",
 };
 
+/** The element properties whose expected value is the text the player reads of it. */
+export const TEXT_PROPERTIES: ReadonlySet<string> = new Set(["textContent", "innerText", "value"]);
+
+/**
+ * What a `waitForElement` step checks, as the player and the trail express it: the element's
+ * text (a `properties` entry among {@linkcode TEXT_PROPERTIES} with a string value), its absence
+ * (`visible: false`), a count of elements (`count`, `operator`), and what neither can check (any
+ * other property, `attributes`), named.
+ *
+ * @param step the step
+ * @returns the checks
+ * @example
+ * ```ts
+ * const c = waitForElementChecks({ type: "waitForElement", properties: { textContent: "Total: 3" }, count: 2, operator: "==" });
+ * if (c.text !== "Total: 3" || c.visible !== true || c.count !== 2 || c.operator !== "==" || c.unchecked.length) throw new Error();
+ * ```
+ */
+export function waitForElementChecks(step: RecorderStep): {
+  text?: string;
+  visible: boolean;
+  count?: number;
+  operator?: ">=" | "==" | "<=";
+  unchecked: string[];
+} {
+  const unchecked: string[] = [];
+  let text: string | undefined;
+  for (const [k, v] of Object.entries(step.properties ?? {})) {
+    if (TEXT_PROPERTIES.has(k) && typeof v === "string" && (text === undefined || text === v)) {
+      text = v;
+    } else unchecked.push(`properties.${k}`);
+  }
+  for (const k of Object.keys(step.attributes ?? {})) unchecked.push(`attributes.${k}`);
+  // the default (at least one) is what a plain visibility check already asks
+  const counted = step.count !== undefined &&
+    !(step.count === 1 && (step.operator ?? ">=") === ">=");
+  return {
+    ...(text !== undefined ? { text } : {}),
+    visible: step.visible !== false,
+    ...(counted ? { count: step.count!, operator: step.operator ?? ">=" } : {}),
+    unchecked,
+  };
+}
+
 /** The modifier keys a Recorder flow holds down around another key (a chord). */
 const MODIFIER_KEYS: ReadonlySet<string> = new Set(["Shift", "Control", "Alt", "Meta"]);
 
@@ -368,6 +417,16 @@ export function flowToEvents(flow: UserFlow, options: FlowToEventsOptions): NewE
         else data.value = step.value;
       }
       if (step.key !== undefined) data.key = keys.get(i) ?? step.key;
+      if (step.type === "waitForElement") {
+        // its expectations: the text an element must show, or that it must be gone
+        const checks = waitForElementChecks(step);
+        // a session has no absence check: a wait carrying the raw step, never its opposite
+        if (!checks.visible) data.kind = "wait";
+        else if (checks.text !== undefined) {
+          data.kind = "assertText";
+          data.expected = checks.text;
+        }
+      }
       if (Object.keys(params).length > 0) data.toolParams = params;
       events.push({ type: "ActionPerformed", data });
     }

@@ -207,6 +207,13 @@ export const PlaybackAction = z.object({
   expectedPattern: z.string().optional(),
   /** Memory key `read_text` writes. */
   storeAs: z.string().optional(),
+  /**
+   * How many visible elements the target's selectors must match (a Recorder `waitForElement`'s
+   * `count`), compared by `countOperator` (default `>=`): checked, waiting up to the action
+   * timeout, before the action's own work.
+   */
+  count: z.number().int().nonnegative().optional(),
+  countOperator: z.enum([">=", "==", "<="]).optional(),
   /** Recorder clock of the action (ms), for `timing: recorded`. */
   timestampMs: z.number().optional(),
   /** Viewport when the action was recorded (coordinate scaling). */

@@ -957,12 +957,72 @@ export function isPositional(level: CascadeLevel): boolean {
   return level.nth !== undefined || level.strategy === "class_index";
 }
 
+/**
+ * Levels that name an element by what it is (a test id, an aria-label or content description,
+ * a role and name, an id, a text), not by where it is: their one match is evidence of identity,
+ * so a later one of them that picks another element than the winning level contradicts it.
+ * CSS (a Recorder's own CSS may be positional), CSS paths, XPaths, classes + index and
+ * coordinates are no such witness.
+ */
+export const IDENTITY: ReadonlySet<Strategy> = new Set([
+  "test_id",
+  "aria_label",
+  "role_name",
+  "id",
+  "text",
+  "content_description",
+]);
+
+/**
+ * Whether two matches are one element: the same handle, one handle a CSS path inside the other
+ * (a label's `<span>` inside its `<button>`), or one box inside the other (a device's element
+ * ids differ between lookups; a text lookup finds the deepest element showing it).
+ *
+ * @param a one match
+ * @param b another match
+ * @returns true when they may be one element
+ * @example
+ * ```ts
+ * const button = { bounds: { x: 0, y: 0, w: 80, h: 20 }, visible: true, enabled: true, handle: "form > button" };
+ * const label = { bounds: { x: 10, y: 2, w: 40, h: 16 }, visible: true, enabled: true, handle: "form > button > span" };
+ * const other = { bounds: { x: 100, y: 0, w: 80, h: 20 }, visible: true, enabled: true, handle: "form > a" };
+ * if (!sameElement(button, label) || sameElement(button, other)) throw new Error();
+ * ```
+ */
+export function sameElement(a: LookupMatch, b: LookupMatch): boolean {
+  if (a.handle !== undefined && b.handle !== undefined) {
+    if (a.handle === b.handle) return true;
+    const inside = (x: string, y: string) => x.startsWith(`${y} > `) || x.startsWith(`${y} >>> `);
+    if (inside(a.handle, b.handle) || inside(b.handle, a.handle)) return true;
+  }
+  const holds = (o: LookupMatch["bounds"], i: LookupMatch["bounds"]) =>
+    i.x >= o.x - 1 && i.y >= o.y - 1 && i.x + i.w <= o.x + o.w + 1 && i.y + i.h <= o.y + o.h + 1;
+  return holds(a.bounds, b.bounds) || holds(b.bounds, a.bounds);
+}
+
+/** Two levels of one chain that picked different elements: the player acts on neither. */
+export interface Ambiguity {
+  /** The level that picked first, and its element. */
+  level: CascadeLevel;
+  element: LookupMatch;
+  /** The later identity level that picked another element, and that element. */
+  other: CascadeLevel;
+  otherElement: LookupMatch;
+}
+
 /** The outcome of a resolve: the element found and the level, or what every level matched. */
 export interface Resolution {
   level?: CascadeLevel;
   element?: LookupMatch;
   /** True when a level past the first found it (003: status `healed`). */
   healed: boolean;
+  /** The level's position in the cascade (0: the first selector), when one found it. */
+  position?: number;
+  /**
+   * With `confirm`: the winning level's element was contradicted by a later identity level
+   * (`element` and `level` are then unset: nothing may be acted on).
+   */
+  ambiguous?: Ambiguity;
   tried: TriedLevel[];
   /** Some level matched only hidden elements. */
   sawHidden: boolean;
@@ -1049,6 +1109,18 @@ export async function resolveTarget(
      * knows of the element; a string is the reason it is refused.
      */
     verify?: (level: CascadeLevel, element: LookupMatch) => Promise<true | string>;
+    /**
+     * Every match of a level past the first (a healed one) goes through `verify`, not only a
+     * weak or positional one: the fingerprint check of a fallback.
+     */
+    verifyHealed?: boolean;
+    /**
+     * The winning level's element is checked against the later identity levels
+     * ({@linkcode IDENTITY}), only as far as needed: the first of them that picks one element
+     * settles it — the same element confirms the win, another one makes the resolution
+     * `ambiguous` (nothing is acted on). Levels that pick none are passed over.
+     */
+    confirm?: boolean;
   } = {},
 ): Promise<Resolution> {
   const tried: TriedLevel[] = [];
@@ -1080,7 +1152,8 @@ export async function resolveTarget(
       visibleCount = m.visible.length;
       hiddenCount = m.hidden;
       if (m.element) {
-        const checked = WEAK.has(level.strategy) || (i > 0 && isPositional(level));
+        const checked = WEAK.has(level.strategy) ||
+          (i > 0 && (isPositional(level) || options.verifyHealed === true));
         const verdict = options.verify && checked ? await options.verify(level, m.element) : true;
         if (verdict !== true) {
           tried.push({
@@ -1094,7 +1167,27 @@ export async function resolveTarget(
           break;
         }
         tried.push({ strategy: level.strategy, selector: level.selector, matches: 1 });
-        return { level, element: m.element, healed: i > 0, tried, sawHidden, unreadable };
+        if (options.confirm) {
+          const against = await contradiction(finder, levels.slice(i + 1), m.element, tried);
+          if (against) {
+            return {
+              healed: false,
+              ambiguous: { level, element: m.element, ...against },
+              tried,
+              sawHidden,
+              unreadable,
+            };
+          }
+        }
+        return {
+          level,
+          element: m.element,
+          healed: i > 0,
+          position: i,
+          tried,
+          sawHidden,
+          unreadable,
+        };
       }
       // Too few for the index, or ambiguous: a looser lookup would only match more.
       if (m.short !== undefined || m.visible.length > 0) short = m.short;
@@ -1113,4 +1206,36 @@ export async function resolveTarget(
     });
   }
   return { healed: false, tried, sawHidden, unreadable };
+}
+
+/**
+ * The first later identity level (not an indexed one) that picks one element, when that element
+ * is not `element`;
+ * undefined when the first one that picks agrees, or none picks. Each level looked at is listed
+ * in `tried`.
+ */
+async function contradiction(
+  finder: ElementFinder,
+  later: readonly CascadeLevel[],
+  element: LookupMatch,
+  tried: TriedLevel[],
+): Promise<{ other: CascadeLevel; otherElement: LookupMatch } | undefined> {
+  for (const level of later) {
+    // an indexed level picks by position: a field inserted above moves it, it proves nothing
+    if (!IDENTITY.has(level.strategy) || isPositional(level)) continue;
+    let picked: LookupMatch | undefined;
+    let seen = 0;
+    for (const query of level.queries) {
+      const found = await finder.find(query).catch(() => [] as LookupMatch[]);
+      const m = pickMatch(level, found);
+      seen = m.visible.length;
+      picked = m.element;
+      // one match settles the level; several make it no witness (a looser lookup adds more)
+      if (picked || seen > 0) break;
+    }
+    tried.push({ strategy: level.strategy, selector: level.selector, matches: picked ? 1 : seen });
+    if (!picked) continue;
+    return sameElement(picked, element) ? undefined : { other: level, otherElement: picked };
+  }
+  return undefined;
 }

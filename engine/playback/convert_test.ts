@@ -197,7 +197,8 @@ Deno.test("rebasePlan() re-points a url whose origin is a placeholder: what foll
     ],
     ["https://<host>/a?b=1#c", "http://127.0.0.1:9/a?b=1#c"],
     ["https://<host>", "http://127.0.0.1:9/"],
-    ["http://a.test:8080/x", "http://127.0.0.1:9/x"],
+    // a real url: the base's path names the page to open, it replaces the url whole
+    ["http://a.test:8080/x?v=0", "http://127.0.0.1:9/app/"],
     ["page.html", "http://127.0.0.1:9/app/page.html"],
   ];
   for (const [url, want] of cases) {

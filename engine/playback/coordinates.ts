@@ -345,3 +345,66 @@ export function checkRecordedName(
   if (shown.some((s) => names.some((n) => related(s, n)))) return true;
   return `the element is "${shown[0]}", the recording targeted "${names[0]}"`;
 }
+
+/** Roles that say nothing of an element's kind (a `<div>`, a `<span>`). */
+const KINDLESS = new Set(["generic", "none", "presentation", "StaticText", "InlineTextBox", ""]);
+
+/**
+ * The roles the recording gave an element: the target's and each of its ordered selectors'
+ * (a chain's role + name entry), without repeats; roles that name no kind (`generic`) left out.
+ *
+ * @param target what the recording knows of the element
+ * @returns the roles, first recorded first
+ * @example
+ * ```ts
+ * if (recordedRoles({ testId: "go", alternatives: [{ testId: "go" }, { role: "button", name: "Go" }] }).join() !== "button") throw new Error();
+ * ```
+ */
+export function recordedRoles(target: Target): string[] {
+  const out: string[] = [];
+  for (const t of [target, ...(target.alternatives ?? [])]) {
+    if (t.role && !KINDLESS.has(t.role) && !out.includes(t.role)) out.push(t.role);
+  }
+  return out;
+}
+
+/**
+ * Checks the element a fallback level found (a healed one) against the fingerprint the chain
+ * gives of it, so a fallback cannot land on an element of another kind: when the chain (or the
+ * recorded target) knows a role, the element, one of the nodes filling its box, or one of its
+ * nearest ancestors must have it (a label's text inside its button). A positional fallback (an
+ * index, a class + index: `names`) must also not contradict the recorded names
+ * ({@linkcode checkRecordedName}); a fallback by identity (an id, a test id, a label) may show
+ * new copy — that is what it heals. Position is no part of the check: a changed layout moves
+ * the right element too.
+ *
+ * @param screen the current screen
+ * @param bounds the element's bounds, in the screen's space
+ * @param target what the recording knows of the element
+ * @param options `names`: check the names too; `read`: the action reads or asserts (its text
+ *   may have changed: no text names)
+ * @returns true, or why it is refused: `the element is a link, the selectors name a button`
+ */
+export function checkFingerprint(
+  screen: Screen,
+  bounds: Bounds,
+  target: Target,
+  options: { names?: boolean; read?: boolean } = {},
+): true | string {
+  const roles = recordedRoles(target);
+  if (roles.length > 0) {
+    const boxed: UiNode[] = [];
+    for (const [node] of walk(screen.root)) {
+      if (node.visible && sameBox(node.bounds, bounds)) boxed.push(node);
+    }
+    const hit = nodeAt(screen, center(bounds));
+    const near = hit ? [hit.node, ...hit.ancestors.slice(0, ANCESTORS_CHECKED)] : [];
+    const kinds = [...boxed, ...near].map((n) => n.role ?? n.className ?? "");
+    if (kinds.length > 0 && !kinds.some((k) => roles.includes(k))) {
+      const seen = kinds.find((k) => !KINDLESS.has(k)) ?? kinds[0] ?? "unknown";
+      return `the element is a ${seen}, the selectors name a ${roles[0]}`;
+    }
+  }
+  if (!options.names) return true;
+  return checkRecordedName(screen, bounds, recordedNames(target, { text: !options.read }));
+}

@@ -4,7 +4,11 @@
  * `secondary` the right one, `back`, `forward`), `doubleClick` (double_click), `change` (type),
  * `keyDown` (key_press, with the modifiers held as a chord, `Shift+Tab`; its `keyUp` and a
  * modifier's own keys are dropped), `scroll`, `hover` (the mouse over the element) and
- * `waitForElement` (assert_visible) map onto 003's actions; every other step type is kept and
+ * `waitForElement` map onto 003's actions — a `waitForElement` is an assert_visible, an
+ * assert_text when its `properties` give the element's `textContent`, `innerText` or `value`,
+ * an assert_not_visible with `visible: false`, and carries its `count` and `operator`; one with
+ * another property or `attributes` is skipped naming them, never passed as a visibility check;
+ * every other step type is kept and
  * reported as skipped
  * (`unsupported_action_type`), and so is a step inside a frame (`frame: [0]`: the player acts on
  * the top frame only), as `click_in_frame`, `change_in_frame`, ….
@@ -17,6 +21,7 @@ import {
   recorderKeyPresses,
   recorderSelectors,
   type UserFlow,
+  waitForElementChecks,
 } from "../formats/chrome_recorder.ts";
 import type { MouseButton, PlaybackAction, PlaybackPlan, Target } from "./actions.ts";
 import { targetFromSelectors } from "./target_from_selectors.ts";
@@ -173,9 +178,31 @@ export function chromeRecorderToPlan(
         if (target) actions.push({ type: "scroll", target, ...base });
         else actions.push({ type: "scroll", scrollTo: { x: s.x ?? 0, y: s.y ?? 0 }, ...base });
         break;
-      case "waitForElement":
-        actions.push({ type: "assert_visible", ...(target ? { target } : {}), ...base });
+      case "waitForElement": {
+        // its properties, count and visibility are checked, never only that something shows
+        const checks = waitForElementChecks(step);
+        if (checks.unchecked.length > 0) {
+          // an expectation the player cannot check is not passed as a visibility check
+          actions.push({
+            type: `waitForElement ${checks.unchecked.join(", ")}`,
+            ...(target ? { target } : {}),
+            ...base,
+          });
+        } else if (!checks.visible) {
+          actions.push({ type: "assert_not_visible", ...(target ? { target } : {}), ...base });
+        } else {
+          actions.push({
+            type: checks.text !== undefined ? "assert_text" : "assert_visible",
+            ...(target ? { target } : {}),
+            ...(checks.text !== undefined ? { expected: checks.text } : {}),
+            ...(checks.count !== undefined
+              ? { count: checks.count, countOperator: checks.operator! }
+              : {}),
+            ...base,
+          });
+        }
         break;
+      }
       default:
         actions.push({ type: step.type, ...(target ? { target } : {}), ...base });
     }

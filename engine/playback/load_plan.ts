@@ -120,6 +120,10 @@ const ORIGIN_PART = /^[a-z][a-z\d+.-]*:\/\/[^/?#]*/i;
 /**
  * Re-points a plan at another base url: every navigate keeps its path, query and fragment
  * but takes the base's origin; a plan that does not start with a navigate opens `base` first.
+ * A base with a path, a query or a fragment (`http://b.test/shop?v=3`) names the page to open:
+ * it replaces the plan's first url (its opening navigate, when that is a url) whole, and the
+ * later navigates take only its origin; a first url with a placeholder origin or none is
+ * re-pointed as any other (its path kept).
  * A recorded url whose origin is a placeholder (Chrome DevTools' own flows record
  * `https://localhost:<test-port>/…`) or otherwise not a url's is re-pointed the same way: what
  * follows its origin is the path, as the person who recorded it on their own server meant.
@@ -134,12 +138,18 @@ const ORIGIN_PART = /^[a-z][a-z\d+.-]*:\/\/[^/?#]*/i;
  * if (p.actions[0]!.url !== "http://b.test:8080/x?y=1") throw new Error();
  * const q = rebasePlan({ source: { kind: "flow" }, platform: "web", actions: [{ type: "navigate", url: "https://localhost:<test-port>/r.html" }] }, "http://b.test:8080/");
  * if (q.actions[0]!.url !== "http://b.test:8080/r.html") throw new Error();
+ * const w = rebasePlan({ source: { kind: "trail" }, platform: "web", actions: [{ type: "navigate", url: "http://a.test/shop?v=0" }] }, "http://b.test/shop?v=3");
+ * if (w.actions[0]!.url !== "http://b.test/shop?v=3") throw new Error();
  * ```
  */
 export function rebasePlan(plan: PlaybackPlan, base: string): PlaybackPlan {
   const origin = new URL(base);
-  const actions = plan.actions.map((a) => {
-    if (a.type !== "navigate" || !a.url || a.url.includes("{{")) return a;
+  // a base with a path, query or fragment names the page itself: it replaces the first url whole
+  const whole = origin.pathname !== "/" || origin.search !== "" || origin.hash !== "";
+  const actions = plan.actions.map((a, i) => {
+    if (a.type !== "navigate" || !a.url) return a;
+    if (i === 0 && whole && URL.canParse(a.url)) return { ...a, url: origin.href };
+    if (a.url.includes("{{")) return a;
     return { ...a, url: rebaseUrl(a.url, origin) };
   });
   if (actions[0]?.type !== "navigate") {

@@ -28,6 +28,8 @@ export interface ActionResult {
   likely_cause?: string;
   selector_used?: string;
   healed_selector?: string;
+  /** The cascade level that healed it: 2 for the chain's second selector (coordinates last). */
+  healed_level?: number;
   page_url?: string;
   original_url?: string;
   screenshot_path?: string;
@@ -169,6 +171,7 @@ export function evolveReport(state: ReportState, event: StoredEvent): ReportStat
         ...(d.likelyCause ? { likely_cause: d.likelyCause } : {}),
         ...(d.selectorUsed ? { selector_used: d.selectorUsed } : {}),
         ...(d.healedSelector ? { healed_selector: d.healedSelector } : {}),
+        ...(d.healedLevel ? { healed_level: d.healedLevel } : {}),
         ...(d.pageUrl ? { page_url: d.pageUrl } : {}),
         ...(d.originalUrl ? { original_url: d.originalUrl } : {}),
         ...(d.screenshotPath ? { screenshot_path: d.screenshotPath } : {}),
