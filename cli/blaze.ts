@@ -95,6 +95,8 @@ Tools:
   press key=Enter                       press a key (Enter, Tab, Escape, ArrowDown, Back, …)
   scroll [ref=r74] direction=down       scroll the page or an element
   navigate url=https://…                open a url in the current tab
+  select ref=c12 value="Express"        pick an option of a <select> (by value or text); tap ref=<option> does the same
+  check ref=b7 [checked=false]          tick (or untick) a checkbox, radio or switch
   assert ref=y778 visible | text="…"    check an element is visible or has a text
   read ref=y778 storeAs=total           read an element's text into memory
   memory set name=value [secret] | get name

@@ -139,6 +139,29 @@ export function actionOf(
   return { kind, performed };
 }
 
+/**
+ * The `<select>` an option node belongs to and the option's text, when the node is an option of
+ * a closed select (Chrome's tree: `combobox` > `MenuListPopup` > `option`): a tap on it is a
+ * select, as a person picks from the list. Undefined for any other node (a listbox's own
+ * options are tapped as they are).
+ *
+ * @param root the screen's root
+ * @param node the node a tap targets
+ * @returns the select node and the option's text, or undefined
+ */
+export function optionOfSelect(
+  root: UiNode,
+  node: UiNode,
+): { select: UiNode; value: string } | undefined {
+  if ((node.role ?? node.className) !== "option") return undefined;
+  const up = ancestorsOf(root, node).reverse(); // nearest first
+  const popup = up.findIndex((n) => (n.role ?? n.className) === "MenuListPopup");
+  const select = popup >= 0 ? up[popup + 1] : undefined;
+  if (!select || (select.role ?? select.className) !== "combobox") return undefined;
+  const value = node.name ?? node.text ?? textOf(node);
+  return value ? { select, value } : undefined;
+}
+
 /** Tools that act at the node's point, so the node must be on screen. */
 const ACTS_ON_SCREEN = new Set<ToolName>(["tap", "type", "select", "check"]);
 

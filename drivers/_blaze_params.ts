@@ -99,7 +99,12 @@ export const TOOL_PARAMS = {
   type: z.strictObject({
     ...Meta,
     ...Target,
-    text: z.string(),
+    text: z.string({
+      error: (iss) =>
+        iss.input === undefined
+          ? 'missing: the text to type, e.g. text="alice@example.com" (text="" clears the field)'
+          : "expected the text to type",
+    }),
     clear: Bool.optional(),
   }).superRefine(
     oneTarget,
@@ -138,7 +143,12 @@ export const TOOL_PARAMS = {
   select: z.strictObject({
     ...Meta,
     ref: Ref,
-    value: z.string(),
+    value: z.string({
+      error: (iss) =>
+        iss.input === undefined
+          ? 'missing: the option to pick, by its value or text, e.g. value="Express"'
+          : "expected the option's value or text",
+    }),
   }),
   check: z.strictObject({
     ...Meta,

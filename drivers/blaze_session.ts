@@ -19,6 +19,7 @@ import {
   ancestorsOf,
   describeNode,
   isSensitiveNode,
+  optionOfSelect,
   REDACTED,
   resolveTarget,
   targetOf,
@@ -469,7 +470,25 @@ export class BlazeSession {
     const needsScreen = tool !== "memory";
     const latest = needsScreen ? await this.#capture() : undefined;
     const actionId = crypto.randomUUID();
-    const { node, point, onScreen, problem } = resolveTarget(latest?.screen, tool, p);
+    let { node, point, onScreen, problem } = resolveTarget(latest?.screen, tool, p);
+    // a tap on an option of a closed <select> picks it: a select of the option's text in its
+    // select (the option itself has no box to tap)
+    const picked = tool === "tap" && node && latest
+      ? optionOfSelect(latest.screen.root, node)
+      : undefined;
+    if (picked) {
+      tool = "select";
+      p = { ...p, value: picked.value };
+      raw = { ...raw, value: picked.value };
+      ({ node, point, onScreen, problem } = resolveTarget(latest!.screen, "select", {
+        x: Math.round(picked.select.bounds.x + picked.select.bounds.w / 2),
+        y: Math.round(picked.select.bounds.y + picked.select.bounds.h / 2),
+      }));
+      node = picked.select;
+      if (!picked.select.visible) {
+        problem = `Ref ${p.ref} is in a hidden <select>: scroll to it first`;
+      }
+    }
     // what `type` types into: the ref's node, the field a bare point is in, or with neither the
     // focused element
     const field = tool === "type" && latest ? typedField(latest.screen.root, p, node) : node;
