@@ -218,6 +218,7 @@ Deno.test("a key press with a selector goes into its element; one after a failed
         [query, query ? "healed" : "ok", query ? "aria_label" : "id"],
       );
       assertEquals([query, await pageLog(driver)], [query, ["enter:note"]]);
+      assertEquals(press.description, "key_press Enter into #note");
     }
     // the tap meant to move the focus fails: its Enter would submit the login form
     const dependent = `      - tap:

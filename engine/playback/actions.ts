@@ -317,8 +317,14 @@ export function describeAction(
   const t = action.target;
   let what = "";
   if (action.type === "navigate") what = action.url ?? "";
-  else if (action.type === "key_press") what = action.key ?? "";
-  else if (action.type === "scroll" && action.scrollTo) {
+  else if (action.type === "key_press") {
+    // a key pressed into its element names it: `key_press Enter into #note`
+    const into = t &&
+      (platform === "web"
+        ? describeWebTarget(t.alternatives?.[0] ?? t)
+        : describeNativeTarget(t.alternatives?.[0] ?? t));
+    what = `${action.key ?? ""}${into ? ` into ${into}` : ""}`;
+  } else if (action.type === "scroll" && action.scrollTo) {
     what = `${action.scrollTo.x},${action.scrollTo.y}`;
   } else if (t && platform !== "web") {
     what = describeNativeTarget(t.alternatives?.[0] ?? t) ||
