@@ -13,6 +13,9 @@
  * match in document order, and counts as not found when there are fewer. A trail's ordered
  * `selectors:` list is planned entry by entry, in its order, on both platforms. Text is matched
  * exactly first, then whitespace-normalised, then case-insensitively — never as a substring.
+ * With `confirm`, the winning level's element is checked against the later identity levels, as
+ * far as needed: two levels that pick different elements make the resolution `ambiguous`, and
+ * the player acts on neither.
  *
  * @module
  */

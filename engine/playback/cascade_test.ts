@@ -388,3 +388,59 @@ Deno.test("resolveTarget() on Android does not take the one match there is for a
   );
   assertEquals([past.element, past.tried[0]!.matches], [undefined, 2]);
 });
+
+Deno.test("resolveTarget() with confirm checks the winner against later identity levels only as far as needed", async () => {
+  const box = (x: number) => ({ bounds: { x, y: 0, w: 50, h: 20 }, visible: true, enabled: true });
+  const add = { ...box(0), handle: "body > button:nth-of-type(1)" };
+  const label = { ...box(5), bounds: { x: 5, y: 2, w: 30, h: 16 }, handle: `${add.handle} > span` };
+  const remove = { ...box(100), handle: "body > button:nth-of-type(2)" };
+  const levels = webCascade({
+    alternatives: [
+      { testId: "add" },
+      { className: "btn", index: 0 }, // positional: no witness
+      { ariaLabel: "Add" },
+      { role: "button", name: "Add" },
+      { text: "Add" },
+    ],
+  }, "flexible");
+  const run = async (answers: Record<string, unknown[]>) => {
+    const asked: string[] = [];
+    const res = await resolveTarget(
+      {
+        find: (q) => {
+          asked.push(q.value);
+          const key = Object.keys(answers).find((k) => q.value.includes(k));
+          return Promise.resolve((key ? answers[key] : []) as typeof add[]);
+        },
+      },
+      levels,
+      { confirm: true },
+    );
+    return { res, asked };
+  };
+  // the aria-label agrees: role + name and text are never looked up
+  const agreed = await run({ '"add"': [add], "btn": [remove], '"Add"': [add] });
+  assertEquals([agreed.res.element, agreed.res.position, agreed.res.ambiguous], [
+    add,
+    0,
+    undefined,
+  ]);
+  assertEquals(agreed.asked, ['[data-testid="add"]', '[aria-label="Add"]']);
+  // no aria-label any more: the role + name settles it; a label inside the button agrees
+  const nested = await run({ '"add"': [add], "Add|": [], "button|Add": [label] });
+  assertEquals([nested.res.element, nested.res.ambiguous], [add, undefined]);
+  // the aria-label picks another element: ambiguous, no element
+  const other = await run({ '"add"': [add], '[aria-label="Add"]': [remove] });
+  assertEquals(other.res.element, undefined);
+  assertEquals(
+    [other.res.ambiguous?.level.selector, other.res.ambiguous?.other.selector],
+    ['[data-testid="add"]', '[aria-label="Add"]'],
+  );
+  // two matches are no witness: the next level decides
+  const many = await run({
+    '"add"': [add],
+    '[aria-label="Add"]': [add, remove],
+    "button|Add": [add],
+  });
+  assertEquals([many.res.element, many.res.ambiguous], [add, undefined]);
+});
