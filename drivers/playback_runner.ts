@@ -1050,9 +1050,9 @@ class Run {
       };
       throw new ActionFailure(
         "ambiguous",
-        `Ambiguous: ${level.selector} and ${other.selector} match different elements (at ${
-          at(element)
-        } and ${at(otherElement)}); not acting on either`,
+        `${level.selector} and ${other.selector} match different elements (at ${at(element)} and ${
+          at(otherElement)
+        }); not acting on either`,
         res.tried.map((t) => ({ strategy: t.strategy, selector: t.selector, matches: t.matches })),
       );
     }

@@ -169,6 +169,7 @@ Deno.test("two selectors of a chain on different elements: the action is ambiguo
     assertStringIncludes(tap.error!, '[aria-label="Add Lamp"]');
     assertEquals(await pageLog(driver), []);
     assertEquals(report.status, "failed");
+    assertStringIncludes(formatReport(report), 'ambiguous: [data-testid="add"] and [aria-label');
     // strict mode tries the primary selector alone: it has nothing to compare with
     const strict = trail(url("?v=swap"), ADD_CHAIN);
     strict.config.selectorMode = "strict";
