@@ -1188,21 +1188,20 @@ class Run {
   }
 
   /**
-   * The index of an earlier action of the same step that failed or was not played (a skipped
-   * dependency, a redacted value), or undefined. An action without a step (a recording's) has
-   * the action just before it as its step.
+   * The index of the action just before this one in its step when it failed or was not played
+   * (a skipped dependency, a redacted value): it left the focus where the key would go, or did
+   * not fill what the key submits. Undefined when it ran, or when the action opens its step. An
+   * action without a step (a recording's) takes the action just before it.
    */
   #failedInStep(index: number, action: PlaybackAction): number | undefined {
-    const actions = this.plan.actions;
-    const earlier = action.stepIndex === undefined
-      ? [index - 1]
-      : [...actions.keys()].filter((i) => i < index && actions[i]!.stepIndex === action.stepIndex);
-    return earlier.find((i) => {
-      const r = this.#results[i];
-      return r !== undefined && (r.status === "failed" ||
-        r.status === "skipped" &&
-          (r.errorCode === "skipped_dependency" || r.errorCode === "redacted_value"));
-    });
+    const i = index - 1;
+    const before = this.plan.actions[i];
+    if (!before || before.stepIndex !== action.stepIndex) return undefined;
+    const r = this.#results[i];
+    const failed = r !== undefined && (r.status === "failed" ||
+      r.status === "skipped" &&
+        (r.errorCode === "skipped_dependency" || r.errorCode === "redacted_value"));
+    return failed ? i : undefined;
   }
 
   /**
