@@ -77,3 +77,46 @@ Deno.test("on Android an id that now names another tab than the content descript
   assertEquals(same.report.results[0]!.status, "ok");
   assertEquals(same.taps, [{ x: 540, y: 2264 }]);
 });
+
+Deno.test("on Android a key press with a text field's selector taps the field, then presses the key", async () => {
+  const xml = Deno.readTextFileSync(
+    new URL(
+      "../../shared/corpus/android/uiautomator_wdio_demo_reactnative_login.xml",
+      import.meta.url,
+    ),
+  );
+  const standin = startAndroidStandin({ screens: { app: xml } });
+  const dir = await Deno.makeTempDir({ prefix: "cairn_android_key_" });
+  const store = SqliteEventStore.open(`${dir}/cairn.db`);
+  const driver = await AndroidDriver.connect({ appium: standin.url });
+  try {
+    const trail = parseTrail(`config:
+  platform: android
+trail:
+  - step: Submit the password
+    recording:
+      - keyPress:
+          key: Enter
+          selectors:
+            - { contentDescription: input-password }
+            - { className: android.widget.EditText, index: 1 }
+`);
+    const report = await runPlayback(driver, store, trailToPlan(trail), {
+      locateWaitMs: 0,
+      settleAfterMs: 0,
+    });
+    const press = report.results[0]!;
+    assertEquals([press.status, press.selector_used], ["ok", "content_description"]);
+    // the password field's centre, [180,1033][1000,1153], then the Enter key (66)
+    assertEquals(standin.gestures.filter((g) => g.kind === "tap").map((g) => g.from), [
+      { x: 590, y: 1093 },
+    ]);
+    const keys = standin.commands.filter((c) => c.body?.script === "mobile: pressKey");
+    assertEquals(keys.map((c) => c.body!.args), [[{ keycode: 66 }]]);
+  } finally {
+    await driver.close();
+    store.close();
+    await standin.close();
+    await Deno.remove(dir, { recursive: true });
+  }
+});
