@@ -86,15 +86,16 @@
 import type { SelectorMode } from "../trail.ts";
 
 /** The current heuristics version. */
-export const HEURISTICS_VERSION = "v2";
+export const HEURISTICS_VERSION = "v3";
 
 /**
  * Every heuristics version this build can run: `v0` is the raw lens (the recording as the
  * blaze made it, no post-processing), `v1` the optimizer's passes, `v2` those passes with the
- * changes a pass gates on {@linkcode heuristicsLevel} (a stored `v1` trail re-projects to the
+ * changes a pass gates on {@linkcode heuristicsLevel}, `v3` adds the fallback chains (a stored
+ * `v1` trail re-projects to the
  * same trail under `v1`, so `cairn reproject` shows exactly what `v2` changed).
  */
-export const HEURISTICS_VERSIONS: readonly string[] = ["v0", "v1", "v2"];
+export const HEURISTICS_VERSIONS: readonly string[] = ["v0", "v1", "v2", "v3"];
 
 /**
  * A known heuristics version as a number to compare against (`v2` → 2).

@@ -553,7 +553,8 @@ function refineWeb(
   const durable = out.some((c) =>
     ok(c) && !positional(c) && !dynamic.has(c) && c.family !== "xy" && c.family !== "cssPath"
   );
-  if (!durable) {
+  // v3: the row anchor is a fallback beside a durable property too (a chain's scoped text)
+  if (!durable || (options.level ?? 1) >= 3) {
     const bases: { sel: Selector; family: string; score: number }[] = [];
     if (n.testId && !generatedIdReason(n.testId)) {
       bases.push({ sel: { testId: n.testId }, family: "testId", score: WEB_TEST_ID_SCORE });
@@ -581,7 +582,10 @@ function refineWeb(
       });
     }
     const exclude = [n.text, n.name, labelText, shown].filter((t): t is string => !!t);
-    for (const b of bases) {
+    // beside a durable property, only a scoped text is a fallback: an id within its row fails
+    // when the id does
+    const textOnly = (b: { family: string }) => b.family === "text" || b.family === "textPattern";
+    for (const b of durable ? bases.filter(textOnly) : bases) {
       const found = findAnchors(table, node, b.sel, exclude);
       if (!found) continue;
       const { anchors, index } = found;
@@ -598,7 +602,7 @@ function refineWeb(
       };
       const rows = anchors.map((t) => JSON.stringify(t)).join(" / ");
       for (const c of out) {
-        if (c.rejected || !positional(c)) continue;
+        if (durable || c.rejected || !positional(c)) continue;
         c.rejected = index === undefined
           ? `positional: the row showing ${rows} picks it (a reordered list would move it)`
           : `positional among every row: counted among the rows showing ${rows} instead`;
@@ -826,7 +830,9 @@ export function selectorsPass(draft: Draft, ctx: PassContext): Draft {
             ...(typeof attribute === "string" ? { testAttribute: attribute } : {}),
           });
           if (candidates.length === 0) return a;
-          if (v2web) candidates = shapeForMode(refineRecorded(candidates), mode);
+          if (v2web) {
+            candidates = shapeForMode(refineRecorded(candidates), mode, draft.level);
+          }
           const notes = a.recorderTarget
             ? [...a.notes]
             : [...a.notes, "no screen captured: selectors from the recorder, unverified"];
@@ -855,6 +861,7 @@ export function selectorsPass(draft: Draft, ctx: PassContext): Draft {
           }
           return { ...a, candidates, notes };
         }
+        if (a.kind === "keyPress" && draft.level >= 3) return focusTarget(a, draft, ctx);
         if (a.node === undefined || a.src.screen === undefined) return a;
         const table = ctx.table(a.src.screen);
         if (!table) return a;
@@ -868,7 +875,7 @@ export function selectorsPass(draft: Draft, ctx: PassContext): Draft {
           control: CONTROL_KINDS.has(a.kind),
         });
         if (!v2web) return { ...a, candidates };
-        candidates = shapeForMode(candidates, mode);
+        candidates = shapeForMode(candidates, mode, draft.level);
         const out: DraftAction = { ...a, candidates };
         // The text a visibility check saw (the target the agent named): kept, so the check
         // still says what it checked when its selector does not carry it.
@@ -883,6 +890,35 @@ export function selectorsPass(draft: Draft, ctx: PassContext): Draft {
         return out;
       }),
     })),
+  };
+}
+
+/**
+ * v3: a key press goes to the element that had focus on the screen captured before it (the
+ * deepest focused node that is not the page): its candidates, without coordinates (focusing by
+ * a click could act). None focused: a page-level key, as recorded.
+ */
+function focusTarget(a: DraftAction, draft: Draft, ctx: PassContext): DraftAction {
+  if (a.src.screen === undefined) return a;
+  const table = ctx.table(a.src.screen);
+  if (!table) return a;
+  let focused = -1;
+  for (let i = 0; i < table.size; i++) {
+    const n = table.node(i);
+    if (n.focused && !PAGE_ROLES.has(n.role ?? n.className)) focused = i;
+  }
+  if (focused < 0) return a;
+  const platform = draft.model.platform;
+  let candidates = rankSelectors(table, focused, { platform, level: draft.level })
+    .filter((c) => c.selector.xy === undefined);
+  if (platform === "web") candidates = shapeForMode(candidates, draft.mode, draft.level);
+  const n = table.node(focused);
+  const what = `${n.role ?? n.className}${n.name ? ` ${JSON.stringify(n.name)}` : ""}`;
+  return {
+    ...a,
+    node: focused,
+    candidates,
+    notes: [...a.notes, `pressed into the focused ${what}`],
   };
 }
 
@@ -909,7 +945,11 @@ const STRICT_ORDER: Record<string, number> = {
  * @param mode the step's selector mode
  * @returns the candidates reordered (copies), rejected ones last
  */
-export function shapeForMode(candidates: Candidate[], mode: SelectorMode): Candidate[] {
+export function shapeForMode(
+  candidates: Candidate[],
+  mode: SelectorMode,
+  level = 2,
+): Candidate[] {
   const out = candidates.map((c) => ({ ...c }));
   for (const c of out) {
     if (mode === "flexible" && c.family === "xy" && !c.rejected) {
@@ -924,11 +964,36 @@ export function shapeForMode(candidates: Candidate[], mode: SelectorMode): Candi
       Object.keys(s).every((k) => k === "role" || k === "name");
     // the page itself ({@linkcode pageCandidates}): its body, one per page
     const page = c.exact === true && s.cssPath === "body" && Object.keys(s).length === 1;
-    c.exact = page || plain && order !== undefined &&
+    // v3: an exact property within a parent an exact property names (000 step 4)
+    const scoped = level >= 3 && order !== undefined && c.family !== "roleName" &&
+      scopedExactSelector(s);
+    c.exact = scoped || page || plain && order !== undefined &&
         (roleName || Object.keys(s).length === 1 && c.family !== "roleName");
     if (c.exact) c.score = order! + Math.max(0, c.score - WEB_FAMILY_SCORE[c.family]!) / 10;
   }
   return out.sort((a, b) => (a.rejected ? 1 : 0) - (b.rejected ? 1 : 0) || a.score - b.score);
+}
+
+const EXACT_KEYS = new Set(["id", "testId", "contentDescription", "ariaLabel"]);
+
+/**
+ * v3, strict: `{ id: x, childOf: { testId: row } }`, an exact property unique within a parent
+ * one exact property names (000 step 4: "add parent context").
+ *
+ * @param sel a selector
+ * @returns whether strict mode may take it
+ * @example
+ * ```ts
+ * if (!scopedExactSelector({ id: "title", childOf: { id: "row-3" } })) throw new Error();
+ * if (scopedExactSelector({ text: "Add", childOf: { id: "row-3" } })) throw new Error();
+ * ```
+ */
+export function scopedExactSelector(sel: Selector): boolean {
+  const keys = Object.keys(sel);
+  if (keys.length !== 2 || sel.childOf === undefined) return false;
+  if (!keys.some((k) => EXACT_KEYS.has(k))) return false;
+  const parent = Object.keys(sel.childOf);
+  return parent.length === 1 && EXACT_KEYS.has(parent[0]!);
 }
 
 /**
