@@ -74,6 +74,8 @@ export interface ChainOptions {
   avoid: readonly string[];
   /** The action asserts: a pattern of the asserted text never stands for it. */
   asserts?: boolean;
+  /** The action reads: a selector holding the value read is never taken, not even as a last resort. */
+  reads?: boolean;
 }
 
 /** One action of the draft. */

@@ -115,8 +115,9 @@ function chooseV3(
   const held = (c: Candidate) => holdsValue(c.selector, avoid);
   const free = usable.filter((c) => !held(c) && !loose(c));
   const avoided = usable.filter((c) => held(c) || loose(c));
-  // nothing but coordinates is free of the value: the value it is (a contact named as typed)
-  const pool = free.some((c) => c.selector.xy === undefined)
+  // nothing but coordinates is free of the value: the value it is (a contact named as typed,
+  // a heading checked for presence), except for a read, which could only read that value again
+  const pool = options.reads === true || free.some((c) => c.selector.xy === undefined)
     ? free
     : usable.filter((c) => !loose(c));
   const out = (choice: Choice): Choice => {
@@ -388,8 +389,14 @@ function withChain(a: DraftAction, level: number, slotValues: readonly string[])
   // a read's target is named by what it shows: the value
   if (a.kind === "readText" || a.kind === "assertText") own.push(a.src.data.target?.name);
   const avoid = [...own.filter((v): v is string => v !== undefined), ...slotValues];
-  const asserts = a.kind === "assertVisible" || a.kind === "assertText";
-  return { ...a, chain: { level, avoid, ...(asserts ? { asserts } : {}) } };
+  // a visibility check's selector is its check: a pattern of the text would pass on another
+  // (an assertText compares its own `equals`, so a pattern may find the element there)
+  const asserts = a.kind === "assertVisible";
+  const reads = a.kind === "readText";
+  return {
+    ...a,
+    chain: { level, avoid, ...(asserts ? { asserts } : {}), ...(reads ? { reads } : {}) },
+  };
 }
 
 /** A slot value shorter than this is avoided only when the action itself types or reads it. */

@@ -314,8 +314,11 @@ export function rankSelectors(table: ScreenTable, node: number, options: RankOpt
   let labelText: string | undefined;
   if (!n.text && options.excludeText !== true && !editable) {
     const labels: number[] = [];
+    const v3 = (options.level ?? 1) >= 3;
     for (let i = node + 1; i < end && labels.length < 2; i++) {
-      if (table.node(i).text) labels.push(i);
+      const d = table.node(i);
+      // v3: a field's text is the value typed there (or its placeholder), no label
+      if (d.text && !(v3 && isEditable(d))) labels.push(i);
     }
     if (labels.length === 1) {
       const text = table.node(labels[0]!).text!;
@@ -349,7 +352,9 @@ export function rankSelectors(table: ScreenTable, node: number, options: RankOpt
     const single = check(b.sel);
     const isClass = b.family === "classIndex";
     if (single.matches === 1 && !single.pickedOther) {
-      add({ selector: b.sel, score: b.score, family: b.family, matches: 1 });
+      // v3: the Android player looks a class up by its instance only (`className` + `index`)
+      const sel = isClass && !web && (options.level ?? 1) >= 3 ? { ...b.sel, index: 0 } : b.sel;
+      add({ selector: sel, score: b.score, family: b.family, matches: 1 });
       continue;
     }
     if (!isClass) {
