@@ -574,6 +574,7 @@ function refineWeb(
     if (n.resourceId && !generatedIdReason(n.resourceId)) {
       bases.push({ sel: { id: n.resourceId }, family: "id", score: WEB_ID_SCORE });
     }
+    const v3 = (options.level ?? 1) >= 3;
     const own = value || editable ? undefined : n.text ?? labelText;
     if (own && !dynamicPattern(own) && /[\p{L}\p{N}]/u.test(own)) {
       bases.push({ sel: { text: norm(own) }, family: "text", score: WEB_TEXT_SCORE });
@@ -589,8 +590,10 @@ function refineWeb(
     const exclude = [n.text, n.name, labelText, shown].filter((t): t is string => !!t);
     // beside a durable property, only a scoped text is a fallback: an id within its row fails
     // when the id does
-    const textOnly = (b: { family: string }) => b.family === "text" || b.family === "textPattern";
-    for (const b of durable ? bases.filter(textOnly) : bases) {
+    // (a role + name within a row anchor is no lookup the web player makes)
+    const copyOnly = (b: { family: string }) => b.family === "text" || b.family === "textPattern";
+    let anchoredKinds = 0;
+    for (const b of durable ? bases.filter(copyOnly) : bases) {
       const found = findAnchors(table, node, b.sel, exclude);
       if (!found) continue;
       const { anchors, index } = found;
@@ -613,7 +616,8 @@ function refineWeb(
           : `positional among every row: counted among the rows showing ${rows} instead`;
       }
       out.push(anchored);
-      break;
+      // v2 takes the first; v3 a second kind too, a fallback within the same row
+      if (!v3 || ++anchoredKinds >= 2) break;
     }
   }
   // Copy with numbers loses to anything else that works.
