@@ -359,3 +359,22 @@ Deno.test("optimize() v3 reads nothing by the value read, not even as a last res
   const read = adaptive.trail.trail[0]!.recording![0]!;
   for (const s of chainOf(read)) assert(!holds(s, "Task 16"), JSON.stringify(s));
 });
+
+Deno.test("optimize() v3 --explain names each fallback and each candidate left out for holding a value", async () => {
+  const c = await loadEventsFile(`${DATA}optimizer/inventory/events.jsonl`);
+  const r = optimize(c.events, c.screens, { heuristics: "v3" });
+  const next = r.explain.find((e) => e.action === 3)!.lines.join("\n");
+  assertStringIncludes(next, 'fallback {"text":"Next"} (text, score 4)');
+  assertStringIncludes(next, 'chose [{"id":"next-button"},{"text":"Next"},');
+  const check = r.explain.find((e) => e.kind === "assertVisible")!.lines.join("\n");
+  assertStringIncludes(
+    check,
+    `left out {"text":"7"}: holds a value the action types, reads or asserts, or a slot's value`,
+  );
+  // what was written is what the explanation says was chosen
+  const tap = r.explain.find((e) => e.action === 3)!.written!;
+  assertEquals(tap.selectors?.map((s) => JSON.stringify(s)).slice(0, 2), [
+    '{"id":"next-button"}',
+    '{"text":"Next"}',
+  ]);
+});
