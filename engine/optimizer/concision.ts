@@ -15,7 +15,8 @@ import type { UiNode } from "../ui_node.ts";
 import type { Draft, DraftAction, DraftStep, PassContext } from "./draft.ts";
 
 /** The modes pass's account of a selector choice (chosen, passed over, rejected, retargeted). */
-const SELECTOR_NOTE = /^(chose|passed over|rejected|retargeted to) |^assertVisible → assertText/;
+const SELECTOR_NOTE =
+  /^(chose|passed over|rejected|retargeted to|fallback|left out) |^assertVisible → assertText/;
 const EDITABLE = /EditText|TextField|textbox|searchbox|combobox|SecureTextField|TextArea/i;
 
 function nodeOf(a: DraftAction, ctx: PassContext, which: "node" | "fieldNode"): UiNode | undefined {
