@@ -65,6 +65,7 @@ const OBFUSCATED_ID_SCORE = CLASS_INDEX_SCORE + 0.25;
 const OBFUSCATED_RESOURCE_NAME = "generated id (an obfuscated resource name";
 const TEXT_PATTERN_PENALTY = 0.1; // copy with its numbers as \d+: survives counts, not copy edits
 const MAX_INDEX = 20; // beyond this an index is noise, not a selector
+const INDEX_AFTER_TEXT_PENALTY = 0.05; // v3: an index ranks after the unique text combination
 const MAX_PARENT_HOPS = 6; // how far up a durable ancestor is looked for
 
 /**
@@ -397,22 +398,27 @@ export function rankSelectors(table: ScreenTable, node: number, options: RankOpt
       });
       if (c.matches === 1 && !c.pickedOther) continue;
     }
-    if (textCombo) continue;
+    // v3: an index too, ranked after the text combination: a fallback that holds no text (the
+    // text may be the value asserted)
+    const indexAfterText = textCombo && (options.level ?? 1) >= 3;
+    if (textCombo && !indexAfterText) continue;
     // Index among the matches, capped.
     const all = matchSelector(table, b.sel, MAX_INDEX + 1);
     const at = all.indices.indexOf(node);
     if (at >= 0) {
+      const score = v2Android
+        ? LAST_RESORT_INDEX_SCORE + b.score / 100
+        : isClass
+        ? CLASS_INDEX_SCORE
+        : b.score + WITH_INDEX_PENALTY;
+      const withText = Math.max(b.score, WITH_TEXT_FLOOR) + WITH_TEXT_PENALTY;
       add({
         selector: { ...b.sel, index: at },
-        score: v2Android
-          ? LAST_RESORT_INDEX_SCORE + b.score / 100
-          : isClass
-          ? CLASS_INDEX_SCORE
-          : b.score + WITH_INDEX_PENALTY,
+        score: indexAfterText ? Math.max(score, withText + INDEX_AFTER_TEXT_PENALTY) : score,
         family: b.family,
         matches: 1,
       });
-    } else if (isClass) {
+    } else if (isClass && !indexAfterText) {
       add({
         selector: b.sel,
         score: CLASS_INDEX_SCORE,
@@ -593,7 +599,9 @@ function refineWeb(
     // (a role + name within a row anchor is no lookup the web player makes)
     const copyOnly = (b: { family: string }) => b.family === "text" || b.family === "textPattern";
     let anchoredKinds = 0;
-    for (const b of durable ? bases.filter(copyOnly) : bases) {
+    // (and only when the text alone is not unique: a row adds nothing to a unique one)
+    const ambiguous = (b: { sel: Selector }) => matchWeb(table, b.sel).count !== 1;
+    for (const b of durable ? bases.filter((b) => copyOnly(b) && ambiguous(b)) : bases) {
       const found = findAnchors(table, node, b.sel, exclude);
       if (!found) continue;
       const { anchors, index } = found;
