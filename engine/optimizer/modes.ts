@@ -187,7 +187,7 @@ function kindOf(c: Candidate): string {
   return `${c.family}${s.childOf ? "@" : ""}${s.index !== undefined ? "#" : ""}`;
 }
 
-/** The same lookup written twice (a CSS path of a test id or id, a role + name of a label). */
+/** The same lookup written twice (equal, or a CSS path of a test id or of an id beside it). */
 function same(a: Selector, b: Selector): boolean {
   if (JSON.stringify(a) === JSON.stringify(b)) return true;
   const css = (x: Selector, y: Selector) => {
