@@ -601,6 +601,20 @@ function refineWeb(
     let anchoredKinds = 0;
     // (and only when the text alone is not unique: a row adds nothing to a unique one)
     const ambiguous = (b: { sel: Selector }) => matchWeb(table, b.sel).count !== 1;
+    // v3: a value's shape unique on the page (the one price shown) is a fallback of its own
+    const shape = bases.find((b) => b.family === "textPattern");
+    if (v3 && durable && value && shape && !ambiguous(shape)) {
+      const m = matchWeb(table, shape.sel);
+      if (m.indices[0] === node) {
+        out.push({
+          selector: shape.sel,
+          score: shape.score,
+          family: "textPattern",
+          matches: 1,
+          valueShape: true,
+        });
+      }
+    }
     for (const b of durable ? bases.filter((b) => copyOnly(b) && ambiguous(b)) : bases) {
       const found = findAnchors(table, node, b.sel, exclude);
       if (!found) continue;
