@@ -378,3 +378,32 @@ Deno.test("optimize() v3 --explain names each fallback and each candidate left o
     '{"text":"Next"}',
   ]);
 });
+
+Deno.test("optimize() v3 writes a key press with the chain of the element that had focus (the real Calculator's formula)", async () => {
+  const screen = parseAndroid(
+    await Deno.readTextFile(`${CORPUS}uiautomator_google_calculator.xml`),
+  );
+  const cap = buildCapture("android", [
+    { step: "Compute", screen, kind: "tap", point: { x: 196, y: 1137 } },
+    { screen, kind: "keyPress" },
+  ]);
+  // buildCapture has no key field: the key goes on the event
+  for (const e of cap.events) {
+    if (e.type === "ActionPerformed" && e.data.kind === "keyPress") e.data.key = "Enter";
+  }
+  const v2 = optimize(cap.events, cap.screens, { heuristics: "v2" });
+  assertEquals(v2.trail.trail[0]!.recording![1], { kind: "keyPress", key: "Enter" });
+  const r = optimize(cap.events, cap.screens, { heuristics: "v3" });
+  const key = r.trail.trail[0]!.recording![1]!;
+  assertEquals([key.kind, key.key], ["keyPress", "Enter"]);
+  const chain = chainOf(key);
+  assertEquals(chain[0], { id: "com.google.android.calculator:id/formula" });
+  assert(chain.length >= 2, JSON.stringify(chain));
+  for (const s of chain) assertEquals(s.xy, undefined, "no coordinates: focusing by a tap acts");
+  const strict = optimize(cap.events, cap.screens, { heuristics: "v3", mode: "strict" });
+  assertEquals(strict.trail.trail[0]!.recording![1], {
+    kind: "keyPress",
+    selector: { id: "com.google.android.calculator:id/formula" },
+    key: "Enter",
+  });
+});
