@@ -407,3 +407,25 @@ Deno.test("optimize() v3 writes a key press with the chain of the element that h
     key: "Enter",
   });
 });
+
+Deno.test("optimize() v3 chains of the corpus Chrome Recorder flows (no screens): at most five, distinct, none by a typed value", async () => {
+  const dir = "/work/shared/corpus/chrome-recorder/";
+  let chains = 0;
+  for await (const f of Deno.readDir(dir)) {
+    const c = await loadCaptureFile(`${dir}${f.name}`, f.name);
+    const typed = captureValues(c).typed;
+    const r = optimize(c.events, c.screens, { heuristics: "v3" });
+    for (const a of r.trail.trail.flatMap((s) => s.recording ?? [])) {
+      const chain = chainOf(a);
+      const where = `${f.name}: ${JSON.stringify(a)}`;
+      assert(chain.length <= 5, where);
+      assertEquals(new Set(chain.map((s) => JSON.stringify(s))).size, chain.length, where);
+      if (a.kind !== "inputText") {
+        for (const s of chain) for (const v of typed) assert(!holds(s, v), `${where} holds ${v}`);
+      }
+      if (chain.length > 1) chains++;
+    }
+  }
+  // the Recorder's own fallbacks (aria, css, xpath, text) stay fallbacks
+  assert(chains >= 20, `${chains} chains`);
+});
