@@ -594,13 +594,12 @@ function refineWeb(
       });
     }
     const exclude = [n.text, n.name, labelText, shown].filter((t): t is string => !!t);
-    // beside a durable property, only a scoped text is a fallback: an id within its row fails
-    // when the id does
-    // (a role + name within a row anchor is no lookup the web player makes)
+    // Beside a durable property (v3), only a text the row scopes is a fallback: an id within
+    // its row fails when the id does, a text unique alone needs no row, and a role + name
+    // within a row anchor is no lookup the web player makes.
     const copyOnly = (b: { family: string }) => b.family === "text" || b.family === "textPattern";
-    let anchoredKinds = 0;
-    // (and only when the text alone is not unique: a row adds nothing to a unique one)
     const ambiguous = (b: { sel: Selector }) => matchWeb(table, b.sel).count !== 1;
+    let anchoredKinds = 0;
     // v3: a value's shape unique on the page (the one price shown) is a fallback of its own
     const shape = bases.find((b) => b.family === "textPattern");
     if (v3 && durable && value && shape && !ambiguous(shape)) {
@@ -892,7 +891,7 @@ export function selectorsPass(draft: Draft, ctx: PassContext): Draft {
           }
           return { ...a, candidates, notes };
         }
-        if (a.kind === "keyPress" && draft.level >= 3) return focusTarget(a, draft, ctx);
+        if (a.kind === "keyPress" && draft.level >= 3) return focusTarget(a, draft, mode, ctx);
         if (a.node === undefined || a.src.screen === undefined) return a;
         const table = ctx.table(a.src.screen);
         if (!table) return a;
@@ -929,7 +928,12 @@ export function selectorsPass(draft: Draft, ctx: PassContext): Draft {
  * deepest focused node that is not the page): its candidates, without coordinates (focusing by
  * a click could act). None focused: a page-level key, as recorded.
  */
-function focusTarget(a: DraftAction, draft: Draft, ctx: PassContext): DraftAction {
+function focusTarget(
+  a: DraftAction,
+  draft: Draft,
+  mode: SelectorMode,
+  ctx: PassContext,
+): DraftAction {
   if (a.src.screen === undefined) return a;
   const table = ctx.table(a.src.screen);
   if (!table) return a;
@@ -942,7 +946,7 @@ function focusTarget(a: DraftAction, draft: Draft, ctx: PassContext): DraftActio
   const platform = draft.model.platform;
   let candidates = rankSelectors(table, focused, { platform, level: draft.level })
     .filter((c) => c.selector.xy === undefined);
-  if (platform === "web") candidates = shapeForMode(candidates, draft.mode, draft.level);
+  if (platform === "web") candidates = shapeForMode(candidates, mode, draft.level);
   const n = table.node(focused);
   const what = `${n.role ?? n.className}${n.name ? ` ${JSON.stringify(n.name)}` : ""}`;
   return {
