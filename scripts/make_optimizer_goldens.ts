@@ -2,7 +2,7 @@
  * Writes the optimizer's golden inputs, `tests/testdata/optimizer/<case>/events.jsonl`, from
  * the example captures (Cairn's event export with the hierarchies embedded), and — with
  * `--expected` — the expected trail YAML of each case (`strict`, `flexible`, `adaptive` under
- * heuristics v1, `strict.v2`, … under v2, `raw_v0` under v0), to be read by eye before committing.
+ * heuristics v1, `strict.v2`, … under v2, `strict.v3`, … under v3, `raw_v0` under v0), to be read by eye before committing.
  * Run: `deno run -A scripts/make_optimizer_goldens.ts [--expected]`.
  *
  * @module
@@ -40,7 +40,7 @@ if (import.meta.main) {
     if (expected) {
       const g = await loadEventsFile(`${dir}/events.jsonl`);
       for (const mode of ["strict", "flexible", "adaptive"] as const) {
-        for (const [heuristics, suffix] of [["v1", ""], ["v2", ".v2"]] as const) {
+        for (const [heuristics, suffix] of [["v1", ""], ["v2", ".v2"], ["v3", ".v3"]] as const) {
           const p = projectTrail(g.events, { screens: g.screens, mode, heuristics });
           await Deno.writeTextFile(`${dir}/${mode}${suffix}.yaml`, p.yaml);
         }

@@ -142,7 +142,7 @@ const TRAIL_CASES: Case[] = [
     text:
       "config:\n  id: bad\n  platform: web\n  heuristics: v9\ntrail:\n  - step: Add one item\n" +
       "    recording:\n      - tap:\n          selector: { id: add-item }\n",
-    where: /: config\.heuristics: unknown heuristics version "v9" \(known: v0, v1, v2\)$/,
+    where: /: config\.heuristics: unknown heuristics version "v9" \(known: v0, v1, v2, v3\)$/,
   },
   {
     name: "a trail followed by a second YAML document",

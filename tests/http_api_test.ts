@@ -643,7 +643,7 @@ Deno.test("POST /v1/playbacks refuses a trail with a heuristics version this bui
     const err = await errorOf(res, 400, "invalid_request");
     assertEquals(
       err.message,
-      'body.trail: config.heuristics: unknown heuristics version "v9" (known: v0, v1, v2)',
+      'body.trail: config.heuristics: unknown heuristics version "v9" (known: v0, v1, v2, v3)',
     );
     assertEquals(await store.headPosition(), before); // no playback started
   });

@@ -20,7 +20,7 @@ Deno.test("cairn optimize prints the golden trail of a capture file and reuses i
   try {
     const db = `${dir}/c.db`;
     const golden = await Deno.readTextFile(
-      `${ROOT}tests/testdata/optimizer/inventory/adaptive.yaml`,
+      `${ROOT}tests/testdata/optimizer/inventory/adaptive.v3.yaml`,
     );
     const first = await cairn(["optimize", "examples/inventory.capture.json"], db);
     assertEquals(first.code, 0, first.err);
@@ -178,8 +178,10 @@ Deno.test("cairn reproject prints which trails changed since the last one printe
   const dir = await Deno.makeTempDir();
   try {
     const db = `${dir}/c.db`;
-    assertEquals((await cairn(["optimize", "examples/inventory.capture.json"], db)).code, 0);
-    assertEquals((await cairn(["optimize", "examples/merchant.capture.json"], db)).code, 0);
+    for (const capture of ["inventory", "merchant"]) {
+      const args = ["optimize", `examples/${capture}.capture.json`, "--heuristics", "v2"];
+      assertEquals((await cairn(args, db)).code, 0);
+    }
     const same = await cairn(["reproject", "--heuristics", "v2", "--all"], db);
     assertEquals(same.code, 0, same.err);
     assertStringIncludes(same.out, "2 sessions: 0 changed, 0 failed");
@@ -211,6 +213,14 @@ Deno.test("cairn reproject prints which trails changed since the last one printe
     );
     assertStringIncludes(v1v2.out, '+          equals: "Signed in as {{merchant_email}}"');
     assertStringIncludes(v1v2.out, "2 sessions: 1 changed, 0 failed");
+    // v2 → v3: every tap gets its fallbacks after the id
+    const v2v3 = await cairn(["reproject", "--from", "v2", "--heuristics", "v3", "--all"], db);
+    assertEquals(v2v3.code, 0, v2v3.err);
+    assertStringIncludes(
+      v2v3.out,
+      '  +            - id: "next-button"\n  +            - text: "Next"',
+    );
+    assertStringIncludes(v2v3.out, "2 sessions: 2 changed, 0 failed");
   } finally {
     await Deno.remove(dir, { recursive: true });
   }

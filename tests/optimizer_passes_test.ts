@@ -33,10 +33,11 @@ function btn(id: string, text: string, y: number): UiNode {
 function recording(
   script: ScriptAction[],
   mode: "adaptive" | "strict" = "adaptive",
-  heuristics?: string,
+  // v3 adds fallback chains (tests/optimizer_chain_selectors_test.ts): these check the other passes
+  heuristics = "v2",
 ): TrailAction[] {
   const { events, screens } = buildCapture("android", script);
-  const p = projectTrail(events, { screens, mode, ...(heuristics ? { heuristics } : {}) });
+  const p = projectTrail(events, { screens, mode, heuristics });
   return parseTrail(p.yaml).trail.flatMap((s) => s.recording ?? []);
 }
 
@@ -195,7 +196,7 @@ Deno.test("projectTrail() merges keystrokes and drops the focus tap before typin
     { screen: s1, kind: "inputText", text: "sh" },
     { screen: screenOf(field(true, "sh")), kind: "inputText", text: "oes" },
   ]);
-  const p = projectTrail(events, { screens });
+  const p = projectTrail(events, { screens, heuristics: "v2" });
   assertEquals(parseTrail(p.yaml).trail[0]!.recording, [
     { kind: "inputText", selector: { id: "search_src_text" }, text: "{{searchTerm}}" },
   ]);
@@ -218,7 +219,7 @@ Deno.test("projectTrail() replaces a runtime selector that picked another node",
   const { events, screens } = buildCapture("android", [
     { step: "Confirm", screen: s, kind: "tap", point: { x: 5, y: 650 }, runtime: { text: "OK" } },
   ]);
-  const p = projectTrail(events, { screens });
+  const p = projectTrail(events, { screens, heuristics: "v2" });
   assertEquals(parseTrail(p.yaml).trail[0]!.recording, [{ kind: "tap", selector: { id: "ok" } }]);
   assertStringIncludes(p.explain[0]!.lines.join("\n"), "resolves to a different node");
 });

@@ -69,7 +69,7 @@ Deno.test("cairn validate --trail compares a v2 trail with the capture projected
     assertEquals(trail.trail.find((s) => s.step === TOTAL)?.recording?.[0]?.kind, "assertText");
     assertStringIncludes(totalStep(projected.steps).evidence.join("\n"), SAME);
     const current = JSON.parse((await cairn(base)).stdout);
-    assertEquals(parseTrail(current.trail).config.heuristics, "v2");
+    assertEquals(parseTrail(current.trail).config.heuristics, "v3");
     const older = JSON.parse((await cairn([...base, "--heuristics", "v1"])).stdout);
     assertEquals(parseTrail(older.trail).config.heuristics, "v1");
 

@@ -15,7 +15,8 @@ import type { UiNode } from "../ui_node.ts";
 import type { Draft, DraftAction, DraftStep, PassContext } from "./draft.ts";
 
 /** The modes pass's account of a selector choice (chosen, passed over, rejected, retargeted). */
-const SELECTOR_NOTE = /^(chose|passed over|rejected|retargeted to) |^assertVisible → assertText/;
+const SELECTOR_NOTE =
+  /^(chose|passed over|rejected|retargeted to|fallback|left out) |^assertVisible → assertText/;
 const EDITABLE = /EditText|TextField|textbox|searchbox|combobox|SecureTextField|TextArea/i;
 
 function nodeOf(a: DraftAction, ctx: PassContext, which: "node" | "fieldNode"): UiNode | undefined {
@@ -89,6 +90,7 @@ export function concisionPass(draft: Draft, ctx: PassContext): Draft {
           if (tap.selectors) next.selectors = tap.selectors;
         }
       }
+      if (draft.level >= 3) foldSelects(kept.filter((a) => !a.drop), ctx);
       let prev: DraftAction | undefined;
       for (const a of actions) {
         if (a.drop) continue;
@@ -117,6 +119,45 @@ export function concisionPass(draft: Draft, ctx: PassContext): Draft {
       return { ...s, actions };
     }),
   };
+}
+
+/** Is the node a native `<select>` (the web player's `select` sets its option)? */
+function isSelect(n: UiNode | undefined): boolean {
+  return n?.attrs?.tag === "select";
+}
+
+/**
+ * v3: typing into a `<select>` and pressing Enter (into it, or on the page) chose an option: one
+ * `select` of it, on the typed field's selectors. Its value is the option the screen before the
+ * key press shows chosen (typing "Exp" picks "Express"), else the text typed.
+ */
+function foldSelects(kept: DraftAction[], ctx: PassContext): void {
+  for (let i = 0; i + 1 < kept.length; i++) {
+    const typed = kept[i]!;
+    const key = kept[i + 1]!;
+    if (typed.kind !== "inputText" || key.kind !== "keyPress" || key.key !== "Enter") continue;
+    if (!typed.selector && !typed.selectors) continue;
+    const field = nodeOf(typed, ctx, "node") ?? nodeOf(typed, ctx, "fieldNode");
+    if (!isSelect(field)) continue;
+    const pressed = nodeOf(key, ctx, "node");
+    if (pressed !== undefined && !isSelect(pressed)) continue;
+    const literal = typed.src.data.text;
+    const shown = pressed?.value ?? pressed?.text;
+    const value = shown === undefined || shown.trim() === (literal ?? "").trim()
+      ? typed.text ?? literal
+      : shown;
+    if (value === undefined) continue;
+    typed.kind = "select";
+    typed.value = value;
+    delete typed.text;
+    typed.notes.push(
+      `typed into a <select> and pressed Enter (action ${key.src.seq + 1}): select ${
+        JSON.stringify(value)
+      }`,
+    );
+    key.drop = `folded into the select of action ${typed.src.seq + 1}`;
+    i++;
+  }
 }
 
 function isUnplayable(a: DraftAction): boolean {

@@ -60,6 +60,24 @@ export interface Candidate {
   valueShape?: boolean;
 }
 
+/**
+ * Heuristics v3: what shapes an action's selector chain beyond its mode (set by the modes pass,
+ * read again wherever a later pass re-chooses the action's selector).
+ */
+export interface ChainOptions {
+  /** The heuristics level (`heuristicsLevel`): chains from 3. */
+  level: number;
+  /**
+   * Values no selector may be by: what the action types, reads or asserts, and the capture's
+   * slot values (typed texts, values read, memory values).
+   */
+  avoid: readonly string[];
+  /** The action asserts: a pattern of the asserted text never stands for it. */
+  asserts?: boolean;
+  /** The action reads: a selector holding the value read is never taken, not even as a last resort. */
+  reads?: boolean;
+}
+
 /** One action of the draft. */
 export interface DraftAction {
   src: CapturedAction;
@@ -100,6 +118,8 @@ export interface DraftAction {
   mergedInto?: number;
   /** Explanation lines (chosen, rejected, slot, pattern, expression). */
   notes: string[];
+  /** v3: how the action's selector chain is shaped (the values it must not be selected by). */
+  chain?: ChainOptions;
   /** The value the action saw (readText value, assertion expected), before templating. */
   literal?: string;
   /**

@@ -81,20 +81,47 @@
  *   `none`): the recorder's own target over the hit test, else its selectors (unverified), with
  *   a warning.
  *
+ * v3 changes (durable trails: every action keeps a ranked fallback chain):
+ * - adaptive: every targeted action gets the best selector and then every other kind of
+ *   candidate unique on the captured screen and picking the acted-on node (web: test id,
+ *   aria-label, role + name, id, text, text scoped to its row, CSS path, then xy; Android/iOS:
+ *   id, content description, text, type under a durable parent, class + index, then xy), at most
+ *   five, deduplicated, no obfuscated id after the first; one selector keeps the short form.
+ * - every mode: no selector by a value the action types, reads or asserts, nor by a slot's value
+ *   (a typed text, a value read, a memory value): Calculator's result described as "5". A read
+ *   never falls back to one (strict refuses it, adaptive keeps the point); a tap or a presence
+ *   check does when nothing else but the point picks the element.
+ * - flexible: only text, description, role + name and row-scoped selectors that do not hold the
+ *   value, for reads and assertions too (was the test id), else the adaptive chain; a visibility
+ *   check is never loosened into a `textRegex` of its text ("exactly Mon, Sep 23" stays exact).
+ * - strict: an id, test id or content description unique within a parent one exact property
+ *   names (`childOf`) is exact (000 step 4's parent context), no longer `recordable: false`.
+ * - web: a row anchor (`childOf: { text }`) is a fallback beside a durable id too when the text
+ *   alone is not unique; a read's value shape unique on the page (`textRegex` of the one price
+ *   shown) is a fallback of its own.
+ * - Android/iOS: a class unique alone is written `className` + `index: 0` (the Android player
+ *   looks a class up by instance); an index is a candidate after a unique text combination too,
+ *   so an assertion keeps a fallback that holds no text; a field's text (typed) is no label of
+ *   the control around it.
+ * - a key press carries the chain of the element that had focus on the screen captured before it
+ *   (`keyPress` + `selectors`, no coordinates); typing into a `<select>` and pressing Enter is one
+ *   `select` of the option the typing chose.
+ *
  * @module
  */
 import type { SelectorMode } from "../trail.ts";
 
 /** The current heuristics version. */
-export const HEURISTICS_VERSION = "v2";
+export const HEURISTICS_VERSION = "v3";
 
 /**
  * Every heuristics version this build can run: `v0` is the raw lens (the recording as the
  * blaze made it, no post-processing), `v1` the optimizer's passes, `v2` those passes with the
- * changes a pass gates on {@linkcode heuristicsLevel} (a stored `v1` trail re-projects to the
- * same trail under `v1`, so `cairn reproject` shows exactly what `v2` changed).
+ * changes a pass gates on {@linkcode heuristicsLevel}, `v3` adds the fallback chains (a stored
+ * trail re-projects to the same trail under its own version, so `cairn reproject` shows exactly
+ * what a version changed).
  */
-export const HEURISTICS_VERSIONS: readonly string[] = ["v0", "v1", "v2"];
+export const HEURISTICS_VERSIONS: readonly string[] = ["v0", "v1", "v2", "v3"];
 
 /**
  * A known heuristics version as a number to compare against (`v2` → 2).

@@ -6,13 +6,18 @@
  * - flexible: text or content description first (tolerant of structure changes; a number in
  *   the text becomes `\d+` in a `textRegex`), then the ranked best.
  * - adaptive: the best selector; when it is weaker than an authored id, an ordered fallback
- *   chain id → contentDescription → text → position (`selectors: [...]`).
+ *   chain id → contentDescription → text → position (`selectors: [...]`). From heuristics v3 the
+ *   chain is always written: the best selector, then every other kind of unique candidate (at
+ *   most {@linkcode MAX_CHAIN}, coordinates last), none by a value the action types or reads.
  *
  * @module
  */
 import type { Selector, SelectorMode } from "../trail.ts";
-import type { Candidate, Draft, DraftAction } from "./draft.ts";
+import type { Candidate, ChainOptions, Draft, DraftAction } from "./draft.ts";
 import { type ModeFlags, modeFlags } from "./heuristics.ts";
+import { escapeRegex } from "../regex.ts";
+import { norm } from "./anchors.ts";
+import { scopedExactSelector } from "./selectors.ts";
 
 const EXACT_FAMILIES = new Set(["id", "testId", "contentDescription"]);
 const AUTHORED_ID_FAMILIES = new Set(["id", "testId"]);
@@ -27,7 +32,18 @@ export interface Choice {
   /** Set when the mode cannot accept any candidate. */
   error?: string;
   chosen?: Candidate;
+  /** v3: unique candidates left out because they hold a value the action must not be found by. */
+  avoided?: Candidate[];
+  /** v3: why the choice is not what the mode prefers (flexible found no label). */
+  note?: string;
 }
+
+/** v3: the longest fallback chain written for one action (a Recorder step has five). */
+export const MAX_CHAIN = 5;
+/** v3: a slot value at least this long inside a label makes the label change with the slot. */
+const MIN_CONTAINED = 5;
+/** v3, flexible: the label families in the order flexible prefers them. */
+const FLEXIBLE_ORDER = ["textPattern", "text", "contentDescription", "roleName"];
 
 function single(sel: Selector): boolean {
   const keys = Object.keys(sel);
@@ -41,8 +57,13 @@ function single(sel: Selector): boolean {
  * @param mode the selector mode
  * @returns the choice, or an error when the mode accepts none
  */
-export function chooseSelector(candidates: readonly Candidate[], mode: SelectorMode): Choice {
+export function chooseSelector(
+  candidates: readonly Candidate[],
+  mode: SelectorMode,
+  options: Partial<ChainOptions> = {},
+): Choice {
   const flags = modeFlags(mode);
+  if ((options.level ?? 0) >= 3) return chooseV3(candidates, flags, options);
   const ok = candidates.filter((c) => !c.rejected && c.matches === 1 && allowed(c, flags));
   if (flags.exactOnly) {
     const exact = ok.find((c) => c.exact ?? (EXACT_FAMILIES.has(c.family) && single(c.selector)));
@@ -76,6 +97,136 @@ export function chooseSelector(candidates: readonly Candidate[], mode: SelectorM
   return { selectors: chain.map((c) => c.selector), chosen: best };
 }
 
+/**
+ * Heuristics v3's choice: strict one exact selector (a unique id within a durable parent too),
+ * flexible a chain of labels, adaptive the ranked chain; none holds a value to avoid.
+ */
+function chooseV3(
+  candidates: readonly Candidate[],
+  flags: ModeFlags,
+  options: Partial<ChainOptions>,
+): Choice {
+  const usable = candidates.filter((c) => !c.rejected && c.matches === 1 && allowed(c, flags));
+  const avoid = [...new Set((options.avoid ?? []).map(norm).filter((v) => v !== ""))];
+  // an assertion's pattern of its own text would pass on another value (another date)
+  const loose = (c: Candidate) =>
+    options.asserts === true && c.selector.textRegex !== undefined &&
+    avoid.some((v) => fullMatch(c.selector.textRegex!, v));
+  const held = (c: Candidate) => holdsValue(c.selector, avoid);
+  const free = usable.filter((c) => !held(c) && !loose(c));
+  const avoided = usable.filter((c) => held(c) || loose(c));
+  // nothing but coordinates is free of the value: the value it is (a contact named as typed,
+  // a heading checked for presence), except for a read, which could only read that value again
+  const pool = options.reads === true || free.some((c) => c.selector.xy === undefined)
+    ? free
+    : usable.filter((c) => !loose(c));
+  const out = (choice: Choice): Choice => {
+    const left = pool === free ? avoided : avoided.filter((c) => !pool.includes(c));
+    return left.length > 0 ? { ...choice, avoided: left } : choice;
+  };
+  if (flags.exactOnly) {
+    const exact = pool.find((c) =>
+      c.exact ??
+        (EXACT_FAMILIES.has(c.family) && (single(c.selector) || scopedExactSelector(c.selector)))
+    );
+    if (!exact) {
+      return out({
+        error: "no unique id, testId or contentDescription, alone or within a unique parent " +
+          "(strict mode)",
+      });
+    }
+    return out({ selector: exact.selector, chosen: exact });
+  }
+  if (pool.length === 0) return out({ error: "no unique selector" });
+  if (flags.preferLabels) {
+    const labels = pool.filter((c) =>
+      FLEXIBLE_ORDER.includes(c.family) && c.selector.xy === undefined &&
+      c.selector.cssPath === undefined
+    ).sort((a, b) =>
+      FLEXIBLE_ORDER.indexOf(a.family) - FLEXIBLE_ORDER.indexOf(b.family) || a.score - b.score
+    );
+    if (labels.length > 0) return out(asChoice(rankedChain(labels, false)));
+    return out({
+      ...asChoice(rankedChain(pool, true)),
+      note: "flexible: no text, description or role + name picks it: the adaptive chain",
+    });
+  }
+  return out(asChoice(rankedChain(pool, true)));
+}
+
+function asChoice(chain: Candidate[]): Choice {
+  if (chain.length === 1) return { selector: chain[0]!.selector, chosen: chain[0]! };
+  return { selectors: chain.map((c) => c.selector), chosen: chain[0]! };
+}
+
+/**
+ * The chain: the first candidate, then one of every other kind in their order (a kind is a
+ * family, scoped or not, indexed or not), duplicates of a kept one left out (`[data-testid=x]`
+ * beside `testId: x`), an obfuscated id only as the first, coordinates last.
+ */
+function rankedChain(ordered: readonly Candidate[], withXy: boolean): Candidate[] {
+  const chain: Candidate[] = [];
+  const kinds = new Set<string>();
+  const xy = withXy ? ordered.find((c) => c.selector.xy !== undefined) : undefined;
+  const room = MAX_CHAIN - (xy ? 1 : 0);
+  for (const c of ordered) {
+    if (chain.length >= room) break;
+    if (c.selector.xy !== undefined) continue;
+    if (c.family === "obfuscatedId" && chain.length > 0) continue;
+    const kind = kindOf(c);
+    if (kinds.has(kind) || chain.some((k) => same(k.selector, c.selector))) continue;
+    kinds.add(kind);
+    chain.push(c);
+  }
+  if (xy) chain.push(xy);
+  return chain;
+}
+
+function kindOf(c: Candidate): string {
+  const s = c.selector;
+  return `${c.family}${s.childOf ? "@" : ""}${s.index !== undefined ? "#" : ""}`;
+}
+
+/** The same lookup written twice (equal, or a CSS path of a test id or of an id beside it). */
+function same(a: Selector, b: Selector): boolean {
+  if (JSON.stringify(a) === JSON.stringify(b)) return true;
+  const css = (x: Selector, y: Selector) => {
+    if (x.cssPath === undefined || Object.keys(x).length !== 1) return false;
+    if (y.testId !== undefined && Object.keys(y).length === 1) {
+      return /^\[data-testid=["']?([^"'\]]+)["']?\]$/.exec(x.cssPath)?.[1] === y.testId;
+    }
+    if (y.id !== undefined && Object.keys(y).length === 1) return x.cssPath === `#${y.id}`;
+    return false;
+  };
+  return css(a, b) || css(b, a);
+}
+
+/** Does the regular expression match the whole value? */
+function fullMatch(regex: string, value: string): boolean {
+  try {
+    return new RegExp(`^(?:${regex})$`, "u").test(value);
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Does the selector (or a parent of it) find the element by one of the values: a text, name,
+ * label or description equal to one, or holding a long one; a `textRegex` that is one, escaped?
+ */
+export function holdsValue(sel: Selector, values: readonly string[]): boolean {
+  if (values.length === 0) return false;
+  for (const f of [sel.text, sel.name, sel.ariaLabel, sel.contentDescription]) {
+    if (f === undefined) continue;
+    const t = norm(f);
+    if (values.some((v) => t === v || (v.length >= MIN_CONTAINED && t.includes(v)))) return true;
+  }
+  if (sel.textRegex !== undefined && values.some((v) => sel.textRegex === escapeRegex(v))) {
+    return true;
+  }
+  return sel.childOf !== undefined && holdsValue(sel.childOf, values);
+}
+
 function allowed(c: Candidate, flags: ModeFlags): boolean {
   const s = c.selector;
   if (!flags.allowXy && s.xy !== undefined) return false;
@@ -95,19 +246,30 @@ export function applyChoice(
   mode: SelectorMode,
 ): { a: DraftAction; error?: string } {
   if (!a.candidates) return { a };
-  const choice = chooseSelector(a.candidates, mode);
+  const choice = chooseSelector(a.candidates, mode, a.chain);
   const out: DraftAction = { ...a, notes: [...a.notes] };
   delete out.selector;
   delete out.selectors;
   if (choice.selector) out.selector = choice.selector;
   if (choice.selectors) out.selectors = choice.selectors;
+  const inChain = new Set((choice.selectors ?? []).map((s) => JSON.stringify(s)));
   for (const c of a.candidates) {
     if (c === choice.chosen) continue;
     if (c.rejected) out.notes.push(`rejected ${JSON.stringify(c.selector)}: ${c.rejected}`);
-    else {out.notes.push(
+    else if (choice.avoided?.includes(c)) {
+      out.notes.push(
+        `left out ${JSON.stringify(c.selector)}: holds a value the action types, reads or ` +
+          `asserts, or a slot's value`,
+      );
+    } else if (inChain.has(JSON.stringify(c.selector))) {
+      out.notes.push(`fallback ${JSON.stringify(c.selector)} (${c.family}, score ${c.score})`);
+    } else {
+      out.notes.push(
         `passed over ${JSON.stringify(c.selector)} (${c.family}, score ${c.score})`,
-      );}
+      );
+    }
   }
+  if (choice.note) out.notes.push(choice.note);
   if (choice.chosen) {
     out.notes.push(
       `chose ${
@@ -143,11 +305,13 @@ const TARGETED = new Set([
  */
 export function modesPass(draft: Draft): Draft {
   const warnings = [...draft.warnings];
+  const slotValues = draft.level >= 3 ? captureValues(draft) : [];
   const steps = draft.steps.map((s, si) => {
     const mode = s.selectorMode ?? draft.mode;
     let failed: string | undefined;
-    const actions = s.actions.map((a) => {
-      if (a.drop) return a;
+    const actions = s.actions.map((a0) => {
+      if (a0.drop) return a0;
+      const a = draft.level >= 3 ? withChain(a0, draft.level, slotValues) : a0;
       if (!a.candidates) {
         if (!TARGETED.has(a.kind) || !a.src.ok) return a;
         const flags = modeFlags(mode);
@@ -174,6 +338,17 @@ export function modesPass(draft: Draft): Draft {
         return a;
       }
       const r = applyChoice(a.describedValue ? valueCarrying(a) : a, mode);
+      if (a.kind === "keyPress") {
+        // v3: the focused element's chain; none the mode accepts: a page-level key, as recorded
+        if (!r.error) return r.a;
+        const page: DraftAction = {
+          ...r.a,
+          notes: [...r.a.notes, `pressed on the page: ${r.error}`],
+        };
+        delete page.selector;
+        delete page.selectors;
+        return page;
+      }
       // an action the player cannot do as recorded goes to the agent (concision): no selector
       // of it fails the step (`unplayable` is set from v2 only)
       if (r.error && a.src.ok && a.unplayable === undefined) {
@@ -182,9 +357,11 @@ export function modesPass(draft: Draft): Draft {
       const sel = r.a.selector;
       if (r.a.describedValue) return describedAssertion(r.a);
       if (r.a.showsNoText) return presenceCheck(r.a);
+      const written = r.a.selectors ?? (sel ? [sel] : []);
+      const chained = draft.level >= 3 || !r.a.selectors;
       if (
-        r.a.kind === "assertVisible" && a.literal !== undefined && !r.a.selectors && sel &&
-        !usesValue(sel, a.literal)
+        r.a.kind === "assertVisible" && a.literal !== undefined && chained &&
+        written.length > 0 && !written.some((x) => usesValue(x, a.literal))
       ) {
         r.a.kind = "assertText";
         r.a.equals = a.literal;
@@ -199,6 +376,51 @@ export function modesPass(draft: Draft): Draft {
     return { ...s, actions };
   });
   return { ...draft, steps, warnings };
+}
+
+/**
+ * v3: the values no selector of an action may be by: the action's own (typed, read, asserted,
+ * selected) and the capture's slot values.
+ */
+function withChain(a: DraftAction, level: number, slotValues: readonly string[]): DraftAction {
+  // an assertion of a content description is checked by that description (describedAssertion)
+  if (a.describedValue) return { ...a, chain: { level, avoid: [] } };
+  const own = [a.literal, a.src.value, a.text, a.value];
+  // a read's target is named by what it shows: the value
+  if (a.kind === "readText" || a.kind === "assertText") own.push(a.src.data.target?.name);
+  const avoid = [...own.filter((v): v is string => v !== undefined), ...slotValues];
+  // a visibility check's selector is its check: a pattern of the text would pass on another
+  // (an assertText compares its own `equals`, so a pattern may find the element there)
+  const asserts = a.kind === "assertVisible";
+  const reads = a.kind === "readText";
+  return {
+    ...a,
+    chain: { level, avoid, ...(asserts ? { asserts } : {}), ...(reads ? { reads } : {}) },
+  };
+}
+
+/** A slot value shorter than this is avoided only when the action itself types or reads it. */
+const MIN_SLOT_VALUE = 2;
+
+/**
+ * v3: the capture's slot values: every text typed, every value read, every memory value.
+ * A selector holding one finds another element (or none) once the slot changes.
+ */
+function captureValues(draft: Draft): string[] {
+  const out = new Set<string>();
+  const put = (v: string | undefined) => {
+    if (v !== undefined && norm(v).length >= MIN_SLOT_VALUE) out.add(norm(v));
+  };
+  for (const v of Object.values(draft.model.initialMemory)) put(v);
+  for (const a of draft.model.actions) {
+    if (!a.ok) continue;
+    const d = a.data;
+    if (d.kind === "inputText") put(d.text);
+    if (d.kind === "select") put(d.value);
+    if (d.kind === "readText" || d.kind === "memoryGet") put(a.value);
+    for (const v of Object.values(a.memory)) put(v);
+  }
+  return [...out];
 }
 
 /**
@@ -284,7 +506,7 @@ export function retargetAssertion(
   const pool = (a.candidates ?? []).filter((c) =>
     c.valueShape === true || !usesValue(c.selector, a.literal)
   );
-  const choice = chooseSelector(pool, mode);
+  const choice = chooseSelector(pool, mode, a.chain && { ...a.chain, asserts: false });
   if (!choice.selector && !choice.selectors) return undefined;
   const out: DraftAction = { ...a, kind: a.kind === "readText" ? "readText" : "assertText" };
   delete out.selector;

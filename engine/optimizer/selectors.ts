@@ -65,6 +65,7 @@ const OBFUSCATED_ID_SCORE = CLASS_INDEX_SCORE + 0.25;
 const OBFUSCATED_RESOURCE_NAME = "generated id (an obfuscated resource name";
 const TEXT_PATTERN_PENALTY = 0.1; // copy with its numbers as \d+: survives counts, not copy edits
 const MAX_INDEX = 20; // beyond this an index is noise, not a selector
+const INDEX_AFTER_TEXT_PENALTY = 0.05; // v3: an index ranks after the unique text combination
 const MAX_PARENT_HOPS = 6; // how far up a durable ancestor is looked for
 
 /**
@@ -314,8 +315,11 @@ export function rankSelectors(table: ScreenTable, node: number, options: RankOpt
   let labelText: string | undefined;
   if (!n.text && options.excludeText !== true && !editable) {
     const labels: number[] = [];
+    const v3 = (options.level ?? 1) >= 3;
     for (let i = node + 1; i < end && labels.length < 2; i++) {
-      if (table.node(i).text) labels.push(i);
+      const d = table.node(i);
+      // v3: a field's text is the value typed there (or its placeholder), no label
+      if (d.text && !(v3 && isEditable(d))) labels.push(i);
     }
     if (labels.length === 1) {
       const text = table.node(labels[0]!).text!;
@@ -349,7 +353,9 @@ export function rankSelectors(table: ScreenTable, node: number, options: RankOpt
     const single = check(b.sel);
     const isClass = b.family === "classIndex";
     if (single.matches === 1 && !single.pickedOther) {
-      add({ selector: b.sel, score: b.score, family: b.family, matches: 1 });
+      // v3: the Android player looks a class up by its instance only (`className` + `index`)
+      const sel = isClass && !web && (options.level ?? 1) >= 3 ? { ...b.sel, index: 0 } : b.sel;
+      add({ selector: sel, score: b.score, family: b.family, matches: 1 });
       continue;
     }
     if (!isClass) {
@@ -392,22 +398,27 @@ export function rankSelectors(table: ScreenTable, node: number, options: RankOpt
       });
       if (c.matches === 1 && !c.pickedOther) continue;
     }
-    if (textCombo) continue;
+    // v3: an index too, ranked after the text combination: a fallback that holds no text (the
+    // text may be the value asserted)
+    const indexAfterText = textCombo && (options.level ?? 1) >= 3;
+    if (textCombo && !indexAfterText) continue;
     // Index among the matches, capped.
     const all = matchSelector(table, b.sel, MAX_INDEX + 1);
     const at = all.indices.indexOf(node);
     if (at >= 0) {
+      const score = v2Android
+        ? LAST_RESORT_INDEX_SCORE + b.score / 100
+        : isClass
+        ? CLASS_INDEX_SCORE
+        : b.score + WITH_INDEX_PENALTY;
+      const withText = Math.max(b.score, WITH_TEXT_FLOOR) + WITH_TEXT_PENALTY;
       add({
         selector: { ...b.sel, index: at },
-        score: v2Android
-          ? LAST_RESORT_INDEX_SCORE + b.score / 100
-          : isClass
-          ? CLASS_INDEX_SCORE
-          : b.score + WITH_INDEX_PENALTY,
+        score: indexAfterText ? Math.max(score, withText + INDEX_AFTER_TEXT_PENALTY) : score,
         family: b.family,
         matches: 1,
       });
-    } else if (isClass) {
+    } else if (isClass && !indexAfterText) {
       add({
         selector: b.sel,
         score: CLASS_INDEX_SCORE,
@@ -553,7 +564,8 @@ function refineWeb(
   const durable = out.some((c) =>
     ok(c) && !positional(c) && !dynamic.has(c) && c.family !== "xy" && c.family !== "cssPath"
   );
-  if (!durable) {
+  // v3: the row anchor is a fallback beside a durable property too (a chain's scoped text)
+  if (!durable || (options.level ?? 1) >= 3) {
     const bases: { sel: Selector; family: string; score: number }[] = [];
     if (n.testId && !generatedIdReason(n.testId)) {
       bases.push({ sel: { testId: n.testId }, family: "testId", score: WEB_TEST_ID_SCORE });
@@ -568,6 +580,7 @@ function refineWeb(
     if (n.resourceId && !generatedIdReason(n.resourceId)) {
       bases.push({ sel: { id: n.resourceId }, family: "id", score: WEB_ID_SCORE });
     }
+    const v3 = (options.level ?? 1) >= 3;
     const own = value || editable ? undefined : n.text ?? labelText;
     if (own && !dynamicPattern(own) && /[\p{L}\p{N}]/u.test(own)) {
       bases.push({ sel: { text: norm(own) }, family: "text", score: WEB_TEXT_SCORE });
@@ -581,7 +594,27 @@ function refineWeb(
       });
     }
     const exclude = [n.text, n.name, labelText, shown].filter((t): t is string => !!t);
-    for (const b of bases) {
+    // Beside a durable property (v3), only a text the row scopes is a fallback: an id within
+    // its row fails when the id does, a text unique alone needs no row, and a role + name
+    // within a row anchor is no lookup the web player makes.
+    const copyOnly = (b: { family: string }) => b.family === "text" || b.family === "textPattern";
+    const ambiguous = (b: { sel: Selector }) => matchWeb(table, b.sel).count !== 1;
+    let anchoredKinds = 0;
+    // v3: a value's shape unique on the page (the one price shown) is a fallback of its own
+    const shape = bases.find((b) => b.family === "textPattern");
+    if (v3 && durable && value && shape && !ambiguous(shape)) {
+      const m = matchWeb(table, shape.sel);
+      if (m.indices[0] === node) {
+        out.push({
+          selector: shape.sel,
+          score: shape.score,
+          family: "textPattern",
+          matches: 1,
+          valueShape: true,
+        });
+      }
+    }
+    for (const b of durable ? bases.filter((b) => copyOnly(b) && ambiguous(b)) : bases) {
       const found = findAnchors(table, node, b.sel, exclude);
       if (!found) continue;
       const { anchors, index } = found;
@@ -598,13 +631,14 @@ function refineWeb(
       };
       const rows = anchors.map((t) => JSON.stringify(t)).join(" / ");
       for (const c of out) {
-        if (c.rejected || !positional(c)) continue;
+        if (durable || c.rejected || !positional(c)) continue;
         c.rejected = index === undefined
           ? `positional: the row showing ${rows} picks it (a reordered list would move it)`
           : `positional among every row: counted among the rows showing ${rows} instead`;
       }
       out.push(anchored);
-      break;
+      // v2 takes the first; v3 a second kind too, a fallback within the same row
+      if (!v3 || ++anchoredKinds >= 2) break;
     }
   }
   // Copy with numbers loses to anything else that works.
@@ -826,7 +860,9 @@ export function selectorsPass(draft: Draft, ctx: PassContext): Draft {
             ...(typeof attribute === "string" ? { testAttribute: attribute } : {}),
           });
           if (candidates.length === 0) return a;
-          if (v2web) candidates = shapeForMode(refineRecorded(candidates), mode);
+          if (v2web) {
+            candidates = shapeForMode(refineRecorded(candidates), mode, draft.level);
+          }
           const notes = a.recorderTarget
             ? [...a.notes]
             : [...a.notes, "no screen captured: selectors from the recorder, unverified"];
@@ -855,6 +891,7 @@ export function selectorsPass(draft: Draft, ctx: PassContext): Draft {
           }
           return { ...a, candidates, notes };
         }
+        if (a.kind === "keyPress" && draft.level >= 3) return focusTarget(a, draft, mode, ctx);
         if (a.node === undefined || a.src.screen === undefined) return a;
         const table = ctx.table(a.src.screen);
         if (!table) return a;
@@ -868,7 +905,7 @@ export function selectorsPass(draft: Draft, ctx: PassContext): Draft {
           control: CONTROL_KINDS.has(a.kind),
         });
         if (!v2web) return { ...a, candidates };
-        candidates = shapeForMode(candidates, mode);
+        candidates = shapeForMode(candidates, mode, draft.level);
         const out: DraftAction = { ...a, candidates };
         // The text a visibility check saw (the target the agent named): kept, so the check
         // still says what it checked when its selector does not carry it.
@@ -883,6 +920,40 @@ export function selectorsPass(draft: Draft, ctx: PassContext): Draft {
         return out;
       }),
     })),
+  };
+}
+
+/**
+ * v3: a key press goes to the element that had focus on the screen captured before it (the
+ * deepest focused node that is not the page): its candidates, without coordinates (focusing by
+ * a click could act). None focused: a page-level key, as recorded.
+ */
+function focusTarget(
+  a: DraftAction,
+  draft: Draft,
+  mode: SelectorMode,
+  ctx: PassContext,
+): DraftAction {
+  if (a.src.screen === undefined) return a;
+  const table = ctx.table(a.src.screen);
+  if (!table) return a;
+  let focused = -1;
+  for (let i = 0; i < table.size; i++) {
+    const n = table.node(i);
+    if (n.focused && !PAGE_ROLES.has(n.role ?? n.className)) focused = i;
+  }
+  if (focused < 0) return a;
+  const platform = draft.model.platform;
+  let candidates = rankSelectors(table, focused, { platform, level: draft.level })
+    .filter((c) => c.selector.xy === undefined);
+  if (platform === "web") candidates = shapeForMode(candidates, mode, draft.level);
+  const n = table.node(focused);
+  const what = `${n.role ?? n.className}${n.name ? ` ${JSON.stringify(n.name)}` : ""}`;
+  return {
+    ...a,
+    node: focused,
+    candidates,
+    notes: [...a.notes, `pressed into the focused ${what}`],
   };
 }
 
@@ -909,7 +980,11 @@ const STRICT_ORDER: Record<string, number> = {
  * @param mode the step's selector mode
  * @returns the candidates reordered (copies), rejected ones last
  */
-export function shapeForMode(candidates: Candidate[], mode: SelectorMode): Candidate[] {
+export function shapeForMode(
+  candidates: Candidate[],
+  mode: SelectorMode,
+  level = 2,
+): Candidate[] {
   const out = candidates.map((c) => ({ ...c }));
   for (const c of out) {
     if (mode === "flexible" && c.family === "xy" && !c.rejected) {
@@ -924,11 +999,36 @@ export function shapeForMode(candidates: Candidate[], mode: SelectorMode): Candi
       Object.keys(s).every((k) => k === "role" || k === "name");
     // the page itself ({@linkcode pageCandidates}): its body, one per page
     const page = c.exact === true && s.cssPath === "body" && Object.keys(s).length === 1;
-    c.exact = page || plain && order !== undefined &&
+    // v3: an exact property within a parent an exact property names (000 step 4)
+    const scoped = level >= 3 && order !== undefined && c.family !== "roleName" &&
+      scopedExactSelector(s);
+    c.exact = scoped || page || plain && order !== undefined &&
         (roleName || Object.keys(s).length === 1 && c.family !== "roleName");
     if (c.exact) c.score = order! + Math.max(0, c.score - WEB_FAMILY_SCORE[c.family]!) / 10;
   }
   return out.sort((a, b) => (a.rejected ? 1 : 0) - (b.rejected ? 1 : 0) || a.score - b.score);
+}
+
+const EXACT_KEYS = new Set(["id", "testId", "contentDescription", "ariaLabel"]);
+
+/**
+ * v3, strict: `{ id: x, childOf: { testId: row } }`, an exact property unique within a parent
+ * one exact property names (000 step 4: "add parent context").
+ *
+ * @param sel a selector
+ * @returns whether strict mode may take it
+ * @example
+ * ```ts
+ * if (!scopedExactSelector({ id: "title", childOf: { id: "row-3" } })) throw new Error();
+ * if (scopedExactSelector({ text: "Add", childOf: { id: "row-3" } })) throw new Error();
+ * ```
+ */
+export function scopedExactSelector(sel: Selector): boolean {
+  const keys = Object.keys(sel);
+  if (keys.length !== 2 || sel.childOf === undefined) return false;
+  if (!keys.some((k) => EXACT_KEYS.has(k))) return false;
+  const parent = Object.keys(sel.childOf);
+  return parent.length === 1 && EXACT_KEYS.has(parent[0]!);
 }
 
 /**

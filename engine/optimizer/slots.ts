@@ -404,7 +404,7 @@ export function slotsPass(draft: Draft, ctx: PassContext): Draft {
     const pool = (a.allCandidates ?? a.candidates ?? []).filter((c) =>
       !c.rejected && held(c.selector).length === 0
     );
-    const choice = chooseSelector(pool, mode);
+    const choice = chooseSelector(pool, mode, a.chain);
     const lead = choice.selector ?? choice.selectors?.[0];
     if (lead === undefined || lead.xy !== undefined) {
       a.notes.push(`kept a selector holding ${what}: no unique selector without it`);
