@@ -241,6 +241,7 @@ export const PlaybackActionCompleted = z.object({
     "skipped_dependency",
     "assertion_failed",
     "timeout",
+    "unsafe_url",
   ]).optional(),
   error: z.string().optional(),
   likelyCause: z.string().optional(),

@@ -58,6 +58,7 @@ const SCOPED_FACTS = new Function(
 ) as (...els: Element[]) => ElementFacts[];
 import { splitKeyChord } from "../../engine/playback/key_chord.ts";
 import { withDeadline } from "../with_deadline.ts";
+import { checkNavigation, unsafeNavigation } from "../navigation_guard.ts";
 
 /** Options of {@linkcode ChromeDriver.launch}. */
 export interface ChromeDriverOptions extends LaunchOptions {
@@ -68,6 +69,11 @@ export interface ChromeDriverOptions extends LaunchOptions {
    * every new tab of the browser (a person opening one by hand, as the human recorder needs).
    */
   followTabs?: "opened" | "all";
+  /**
+   * Open `file:` and `data:` pages too (a command-line flag for local files; never a run
+   * started over HTTP). Default: http(s) pages and about:blank only ({@linkcode checkNavigation}).
+   */
+  localFiles?: boolean;
 }
 
 /** How long navigation waits: the cap, and when a missing load event means an SPA. */
@@ -116,6 +122,8 @@ export class ChromeDriver implements Driver {
   #announced = new Map<string, () => void>();
   /** Target ids #onTarget handled (an announcement that comes after them waits for nothing). */
   #handled = new Set<string>();
+  /** Whether `file:` and `data:` pages may be opened ({@linkcode ChromeDriverOptions.localFiles}). */
+  #localFiles = false;
 
   private constructor(
     browser: Browser,
@@ -180,6 +188,7 @@ export class ChromeDriver implements Driver {
       launched,
       options.followTabs ?? "opened",
     );
+    driver.#localFiles = options.localFiles === true;
     if (!ours) {
       driver.#remote = true;
       driver.#opened.add(page);
@@ -476,6 +485,8 @@ export class ChromeDriver implements Driver {
   }
 
   async navigate(url: string): Promise<NavigationResult> {
+    // templates are expanded by now: the url is checked as it is opened (file:, javascript: …)
+    checkNavigation(url, { localFiles: this.#localFiles });
     const started = performance.now();
     const deadline = started + NAVIGATION_CAP_MS;
     const page = this.#page;
@@ -518,6 +529,15 @@ export class ChromeDriver implements Driver {
       }
     } finally {
       page.off("response", onResponse);
+    }
+    // a redirect that ended on another scheme: the page is left and the navigation refused
+    const final = page.url();
+    const landed = final.startsWith("chrome-error:")
+      ? undefined
+      : unsafeNavigation(final, { localFiles: this.#localFiles });
+    if (landed) {
+      await page.goto("about:blank").catch(() => {});
+      throw new DriverError(`${landed} (redirected from ${url})`, "unsafe_url");
     }
     const status = answer?.status();
     return {
