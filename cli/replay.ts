@@ -32,6 +32,7 @@ import { connectAndroid } from "../drivers/android/android_start.ts";
 import { ANDROID_FLAGS, androidStartFromArgs } from "./_android_flags.ts";
 import { browserWsFlag } from "./_browser_ws_flag.ts";
 import { FILE_URLS_FLAG, fileUrlsOption } from "./_file_urls_flag.ts";
+import { captureFileReader } from "./_capture_files.ts";
 import { interruptOnSignals } from "./_interrupt.ts";
 
 /** Longest wait for the browser to close after a playback before it is killed. */
@@ -178,7 +179,7 @@ async function loadPlan(
   return await planFromText(text, {
     file,
     memoryKeys,
-    readFile: (rel) => Deno.readFile(resolve(dir, rel)),
+    readFile: captureFileReader(dir),
   });
 }
 
