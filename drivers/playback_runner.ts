@@ -329,6 +329,7 @@ class Run {
     this.#numbers = sourceNumbers(plan.actions);
     this.#sourceTotal = this.#numbers.filter((n) => n !== undefined).length;
     for (const s of options.secrets ?? []) this.#secrets.add(s);
+    driver.addSecrets?.(options.secrets ?? []);
   }
 
   /** How messages name the action at a plan position: `action N` (its source number). */
