@@ -114,11 +114,12 @@ export function createApp(options: AppOptions): Hono {
       404,
     );
   });
-  app.use("*", knownMethodsOnly(() => app.routes));
   if (options.token !== undefined) app.use("*", requireBearer(options.token));
   // no token: the server is on loopback (serve refuses otherwise), and only this machine's
   // clients may use it
   app.use("*", sameSiteOnly(options.token === undefined));
+  // after the token check (an unknown client learns no route), before anything reads the body
+  app.use("*", knownMethodsOnly(() => app.routes));
   app.use("*", limitBody(options.bodyLimit ?? DEFAULT_BODY_LIMIT));
 
   // ---- Routers: one line each ----

@@ -37,10 +37,13 @@ async function raw(base: string, method: string, path: string) {
   }
 }
 
-async function withServe(fn: (base: string, db: string, dir: string) => Promise<void>) {
+async function withServe(
+  fn: (base: string, db: string, dir: string) => Promise<void>,
+  env: Record<string, string> = {},
+) {
   const dir = await Deno.makeTempDir({ prefix: "cairn-sec-http-" });
   const db = `${dir}/cairn.db`;
-  const serve = await startServe(["--db", db], {}, dir);
+  const serve = await startServe(["--db", db], env, dir);
   try {
     await fn(serve.url, db, dir);
   } finally {
@@ -65,6 +68,12 @@ Deno.test("TRACE, TRACK and unknown methods answer 405 with Allow, on known and 
     assertEquals(events.headers.get("allow"), "GET, HEAD, POST");
     assertStringIncludes(events.body, "method_not_allowed");
   });
+  // with a token, a client without it learns nothing of the routes: 401 first, never 500
+  await withServe(async (base) => {
+    const res = await raw(base, "TRACE", "/v1/playbacks");
+    assertEquals(res.status, 401, res.body);
+    assertEquals(res.headers.get("allow"), undefined);
+  }, { CAIRN_TOKEN: "fuzz-token-0123456789abcdef" });
 });
 
 function nested(levels: number): unknown {
