@@ -138,3 +138,67 @@ Deno.test("a SIGKILLed serve's playback browser profile is noted and removed by 
     await Deno.remove(dir, { recursive: true });
   }
 });
+
+Deno.test("a cairn record killed with SIGKILL noted its session: the next serve ends it interrupted, and removes the note", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "cairn-sec-record-" });
+  const tmp = `${dir}/tmp`;
+  await Deno.mkdir(tmp);
+  const web = serveFolder();
+  const db = `${dir}/cairn.db`;
+  const child = new Deno.Command(Deno.execPath(), {
+    args: [
+      "run",
+      "-A",
+      "--no-check",
+      new URL("../main.ts", import.meta.url).pathname,
+      "record",
+      "--db",
+      db,
+      "--url",
+      web.url + "login.html",
+      "--prompt",
+      "Sign in",
+      "--headless",
+    ],
+    env: { TMPDIR: tmp },
+    stdin: "piped",
+    stdout: "piped",
+    stderr: "null",
+  }).spawn();
+  try {
+    const reader = child.stdout.pipeThrough(new TextDecoderStream()).getReader();
+    let out = "";
+    const deadline = Date.now() + 60_000;
+    while (!/Recording session (\S+) at/.test(out) && Date.now() < deadline) {
+      const { value, done } = await reader.read();
+      if (done) break;
+      out += value;
+    }
+    const id = /Recording session (\S+) at/.exec(out)?.[1];
+    assert(id, out);
+    child.kill("SIGKILL");
+    await child.status;
+    await reader.cancel().catch(() => {});
+    for (const pid of await chromiumUnder(tmp)) {
+      try {
+        Deno.kill(pid, "SIGKILL");
+      } catch { /* exited meanwhile */ }
+    }
+    const note = `${db}.record-${child.pid}.sessions.json`;
+    assertEquals(JSON.parse(await Deno.readTextFile(note)).sessions, [id]);
+    const serve = await startServe(["--db", db], {}, dir);
+    const said = await stop(serve);
+    assert(said.includes(`ended 1 recording left open`), said);
+    assertEquals((await types(db, id!)).at(-1), "SessionEnded");
+    let left = true;
+    await Deno.stat(note).catch(() => left = false);
+    assert(!left, "the note is removed");
+  } finally {
+    try {
+      child.kill("SIGKILL");
+    } catch { /* exited */ }
+    await child.status;
+    await web.close();
+    await Deno.remove(dir, { recursive: true });
+  }
+});
