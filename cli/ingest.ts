@@ -70,6 +70,11 @@ export async function prepareFile(
   options: IngestOptions = {},
 ): Promise<PreparedFile> {
   let bytes: Uint8Array;
+  // a device (/dev/zero, /dev/urandom) never ends: refused before it is read
+  const info = await Deno.stat(path).catch(() => undefined);
+  if (info?.isCharDevice || info?.isBlockDevice || info?.isSocket) {
+    throw new InputError(`${path}: is a device, not a file`);
+  }
   try {
     bytes = await Deno.readFile(path);
   } catch (err) {

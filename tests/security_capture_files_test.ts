@@ -58,6 +58,10 @@ Deno.test("capture file references: outside paths, devices, FIFOs, /proc, links,
       assertStringIncludes(out.stderr, why, ref);
       assertEquals(out.stderr.trim().split("\n").length, 1, `one line: ${out.stderr}`);
     }
+    // the file named on the command line itself: a device is refused before it is read
+    const device = await cairn(["ingest", "/dev/zero", "--db", db]);
+    assertEquals(device.code, 2, device.stderr);
+    assertStringIncludes(device.stderr, "/dev/zero: is a device");
     const stored = async () =>
       JSON.parse((await cairn(["history", "--json", "--db", db])).stdout || '{"sessions":[]}')
         .sessions.length;
