@@ -44,9 +44,11 @@ export function perStore<R extends Configurable<O>, O>(
 /**
  * Launches the default browser: Debian's Chromium, or the one at `CAIRN_BROWSER_WS`.
  *
+ * @param options `localFiles`: it may open `file:` pages (the blaze daemon of the user's own
+ *   CLI; never a server's)
  * @returns a Chrome driver
  */
-export function launchDefaultChrome(): Promise<Driver> {
+export function launchDefaultChrome(options: { localFiles?: boolean } = {}): Promise<Driver> {
   const ws = Deno.env.get("CAIRN_BROWSER_WS");
-  return ChromeDriver.launch(ws ? { browserWs: ws } : {});
+  return ChromeDriver.launch({ ...(ws ? { browserWs: ws } : {}), ...options });
 }

@@ -118,6 +118,8 @@ export function createApp(options: AppOptions): Hono {
   // no token: the server is on loopback (serve refuses otherwise), and only this machine's
   // clients may use it
   app.use("*", sameSiteOnly(options.token === undefined));
+  // after the token check (an unknown client learns no route), before anything reads the body
+  app.use("*", knownMethodsOnly(() => app.routes));
   app.use("*", limitBody(options.bodyLimit ?? DEFAULT_BODY_LIMIT));
 
   // ---- Routers: one line each ----
@@ -165,6 +167,36 @@ export function allowedMethods(
     if (r.method === "GET") methods.add("HEAD");
   }
   return [...methods].sort();
+}
+
+/** The methods any route of the API may take (and OPTIONS, which hono answers itself). */
+const KNOWN_METHODS = new Set(["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"]);
+
+/**
+ * Answers a method no route takes (`TRACE`, `TRACK`, `CONNECT`, an unknown word) with 405 and
+ * an `Allow` header before anything reads the request: the path's methods when it is a known
+ * path, else every method the API takes. (A forbidden method once reached the body limit, whose
+ * `new Request(…)` throws on it: a 500.)
+ */
+function knownMethodsOnly(routes: () => readonly { method: string; path: string }[]) {
+  return async (c: Context, next: Next) => {
+    const method = c.req.method.toUpperCase();
+    if (KNOWN_METHODS.has(method)) return await next();
+    let allow = allowedMethods(routes(), c.req.path);
+    if (allow.length === 0) {
+      const all = new Set(routes().map((r) => r.method).filter((m) => m !== "ALL"));
+      if (all.has("GET")) all.add("HEAD");
+      allow = [...all].sort();
+    }
+    c.header("Allow", allow.join(", "));
+    return c.json({
+      error: {
+        code: "method_not_allowed",
+        message: `${c.req.method.slice(0, 20)} is not allowed on ${c.req.path.slice(0, 200)} ` +
+          `(allowed: ${allow.join(", ")})`,
+      },
+    }, 405);
+  };
 }
 
 /**

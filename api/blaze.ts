@@ -146,6 +146,7 @@ export class BlazeRegistry {
         () => new ToolTimeoutError(`Opening ${start.url}`, callTimeoutMs),
       );
       this.#sessions.set(session.id, session);
+      await this.#changed(); // serve and the daemon note the session as theirs at once
       return session;
     } catch (err) {
       await driver.close();

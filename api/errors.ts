@@ -17,6 +17,7 @@ import {
   StoreFileError,
 } from "../events/event_store.ts";
 import { UnreadableEventError } from "../events/upcasters.ts";
+import { jsonNestingError, MAX_NESTING } from "../engine/nesting.ts";
 import { zodIssueList } from "../engine/formats/format_error.ts";
 
 /** One problem with a request, by path. */
@@ -100,11 +101,21 @@ export async function readJson(c: Context, empty?: unknown): Promise<unknown> {
     );
   }
   if (text.trim() === "" && empty !== undefined) return empty;
+  let value: unknown;
   try {
-    return JSON.parse(text);
+    value = JSON.parse(text);
   } catch (err) {
     throw invalidRequest(`Body is not valid JSON: ${(err as Error).message}`);
   }
+  // the limit files are read with (engine/nesting.ts), checked without recursion: what the log
+  // takes over HTTP exports to files ingest reads back (an export nests no deeper than the body)
+  const tooDeep = jsonNestingError(value);
+  if (tooDeep !== undefined) {
+    const message = `nested deeper than ${MAX_NESTING} levels`;
+    const path = `body.${tooDeep.slice(0, tooDeep.lastIndexOf(`: ${message}`))}`;
+    throw invalidRequest(`${path}: ${message}`, [{ path, message }]);
+  }
+  return value;
 }
 
 function isJsonType(type: string | undefined): boolean {

@@ -12,6 +12,7 @@
 import { dirname, resolve } from "node:path";
 import { createApp } from "../api/app.ts";
 import { blazeRegistry } from "../api/blaze.ts";
+import { launchDefaultChrome } from "../api/_per_store.ts";
 import { ChromeDriver } from "../drivers/chrome/chrome_driver.ts";
 import { SqliteEventStore } from "../events/sqlite_event_store.ts";
 import { readState, statePath, updateState, writeState } from "./_blaze_state.ts";
@@ -31,7 +32,10 @@ export async function runDaemon(db: string, options: { idleMs?: number } = {}): 
   const runsLock = shareRunsLock(db);
   const token = crypto.randomUUID();
   const app = createApp({ store, token, localPages: true });
-  const registry = blazeRegistry(store);
+  // the user's own CLI opens local pages (file:) as it did before the daemon; serve never does
+  const registry = blazeRegistry(store, {
+    createDriver: () => launchDefaultChrome({ localFiles: true }),
+  });
   /** Writes the live sessions, their browsers' pids and profile folders to the state file. */
   const recordSessions = () =>
     updateState(db, Deno.pid, (state) => {

@@ -57,19 +57,27 @@ export interface EndedRun {
 }
 
 /**
- * Ends every blaze (agent) session and `cairn record` recording left open, as
+ * Ends every blaze (agent) session and `cairn record` recording left open that a dead Cairn
+ * process noted as its own (`options.owned`), as
  * {@linkcode endOrphanedSession} does with {@linkcode ORPHANED_SESSION}, and every playback and
  * validation whose stream has no ending event: `PlaybackCompleted` `failed` with `error`
  * {@linkcode ORPHANED} (its duration up to its last event), and `ValidationCompleted` `failed`
  * with the trail and steps it had reached, as a validation whose loop breaks ends. Call it only when no live process runs any of them.
  *
  * @param store the event store
+ * @param options `owned`: the sessions the notes of dead Cairn processes name
+ *   (`cli/_session_owners.ts`); no other session is ended
  * @returns the runs it ended, in log order, and those it could not end (a stream no projection
  *   reads), each with `error`
  */
-export async function endOrphanedRuns(store: EventStore): Promise<EndedRun[]> {
+export async function endOrphanedRuns(
+  store: EventStore,
+  options: { owned?: ReadonlySet<string> } = {},
+): Promise<EndedRun[]> {
   const ended: EndedRun[] = [];
   for (const s of await store.streams("session-")) {
+    // only a session a Cairn process noted as its own: never an import or an HTTP client's
+    if (!options.owned?.has(s.streamId.slice("session-".length))) continue;
     // cheap first: a session whose last event is its end is skipped without reading it all
     let last;
     for await (const e of store.readStream(s.streamId, { from: s.version })) last = e;

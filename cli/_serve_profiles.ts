@@ -27,24 +27,35 @@ export function profilesNotePath(db: string, pid: number = Deno.pid): string {
  *
  * @param db the database path
  * @param profiles the live profile folders
+ * @param sessions the open sessions this server runs (`cli/_session_owners.ts`: a restart after
+ *   a SIGKILL ends those, and no session the note does not name)
  * @returns the function to call on each change
  */
-export function profilesNoter(db: string, profiles: () => string[]): () => Promise<void> {
+export function profilesNoter(
+  db: string,
+  profiles: () => string[],
+  sessions: () => string[] = () => [],
+): () => Promise<void> {
   const path = profilesNotePath(db);
   let last: Promise<void> = Promise.resolve();
   return () => {
     last = last.then(async () => {
       const dirs = profiles();
-      if (dirs.length === 0) {
+      const ids = sessions();
+      if (dirs.length === 0 && ids.length === 0) {
         await Deno.remove(path).catch(() => {});
         return;
       }
       const tmp = `${path}.${crypto.randomUUID().slice(0, 8)}.tmp`;
       try {
-        await Deno.writeTextFile(tmp, JSON.stringify({ pid: Deno.pid, profiles: dirs }), {
-          mode: 0o600,
-          createNew: true,
-        });
+        await Deno.writeTextFile(
+          tmp,
+          JSON.stringify({ pid: Deno.pid, profiles: dirs, sessions: ids }),
+          {
+            mode: 0o600,
+            createNew: true,
+          },
+        );
         await Deno.rename(tmp, path);
       } catch {
         await Deno.remove(tmp).catch(() => {});

@@ -23,6 +23,12 @@ import {
 import { decodeUtf8 } from "../engine/formats/utf8_text.ts";
 import { findUnstoredBlob } from "../engine/formats/session_rules.ts";
 import { geometryOutOfRange } from "../engine/formats/screen_point.ts";
+import {
+  CAPTURE_FILE_FLAGS,
+  captureFileReader,
+  type CaptureFileRules,
+  captureFileRules,
+} from "./_capture_files.ts";
 
 /** Options of {@linkcode ingestFile}. */
 export interface IngestOptions {
@@ -30,6 +36,8 @@ export interface IngestOptions {
   format?: ImportFormat;
   /** The new session's id (default: a random UUID). */
   sessionId?: string;
+  /** What the file's references may read (default: its folder, 64 MiB a file). */
+  files?: CaptureFileRules;
 }
 
 /** What an ingest stored. */
@@ -62,6 +70,11 @@ export async function prepareFile(
   options: IngestOptions = {},
 ): Promise<PreparedFile> {
   let bytes: Uint8Array;
+  // a device (/dev/zero, /dev/urandom) never ends: refused before it is read
+  const info = await Deno.stat(path).catch(() => undefined);
+  if (info?.isCharDevice || info?.isBlockDevice || info?.isSocket) {
+    throw new InputError(`${path}: is a device, not a file`);
+  }
   try {
     bytes = await Deno.readFile(path);
   } catch (err) {
@@ -80,7 +93,7 @@ export async function prepareFile(
     const prepared = await prepareImport(decodeUtf8(bytes), {
       newSessionId,
       file: path,
-      readFile: (rel) => Deno.readFile(resolve(folder, rel)),
+      readFile: captureFileReader(folder, options.files),
       ...(options.format ? { format: options.format } : {}),
     });
     for (const session of prepared.sessions) {
@@ -237,12 +250,16 @@ export const spec: CommandSpec = {
       type: "boolean",
       description: "Print [{ file, sessionId, format, events, sessions }] as JSON, not the ids",
     },
+    ...CAPTURE_FILE_FLAGS,
   },
   details: `
 Each file becomes one session (DevTools' map of flows: one per flow), appended in one
 transaction; every file is validated before anything is stored, so a bad file leaves the
 database unchanged (exit code 2).
 Prints one session id per line.
+A capture's file references ("viewHierarchy": {"file": …}, screenshot paths) are read
+inside the capture's folder only (--allow-outside to leave it), regular files only (no
+devices, FIFOs or /proc), at most 64 MiB each (--max-file-size), each within 30 s.
 
 Examples:
   cairn ingest examples/inventory.capture.json
@@ -260,7 +277,9 @@ export async function run(args: ParsedArgs): Promise<number> {
   const format = str(args, "format") as ImportFormat | undefined;
   const prepared: PreparedFile[] = [];
   for (const path of args.positionals) {
-    prepared.push(await prepareFile(path, format ? { format } : {}));
+    prepared.push(
+      await prepareFile(path, { ...(format ? { format } : {}), files: captureFileRules(args) }),
+    );
   }
   const store = openStore(args);
   try {

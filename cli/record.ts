@@ -7,7 +7,9 @@
  * @module
  */
 import { bool, type CommandSpec, num, type ParsedArgs, str, UsageError } from "./args.ts";
-import { DB_FLAGS, openStore } from "./context.ts";
+import { DB_FLAGS, dbPath, openStore } from "./context.ts";
+import { noteRecordSessions } from "./_session_owners.ts";
+import { FILE_URLS_FLAG, fileUrlsOption } from "./_file_urls_flag.ts";
 import { ChromeDriver } from "../drivers/chrome/chrome_driver.ts";
 import { HumanRecorder } from "../drivers/chrome/human_recorder.ts";
 import { closeLaunchedBrowsers } from "../drivers/chrome/launch.ts";
@@ -50,6 +52,7 @@ export const spec: CommandSpec = {
       value: "URL",
       description: "Record in a running browser (its DevTools websocket) instead of launching one",
     },
+    ...FILE_URLS_FLAG,
     ...DB_FLAGS,
   },
   details: `
@@ -85,11 +88,14 @@ export async function run(args: ParsedArgs): Promise<number> {
   try {
     // the port is bad input: refused before a browser starts or an event is stored
     if (port !== undefined) server = listen(createApp({ store }).fetch, port);
-    driver = await ChromeDriver.launch(
-      ws ? { browserWs: ws, followTabs: "all" } : { headless, followTabs: "all" },
-    );
+    driver = await ChromeDriver.launch({
+      ...(ws ? { browserWs: ws, followTabs: "all" } : { headless, followTabs: "all" }),
+      ...fileUrlsOption(args),
+    });
     driver.browser.on("disconnected", () => controller.abort("disconnected"));
     const recorder = await HumanRecorder.start(driver, store, { url, prompt });
+    // noted as this process's own: a serve started after a SIGKILL ends it, and only it
+    await noteRecordSessions(dbPath(args), [recorder.id]);
     const registry = recordRegistry(store);
     registry.register(recorder.id, () => controller.abort("http"));
     if (server) console.log(`API on http://127.0.0.1:${server.addr.port}`);
@@ -112,6 +118,7 @@ export async function run(args: ParsedArgs): Promise<number> {
       gone ? "interrupted" : "completed",
       gone ? "The browser closed while recording" : undefined,
     );
+    await noteRecordSessions(dbPath(args), []);
     const { files: [file] } = await writeSessionFiles(store, recorder.id, ".", {
       capture: false,
       ...(str(args, "out") ? { recording: str(args, "out")! } : {}),

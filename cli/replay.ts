@@ -31,6 +31,8 @@ import type { Driver } from "../drivers/driver.ts";
 import { connectAndroid } from "../drivers/android/android_start.ts";
 import { ANDROID_FLAGS, androidStartFromArgs } from "./_android_flags.ts";
 import { browserWsFlag } from "./_browser_ws_flag.ts";
+import { FILE_URLS_FLAG, fileUrlsOption } from "./_file_urls_flag.ts";
+import { captureFileReader } from "./_capture_files.ts";
 import { interruptOnSignals } from "./_interrupt.ts";
 
 /** Longest wait for the browser to close after a playback before it is killed. */
@@ -103,6 +105,7 @@ export const spec: CommandSpec = {
       description: "Connect to a running browser instead of launching one",
     },
     json: { type: "boolean", description: "Print the report as JSON" },
+    ...FILE_URLS_FLAG,
     ...DB_FLAGS,
   },
   details: `
@@ -176,7 +179,7 @@ async function loadPlan(
   return await planFromText(text, {
     file,
     memoryKeys,
-    readFile: (rel) => Deno.readFile(resolve(dir, rel)),
+    readFile: captureFileReader(dir),
   });
 }
 
@@ -328,7 +331,11 @@ export async function run(args: ParsedArgs): Promise<number> {
       driver = await connectAndroid(androidStartFromArgs(args, "replay"));
     } else {
       const viewport = viewportFlag ?? plan.viewport ?? { width: 1280, height: 800 };
-      driver = await ChromeDriver.launch({ viewport, ...(browserWs ? { browserWs } : {}) });
+      driver = await ChromeDriver.launch({
+        viewport,
+        ...(browserWs ? { browserWs } : {}),
+        ...fileUrlsOption(args),
+      });
     }
     let report: PlaybackReport;
     try {

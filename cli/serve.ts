@@ -13,6 +13,8 @@ import { blazeRegistry } from "../api/blaze.ts";
 import { playbackRegistry } from "../api/playbacks.ts";
 import { validationRegistry } from "../api/validations.ts";
 import { closeLaunchedBrowsers } from "../drivers/chrome/launch.ts";
+import { ChromeDriver } from "../drivers/chrome/chrome_driver.ts";
+import { launchDefaultChrome } from "../api/_per_store.ts";
 import { withDeadline } from "../drivers/with_deadline.ts";
 import { claimRunsLock, type RunsClaim } from "./_runs_lock.ts";
 import {
@@ -22,6 +24,7 @@ import {
   ORPHANED_SESSION_AT_END,
 } from "./_orphaned_runs.ts";
 import { profilesNotePath, profilesNoter, removeDeadServersProfiles } from "./_serve_profiles.ts";
+import { sessionsOfDeadProcesses } from "./_session_owners.ts";
 import { dirname, join, resolve } from "node:path";
 
 /** Command spec of `cairn serve`. */
@@ -146,7 +149,9 @@ export async function endUnfinishedRuns(
   db?: string,
 ): Promise<void> {
   if (claim?.alone) {
-    const ended = await endOrphanedRuns(store);
+    // the sessions dead Cairn processes noted as theirs: no import, no HTTP client's session
+    const owned = db !== undefined ? await sessionsOfDeadProcesses(db) : undefined;
+    const ended = await endOrphanedRuns(store, owned ? { owned: owned.ids } : {});
     const done = ended.filter((r) => r.error === undefined);
     const runs = done.filter((r) => r.kind === "playback" || r.kind === "validation");
     if (runs.length > 0) {
@@ -169,6 +174,7 @@ export async function endUnfinishedRuns(
       );
     }
     if (db !== undefined) { for (const line of await removeDeadServersProfiles(db)) say(line); }
+    for (const note of owned?.recordNotes ?? []) await Deno.remove(note).catch(() => {});
     for (const r of ended.filter((r) => r.error !== undefined)) {
       say(`serve: could not end unfinished ${r.kind} ${r.id}: ${r.error}`);
     }
@@ -235,6 +241,24 @@ export function orphanSessionEnder(
   };
 }
 
+/**
+ * The profile folders of the launched browsers that still exist (a closed browser's folder is
+ * removed with it, and the driver forgotten).
+ */
+function liveProfiles(drivers: Set<ChromeDriver>): string[] {
+  const out: string[] = [];
+  for (const d of drivers) {
+    const dir = d.userDataDir;
+    let exists = false;
+    try {
+      exists = dir !== undefined && Deno.statSync(dir).isDirectory;
+    } catch { /* removed */ }
+    if (exists) out.push(dir!);
+    else drivers.delete(d);
+  }
+  return out;
+}
+
 /** Runs `cairn serve` until SIGINT or SIGTERM, then stops live work and closes its browsers. */
 export async function run(args: ParsedArgs): Promise<number> {
   const config = serveConfig(args, (n) => Deno.env.get(n));
@@ -256,7 +280,25 @@ export async function run(args: ParsedArgs): Promise<number> {
   }
   if (path !== ":memory:") {
     const registry = blazeRegistry(store);
-    registry.configure({ onChange: profilesNoter(path, () => registry.profiles()) });
+    // playbacks' and validations' browsers are noted as blaze's are: a restart after a SIGKILL
+    // removes their profile folders too
+    const launched = new Set<ChromeDriver>();
+    const note = profilesNoter(
+      path,
+      () => [...registry.profiles(), ...liveProfiles(launched)],
+      () => registry.ids(),
+    );
+    registry.configure({ onChange: note });
+    const createDriver = async () => {
+      const driver = await launchDefaultChrome();
+      if (driver instanceof ChromeDriver) {
+        launched.add(driver);
+        await note();
+      }
+      return driver;
+    };
+    playbackRegistry(store, { createDriver });
+    validationRegistry(store, { createDriver });
   }
   const ac = new AbortController();
   const stop = () => ac.abort();

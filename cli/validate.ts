@@ -18,6 +18,7 @@ import { prepareOutFile } from "./_out_file.ts";
 import { readInputFile } from "./_in_file.ts";
 import { interruptOnSignals } from "./_interrupt.ts";
 import { browserWsFlag } from "./_browser_ws_flag.ts";
+import { FILE_URLS_FLAG, fileUrlsOption } from "./_file_urls_flag.ts";
 import { parseMemory } from "./_memory_flag.ts";
 import { ingestOnce } from "./optimize.ts";
 import { NotFoundError, streamInfo } from "../events/event_store.ts";
@@ -96,6 +97,7 @@ export const spec: CommandSpec = {
       description: "Print the report (runs, steps, evidence, trail) as JSON",
     },
     "browser-ws": { type: "string", value: "URL", description: "Connect to this browser instead" },
+    ...FILE_URLS_FLAG,
   },
   details: `
 Examples:
@@ -218,7 +220,10 @@ export async function run(args: ParsedArgs): Promise<number> {
       );
     }
     if (interrupt.exitCode !== undefined) return interrupt.exitCode;
-    const launched = await ChromeDriver.launch(ws ? { browserWs: ws } : {});
+    const launched = await ChromeDriver.launch({
+      ...(ws ? { browserWs: ws } : {}),
+      ...fileUrlsOption(args),
+    });
     driver = launched;
     if (interrupt.exitCode !== undefined) return interrupt.exitCode;
     interrupt.onGrace(() => launched.close());

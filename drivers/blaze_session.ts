@@ -170,6 +170,7 @@ export class BlazeSession {
       this.#memory.set(k, v);
       this.#secrets.add(v);
     }
+    driver.addSecrets?.(Object.values(options.secretMemory ?? {}));
   }
 
   /**
@@ -500,6 +501,7 @@ export class BlazeSession {
     // slots hold passwords); the session keeps it for `memory get`
     if (tool === "memory" && p.op === "set" && p.secret === true) {
       this.#secrets.add(String(p.value));
+      this.#driver.addSecrets?.([String(p.value)]);
     }
     // `memory get` gives the agent back what it stored, secret or not (it is scrubbed in the log)
     const hide = <T>(v: T): T => tool === "memory" ? v : this.#secrets.value(v);

@@ -136,6 +136,11 @@ export interface Driver {
   snapshot(): Promise<Snapshot>;
   /** A PNG of the current screen. */
   screenshot(): Promise<Uint8Array>;
+  /**
+   * Values to hide wherever they show in later screenshots (memory marked secret); a driver that
+   * cannot find text on its screen leaves this out.
+   */
+  addSecrets?(values: Iterable<string>): void;
   tap(point: Point): Promise<void>;
   /**
    * Clicks at `point` with a mouse button other than the main one, or `count` times in a row

@@ -59,6 +59,7 @@ import { STATUS_CODES } from "node:http";
 import { evaluateTemplate, templateVariables } from "../engine/template.ts";
 import { withDeadline } from "./with_deadline.ts";
 import { SecretScrubber } from "./secret_scrubber.ts";
+import { isUnsafeUrl } from "./navigation_guard.ts";
 
 /** The error a second start on a busy browser gets (003 R5). */
 export const ALREADY_RUNNING =
@@ -330,6 +331,7 @@ class Run {
     this.#numbers = sourceNumbers(plan.actions);
     this.#sourceTotal = this.#numbers.filter((n) => n !== undefined).length;
     for (const s of options.secrets ?? []) this.#secrets.add(s);
+    driver.addSecrets?.(options.secrets ?? []);
   }
 
   /** How messages name the action at a plan position: `action N` (its source number). */
@@ -693,7 +695,7 @@ class Run {
         try {
           nav = await d.navigate(url);
         } catch (err) {
-          throw new ActionFailure("page_error", errorText(err));
+          throw new ActionFailure(isUnsafeUrl(err) ? "unsafe_url" : "page_error", errorText(err));
         }
         this.#lastUrl = nav.finalUrl;
         const out: Omit<Completed, "index" | "action" | "durationMs" | "description"> = {

@@ -396,6 +396,7 @@ class Loop {
   ) {
     for (const v of Object.values(options.memory ?? {})) this.#secrets.add(v);
     for (const v of options.secrets ?? []) this.#secrets.add(v);
+    this.driver.addSecrets?.([...Object.values(options.memory ?? {}), ...(options.secrets ?? [])]);
   }
 
   async apply(command: ValidationCommand): Promise<void> {

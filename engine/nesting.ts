@@ -34,27 +34,34 @@ const SHOWN_SEGMENTS = 5;
  * ```
  */
 export function jsonNestingError(value: unknown): string | undefined {
-  const path: (string | number)[] = [];
-  // recursion stops at the limit, so it never goes deeper than MAX_NESTING frames
-  const tooDeep = (v: unknown, depth: number): boolean => {
-    if (v === null || typeof v !== "object") return false;
-    if (depth > MAX_NESTING) return true;
-    if (Array.isArray(v)) {
-      for (let i = 0; i < v.length; i++) {
-        path.push(i);
-        if (tooDeep(v[i], depth + 1)) return true;
-        path.pop();
-      }
-    } else {
-      for (const k in v) {
-        path.push(k);
-        if (tooDeep((v as Record<string, unknown>)[k], depth + 1)) return true;
-        path.pop();
-      }
+  // iterative (an explicit stack of frames, depth first), so no input can overflow the call
+  // stack: a frame is an object or array and the keys of it still to visit
+  if (value === null || typeof value !== "object") return undefined;
+  const frames: { keys: (string | number)[]; next: number; v: Record<string, unknown> }[] = [];
+  const push = (v: object) =>
+    frames.push({
+      v: v as Record<string, unknown>,
+      keys: Array.isArray(v) ? v.map((_, i) => i) : Object.keys(v),
+      next: 0,
+    });
+  push(value);
+  let deep = false;
+  while (frames.length > 0) {
+    const top = frames[frames.length - 1]!;
+    if (top.next >= top.keys.length) {
+      frames.pop();
+      continue;
     }
-    return false;
-  };
-  if (!tooDeep(value, 1)) return undefined;
+    const child = top.v[top.keys[top.next++]!];
+    if (child === null || typeof child !== "object") continue;
+    if (frames.length >= MAX_NESTING) {
+      deep = true;
+      break;
+    }
+    push(child);
+  }
+  if (!deep) return undefined;
+  const path = frames.map((f) => f.keys[f.next - 1]!);
   const more = path.length > SHOWN_SEGMENTS ? "…" : "";
   return `${
     path.slice(0, SHOWN_SEGMENTS).join(".")

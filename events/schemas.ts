@@ -242,6 +242,7 @@ export const PlaybackActionCompleted = z.object({
     "assertion_failed",
     "ambiguous",
     "timeout",
+    "unsafe_url",
   ]).optional(),
   error: z.string().optional(),
   likelyCause: z.string().optional(),

@@ -8,6 +8,7 @@ import { assert, assertEquals, assertStringIncludes } from "./assert.ts";
 import { createApp } from "../api/app.ts";
 import { validationRegistry } from "../api/validations.ts";
 import { blazeRegistry } from "../api/blaze.ts";
+import { launchDefaultChrome } from "../api/_per_store.ts";
 import { ingestOnce } from "../cli/optimize.ts";
 import { ChromeDriver } from "../drivers/chrome/chrome_driver.ts";
 import { SqliteEventStore } from "../events/sqlite_event_store.ts";
@@ -84,7 +85,13 @@ Deno.test("POST /v1/sessions/:id/validations: an unknown session is 404 while an
 Deno.test("blaze over HTTP opens and navigates to http(s) pages only; the daemon's app (localPages) still opens file:", async () => {
   const dir = await Deno.makeTempDir({ prefix: "cairn-http-url-" });
   const store = SqliteEventStore.open(`${dir}/cairn.db`);
-  const registry = blazeRegistry(store, { settleMs: 50, screenshots: false });
+  // the registry as the daemon makes it (its browsers may open local files); over HTTP the app's
+  // own check keeps a session to http(s) pages all the same
+  const registry = blazeRegistry(store, {
+    settleMs: 50,
+    screenshots: false,
+    createDriver: () => launchDefaultChrome({ localFiles: true }),
+  });
   const secret = `${dir}/secret.txt`;
   await Deno.writeTextFile(secret, "the server's own file");
   const page = Deno.serve(

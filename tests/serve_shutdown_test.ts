@@ -185,7 +185,7 @@ Deno.test("endOrphanedRuns() ends each playback and validation left without its 
   }
 });
 
-Deno.test("endOrphanedRuns() ends a cairn record recording left open, interrupted, but not an imported one", async () => {
+Deno.test("endOrphanedRuns() ends a cairn record recording a dead process noted as its own, interrupted, but not an imported one nor one it did not note", async () => {
   const dir = await Deno.makeTempDir({ prefix: "cairn_serve_orphans_" });
   const store = SqliteEventStore.open(`${dir}/c.db`);
   try {
@@ -206,7 +206,13 @@ Deno.test("endOrphanedRuns() ends a cairn record recording left open, interrupte
     await store.append("session-imp", [
       started("imp", { source: { format: "chrome-recorder", file: "flow.json" } }),
     ]);
-    assertEquals(await endOrphanedRuns(store), [{ kind: "recording", id: "rec" }]);
+    // the same recording written by someone else (no note of a Cairn process names it)
+    await store.append("session-other", [started("other")]);
+    const owned = new Set(["rec", "imp"]);
+    assertEquals(await endOrphanedRuns(store, { owned }), [{ kind: "recording", id: "rec" }]);
+    let other = 0;
+    for await (const _ of store.readStream("session-other")) other++;
+    assertEquals(other, 1, "a session no note names is left open");
     const rec: StoredEvent[] = [];
     for await (const e of store.readStream("session-rec")) rec.push(e);
     assertEquals(rec.map((e) => e.type), [
@@ -219,7 +225,7 @@ Deno.test("endOrphanedRuns() ends a cairn record recording left open, interrupte
     let imported = 0;
     for await (const _ of store.readStream("session-imp")) imported++;
     assertEquals(imported, 1);
-    assertEquals(await endOrphanedRuns(store), [], "ended once");
+    assertEquals(await endOrphanedRuns(store, { owned }), [], "ended once");
   } finally {
     store.close();
     await Deno.remove(dir, { recursive: true });

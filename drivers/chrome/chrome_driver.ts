@@ -59,6 +59,12 @@ const SCOPED_FACTS = new Function(
 ) as (...els: Element[]) => ElementFacts[];
 import { splitKeyChord } from "../../engine/playback/key_chord.ts";
 import { withDeadline } from "../with_deadline.ts";
+import { checkNavigation, unsafeNavigation } from "../navigation_guard.ts";
+import {
+  focusedIsSecretInPage,
+  maskSecretValuesInPage,
+  secretFieldValuesInPage,
+} from "./_secret_mask.ts";
 
 /** Options of {@linkcode ChromeDriver.launch}. */
 export interface ChromeDriverOptions extends LaunchOptions {
@@ -69,6 +75,11 @@ export interface ChromeDriverOptions extends LaunchOptions {
    * every new tab of the browser (a person opening one by hand, as the human recorder needs).
    */
   followTabs?: "opened" | "all";
+  /**
+   * Open `file:` and `data:` pages too (a command-line flag for local files; never a run
+   * started over HTTP). Default: http(s) pages and about:blank only ({@linkcode checkNavigation}).
+   */
+  localFiles?: boolean;
 }
 
 /** How long navigation waits: the cap, and when a missing load event means an SPA. */
@@ -82,6 +93,9 @@ const ANNOUNCED_TAB_MS = 3_000;
 /** The expression that hides filled secret fields for a screenshot, and its handles' group. */
 const MASK_SECRET_FIELDS = `(${maskSecretFieldsInPage.toString()})()`;
 const MASK_GROUP = "cairn-screenshot-mask";
+/** The expressions that read secret fields' values and hide secrets wherever they show. */
+const SECRET_FIELD_VALUES = `(${secretFieldValuesInPage.toString()})()`;
+const MASK_SECRET_VALUES = maskSecretValuesInPage.toString();
 /** Dialogs kept between two {@linkcode ChromeDriver.takeDialogs} calls (the latest). */
 const MAX_DIALOGS = 20;
 
@@ -117,6 +131,13 @@ export class ChromeDriver implements Driver {
   #announced = new Map<string, () => void>();
   /** Target ids #onTarget handled (an announcement that comes after them waits for nothing). */
   #handled = new Set<string>();
+  /**
+   * The secrets of the session: typed into a secret field, read from one before a screenshot,
+   * or given ({@linkcode ChromeDriver.addSecrets}); hidden wherever they show in a screenshot.
+   */
+  #secrets = new Set<string>();
+  /** Whether `file:` and `data:` pages may be opened ({@linkcode ChromeDriverOptions.localFiles}). */
+  #localFiles = false;
 
   private constructor(
     browser: Browser,
@@ -181,6 +202,7 @@ export class ChromeDriver implements Driver {
       launched,
       options.followTabs ?? "opened",
     );
+    driver.#localFiles = options.localFiles === true;
     if (!ours) {
       driver.#remote = true;
       driver.#opened.add(page);
@@ -252,14 +274,38 @@ export class ChromeDriver implements Driver {
    */
   async screenshot(): Promise<Uint8Array> {
     const cdp = await this.cdp();
+    // what the secret fields hold now stays hidden after a "show password" toggle
+    const held = await cdp.send("Runtime.evaluate", {
+      expression: SECRET_FIELD_VALUES,
+      returnByValue: true,
+    }).catch(() => undefined);
+    const values: unknown = held?.result.value;
+    if (Array.isArray(values)) this.addSecrets(values.filter((v) => typeof v === "string"));
     const { data } = await this.#wrap("take a screenshot", this.#maskedCapture(cdp));
     return Uint8Array.from(atob(data), (c) => c.charCodeAt(0));
   }
 
-  /** `Page.captureScreenshot` with {@linkcode maskSecretFieldsInPage} in force around it. */
+  /**
+   * Remembers values to hide in every later screenshot of this driver wherever they show: a
+   * field holding one (whatever its type) and text holding one (memory marked secret, a value
+   * typed into a password field).
+   *
+   * @param values the secrets (empty strings are ignored)
+   */
+  addSecrets(values: Iterable<string>): void {
+    for (const v of values) if (v !== "" && this.#secrets.size < 1_000) this.#secrets.add(v);
+  }
+
+  /**
+   * `Page.captureScreenshot` with {@linkcode maskSecretFieldsInPage} and
+   * {@linkcode maskSecretValuesInPage} in force around it.
+   */
   async #maskedCapture(cdp: CDPSession): Promise<{ data: string }> {
-    const mask = () =>
-      cdp.send("Runtime.evaluate", { expression: MASK_SECRET_FIELDS, objectGroup: MASK_GROUP });
+    const secrets = JSON.stringify([...this.#secrets]);
+    const expression = `(() => { const a = ${MASK_SECRET_FIELDS}; ` +
+      `const b = (${MASK_SECRET_VALUES})(${secrets}); ` +
+      "return a || b ? () => { if (b) b(); if (a) a(); } : null; })()";
+    const mask = () => cdp.send("Runtime.evaluate", { expression, objectGroup: MASK_GROUP });
     // a document being replaced has no context for a moment: try once more, then take no
     // screenshot rather than one that may show a secret
     const { result, exceptionDetails } = await mask().catch(async () => {
@@ -406,7 +452,13 @@ export class ChromeDriver implements Driver {
       const selected = await this.#page.evaluate(selectFocusedTextInPage);
       if (selected && text === "") await this.#page.keyboard.press("Backspace");
     }
-    if (text !== "") await this.#wrap("type text", this.#page.keyboard.type(text));
+    if (text === "") return;
+    // typed into a password or other secret field: a secret from now on, whatever the field
+    // becomes (a "show password" toggle) or wherever the page echoes it
+    if (await this.#page.evaluate(focusedIsSecretInPage).catch(() => false)) {
+      this.addSecrets([text]);
+    }
+    await this.#wrap("type text", this.#page.keyboard.type(text));
   }
 
   async press(key: string): Promise<void> {
@@ -485,6 +537,8 @@ export class ChromeDriver implements Driver {
   }
 
   async navigate(url: string): Promise<NavigationResult> {
+    // templates are expanded by now: the url is checked as it is opened (file:, javascript: …)
+    checkNavigation(url, { localFiles: this.#localFiles });
     const started = performance.now();
     const deadline = started + NAVIGATION_CAP_MS;
     const page = this.#page;
@@ -527,6 +581,15 @@ export class ChromeDriver implements Driver {
       }
     } finally {
       page.off("response", onResponse);
+    }
+    // a redirect that ended on another scheme: the page is left and the navigation refused
+    const final = page.url();
+    const landed = final.startsWith("chrome-error:")
+      ? undefined
+      : unsafeNavigation(final, { localFiles: this.#localFiles });
+    if (landed) {
+      await page.goto("about:blank").catch(() => {});
+      throw new DriverError(`${landed} (redirected from ${url})`, "unsafe_url");
     }
     const status = answer?.status();
     return {
