@@ -234,8 +234,15 @@ function positional(sel: Selector, v2web: boolean): boolean {
     (sel.childOf !== undefined && positional(sel.childOf, v2web));
 }
 
-/** The screen with `target`'s listed properties dropped (the rest of the tree shared). */
-function withoutProperties(
+/**
+ * The screen with `target`'s listed properties dropped (the rest of the tree shared).
+ *
+ * @param screen the screen
+ * @param target a node of it
+ * @param drop the properties to drop from that node
+ * @returns a new screen of the same shape (node positions unchanged)
+ */
+export function withoutProperties(
   screen: Screen,
   target: UiNode,
   drop: ReadonlySet<"testId" | "resourceId">,
