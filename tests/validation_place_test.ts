@@ -164,7 +164,9 @@ Deno.test("runValidation() on a changed app places every failing step's element 
       assertEquals(s.refined, true, `step ${i + 1} refined in iteration 1:\n${log}`);
       assert(!s.dependent, `step ${i + 1} was played, not skipped:\n${log}`);
       assert(
-        s.evidence.some((e) => e.includes("refined from the replay's screen: placed")),
+        s.evidence.some((e) =>
+          e.includes("refined from the replay's screen: placed by its fingerprint")
+        ),
         `step ${i + 1}: ${s.evidence.join(" | ")}`,
       );
     }

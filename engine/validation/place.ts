@@ -346,11 +346,13 @@ export function placeSelectors(
     index: at.index,
     selectors,
     evidence: [
-      `placed on the replay's screen as ${at.how}`,
+      `placed by its fingerprint: ${at.how}`,
       `${selectors.map(describeSelector).join(", ")} pick${
         selectors.length === 1 ? "s" : ""
       } it alone there` +
-      (held > 0 ? ` (${held} the captured element in the capture too)` : ""),
+      (held > 0
+        ? ` (${held === selectors.length ? "each" : held} the captured element in the capture too)`
+        : ""),
     ],
   };
 }
