@@ -901,7 +901,7 @@ class Loop {
       from = p.index;
       this.#say(
         `  step ${origins[p.index]!.step + 1}: its element was placed on the page; ` +
-          "replaying on from it with the new selectors",
+          `replaying on from it with the new selectors (playback ${playbackId}.${segment + 1})`,
       );
     }
     return { trail, replayed, screens, documents, repairs, unplaced };
