@@ -191,9 +191,14 @@ const busy = new WeakSet<Driver>();
 
 /**
  * Lookup failures a validation places the element for during the replay: the selectors found
- * nothing, or only several elements (the player's `ambiguous`), so the element may be there.
+ * nothing, only a hidden element (markup left behind, a layout for another width), or elements
+ * of the chain that disagree (the player's `ambiguous`): the element may still be on the page.
  */
-const PLACEABLE: ReadonlySet<string> = new Set(["selector_not_found", "ambiguous"]);
+const PLACEABLE: ReadonlySet<string> = new Set([
+  "selector_not_found",
+  "element_hidden",
+  "ambiguous",
+]);
 
 async function indexCapture(
   store: EventStore,

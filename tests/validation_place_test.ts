@@ -3,8 +3,9 @@
  * (sign in, add two plants from identical "Add" buttons, read the total, check out, verify) is
  * blazed on a nursery page with test ids and fixed DOM ids, then validated against a variant of
  * the same page with the test ids removed, the ids random on every load, the class names
- * churned, the product rows reversed and a banner inserted. Every action's selectors find
- * nothing there; each element is placed on the replay's screen by the capture's fingerprint,
+ * churned, the product rows reversed, a banner inserted and the old checkout button left hidden
+ * in the markup (its test id now picks a hidden element). Every action's selectors find nothing
+ * there, or only that hidden button; each element is placed on the replay's screen by the capture's fingerprint,
  * its new selectors are adopted and the replay goes on from it, so the next iteration proves
  * the whole trail. Real Chromium, pages served from 127.0.0.1, a real SQLite file.
  */
@@ -62,6 +63,7 @@ ${rows}
 <button id="${id("checkout")}"${
     tid("checkout")
   } class="${cls}" onclick="checkout()">Check out</button>
+${mutated ? '<button data-testid="checkout" hidden>Check out</button>' : ""}
 <p role="status" id="${id("result")}"${tid("result")}></p>
 </section>
 <script>
@@ -173,6 +175,10 @@ Deno.test("runValidation() on a changed app places every failing step's element 
         `step ${i + 1}: ${s.evidence.join(" | ")}`,
       );
     }
+    assert(
+      first[5]!.evidence.some((e) => e.startsWith("action 1 (tap): element_hidden: ")),
+      first[5]!.evidence.join(" | "),
+    );
     assertEquals(state.iterations[1]!.passed, true, log);
     assertEquals(steps.map((s) => s.status), Array(7).fill("refined"), log);
     const final = parseTrail(state.trail, "final trail");
