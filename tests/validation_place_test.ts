@@ -3,11 +3,11 @@
  * (sign in, add two plants from identical "Add" buttons, read the total, check out, verify) is
  * blazed on a nursery page with test ids and fixed DOM ids, then validated against a variant of
  * the same page with the test ids removed, the ids random on every load, the class names
- * churned, the product rows reversed, a banner inserted and the old checkout button left hidden
- * in the markup (its test id now picks a hidden element). Every action's selectors find nothing
- * there, or only that hidden button; each element is placed on the replay's screen by the capture's fingerprint,
- * its new selectors are adopted and the replay goes on from it, so the next iteration proves
- * the whole trail. Real Chromium, pages served from 127.0.0.1, a real SQLite file.
+ * churned, the buttons and the field restyled (another size), the product rows reversed, a
+ * banner inserted and the old checkout button left hidden in the markup (its test id now picks a
+ * hidden element). Every action's selectors find nothing there, or only that hidden button; each
+ * element is placed on the replay's screen by the capture's fingerprint, its new selectors are
+ * adopted and the replay goes on from it, so the next iteration proves the whole trail. Real Chromium, pages served from 127.0.0.1, a real SQLite file.
  */
 import { assert, assertEquals } from "./assert.ts";
 import { ChromeDriver } from "../drivers/chrome/chrome_driver.ts";
@@ -45,7 +45,8 @@ function page(mutated: boolean): string {
   ).join("\n");
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Green Corner</title>
 <style>body{font-family:sans-serif;width:520px;margin:0;padding:12px}
-li{display:flex;gap:12px;align-items:center;padding:4px 0}.banner{background:#fde68a;padding:20px}</style>
+li{display:flex;gap:12px;align-items:center;padding:4px 0}.banner{background:#fde68a;padding:20px}
+${mutated ? "button{padding:6px 18px;font-size:15px}input{width:260px}" : ""}</style>
 </head><body>
 ${mutated ? '<div class="banner">Autumn sale: bulbs half price</div>' : ""}
 <h1>Green Corner</h1>
