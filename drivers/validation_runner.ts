@@ -2,7 +2,10 @@
  * The validation loop (000 "Validation Loop"): project a capture's trail → replay it
  * deterministically through the playback runner on a fresh page load (no agent) → capture the
  * replay's screens → compare every action with the capture → refine failing steps from the
- * hierarchies of every run → replay again, as the policy allows. Every iteration is appended to
+ * hierarchies of every run → replay again, as the policy allows. An action whose selectors find
+ * nothing is repaired during the replay itself: its element is placed on the page by the
+ * capture's fingerprint (engine/validation/place.ts) and the replay goes on from it with the new
+ * selectors, so the steps after it are played and compared in the same iteration. Every iteration is appended to
  * `validation-<id>` (`ValidationStarted`, `ValidationIterationCompleted`,
  * `ValidationCompleted`); the report is the fold of that stream ({@linkcode readValidation}).
  *
