@@ -83,10 +83,10 @@ Deno.test("cairn validate: a step failing only after an earlier step failed or w
     const click = trail.trail[2]!.recording![0]!;
     assertEquals(click.kind, "tap", trailText);
     const wrong = `${dir}/wrongsel.trail.yaml`;
-    // one selector that finds nothing (no fallback the player could heal through)
-    assert(JSON.stringify(click).includes('"submit"'), trailText);
-    const { selectors: _chain, ...single } = click;
-    trail.trail[2]!.recording![0] = { ...single, selector: { testId: "nope" } };
+    // one wrong selector, no fallbacks (v3 writes a chain the player would heal through)
+    assert(JSON.stringify(click).includes('"testId":"submit"'), trailText);
+    delete click.selectors;
+    click.selector = { testId: "nope" };
     const wrongText = stringifyTrail(trail);
     await Deno.writeTextFile(wrong, wrongText);
     const healed = await cairn([
