@@ -1,7 +1,7 @@
 /**
  * Validation on a changed app refines every failing step in one iteration: a seven-step flow
- * (sign in, add two plants from identical "Add" buttons, read the total, check out, verify) is
- * blazed on a nursery page with test ids and fixed DOM ids, then validated against a variant of
+ * (sign in, add two plants from identical "Add" buttons, read the total, check out, verify the
+ * order on the page that opens) is blazed on a nursery shop with test ids and fixed DOM ids, then validated against a variant of
  * the same page with the test ids removed, the ids random on every load, the class names
  * churned, the buttons and the field restyled (another size), the product rows reversed, a
  * banner inserted and the old checkout button left hidden in the markup (its test id now picks a
@@ -65,7 +65,6 @@ ${rows}
     tid("checkout")
   } class="${cls}" onclick="checkout()">Check out</button>
 ${mutated ? '<button data-testid="checkout" hidden>Check out</button>' : ""}
-<p role="status" id="${id("result")}"${tid("result")}></p>
 </section>
 <script>
 let total = 0, items = 0;
@@ -74,25 +73,38 @@ function signIn() {
   document.querySelector(".shop").hidden = false;
 }
 function add(price) { total += price; items += 1; document.querySelector("output").textContent = "$" + total; }
-function checkout() {
-  document.querySelector("[role=status]").textContent = "Order placed: " + items + " plants, $" + total;
-}
+function checkout() { location.href = "order?items=" + items + "&total=" + total; }
 </script></body></html>`;
 }
 
+/** The order page checking out leads to (a new document), changed as the shop is. */
+function orderPage(mutated: boolean, query: URLSearchParams): string {
+  const id = mutated ? `x-${token()}` : "result";
+  const tid = mutated ? "" : ' data-testid="result"';
+  const items = Number(query.get("items") ?? 0);
+  const total = Number(query.get("total") ?? 0);
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Your order</title>
+</head><body>${mutated ? '<div class="banner">Autumn sale: bulbs half price</div>' : ""}
+<h1>Your order</h1>
+<p role="status" id="${id}"${tid}>Order placed: ${items} plants, $${total}</p>
+</body></html>`;
+}
+
+/** The shop (`/a/…`) and its changed variant (`/b/…`), each a nursery page and an order page. */
 function serve(): { url: (mutated: boolean) => string; close: () => Promise<void> } {
   const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen: () => {} }, (req) => {
-    const path = new URL(req.url).pathname;
-    if (path !== "/nursery" && path !== "/nursery-changed") {
-      return new Response("Not found", { status: 404 });
-    }
-    return new Response(page(path === "/nursery-changed"), {
+    const url = new URL(req.url);
+    const m = url.pathname.match(/^\/([ab])\/(nursery|order)$/);
+    if (!m) return new Response("Not found", { status: 404 });
+    const mutated = m[1] === "b";
+    const html = m[2] === "nursery" ? page(mutated) : orderPage(mutated, url.searchParams);
+    return new Response(html, {
       headers: { "content-type": "text/html; charset=utf-8", "cache-control": "no-store" },
     });
   });
   const base = `http://127.0.0.1:${server.addr.port}`;
   return {
-    url: (mutated) => `${base}/${mutated ? "nursery-changed" : "nursery"}`,
+    url: (mutated) => `${base}/${mutated ? "b" : "a"}/nursery`,
     close: () => server.shutdown(),
   };
 }
