@@ -128,7 +128,7 @@ function attributeAgreement(a: UiNode, b: UiNode, valueText: boolean): number {
  * const screen = (testId?: string) => ({
  *   platform: "web" as const, format: "chrome" as const, width: 400, height: 400,
  *   root: makeNode({ className: "RootWebArea", bounds: { x: 0, y: 0, w: 400, h: 400 }, children: [
- *     makeNode({ className: "button", role: "button", name: "Save", testId, bounds: { x: 0, y: 10, w: 60, h: 20 } }),
+ *     makeNode({ className: "button", role: "button", name: "Save", ...(testId ? { testId } : {}), bounds: { x: 0, y: 10, w: 60, h: 20 } }),
  *   ] }),
  * });
  * const cap = screen("save");
