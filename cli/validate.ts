@@ -100,6 +100,10 @@ export const spec: CommandSpec = {
     ...FILE_URLS_FLAG,
   },
   details: `
+A selector that finds nothing is repaired during the replay (authoring, dev): the element is placed
+on the page by the capture's fingerprint (role, name, the texts around it), gets a new selector
+chain, and the replay goes on from it, so the later steps are played, not skipped.
+
 Examples:
   deno task cairn validate 3f1c… --url http://127.0.0.1:8000/shop
   deno task cairn validate 3f1c… --url http://127.0.0.1:8000/shop --policy dev --out shop.trail.yaml

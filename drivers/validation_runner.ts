@@ -2,7 +2,10 @@
  * The validation loop (000 "Validation Loop"): project a capture's trail → replay it
  * deterministically through the playback runner on a fresh page load (no agent) → capture the
  * replay's screens → compare every action with the capture → refine failing steps from the
- * hierarchies of every run → replay again, as the policy allows. Every iteration is appended to
+ * hierarchies of every run → replay again, as the policy allows. An action whose selectors find
+ * nothing is repaired during the replay itself: its element is placed on the page by the
+ * capture's fingerprint (engine/validation/place.ts) and the replay goes on from it with the new
+ * selectors, so the steps after it are played and compared in the same iteration. Every iteration is appended to
  * `validation-<id>` (`ValidationStarted`, `ValidationIterationCompleted`,
  * `ValidationCompleted`); the report is the fold of that stream ({@linkcode readValidation}).
  *
@@ -46,8 +49,9 @@ import {
   refineSelectors,
 } from "../engine/validation/refine.ts";
 import { flagUnrecordable, withSelectors } from "../engine/validation/trail_edit.ts";
+import { placeSelectors } from "../engine/validation/place.ts";
 import { editTrailSource } from "../engine/validation/trail_source.ts";
-import type { Driver } from "./driver.ts";
+import type { DocumentAnswer, Driver, Snapshot } from "./driver.ts";
 import { playbackStream, runPlayback } from "./playback_runner.ts";
 import { recordScreens } from "./_validation_screens.ts";
 import { SecretScrubber } from "./secret_scrubber.ts";
@@ -187,6 +191,17 @@ export class PlatformMismatchError extends Error {
 }
 
 const busy = new WeakSet<Driver>();
+
+/**
+ * Lookup failures a validation places the element for during the replay: the selectors found
+ * nothing, only a hidden element (markup left behind, a layout for another width), or elements
+ * of the chain that disagree (the player's `ambiguous`): the element may still be on the page.
+ */
+const PLACEABLE: ReadonlySet<string> = new Set([
+  "selector_not_found",
+  "element_hidden",
+  "ambiguous",
+]);
 
 async function indexCapture(
   store: EventStore,
@@ -500,52 +515,23 @@ class Loop {
           (agent > 0 ? ` (${count(agent, "step")} left to the agent)` : "") +
           (own.length === 0 ? " (every recording is empty)" : "") + opens,
       );
-      const rec = recordScreens(this.driver, this.store, this.#secrets);
       const playbackId = `${this.state.validationId}-${n}`;
-      // The page could not be opened: the run proves nothing about any step, so it stops there
-      // (no later lookup is recorded against its selectors) and the validation fails.
-      const opening = new AbortController();
-      let openingError: string | undefined;
-      await runPlayback(rec.driver, rec.store, plan, {
-        playbackId,
-        overlay: false,
-        onError: "continue",
-        locateWaitMs: this.options.locateWaitMs ?? 1_000,
-        // an assertion fails as fast as a lookup does: each iteration replays the whole trail
-        expectWaitMs: this.options.locateWaitMs ?? 1_000,
-        ...(this.options.memory ? { memory: this.options.memory } : {}),
-        ...(this.options.actionTimeoutMs ? { actionTimeoutMs: this.options.actionTimeoutMs } : {}),
-        signal: this.options.signal
-          ? AbortSignal.any([this.options.signal, opening.signal])
-          : opening.signal,
-        afterAction: (index, action, result) => {
-          if (index !== 0 || action.type !== "navigate") return;
-          if (result.status === "failed") {
-            openingError = result.error ?? `${action.url}: ${result.errorCode ?? "failed"}`;
-          } else {
-            // An error page loads (as Playwright's goto, replay only warns), but a trail replayed
-            // on it proves nothing about the recorded page.
-            const nav = rec.navigations.get(index);
-            if (nav?.status === undefined || nav.status < 400) return;
-            openingError = answerError({ ...nav, url: nav.finalUrl });
-            if (openingError === undefined) return;
-          }
-          opening.abort();
-        },
-      });
-      this.options.signal?.throwIfAborted();
-      if (openingError !== undefined) {
+      const run = await this.#replay(trail, playbackId, flags.refine);
+      if (run.openingError !== undefined) {
         // A browser that no longer answers breaks the loop (run() rethrows); a live one had a
         // page it could not open.
         await this.driver.url();
-        const message = `The page could not be opened (${openingError}). Nothing was validated: ` +
-          "no step was compared, changed or flagged";
+        const message = `The page could not be opened (${run.openingError}). Nothing was ` +
+          "validated: no step was compared, changed or flagged";
         await this.#endFailed(message, `failed: ${message}`);
         return this.state;
       }
-      const replayed = await readReplay(this.store, playbackId);
+      // The actions placed during the replay carry their new selectors from here on.
+      trail = run.trail;
+      this.#current = trail;
+      const { replayed, repairs, unplaced } = run;
       const screens: EventData<"ValidationIterationCompleted">["screens"] = [];
-      for (const [index, snap] of rec.screens) {
+      for (const [index, snap] of run.screens) {
         const bytes = this.#secrets.hierarchy(snap.raw.bytes, snap.raw.mediaType);
         const ref = await this.store.putBlob(bytes, snap.raw.mediaType);
         screens.push({ index, hierarchy: ref, format: snap.raw.format });
@@ -567,15 +553,17 @@ class Loop {
           uncompared?: boolean;
           /** An action acted on a clearly different element (role, name or text): its own. */
           otherElement?: boolean;
+          /** Its actions placed and played again during the replay (refined there). */
+          repaired?: boolean;
         }
       >();
       const missing = missingSecrets(trail, this.options.memory);
       origins.forEach((o, i) => {
         if (!o) return;
         const r = replayed.get(i) ?? { status: "skipped" as const, error: "no result recorded" };
-        const snap = rec.screens.get(i);
+        const snap = run.screens.get(i);
         // A later document it led to (a link followed, a form posted) that is an error page.
-        const doc = rec.documents.get(i);
+        const doc = run.documents.get(i);
         const pageError = doc ? answerError(doc) : undefined;
         const replay: ReplayedAction = {
           ...r,
@@ -619,6 +607,20 @@ class Loop {
           if (!entry.evidence.includes(line)) entry.evidence.push(line);
           return;
         }
+        const repair = repairs.get(i);
+        if (repair) {
+          // Its selectors as written found nothing; the replay placed the element and played it
+          // again with the new ones: that second play is what is compared below.
+          entry.repaired = true;
+          entry.evidence.push(
+            `action ${o.action + 1} (${captured.kind}): ${repair.failure} (as written)`,
+            `action ${o.action + 1}: refined from the replay's screen: ${
+              repair.evidence.join("; ")
+            }`,
+          );
+        }
+        const placing = unplaced.get(i);
+        if (placing) entry.evidence.push(`action ${o.action + 1}: not placed: ${placing}`);
         const verdict = compareAction(captured, replay);
         entry.passed &&= verdict.passed;
         entry.elementFailure ||= verdict.elementFailure;
@@ -626,10 +628,12 @@ class Loop {
         for (const e of verdict.evidence) {
           entry.evidence.push(`action ${o.action + 1} (${captured.kind}): ${e}`);
         }
-        if (verdict.elementFailure) entry.failing.push(o.action);
+        // a placed action keeps what the replay placed (refining it again from the same screens
+        // would only repeat that)
+        if (verdict.elementFailure && !repair) entry.failing.push(o.action);
         if (
-          !verdict.passed && (r.errorCode === "selector_not_found" || r.healed === true ||
-            r.strategy === "coordinates")
+          !repair && !verdict.passed && (r.errorCode === "selector_not_found" ||
+            r.healed === true || r.strategy === "coordinates")
         ) entry.lookup.push(o.action);
         if (snap) {
           const key = `${o.step}:${o.action}`;
@@ -694,7 +698,9 @@ class Loop {
           continue;
         }
         if (entry.unplayed) entry.evidence.push(`also not played: ${entry.unplayed.join("; ")}`);
-        let refined = false;
+        // Placed during the replay: refined, and the steps after it were played on the page it
+        // left (when its new selectors held, they are not after a failure).
+        let refined = entry.repaired === true;
         // After an earlier failure even a hidden element or a changed size is the earlier
         // step's doing (nothing signed in, nothing shown), so it is neither held against this
         // step's selectors nor refined from a screen in the wrong state. A step whose text is
@@ -728,7 +734,8 @@ class Loop {
         outcomes.push({
           index,
           step: step.step,
-          passed: entry.passed,
+          // its selectors as written failed, whatever the placed ones did
+          passed: entry.passed && !entry.repaired,
           evidence: entry.evidence,
           refined,
           ...(dependent ? { dependent } : {}),
@@ -780,6 +787,162 @@ class Loop {
         (this.state.message ? `: ${this.state.message}` : ""),
     );
     return this.state;
+  }
+
+  /**
+   * Replays the trail once (one iteration). When refining is allowed, an action whose selectors
+   * find nothing is placed on the page as it is then ({@linkcode placeSelectors}): the replay
+   * stops there and goes on from that action with its new selectors, on the same page, so every
+   * later step is played in the state the capture had (not skipped as after a failure) and each
+   * failing step that can be placed is refined in this one iteration. At most one placement per
+   * action; every continuation is a playback of its own (`<id>.2`, `<id>.3`, …), their results
+   * merged by plan position.
+   */
+  async #replay(
+    start: Trail,
+    playbackId: string,
+    refine: boolean,
+  ): Promise<{
+    trail: Trail;
+    openingError?: string;
+    replayed: Map<number, ReplayedAction>;
+    screens: Map<number, Snapshot>;
+    documents: Map<number, DocumentAnswer>;
+    repairs: Map<number, { failure: string; evidence: string[] }>;
+    unplaced: Map<number, string>;
+  }> {
+    const planOf = (t: Trail) =>
+      this.options.url ? rebasePlan(trailToPlan(t), this.options.url) : trailToPlan(t);
+    const origins = planOrigins(start);
+    const replayed = new Map<number, ReplayedAction>();
+    const screens = new Map<number, Snapshot>();
+    const documents = new Map<number, DocumentAnswer>();
+    const repairs = new Map<number, { failure: string; evidence: string[] }>();
+    const unplaced = new Map<number, string>();
+    /** Values read into memory so far (a continuation starts with them). */
+    const read: Record<string, string> = {};
+    let trail = start;
+    let from = 0;
+    for (let segment = 1; segment <= origins.length + 1; segment++) {
+      const plan = planOf(trail);
+      const id = segment === 1 ? playbackId : `${playbackId}.${segment}`;
+      const rec = recordScreens(this.driver, this.store, this.#secrets);
+      // The page could not be opened: the run proves nothing about any step, so it stops there
+      // (no later lookup is recorded against its selectors) and the validation fails.
+      const stop = new AbortController();
+      let openingError: string | undefined;
+      let placed: { index: number; trail: Trail } | undefined;
+      const memory = { ...(this.options.memory ?? {}), ...read };
+      await runPlayback(rec.driver, rec.store, { ...plan, actions: plan.actions.slice(from) }, {
+        playbackId: id,
+        overlay: false,
+        onError: "continue",
+        locateWaitMs: this.options.locateWaitMs ?? 1_000,
+        // an assertion fails as fast as a lookup does: each iteration replays the whole trail
+        expectWaitMs: this.options.locateWaitMs ?? 1_000,
+        ...(Object.keys(memory).length > 0 ? { memory } : {}),
+        ...(this.options.actionTimeoutMs ? { actionTimeoutMs: this.options.actionTimeoutMs } : {}),
+        signal: this.options.signal
+          ? AbortSignal.any([this.options.signal, stop.signal])
+          : stop.signal,
+        afterAction: async (local, action, result) => {
+          const index = local + from;
+          if (
+            result.storeAs && result.value !== undefined &&
+            (result.status === "ok" || result.status === "healed")
+          ) read[result.storeAs] = result.value;
+          if (index === 0 && action.type === "navigate") {
+            if (result.status === "failed") {
+              openingError = result.error ?? `${action.url}: ${result.errorCode ?? "failed"}`;
+            } else {
+              // An error page loads (as Playwright's goto, replay only warns), but a trail
+              // replayed on it proves nothing about the recorded page.
+              const nav = rec.navigations.get(local);
+              if (nav?.status === undefined || nav.status < 400) return;
+              openingError = answerError({ ...nav, url: nav.finalUrl });
+              if (openingError === undefined) return;
+            }
+            stop.abort();
+            return;
+          }
+          if (!refine || result.status !== "failed" || !PLACEABLE.has(result.errorCode ?? "")) {
+            return;
+          }
+          const o = origins[index];
+          if (!o || repairs.has(index) || unplaced.has(index)) return;
+          const next = await this.#place(trail, o.step, o.action);
+          if (!next.trail) {
+            unplaced.set(index, next.line);
+            return;
+          }
+          repairs.set(index, {
+            failure: `${result.errorCode}: ${result.error ?? ""}`.trim(),
+            evidence: next.evidence,
+          });
+          placed = { index, trail: next.trail };
+          stop.abort();
+        },
+      });
+      this.options.signal?.throwIfAborted();
+      const results = await readReplay(this.store, id);
+      for (const [local, r] of results) {
+        const index = local + from;
+        // the action placed is played again by the next segment: its failure is not its result
+        if (placed?.index === index) continue;
+        // a segment stopped for a placement records nothing after it
+        if (placed && index > placed.index) continue;
+        replayed.set(index, r);
+      }
+      for (const [local, snap] of rec.screens) {
+        if (placed && local + from > placed.index) continue;
+        screens.set(local + from, snap);
+      }
+      for (const [local, doc] of rec.documents) {
+        if (placed && local + from > placed.index) continue;
+        documents.set(local + from, doc);
+      }
+      if (openingError !== undefined) {
+        return { trail, openingError, replayed, screens, documents, repairs, unplaced };
+      }
+      if (!placed) break;
+      const p: { index: number; trail: Trail } = placed;
+      trail = p.trail;
+      from = p.index;
+      this.#say(
+        `  step ${origins[p.index]!.step + 1}: its element was placed on the page; ` +
+          `replaying on from it with the new selectors (playback ${playbackId}.${segment + 1})`,
+      );
+    }
+    return { trail, replayed, screens, documents, repairs, unplaced };
+  }
+
+  /** Places a failing action's element on the page as it is now and gives its new selectors. */
+  async #place(
+    trail: Trail,
+    step: number,
+    action: number,
+  ): Promise<{ trail?: Trail; evidence: string[]; line: string }> {
+    const captured = this.#captured(trail, step, action);
+    if (!captured?.screen || !captured.node) {
+      return { evidence: [], line: "the capture has no element for this action" };
+    }
+    const now = await this.driver.snapshot();
+    const r = placeSelectors(
+      { screen: captured.screen, node: captured.node },
+      now.screen,
+      this.#rankAt(trail, step, captured.kind),
+    );
+    if (!r.ok) return { evidence: [], line: r.reason };
+    const key = `${step}:${action}`;
+    // the page it was placed on is one of the screens its selectors held on
+    const list = this.#replayScreens.get(key) ?? [];
+    if (!list.includes(now.screen)) list.push(now.screen);
+    this.#replayScreens.set(key, list);
+    return {
+      trail: withSelectors(trail, step, action, r.selectors),
+      evidence: r.evidence,
+      line: r.evidence.join("; "),
+    };
   }
 
   /** The capture's record of a trail action, when the trail's step is the captured one. */

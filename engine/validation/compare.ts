@@ -6,7 +6,10 @@
  * The same element: the node the replay acted on agrees with the captured node on its role and
  * accessible name (or its text, when the text is an identity and not a value read) and its size
  * agrees within {@linkcode BOUNDS_TOLERANCE_PX}. A change of position alone (a banner above it,
- * a shuffled list) is evidence, not a failure: the element moved, it is still the same one.
+ * a shuffled list) is evidence, not a failure: the element moved, it is still the same one. So is
+ * a change of size on an element its role, name and text single out on both screens, or that the
+ * texts of its row pick among identical ones (a restyle, another viewport); otherwise, among
+ * alike elements, the size still tells them apart.
  *
  * @module
  */
@@ -239,9 +242,22 @@ export function compareAction(captured: CapturedAction, replayed: ReplayedAction
     replayNode = nodeAtBounds(replayed.screen, replayed.bounds, captured.node);
   }
   if (captured.node && replayNode && replayed.strategy !== "coordinates") {
-    const diff = identityDiff(captured.node, replayNode, {
-      valueText: VALUE_KINDS.has(captured.kind),
-    });
+    const valueText = VALUE_KINDS.has(captured.kind);
+    let diff = identityDiff(captured.node, replayNode, { valueText });
+    // A size change alone, on an element its role, name and text single out on both screens
+    // (or, among identical ones, in the row the capture's was in), is a restyle (another layout,
+    // another viewport), not another element.
+    const resized = diff.length === 1 && diff[0]!.startsWith("size ") && captured.screen &&
+        replayed.screen && (
+          (singledOut(captured.screen, captured.node, valueText) &&
+            singledOut(replayed.screen, replayNode, valueText)) ||
+          rowVerdict(captured.screen, captured.node, replayed.screen, replayNode, {
+              valueText,
+            }) === "same"
+        )
+      ? diff[0]!
+      : undefined;
+    if (resized) diff = [];
     const row = diff.length === 0 && captured.screen && replayed.screen
       ? rowDiff(captured.screen, captured.node, replayed.screen, replayNode, {
         valueText: VALUE_KINDS.has(captured.kind),
@@ -250,7 +266,9 @@ export function compareAction(captured: CapturedAction, replayed: ReplayedAction
     otherElement = diff.some((d) => /^(?:role|name|text) /.test(d));
     if (diff.length > 0) fail(`a different element: ${diff.join(", ")}`);
     else if (row !== undefined) fail(row);
-    else {
+    else if (resized) {
+      evidence.push(`same element (role and name agree; ${resized} with the layout)`);
+    } else {
       evidence.push("same element (role, name and size agree)");
       const m = moved(captured.node.bounds, replayNode.bounds);
       if (m) evidence.push(m);
@@ -290,6 +308,45 @@ function tableOf(screen: Screen): ScreenTable {
   let t = TABLES.get(screen);
   if (!t) TABLES.set(screen, t = ScreenTable.from(screen));
   return t;
+}
+
+/**
+ * Whether a node is the only one of its screen with its role, name, text (unless it is a value)
+ * and aria-label, whatever their sizes: one that a size change cannot confuse with another.
+ * A node with neither name, text nor aria-label is never singled out (a bare container).
+ *
+ * @param screen the screen
+ * @param node a node of it
+ * @param valueText the text is a value read, not an identity
+ * @returns true when no other node agrees with it on those
+ */
+export function singledOut(screen: Screen, node: UiNode, valueText: boolean): boolean {
+  const table = tableOf(screen);
+  const i = table.indexOf(node);
+  return i >= 0 && singledOutAt(table, i, valueText);
+}
+
+/**
+ * {@linkcode singledOut} for node `i` of a screen table.
+ *
+ * @param table the screen
+ * @param i the node
+ * @param valueText the text is a value read, not an identity
+ * @returns true when no other node agrees with it on role, name, text and aria-label
+ */
+export function singledOutAt(table: ScreenTable, i: number, valueText: boolean): boolean {
+  const node = table.node(i);
+  const named = node.name || node.contentDescription || (!valueText && node.text);
+  if (!named) return false;
+  const kind = node.role ?? node.className;
+  for (let k = 0; k < table.size; k++) {
+    if (k === i) continue;
+    const other = table.node(k);
+    if ((other.role ?? other.className) !== kind) continue;
+    const diff = identityDiff(node, other, { valueText }).filter((d) => !d.startsWith("size "));
+    if (diff.length === 0) return false;
+  }
+  return true;
 }
 
 /**
@@ -333,6 +390,21 @@ export function rowDiff(
   repNode: UiNode,
   options: { valueText?: boolean } = {},
 ): string | undefined {
+  const v = rowVerdict(capScreen, capNode, repScreen, repNode, options);
+  return v === "same" ? undefined : v;
+}
+
+/**
+ * {@linkcode rowDiff}, telling "the same row" (`"same"`: the anchors of the captured element's
+ * row pick the replayed one) from "no row tells them apart" (undefined).
+ */
+function rowVerdict(
+  capScreen: Screen,
+  capNode: UiNode,
+  repScreen: Screen,
+  repNode: UiNode,
+  options: { valueText?: boolean } = {},
+): string | undefined {
   if (capScreen.platform !== "web" || repScreen.platform !== "web") return undefined;
   const cap = tableOf(capScreen);
   const rep = tableOf(repScreen);
@@ -357,7 +429,7 @@ export function rowDiff(
   if (!found || found.anchors.length === 0) return undefined;
   const m = matchWeb(rep, base, found.anchors);
   const same = found.index !== undefined ? m.indices[found.index] === ri : m.indices.includes(ri);
-  if (same) return undefined;
+  if (same) return "same";
   const name = (anchors: readonly string[]) => anchors.map((t) => JSON.stringify(t)).join(" / ");
   const theirs = findAnchors(rep, ri, base, exclude);
   return `a different row: the capture's element is in the row showing ${

@@ -185,3 +185,87 @@ Deno.test("compareAction() fails the right element clicked when the page it led 
     v.evidence.join("|"),
   );
 });
+
+Deno.test("compareAction() takes a restyled element singled out by its name as the same one, but not a resized twin", () => {
+  const capScreen = screenOf(button("Save", 10), button("Cancel", 40));
+  const cap: CapturedAction = { kind: "tap", node: capScreen.root.children[0]!, screen: capScreen };
+  const wide = { x: 10, y: 10, w: 140, h: 32 };
+  const restyled = screenOf(button("Save", 10, { bounds: wide }), button("Cancel", 50));
+  const v = compareAction(cap, {
+    status: "ok",
+    strategy: "role_name",
+    bounds: wide,
+    screen: restyled,
+  });
+  assert(v.passed, v.evidence.join(" | "));
+  assert(
+    v.evidence.includes("same element (role and name agree; size 80×24 → 140×32 with the layout)"),
+    v.evidence.join(" | "),
+  );
+  // Two "Save" buttons on the replay (a dialog's and the toolbar's): the size is what still tells
+  // the picked one from the captured one, so a size change fails as before.
+  const twins = screenOf(button("Save", 10, { bounds: wide }), button("Save", 50));
+  const t = compareAction(cap, {
+    status: "ok",
+    strategy: "role_name",
+    bounds: wide,
+    screen: twins,
+  });
+  assertEquals(t.passed, false);
+  assert(t.evidence.some((e) => e.includes("a different element: size 80×24 → 140×32")));
+  // An unnamed element is never singled out by its name: a size change fails.
+  const box = (w: number) =>
+    makeNode({ className: "generic", role: "generic", bounds: { x: 0, y: 0, w, h: 20 } });
+  const capBox = screenOf(box(100));
+  const b = compareAction(
+    { kind: "tap", node: capBox.root.children[0]!, screen: capBox },
+    {
+      status: "ok",
+      strategy: "css_path",
+      bounds: { x: 0, y: 0, w: 200, h: 20 },
+      screen: screenOf(box(200)),
+    },
+  );
+  assertEquals(b.passed, false);
+});
+
+Deno.test("compareAction() takes a restyled Add button in the captured row as the same one, and one in another row as another", () => {
+  const row = (product: string, y: number, w: number) =>
+    makeNode({
+      className: "listitem",
+      role: "listitem",
+      bounds: { x: 0, y, w: 300, h: 30 },
+      children: [
+        makeNode({ className: "StaticText", text: product, bounds: { x: 0, y, w: 60, h: 20 } }),
+        button("Add", y, { bounds: { x: 200, y, w, h: 24 } }),
+      ],
+    });
+  const list = (order: string[], w: number) =>
+    screenOf(
+      makeNode({
+        className: "list",
+        role: "list",
+        bounds: { x: 0, y: 0, w: 300, h: 100 },
+        children: order.map((p, k) => row(p, 30 * k, w)),
+      }),
+    );
+  const cap = list(["Fern", "Cactus"], 40);
+  const node = cap.root.children[0]!.children[0]!.children[1]!; // Fern's Add
+  const rep = list(["Cactus", "Fern"], 66);
+  const at = (k: number) => rep.root.children[0]!.children[k]!.children[1]!.bounds;
+  const fern = compareAction({ kind: "tap", node, screen: cap }, {
+    status: "ok",
+    strategy: "text",
+    bounds: at(1),
+    screen: rep,
+  });
+  assert(fern.passed, fern.evidence.join(" | "));
+  assert(fern.evidence.some((e) => e.includes("size 40×24 → 66×24 with the layout")));
+  const cactus = compareAction({ kind: "tap", node, screen: cap }, {
+    status: "ok",
+    strategy: "text",
+    bounds: at(0),
+    screen: rep,
+  });
+  assertEquals(cactus.passed, false);
+});

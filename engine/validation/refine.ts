@@ -28,7 +28,7 @@ import { CONTROL_KINDS, rankSelectors, shapeForMode } from "../optimizer/selecto
 import { ScreenTable } from "../screen_table.ts";
 import type { Selector, SelectorMode } from "../trail.ts";
 import type { Screen, UiNode } from "../ui_node.ts";
-import { identicalTwins, identityDiff, sameBounds } from "./compare.ts";
+import { identicalTwins, identityDiff, sameBounds, singledOutAt } from "./compare.ts";
 
 /**
  * How many refined selectors a step keeps (the first, then fallbacks). A strict step keeps one:
@@ -189,6 +189,7 @@ export function refineSelectors(
         valueText,
         capturedDisabled: !captured.node.enabled,
         v2web,
+        singled: singledOutAt(capTable, i, valueText),
       });
       if (problem) {
         firstRejection ??= `${describe(sel)}: ${problem}`;
@@ -234,8 +235,15 @@ function positional(sel: Selector, v2web: boolean): boolean {
     (sel.childOf !== undefined && positional(sel.childOf, v2web));
 }
 
-/** The screen with `target`'s listed properties dropped (the rest of the tree shared). */
-function withoutProperties(
+/**
+ * The screen with `target`'s listed properties dropped (the rest of the tree shared).
+ *
+ * @param screen the screen
+ * @param target a node of it
+ * @param drop the properties to drop from that node
+ * @returns a new screen of the same shape (node positions unchanged)
+ */
+export function withoutProperties(
   screen: Screen,
   target: UiNode,
   drop: ReadonlySet<"testId" | "resourceId">,
@@ -253,14 +261,27 @@ function holdsInEveryRun(
   sel: Selector,
   node: UiNode,
   tables: readonly ScreenTable[],
-  how: { valueText: boolean; capturedDisabled: boolean; v2web: boolean },
+  how: {
+    valueText: boolean;
+    capturedDisabled: boolean;
+    v2web: boolean;
+    /** The captured node is the only one of its role, name and text in the capture. */
+    singled?: boolean;
+  },
 ): string | undefined {
   const { valueText, capturedDisabled } = how;
   for (const [k, t] of tables.entries()) {
     const m = matchRun(t, sel, how.v2web);
     if (m.count !== 1) return `matches ${Math.max(m.count, 0)} nodes in replay ${k + 1}`;
     const other = t.node(m.indices[0]!);
-    const diff = identityDiff(node, other, { valueText });
+    let diff = identityDiff(node, other, { valueText });
+    // a size change alone on an element singled out in both runs, or picked within its row by
+    // the selector itself, is a restyle (compare.ts)
+    if (
+      diff.length === 1 && diff[0]!.startsWith("size ") &&
+      ((how.singled && singledOutAt(t, m.indices[0]!, valueText)) ||
+        sel.childOf?.text !== undefined)
+    ) diff = [];
     if (diff.length > 0) return `picks a different element in replay ${k + 1} (${diff.join(", ")})`;
     if (!capturedDisabled && !other.enabled) return `picks a disabled element in replay ${k + 1}`;
   }
@@ -292,11 +313,17 @@ export function pruneSelectors(
   const tables = replays.map((s) => tableOf(s, options.tables));
   const kept: Selector[] = [];
   const dropped: Selector[] = [];
-  const how = { valueText, capturedDisabled: !captured.enabled, v2web: v2Web(options) };
+  const capTable = capture ? tableOf(capture, options.tables) : undefined;
+  const at = capTable?.indexOf(captured) ?? -1;
+  const how = {
+    valueText,
+    capturedDisabled: !captured.enabled,
+    v2web: v2Web(options),
+    singled: capTable !== undefined && at >= 0 && singledOutAt(capTable, at, valueText),
+  };
   // Strict replays the primary only: a fallback is never tried, so it is never proven.
   const strict = options.mode === "strict";
   const reasons: string[] = [];
-  const capTable = capture ? tableOf(capture, options.tables) : undefined;
   for (const [i, sel] of selectors.entries()) {
     if (i === 0) {
       kept.push(sel);
