@@ -214,8 +214,12 @@ export function slotsPass(draft: Draft, ctx: PassContext): Draft {
           }
         }
         if (!name) {
-          name = uniqueName(capturedSlotName(nodeOf(a, ctx, "node"), s.text), taken);
-          how = "the element id or the NL step";
+          const stepFirst = draft.level >= 2;
+          name = uniqueName(
+            capturedSlotName(nodeOf(a, ctx, "node"), s.text, { stepFirst, literal: v }),
+            taken,
+          );
+          how = stepFirst ? "the NL step, else the element id" : "the element id or the NL step";
         }
         taken.add(name);
         a.storeAs = name;
@@ -489,7 +493,11 @@ export function slotsPass(draft: Draft, ctx: PassContext): Draft {
     }
     const cleanIds = draft.level >= 2 && model.platform === "android";
     const labelFirst = draft.level >= 2 && model.platform === "ios";
-    const name = uniqueName(inputSlotName(field, stepText, { cleanIds, labelFirst }), taken);
+    const stepFirst = draft.level >= 2;
+    const name = uniqueName(
+      inputSlotName(field, stepText, { cleanIds, labelFirst, stepFirst, literal }),
+      taken,
+    );
     taken.add(name);
     memory[name] = secret ? null : literal;
     inputByValue.set(literal, name);
