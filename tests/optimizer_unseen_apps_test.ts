@@ -254,3 +254,60 @@ Deno.test("optimize() names slots from the NL step, not from a generic field or 
   const v1 = optimize(c.events, c.screens, { heuristics: "v1" });
   assertEquals(v1.trail.trail[1]?.recording?.[0]?.storeAs, "result");
 });
+
+Deno.test("optimize() applies 001's 8-character guard to the header memory as to any source but a provisioning tool", () => {
+  const typed = run([
+    { step: "Answer yes", screen: FORMS, kind: "inputText", point: FIELD, text: "yes" },
+  ], { memory: { optIn: "yes" } });
+  assert(action(typed, 0).text !== "{{optIn}}", JSON.stringify(action(typed, 0)));
+  assert(lines(typed, 1).some((l) => l.startsWith("not substituted: optIn: value shorter than 8")));
+  const asserted = run([
+    {
+      step: "Verify the answer",
+      screen: calculator("", "yes"),
+      kind: "assertText",
+      point: RESULT,
+      expected: "yes",
+    },
+  ], { memory: { optIn: "yes" } });
+  assertEquals(action(asserted, 0).equals, "yes");
+  // a provisioning tool's short value is trusted, as 001 says
+  const provisioned = run([
+    {
+      step: "Verify the store code",
+      screen: calculator("", "4821"),
+      kind: "assertText",
+      point: RESULT,
+      expected: "4821",
+      memory: { merchant_store_code: "4821" },
+      writtenBy: { merchant_store_code: "merchantFactory_loadAccount" },
+    },
+  ]);
+  assertEquals(action(provisioned, 0).equals, "{{merchant_store_code}}");
+});
+
+Deno.test("optimize() puts a memory value inside a longer text only when the step asks for it", () => {
+  const email = "trailblaze+merchant@example.com";
+  const banner = calculator(`Signed in as ${email}`, "");
+  const script = (step: string): ScriptAction[] => [
+    {
+      step: "Load the merchant",
+      screen: banner,
+      kind: "tap",
+      point: RESULT,
+      memory: { merchant_email: email },
+      writtenBy: { merchant_email: "merchantFactory_loadAccount" },
+    },
+    { step, screen: banner, kind: "assertText", point: FORMULA, expected: `Signed in as ${email}` },
+  ];
+  const silent = run(script("Verify the banner"));
+  assertEquals(action(silent, 1).equals, `Signed in as ${email}`);
+  assert(
+    lines(silent, 2).some((l) =>
+      l.includes("merchant_email: inside a longer text, and the step does not ask")
+    ),
+    lines(silent, 2).join("\n"),
+  );
+  const asked = run(script("Verify the banner shows the merchant email"));
+  assertEquals(action(asked, 1).equals, "Signed in as {{merchant_email}}");
+});
