@@ -311,3 +311,76 @@ Deno.test("optimize() puts a memory value inside a longer text only when the ste
   const asked = run(script("Verify the banner shows the merchant email"));
   assertEquals(action(asked, 1).equals, "Signed in as {{merchant_email}}");
 });
+
+const TASKS = xml("uiautomator_google_tasks_list.xml");
+/** The Google Tasks list with its date chip showing `date`. */
+function tasks(date: string): Screen {
+  return parseAndroid(TASKS.replace('text="Mon, Sep 23"', `text="${date}"`));
+}
+
+function chipPoint(screen: Screen): { x: number; y: number } {
+  const find = (n: Screen["root"]): Screen["root"] | undefined =>
+    n.text === "Mon, Sep 23" ? n : n.children.map(find).find((x) => x !== undefined);
+  const chip = find(screen.root)!;
+  return { x: chip.bounds.x + chip.bounds.w / 2, y: chip.bounds.y + chip.bounds.h / 2 };
+}
+
+Deno.test("optimize() writes a weekday-first date as any date of that shape, and keeps it when the step says exactly", () => {
+  const screen = tasks("Mon, Sep 23");
+  const at = chipPoint(screen);
+  const any = run([
+    {
+      step: "Verify a date appears",
+      screen,
+      kind: "assertText",
+      point: at,
+      expected: "Mon, Sep 23",
+    },
+  ]);
+  const pattern = action(any, 0).matches!;
+  assert(pattern !== undefined, JSON.stringify(action(any, 0)));
+  for (const other of ["Tue, Oct 1", "Sun, Dec 31", "Monday, September 23"]) {
+    assert(new RegExp(`^(?:${pattern})$`).test(other), `${pattern} refuses ${other}`);
+  }
+  assert(!new RegExp(`^(?:${pattern})$`).test("Task 18"));
+  assert(lines(any, 1).some((l) => l.includes("matches date pattern")), lines(any, 1).join("\n"));
+  const exact = run([
+    {
+      step: "Verify the date is exactly Mon, Sep 23",
+      screen,
+      kind: "assertText",
+      point: at,
+      expected: "Mon, Sep 23",
+    },
+  ]);
+  assertEquals(action(exact, 0).equals, "Mon, Sep 23");
+});
+
+for (
+  const [noun, shown, other] of [
+    ["date", "23 Sep", "4 Mar"],
+    ["date", "23.09.2024", "01.12.2025"],
+    ["date", "2024-09-23T10:00:00Z", "2026-01-02T23:59:59Z"],
+    ["time", "2 days ago", "yesterday"],
+    ["time", "3:17 PM", "11:05 am"],
+    ["time", "15:04", "9:30"],
+    ["price", "€12,50", "€1.299,00"],
+    ["price", "12,50 €", "7 €"],
+    ["price", "USD 12.00", "USD 1,250.50"],
+    ["price", "₹1,234", "₹99"],
+    ["distance", "5.2 km", "12 km"],
+    ["count", "3 new messages", "1 new message"],
+  ] as const
+) {
+  Deno.test(`optimize() generalizes the ${noun} ${JSON.stringify(shown)} on a real screen to its shape`, () => {
+    const screen = tasks(shown);
+    const at = chipPoint(tasks("Mon, Sep 23"));
+    const r = run([
+      { step: `Verify a ${noun} is shown`, screen, kind: "assertText", point: at, expected: shown },
+    ]);
+    const pattern = action(r, 0).matches;
+    assert(pattern !== undefined, `${JSON.stringify(action(r, 0))}\n${lines(r, 1).join("\n")}`);
+    const re = new RegExp(`^(?:${pattern})$`);
+    assert(re.test(shown) && re.test(other), `${pattern} vs ${shown} / ${other}`);
+  });
+}
