@@ -384,3 +384,25 @@ for (
     assert(re.test(shown) && re.test(other), `${pattern} vs ${shown} / ${other}`);
   });
 }
+
+Deno.test("optimize() asserts the label the point hit inside a tab, never a pane whose description merely contains it", () => {
+  const screen = parseAndroid(xml("uiautomator_wdio_demo_reactnative_login.xml"));
+  const r = run([
+    {
+      step: "Verify the Login tab label",
+      screen,
+      kind: "assertText",
+      point: { x: 400, y: 590 },
+      expected: "Login",
+    },
+  ]);
+  const a = action(r, 0);
+  const lead = a.selector ?? a.selectors?.[0];
+  assertEquals(a.kind, "assertText");
+  assertEquals(a.equals, "Login");
+  assertEquals(lead, {
+    className: "android.widget.TextView",
+    childOf: { contentDescription: "button-login-container" },
+  });
+  assert(!JSON.stringify(a).includes("Login-screen"), JSON.stringify(a));
+});
