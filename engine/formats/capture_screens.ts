@@ -25,6 +25,8 @@ export interface PendingScreen {
   hierarchy: PendingBlob;
   format: HierarchyFormat;
   screenshot?: PendingBlob;
+  /** The screen's size as its hierarchy gives it (for checking the action's point). */
+  size?: { width: number; height: number };
 }
 
 /** Options of {@linkcode loadCaptureScreens}. */
@@ -56,7 +58,8 @@ export async function loadCaptureScreens(
 ): Promise<(PendingScreen | undefined)[]> {
   const enc = new TextEncoder();
   const out: (PendingScreen | undefined)[] = [];
-  const parsed = new Set<string>(); // `format text` of the hierarchies checked already
+  // `format text` of the hierarchies checked already → the screen's size
+  const parsed = new Map<string, { width: number; height: number }>();
   for (const [i, a] of capture.actions.entries()) {
     const h = a.viewHierarchy;
     if (h === undefined) {
@@ -82,13 +85,16 @@ export async function loadCaptureScreens(
       );
     }
     const key = `${format} ${text}`;
-    if (!parsed.has(key)) {
-      checkHierarchy(text, format, field, capture.platform);
-      parsed.add(key);
+    let size = parsed.get(key);
+    if (size === undefined) {
+      const s = checkHierarchy(text, format, field, capture.platform);
+      size = { width: s.width, height: s.height };
+      parsed.set(key, size);
     }
     const screen: PendingScreen = {
       hierarchy: { bytes: bytes ?? enc.encode(text), mediaType: hierarchyMediaType(format) },
       format,
+      size,
     };
     if (a.screenshot !== undefined) {
       const shotField = `actions.${i}.screenshot`;

@@ -9,6 +9,7 @@ import type { NewEvent } from "../../events/schemas.ts";
 import { blobRefOf, type PendingBlob } from "./blob_ref.ts";
 import { CAPTURE_FORMAT, captureToEvents, CaptureV1 } from "./capture_v1.ts";
 import { loadCaptureScreens, resolveScreens } from "./capture_screens.ts";
+import { checkCapturePoints } from "./capture_points.ts";
 import { parseEventsJsonl } from "./events_jsonl.ts";
 import { checkSessionEvents } from "./session_rules.ts";
 import { FormatError, zodToFormatError } from "./format_error.ts";
@@ -129,6 +130,7 @@ export async function prepareImport(
       const parsed = CaptureV1.safeParse(value);
       if (!parsed.success) throw zodToFormatError(parsed.error);
       const pending = await loadCaptureScreens(parsed.data, options);
+      checkCapturePoints(parsed.data, pending);
       const { screens, blobs } = resolveScreens(pending);
       const sessionId = options.newSessionId();
       const events = captureToEvents(parsed.data, {
