@@ -30,6 +30,8 @@ export interface IngestOptions {
   format?: ImportFormat;
   /** The new session's id (default: a random UUID). */
   sessionId?: string;
+  /** Keep the screens parsed while checking the file (`PreparedFile.screens`), to project them. */
+  keepScreens?: boolean;
 }
 
 /** What an ingest stored. */
@@ -77,11 +79,14 @@ export async function prepareFile(
   };
   const folder = dirname(resolve(path));
   try {
-    const prepared = await prepareImport(decodeUtf8(bytes), {
+    const text = decodeUtf8(bytes);
+    bytes = new Uint8Array(); // the text holds the file now: its bytes need not stay in memory
+    const prepared = await prepareImport(text, {
       newSessionId,
       file: path,
       readFile: (rel) => Deno.readFile(resolve(folder, rel)),
       ...(options.format ? { format: options.format } : {}),
+      ...(options.keepScreens ? { keepScreens: true } : {}),
     });
     for (const session of prepared.sessions) {
       session.events.forEach((e, i) => {

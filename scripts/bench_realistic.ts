@@ -1,7 +1,8 @@
 /**
  * The realistic optimizer benchmark: a 1,000-action capture, each action with its own real-size
  * screen made from the Google Tasks corpus dump (`tests/realistic_capture.ts`, ~86 MB), run as a
- * user runs it, each command a child process measured by `/usr/bin/time` (wall time, peak RSS):
+ * user runs it, each command a child process measured by `/usr/bin/time` (wall time, CPU time
+ * (user + system: what the run itself cost, less sensitive to a shared machine), peak RSS):
  * `cairn ingest FILE` into a fresh store, `cairn optimize SESSION` of the stored session, and
  * `cairn optimize FILE` (ingest + optimize) into another fresh store.
  *
@@ -17,7 +18,7 @@ const dir = await Deno.makeTempDir({ prefix: "cairn-bench-realistic-" });
 
 async function timed(label: string, args: string[]): Promise<string> {
   const out = await new Deno.Command("/usr/bin/time", {
-    args: ["-f", "%e %M", Deno.execPath(), "run", "-A", `${ROOT}main.ts`, ...args],
+    args: ["-f", "%e %U %S %M", Deno.execPath(), "run", "-A", `${ROOT}main.ts`, ...args],
     cwd: ROOT,
     stdout: "piped",
     stderr: "piped",
@@ -25,12 +26,16 @@ async function timed(label: string, args: string[]): Promise<string> {
   }).output();
   const dec = new TextDecoder();
   const err = dec.decode(out.stderr).trim().split("\n");
-  const [secs, kb] = err.at(-1)!.split(" ");
+  const [secs, user, sys, kb] = err.at(-1)!.split(" ").map(Number) as [
+    number,
+    number,
+    number,
+    number,
+  ];
   if (!out.success) throw new Error(`${label} failed: ${err.join("\n")}`);
   console.log(
-    `${label.padEnd(44)} ${Number(secs).toFixed(2)} s   peak RSS ${
-      Math.round(Number(kb) / 1024)
-    } MB`,
+    `${label.padEnd(52)} wall ${secs.toFixed(2)} s   CPU ${(user + sys).toFixed(2)} s   ` +
+      `peak RSS ${Math.round(kb / 1024)} MB`,
   );
   return dec.decode(out.stdout);
 }

@@ -7,7 +7,7 @@
  *
  * @module
  */
-import type { HierarchyFormat } from "../ui_node.ts";
+import type { HierarchyFormat, Screen } from "../ui_node.ts";
 import { decodeBase64 } from "./base64.ts";
 import { blobRefOf, type PendingBlob } from "./blob_ref.ts";
 import type { CaptureV1, ResolvedScreen } from "./capture_v1.ts";
@@ -27,12 +27,16 @@ export interface PendingScreen {
   screenshot?: PendingBlob;
   /** The screen's size as its hierarchy gives it (for checking the action's point). */
   size?: { width: number; height: number };
+  /** The screen as checked (parsed once per distinct hierarchy, shared by the actions showing it). */
+  screen?: Screen;
 }
 
 /** Options of {@linkcode loadCaptureScreens}. */
 export interface LoadScreensOptions {
   /** Reads a file named relative to the capture file's folder. */
   readFile(relativePath: string): Promise<Uint8Array>;
+  /** Keep each parsed screen on its pending screen (for a projection right after the import). */
+  keepScreens?: boolean;
 }
 
 /** Screenshot media types by file extension. */
@@ -58,8 +62,8 @@ export async function loadCaptureScreens(
 ): Promise<(PendingScreen | undefined)[]> {
   const enc = new TextEncoder();
   const out: (PendingScreen | undefined)[] = [];
-  // `format text` of the hierarchies checked already → the screen's size
-  const parsed = new Map<string, { width: number; height: number }>();
+  // `format text` of the hierarchies checked already → the size (and the screen, when kept)
+  const parsed = new Map<string, { width: number; height: number; screen?: Screen }>();
   for (const [i, a] of capture.actions.entries()) {
     const h = a.viewHierarchy;
     if (h === undefined) {
@@ -85,16 +89,17 @@ export async function loadCaptureScreens(
       );
     }
     const key = `${format} ${text}`;
-    let size = parsed.get(key);
-    if (size === undefined) {
+    let checked = parsed.get(key);
+    if (checked === undefined) {
       const s = checkHierarchy(text, format, field, capture.platform);
-      size = { width: s.width, height: s.height };
-      parsed.set(key, size);
+      checked = { width: s.width, height: s.height, ...(options.keepScreens ? { screen: s } : {}) };
+      parsed.set(key, checked);
     }
     const screen: PendingScreen = {
       hierarchy: { bytes: bytes ?? enc.encode(text), mediaType: hierarchyMediaType(format) },
       format,
-      size,
+      size: { width: checked.width, height: checked.height },
+      ...(checked.screen ? { screen: checked.screen } : {}),
     };
     if (a.screenshot !== undefined) {
       const shotField = `actions.${i}.screenshot`;

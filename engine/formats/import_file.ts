@@ -6,6 +6,7 @@
  * @module
  */
 import type { NewEvent } from "../../events/schemas.ts";
+import type { Screen } from "../ui_node.ts";
 import { blobRefOf, type PendingBlob } from "./blob_ref.ts";
 import { CAPTURE_FORMAT, captureToEvents, CaptureV1 } from "./capture_v1.ts";
 import { loadCaptureScreens, resolveScreens } from "./capture_screens.ts";
@@ -31,6 +32,8 @@ export interface PrepareImportOptions {
   file?: string;
   /** Reads a file named relative to the imported file's folder. */
   readFile(relativePath: string): Promise<Uint8Array>;
+  /** Keep the screens parsed while checking a capture (`PreparedImport.screens`). */
+  keepScreens?: boolean;
 }
 
 /** One session of an import. */
@@ -49,6 +52,11 @@ export interface PreparedImport {
   blobs: PendingBlob[];
   /** Blobs the events reference but the file does not carry (events files): hash → line. */
   external: Map<string, number>;
+  /**
+   * The screens parsed while checking the file, by hierarchy blob hash (captures): a projection
+   * right after the import takes them instead of reading and parsing the blobs again.
+   */
+  screens?: Map<string, Screen>;
 }
 
 const UNKNOWN = `unknown format: expected a JSON object with "format": "${CAPTURE_FORMAT}" ` +
@@ -138,7 +146,18 @@ export async function prepareImport(
         blobs: screens,
         ...(options.file ? { file: options.file } : {}),
       });
-      return { format, sessions: [{ sessionId, events }], blobs, external: new Map() };
+      const parsedScreens = new Map<string, Screen>();
+      screens.forEach((s, i) => {
+        const screen = pending[i]?.screen;
+        if (s && screen) parsedScreens.set(s.hierarchy.hash, screen);
+      });
+      return {
+        format,
+        sessions: [{ sessionId, events }],
+        blobs,
+        external: new Map(),
+        screens: parsedScreens,
+      };
     }
     case "recording_v1": {
       const sessionId = options.newSessionId();
