@@ -38,6 +38,8 @@ export interface IngestOptions {
   sessionId?: string;
   /** What the file's references may read (default: its folder, 64 MiB a file). */
   files?: CaptureFileRules;
+  /** Keep the screens parsed while checking the file (`PreparedFile.screens`), to project them. */
+  keepScreens?: boolean;
 }
 
 /** What an ingest stored. */
@@ -90,11 +92,14 @@ export async function prepareFile(
   };
   const folder = dirname(resolve(path));
   try {
-    const prepared = await prepareImport(decodeUtf8(bytes), {
+    const text = decodeUtf8(bytes);
+    bytes = new Uint8Array(); // the text holds the file now: its bytes need not stay in memory
+    const prepared = await prepareImport(text, {
       newSessionId,
       file: path,
       readFile: captureFileReader(folder, options.files),
       ...(options.format ? { format: options.format } : {}),
+      ...(options.keepScreens ? { keepScreens: true } : {}),
     });
     for (const session of prepared.sessions) {
       session.events.forEach((e, i) => {

@@ -17,6 +17,7 @@ import { HEURISTICS_VERSION, HEURISTICS_VERSIONS } from "../engine/optimizer/heu
 import type { ExplainEntry } from "../engine/optimizer/optimize.ts";
 import { projectSessionTrail } from "../engine/trail_projection.ts";
 import type { SelectorMode } from "../engine/trail.ts";
+import type { Screen } from "../engine/ui_node.ts";
 
 /** The command's flags and help. */
 export const spec: CommandSpec = {
@@ -64,11 +65,18 @@ Examples:
  *
  * @param store the event store
  * @param path the capture file
+ * @param screens when given, receives the screens parsed while checking the file (by blob
+ *   hash), so the projection that follows parses none again
  * @returns the session id
  * @throws {InputError} for a missing or malformed file
  */
-export async function ingestOnce(store: EventStore, path: string): Promise<string> {
-  const probe = await prepareFile(path, { sessionId: "probe" });
+export async function ingestOnce(
+  store: EventStore,
+  path: string,
+  screens?: Map<string, Screen>,
+): Promise<string> {
+  const probe = await prepareFile(path, { sessionId: "probe", keepScreens: screens !== undefined });
+  if (screens && probe.screens) { for (const [h, s] of probe.screens) screens.set(h, s); }
   const content = probe.sessions.map((s) =>
     s.events.map((e) => {
       if (e.type !== "SessionStarted" || e.data.source === undefined) return [e.type, e.data];
@@ -187,7 +195,9 @@ export async function run(args: ParsedArgs): Promise<number> {
   const store = openStore(args, file ? {} : { readOnly: true });
   try {
     let sessionId: string;
-    if (file) sessionId = await ingestOnce(store, target);
+    // a file's screens, parsed once while checking it, go straight to the projection
+    const screens = new Map<string, Screen>();
+    if (file) sessionId = await ingestOnce(store, target, screens);
     else if (/\.(json|jsonl|ya?ml)$/i.test(target) || target.includes("/")) {
       const folder = await Deno.stat(target).then((s) => s.isDirectory, () => false);
       throw new InputError(
@@ -199,7 +209,12 @@ export async function run(args: ParsedArgs): Promise<number> {
     }
     let projection;
     try {
-      projection = await projectSessionTrail(store, sessionId, { mode, heuristics, stepModes });
+      projection = await projectSessionTrail(store, sessionId, {
+        mode,
+        heuristics,
+        stepModes,
+        screens,
+      });
     } catch (err) {
       if (err instanceof NotFoundError) {
         throw new InputError(`${target}: neither a file nor a stored session`);

@@ -12,7 +12,7 @@
  */
 import { z } from "zod";
 import { camelName } from "./optimizer/naming.ts";
-import { statedDeltas, statesDoubled, statesTotal } from "./nl_relations.ts";
+import { statedDeltas, statedRelations, statesDoubled, statesTotal } from "./nl_relations.ts";
 
 /** A named slot. */
 export const AnalysedSlot = z.object({
@@ -151,6 +151,18 @@ export class HeuristicSlotAnalyzer implements SlotAnalyzer {
       } else if (statesTotal(step) && captured.length >= 2) {
         const [a, b] = captured.slice(-2) as [AnalysedSlot, AnalysedSlot];
         [expression, what] = [`{{${a.name} * ${b.name}}}`, "total"];
+      } else {
+        // the other relations the optimizer's expressions pass reads ("4 times", "half", "15%")
+        const r = statedRelations(step);
+        const [f, d, p] = [r.factors[0], r.divisors[0], r.percents[0]];
+        if (f) [expression, what] = [`{{${target.name} * ${f.amount}}}`, f.phrase];
+        else if (d) [expression, what] = [`{{${target.name} / ${d.amount}}}`, d.phrase];
+        else if (p) {
+          [expression, what] = [`{{${target.name} * ${p.amount} / 100}}`, p.phrase];
+        } else if (r.difference && captured.length >= 2) {
+          const [a, b] = captured.slice(-2) as [AnalysedSlot, AnalysedSlot];
+          [expression, what] = [`{{${a.name} - ${b.name}}}`, r.difference];
+        }
       }
       if (expression) {
         relationships.push({ step: i, expression, description: `${target.description} ${what}` });

@@ -721,6 +721,25 @@ export class SqliteEventStore implements EventStore {
     });
   }
 
+  /**
+   * A blob's bytes, read now (the file is read synchronously anyway): for a caller that must not
+   * wait, such as a projection parsing screens only when the optimizer asks for them.
+   *
+   * @param hash the blob's sha256
+   * @returns the bytes (not a copy of a buffer the store reuses)
+   * @throws {NotFoundError} when no blob has that hash
+   */
+  getBlobBytesSync(hash: string): Uint8Array {
+    let row: { bytes: Uint8Array } | undefined;
+    try {
+      row = this.#s.getBlob!.get(hash) as typeof row;
+    } catch (err) {
+      throw asStoreFileError(err, this.#name);
+    }
+    if (!row) throw new NotFoundError(`No blob with hash ${hash}`);
+    return row.bytes;
+  }
+
   /** See {@linkcode EventStore.hasBlob}: the blob's row is looked up, its bytes are not read. */
   hasBlob(hash: string): Promise<boolean> {
     try {

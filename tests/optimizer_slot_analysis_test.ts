@@ -59,3 +59,17 @@ Deno.test("slotAnalyzerFromEnv() picks the chat endpoint only when base URL and 
     "chat:m",
   );
 });
+
+Deno.test("HeuristicSlotAnalyzer.analyze() reads the relations the expressions pass reads: N times, half, percent", async () => {
+  const a = await new HeuristicSlotAnalyzer().analyze([
+    "Note the subtotal",
+    "Verify the result is 4 times the subtotal",
+    "Verify the deposit is half the subtotal",
+    "Verify the tip is 15% of the subtotal",
+  ]);
+  assertEquals(a.relationships.map((r) => [r.step, r.expression]), [
+    [1, "{{subtotal * 4}}"],
+    [2, "{{subtotal / 2}}"],
+    [3, "{{subtotal * 15 / 100}}"],
+  ]);
+});

@@ -7,7 +7,7 @@
  *
  * @module
  */
-import type { HierarchyFormat } from "../ui_node.ts";
+import type { HierarchyFormat, Screen } from "../ui_node.ts";
 import { decodeBase64 } from "./base64.ts";
 import { blobRefOf, type PendingBlob } from "./blob_ref.ts";
 import type { CaptureV1, ResolvedScreen } from "./capture_v1.ts";
@@ -25,12 +25,18 @@ export interface PendingScreen {
   hierarchy: PendingBlob;
   format: HierarchyFormat;
   screenshot?: PendingBlob;
+  /** The screen's size as its hierarchy gives it (for checking the action's point). */
+  size?: { width: number; height: number };
+  /** The screen as checked (parsed once per distinct hierarchy, shared by the actions showing it). */
+  screen?: Screen;
 }
 
 /** Options of {@linkcode loadCaptureScreens}. */
 export interface LoadScreensOptions {
   /** Reads a file named relative to the capture file's folder. */
   readFile(relativePath: string): Promise<Uint8Array>;
+  /** Keep each parsed screen on its pending screen (for a projection right after the import). */
+  keepScreens?: boolean;
 }
 
 /** Screenshot media types by file extension. */
@@ -56,7 +62,8 @@ export async function loadCaptureScreens(
 ): Promise<(PendingScreen | undefined)[]> {
   const enc = new TextEncoder();
   const out: (PendingScreen | undefined)[] = [];
-  const parsed = new Set<string>(); // `format text` of the hierarchies checked already
+  // `format text` of the hierarchies checked already → the size (and the screen, when kept)
+  const parsed = new Map<string, { width: number; height: number; screen?: Screen }>();
   for (const [i, a] of capture.actions.entries()) {
     const h = a.viewHierarchy;
     if (h === undefined) {
@@ -82,13 +89,17 @@ export async function loadCaptureScreens(
       );
     }
     const key = `${format} ${text}`;
-    if (!parsed.has(key)) {
-      checkHierarchy(text, format, field, capture.platform);
-      parsed.add(key);
+    let checked = parsed.get(key);
+    if (checked === undefined) {
+      const s = checkHierarchy(text, format, field, capture.platform);
+      checked = { width: s.width, height: s.height, ...(options.keepScreens ? { screen: s } : {}) };
+      parsed.set(key, checked);
     }
     const screen: PendingScreen = {
       hierarchy: { bytes: bytes ?? enc.encode(text), mediaType: hierarchyMediaType(format) },
       format,
+      size: { width: checked.width, height: checked.height },
+      ...(checked.screen ? { screen: checked.screen } : {}),
     };
     if (a.screenshot !== undefined) {
       const shotField = `actions.${i}.screenshot`;

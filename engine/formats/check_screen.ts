@@ -100,6 +100,7 @@ const NATIVE_FORMATS: ReadonlySet<HierarchyFormat> = new Set([
  * @param format its format
  * @param field where to report a problem (`actions.3.viewHierarchy`)
  * @param platform the capture's platform, when known
+ * @returns the parsed screen
  * @throws {FormatError} `FIELD: what` (the parser's message, with line and column or path)
  * @example
  * ```ts
@@ -111,7 +112,7 @@ export function checkHierarchy(
   format: HierarchyFormat,
   field: string,
   platform?: Platform,
-): void {
+): Screen {
   const belongs = FORMAT_PLATFORM[format];
   if (platform !== undefined && belongs !== undefined && belongs !== platform) {
     throw new FormatError(
@@ -135,6 +136,7 @@ export function checkHierarchy(
     );
   }
   checkGeometry(screen, field);
+  return screen;
 }
 
 /**

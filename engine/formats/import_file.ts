@@ -6,9 +6,11 @@
  * @module
  */
 import type { NewEvent } from "../../events/schemas.ts";
+import type { Screen } from "../ui_node.ts";
 import { blobRefOf, type PendingBlob } from "./blob_ref.ts";
 import { CAPTURE_FORMAT, captureToEvents, CaptureV1 } from "./capture_v1.ts";
 import { loadCaptureScreens, resolveScreens } from "./capture_screens.ts";
+import { checkCapturePoints } from "./capture_points.ts";
 import { parseEventsJsonl } from "./events_jsonl.ts";
 import { checkSessionEvents } from "./session_rules.ts";
 import { FormatError, zodToFormatError } from "./format_error.ts";
@@ -30,6 +32,8 @@ export interface PrepareImportOptions {
   file?: string;
   /** Reads a file named relative to the imported file's folder. */
   readFile(relativePath: string): Promise<Uint8Array>;
+  /** Keep the screens parsed while checking a capture (`PreparedImport.screens`). */
+  keepScreens?: boolean;
 }
 
 /** One session of an import. */
@@ -48,6 +52,11 @@ export interface PreparedImport {
   blobs: PendingBlob[];
   /** Blobs the events reference but the file does not carry (events files): hash → line. */
   external: Map<string, number>;
+  /**
+   * The screens parsed while checking the file, by hierarchy blob hash (captures): a projection
+   * right after the import takes them instead of reading and parsing the blobs again.
+   */
+  screens?: Map<string, Screen>;
 }
 
 const UNKNOWN = `unknown format: expected a JSON object with "format": "${CAPTURE_FORMAT}" ` +
@@ -129,6 +138,7 @@ export async function prepareImport(
       const parsed = CaptureV1.safeParse(value);
       if (!parsed.success) throw zodToFormatError(parsed.error);
       const pending = await loadCaptureScreens(parsed.data, options);
+      checkCapturePoints(parsed.data, pending);
       const { screens, blobs } = resolveScreens(pending);
       const sessionId = options.newSessionId();
       const events = captureToEvents(parsed.data, {
@@ -136,7 +146,18 @@ export async function prepareImport(
         blobs: screens,
         ...(options.file ? { file: options.file } : {}),
       });
-      return { format, sessions: [{ sessionId, events }], blobs, external: new Map() };
+      const parsedScreens = new Map<string, Screen>();
+      screens.forEach((s, i) => {
+        const screen = pending[i]?.screen;
+        if (s && screen) parsedScreens.set(s.hierarchy.hash, screen);
+      });
+      return {
+        format,
+        sessions: [{ sessionId, events }],
+        blobs,
+        external: new Map(),
+        screens: parsedScreens,
+      };
     }
     case "recording_v1": {
       const sessionId = options.newSessionId();

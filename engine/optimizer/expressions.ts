@@ -12,7 +12,17 @@
 import { evaluateTemplate, parseDisplayNumber } from "../template.ts";
 import type { CapturedSlot, Draft, DraftAction } from "./draft.ts";
 import { retargetAssertion } from "./modes.ts";
-import { statedDeltas, statesDoubled, statesHalved, statesTotal } from "../nl_relations.ts";
+import {
+  asksForValue,
+  namesKey,
+  refersToEarlier,
+  statedDeltas,
+  type StatedRelations,
+  statedRelations,
+  statesDoubled,
+  statesHalved,
+  statesTotal,
+} from "../nl_relations.ts";
 
 /** A relation the NL step states, as candidate expressions over slots. */
 interface Relation {
@@ -62,6 +72,80 @@ function relations(stepText: string): Relation[] {
   return out;
 }
 
+/** Ordered pairs of distinct slots, those the step names first. */
+function pairs(
+  slots: CapturedSlot[],
+  named: (s: CapturedSlot) => boolean,
+): [CapturedSlot, CapturedSlot][] {
+  const ordered = [...slots].sort((x, y) => Number(named(y)) - Number(named(x)) || x.seq - y.seq);
+  const out: [CapturedSlot, CapturedSlot][] = [];
+  for (const a of ordered) for (const b of ordered) if (a !== b) out.push([a, b]);
+  return out;
+}
+
+/**
+ * v2: every relation {@linkcode statedRelations} reads (constant changes, "N times", "half",
+ * "N percent", a sum, a difference, a product or a ratio of two values), as candidate
+ * expressions over the numeric slots, those the step names first.
+ */
+function relationsV2(stepText: string): Relation[] {
+  const r: StatedRelations = statedRelations(stepText);
+  const named = (s: CapturedSlot) => namesKey(stepText, s.name);
+  const first = (slots: CapturedSlot[]) =>
+    [...slots].sort((x, y) => Number(named(y)) - Number(named(x)));
+  const out: Relation[] = [];
+  for (const d of r.deltas) {
+    out.push({
+      phrase: d.phrase,
+      build: (slots) => first(slots).map((s) => `${s.name} ${d.op} ${d.amount}`),
+    });
+  }
+  for (const f of r.factors) {
+    out.push({
+      phrase: f.phrase,
+      build: (slots) => first(slots).map((s) => `${s.name} * ${f.amount}`),
+    });
+  }
+  for (const d of r.divisors) {
+    out.push({
+      phrase: d.phrase,
+      build: (slots) => first(slots).map((s) => `${s.name} / ${d.amount}`),
+    });
+  }
+  for (const p of r.percents) {
+    out.push({
+      phrase: p.phrase,
+      build: (slots) =>
+        first(slots).flatMap((s) => [
+          `${s.name} * ${p.amount} / 100`,
+          `${s.name} - ${s.name} * ${p.amount} / 100`,
+          `${s.name} + ${s.name} * ${p.amount} / 100`,
+        ]),
+    });
+  }
+  const binary = (phrase: string | undefined, op: string) => {
+    if (phrase === undefined) return;
+    out.push({
+      phrase,
+      build: (slots) => pairs(slots, named).map(([a, b]) => `${a.name} ${op} ${b.name}`),
+    });
+  };
+  binary(r.difference, "-");
+  binary(r.sum, "+");
+  binary(r.product, "*");
+  binary(r.ratio, "/");
+  if (r.sum !== undefined) {
+    out.push({
+      phrase: r.sum,
+      build: (slots) =>
+        slots.length > 2
+          ? [[...slots].sort((x, y) => x.seq - y.seq).map((s) => s.name).join(" + ")]
+          : [],
+    });
+  }
+  return out;
+}
+
 /**
  * The expressions pass.
  *
@@ -69,6 +153,7 @@ function relations(stepText: string): Relation[] {
  * @returns the draft with computed assertions written as expressions
  */
 export function expressionsPass(draft: Draft): Draft {
+  if (draft.level >= 2) return expressionsV2(draft);
   return {
     ...draft,
     steps: draft.steps.map((s) => {
@@ -80,6 +165,170 @@ export function expressionsPass(draft: Draft): Draft {
       };
     }),
   };
+}
+
+/**
+ * v2: the relations of {@linkcode relationsV2} over the numbers typed, read or set in memory
+ * before the assertion (the initial memory's too); a number inside a longer text may be such an
+ * expression, or a value read earlier when the step refers to it ("the formula shows the noted
+ * result times 4": `8×4` → `{{subtotal}}×4`). A memory key an expression uses joins
+ * `config.memory`.
+ */
+function expressionsV2(draft: Draft): Draft {
+  const memory = { ...draft.memory };
+  const steps = draft.steps.map((s) => {
+    const rels = relationsV2(s.text);
+    const earlier = refersToEarlier(s.text);
+    if (rels.length === 0 && !earlier) return s;
+    const mode = s.selectorMode ?? draft.mode;
+    return {
+      ...s,
+      actions: s.actions.map((a) => {
+        if (a.drop || !a.src.ok || a.literal === undefined) return a;
+        if (a.kind !== "assertText" && a.kind !== "assertVisible") return a;
+        if (a.equals !== undefined && a.equals !== a.literal) return a;
+        if (a.matches !== undefined) return a;
+        const slots = numericValues(a, draft);
+        const r = detectV2(a, rels, slots, s.text, mode);
+        for (const k of r.used) {
+          if (!(k in memory) && k in draft.model.initialMemory) {
+            memory[k] = draft.model.initialMemory[k]!;
+          }
+        }
+        return r.action;
+      }),
+    };
+  });
+  return { ...draft, steps, memory };
+}
+
+/** The numbers known before an action: typed, read, set, and the initial memory's. */
+function numericValues(a: DraftAction, draft: Draft): CapturedSlot[] {
+  const latest = new Map<string, CapturedSlot>();
+  for (const [k, v] of Object.entries(draft.model.initialMemory)) {
+    latest.set(k, { name: k, value: v, seq: -1 });
+  }
+  for (const c of [...draft.inputs, ...draft.captured].sort((x, y) => x.seq - y.seq)) {
+    if (c.seq < a.src.seq) latest.set(c.name, c);
+  }
+  return [...latest.values()]
+    .filter((c) => /^[A-Za-z_][\w.]*$/.test(c.name) && parseDisplayNumber(c.value) !== undefined)
+    .sort((x, y) => y.seq - x.seq);
+}
+
+function listed(slots: CapturedSlot[]): string {
+  return slots.map((c) => `${c.name} = ${c.value}`).join(", ");
+}
+
+/** Candidate expressions of the relations for one number, and the first that gives it exactly. */
+function fit(
+  text: string,
+  rels: Relation[],
+  slots: CapturedSlot[],
+  memory: Record<string, string>,
+): { expr: string; phrase: string } | undefined {
+  const target = parseDisplayNumber(text);
+  if (!target || slots.length === 0) return undefined;
+  for (const rel of rels) {
+    for (const expr of rel.build(slots, target.value)) {
+      if (evaluates(expr, memory) === text) return { expr, phrase: rel.phrase };
+    }
+  }
+  return undefined;
+}
+
+function detectV2(
+  a: DraftAction,
+  rels: Relation[],
+  slots: CapturedSlot[],
+  stepText: string,
+  mode: Draft["mode"],
+): { action: DraftAction; used: string[] } {
+  const L = a.literal!;
+  const memory: Record<string, string> = {};
+  for (const c of slots) memory[c.name] = c.value;
+  const note = (line: string) => ({ action: { ...a, notes: [...a.notes, line] }, used: [] });
+  const phrases = rels.map((r) => `"${r.phrase}"`).join(", ");
+  if (parseDisplayNumber(L)) {
+    if (rels.length === 0) return { action: a, used: [] };
+    if (slots.length === 0) {
+      return note(
+        `NL states a relation (${phrases}), but no number was typed, read or stored before ` +
+          `it: kept exact`,
+      );
+    }
+    const f = fit(L, rels, slots, memory);
+    if (!f) {
+      return note(
+        `NL states a relation (${phrases}), but no expression of it over the numbers known ` +
+          `before (${listed(slots)}) gives ${JSON.stringify(L)}: kept exact`,
+      );
+    }
+    const r = retargetAssertion(a, { mode, equals: `{{${f.expr}}}` });
+    if (!r) return note(`{{${f.expr}}} fits, but no selector independent of the value: kept exact`);
+    r.notes.push(
+      `${JSON.stringify(L)} → {{${f.expr}}} (NL "${f.phrase}", ${listed(slots)})`,
+    );
+    return { action: r, used: usedKeys(f.expr, slots) };
+  }
+  // a longer text: each number in it may be an expression, or a value read earlier
+  const numbers = [...L.matchAll(NUMBER_IN_TEXT)];
+  if (numbers.length === 0) return { action: a, used: [] };
+  let template = "";
+  let from = 0;
+  const why: string[] = [];
+  const used: string[] = [];
+  for (const m of numbers) {
+    const f = fit(m[0], rels, slots, memory);
+    let expr = f?.expr;
+    if (f) why.push(`${JSON.stringify(m[0])} → {{${f.expr}}} (NL "${f.phrase}")`);
+    else {
+      const read = slots.find((c) => c.value === m[0] && asksForValue(stepText, c.name));
+      if (read) {
+        expr = read.name;
+        why.push(
+          `${JSON.stringify(m[0])} → {{${read.name}}} (the step asks for the value ${
+            namesKey(stepText, read.name) ? "it names" : "from earlier"
+          })`,
+        );
+      }
+    }
+    if (expr === undefined) continue;
+    template += `${L.slice(from, m.index)}{{${expr}}}`;
+    from = m.index + m[0].length;
+    used.push(...usedKeys(expr, slots));
+  }
+  if (why.length === 0) {
+    if (rels.length === 0) return { action: a, used: [] };
+    return note(
+      `NL states a relation (${phrases}), but no number in the text is an expression of the ` +
+        `numbers known before${slots.length > 0 ? ` (${listed(slots)})` : " (none)"}: kept exact`,
+    );
+  }
+  template += L.slice(from);
+  let back: string | undefined;
+  try {
+    back = evaluateTemplate(template, memory);
+  } catch {
+    back = undefined;
+  }
+  if (back !== L) {
+    return note(`${JSON.stringify(template)} does not give ${JSON.stringify(L)} back: kept exact`);
+  }
+  const r = retargetAssertion(a, { mode, equals: template });
+  if (!r) {
+    return note(
+      `${JSON.stringify(template)} fits, but no selector independent of the value: kept exact`,
+    );
+  }
+  r.notes.push(`${JSON.stringify(L)} → ${JSON.stringify(template)}: ${why.join("; ")}`);
+  return { action: r, used };
+}
+
+/** The slot names an expression reads. */
+function usedKeys(expr: string, slots: CapturedSlot[]): string[] {
+  const words = new Set(expr.split(/[^\w.]+/));
+  return slots.filter((s) => words.has(s.name)).map((s) => s.name);
 }
 
 function detect(a: DraftAction, rels: Relation[], draft: Draft, mode: Draft["mode"]): DraftAction {

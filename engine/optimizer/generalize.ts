@@ -12,6 +12,7 @@
 import type { Draft } from "./draft.ts";
 import { retargetAssertion } from "./modes.ts";
 import { countNoun, shapePattern } from "./value_shape.ts";
+import { escapeRegex } from "../regex.ts";
 
 /** Value formats with the regex written for them; each regex must match the value seen. */
 export const FORMAT_PATTERNS: { name: string; test: RegExp; pattern: (v: string) => string }[] = [
@@ -66,26 +67,119 @@ export const FORMAT_PATTERNS: { name: string; test: RegExp; pattern: (v: string)
 const MONTH =
   "(?:Jan(?:uary)?|Feb(?:ruary)?|Mar(?:ch)?|Apr(?:il)?|May|June?|July?|Aug(?:ust)?|Sept?(?:ember)?|Oct(?:ober)?|Nov(?:ember)?|Dec(?:ember)?)";
 
+/** An English weekday, its name or abbreviation ("Mon", "Monday", "Tues", "Thurs"). */
+const WEEKDAY =
+  "(?:Mon(?:day)?|Tue(?:s(?:day)?)?|Wed(?:nesday)?|Thu(?:rs?(?:day)?)?|Fri(?:day)?|Sat(?:urday)?|Sun(?:day)?)";
+/** The regex source written for any weekday or month name (the test above checks it is one). */
+const ANY_WEEKDAY = "[A-Z][a-z]{2,8}";
+const ANY_MONTH = "[A-Z][a-z]{2,8}";
+/** A clock time, 24 h or 12 h ("15:04", "3:17:09", "3:17 PM", "3:17 p.m."). */
+const CLOCK = String.raw`\d{1,2}:\d{2}(?::\d{2})?(?:\s?(?:[AaPp]\.?[Mm]\.?))?`;
+/** Currency symbols written before or after an amount. */
+const CURRENCY = "[$€£¥₹₩₽₺₪฿₫₱]";
+/** ISO 4217 codes commonly shown with an amount. */
+const CURRENCY_CODE =
+  "(?:USD|EUR|GBP|JPY|CNY|INR|CHF|CAD|AUD|NZD|SEK|NOK|DKK|PLN|CZK|BRL|MXN|ZAR|KRW|SGD|HKD|RUB|TRY)";
+/** An amount: digits with "," or "." or thin-space grouping and 0–2 decimals after "." or ",". */
+const AMOUNT = String.raw`\d{1,3}(?:[,.\u00a0\u202f ]\d{3})*(?:[.,]\d{1,2})?|\d+(?:[.,]\d{1,2})?`;
+/** A relative time ("2 days ago", "5 min ago", "in 3 hours", "yesterday", "just now", "3h"). */
+const RELATIVE_UNIT =
+  "(?:s|sec|secs|seconds?|m|min|mins|minutes?|h|hr|hrs|hours?|d|days?|w|wk|wks|weeks?|mo|months?|y|yr|yrs|years?)";
+
+/** A regex of whole-value alternatives (`^(?:…)$`), case-sensitive unless `i`. */
+function whole(source: string, flags = ""): RegExp {
+  return new RegExp(`^(?:${source})$`, flags);
+}
+
 /**
- * Formats heuristics v2 adds in front of {@linkcode FORMAT_PATTERNS}: an ISO date-time, a date
- * of a month and a day ("Mar 10", "10 March 2026"), a semantic version, and a count whose noun
- * may be singular ("1 item") or plural.
+ * Formats heuristics v2 adds in front of {@linkcode FORMAT_PATTERNS}: a library of date and
+ * time shapes (weekday-first "Mon, Sep 23", month-and-day "Mar 10", day-month "10 March 2026",
+ * "23.09.2024", ISO dates and date-times with a zone, relative "2 days ago", 12 h and 24 h
+ * clocks, a date with a time), money in many currencies (a symbol before or after, an ISO
+ * code, "," or "." decimals), a semantic version, and a count whose unit may be singular
+ * ("1 item"), a measure ("5.2 km") or a percentage. Each pattern matches any value of its
+ * shape (any weekday, month, day, amount), not only the one seen.
  */
 export const FORMAT_PATTERNS_V2: typeof FORMAT_PATTERNS = [
   {
     name: "date-time",
-    test: /^\d{4}-\d{2}-\d{2}[ T]\d{2}:\d{2}(:\d{2})?$/,
-    pattern: (v) => `\\d{4}-\\d{2}-\\d{2}${v[10]}\\d{2}:\\d{2}${v.length > 16 ? ":\\d{2}" : ""}`,
+    test: /^\d{4}-\d{2}-\d{2}[ T]\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?$/,
+    pattern: (v) =>
+      `\\d{4}-\\d{2}-\\d{2}${v[10]}\\d{2}:\\d{2}${/^.{16}:/.test(v) ? ":\\d{2}" : ""}${
+        /^.{19}\./.test(v) ? "\\.\\d+" : ""
+      }${
+        /Z$/.test(v)
+          ? "Z"
+          : /[+-]\d{2}:\d{2}$/.test(v)
+          ? "[+-]\\d{2}:\\d{2}"
+          : /[+-]\d{4}$/.test(v)
+          ? "[+-]\\d{4}"
+          : ""
+      }`,
+  },
+  {
+    // "Mon, Sep 23", "Monday, September 23, 2024", "Mon Sep 23", "Tue, 5 Mar", "Fri 5 March 2026"
+    name: "date",
+    test: whole(
+      `${WEEKDAY},? (?:${MONTH}\\.? \\d{1,2}(?:, \\d{4})?|\\d{1,2} ${MONTH}\\.?(?: \\d{4})?)`,
+    ),
+    pattern: (v) => {
+      const comma = /^[A-Za-z]+,/.test(v) ? "," : "";
+      const dayFirst = /^[A-Za-z]+,? \d/.test(v);
+      const year = /\d{4}$/.test(v) ? (dayFirst ? " \\d{4}" : ", \\d{4}") : "";
+      const dot = /[a-z]\. /.test(v) ? "\\.?" : "";
+      return dayFirst
+        ? `${ANY_WEEKDAY}${comma} \\d{1,2} ${ANY_MONTH}${dot}${year}`
+        : `${ANY_WEEKDAY}${comma} ${ANY_MONTH}${dot} \\d{1,2}${year}`;
+    },
+  },
+  {
+    // "Sep 23, 3:17 PM", "Mar 10 at 15:04", "10 Mar 2026, 09:30"
+    name: "date-time",
+    test: whole(
+      `(?:${MONTH} \\d{1,2}|\\d{1,2} ${MONTH})(?:,? \\d{4})?(?:,| at)? ${CLOCK}`,
+    ),
+    pattern: (v) => {
+      const date = /^\d/.test(v) ? `\\d{1,2} ${ANY_MONTH}` : `${ANY_MONTH} \\d{1,2}`;
+      const year = /^\S+ \S+?,? \d{4}/.test(v) ? ",? \\d{4}" : "";
+      return `${date}${year}(?:,| at)? ${CLOCK}`;
+    },
   },
   {
     name: "date",
     test: new RegExp(String.raw`^${MONTH} \d{1,2}$`),
-    pattern: () => "[A-Z][a-z]{2,8} \\d{1,2}",
+    pattern: () => `${ANY_MONTH} \\d{1,2}`,
   },
   {
     name: "date",
     test: new RegExp(String.raw`^\d{1,2} ${MONTH}( \d{4})?$`),
-    pattern: (v) => `\\d{1,2} [A-Z][a-z]{2,8}${/\d{4}$/.test(v) ? " \\d{4}" : ""}`,
+    pattern: (v) => `\\d{1,2} ${ANY_MONTH}${/\d{4}$/.test(v) ? " \\d{4}" : ""}`,
+  },
+  {
+    // day-month with dots or slashes: "23.09.2024", "23/09", "2024/09/23"
+    name: "date",
+    test: /^(\d{1,2}\.\d{1,2}\.\d{2,4}|\d{1,2}\/\d{1,2}|\d{4}\/\d{2}\/\d{2})$/,
+    pattern: (v) => {
+      if (/^\d{4}\//.test(v)) return "\\d{4}/\\d{2}/\\d{2}";
+      const sep = v.includes(".") ? "\\." : "/";
+      return `\\d{1,2}${sep}\\d{1,2}${/^\d+[./]\d+[./]/.test(v) ? `${sep}\\d{2,4}` : ""}`;
+    },
+  },
+  {
+    name: "relative time",
+    test: whole(
+      `(?:\\d+|an?|one) ?${RELATIVE_UNIT}\\.? ago|in (?:\\d+|an?|one) ${RELATIVE_UNIT}|just now|now|today|yesterday|tomorrow|\\d+ ?${RELATIVE_UNIT}`,
+      "i",
+    ),
+    pattern: (v) =>
+      /^\d+ ?[a-z]+$/i.test(v)
+        ? "\\d+ ?[a-z]{1,7}"
+        : "(?:(?:\\d+|an?|one) ?[a-z]{1,7}\\.? ago|in (?:\\d+|an?|one) [a-z]{1,7}|just now|now|today|yesterday|tomorrow)",
+  },
+  {
+    name: "time",
+    test: whole(`${CLOCK}|\\d{1,2}\\s?(?:[AaPp]\\.?[Mm]\\.?)`),
+    pattern: () => `(?:${CLOCK}|\\d{1,2}\\s?(?:[AaPp]\\.?[Mm]\\.?))`,
   },
   {
     name: "version",
@@ -93,9 +187,49 @@ export const FORMAT_PATTERNS_V2: typeof FORMAT_PATTERNS = [
     pattern: (v) => `${v[0] === "v" ? "v" : ""}\\d+\\.\\d+\\.\\d+`,
   },
   {
+    name: "percentage",
+    test: /^-?\d+(?:[.,]\d+)?\s?%$/,
+    pattern: () => "-?\\d+(?:[.,]\\d+)?\\s?%",
+  },
+  {
+    // a count or a measure with its unit: "3 items", "1 item", "5.2 km", "3 new messages"
     name: "count",
-    test: /^\d+ [A-Za-z]+$/,
-    pattern: (v) => `\\d+ ${countNoun(v.replace(/^\d+ /, ""))}`,
+    test: new RegExp(
+      String.raw`^(?!.* ${CURRENCY_CODE}$)\d+(?:[.,]\d+)? [A-Za-z]+(?: [A-Za-z]+)?$`,
+    ),
+    pattern: (v) => {
+      const [, num, words] = /^(\d+(?:[.,]\d+)?) (.+)$/.exec(v)!;
+      const n = /[.,]/.test(num!) ? "\\d+(?:[.,]\\d+)?" : "\\d+";
+      const parts = words!.split(" ");
+      const last = parts.pop()!;
+      // a unit symbol ("km", "GB", "ms") has no plural
+      const unit = /^(?:[a-zA-Z]{1,2}|ms|min|sec|hrs?|kbps|mbps|mph|kph)$/.test(last);
+      return `${n} ${
+        [...parts.map(escapeRegex), unit ? escapeRegex(last) : countNoun(last)].join(" ")
+      }`;
+    },
+  },
+];
+
+/**
+ * Formats heuristics v2 tries after {@linkcode FORMAT_PATTERNS} (whose money patterns keep
+ * their exact shape for `$`, `€`, `£` and `¥` amounts): money in other shapes and currencies.
+ */
+export const FORMAT_PATTERNS_V2_LATE: typeof FORMAT_PATTERNS = [
+  {
+    // money: "$1,234.56", "€12,50", "12,50 €", "₹1,234", "USD 12.00", "12.00 EUR", "-£3"
+    name: "money",
+    test: whole(
+      `-?${CURRENCY} ?(?:${AMOUNT})|-?(?:${AMOUNT}) ?${CURRENCY}|${CURRENCY_CODE} ?-?(?:${AMOUNT})|-?(?:${AMOUNT}) ${CURRENCY_CODE}`,
+    ),
+    pattern: (v) => {
+      const sym = /^-?([^\d\s-]+)/.exec(v)?.[1] ?? /([^\d\s.,]+)$/.exec(v)?.[1] ?? "";
+      const symbol = sym.length === 1 ? escapeChar(sym) : sym;
+      const before = !/^-?\d/.test(v);
+      const space = /\d \D|\D \d/.test(v) ? " ?" : "";
+      const amount = "\\d[\\d.,\\u00a0\\u202f ]*";
+      return `-?${before ? `${symbol}${space}-?${amount}` : `${amount}${space}${symbol}`}`;
+    },
   },
 ];
 
@@ -103,8 +237,11 @@ function escapeChar(c: string): string {
   return /[$^.*+?()[\]{}|\\]/.test(c) ? `\\${c}` : c;
 }
 
-const FORMAT_NOUNS =
+const FORMAT_NOUNS_V1 =
   /\b(price|cost|amount|fee|date|day|time|count|number|quantity|items?|e-?mail|uuid|id|identifier|phone|balance|total)\b/i;
+/** v2 adds nouns of the time and measure formats. */
+const FORMAT_NOUNS =
+  /\b(price|cost|amount|fee|date|day|time|count|number|quantity|items?|e-?mail|uuid|id|identifier|phone|balance|total|timestamp|deadline|due|distance|weight|size|duration)\b/i;
 const PRESENCE =
   /\b(shown|show|shows|displayed|display|displays|appears?|visible|present|exists?|listed)\b/i;
 const SPECIFIC =
@@ -159,7 +296,7 @@ export function isFormatIntent(stepText: string, literal: string, level = 1): bo
   if (stepText.includes(literal)) return false;
   if (SPECIFIC.test(stepText)) return false;
   if (!PRESENCE.test(stepText)) return false;
-  if (level < 2) return FORMAT_NOUNS.test(stepText);
+  if (level < 2) return FORMAT_NOUNS_V1.test(stepText);
   const nouns = new RegExp(FORMAT_NOUNS.source, "gi");
   for (const m of stepText.matchAll(nouns)) {
     if (!namesParticular(stepText, m.index, m[0])) return true;
@@ -190,7 +327,7 @@ export function formatPattern(
   options: FormatPatternOptions = {},
 ): { name: string; pattern: string } | undefined {
   const formats = (options.level ?? 1) >= 2
-    ? [...FORMAT_PATTERNS_V2, ...FORMAT_PATTERNS]
+    ? [...FORMAT_PATTERNS_V2, ...FORMAT_PATTERNS, ...FORMAT_PATTERNS_V2_LATE]
     : FORMAT_PATTERNS;
   for (const f of formats) {
     if (!f.test.test(value)) continue;

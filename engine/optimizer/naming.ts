@@ -62,6 +62,74 @@ const NOISE = new Set([
   "there",
 ]);
 
+/** Words of an NL step that name no value (verbs, prepositions), on top of {@linkcode NOISE}. */
+const STEP_NOISE = new Set([
+  "into",
+  "to",
+  "from",
+  "with",
+  "as",
+  "at",
+  "by",
+  "then",
+  "this",
+  "that",
+  "it",
+  "its",
+  "down",
+  "copy",
+  "get",
+  "write",
+  "keep",
+  "look",
+  "up",
+  "screen",
+  "page",
+  "displayed",
+  "now",
+  "later",
+  "use",
+  "fill",
+  "tap",
+  "click",
+  "press",
+  "select",
+  "choose",
+  "open",
+  "go",
+  "set",
+  "put",
+  "add",
+  "provide",
+  "give",
+  "form",
+  "out",
+  "again",
+  "new",
+]);
+
+/**
+ * v2: a slot name from the NL step's words, once the verbs, prepositions and the value itself
+ * are dropped ("Note the subtotal" → `subtotal`, "Type 5 as the amount" → `amount`).
+ *
+ * @param stepText the NL step
+ * @param literal the value typed or read, when known (its words are no name)
+ * @returns the name, or "" when the step names nothing
+ */
+export function stepSlotName(stepText: string, literal?: string): string {
+  let text = stepText.replace(/(["'“‘])[^"'”’]*\1/g, " "); // a quoted value names nothing
+  if (literal) {
+    for (const w of literal.split(/\s+/)) {
+      if (w.length >= 2) text = text.split(w).join(" ");
+    }
+  }
+  const words = text.replace(/([a-z])([A-Z])/g, "$1 $2").split(/[^A-Za-z0-9]+/)
+    .map((w) => w.toLowerCase())
+    .filter((w) => w !== "" && !NOISE.has(w) && !STEP_NOISE.has(w) && !/^\d+$/.test(w));
+  if (words.length === 0 || words.length > 3) return "";
+  return words.map((w, i) => i === 0 ? w : w[0]!.toUpperCase() + w.slice(1)).join("");
+}
+
 /**
  * Camel-cases words, dropping noise words (`inventory-count` → `inventoryCount`).
  *
@@ -97,6 +165,15 @@ export interface InputSlotNameOptions {
    * words only (`text-input`) keeps them (`textInput`) rather than giving way to the hint.
    */
   cleanIds?: boolean;
+  /**
+   * Heuristics v2: a field whose own names say nothing is named from the NL step (seed 000:
+   * names from the NL descriptions): an id of noise words only (`text-input`) gives way to a
+   * known kind the step names ("Search for Fern" → `searchTerm`) or its words, and a field with no id, hint
+   * or label takes the step's words ("Type 5 as the amount" → `amount`) before `input`.
+   */
+  stepFirst?: boolean;
+  /** The text typed (with `stepFirst`: its words in the step name nothing). */
+  literal?: string;
   /**
    * Heuristics v2 on iOS: the accessibility label (what VoiceOver reads) names the field before
    * its identifier, which is often the view's internal name (Safari's address field: label
@@ -139,8 +216,19 @@ export function inputSlotName(
   for (const [k, s] of sources.entries()) {
     let c = s ? camelName(s) : "";
     // An id of noise words only (`text-input`) still names the field better than its hint.
-    if (c === "" && s && options.cleanIds && k < 2) c = camelName(s, 3, true);
+    if (c === "" && s && options.cleanIds && k < 2) {
+      c = camelName(s, 3, true);
+      // …unless the step names a known kind of value ("Search for Fern": `searchTerm`)
+      const kind = options.stepFirst
+        ? known(stepText) ?? stepSlotName(stepText, options.literal)
+        : undefined;
+      if (c && kind) return kind;
+    }
     if (c && !/^\d/.test(c)) return c;
+  }
+  if (options.stepFirst) {
+    const fromStep = known(stepText) ?? stepSlotName(stepText, options.literal);
+    if (fromStep) return fromStep;
   }
   return known(stepText) ?? "input";
 }
@@ -150,9 +238,20 @@ export function inputSlotName(
  *
  * @param node the element read, when known
  * @param stepText the NL step ("Note the current inventory count")
+ * @param options v2's `stepFirst`: the step's words name the slot before the element's id
+ *   (seed 000: "Note the subtotal" → `subtotal`, not `result` from the id); `literal`: the
+ *   value read, whose words name nothing
  * @returns a name such as `inventoryCount`
  */
-export function capturedSlotName(node: UiNode | undefined, stepText: string): string {
+export function capturedSlotName(
+  node: UiNode | undefined,
+  stepText: string,
+  options: { stepFirst?: boolean; literal?: string } = {},
+): string {
+  if (options.stepFirst) {
+    const fromStep = stepSlotName(stepText, options.literal);
+    if (fromStep) return fromStep;
+  }
   for (const s of [node?.resourceId, node?.testId]) {
     const c = s ? camelName(s) : "";
     if (c && !/^\d/.test(c)) return c;

@@ -95,6 +95,10 @@ export function optimize(
     screen: (hash) => screens.get(hash),
   };
   const model = foldCapture(events, screens);
+  // an empty capture makes an empty trail: said, so a user does not take it for a success
+  const empty = model.actions.length === 0
+    ? ["the capture holds no action: the trail has no step to replay"]
+    : [];
   if (heuristics === "v0") {
     const raw = rawTrail(model);
     const trail: Trail = {
@@ -102,7 +106,7 @@ export function optimize(
       trail: raw.steps,
     };
     if (model.url !== undefined) trail.config.url = model.url;
-    return { trail, explain: raw.explain, warnings: [], heuristics, mode };
+    return { trail, explain: raw.explain, warnings: empty, heuristics, mode };
   }
   let draft: Draft = {
     model,
@@ -112,7 +116,7 @@ export function optimize(
     memory: {},
     captured: [],
     inputs: [],
-    warnings: [],
+    warnings: empty,
   };
   draft = resolvePass(draft, ctx);
   if (options.stepModes) {

@@ -82,6 +82,21 @@ function valueCarrier(a: DraftAction, table: ScreenTable, node: number): number 
   }
   const hit = table.node(node);
   if (want === "" || (hit.text !== undefined && squash(hit.text) !== "")) return node;
+  // The point hit a frame around the label (a tab's button): the one node inside it that shows
+  // the value is the label, not a pane further up whose description merely mentions it
+  const inside: number[] = [];
+  for (let i = node + 1; i < table.subtreeEnd(node) && inside.length < 2; i++) {
+    const t = table.node(i).text;
+    if (t !== undefined && squash(t) === want) inside.push(i);
+  }
+  if (inside.length === 1) {
+    a.notes.push(
+      `assertion target: the ${nodeName(table, inside[0]!)} inside the ${
+        nodeName(table, node)
+      } the point hit, whose text is the expected value`,
+    );
+    return inside[0]!;
+  }
   // The point hit a node that shows no text (Gmail's avatar image): the player's assertText
   // would read "" there. A frame whose description holds the value (the account disc's
   // "Signed in as Test QA <email>\nAccount and settings.") is checked by that description.
@@ -90,7 +105,7 @@ function valueCarrier(a: DraftAction, table: ScreenTable, node: number): number 
   if (want.length >= MIN_HELD_LENGTH) {
     for (const i of chain) {
       const d = table.node(i).contentDescription;
-      if (d === undefined || !squash(d).includes(want)) continue;
+      if (d === undefined || !holdsWhole(squash(d), want)) continue;
       a.describedValue = true;
       a.notes.push(
         `assertion target: the ${nodeName(table, i)} whose content description holds the ` +
@@ -102,6 +117,19 @@ function valueCarrier(a: DraftAction, table: ScreenTable, node: number): number 
   a.showsNoText = true;
   a.notes.push(`presence check: ${reason}, and no frame around it describes the value`);
   return node;
+}
+
+/**
+ * Whether a description holds a value as a whole phrase: between spaces, quotes, brackets or
+ * sentence punctuation, not inside a word or an identifier (`Login` is not in `Login-screen`).
+ */
+function holdsWhole(description: string, value: string): boolean {
+  for (let at = description.indexOf(value); at >= 0; at = description.indexOf(value, at + 1)) {
+    const before = description[at - 1] ?? " ";
+    const after = description[at + value.length] ?? " ";
+    if (/[\s("'“‘[<:,]/.test(before) && /[\s)"'”’\]>.,;:!?]/.test(after)) return true;
+  }
+  return false;
 }
 
 /** A node as an explain line names it: its class and resource id. */

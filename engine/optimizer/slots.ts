@@ -30,11 +30,13 @@ import {
   interpolateValues,
   isProvisioningTool,
   isRedacted,
+  MIN_SUBSTITUTION_LENGTH,
   reverseSubstitute,
+  type SubstitutionOptions,
 } from "./substitution.ts";
 import { REDACTED } from "../playback/actions.ts";
 import type { Selector, SelectorMode } from "../trail.ts";
-import { statedDeltas, statesDoubled, statesHalved, statesTotal } from "../nl_relations.ts";
+import { asksForValue, statesRelation } from "../nl_relations.ts";
 import { generalizedFormat, isFormatIntent } from "./generalize.ts";
 
 const MIN_REPEAT_LENGTH = 3; // shorter repeated literals ("1", "OK") are coincidences
@@ -114,8 +116,7 @@ function shownValue(
   const node = nodeOf(a, ctx, "node");
   if (name === undefined || !/\d/.test(name) || node?.name !== name) return undefined;
   if (node.contentDescription !== undefined && node.contentDescription !== name) return undefined;
-  const relation = statedDeltas(stepText).length > 0 || statesDoubled(stepText) ||
-    statesHalved(stepText) || statesTotal(stepText);
+  const relation = statesRelation(stepText);
   if (!relation && !isFormatIntent(stepText, name, 2)) return undefined;
   const r = retargetAssertion({ ...a, literal: name }, { mode, equals: name });
   if (!r) return undefined;
@@ -142,7 +143,11 @@ export function slotsPass(draft: Draft, ctx: PassContext): Draft {
   const captured: CapturedSlot[] = [];
   const inputs: CapturedSlot[] = [];
   const initialWrittenBy: Record<string, string> = {};
-  for (const k of Object.keys(model.initialMemory)) initialWrittenBy[k] = "config";
+  // v2: 001's length guard applies to the initial memory too (only a provisioning tool is
+  // trusted at any length); a shorter value is substituted where the step names its key
+  if (draft.level < 2) {
+    for (const k of Object.keys(model.initialMemory)) initialWrittenBy[k] = "config";
+  }
   const prompts = `${model.systemPrompt ?? ""}\n${model.prompt ?? ""}`;
 
   const warnings = [...draft.warnings];
@@ -214,8 +219,12 @@ export function slotsPass(draft: Draft, ctx: PassContext): Draft {
           }
         }
         if (!name) {
-          name = uniqueName(capturedSlotName(nodeOf(a, ctx, "node"), s.text), taken);
-          how = "the element id or the NL step";
+          const stepFirst = draft.level >= 2;
+          name = uniqueName(
+            capturedSlotName(nodeOf(a, ctx, "node"), s.text, { stepFirst, literal: v }),
+            taken,
+          );
+          how = stepFirst ? "the NL step, else the element id" : "the element id or the NL step";
         }
         taken.add(name);
         a.storeAs = name;
@@ -293,7 +302,7 @@ export function slotsPass(draft: Draft, ctx: PassContext): Draft {
           }
         }
         if (!name && draft.level >= 2) {
-          const r = interpolated(a, L, snapshot, writtenBy, mode, rejected);
+          const r = interpolated(a, L, snapshot, writtenBy, mode, rejected, s.text);
           if (r) {
             s.actions[i] = r;
             slotFree(s, i, snapshot, writtenBy, mode);
@@ -333,6 +342,7 @@ export function slotsPass(draft: Draft, ctx: PassContext): Draft {
     writtenBy: Record<string, string>,
     mode: SelectorMode,
     rejected: string[],
+    stepText: string,
   ): DraftAction | undefined {
     // Each key's value (a captured slot over memory over the snapshot), kept only when the text
     // holds it: interpolateValues looks at no other, and this runs for every assertion.
@@ -344,7 +354,12 @@ export function slotsPass(draft: Draft, ctx: PassContext): Draft {
     for (const k in snapshot) put(k, snapshot[k]!);
     for (const k in memory) if (memory[k] !== null) put(k, memory[k]!);
     for (const c of captured) put(c.name, c.value);
-    const sub = interpolateValues(L, values, { writtenBy });
+    const sub = interpolateValues(L, values, { writtenBy, ...guards(stepText) });
+    for (const x of sub.rejected) {
+      if (!sub.template && x.includes("the step does not ask for it")) {
+        a.notes.push(`not interpolated: ${x}`);
+      }
+    }
     if (!sub.template) return undefined;
     const r = retargetAssertion(a, { mode, equals: sub.template });
     if (!r) {
@@ -368,6 +383,19 @@ export function slotsPass(draft: Draft, ctx: PassContext): Draft {
       })`,
     );
     return r;
+  }
+
+  /**
+   * v2: which values may stand inside a longer text (`SubstitutionOptions.asked`): those typed
+   * or read in this run, and memory values the NL step asks for.
+   */
+  function guards(stepText: string): Pick<SubstitutionOptions, "asked"> {
+    if (draft.level < 2) return {};
+    return {
+      asked: (k) =>
+        inputs.some((c) => c.name === k) || captured.some((c) => c.name === k) ||
+        asksForValue(stepText, k),
+    };
   }
 
   /** The slot values known at an action: its memory snapshot, memory, captured slots. */
@@ -454,9 +482,23 @@ export function slotsPass(draft: Draft, ctx: PassContext): Draft {
     stepText: string,
   ): string {
     // a redacted literal is some secret: no stored value (itself redacted) is known to be it
+    // v2: 001's length guard holds for the initial memory too (only a provisioning tool is
+    // trusted at any length), except a password field: the author's own seed of the secret
     const init = isRedacted(literal) ? undefined : Object.keys(model.initialMemory).sort().find(
-      (k) => model.initialMemory[k] === literal,
+      (k) =>
+        model.initialMemory[k] === literal &&
+        (draft.level < 2 || secret || literal.length >= MIN_SUBSTITUTION_LENGTH),
     );
+    if (init === undefined && draft.level >= 2 && !secret) {
+      for (const k of Object.keys(model.initialMemory).sort()) {
+        if (model.initialMemory[k] === literal) {
+          a.notes.push(
+            `not substituted: ${k}: value shorter than ${MIN_SUBSTITUTION_LENGTH} characters ` +
+              `and not written by a provisioning tool`,
+          );
+        }
+      }
+    }
     if (init) {
       memory[init] = model.initialMemory[init]!;
       a.notes.push(
@@ -489,7 +531,11 @@ export function slotsPass(draft: Draft, ctx: PassContext): Draft {
     }
     const cleanIds = draft.level >= 2 && model.platform === "android";
     const labelFirst = draft.level >= 2 && model.platform === "ios";
-    const name = uniqueName(inputSlotName(field, stepText, { cleanIds, labelFirst }), taken);
+    const stepFirst = draft.level >= 2;
+    const name = uniqueName(
+      inputSlotName(field, stepText, { cleanIds, labelFirst, stepFirst, literal }),
+      taken,
+    );
     taken.add(name);
     memory[name] = secret ? null : literal;
     inputByValue.set(literal, name);

@@ -58,6 +58,13 @@ export function isProvisioningTool(tool: string | undefined): boolean {
 export interface SubstitutionOptions {
   /** Key → the tool that last wrote it (provisioned keys are trusted at any length). */
   writtenBy?: Readonly<Record<string, string>>;
+  /**
+   * Heuristics v2: whether a key's value may stand inside a longer text: a value typed or read
+   * in this run, or one the NL step asks for (names it, or refers to a value from earlier).
+   * {@linkcode interpolateValues} places no other memory value inside a longer text (001: exact
+   * full-field matches only, unless the step says so).
+   */
+  asked?: (key: string) => boolean;
 }
 
 /** The outcome of one substitution attempt. */
@@ -174,6 +181,15 @@ export function interpolateValues(
   const keys: string[] = [];
   const placed = new Map<string, string>();
   for (const [key, value] of entries) {
+    if (options.asked && !options.asked(key)) {
+      if (value.length >= MIN_INTERPOLATION_LENGTH) {
+        rejected.push(
+          `${key}: inside a longer text, and the step does not ask for it (exact full-field ` +
+            `matches only unless the step names the value)`,
+        );
+      }
+      continue;
+    }
     const min = provisioned(key) ? MIN_INTERPOLATION_LENGTH : MIN_SUBSTITUTION_LENGTH;
     if (value.length < min) {
       if (value.length < MIN_INTERPOLATION_LENGTH) continue; // a digit or two: coincidence
