@@ -1,6 +1,6 @@
 /**
- * `cairn record --url URL --prompt "…"`: records a person using Chromium (headed when a display
- * exists, headless otherwise) until Ctrl-C or SIGTERM, `stop` on stdin, or
+ * `cairn record --url URL --prompt "…"`: records a person using a headed Chromium (a display is
+ * required: without one it refuses, unless `--headless` for scripted use) until Ctrl-C or SIGTERM, `stop` on stdin, or
  * `POST /v1/record/:id/stop`, then writes the `recording_v1` file (mode `human`). A browser that
  * goes away (closed or killed) ends the session `interrupted`: the file is written, exit 1.
  *
@@ -44,7 +44,10 @@ export const spec: CommandSpec = {
       max: 65535,
       description: "Serve the HTTP API on 127.0.0.1:PORT while recording (0: any free port)",
     },
-    headless: { type: "boolean", description: "Headless even when DISPLAY is set" },
+    headless: {
+      type: "boolean",
+      description: "No browser window (scripted use: something else drives the page)",
+    },
     "browser-ws": {
       type: "string",
       value: "URL",
@@ -75,7 +78,15 @@ export async function run(args: ParsedArgs): Promise<number> {
   const port = num(args, "port");
   const ws = browserWsFlag(args);
   const store = openStore(args);
-  const headless = bool(args, "headless") || !Deno.env.get("DISPLAY");
+  const headless = bool(args, "headless");
+  if (!headless && !ws && !Deno.env.get("DISPLAY") && !Deno.env.get("WAYLAND_DISPLAY")) {
+    // headless, nobody could act in the browser: the recording would hold nothing
+    store.close();
+    throw new UsageError(
+      "record: no display (DISPLAY is not set) for the browser window a person records in; " +
+        "run it on a desktop, under Xvfb (xvfb-run cairn record …), or pass --headless",
+    );
+  }
   let driver: ChromeDriver | undefined;
   let server: Deno.HttpServer<Deno.NetAddr> | undefined;
   const controller = new AbortController();

@@ -44,6 +44,8 @@ const KIND_OF: Record<string, TrailActionKind | undefined> = {
   memoryGet: undefined,
   back: "back",
   wait: "wait",
+  reload: "reload",
+  switchTab: "switchTab",
 };
 
 const VALUE_KINDS = new Set<TrailActionKind>(["readText", "assertText", "assertVisible"]);

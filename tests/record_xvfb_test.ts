@@ -1,0 +1,356 @@
+/**
+ * `cairn record` as a person records: a headed Chromium on an Xvfb display, driven with real OS
+ * input (xdotool moves the mouse and presses keys; no puppeteer input), on pages served from
+ * 127.0.0.1. One Xvfb for the file; each flow is recorded, replayed as recorded, optimized and
+ * the trail replayed. Covers a click on the page's background and Enter with nothing focused
+ * (replayed: no wrong element), a page left without actions, the address bar, F5, Ctrl+T with a
+ * typed url, and switching tabs and back.
+ */
+import { assert, assertEquals } from "./assert.ts";
+import { cairn } from "./cli_run.ts";
+import type { PlaybackReport } from "../engine/playback/report.ts";
+
+const MAIN = new URL("../main.ts", import.meta.url).pathname;
+
+const STYLE = `<style>body{margin:0;font:16px sans-serif}
+.at{position:absolute}</style>`;
+/** Every page reports where the mouse is in it (the test's calibration of screen → page). */
+const MOUSE = `<script>addEventListener("mousemove", (e) => {
+  fetch("/mouse", { method: "POST", body: JSON.stringify([e.clientX, e.clientY]) });
+});</script>`;
+
+const PAGES: Record<string, string> = {
+  "/home": `<title>Home</title>${STYLE}
+<input class="at" style="left:40px;top:40px;width:300px;height:30px" id="q" aria-label="Search">
+<a class="at" style="left:40px;top:120px" id="docs" href="/docs">Docs</a>
+<button class="at" style="left:440px;top:330px;width:400px;height:140px" id="del"
+  onclick="location.href='/deleted'">Delete account</button>${MOUSE}`,
+  "/docs": `<title>Docs</title>${STYLE}
+<button class="at" style="left:40px;top:40px;width:160px;height:50px" id="like"
+  onclick="n.textContent = Number(n.textContent) + 1">Like</button>
+<p class="at" style="left:40px;top:120px" id="n">0</p>${MOUSE}`,
+  "/other": `<title>Other</title>${STYLE}
+<button class="at" style="left:40px;top:40px;width:160px;height:50px" id="ping"
+  onclick="out.textContent = 'Pong'">Ping</button>
+<p class="at" style="left:40px;top:120px" id="out"></p>${MOUSE}`,
+  "/deleted": `<title>Deleted</title><h1>Your account is deleted</h1>`,
+};
+
+interface Site {
+  base: string;
+  /** The last mouse position a page reported, and how many reports came. */
+  mouse: { x: number; y: number; n: number };
+  close: () => Promise<void>;
+}
+
+function serveSite(): Site {
+  const mouse = { x: 0, y: 0, n: 0 };
+  const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen: () => {} }, async (r) => {
+    const path = new URL(r.url).pathname;
+    if (path === "/mouse") {
+      const [x, y] = JSON.parse(await r.text()) as [number, number];
+      Object.assign(mouse, { x, y, n: mouse.n + 1 });
+      return new Response("ok");
+    }
+    const page = PAGES[path];
+    return page
+      ? new Response(`<!doctype html><html><head></head><body>${page}</body></html>`, {
+        headers: { "content-type": "text/html" },
+      })
+      : new Response("no", { status: 404 });
+  });
+  return {
+    base: `http://127.0.0.1:${server.addr.port}`,
+    mouse,
+    close: () => server.shutdown(),
+  };
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** Runs xdotool on the test's display. */
+async function xdo(display: string, ...args: string[]): Promise<void> {
+  const out = await new Deno.Command("xdotool", { args, env: { DISPLAY: display } }).output();
+  if (!out.success) throw new Error(`xdotool ${args.join(" ")}: ${new TextDecoder().decode(out.stderr)}`);
+}
+
+/** A free X display number: one no lock file names. */
+async function freeDisplay(): Promise<number> {
+  for (let n = 90 + (Deno.pid % 50); n < 300; n++) {
+    const taken = await Deno.stat(`/tmp/.X${n}-lock`).then(() => true, () => false);
+    if (!taken) return n;
+  }
+  throw new Error("no free X display");
+}
+
+/** A person at the display: the mouse and keyboard, in page coordinates once calibrated. */
+class Person {
+  #dx = 0;
+  #dy = 0;
+  constructor(readonly display: string, readonly site: Site) {}
+
+  /** Finds where the page's (0, 0) is on the screen: moves the mouse, reads what the page saw. */
+  async calibrate(): Promise<void> {
+    for (let attempt = 0; attempt < 40; attempt++) {
+      const n = this.site.mouse.n;
+      const at = 500 + (attempt % 2);
+      await xdo(this.display, "mousemove", String(at), String(at));
+      for (let i = 0; i < 10 && this.site.mouse.n === n; i++) await sleep(50);
+      if (this.site.mouse.n !== n && this.site.mouse.x > 0) {
+        this.#dx = at - this.site.mouse.x;
+        this.#dy = at - this.site.mouse.y;
+        return;
+      }
+    }
+    throw new Error("the page never saw the mouse");
+  }
+
+  async click(x: number, y: number): Promise<void> {
+    await xdo(this.display, "mousemove", String(x + this.#dx), String(y + this.#dy));
+    await sleep(80);
+    await xdo(this.display, "click", "1");
+    await sleep(900); // past a double click's window, as a person's pace
+  }
+
+  async key(...keys: string[]): Promise<void> {
+    await xdo(this.display, "key", ...keys);
+    await sleep(600);
+  }
+
+  async type(text: string): Promise<void> {
+    await xdo(this.display, "type", "--delay", "15", text);
+    await sleep(300);
+  }
+
+  /** Types a url into the address bar (Ctrl+L) and goes there. */
+  async address(url: string): Promise<void> {
+    await this.key("ctrl+l");
+    await this.type(url);
+    await this.key("Return");
+    await sleep(900);
+  }
+}
+
+interface Recorded {
+  file: string;
+  // deno-lint-ignore no-explicit-any
+  rec: any;
+  // deno-lint-ignore no-explicit-any
+  actions: any[];
+}
+
+/** Records `flow` with `cairn record` on the display; the file and its human actions. */
+async function record(
+  dir: string,
+  display: string,
+  site: Site,
+  start: string,
+  flow: (p: Person) => Promise<void>,
+): Promise<Recorded> {
+  const file = `${dir}/rec-${start.slice(1)}-${crypto.randomUUID().slice(0, 6)}.json`;
+  const child = new Deno.Command(Deno.execPath(), {
+    args: [
+      "run",
+      "-A",
+      MAIN,
+      "record",
+      "--db",
+      `${dir}/cairn.db`,
+      "--url",
+      site.base + start,
+      "--prompt",
+      "demo",
+      "--out",
+      file,
+    ],
+    env: { DISPLAY: display },
+    stdin: "piped",
+    stdout: "piped",
+    stderr: "piped",
+  }).spawn();
+  const stdout = child.stdout.pipeThrough(new TextDecoderStream()).getReader();
+  let seen = "";
+  const deadline = Date.now() + 30_000;
+  while (!seen.includes("Recording session") && Date.now() < deadline) {
+    const { value, done } = await stdout.read();
+    if (done) break;
+    seen += value;
+  }
+  const stderr = new Response(child.stderr).text();
+  try {
+    assert(seen.includes("(headed)"), `cairn record did not start headed: ${seen}`);
+    const person = new Person(display, site);
+    await sleep(500);
+    await person.calibrate();
+    await flow(person);
+    await sleep(500);
+    const w = child.stdin.getWriter();
+    await w.write(new TextEncoder().encode("stop\n"));
+    await w.close();
+  } catch (err) {
+    child.kill("SIGTERM");
+    throw err;
+  } finally {
+    const status = await child.status;
+    while (true) {
+      const { value, done } = await stdout.read();
+      if (done) break;
+      seen += value;
+    }
+    const err = await stderr;
+    if (!status.success) throw new Error(`cairn record exited ${status.code}: ${seen}\n${err}`);
+    assert(!err.includes("problem"), err);
+  }
+  const rec = JSON.parse(await Deno.readTextFile(file));
+  // deno-lint-ignore no-explicit-any
+  const actions = rec.timeline.filter((e: any) => e.kind === "human_action");
+  return { file, rec, actions };
+}
+
+/** Replays a file headless: per action its type, status and selector level or error. */
+async function replay(file: string, db: string): Promise<string[][]> {
+  const run = await cairn(["replay", file, "--db", db, "--json"]);
+  const report = JSON.parse(run.stdout || "null") as PlaybackReport | null;
+  assert(report !== null, run.stderr);
+  return report.results.map((r) => [
+    r.action,
+    r.status,
+    r.page_url?.replace(/^http:\/\/127\.0\.0\.1:\d+/, "") ?? "",
+    r.error ?? "",
+  ]);
+}
+
+/** Optimizes a recording into a trail and replays it; the results of the replay. */
+async function optimizedReplay(file: string, db: string): Promise<{ yaml: string; results: string[][] }> {
+  const out = file.replace(/\.json$/, ".trail.yaml");
+  const opt = await cairn(["optimize", file, "--out", out, "--db", db]);
+  assertEquals(opt.code, 0, opt.stderr);
+  return { yaml: await Deno.readTextFile(out), results: await replay(out, db) };
+}
+
+function allOk(results: string[][], what: string): void {
+  const bad = results.filter((r) => r[1] !== "ok");
+  assertEquals(bad, [], `${what}: ${JSON.stringify(results)}`);
+}
+
+Deno.test({
+  name: "cairn record under Xvfb with real mouse and keyboard input: background click, Enter on the body, address bar, F5, Ctrl+T, tab switches; each replays and its trail replays",
+  sanitizeOps: false,
+  sanitizeResources: false,
+  fn: async (t) => {
+    const n = await freeDisplay();
+    const display = `:${n}`;
+    const xvfb = new Deno.Command("Xvfb", {
+      args: [display, "-screen", "0", "1280x1024x24", "-nolisten", "tcp"],
+      stdout: "null",
+      stderr: "null",
+    }).spawn();
+    const site = serveSite();
+    const dir = await Deno.makeTempDir({ prefix: "cairn-xvfb-" });
+    const db = `${dir}/cairn.db`;
+    try {
+      for (let i = 0; i < 50; i++) {
+        if (await Deno.stat(`/tmp/.X11-unix/X${n}`).then(() => true, () => false)) break;
+        await sleep(100);
+      }
+
+      await t.step("a click on the background and Enter with nothing focused", async () => {
+        const r = await record(dir, display, site, "/home", async (p) => {
+          await p.click(640, 620); // empty space below the content
+          await p.key("Return"); // nothing focused
+          await p.click(60, 128); // the Docs link
+          await p.click(100, 60); // Like
+        });
+        const kinds = r.actions.map((a) => a.step.action_type);
+        assertEquals(kinds, ["click", "key_press", "click", "click"]);
+        const [bg, enter] = r.actions;
+        // the page's background: where it is, never a name or text from what the page shows
+        assertEquals(bg.step.target.name ?? null, null);
+        assertEquals(Object.keys(bg.step.target.selectors ?? {}).sort(), ["cssPath", "tag"]);
+        // Enter on the body: a key of the page, no element of its own
+        assertEquals([enter.step.value, enter.step.target?.selectors ?? null], ["Enter", null]);
+        const played = await replay(r.file, db);
+        allOk(played, "the recording");
+        assert(!played.some((x) => (x[2] ?? "").includes("deleted")), JSON.stringify(played));
+        const trail = await optimizedReplay(r.file, db);
+        assert(!trail.yaml.includes("Delete account"), trail.yaml);
+        allOk(trail.results, "its trail");
+        assertEquals(trail.results.at(-1)![2], "/docs");
+      });
+
+      await t.step("a page left without actions, the address bar and F5", async () => {
+        const r = await record(dir, display, site, "/home", async (p) => {
+          await sleep(800); // the start page: looked at, left without an action
+          await p.address(`${site.base}/docs`);
+          await p.calibrate();
+          await p.click(100, 60);
+          await p.key("F5");
+          await sleep(800);
+          await p.click(100, 60);
+        });
+        const kinds = r.actions.map((a) => `${a.step.action_type} ${a.step.value ?? ""}`.trim());
+        assertEquals(kinds, [
+          `navigate ${site.base}/docs`,
+          "click",
+          `reload ${site.base}/docs`,
+          "click",
+        ]);
+        // a snapshot of every page shown, the one left without an action included
+        const shots = r.rec.timeline.filter((e: { kind: string }) => e.kind === "ax_snapshot");
+        assert(
+          shots.some((s: { url?: string }) => s.url === `${site.base}/home`),
+          "no snapshot of the start page",
+        );
+        allOk(await replay(r.file, db), "the recording");
+        const trail = await optimizedReplay(r.file, db);
+        assert(trail.yaml.includes("reload"), trail.yaml);
+        allOk(trail.results, "its trail");
+      });
+
+      await t.step("Ctrl+T with a typed url, then switching tabs and back", async () => {
+        const r = await record(dir, display, site, "/docs", async (p) => {
+          await p.click(100, 60); // Like in the first tab
+          await p.key("ctrl+t");
+          await sleep(800);
+          await p.address(`${site.base}/other`);
+          await p.calibrate();
+          await p.click(100, 60); // Ping in the new tab
+          await p.key("ctrl+1");
+          await p.click(100, 60); // Like again, back in the first tab
+          await p.key("ctrl+2");
+          await p.click(100, 60); // Ping again
+        });
+        const kinds = r.actions.map((a) =>
+          `${a.step.action_type}${a.step.new_tab ? " new" : ""} ${
+            (a.step.value ?? "").replace(site.base, "")
+          }`.trim()
+        );
+        assertEquals(kinds, [
+          "click",
+          "switch_tab new",
+          "navigate /other",
+          "click",
+          "switch_tab /docs",
+          "click",
+          "switch_tab /other",
+          "click",
+        ]);
+        // the browser's own new-tab page: a navigation, never a snapshot or an action
+        assert(!JSON.stringify(r.actions).includes("chrome://"), JSON.stringify(r.actions));
+        const shots = r.rec.timeline.filter((e: { kind: string }) => e.kind === "ax_snapshot");
+        assert(!shots.some((s: { url?: string }) => s.url?.startsWith("chrome:")));
+        const played = await replay(r.file, db);
+        allOk(played, "the recording");
+        assertEquals(played.map((x) => x[2]).filter((u) => u).at(-1), "/other");
+        const trail = await optimizedReplay(r.file, db);
+        assert(trail.yaml.includes("switchTab"), trail.yaml);
+        allOk(trail.results, "its trail");
+      });
+    } finally {
+      await site.close();
+      xvfb.kill("SIGTERM");
+      await xvfb.status;
+      await Deno.remove(dir, { recursive: true }).catch(() => {});
+    }
+  },
+});
