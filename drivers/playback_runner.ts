@@ -1148,7 +1148,10 @@ class Run {
     }
     this.#lastUrl = nav.finalUrl;
     if (nav.waitedFor === "timeout") {
-      throw new ActionFailure("navigation_timeout", `${nav.requestedUrl} did not reload within 5 s`);
+      throw new ActionFailure(
+        "navigation_timeout",
+        `${nav.requestedUrl} did not reload within 5 s`,
+      );
     }
     return { status: "ok", selectorUsed: "reload", pageUrl: nav.finalUrl };
   }

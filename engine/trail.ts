@@ -243,6 +243,7 @@ const ACTION_FIELD_ORDER = [
   "equals",
   "matches",
   "repeat",
+  "newTab",
 ] as const;
 const CONFIG_ORDER = [
   "id",
@@ -268,6 +269,7 @@ const SCALAR_SELECTOR_KINDS = new Set<TrailActionKind>([
 const SCALAR_FIELD: Partial<Record<TrailActionKind, keyof TrailAction>> = {
   inputText: "text",
   navigate: "url",
+  switchTab: "url",
   keyPress: "key",
   scroll: "direction",
   swipe: "direction",

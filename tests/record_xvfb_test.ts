@@ -71,7 +71,9 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 /** Runs xdotool on the test's display. */
 async function xdo(display: string, ...args: string[]): Promise<void> {
   const out = await new Deno.Command("xdotool", { args, env: { DISPLAY: display } }).output();
-  if (!out.success) throw new Error(`xdotool ${args.join(" ")}: ${new TextDecoder().decode(out.stderr)}`);
+  if (!out.success) {
+    throw new Error(`xdotool ${args.join(" ")}: ${new TextDecoder().decode(out.stderr)}`);
+  }
 }
 
 /** A free X display number: one no lock file names. */
@@ -177,6 +179,7 @@ async function record(
     seen += value;
   }
   const stderr = new Response(child.stderr).text();
+  let failure: unknown;
   try {
     assert(seen.includes("(headed)"), `cairn record did not start headed: ${seen}`);
     const person = new Person(display, site);
@@ -188,19 +191,19 @@ async function record(
     await w.write(new TextEncoder().encode("stop\n"));
     await w.close();
   } catch (err) {
+    failure = err;
     child.kill("SIGTERM");
-    throw err;
-  } finally {
-    const status = await child.status;
-    while (true) {
-      const { value, done } = await stdout.read();
-      if (done) break;
-      seen += value;
-    }
-    const err = await stderr;
-    if (!status.success) throw new Error(`cairn record exited ${status.code}: ${seen}\n${err}`);
-    assert(!err.includes("problem"), err);
   }
+  const status = await child.status;
+  for (let i = 0; i < 1000; i++) {
+    const { value, done } = await stdout.read();
+    if (done) break;
+    seen += value;
+  }
+  const err = await stderr;
+  if (failure) throw failure;
+  if (!status.success) throw new Error(`cairn record exited ${status.code}: ${seen}\n${err}`);
+  assert(!err.includes("problem"), err);
   const rec = JSON.parse(await Deno.readTextFile(file));
   // deno-lint-ignore no-explicit-any
   const actions = rec.timeline.filter((e: any) => e.kind === "human_action");
@@ -221,7 +224,10 @@ async function replay(file: string, db: string): Promise<string[][]> {
 }
 
 /** Optimizes a recording into a trail and replays it; the results of the replay. */
-async function optimizedReplay(file: string, db: string): Promise<{ yaml: string; results: string[][] }> {
+async function optimizedReplay(
+  file: string,
+  db: string,
+): Promise<{ yaml: string; results: string[][] }> {
   const out = file.replace(/\.json$/, ".trail.yaml");
   const opt = await cairn(["optimize", file, "--out", out, "--db", db]);
   assertEquals(opt.code, 0, opt.stderr);
@@ -234,7 +240,8 @@ function allOk(results: string[][], what: string): void {
 }
 
 Deno.test({
-  name: "cairn record under Xvfb with real mouse and keyboard input: background click, Enter on the body, address bar, F5, Ctrl+T, tab switches; each replays and its trail replays",
+  name:
+    "cairn record under Xvfb with real mouse and keyboard input: background click, Enter on the body, address bar, F5, Ctrl+T, tab switches; each replays and its trail replays",
   sanitizeOps: false,
   sanitizeResources: false,
   fn: async (t) => {
@@ -258,12 +265,20 @@ Deno.test({
         const r = await record(dir, display, site, "/home", async (p) => {
           await p.click(640, 620); // empty space below the content
           await p.key("Return"); // nothing focused
+          await p.click(190, 55); // the search field
+          await p.type("cats");
+          await sleep(700);
+          await p.key("Tab"); // commits the value: its time is the Tab's, its start the "c"'s
           await p.click(60, 128); // the Docs link
           await p.click(100, 60); // Like
         });
         const kinds = r.actions.map((a) => a.step.action_type);
-        assertEquals(kinds, ["click", "key_press", "click", "click"]);
-        const [bg, enter] = r.actions;
+        assertEquals(kinds, ["click", "key_press", "click", "type", "key_press", "click", "click"]);
+        const [bg, enter, , typed] = r.actions;
+        // the value: committed at the Tab, begun at its first keystroke (a second before)
+        assertEquals(typed.step.value, "cats");
+        const began = Date.parse(typed.started_at);
+        assert(Date.parse(typed.t) - began >= 700, `${typed.started_at} → ${typed.t}`);
         // the page's background: where it is, never a name or text from what the page shows
         assertEquals(bg.step.target.name ?? null, null);
         assertEquals(Object.keys(bg.step.target.selectors ?? {}).sort(), ["cssPath", "tag"]);

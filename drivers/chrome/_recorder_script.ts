@@ -109,9 +109,11 @@ export function recorderScript(binding: string): void {
   const w = window as unknown as Record<string, unknown>;
   if (w.__cairnRecorder) return;
   // the browser's own pages (a new tab's, settings, DevTools) are never recorded from inside
-  if (/^(chrome|chrome-untrusted|chrome-search|chrome-extension|devtools|edge):$/.test(
-    location.protocol,
-  )) return;
+  if (
+    /^(chrome|chrome-untrusted|chrome-search|chrome-extension|devtools|edge):$/.test(
+      location.protocol,
+    )
+  ) return;
   w.__cairnRecorder = true;
   const now = () => Math.round(performance.timeOrigin + performance.now());
   const send = (msg: Record<string, unknown>) => {

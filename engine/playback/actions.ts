@@ -318,8 +318,7 @@ export function describeAction(
   if (action.type === "navigate") what = action.url ?? "";
   else if (action.type === "switch_tab") {
     what = action.newTab ? `new tab${action.url ? ` ${action.url}` : ""}` : action.url ?? "";
-  }
-  else if (action.type === "key_press") what = action.key ?? "";
+  } else if (action.type === "key_press") what = action.key ?? "";
   else if (action.type === "scroll" && action.scrollTo) {
     what = `${action.scrollTo.x},${action.scrollTo.y}`;
   } else if (t && platform !== "web") {
