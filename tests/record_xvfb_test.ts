@@ -9,206 +9,26 @@
 import { assert, assertEquals } from "./assert.ts";
 import { cairn } from "./cli_run.ts";
 import type { PlaybackReport } from "../engine/playback/report.ts";
-
-const MAIN = new URL("../main.ts", import.meta.url).pathname;
+import { record, serveSite, sleep, startXvfb } from "./xvfb_person.ts";
 
 const STYLE = `<style>body{margin:0;font:16px sans-serif}
 .at{position:absolute}</style>`;
-/** Every page reports where the mouse is in it (the test's calibration of screen → page). */
-const MOUSE = `<script>addEventListener("mousemove", (e) => {
-  fetch("/mouse", { method: "POST", body: JSON.stringify([e.clientX, e.clientY]) });
-});</script>`;
-
 const PAGES: Record<string, string> = {
   "/home": `<title>Home</title>${STYLE}
 <input class="at" style="left:40px;top:40px;width:300px;height:30px" id="q" aria-label="Search">
 <a class="at" style="left:40px;top:120px" id="docs" href="/docs">Docs</a>
 <button class="at" style="left:440px;top:330px;width:400px;height:140px" id="del"
-  onclick="location.href='/deleted'">Delete account</button>${MOUSE}`,
+  onclick="location.href='/deleted'">Delete account</button>`,
   "/docs": `<title>Docs</title>${STYLE}
 <button class="at" style="left:40px;top:40px;width:160px;height:50px" id="like"
   onclick="n.textContent = Number(n.textContent) + 1">Like</button>
-<p class="at" style="left:40px;top:120px" id="n">0</p>${MOUSE}`,
+<p class="at" style="left:40px;top:120px" id="n">0</p>`,
   "/other": `<title>Other</title>${STYLE}
 <button class="at" style="left:40px;top:40px;width:160px;height:50px" id="ping"
   onclick="out.textContent = 'Pong'">Ping</button>
-<p class="at" style="left:40px;top:120px" id="out"></p>${MOUSE}`,
+<p class="at" style="left:40px;top:120px" id="out"></p>`,
   "/deleted": `<title>Deleted</title><h1>Your account is deleted</h1>`,
 };
-
-interface Site {
-  base: string;
-  /** The last mouse position a page reported, and how many reports came. */
-  mouse: { x: number; y: number; n: number };
-  close: () => Promise<void>;
-}
-
-function serveSite(): Site {
-  const mouse = { x: 0, y: 0, n: 0 };
-  const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen: () => {} }, async (r) => {
-    const path = new URL(r.url).pathname;
-    if (path === "/mouse") {
-      const [x, y] = JSON.parse(await r.text()) as [number, number];
-      Object.assign(mouse, { x, y, n: mouse.n + 1 });
-      return new Response("ok");
-    }
-    const page = PAGES[path];
-    return page
-      ? new Response(`<!doctype html><html><head></head><body>${page}</body></html>`, {
-        headers: { "content-type": "text/html" },
-      })
-      : new Response("no", { status: 404 });
-  });
-  return {
-    base: `http://127.0.0.1:${server.addr.port}`,
-    mouse,
-    close: () => server.shutdown(),
-  };
-}
-
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-/** Runs xdotool on the test's display. */
-async function xdo(display: string, ...args: string[]): Promise<void> {
-  const out = await new Deno.Command("xdotool", { args, env: { DISPLAY: display } }).output();
-  if (!out.success) {
-    throw new Error(`xdotool ${args.join(" ")}: ${new TextDecoder().decode(out.stderr)}`);
-  }
-}
-
-/** A free X display number: one no lock file names. */
-async function freeDisplay(): Promise<number> {
-  for (let n = 90 + (Deno.pid % 50); n < 300; n++) {
-    const taken = await Deno.stat(`/tmp/.X${n}-lock`).then(() => true, () => false);
-    if (!taken) return n;
-  }
-  throw new Error("no free X display");
-}
-
-/** A person at the display: the mouse and keyboard, in page coordinates once calibrated. */
-class Person {
-  #dx = 0;
-  #dy = 0;
-  constructor(readonly display: string, readonly site: Site) {}
-
-  /** Finds where the page's (0, 0) is on the screen: moves the mouse, reads what the page saw. */
-  async calibrate(): Promise<void> {
-    for (let attempt = 0; attempt < 40; attempt++) {
-      const n = this.site.mouse.n;
-      const at = 500 + (attempt % 2);
-      await xdo(this.display, "mousemove", String(at), String(at));
-      for (let i = 0; i < 10 && this.site.mouse.n === n; i++) await sleep(50);
-      if (this.site.mouse.n !== n && this.site.mouse.x > 0) {
-        this.#dx = at - this.site.mouse.x;
-        this.#dy = at - this.site.mouse.y;
-        return;
-      }
-    }
-    throw new Error("the page never saw the mouse");
-  }
-
-  async click(x: number, y: number): Promise<void> {
-    await xdo(this.display, "mousemove", String(x + this.#dx), String(y + this.#dy));
-    await sleep(80);
-    await xdo(this.display, "click", "1");
-    await sleep(900); // past a double click's window, as a person's pace
-  }
-
-  async key(...keys: string[]): Promise<void> {
-    await xdo(this.display, "key", ...keys);
-    await sleep(600);
-  }
-
-  async type(text: string): Promise<void> {
-    await xdo(this.display, "type", "--delay", "15", text);
-    await sleep(300);
-  }
-
-  /** Types a url into the address bar (Ctrl+L) and goes there. */
-  async address(url: string): Promise<void> {
-    await this.key("ctrl+l");
-    await this.type(url);
-    await this.key("Return");
-    await sleep(900);
-  }
-}
-
-interface Recorded {
-  file: string;
-  // deno-lint-ignore no-explicit-any
-  rec: any;
-  // deno-lint-ignore no-explicit-any
-  actions: any[];
-}
-
-/** Records `flow` with `cairn record` on the display; the file and its human actions. */
-async function record(
-  dir: string,
-  display: string,
-  site: Site,
-  start: string,
-  flow: (p: Person) => Promise<void>,
-): Promise<Recorded> {
-  const file = `${dir}/rec-${start.slice(1)}-${crypto.randomUUID().slice(0, 6)}.json`;
-  const child = new Deno.Command(Deno.execPath(), {
-    args: [
-      "run",
-      "-A",
-      MAIN,
-      "record",
-      "--db",
-      `${dir}/cairn.db`,
-      "--url",
-      site.base + start,
-      "--prompt",
-      "demo",
-      "--out",
-      file,
-    ],
-    env: { DISPLAY: display },
-    stdin: "piped",
-    stdout: "piped",
-    stderr: "piped",
-  }).spawn();
-  const stdout = child.stdout.pipeThrough(new TextDecoderStream()).getReader();
-  let seen = "";
-  const deadline = Date.now() + 30_000;
-  while (!seen.includes("Recording session") && Date.now() < deadline) {
-    const { value, done } = await stdout.read();
-    if (done) break;
-    seen += value;
-  }
-  const stderr = new Response(child.stderr).text();
-  let failure: unknown;
-  try {
-    assert(seen.includes("(headed)"), `cairn record did not start headed: ${seen}`);
-    const person = new Person(display, site);
-    await sleep(500);
-    await person.calibrate();
-    await flow(person);
-    await sleep(500);
-    const w = child.stdin.getWriter();
-    await w.write(new TextEncoder().encode("stop\n"));
-    await w.close();
-  } catch (err) {
-    failure = err;
-    child.kill("SIGTERM");
-  }
-  const status = await child.status;
-  for (let i = 0; i < 1000; i++) {
-    const { value, done } = await stdout.read();
-    if (done) break;
-    seen += value;
-  }
-  const err = await stderr;
-  if (failure) throw failure;
-  if (!status.success) throw new Error(`cairn record exited ${status.code}: ${seen}\n${err}`);
-  assert(!err.includes("problem"), err);
-  const rec = JSON.parse(await Deno.readTextFile(file));
-  // deno-lint-ignore no-explicit-any
-  const actions = rec.timeline.filter((e: any) => e.kind === "human_action");
-  return { file, rec, actions };
-}
 
 /** Replays a file headless: per action its type, status and selector level or error. */
 async function replay(file: string, db: string): Promise<string[][]> {
@@ -245,22 +65,12 @@ Deno.test({
   sanitizeOps: false,
   sanitizeResources: false,
   fn: async (t) => {
-    const n = await freeDisplay();
-    const display = `:${n}`;
-    const xvfb = new Deno.Command("Xvfb", {
-      args: [display, "-screen", "0", "1280x1024x24", "-nolisten", "tcp"],
-      stdout: "null",
-      stderr: "null",
-    }).spawn();
-    const site = serveSite();
+    const x = await startXvfb();
+    const display = x.name;
+    const site = serveSite(PAGES);
     const dir = await Deno.makeTempDir({ prefix: "cairn-xvfb-" });
     const db = `${dir}/cairn.db`;
     try {
-      for (let i = 0; i < 50; i++) {
-        if (await Deno.stat(`/tmp/.X11-unix/X${n}`).then(() => true, () => false)) break;
-        await sleep(100);
-      }
-
       await t.step("a click on the background and Enter with nothing focused", async () => {
         const r = await record(dir, display, site, "/home", async (p) => {
           await p.click(640, 620); // empty space below the content
@@ -363,8 +173,7 @@ Deno.test({
       });
     } finally {
       await site.close();
-      xvfb.kill("SIGTERM");
-      await xvfb.status;
+      await x.close();
       await Deno.remove(dir, { recursive: true }).catch(() => {});
     }
   },

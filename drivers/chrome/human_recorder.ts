@@ -316,7 +316,9 @@ export class HumanRecorder {
     this.#stopped = true;
     clearTimeout(this.#heldTimer);
     for (const s of this.#pages.values()) await s.capturing;
-    const page = this.#driver.page;
+    // the tab the person is in (the driver's active tab is the newest one it followed)
+    const page = [...this.#pages].find(([p, s]) => s.tab === this.#currentTab && !p.isClosed())
+      ?.[0] ?? this.#driver.page;
     const state = this.#pages.get(page);
     const events: NewEvent[] = [];
     if (state && !page.isClosed()) {

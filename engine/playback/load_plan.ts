@@ -139,7 +139,8 @@ const ORIGIN_PART = /^[a-z][a-z\d+.-]*:\/\/[^/?#]*/i;
 export function rebasePlan(plan: PlaybackPlan, base: string): PlaybackPlan {
   const origin = new URL(base);
   const actions = plan.actions.map((a) => {
-    if (a.type !== "navigate" || !a.url || a.url.includes("{{")) return a;
+    const tab = a.type === "switch_tab"; // the url a tab shows is re-pointed as a navigate's
+    if ((a.type !== "navigate" && !tab) || !a.url || a.url.includes("{{")) return a;
     return { ...a, url: rebaseUrl(a.url, origin) };
   });
   if (actions[0]?.type !== "navigate") {
