@@ -23,6 +23,11 @@
  * while only the page itself changed (a timer, the network: neither count moved) is `changing`;
  * any other is older, and said to be.
  *
+ * The page itself (`html`, `body`: a click on the background, a key with nothing focused) is
+ * reported with `root` and no selector built from the text it shows; a committed value carries
+ * when its first keystroke came (`startedAt`); a tab turning visible reports `visible` (a tab
+ * switch). It does not install in the browser's own pages (`chrome://`, `devtools://`).
+ *
  * Self-contained: puppeteer serialises the function's source.
  *
  * @module

@@ -30,7 +30,15 @@
  * selectors name (point: the container's centre).
  *
  * It follows reloads and same-tab navigations (the script is installed on every new document)
- * and new tabs (popups, `target=_blank`). The browser's Back and Forward (a new document, one
+ * and new tabs (popups, `target=_blank`, Ctrl+T). What the browser does for the person, not the
+ * page, is an action too: a document no page asked for (no `Page.frameRequestedNavigation` came
+ * before it: the address bar, a bookmark) is a `navigate` to its url, F5 a `reload`; a tab the
+ * person opens (its first page the browser's own, `chrome://new-tab-page/`) a `switchTab` with
+ * `toolParams.newTab`, and a tab brought back to the front (its page turns visible) or acted in
+ * after another a `switchTab` to its url, with its title as `target.name`. The browser's own
+ * pages are never listened to nor captured: they are navigations only. Every document loaded gets
+ * its snapshot stored, one left without an action too. A click on the page's background and a
+ * key with nothing focused have no role or name (the page's `cssPath` only, or no target at all). The browser's Back and Forward (a new document, one
  * shown again from the back/forward cache, or a same-document history entry) are a `navigate`
  * action to the url shown (`toolName` `back` or `forward` when the page can tell), followed by a
  * `NavigationOccurred` (reason `back` for Back): replay opens that url; a traversal the page's own
@@ -795,6 +803,8 @@ export class HumanRecorder {
 
   /** Snapshots a page (redacted), with the document and the counts before and after it. */
   async #capture(page: Page, state: PageState): Promise<Captured> {
+    // the browser's own pages (a new tab's) are never captured: only a navigation says of them
+    if (isInternalUrl(page.url())) throw new Error(`${page.url()} is the browser's own page`);
     state.cdp ??= page.createCDPSession();
     const cdp = await state.cdp;
     const mark = async () => {
