@@ -80,6 +80,7 @@ Deno.test({
           await sleep(700);
           await p.key("Tab"); // commits the value: its time is the Tab's, its start the "c"'s
           await p.click(60, 128); // the Docs link
+          await p.waitTitle("Docs");
           await p.click(100, 60); // Like
         });
         const kinds = r.actions.map((a) => a.step.action_type);
@@ -107,6 +108,7 @@ Deno.test({
         const r = await record(dir, display, site, "/home", async (p) => {
           await sleep(800); // the start page: looked at, left without an action
           await p.address(`${site.base}/docs`);
+          await p.waitTitle("Docs");
           await p.calibrate();
           await p.click(100, 60);
           await p.key("F5");
@@ -136,13 +138,16 @@ Deno.test({
         const r = await record(dir, display, site, "/docs", async (p) => {
           await p.click(100, 60); // Like in the first tab
           await p.key("ctrl+t");
-          await sleep(800);
+          await p.waitTitle("New Tab");
           await p.address(`${site.base}/other`);
+          await p.waitTitle("Other");
           await p.calibrate();
           await p.click(100, 60); // Ping in the new tab
           await p.key("ctrl+1");
+          await p.waitTitle("Docs");
           await p.click(100, 60); // Like again, back in the first tab
           await p.key("ctrl+2");
+          await p.waitTitle("Other");
           await p.click(100, 60); // Ping again
         });
         const kinds = r.actions.map((a) =>

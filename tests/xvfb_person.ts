@@ -140,6 +140,24 @@ export class Person {
     await sleep(300);
   }
 
+  /**
+   * Waits (at most 10 s) until the browser window's title — the front tab's — starts with
+   * `title`, as a person looks before acting: on a loaded machine a new tab or a page comes late.
+   */
+  async waitTitle(title: string): Promise<void> {
+    for (let i = 0; i < 100; i++) {
+      const out = await new Deno.Command("xdotool", {
+        args: ["search", "--name", `^${title.replace(/[^\w ]/g, ".")}`],
+        env: { DISPLAY: this.display },
+        stdout: "null",
+        stderr: "null",
+      }).output();
+      if (out.success) return;
+      await sleep(100);
+    }
+    throw new Error(`the browser never showed "${title}"`);
+  }
+
   /** Types a url into the address bar (Ctrl+L) and goes there. */
   async address(url: string): Promise<void> {
     await this.key("ctrl+l");
