@@ -165,6 +165,13 @@ Deno.test({
           "switch_tab /other",
           "click",
         ]);
+        // back in the first tab: its screen before was captured before the switch, and says so
+        assert(
+          String(r.actions[5].notes).includes("captured earlier"),
+          JSON.stringify(r.actions[5]),
+        );
+        // the tab gone back to: its url and title
+        assertEquals(r.actions[4].step.target?.name, "Docs");
         // the browser's own new-tab page: a navigation, never a snapshot or an action
         assert(!JSON.stringify(r.actions).includes("chrome://"), JSON.stringify(r.actions));
         const shots = r.rec.timeline.filter((e: { kind: string }) => e.kind === "ax_snapshot");

@@ -15,7 +15,7 @@
  */
 import { ChromeDriver } from "../../drivers/chrome/chrome_driver.ts";
 import { recordingFileName } from "../../engine/formats/recording_v1.ts";
-import { record, serveSite, type Site, sleep, startXvfb } from "../../tests/xvfb_person.ts";
+import { record, serveSite, type Site, startXvfb } from "../../tests/xvfb_person.ts";
 
 const HERE = new URL(".", import.meta.url).pathname;
 const MAIN = new URL("../../main.ts", import.meta.url).pathname;
@@ -66,16 +66,18 @@ if (import.meta.main) {
       await p.click(at.password!.x, at.password!.y);
       await p.type("hunter2-example");
       await p.key("Return"); // signs in
-      await sleep(500);
+      await p.waitTitle("Notes");
       await p.click(at.note!.x, at.note!.y);
       await p.type("Buy milk");
       await p.click(at.add!.x, at.add!.y);
       await p.key("ctrl+t");
-      await sleep(800);
+      await p.waitTitle("New Tab");
       await p.address(`${site.base}/help.html`);
+      await p.waitTitle("Help");
       await p.calibrate();
       await p.click(at.ok!.x, at.ok!.y);
       await p.key("ctrl+1");
+      await p.waitTitle("Notes");
       await p.click(at.signout!.x, at.signout!.y);
     }, { prompt: "Sign in, add the note Buy milk, read the help, sign out" });
     const name = recordingFileName(r.rec);
