@@ -56,6 +56,10 @@ export const spec: CommandSpec = {
     ...DB_FLAGS,
   },
   details: `
+A person records in a browser window: without a display (DISPLAY) record refuses; over SSH
+run it under Xvfb (xvfb-run -a cairn record …) or with ssh -X; --headless is for scripts.
+Recorded: clicks, values, keys, selects, checks, scrolls, Back/Forward, a url typed in the
+address bar (navigate), F5 (reload), Ctrl+T and tab switches (switch_tab), a snapshot per page.
 Stop with Ctrl-C (or SIGTERM), by typing stop and Enter, or with POST /v1/record/<id>/stop
 (--port). Closing the browser ends the session as interrupted: the file is written, exit 1.
 Password fields, data-sensitive fields and autocomplete cc-*/current-password fields are stored
