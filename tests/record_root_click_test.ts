@@ -182,3 +182,38 @@ trail:
   }
   assert(refused.includes("switchTab.url: required"), refused);
 });
+
+Deno.test("cairn optimize of an older recording's Enter with nothing focused (credited to the element in the page's middle) writes a key of the page", async () => {
+  const example = `${new URL("../examples/human_record/", import.meta.url).pathname}`;
+  const name = [...Deno.readDirSync(example)].find((f) => f.name.startsWith("vw-ax-human-"))!;
+  const rec = JSON.parse(await Deno.readTextFile(example + name.name));
+  // the Enter as the older recorder stored it: the body's cssPath, the role and name of the
+  // element at the page's middle, that point
+  const enter = rec.timeline.find((e: { step?: { action_type: string } }) =>
+    e.step?.action_type === "key_press"
+  );
+  enter.step.target = {
+    role: "textbox",
+    name: "Password",
+    selectors: { role: "textbox", name: "Password", cssPath: "html > body" },
+  };
+  const dir = await Deno.makeTempDir({ prefix: "cairn-page-key-" });
+  try {
+    await Deno.writeTextFile(`${dir}/rec.json`, JSON.stringify(rec));
+    const run = await cairn([
+      "optimize",
+      `${dir}/rec.json`,
+      "--out",
+      `${dir}/t.yaml`,
+      "--db",
+      `${dir}/c.db`,
+    ]);
+    assertEquals(run.code, 0, run.stderr);
+    const yaml = await Deno.readTextFile(`${dir}/t.yaml`);
+    const trail = parseTrail(yaml);
+    const keys = trail.trail.flatMap((s) => s.recording ?? []).filter((a) => a.kind === "keyPress");
+    assertEquals(keys, [{ kind: "keyPress", key: "Enter" }], yaml);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
