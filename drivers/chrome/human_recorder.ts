@@ -349,6 +349,10 @@ export class HumanRecorder {
   async #attach(page: Page): Promise<void> {
     if (this.#pages.has(page)) return;
     const tab = this.#driver.tabIdOf(page) ?? `tab-${this.#pages.size + 1}`;
+    const opened = page !== this.#driver.page || this.#pages.size > 0;
+    // a tab no page opened (Ctrl+T: the browser's new-tab page, or a blank one before it
+    // commits) is the person's; a popup, even `noopener`, has an opener
+    const byPerson = opened && (isInternalUrl(page.url()) || !page.target().opener());
     // the first document is the one the recorder opens, or a new tab's: not a load of its own
     const state: PageState = {
       tab,
@@ -358,12 +362,15 @@ export class HumanRecorder {
       loads: -1,
       scriptedAt: -Infinity,
       requestedAt: -Infinity,
-      internal: isInternalUrl(page.url()),
+      internal: byPerson,
     };
-    // a new tab's own page (Ctrl+T): the first real page loaded in it is the person's
+    // a tab the person opened: the first real page loaded in it is the person's
     if (state.internal) state.loads = 0;
     this.#pages.set(page, state);
-    const opened = page !== this.#driver.page || this.#pages.size > 1;
+    // the person opened a tab (Ctrl+T): a switch to a new tab, queued before anything the tab
+    // reports; its page is the browser's own, recorded as a navigation only (the next real page
+    // stands for it)
+    const opening = byPerson ? this.#enqueue(() => this.#openedByPerson(page, tab)) : undefined;
     // A raw CDP binding: Chromium itself defines it in every document of the tab, including
     // those created later, so no navigation can outrun it.
     state.cdp = page.createCDPSession();
@@ -395,26 +402,10 @@ export class HumanRecorder {
     const install = () => page.evaluate(recorderScript, BINDING).catch(() => {});
     page.on("domcontentloaded", install);
     await install();
-    if (opened) {
+    if (opened && !byPerson) {
       const url = page.url();
       await this.#enqueue(async () => {
         this.#currentTab = tab;
-        if (state.internal) {
-          // the person opened a tab (Ctrl+T): a switch to a new tab; its page is the browser's
-          // own, recorded as a navigation only (the next real page stands for it)
-          this.#actions++;
-          const actionId = crypto.randomUUID();
-          await this.#append([{
-            type: "ActionPerformed",
-            data: {
-              actionId,
-              kind: "switchTab",
-              toolParams: { newTab: true },
-              source: "human",
-              tabId: tab,
-            },
-          }, { type: "ActionCompleted", data: { actionId, ok: true, durationMs: 0 } }]);
-        }
         await this.#append([{
           type: "NavigationOccurred",
           data: { url, reason: "new_tab", tabId: tab },
@@ -422,6 +413,29 @@ export class HumanRecorder {
       });
       state.lastUrl = url;
     }
+    await opening;
+  }
+
+  /** A tab the person opened: a `switchTab` to a new tab, and its navigation. */
+  async #openedByPerson(page: Page, tab: string): Promise<void> {
+    await this.#releaseHeld(); // a click held for a double click came before the new tab
+    this.#currentTab = tab;
+    this.#actions++;
+    const actionId = crypto.randomUUID();
+    await this.#append([
+      {
+        type: "ActionPerformed",
+        data: {
+          actionId,
+          kind: "switchTab",
+          toolParams: { newTab: true },
+          source: "human",
+          tabId: tab,
+        },
+      },
+      { type: "ActionCompleted", data: { actionId, ok: true, durationMs: 0 } },
+      { type: "NavigationOccurred", data: { url: page.url(), reason: "new_tab", tabId: tab } },
+    ]);
   }
 
   #enqueue(work: () => Promise<void>): Promise<void> {
@@ -445,6 +459,10 @@ export class HumanRecorder {
       case "scripted":
         state.scriptedAt = at;
         return;
+      case "spa":
+        // a navigation the page asked for stayed in the document (a fragment, pushState)
+        state.requestedAt = -Infinity;
+        break;
       case "load":
         // whether the page asked for this document (read now, in the order the reports came)
         this.#requested.set(msg, at - state.requestedAt < REQUESTED_MS);
@@ -727,7 +745,10 @@ export class HumanRecorder {
     const events: NewEvent[] = [];
     // a screen captured long before (a tab left and come back to): its time is said, since the
     // stream's times never go back and it is stored at the action's
-    const earlierAt = before && before.at < this.#lastAt - 1_000 ? before.at : undefined;
+    const earlierAt = before && this.#lastAppended !== before.data &&
+        before.at < this.#lastAt - 1_000
+      ? before.at
+      : undefined;
     if (before && this.#lastAppended !== before.data) {
       events.push({
         type: "ScreenCaptured",
