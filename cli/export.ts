@@ -168,9 +168,29 @@ export async function run(args: ParsedArgs): Promise<number> {
   }
   // a folder: one that exists, or a path ending in / (made below, as --out's folders are)
   const isDir = out.endsWith("/") || await Deno.stat(out).then((s) => s.isDirectory, () => false);
-  if (isDir) out = join(out, rendered.fileName);
+  if (isDir) out = await freeName(join(out, rendered.fileName), rendered.text);
   await prepareOutFile(out, "--out");
   await Deno.writeTextFile(out, rendered.text);
   console.log(out);
   return 0;
+}
+
+/**
+ * The file name to write into a folder: `path` unless a file with other content has it (an
+ * earlier export of another session under the same name, such as the session an ingested copy
+ * came from), then `name-2.json`, `name-3.json`, … (the first free one, or one holding the same
+ * bytes already).
+ */
+async function freeName(path: string, text: string): Promise<string> {
+  const dot = path.lastIndexOf(".");
+  const [stem, ext] = dot > path.lastIndexOf("/") ? [path.slice(0, dot), path.slice(dot)] : [
+    path,
+    "",
+  ];
+  for (let n = 1; n <= 1000; n++) {
+    const candidate = n === 1 ? path : `${stem}-${n}${ext}`;
+    const held = await Deno.readTextFile(candidate).catch(() => undefined);
+    if (held === undefined || held === text) return candidate;
+  }
+  return path;
 }

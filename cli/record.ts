@@ -1,6 +1,6 @@
 /**
- * `cairn record --url URL --prompt "…"`: records a person using Chromium (headed when a display
- * exists, headless otherwise) until Ctrl-C or SIGTERM, `stop` on stdin, or
+ * `cairn record --url URL --prompt "…"`: records a person using a headed Chromium (a display is
+ * required: without one it refuses, unless `--headless` for scripted use) until Ctrl-C or SIGTERM, `stop` on stdin, or
  * `POST /v1/record/:id/stop`, then writes the `recording_v1` file (mode `human`). A browser that
  * goes away (closed or killed) ends the session `interrupted`: the file is written, exit 1.
  *
@@ -46,7 +46,10 @@ export const spec: CommandSpec = {
       max: 65535,
       description: "Serve the HTTP API on 127.0.0.1:PORT while recording (0: any free port)",
     },
-    headless: { type: "boolean", description: "Headless even when DISPLAY is set" },
+    headless: {
+      type: "boolean",
+      description: "No browser window (scripted use: something else drives the page)",
+    },
     "browser-ws": {
       type: "string",
       value: "URL",
@@ -56,6 +59,10 @@ export const spec: CommandSpec = {
     ...DB_FLAGS,
   },
   details: `
+A person records in a browser window: without a display (DISPLAY) record refuses; over SSH
+run it under Xvfb (xvfb-run -a cairn record …) or with ssh -X; --headless is for scripts.
+Recorded: clicks, values, keys, selects, checks, scrolls, Back/Forward, a url typed in the
+address bar (navigate), F5 (reload), Ctrl+T and tab switches (switch_tab), a snapshot per page.
 Stop with Ctrl-C (or SIGTERM), by typing stop and Enter, or with POST /v1/record/<id>/stop
 (--port). Closing the browser ends the session as interrupted: the file is written, exit 1.
 Password fields, data-sensitive fields and autocomplete cc-*/current-password fields are stored
@@ -78,7 +85,15 @@ export async function run(args: ParsedArgs): Promise<number> {
   const port = num(args, "port");
   const ws = browserWsFlag(args);
   const store = openStore(args);
-  const headless = bool(args, "headless") || !Deno.env.get("DISPLAY");
+  const headless = bool(args, "headless");
+  if (!headless && !ws && !Deno.env.get("DISPLAY") && !Deno.env.get("WAYLAND_DISPLAY")) {
+    // headless, nobody could act in the browser: the recording would hold nothing
+    store.close();
+    throw new UsageError(
+      "record: no display (DISPLAY is not set) for the browser window a person records in; " +
+        "run it on a desktop, under Xvfb (xvfb-run cairn record …), or pass --headless",
+    );
+  }
   let driver: ChromeDriver | undefined;
   let server: Deno.HttpServer<Deno.NetAddr> | undefined;
   const controller = new AbortController();

@@ -168,6 +168,10 @@ export interface Driver {
    * {@linkcode DriverError} when there is no earlier page. Drivers without it press `Back`.
    */
   back?(): Promise<NavigationResult>;
+  /** Shows the tab's page again (the browser's reload) and waits for it (web). */
+  reload?(): Promise<NavigationResult>;
+  /** Opens a new blank tab and makes it the active one; returns its id (web). */
+  openTab?(): Promise<string>;
   /** Types into the element at `point` (focusing it first, clearing it when `clear`) or the focused one. */
   type(text: string, options?: { point?: Point; clear?: boolean }): Promise<void>;
   /** Presses a key by its name: `Enter`, `Tab`, `Escape`, `Back`, `ArrowDown`, … */

@@ -775,6 +775,10 @@ class Run {
       }
       case "back":
         return await this.#back();
+      case "reload":
+        return await this.#reload();
+      case "switch_tab":
+        return await this.#switchTab(action);
       case "swipe": {
         if (action.target) break; // swipes across its element below
         const { width, height } = this.#viewport;
@@ -1264,6 +1268,74 @@ class Run {
       if (m.visible.length > 0) return undefined;
     }
     return undefined;
+  }
+
+  /** A `reload` (the browser's F5): the tab's page shown again, waiting for it (web only). */
+  async #reload(): Promise<Omit<Completed, "index" | "action" | "durationMs" | "description">> {
+    if (!this.driver.reload) {
+      throw new ActionFailure(
+        "unsupported_action_type",
+        `reload: the ${this.plan.platform} driver cannot reload a page`,
+      );
+    }
+    let nav;
+    try {
+      nav = await this.driver.reload();
+    } catch (err) {
+      throw new ActionFailure("page_error", errorText(err));
+    }
+    this.#lastUrl = nav.finalUrl;
+    if (nav.waitedFor === "timeout") {
+      throw new ActionFailure(
+        "navigation_timeout",
+        `${nav.requestedUrl} did not reload within 5 s`,
+      );
+    }
+    return { status: "ok", selectorUsed: "reload", pageUrl: nav.finalUrl };
+  }
+
+  /**
+   * A `switch_tab`: a new tab (`newTab`, then its url if any), or the open tab that shows the
+   * url — the one with the recorded id first when several do, else the recorded id alone.
+   */
+  async #switchTab(
+    action: PlaybackAction,
+  ): Promise<Omit<Completed, "index" | "action" | "durationMs" | "description">> {
+    const d = this.driver;
+    const url = action.url ? this.#template(action.url) : undefined;
+    if (action.newTab) {
+      if (!d.openTab) {
+        throw new ActionFailure(
+          "unsupported_action_type",
+          `switch_tab: the ${this.plan.platform} driver cannot open a tab`,
+        );
+      }
+      await d.openTab();
+      if (!url) return { status: "ok", selectorUsed: "new_tab" };
+      let nav;
+      try {
+        nav = await d.navigate(url);
+      } catch (err) {
+        throw new ActionFailure("page_error", errorText(err));
+      }
+      this.#lastUrl = nav.finalUrl;
+      return { status: "ok", selectorUsed: "new_tab", pageUrl: nav.finalUrl };
+    }
+    const tabs = await d.tabs();
+    const showing = url ? tabs.filter((t) => sameUrl(t.url, url)) : [];
+    const tab = showing.find((t) => t.id === action.tab) ?? showing[0] ??
+      tabs.find((t) => t.id === action.tab);
+    if (!tab) {
+      throw new ActionFailure(
+        "selector_not_found",
+        `switch_tab: no open tab shows ${url ?? "the recorded page"}${
+          action.tab ? ` and no tab ${action.tab} is open` : ""
+        } (open: ${tabs.map((t) => `${t.id} ${t.url}`).join(", ") || "none"})`,
+      );
+    }
+    await d.switchTab(tab.id);
+    this.#lastUrl = tab.url;
+    return { status: "ok", selectorUsed: `tab ${tab.id}`, pageUrl: tab.url };
   }
 
   /** A `back`: the tab's history on the web (waiting for the page), the Back key elsewhere. */

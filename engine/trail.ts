@@ -155,6 +155,8 @@ export const TRAIL_ACTION_KINDS = [
   "memorySet",
   "back",
   "wait",
+  "reload",
+  "switchTab",
 ] as const;
 /** Zod enum of {@linkcode TRAIL_ACTION_KINDS}. */
 export const TrailActionKind = z.enum(TRAIL_ACTION_KINDS);
@@ -187,6 +189,8 @@ export const TrailAction = z.object({
   value: z.string().optional(),
   checked: z.boolean().optional(),
   repeat: z.number().int().positive().optional(),
+  /** `switchTab`: open a new tab (the person's Ctrl+T) instead of going to an open one. */
+  newTab: z.boolean().optional(),
 }).strict();
 export type TrailAction = z.infer<typeof TrailAction>;
 
@@ -239,6 +243,7 @@ const ACTION_FIELD_ORDER = [
   "equals",
   "matches",
   "repeat",
+  "newTab",
 ] as const;
 const CONFIG_ORDER = [
   "id",
@@ -264,6 +269,7 @@ const SCALAR_SELECTOR_KINDS = new Set<TrailActionKind>([
 const SCALAR_FIELD: Partial<Record<TrailActionKind, keyof TrailAction>> = {
   inputText: "text",
   navigate: "url",
+  switchTab: "url",
   keyPress: "key",
   scroll: "direction",
   swipe: "direction",
@@ -621,6 +627,9 @@ function unrunnable(a: TrailAction, web: boolean): { field?: string; message: st
     if (a.value === undefined) return { field: "value", message: "required" };
   }
   if (a.kind === "navigate" && a.url === undefined) return { field: "url", message: "required" };
+  if (a.kind === "switchTab" && a.url === undefined && a.newTab !== true) {
+    return { field: "url", message: "required (the url the tab shows), or newTab: true" };
+  }
   if (a.kind === "wait" && a.value !== undefined && parseDuration(a.value) === undefined) {
     return {
       field: "value",

@@ -85,6 +85,10 @@ export const ActionKind = z.enum([
   "memoryGet",
   "back",
   "wait",
+  /** The page shown again (the browser's reload, F5). */
+  "reload",
+  /** Another tab brought to the front (`url`, its title as `text`), or a new one opened. */
+  "switchTab",
 ]);
 export type ActionKind = z.infer<typeof ActionKind>;
 

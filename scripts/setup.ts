@@ -1,7 +1,8 @@
 /**
  * What `deno task test` needs before it runs, installed by the project itself:
- * the WASM module (built from `wasm/assembly/`) and Debian's Chromium at `/usr/bin/chromium`
- * (installed with apt-get when missing; needs root, as on CI).
+ * the WASM module (built from `wasm/assembly/`), Debian's Chromium at `/usr/bin/chromium`, and
+ * Xvfb and xdotool for the recorder's headed tests (each installed with apt-get when missing;
+ * needs root, as on CI).
  *
  * @module
  */
@@ -19,9 +20,18 @@ async function exists(path: string): Promise<boolean> {
 if (import.meta.main) {
   await run(Deno.execPath(), ["run", "-A", new URL("build_wasm.ts", import.meta.url).pathname]);
   await run(Deno.execPath(), ["run", "-A", new URL("setup_appium.ts", import.meta.url).pathname]);
+  // Debian packages the tests need, each installed when its program is missing: Chromium, and
+  // Xvfb + xdotool (the recorder's tests drive a headed Chromium on a virtual display with real
+  // OS input)
   const chromium = Deno.env.get("CAIRN_CHROMIUM") ?? "/usr/bin/chromium";
-  if (!(await exists(chromium))) {
-    console.log("setup: installing Debian chromium with apt-get (this takes a minute)");
+  const missing: string[] = [];
+  if (!(await exists(chromium))) missing.push("chromium");
+  if (!(await exists("/usr/bin/Xvfb"))) missing.push("xvfb");
+  if (!(await exists("/usr/bin/xdotool"))) missing.push("xdotool");
+  if (missing.length > 0) {
+    console.log(
+      `setup: installing Debian ${missing.join(", ")} with apt-get (this takes a minute)`,
+    );
     const env = { DEBIAN_FRONTEND: "noninteractive" };
     const apt = async (args: string[]) => {
       const { code } = await new Deno.Command("apt-get", {
@@ -34,7 +44,7 @@ if (import.meta.main) {
       if (code !== 0) throw new Error(`apt-get ${args.join(" ")} exited with ${code}`);
     };
     await apt(["update", "-q"]);
-    await apt(["install", "-y", "-q", "chromium"]);
-    console.log(`setup: ${chromium} installed`);
+    await apt(["install", "-y", "-q", ...missing]);
+    console.log(`setup: ${missing.join(", ")} installed`);
   }
 }

@@ -127,6 +127,9 @@ const RECORDING_PARAMS: Record<string, (v: unknown) => boolean> = {
   retries: isNumber,
   confidence: isNumber,
   notes: (v) => typeof v === "string",
+  // a switch to a tab the person opened (`new_tab`), a value's first keystroke (`started_at`)
+  newTab: (v) => v === true,
+  startedAt: (v) => typeof v === "string",
 };
 
 /** What a screen's Chrome hierarchy says of its page: viewport, pixel ratio and scroll. */
@@ -198,8 +201,8 @@ const RECORDING_LOSSES: Loss[] = [
   },
   {
     name: "raw tool parameters",
-    reason: "a step has timeout_ms and retries, its entry confidence and notes: no other raw " +
-      "parameter has a field",
+    reason: "a step has timeout_ms, retries and new_tab, its entry confidence, notes and " +
+      "started_at: no other raw parameter has a field",
     apply: (events) =>
       mapType(events, "ActionPerformed", (d) => {
         const kept = Object.entries((d.toolParams ?? {}) as Data)

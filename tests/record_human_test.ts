@@ -183,22 +183,30 @@ Deno.test("HumanRecorder keeps recording across a reload, an SPA route and a new
   });
   try {
     const acts = actions(events);
-    assertEquals(acts.length, 12, JSON.stringify(acts.map((a) => a.kind)));
+    assertEquals(acts.length, 14, JSON.stringify(acts.map((a) => [a.kind, a.tabId, a.url])));
+    // the tab opened by hand: a switch to a new tab, then the url typed there (no page asked
+    // for it), as Ctrl+T and the address bar record
+    assertEquals(
+      acts.slice(-3).map((a) => [a.kind, a.toolParams?.newTab ?? a.url?.replace(/^.*\//, "")]),
+      [["switchTab", true], ["navigate", "cart.html"], ["tap", undefined]],
+    );
     assertEquals(acts.filter((a) => a.kind === "tap").length, 11);
     assertEquals(acts.find((a) => a.kind === "inputText")?.text, "looks good");
     const navs = events.flatMap((e) => e.type === "NavigationOccurred" ? [e.data.reason] : []);
     assertEquals(
       navs,
-      ["navigate", "reload", "load", "spa", "load", "new_tab", "new_tab"],
+      ["navigate", "reload", "load", "spa", "load", "new_tab", "new_tab", "navigate"],
       JSON.stringify(events.flatMap((e) => e.type === "NavigationOccurred" ? [e.data] : [])),
     );
     const tabs = new Set(acts.map((a) => a.tabId));
     assertEquals(tabs.size, 3);
-    // each action follows a screen of its own tab
+    // each action on the page follows a screen of its own tab (a switch to a new tab and the
+    // address typed there act on the tab, before any screen of it)
     let lastTab: string | undefined;
     for (const e of events) {
       if (e.type === "ScreenCaptured") lastTab = e.data.tabId;
-      if (e.type === "ActionPerformed") assertEquals(lastTab, e.data.tabId);
+      if (e.type !== "ActionPerformed" || ["switchTab", "navigate"].includes(e.data.kind)) continue;
+      assertEquals(lastTab, e.data.tabId, JSON.stringify(e.data));
     }
   } finally {
     await cleanup();

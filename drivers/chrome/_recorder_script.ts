@@ -23,6 +23,11 @@
  * while only the page itself changed (a timer, the network: neither count moved) is `changing`;
  * any other is older, and said to be.
  *
+ * The page itself (`html`, `body`: a click on the background, a key with nothing focused) is
+ * reported with `root` and no selector built from the text it shows; a committed value carries
+ * when its first keystroke came (`startedAt`); a tab turning visible reports `visible` (a tab
+ * switch). It does not install in the browser's own pages (`chrome://`, `devtools://`).
+ *
  * Self-contained: puppeteer serialises the function's source.
  *
  * @module
@@ -68,6 +73,8 @@ export type RecorderMessage =
     traverse?: Traverse;
   }
   | MessageBase & { type: "spa"; traverse?: Traverse }
+  /** The tab came to the front (`visibilitychange` to visible): the person switched to it. */
+  | MessageBase & { type: "visible"; title?: string }
   | MessageBase & {
     type: "action";
     kind: "tap" | "inputText" | "keyPress" | "select" | "check" | "scroll";
@@ -87,6 +94,14 @@ export type RecorderMessage =
     detail?: number;
     /** Tap: a `dblclick` (the recorder folds it with the two clicks before it). */
     double?: boolean;
+    /**
+     * The target is the page itself (`html` or `body`: a click on the background, a key with
+     * nothing focused): its selectors are only its `cssPath` and `tag`, never a name or text
+     * built from what the page shows inside it.
+     */
+    root?: boolean;
+    /** A committed value: when its first keystroke came (epoch ms), the commit being `t`. */
+    startedAt?: number;
     selectors: Record<string, string>;
   };
 
@@ -98,6 +113,12 @@ export type RecorderMessage =
 export function recorderScript(binding: string): void {
   const w = window as unknown as Record<string, unknown>;
   if (w.__cairnRecorder) return;
+  // the browser's own pages (a new tab's, settings, DevTools) are never recorded from inside
+  if (
+    /^(chrome|chrome-untrusted|chrome-search|chrome-extension|devtools|edge):$/.test(
+      location.protocol,
+    )
+  ) return;
   w.__cairnRecorder = true;
   const now = () => Math.round(performance.timeOrigin + performance.now());
   const send = (msg: Record<string, unknown>) => {
@@ -163,9 +184,12 @@ export function recorderScript(binding: string): void {
   // a typed value is no DOM mutation, but it changes what the next snapshot must show; the count
   // before a control's first input since its last report is the count its action is taken at
   const inputBase = new WeakMap<EventTarget, number>();
+  /** When a field's first keystroke since its last commit came (epoch ms). */
+  const inputStart = new WeakMap<EventTarget, number>();
   addEventListener("input", (e) => {
     const t = e.composedPath()[0];
     if (t && !inputBase.has(t)) inputBase.set(t, gen);
+    if (t && !inputStart.has(t)) inputStart.set(t, now());
     gen++;
     effects++;
     scheduleQuiet();
@@ -249,8 +273,14 @@ export function recorderScript(binding: string): void {
     }
     return chunks.join(" >>> ");
   };
+  /** The page itself: what a click on the background or a key with nothing focused hits. */
+  const isRoot = (el: Element) =>
+    el === document.documentElement || el === document.body || el === document.scrollingElement;
   const selectorsOf = (el: Element): Record<string, string> => {
     const s: Record<string, string> = {};
+    // the page's text is no name of the page: only where it is (a replay may not heal it onto
+    // the element that shows that text)
+    if (isRoot(el)) return { cssPath: cssPath(el), tag: el.tagName.toLowerCase() };
     for (const a of testIdAttrs) {
       const v = el.getAttribute(a);
       if (v) {
@@ -327,12 +357,15 @@ export function recorderScript(binding: string): void {
     if (before === v) return; // untouched or already recorded
     committed.set(el, v);
     inputBase.delete(el);
+    const startedAt = inputStart.get(el);
+    inputStart.delete(el);
     send({
       type: "action",
       kind: "inputText",
       ...centre(el),
       text: valueOf(el, v),
       selectors: selectorsOf(el),
+      ...(startedAt !== undefined ? { startedAt } : {}),
       ...pressBase,
     });
   };
@@ -394,6 +427,7 @@ export function recorderScript(binding: string): void {
       kind: "tap",
       ...at,
       selectors: selectorsOf(actionable),
+      ...(isRoot(actionable) ? { root: true } : {}),
       detail: me.detail,
       ...(me.detail === 0 ? baseOfPress(gen) : pointerBase),
     });
@@ -410,6 +444,7 @@ export function recorderScript(binding: string): void {
       x: Math.round(me.clientX),
       y: Math.round(me.clientY),
       selectors: selectorsOf(actionable),
+      ...(isRoot(actionable) ? { root: true } : {}),
       double: true,
       ...pointerBase,
     });
@@ -423,13 +458,14 @@ export function recorderScript(binding: string): void {
     if (k === "Enter") lastEnter = performance.now();
     press();
     if (el) commit(el); // the value typed so far comes before the key that follows it
-    const at = el ? centre(el) : { x: 0, y: 0 };
+    // nothing focused (the key goes to the body): a key of the page, with no target of its own
+    const page = !el || isRoot(el);
     send({
       type: "action",
       kind: "keyPress",
-      ...at,
+      ...(page ? { x: 0, y: 0, root: true } : centre(el)),
       key: k,
-      selectors: el ? selectorsOf(el) : {},
+      selectors: page ? {} : selectorsOf(el),
       ...pressBase,
     });
   }, true);
@@ -662,6 +698,10 @@ export function recorderScript(binding: string): void {
     });
     scheduleQuiet();
   };
+  // the person brought this tab to the front (a tab switch)
+  document.addEventListener("visibilitychange", () => {
+    if (document.visibilityState === "visible") send({ type: "visible", title: document.title });
+  });
   // a document shown again from the back/forward cache runs no script: only `pageshow` says so
   addEventListener("pageshow", (e) => {
     if (!(e as PageTransitionEvent).persisted) return;

@@ -446,6 +446,55 @@ export class ChromeDriver implements Driver {
     };
   }
 
+  /**
+   * Shows the tab's page again (the browser's reload, F5) and waits for it, at most 5 s.
+   *
+   * @returns the page reloaded
+   * @throws {DriverError} when the reload fails (not on a timeout: `waitedFor` says so)
+   */
+  async reload(): Promise<NavigationResult> {
+    await this.#settlePending();
+    const started = performance.now();
+    const page = this.#page;
+    const url = page.url();
+    let waitedFor: NavigationResult["waitedFor"] = "load";
+    try {
+      await page.reload({ waitUntil: "load", timeout: NAVIGATION_CAP_MS });
+    } catch (err) {
+      if (!(err instanceof Error && err.name === "TimeoutError")) {
+        throw new DriverError(
+          `Cannot reload ${url}: ${err instanceof Error ? err.message.split("\n")[0] : err}`,
+          "navigation_failed",
+          { cause: err },
+        );
+      }
+      waitedFor = "timeout";
+    }
+    return {
+      requestedUrl: url,
+      finalUrl: page.url(),
+      waitedFor,
+      durationMs: Math.round(performance.now() - started),
+    };
+  }
+
+  /**
+   * Opens a new blank tab (the person's Ctrl+T) in the active tab's browser context and makes
+   * it the one every later command targets.
+   *
+   * @returns the new tab's id
+   * @throws {DriverError} when the browser opens no tab
+   */
+  async openTab(): Promise<string> {
+    await this.#settlePending();
+    const page = await this.#wrap("open a tab", this.#page.browserContext().newPage());
+    this.#track(page);
+    if (this.#remote) this.#opened.add(page);
+    this.#activate(page);
+    await page.setViewport(this.#viewport).catch(() => {});
+    return this.#ids.get(page)!;
+  }
+
   async type(text: string, options: { point?: Point; clear?: boolean } = {}): Promise<void> {
     if (options.point) await this.tap(options.point);
     if (options.clear) {

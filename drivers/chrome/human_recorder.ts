@@ -30,7 +30,15 @@
  * selectors name (point: the container's centre).
  *
  * It follows reloads and same-tab navigations (the script is installed on every new document)
- * and new tabs (popups, `target=_blank`). The browser's Back and Forward (a new document, one
+ * and new tabs (popups, `target=_blank`, Ctrl+T). What the browser does for the person, not the
+ * page, is an action too: a document no page asked for (no `Page.frameRequestedNavigation` came
+ * before it: the address bar, a bookmark) is a `navigate` to its url, F5 a `reload`; a tab the
+ * person opens (its first page the browser's own, `chrome://new-tab-page/`) a `switchTab` with
+ * `toolParams.newTab`, and a tab brought back to the front (its page turns visible) or acted in
+ * after another a `switchTab` to its url, with its title as `target.name`. The browser's own
+ * pages are never listened to nor captured: they are navigations only. Every document loaded gets
+ * its snapshot stored, one left without an action too. A click on the page's background and a
+ * key with nothing focused have no role or name (the page's `cssPath` only, or no target at all). The browser's Back and Forward (a new document, one
  * shown again from the back/forward cache, or a same-document history entry) are a `navigate`
  * action to the url shown (`toolName` `back` or `forward` when the page can tell), followed by a
  * `NavigationOccurred` (reason `back` for Back): replay opens that url; a traversal the page's own
@@ -68,6 +76,22 @@ const DOUBLE_CLICK_MS = 600;
 const SCRIPTED_MS = 3_000;
 /** Most captures a chain takes in a row before it lets the next report start another. */
 const CHAIN = 8;
+/** How long a navigation the page asked for (a link, a form, a script) may take to load. */
+const REQUESTED_MS = 30_000;
+/** The browser's own pages (a new tab's, settings): never recorded from inside. */
+const INTERNAL = /^(chrome|chrome-untrusted|chrome-search|chrome-extension|devtools|edge):/i;
+
+/**
+ * Whether a url is one of the browser's own pages (`chrome://new-tab-page/`), which a trail
+ * never opens: the next real page stands for it.
+ *
+ * @param url a tab's url
+ * @returns true for an internal page
+ */
+export function isInternalUrl(url: string): boolean {
+  return INTERNAL.test(url);
+}
+
 /** The document id and mutation count of the page (`-1` before the script is installed). */
 const MARK = "[globalThis.__cairnDoc ?? null, globalThis.__cairnGen ?? -1, " +
   "globalThis.__cairnInputs ?? -1, globalThis.__cairnEffects ?? -1]";
@@ -126,6 +150,13 @@ interface PageState {
   loads: number;
   /** When the page last asked for a history traversal itself (epoch ms). */
   scriptedAt: number;
+  /**
+   * When the tab's page last asked for a navigation itself (`Page.frameRequestedNavigation`: a
+   * link, a form, a script; epoch ms): a load without one is the person's (address bar, F5).
+   */
+  requestedAt: number;
+  /** The tab shows one of the browser's own pages (a new tab opened with Ctrl+T). */
+  internal: boolean;
 }
 
 /** A single click held until it cannot be the first half of a double click. */
@@ -158,6 +189,10 @@ export class HumanRecorder {
   /** Values seen in sensitive fields: scrubbed from everything stored (snapshots, urls). */
   #secrets = new SecretScrubber();
   #attaching = new Set<Promise<void>>();
+  /** The tab the person is in (its id): an action in another one switched tabs first. */
+  #currentTab: string | undefined;
+  /** Whether each load report came after a navigation its page asked for. */
+  #requested = new WeakMap<RecorderMessage, boolean>();
 
   private constructor(driver: ChromeDriver, store: EventStore, id: string) {
     this.#driver = driver;
@@ -207,12 +242,15 @@ export class HumanRecorder {
       const nav = await driver.navigate(options.url);
       const state = r.#pages.get(driver.page)!;
       state.lastUrl = nav.finalUrl;
+      r.#currentTab = state.tab;
       await r.#enqueue(() =>
         r.#append([{
           type: "NavigationOccurred",
           data: { url: nav.finalUrl, reason: "navigate", tabId: state.tab },
         }])
       );
+      // the page as it opened, even when the person leaves it without acting on it
+      await r.#enqueue(() => r.#storeLoaded(driver.page, state, undefined));
     } catch (err) {
       // the session started: it ends failed, never left open
       await r.#end("failed", err instanceof Error ? err.message : String(err)).catch(() => {});
@@ -286,7 +324,9 @@ export class HumanRecorder {
     this.#stopped = true;
     clearTimeout(this.#heldTimer);
     for (const s of this.#pages.values()) await s.capturing;
-    const page = this.#driver.page;
+    // the tab the person is in (the driver's active tab is the newest one it followed)
+    const page = [...this.#pages].find(([p, s]) => s.tab === this.#currentTab && !p.isClosed())
+      ?.[0] ?? this.#driver.page;
     const state = this.#pages.get(page);
     const events: NewEvent[] = [];
     if (state && !page.isClosed()) {
@@ -309,6 +349,10 @@ export class HumanRecorder {
   async #attach(page: Page): Promise<void> {
     if (this.#pages.has(page)) return;
     const tab = this.#driver.tabIdOf(page) ?? `tab-${this.#pages.size + 1}`;
+    const opened = page !== this.#driver.page || this.#pages.size > 0;
+    // a tab no page opened (Ctrl+T: the browser's new-tab page, or a blank one before it
+    // commits) is the person's; a popup, even `noopener`, has an opener
+    const byPerson = opened && (isInternalUrl(page.url()) || !page.target().opener());
     // the first document is the one the recorder opens, or a new tab's: not a load of its own
     const state: PageState = {
       tab,
@@ -317,9 +361,16 @@ export class HumanRecorder {
       lastUrl: page.url(),
       loads: -1,
       scriptedAt: -Infinity,
+      requestedAt: -Infinity,
+      internal: byPerson,
     };
+    // a tab the person opened: the first real page loaded in it is the person's
+    if (state.internal) state.loads = 0;
     this.#pages.set(page, state);
-    const opened = page !== this.#driver.page || this.#pages.size > 1;
+    // the person opened a tab (Ctrl+T): a switch to a new tab, queued before anything the tab
+    // reports; its page is the browser's own, recorded as a navigation only (the next real page
+    // stands for it)
+    const opening = byPerson ? this.#enqueue(() => this.#openedByPerson(page, tab)) : undefined;
     // A raw CDP binding: Chromium itself defines it in every document of the tab, including
     // those created later, so no navigation can outrun it.
     state.cdp = page.createCDPSession();
@@ -338,21 +389,53 @@ export class HumanRecorder {
     });
     await cdp.send("Runtime.enable");
     await cdp.send("Runtime.addBinding", { name: BINDING });
+    // A navigation the page asks for (a link, a form, a script) is announced by the renderer;
+    // one the browser starts (the address bar, F5, a bookmark) is not.
+    const main = await cdp.send("Page.getFrameTree").then((t) => t.frameTree.frame.id, () => "");
+    cdp.on("Page.frameRequestedNavigation", (e) => {
+      if (e.frameId === main) state.requestedAt = Date.now();
+    });
+    await cdp.send("Page.enable").catch(() => {});
     await page.evaluateOnNewDocument(recorderScript, BINDING);
     // a document that committed while the script was being registered gets it on its load
     // (the script installs itself once per document)
     const install = () => page.evaluate(recorderScript, BINDING).catch(() => {});
     page.on("domcontentloaded", install);
     await install();
-    if (opened) {
-      await this.#enqueue(() =>
-        this.#append([{
+    if (opened && !byPerson) {
+      const url = page.url();
+      await this.#enqueue(async () => {
+        this.#currentTab = tab;
+        await this.#append([{
           type: "NavigationOccurred",
-          data: { url: page.url(), reason: "new_tab", tabId: tab },
-        }])
-      );
-      state.lastUrl = page.url();
+          data: { url, reason: "new_tab", tabId: tab },
+        }]);
+      });
+      state.lastUrl = url;
     }
+    await opening;
+  }
+
+  /** A tab the person opened: a `switchTab` to a new tab, and its navigation. */
+  async #openedByPerson(page: Page, tab: string): Promise<void> {
+    await this.#releaseHeld(); // a click held for a double click came before the new tab
+    this.#currentTab = tab;
+    this.#actions++;
+    const actionId = crypto.randomUUID();
+    await this.#append([
+      {
+        type: "ActionPerformed",
+        data: {
+          actionId,
+          kind: "switchTab",
+          toolParams: { newTab: true },
+          source: "human",
+          tabId: tab,
+        },
+      },
+      { type: "ActionCompleted", data: { actionId, ok: true, durationMs: 0 } },
+      { type: "NavigationOccurred", data: { url: page.url(), reason: "new_tab", tabId: tab } },
+    ]);
   }
 
   #enqueue(work: () => Promise<void>): Promise<void> {
@@ -376,7 +459,14 @@ export class HumanRecorder {
       case "scripted":
         state.scriptedAt = at;
         return;
+      case "spa":
+        // a navigation the page asked for stayed in the document (a fragment, pushState)
+        state.requestedAt = -Infinity;
+        break;
       case "load":
+        // whether the page asked for this document (read now, in the order the reports came)
+        this.#requested.set(msg, at - state.requestedAt < REQUESTED_MS);
+        state.requestedAt = -Infinity;
         this.#wantCapture(page, state, msg.doc, msg.gen);
         break;
     }
@@ -441,28 +531,68 @@ export class HumanRecorder {
       this.#errors.push(`A ${msg.type} report without a url: left out`);
       return;
     }
+    if (typeof msg.url === "string" && isInternalUrl(msg.url)) return; // the browser's own page
     switch (msg.type) {
+      case "visible": {
+        // the person brought this tab to the front
+        if (state.tab !== this.#currentTab) await this.#switchTo(page, state, at);
+        return;
+      }
       case "load": {
         if (msg.url === "about:blank") return; // a tab's initial empty document
         if (typeof msg.doc === "string") state.doc = msg.doc;
         state.loads++;
         const from = state.lastUrl;
+        const fromInternal = state.internal;
         state.lastUrl = msg.url;
-        if (state.loads <= 0) return; // the document the recorder opened, or a new tab's first
+        state.internal = false;
+        if (state.loads <= 0) {
+          // the document the recorder opened, or a new tab's first: its snapshot all the same
+          await this.#storeLoaded(page, state, msg.doc);
+          return;
+        }
         if (msg.navigation === "back_forward" && !(at - state.scriptedAt < SCRIPTED_MS)) {
           await this.#onTraversal(state, msg.url, from, msg.traverse, at, "load");
+          await this.#storeLoaded(page, state, msg.doc);
           return;
+        }
+        // a document no page asked for: the person's address bar (or a new tab's page) or F5
+        const requested = this.#requested.get(msg) === true && !fromInternal;
+        const byPerson = !requested && msg.restored !== true &&
+          (msg.navigation === "navigate" || msg.navigation === "reload");
+        if (byPerson) {
+          if (state.tab !== this.#currentTab) await this.#switchTo(page, state, at);
+          const actionId = crypto.randomUUID();
+          const reload = msg.navigation === "reload";
+          this.#actions++;
+          await this.#append([{
+            type: "ActionPerformed",
+            data: {
+              actionId,
+              kind: reload ? "reload" : "navigate",
+              url: msg.url,
+              ...(reload ? {} : { toolParams: { via: "address_bar" } }),
+              source: "human",
+              tabId: state.tab,
+            },
+            meta: stamp(at),
+          }, {
+            type: "ActionCompleted",
+            data: { actionId, ok: true, durationMs: 0 },
+            meta: stamp(at),
+          }]);
         }
         await this.#append([{
           type: "NavigationOccurred",
           data: {
             url: msg.url,
-            ...(from ? { from } : {}),
-            reason: msg.navigation === "reload" ? "reload" : "load",
+            ...(from && !fromInternal ? { from } : {}),
+            reason: msg.navigation === "reload" ? "reload" : byPerson ? "navigate" : "load",
             tabId: state.tab,
           },
           meta: stamp(at),
         }]);
+        await this.#storeLoaded(page, state, msg.doc);
         return;
       }
       case "spa": {
@@ -550,7 +680,45 @@ export class HumanRecorder {
     ]);
   }
 
+  /**
+   * Stores the snapshot of a document just loaded (the newest taken of it), so every page the
+   * person saw has one, even one left without an action.
+   */
+  async #storeLoaded(page: Page, state: PageState, doc: string | undefined): Promise<void> {
+    await state.capturing;
+    let c = [...state.captures].reverse().find((c) => doc === undefined || c.doc === doc);
+    if (!c && !page.isClosed()) c = await this.#capture(page, state).catch(() => undefined);
+    if (!c || (doc !== undefined && c.doc !== doc) || this.#lastAppended === c.data) return;
+    this.#lastAppended = c.data;
+    await this.#append([{ type: "ScreenCaptured", data: c.data, meta: stamp(c.at) }]);
+  }
+
+  /** A tab switch of the person's: a `switchTab` action to the tab's url, with its title. */
+  async #switchTo(page: Page, state: PageState, at: number): Promise<void> {
+    this.#currentTab = state.tab;
+    const title = await page.title().catch(() => "");
+    const actionId = crypto.randomUUID();
+    this.#actions++;
+    await this.#append([{
+      type: "ActionPerformed",
+      data: {
+        actionId,
+        kind: "switchTab",
+        url: page.url(),
+        ...(title ? { target: { name: title } } : {}),
+        source: "human",
+        tabId: state.tab,
+      },
+      meta: stamp(at),
+    }, { type: "ActionCompleted", data: { actionId, ok: true, durationMs: 0 }, meta: stamp(at) }]);
+  }
+
   async #onAction(state: PageState, msg: ActionMessage, at: number): Promise<void> {
+    // an action in another tab than the last one: the person switched to it first
+    if (state.tab !== this.#currentTab) {
+      const page = [...this.#pages].find(([, s]) => s === state)?.[0];
+      if (page && !page.isClosed()) await this.#switchTo(page, state, at);
+    }
     // the captures asked for up to now (its press's among them) finish first
     await state.capturing;
     const doc = typeof msg.doc === "string" ? msg.doc : state.doc;
@@ -575,6 +743,12 @@ export class HumanRecorder {
     const pageScroll = msg.kind === "scroll" && msg.page === true;
     const node = before && !pageScroll && point ? axTarget(before.screen.root, point) : undefined;
     const events: NewEvent[] = [];
+    // a screen captured long before (a tab left and come back to): its time is said, since the
+    // stream's times never go back and it is stored at the action's
+    const earlierAt = before && this.#lastAppended !== before.data &&
+        before.at < this.#lastAt - 1_000
+      ? before.at
+      : undefined;
     if (before && this.#lastAppended !== before.data) {
       events.push({
         type: "ScreenCaptured",
@@ -588,9 +762,26 @@ export class HumanRecorder {
     // an earlier screen is not the page at the click: its hit test may be another element, so
     // the role and name are read live off the clicked element, as the selectors are
     const hit = screenBefore === "earlier" ? undefined : node;
-    const role = hit?.role ?? hit?.className ?? selectors.role;
-    const name = hit?.name ?? hit?.text ?? selectors.name;
+    // the page itself (its background, a key with nothing focused): no role or name of its own,
+    // which a replay could heal onto an element showing that text
+    const root = msg.root === true;
+    const role = root ? undefined : hit?.role ?? hit?.className ?? selectors.role;
+    const name = root ? undefined : hit?.name ?? hit?.text ?? selectors.name;
+    const startedAt = typeof msg.startedAt === "number" && Number.isFinite(msg.startedAt) &&
+        msg.startedAt <= at && msg.startedAt > at - 3_600_000
+      ? new Date(msg.startedAt).toISOString()
+      : undefined;
+    const pageKey = root && msg.kind === "keyPress";
     const params: Record<string, unknown> = {
+      ...(startedAt ? { startedAt } : {}),
+      ...(earlierAt !== undefined
+        ? {
+          screenCapturedAt: new Date(earlierAt).toISOString(),
+          notes: `The screen before this action was captured earlier, at ${
+            new Date(earlierAt).toISOString()
+          } (stored with the action's time); the page did not change since`,
+        }
+        : {}),
       ...(scrolled.success ? { scrollX: scrolled.data.x, scrollY: scrolled.data.y } : {}),
       ...(screenBefore && !pageScroll
         ? { screenBefore, notes: SCREEN_NOTES[screenBefore] }
@@ -604,14 +795,14 @@ export class HumanRecorder {
         actionId,
         kind: msg.kind,
         ...(msg.kind === "tap" && msg.double ? { toolName: "doubleClick" } : {}),
-        ...(pageScroll || point === undefined ? {} : { point }),
+        ...(pageScroll || pageKey || point === undefined ? {} : { point }),
         ...(msg.text !== undefined ? { text: msg.text } : {}),
         ...(msg.key !== undefined ? { key: msg.key } : {}),
         ...(msg.value !== undefined ? { value: msg.value } : {}),
         ...(msg.checked !== undefined ? { checked: msg.checked } : {}),
         ...(msg.direction !== undefined ? { direction: msg.direction } : {}),
         ...(Object.keys(params).length > 0 ? { toolParams: params } : {}),
-        ...(pageScroll ? {} : {
+        ...(pageScroll || pageKey ? {} : {
           target: {
             ...(role ? { role } : {}),
             ...(name ? { name } : {}),
@@ -633,6 +824,8 @@ export class HumanRecorder {
 
   /** Snapshots a page (redacted), with the document and the counts before and after it. */
   async #capture(page: Page, state: PageState): Promise<Captured> {
+    // the browser's own pages (a new tab's) are never captured: only a navigation says of them
+    if (isInternalUrl(page.url())) throw new Error(`${page.url()} is the browser's own page`);
     state.cdp ??= page.createCDPSession();
     const cdp = await state.cdp;
     const mark = async () => {

@@ -57,6 +57,8 @@ export const RecordingStep = z.object({
   x: Coordinate.nullable().optional(),
   y: Coordinate.nullable().optional(),
   selectors: Selectors.nullable().optional(),
+  /** A `switch_tab` that opened a new tab (the person's Ctrl+T) rather than one already open. */
+  new_tab: z.boolean().nullable().optional(),
 }).loose();
 
 const Snapshot = z.object({ schema_version: z.string().optional() }).loose();
@@ -77,6 +79,8 @@ const DecisionEntry = z.object({
   notes: z.string().nullable().optional(),
   tab_id: TabId,
   url: z.string().nullable().optional(),
+  /** When the person began the action (a committed value's first keystroke); `t` commits it. */
+  started_at: IsoDateTime.nullable().optional(),
 }).loose();
 const HumanActionEntry = DecisionEntry.extend({ kind: z.literal("human_action") });
 const ActionResultEntry = z.object({
@@ -164,6 +168,10 @@ const ACTION_TYPES: Record<string, ActionKind> = {
   swipe: "swipe",
   back: "back",
   go_back: "back",
+  reload: "reload",
+  refresh: "reload",
+  switch_tab: "switchTab",
+  switchtab: "switchTab",
   wait: "wait",
   read: "readText",
   read_text: "readText",
@@ -186,6 +194,8 @@ const KIND_TO_TYPE: Record<ActionKind, string> = {
   swipe: "swipe",
   back: "back",
   wait: "wait",
+  reload: "reload",
+  switchTab: "switch_tab",
   readText: "read_text",
   assertVisible: "assert_visible",
   assertText: "assert_text",
@@ -467,6 +477,9 @@ function performedOf(
     params.confidence = entry.confidence;
   }
   if (entry.notes) params.notes = entry.notes;
+  // a tab switch that opened the tab (Ctrl+T); a committed value's first keystroke
+  if (step.new_tab === true) params.newTab = true;
+  if (typeof entry.started_at === "string") params.startedAt = entry.started_at;
   const lower = step.action_type.toLowerCase();
   const data: EventData<"ActionPerformed"> = {
     actionId,
@@ -489,6 +502,8 @@ function performedOf(
         data.key = value;
         break;
       case "navigate":
+      case "reload":
+      case "switchTab":
         data.url = value;
         break;
       case "scroll":
@@ -534,6 +549,8 @@ function valueOf(d: EventData<"ActionPerformed">): string | null {
     case "keyPress":
       return d.key ?? d.value ?? null;
     case "navigate":
+    case "reload":
+    case "switchTab":
       return d.url ?? d.value ?? null;
     case "scroll":
     case "swipe":
@@ -725,6 +742,7 @@ function decisionOf(d: EventData<"ActionPerformed">, t: string): TimelineEntry {
     ...(typeof params.timeout_ms === "number" ? { timeout_ms: params.timeout_ms } : {}),
     ...(typeof params.retries === "number" ? { retries: params.retries } : {}),
     ...(d.point ? { x: d.point.x, y: d.point.y } : {}),
+    ...(params.newTab === true ? { new_tab: true } : {}),
   };
   const tab = tabOf(d.tabId);
   return {
@@ -734,6 +752,7 @@ function decisionOf(d: EventData<"ActionPerformed">, t: string): TimelineEntry {
     step,
     ...(typeof params.confidence === "number" ? { confidence: params.confidence } : {}),
     ...(typeof params.notes === "string" ? { notes: params.notes } : {}),
+    ...(typeof params.startedAt === "string" ? { started_at: params.startedAt } : {}),
     ...(tab !== undefined ? { tab_id: tab } : {}),
   };
 }

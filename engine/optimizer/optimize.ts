@@ -186,7 +186,8 @@ function toAction(a: DraftAction): TrailAction {
   if (a.selectors) out.selectors = a.selectors.map(copySel);
   else if (a.selector) out.selector = copySel(a.selector);
   if (a.kind === "inputText" && a.text !== undefined) out.text = a.text;
-  if (a.url !== undefined && a.kind === "navigate") out.url = a.url;
+  if (a.url !== undefined && (a.kind === "navigate" || a.kind === "switchTab")) out.url = a.url;
+  if (a.kind === "switchTab" && a.src.data.toolParams?.newTab === true) out.newTab = true;
   if (a.key !== undefined && a.kind === "keyPress") out.key = a.key;
   if (a.direction !== undefined) out.direction = a.direction;
   if (a.value !== undefined && (a.kind === "select" || a.kind === "memorySet")) out.value = a.value;

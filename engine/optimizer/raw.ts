@@ -24,6 +24,8 @@ const KINDS: Partial<Record<string, TrailActionKind>> = {
   assertText: "assertText",
   memorySet: "memorySet",
   back: "back",
+  reload: "reload",
+  switchTab: "switchTab",
   wait: "wait",
 };
 
@@ -107,12 +109,16 @@ export function rawTrail(model: CaptureModel): RawTrail {
       found = { selector: { text: d.expected }, from: "expected text" };
     }
     const lines: string[] = [];
-    if (found && kind !== "navigate" && kind !== "keyPress" && kind !== "back") {
+    if (
+      found && kind !== "navigate" && kind !== "keyPress" && kind !== "back" &&
+      kind !== "reload" && kind !== "switchTab"
+    ) {
       out.selector = found.selector;
       lines.push(SOURCE_LINES[found.from]);
     }
     if (kind === "inputText" && d.text !== undefined) out.text = d.text;
-    if (d.url !== undefined && kind === "navigate") out.url = d.url;
+    if (d.url !== undefined && (kind === "navigate" || kind === "switchTab")) out.url = d.url;
+    if (kind === "switchTab" && d.toolParams?.newTab === true) out.newTab = true;
     if (d.key !== undefined && kind === "keyPress") out.key = d.key;
     if (d.direction !== undefined) out.direction = d.direction;
     if ((kind === "select" || kind === "memorySet") && (d.value ?? a.value) !== undefined) {

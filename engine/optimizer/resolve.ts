@@ -24,6 +24,7 @@ import { iosTarget } from "./ios_target.ts";
 import { matchSelector } from "./selector_match.ts";
 import { readRecorderStep } from "./recorder_steps.ts";
 import { recorderTarget, staleScreen } from "./recorder_target.ts";
+import { isPageCssPath } from "../playback/coordinates.ts";
 
 const CLIMB_KINDS = new Set<TrailActionKind>(["tap", "doubleTap", "longPress", "check"]);
 const MAX_CLIMB = 3; // a clickable ancestor further up is a container, not the control
@@ -44,6 +45,8 @@ const KIND_OF: Record<string, TrailActionKind | undefined> = {
   memoryGet: undefined,
   back: "back",
   wait: "wait",
+  reload: "reload",
+  switchTab: "switchTab",
 };
 
 const VALUE_KINDS = new Set<TrailActionKind>(["readText", "assertText", "assertVisible"]);
@@ -263,6 +266,12 @@ function resolveNode(
   web2: boolean,
 ): string | undefined {
   const d = a.src.data;
+  if (a.kind === "keyPress" && isPageCssPath(d.target?.selectors?.cssPath)) {
+    // a key with nothing focused (a recorder's target on the body, its point the page's middle):
+    // a key of the page, never one of the element that happens to be there
+    a.notes.push("a key of the page (nothing was focused): no target");
+    return undefined;
+  }
   const hash = a.src.screen;
   const table = hash === undefined ? undefined : ctx.table(hash);
   if (d.point) a.point = { x: d.point.x, y: d.point.y };

@@ -30,6 +30,8 @@ export const ACTION_TYPES = [
   "swipe",
   "back",
   "wait",
+  "reload",
+  "switch_tab",
 ] as const;
 export type ActionType = typeof ACTION_TYPES[number];
 
@@ -187,8 +189,12 @@ export const PlaybackAction = z.object({
   button: MouseButton.optional(),
   /** Key name for `key_press`. */
   key: z.string().optional(),
-  /** Url for `navigate`. */
+  /** Url for `navigate`; for `switch_tab`, the url the tab shows (or opens, with `newTab`). */
   url: z.string().optional(),
+  /** `switch_tab`: the tab's id when it was recorded (`tab-2`), tried when no url matches. */
+  tab: z.string().optional(),
+  /** `switch_tab`: open a new tab (the person's Ctrl+T) rather than go to an open one. */
+  newTab: z.boolean().optional(),
   /**
    * How long: a `wait`'s pause (or, with a target, the longest it waits for the element to show),
    * a `long_press`'s hold. Absent: a `wait` for a target waits up to the action timeout, a long
@@ -317,7 +323,9 @@ export function describeAction(
   const t = action.target;
   let what = "";
   if (action.type === "navigate") what = action.url ?? "";
-  else if (action.type === "key_press") {
+  else if (action.type === "switch_tab") {
+    what = action.newTab ? `new tab${action.url ? ` ${action.url}` : ""}` : action.url ?? "";
+  } else if (action.type === "key_press") {
     // a key pressed into its element names it: `key_press Enter into #note`
     const into = t &&
       (platform === "web"
@@ -466,6 +474,8 @@ export const PLAYBACK_TYPE_OF_KIND: Readonly<Record<string, string>> = {
   swipe: "swipe",
   back: "back",
   wait: "wait",
+  reload: "reload",
+  switchTab: "switch_tab",
 };
 
 /** How long a long press holds when the source gives no duration (ms). */

@@ -18,6 +18,12 @@ import { targetFromSelectors } from "./target_from_selectors.ts";
 import { inFrame, recorderButton, recorderTarget } from "./from_chrome_recorder.ts";
 import { InvalidStreamError } from "../../events/event_store.ts";
 import { ScreenPoint } from "../formats/screen_point.ts";
+import { isPageCssPath } from "./coordinates.ts";
+
+/** Roles of the page itself: a target with one is a click on the page's background. */
+const PAGE_ROLES = new Set(["RootWebArea", "WebArea", "document"]);
+/** Actions that act on a tab, not an element. */
+const TAB_TYPES = new Set(["navigate", "reload", "switch_tab"]);
 
 /** An event as stored or about to be appended: type, data and optionally its time. */
 export type SessionEvent = {
@@ -84,8 +90,20 @@ export function eventsToPlan(
     };
     if (d.target?.role && !target.role) target.role = d.target.role;
     if (d.target?.name && !target.name) target.name = d.target.name;
-    if (d.point && type !== "navigate" && type !== "key_press") target.point = d.point;
-    if (Object.keys(target).length > 0 && type !== "navigate") action.target = target;
+    if (d.point && !TAB_TYPES.has(type) && type !== "key_press") target.point = d.point;
+    if (isPageCssPath(target.cssPath) || PAGE_ROLES.has(target.role ?? "")) {
+      // the page's background: acted on at its point, never healed onto an element with a role
+      // or a name of its own (a name a recorder built from the text the page shows inside it)
+      for (const key of Object.keys(target) as (keyof Target)[]) {
+        if (key !== "point") delete target[key];
+      }
+      target.cssPath = "body";
+    }
+    if (Object.keys(target).length > 0 && !TAB_TYPES.has(type)) action.target = target;
+    if (type === "switch_tab") {
+      if (d.toolParams?.newTab === true) action.newTab = true;
+      if (d.tabId !== undefined) action.tab = d.tabId;
+    }
     if (d.text !== undefined) action.text = d.text;
     if (d.value !== undefined) {
       if (type === "type" && action.text === undefined) action.text = d.value;

@@ -177,6 +177,7 @@ function convert(
   if (viewport) action.viewport = viewport;
   if (a.text !== undefined) action.text = a.text;
   if (a.url !== undefined) action.url = a.url;
+  if (a.newTab === true) action.newTab = true;
   if (a.key !== undefined) action.key = a.key;
   if (a.value !== undefined && a.kind === "wait") {
     // checked when the trail was read (`parseTrail`): a duration

@@ -147,8 +147,9 @@ export function rebasePlan(plan: PlaybackPlan, base: string): PlaybackPlan {
   // a base with a path, query or fragment names the page itself: it replaces the first url whole
   const whole = origin.pathname !== "/" || origin.search !== "" || origin.hash !== "";
   const actions = plan.actions.map((a, i) => {
-    if (a.type !== "navigate" || !a.url) return a;
-    if (i === 0 && whole && URL.canParse(a.url)) return { ...a, url: origin.href };
+    const tab = a.type === "switch_tab"; // the url a tab shows is re-pointed as a navigate's
+    if ((a.type !== "navigate" && !tab) || !a.url) return a;
+    if (i === 0 && !tab && whole && URL.canParse(a.url)) return { ...a, url: origin.href };
     if (a.url.includes("{{")) return a;
     return { ...a, url: rebaseUrl(a.url, origin) };
   });
