@@ -17,6 +17,7 @@ import { generatedClassReason, type GeneratedIdOptions, generatedIdReason } from
 import { descendantLabelCandidates } from "./android_labels.ts";
 import { countSelector, matchSelector } from "./selector_match.ts";
 import { escapeRegex } from "../regex.ts";
+import { isPageCssPath } from "../playback/coordinates.ts";
 import { readAriaChain } from "../formats/chrome_recorder.ts";
 import {
   dynamicPattern,
@@ -934,7 +935,8 @@ function focusTarget(
   mode: SelectorMode,
   ctx: PassContext,
 ): DraftAction {
-  if (a.src.screen === undefined) return a;
+  // a recorder's key on the body is a key of the page (resolve.ts says so in its notes)
+  if (a.src.screen === undefined || isPageCssPath(a.src.data.target?.selectors?.cssPath)) return a;
   const table = ctx.table(a.src.screen);
   if (!table) return a;
   let focused = -1;
