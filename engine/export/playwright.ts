@@ -156,6 +156,7 @@ function chainLocator(
     else dropped++;
   }
   if (locs.length === 0) return { ...(point ? { point } : {}), dropped };
+  if (point) dropped++; // a point after an element locator: Playwright's .or takes locators only
   const loc = locs.length === 1
     ? locs[0]!
     : `${locs[0]}\n${locs.slice(1).map((l) => `        .or(${l})`).join("\n")}\n        .first()`;
