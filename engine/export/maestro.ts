@@ -401,7 +401,11 @@ function trailSelector(raw: unknown, where: string): Selector {
   }
   const sel: Selector = {};
   if (typeof m.id === "string") {
-    const id = unescapeRegex(m.id);
+    // Maestro flows write ids unescaped (org.app:id/x): a dot matches itself there too
+    const id = unescapeRegex(m.id) ??
+      (/[*+?^$()[\]{}|\\]/.test(m.id.replaceAll("\\.", ""))
+        ? undefined
+        : m.id.replaceAll("\\.", "."));
     if (id === undefined) {
       throw new SyntaxError(
         `${where}: id ${
@@ -523,20 +527,11 @@ export function maestroToTrail(text: string, source = "flow"): Trail {
               : equals
               ? unescapeRegex(t) ?? t
               : t;
-            const prev = out[out.length - 1];
-            const s = trailSelector(rest, at);
-            if (
-              !equals && prev?.kind === "assertText" && prev.matches === undefined &&
-              JSON.stringify(prev.selector) === JSON.stringify(s)
-            ) {
-              prev.matches = value;
-            } else {
-              out.push({
-                kind: "assertText",
-                selector: s,
-                ...(equals ? { equals: value } : { matches: value }),
-              });
-            }
+            out.push({
+              kind: "assertText",
+              selector: trailSelector(rest, at),
+              ...(equals ? { equals: value } : { matches: value }),
+            });
             continue;
           }
           out.push({ kind: c.name, selector: sel() });
