@@ -121,7 +121,7 @@ export const spec: CommandSpec = {
   name: "export",
   summary:
     "Write a session back as events, recording_v1 or a capture; a trail or session as a Playwright spec, Maestro flow or Recorder JSON",
-  positionals: ["TRAIL.yaml|SESSION"],
+  positionals: ["TRAIL|SESSION"],
   flags: {
     ...DB_FLAGS,
     format: {
