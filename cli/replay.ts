@@ -32,6 +32,7 @@ import { connectAndroid } from "../drivers/android/android_start.ts";
 import { ANDROID_FLAGS, androidStartFromArgs } from "./_android_flags.ts";
 import { browserWsFlag } from "./_browser_ws_flag.ts";
 import { interruptOnSignals } from "./_interrupt.ts";
+import { isSuite, runSuite, SUITE_FLAGS, SUITE_HELP } from "./_suite.ts";
 
 /** Longest wait for the browser to close after a playback before it is killed. */
 const CLOSE_CAP_MS = 5_000;
@@ -41,7 +42,7 @@ export const spec: CommandSpec = {
   name: "replay",
   summary:
     "Replay a trail, recording or flow in Chromium or on Android (Appium) with self-healing selectors",
-  positionals: ["FILE"],
+  positionals: ["FILE..."],
   flags: {
     url: {
       type: "string",
@@ -103,6 +104,7 @@ export const spec: CommandSpec = {
       description: "Connect to a running browser instead of launching one",
     },
     json: { type: "boolean", description: "Print the report as JSON" },
+    ...SUITE_FLAGS,
     ...DB_FLAGS,
   },
   details: `
@@ -116,7 +118,8 @@ Examples:
   cairn replay login.trail.yaml --url http://127.0.0.1:8000/
   cairn replay android.trail.yaml --appium http://127.0.0.1:4723 --app-package com.example
   cairn replay vw-ax-human-….json --on-error stop --override 3=hunter2 --json
-  cairn replay login.trail.yaml --memory pin=4321   # the trail keeps pin: null`,
+  cairn replay login.trail.yaml --memory pin=4321   # the trail keeps pin: null
+${SUITE_HELP}`,
 };
 
 /**
@@ -288,6 +291,7 @@ function checkOverrides(plan: PlaybackPlan, overrides: Record<string, string>): 
  * @returns 0 when the playback completed (no action failed, the page opened first included), 1 otherwise
  */
 export async function run(args: ParsedArgs): Promise<number> {
+  if (await isSuite(args)) return await runSuite(args); // several trails: cli/_suite.ts
   const file = args.positionals[0]!;
   const overrides = parseOverrides(list(args, "override"));
   const memory = parseMemory(list(args, "memory"));

@@ -1,0 +1,141 @@
+/**
+ * `cairn replay PATH…` as a suite: a folder, a glob, several files; a line per action, a summary
+ * table, `--retries`, `--workers`, exit 1 when any trail failed, and a JUnit XML report valid
+ * against the JUnit schema CI servers read (tests/testdata/junit/junit.xsd).
+ */
+import { join } from "node:path";
+import { validateXML } from "npm:xmllint-wasm@5.3.0";
+import { servePlaybackPages } from "./playback_server.ts";
+import { assert, assertEquals, assertMatch, assertStringIncludes } from "./assert.ts";
+
+const ROOT = new URL("../", import.meta.url).pathname;
+const MAIN = `${ROOT}main.ts`;
+const XSD = `${ROOT}tests/testdata/junit/junit.xsd`;
+
+async function cairn(
+  args: string[],
+  cwd?: string,
+): Promise<{ code: number; stdout: string; stderr: string }> {
+  const o = await new Deno.Command(Deno.execPath(), {
+    args: ["run", "-A", MAIN, ...args],
+    stdout: "piped",
+    stderr: "piped",
+    env: { CI: "1" },
+    ...(cwd ? { cwd } : {}),
+  }).output();
+  const d = new TextDecoder();
+  return { code: o.code, stdout: d.decode(o.stdout), stderr: d.decode(o.stderr) };
+}
+
+async function validJunit(xml: string): Promise<string[]> {
+  const r = await validateXML({
+    xml: [{ fileName: "report.xml", contents: xml }],
+    schema: [await Deno.readTextFile(XSD)],
+  });
+  return r.valid ? [] : r.errors.map((e) => e.message);
+}
+
+const FAILING = `config:
+  id: broken
+  platform: web
+  url: http://localhost:8000/app.html
+trail:
+  - step: Look for a heading the page does not have
+    recording:
+      - assertVisible:
+          selector: { text: "No such heading" }
+`;
+
+Deno.test("cairn replay FOLDER plays a suite: progress lines, summary table, retries, JUnit valid against the schema, exit 1", async () => {
+  const pages = await Deno.makeTempDir({ prefix: "cairn-suite-pages-" });
+  const dir = await Deno.makeTempDir({ prefix: "cairn-suite-" });
+  await Deno.copyFile(`${ROOT}tests/testdata/playback/app.html`, join(pages, "app.html"));
+  await Deno.copyFile(`${ROOT}tests/testdata/web/fruit_rows.html`, join(pages, "fruit_rows.html"));
+  const server = servePlaybackPages(pages);
+  try {
+    const suite = join(dir, "e2e");
+    await Deno.mkdir(join(suite, "more"), { recursive: true });
+    await Deno.copyFile(
+      `${ROOT}tests/testdata/export/signin.trail.yaml`,
+      join(suite, "a_signin.trail.yaml"),
+    );
+    await Deno.copyFile(
+      `${ROOT}tests/testdata/export/fruit.trail.yaml`,
+      join(suite, "more", "fruit.trail.yaml"),
+    );
+    await Deno.writeTextFile(join(suite, "b_broken.trail.yaml"), FAILING);
+    await Deno.writeTextFile(join(suite, "notes.txt"), "not a trail");
+    const junit = join(dir, "reports", "cairn.xml");
+    const res = await cairn([
+      "replay",
+      suite,
+      "--url",
+      server.url,
+      "--memory",
+      "password=hunter2",
+      "--retries",
+      "1",
+      "--timeout",
+      "1500",
+      "--junit",
+      junit,
+      "--db",
+      join(dir, "cairn.db"),
+      "--screenshots",
+      join(dir, "shots"),
+    ]);
+    assertEquals(res.code, 1, res.stdout + res.stderr);
+    const out = res.stdout;
+    // plain lines (CI): one per action as it finishes, then one per trail
+    assertMatch(out, /\[1\/3\] .*a_signin\.trail\.yaml {2}\d+\/\d+ ok +/);
+    assertStringIncludes(out, "b_broken.trail.yaml (attempt 2)");
+    assertMatch(out, /✗ \[\d\/3\] .*b_broken\.trail\.yaml .*No such heading/);
+    // the summary: every trail, its counts and attempts; the broken one twice
+    assertMatch(out, /a_signin\.trail\.yaml +passed +\d+ +\d+ +\d+ +0 +0 +1 /);
+    assertMatch(out, /b_broken\.trail\.yaml +failed +1 +0 +0 +1 +0 +2 /);
+    assertMatch(out, /fruit\.trail\.yaml +passed/);
+    assertStringIncludes(out, "3 trails: 2 passed, 1 failed");
+
+    const xml = await Deno.readTextFile(junit);
+    assertEquals(await validJunit(xml), []);
+    assertStringIncludes(xml, `tests="3" failures="1"`);
+    assertMatch(
+      xml,
+      /<testcase name="b_broken\.trail\.yaml"[^>]*>\s*<failure message="action 0 \(/,
+    );
+    assertStringIncludes(xml, "(after 2 attempts)");
+    // the validator says no to what the schema forbids (a case without a name)
+    assert((await validJunit(xml.replace(/<testcase name="[^"]*"/, "<testcase"))).length > 0);
+
+    // a glob, quoted so that Cairn expands it, with two workers: only the passing trails
+    const glob = await cairn([
+      "replay",
+      join(suite, "**", "*_signin.trail.yaml"),
+      join(suite, "more"),
+      "--url",
+      server.url,
+      "--memory",
+      "password=hunter2",
+      "--workers",
+      "2",
+      "--db",
+      join(dir, "cairn.db"),
+      "--screenshots",
+      join(dir, "shots"),
+    ]);
+    assertEquals(glob.code, 0, glob.stdout + glob.stderr);
+    assertStringIncludes(glob.stdout, "2 trails: 2 passed, 0 failed");
+    assertStringIncludes(glob.stdout, "2 workers");
+
+    // a file that cannot be read fails the suite before anything plays
+    await Deno.writeTextFile(join(suite, "c_bad.yaml"), "config: [\n");
+    const bad = await cairn(["replay", suite, "--url", server.url, "--db", join(dir, "cairn.db")]);
+    assertEquals(bad.code, 2);
+    assertStringIncludes(bad.stderr, "c_bad.yaml");
+    assertEquals(bad.stdout, "");
+  } finally {
+    await server.close();
+    await Deno.remove(dir, { recursive: true }).catch(() => {});
+    await Deno.remove(pages, { recursive: true }).catch(() => {});
+  }
+});
