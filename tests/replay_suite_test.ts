@@ -4,7 +4,6 @@
  * against the JUnit schema CI servers read (tests/testdata/junit/junit.xsd).
  */
 import { join } from "node:path";
-import { validateXML } from "npm:xmllint-wasm@5.3.0";
 import { servePlaybackPages } from "./playback_server.ts";
 import { assert, assertEquals, assertMatch, assertStringIncludes } from "./assert.ts";
 
@@ -27,12 +26,33 @@ async function cairn(
   return { code: o.code, stdout: d.decode(o.stdout), stderr: d.decode(o.stderr) };
 }
 
+/**
+ * Validates XML against the JUnit schema with libxml2 (xmllint-wasm from npm), in a separate
+ * `deno` process outside the project (no lock file, no node_modules of ours): the package's
+ * @types/node would otherwise enter the project's lock and its type check.
+ */
 async function validJunit(xml: string): Promise<string[]> {
-  const r = await validateXML({
-    xml: [{ fileName: "report.xml", contents: xml }],
-    schema: [await Deno.readTextFile(XSD)],
-  });
-  return r.valid ? [] : r.errors.map((e) => e.message);
+  const dir = await Deno.makeTempDir({ prefix: "cairn-xmllint-" });
+  try {
+    await Deno.writeTextFile(join(dir, "report.xml"), xml);
+    const script = `import { validateXML } from "npm:xmllint-wasm@5.3.0";
+const r = await validateXML({
+  xml: [{ fileName: "report.xml", contents: await Deno.readTextFile("report.xml") }],
+  schema: [await Deno.readTextFile(${JSON.stringify(XSD)})],
+});
+console.log(JSON.stringify(r.valid ? [] : r.errors.map((e) => e.message)));`;
+    const o = await new Deno.Command(Deno.execPath(), {
+      args: ["eval", "--no-lock", "--node-modules-dir=none", script],
+      cwd: dir,
+      stdout: "piped",
+      stderr: "piped",
+    }).output();
+    const out = new TextDecoder().decode(o.stdout);
+    if (o.code !== 0) throw new Error(new TextDecoder().decode(o.stderr));
+    return JSON.parse(out) as string[];
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
 }
 
 const FAILING = `config:
