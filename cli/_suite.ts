@@ -7,9 +7,9 @@
  *
  * @module
  */
-import { join, relative, resolve } from "node:path";
+import { dirname, join, relative, resolve } from "node:path";
 import { type FlagSpec, list, num, type ParsedArgs, str } from "./args.ts";
-import { openStore } from "./context.ts";
+import { dbPath, openStore } from "./context.ts";
 import { InputError } from "./errors.ts";
 import { parseMemory } from "./_memory_flag.ts";
 import { prepareOutFile } from "./_out_file.ts";
@@ -56,6 +56,14 @@ plain lines when the output is not one or CI is set), a line per trail, then a s
 writes a JUnit XML report. Exit 1 when any trail failed, 2 when a file cannot be read (before
 anything plays). A suite plays web trails; --browser-ws, --override and --json take one file.
   cairn replay e2e/ --url http://127.0.0.1:8000/ --workers 2 --junit reports/cairn.xml`;
+
+/**
+ * Where replay's screenshots go without `--screenshots`: `screenshots/` beside the database
+ * (`.cairn/screenshots` by default; beside `CAIRN_DB` or `--db` when set).
+ */
+export function screenshotsDir(args: ParsedArgs): string {
+  return join(dirname(resolve(dbPath(args))), "screenshots");
+}
 
 /** The files a folder contributes: trails, flows, recordings. */
 const PLAYABLE = /\.(ya?ml|json)$/i;
@@ -332,7 +340,7 @@ export async function runSuite(args: ParsedArgs): Promise<number> {
   const width = String(files.length).length;
   let next = 0;
   let done = 0;
-  const screenshots = str(args, "screenshots") ?? resolve(".cairn", "screenshots");
+  const screenshots = str(args, "screenshots") ?? screenshotsDir(args);
   const worker = async () => {
     let driver: ChromeDriver | undefined;
     try {

@@ -32,7 +32,7 @@ import { connectAndroid } from "../drivers/android/android_start.ts";
 import { ANDROID_FLAGS, androidStartFromArgs } from "./_android_flags.ts";
 import { browserWsFlag } from "./_browser_ws_flag.ts";
 import { interruptOnSignals } from "./_interrupt.ts";
-import { isSuite, runSuite, SUITE_FLAGS, SUITE_HELP } from "./_suite.ts";
+import { isSuite, runSuite, screenshotsDir, SUITE_FLAGS, SUITE_HELP } from "./_suite.ts";
 
 /** Longest wait for the browser to close after a playback before it is killed. */
 const CLOSE_CAP_MS = 5_000;
@@ -96,7 +96,8 @@ export const spec: CommandSpec = {
     screenshots: {
       type: "string",
       value: "DIR",
-      description: "Where screenshots of failed and healed actions go (default .cairn/screenshots)",
+      description:
+        "Where screenshots of failed and healed actions go (default: screenshots/ beside the database)",
     },
     "browser-ws": {
       type: "string",
@@ -342,7 +343,7 @@ export async function run(args: ParsedArgs): Promise<number> {
         // the values given are secrets: used for the templates, scrubbed from every event
         ...(Object.keys(memory).length > 0 ? { memory, secrets: Object.values(memory) } : {}),
         actionTimeoutMs: num(args, "timeout") ?? DEFAULT_ACTION_TIMEOUT_MS,
-        screenshotDir: str(args, "screenshots") ?? resolve(".cairn", "screenshots"),
+        screenshotDir: str(args, "screenshots") ?? screenshotsDir(args),
         ...(testId ? { testId } : {}),
         ...(bool(args, "auto-boundary") ? { autoBoundary: true } : {}),
         signal: interrupt.signal,
