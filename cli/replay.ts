@@ -109,7 +109,8 @@ export const spec: CommandSpec = {
     ...DB_FLAGS,
   },
   details: `
-FILE is a trail (.yaml), a recording_v1 or Chrome Recorder JSON, a JSON action array
+FILE is a trail (.yaml), a Maestro flow (.yaml with an appId header; Android), a
+recording_v1 or Chrome Recorder JSON, a JSON action array
 ([{"action":"click","selector":"#go"}] or {"actions":[…]}), a Cairn capture, or the id of
 a session stored in the event log. An Android one (config.platform: android) plays on a
 device through Appium (--appium, --udid, --app-package …) and reports its selectors as
