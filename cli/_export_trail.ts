@@ -47,6 +47,11 @@ export async function loadTrailTarget(args: ParsedArgs, target: string): Promise
     }
   }
   if (text !== undefined) {
+    if (/^\s*[{[]/.test(text)) {
+      throw new InputError(
+        `${target}: a JSON file, not a trail: \`cairn optimize ${target} -o t.trail.yaml\` projects a capture into one`,
+      );
+    }
     try {
       if (looksLikeMaestroFlow(text)) return maestroToTrail(text, target);
       return parseTrail(text, target);

@@ -253,7 +253,11 @@ function actionLines(
 ): string[] {
   const chain = selectorChain(a, strict);
   const { loc, point, dropped } = chainLocator(chain, web);
-  if (dropped > 0) warn(`${dropped} selector(s) of its chain have no Playwright locator; left out`);
+  if (dropped > 0) {
+    warn(
+      `${dropped} of the ${chain.length} selectors of its chain (a point, or a class of a device) have no Playwright locator; left out`,
+    );
+  }
   const repeat = a.repeat ?? 1;
   const times = (body: string): string[] =>
     repeat > 1 ? [`for (let i = 0; i < ${repeat}; i++) ${body}`] : [body];
