@@ -348,7 +348,6 @@ export async function runSuite(args: ParsedArgs): Promise<number> {
         const i = next++;
         const file = files[i]!;
         const plan = plans.get(file)!;
-        const total = plan.actions.length;
         const c: SuiteCase = { file, status: "failed", attempts: 0, durationMs: 0 };
         const started = performance.now();
         for (let attempt = 1; attempt <= retries + 1; attempt++) {
@@ -362,9 +361,10 @@ export async function runSuite(args: ParsedArgs): Promise<number> {
             });
             await driver.freshTab();
             const watched = watchedStore(store, (d) => {
-              const n = Number(d.index) + 1;
+              // numbered as the replay table numbers actions; + is the page opened first
+              const n = d.added ? "+" : String(d.sourceIndex ?? d.index);
               progress.action(
-                `${tag}  ${n}/${total} ${String(d.status).padEnd(7)} ${d.description ?? d.action}`,
+                `${tag}  #${n} ${String(d.status).padEnd(7)} ${d.description ?? d.action}`,
               );
             });
             const report = await runPlayback(driver, watched, plan, {

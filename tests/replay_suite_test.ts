@@ -107,7 +107,7 @@ Deno.test("cairn replay FOLDER plays a suite: progress lines, summary table, ret
     assertEquals(res.code, 1, res.stdout + res.stderr);
     const out = res.stdout;
     // plain lines (CI): one per action as it finishes, then one per trail
-    assertMatch(out, /\[1\/3\] .*a_signin\.trail\.yaml {2}\d+\/\d+ ok +/);
+    assertMatch(out, /\[1\/3\] .*a_signin\.trail\.yaml {2}#\d+ ok +type /);
     assertStringIncludes(out, "b_broken.trail.yaml (attempt 2)");
     assertMatch(out, /✗ \[\d\/3\] .*b_broken\.trail\.yaml .*No such heading/);
     // the summary: every trail, its counts and attempts; the broken one twice
