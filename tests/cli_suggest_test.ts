@@ -1,11 +1,14 @@
 /**
- * `cairn --version`, "did you mean" for a mistyped command or flag, and replay's screenshots
- * beside the database (not in the working folder) when `CAIRN_DB` names another place.
+ * `cairn --version`, "did you mean" for a mistyped command or flag, and the files replay and blaze
+ * write without `--out`/`--screenshots` (screenshots, exports): beside the database, not in the
+ * working folder.
  */
 import { join } from "node:path";
 import { assert, assertEquals, assertMatch } from "./assert.ts";
 import { didYouMean } from "../cli/_did_you_mean.ts";
 import { servePlaybackPages } from "./playback_server.ts";
+import { blazeCli } from "./blaze_cli_run.ts";
+import { serveFolder } from "./web_server.ts";
 
 const ROOT = new URL("../", import.meta.url).pathname;
 const MAIN = `${ROOT}main.ts`;
@@ -77,6 +80,38 @@ Deno.test("replay's screenshots go beside the database CAIRN_DB names, not into 
     assert(shots.length > 0, "a screenshot of the failed tap beside the database");
     assertEquals([...Deno.readDirSync(work)], [], "nothing written into the working folder");
   } finally {
+    await server.close();
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("blaze end and screenshot without --out write beside the database, not into the working folder", async () => {
+  const server = serveFolder();
+  const dir = await Deno.makeTempDir({ prefix: "cairn-blaze-files-" });
+  const db = join(dir, "data", "cairn.db");
+  await Deno.mkdir(join(dir, "data"));
+  try {
+    const start = await blazeCli(
+      db,
+      "start",
+      "--url",
+      server.url + "cart.html",
+      "--prompt",
+      "Look",
+    );
+    assertEquals(start.code, 0, start.stderr);
+    const shot = await blazeCli(db, "screenshot");
+    assertEquals(shot.code, 0, shot.stderr);
+    assertMatch(
+      shot.stdout,
+      new RegExp(`Wrote ${join(dir, "data", "screenshots")}/screenshot-\\w+\\.png`),
+    );
+    const end = await blazeCli(db, "end", "--reason", "completed");
+    assertEquals(end.code, 0, end.stderr);
+    const files = [...Deno.readDirSync(join(dir, "data", "exports"))];
+    assert(files.length > 0, "the recording and capture files in exports/ beside the database");
+  } finally {
+    await blazeCli(db, "end", "--reason", "failed").catch(() => {});
     await server.close();
     await Deno.remove(dir, { recursive: true });
   }
