@@ -22,6 +22,7 @@ import type { PlaybackReport } from "../engine/playback/report.ts";
 import { DEFAULT_ACTION_TIMEOUT_MS, runPlayback } from "../drivers/playback_runner.ts";
 import { ChromeDriver } from "../drivers/chrome/chrome_driver.ts";
 import { closeLaunchedBrowsers } from "../drivers/chrome/launch.ts";
+import { interruptOnSignals } from "./_interrupt.ts";
 
 /** The flags of a suite (`cairn replay` takes them). */
 export const SUITE_FLAGS: Record<string, FlagSpec> = {
@@ -334,6 +335,12 @@ export async function runSuite(args: ParsedArgs): Promise<number> {
   for (const f of files) plans.set(f, await loadSuitePlan(f, url, Object.keys(memory)));
   const progress = new Progress(Deno.stdout.isTerminal() && !Deno.env.get("CI"));
   const store = openStore(args);
+  // Ctrl-C or SIGTERM: the running trails end failed, no other starts, exit 130 or 143
+  const interrupt = interruptOnSignals("replay");
+  const drivers = new Set<ChromeDriver>();
+  interrupt.onGrace(async () => {
+    await Promise.all([...drivers].map((d) => d.kill().catch(() => {})));
+  });
   const startedAt = new Date();
   const t0 = performance.now();
   const cases: SuiteCase[] = new Array(files.length);
@@ -344,7 +351,7 @@ export async function runSuite(args: ParsedArgs): Promise<number> {
   const worker = async () => {
     let driver: ChromeDriver | undefined;
     try {
-      while (next < files.length) {
+      while (next < files.length && !interrupt.signal.aborted) {
         const i = next++;
         const file = files[i]!;
         const plan = plans.get(file)!;
@@ -356,9 +363,12 @@ export async function runSuite(args: ParsedArgs): Promise<number> {
             attempt > 1 ? ` (attempt ${attempt})` : ""
           }`;
           try {
-            driver ??= await ChromeDriver.launch({
-              viewport: plan.viewport ?? { width: 1280, height: 800 },
-            });
+            if (!driver) {
+              driver = await ChromeDriver.launch({
+                viewport: plan.viewport ?? { width: 1280, height: 800 },
+              });
+              drivers.add(driver);
+            }
             await driver.freshTab();
             const watched = watchedStore(store, (d) => {
               // numbered as the replay table numbers actions; + is the page opened first
@@ -372,9 +382,14 @@ export async function runSuite(args: ParsedArgs): Promise<number> {
               onError: (str(args, "on-error") ?? "continue") as "continue",
               timing: (str(args, "timing") ?? "fast") as "fast",
               screenshotDir: screenshots,
+              signal: interrupt.signal,
               ...(Object.keys(memory).length > 0 ? { memory, secrets: Object.values(memory) } : {}),
             });
             c.report = report;
+            if (interrupt.signal.aborted) {
+              c.failure = firstFailure(report);
+              break;
+            }
             if (report.status === "completed") {
               c.status = "passed";
               delete c.failure;
@@ -384,8 +399,10 @@ export async function runSuite(args: ParsedArgs): Promise<number> {
           } catch (err) {
             c.failure = (err as Error).message;
             // a browser that failed is not reused
+            if (driver) drivers.delete(driver);
             await driver?.kill().catch(() => {});
             driver = undefined;
+            if (interrupt.signal.aborted) break;
           }
         }
         c.durationMs = Math.round(performance.now() - started);
@@ -404,16 +421,19 @@ export async function runSuite(args: ParsedArgs): Promise<number> {
   try {
     await Promise.all(Array.from({ length: workers }, () => worker()));
   } finally {
+    interrupt.dispose();
     await closeLaunchedBrowsers();
     store.close();
   }
   const totalMs = Math.round(performance.now() - t0);
-  const failed = cases.filter((c) => c.status === "failed").length;
-  const fw = Math.max(4, ...cases.map((c) => c.file.length));
+  // an interrupted suite reports the trails it played
+  const played = cases.filter((c): c is SuiteCase => c !== undefined);
+  const failed = played.filter((c) => c.status === "failed").length;
+  const fw = Math.max(4, ...played.map((c) => c.file.length));
   const table = [
     "",
     `${"file".padEnd(fw)}  status  actions  ok  healed  failed  skipped  tries     s`,
-    ...cases.map((c) => {
+    ...played.map((c) => {
       const r = c.report;
       const ok = r ? r.actions_executed - r.actions_healed : 0;
       return `${c.file.padEnd(fw)}  ${c.status.padEnd(6)}  ${
@@ -425,14 +445,14 @@ export async function runSuite(args: ParsedArgs): Promise<number> {
       }`;
     }),
     "",
-    `${cases.length} trails: ${cases.length - failed} passed, ${failed} failed  (${
+    `${played.length} trails: ${played.length - failed} passed, ${failed} failed  (${
       (totalMs / 1000).toFixed(1)
     } s, ${workers} worker${workers === 1 ? "" : "s"})`,
   ];
   progress.line(table.join("\n"));
   if (junit) {
-    await Deno.writeTextFile(junit, junitXml(cases, startedAt, totalMs));
+    await Deno.writeTextFile(junit, junitXml(played, startedAt, totalMs));
     progress.line(`JUnit report: ${junit}`);
   }
-  return failed > 0 ? 1 : 0;
+  return interrupt.exitCode ?? (failed > 0 ? 1 : 0);
 }
