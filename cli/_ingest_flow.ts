@@ -43,7 +43,10 @@ export async function prepareFlow(path: string): Promise<PreparedFlow | undefine
   }
   if (!flow) return undefined;
   try {
-    return { file: path, trail: maestroToTrail(text, path) };
+    const warnings: string[] = [];
+    const trail = maestroToTrail(text, path, warnings);
+    for (const w of warnings) console.error(`warning: ${w}`);
+    return { file: path, trail };
   } catch (err) {
     if (err instanceof SyntaxError) throw new InputError(err.message);
     throw err;

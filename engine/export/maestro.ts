@@ -438,11 +438,13 @@ const WEB_ONLY = new Set(["openBrowser"]);
  *
  * @param text the flow's text
  * @param source the file name, for messages
+ * @param warnings receives a line for each thing of the flow the trail does not carry
+ *   (`optional: true`, `launchApp` options)
  * @returns the trail
  * @throws {SyntaxError} `SOURCE:LINE: what` for a command a trail cannot hold (a `runScript`, a
  *   `runFlow` of another file, a web flow)
  */
-export function maestroToTrail(text: string, source = "flow"): Trail {
+export function maestroToTrail(text: string, source = "flow", warnings: string[] = []): Trail {
   const flow = parseMaestroFlow(text, source);
   const headerDoc = parseAllDocuments(text)[0]?.contents;
   const header = isMap(headerDoc)
@@ -473,6 +475,9 @@ export function maestroToTrail(text: string, source = "flow"): Trail {
       const label = typeof args === "object" && args !== null && typeof args.label === "string"
         ? args.label
         : undefined;
+      if (typeof args === "object" && args !== null && args.optional === true) {
+        warnings.push(`${at}: optional: true is not carried: a miss fails the action`);
+      }
       const strip = (m: unknown) => {
         if (!m || typeof m !== "object") return m;
         const { label: _l, repeat: _r, optional: _o, ...rest } = m as Record<string, unknown>;
@@ -484,7 +489,16 @@ export function maestroToTrail(text: string, source = "flow"): Trail {
       }
       switch (c.name) {
         case "launchApp":
-          if (i === 0 && steps.length === 0 && out.length === 0) continue;
+          if (i === 0 && steps.length === 0 && out.length === 0) {
+            if (typeof args === "object" && args !== null) {
+              warnings.push(
+                `${at}: its options (${
+                  Object.keys(args).join(", ")
+                }) are not carried: the replay starts the app as --app-package says`,
+              );
+            }
+            continue;
+          }
           throw new SyntaxError(`${at}: a trail starts its app once, before the first step`);
         case "tapOn": {
           if (label === `${LABEL}inputText`) {
@@ -651,7 +665,10 @@ export function maestroToTrail(text: string, source = "flow"): Trail {
     const actions = read([c], source);
     if (actions.length === 0) continue;
     if (!loose) {
-      loose = { step: `${c.name} (line ${c.line})`, recording: [] };
+      loose = {
+        step: steps.length === 0 && flow.name ? flow.name : `Commands from line ${c.line}`,
+        recording: [],
+      };
       steps.push(loose);
     }
     loose.recording!.push(...actions);

@@ -139,6 +139,14 @@ Deno.test("cairn ingest FLOW.yaml writes the trail beside the database; a web fl
       s.stderr.trim(),
       `cairn ingest: ${script}:4: runScript: no trail action does this`,
     );
+    // a corpus flow reads, what the trail does not carry named on stderr
+    const corpus = await cairn(["ingest", `${CORPUS}/demo_app_fill_form.yaml`, "--db", db]);
+    assertEquals(corpus.code, 0, corpus.stderr);
+    assertStringIncludes(
+      corpus.stderr,
+      "demo_app_fill_form.yaml:15: assertVisible: optional: true is not carried",
+    );
+    assertStringIncludes(await Deno.readTextFile(corpus.stdout.trim()), 'tap: "Form Test"');
     const help = await cairn(["ingest", "--help"]);
     assertStringIncludes(help.stdout, "Maestro flow");
   } finally {
