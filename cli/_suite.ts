@@ -155,6 +155,8 @@ export interface SuiteCase {
   report?: PlaybackReport;
   /** Why it failed: the first failed action, or the error that kept it from playing. */
   failure?: string;
+  /** Why the earlier attempts of a trail that passed on a retry failed (a flaky trail). */
+  flaky?: string[];
 }
 
 /** Prints progress: a line rewritten in place on a terminal, plain lines otherwise. */
@@ -250,8 +252,8 @@ const escXml = (s: string): string =>
 
 /**
  * A suite's JUnit XML report: one `testsuite`, one `testcase` per trail (classname: its folder,
- * name: its file), a `failure` naming the first failed action, the action table as
- * `system-out`.
+ * name: its file), a `failure` naming the first failed action (a `flakyFailure` per failed
+ * attempt of a trail that passed on a retry), the action table as `system-out`.
  *
  * @param cases the outcomes
  * @param startedAt when the suite started
@@ -287,6 +289,13 @@ export function junitXml(cases: readonly SuiteCase[], startedAt: Date, totalMs: 
           )
         }</failure>`,
       );
+    }
+    if (c.status === "passed") {
+      // passed on a retry: each failed attempt as a flakyFailure (Surefire's form, CI servers
+      // show the test as flaky)
+      for (const f of c.flaky ?? []) {
+        lines.push(`      <flakyFailure message="${escXml(f)}" type="playback"/>`);
+      }
     }
     if (c.report) {
       const rows = c.report.results.map((r) =>
@@ -392,11 +401,14 @@ export async function runSuite(args: ParsedArgs): Promise<number> {
             }
             if (report.status === "completed") {
               c.status = "passed";
+              if (c.failure !== undefined) c.flaky = [...(c.flaky ?? []), c.failure];
               delete c.failure;
               break;
             }
+            if (c.failure !== undefined) c.flaky = [...(c.flaky ?? []), c.failure];
             c.failure = firstFailure(report);
           } catch (err) {
+            if (c.failure !== undefined) c.flaky = [...(c.flaky ?? []), c.failure];
             c.failure = (err as Error).message;
             // a browser that failed is not reused
             if (driver) drivers.delete(driver);

@@ -159,3 +159,50 @@ Deno.test("cairn replay FOLDER plays a suite: progress lines, summary table, ret
     await Deno.remove(pages, { recursive: true }).catch(() => {});
   }
 });
+
+Deno.test("a trail that passes on a retry is reported passed, its failed attempt a flakyFailure (schema-valid)", async () => {
+  // the page shows "Ready" from its second load on
+  let loads = 0;
+  const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen: () => {} }, () => {
+    loads++;
+    const body = loads >= 2 ? "<h1>Ready</h1>" : "<h1>Loading</h1>";
+    return new Response(`<!doctype html><title>f</title>${body}`, {
+      headers: { "content-type": "text/html" },
+    });
+  });
+  const dir = await Deno.makeTempDir({ prefix: "cairn-suite-flaky-" });
+  try {
+    const trail = join(dir, "flaky.trail.yaml");
+    await Deno.writeTextFile(
+      trail,
+      `config:\n  platform: web\n  url: http://127.0.0.1:${server.addr.port}/\ntrail:\n  - step: Ready\n    recording:\n      - assertVisible: { selector: { text: Ready } }\n`,
+    );
+    const junit = join(dir, "r.xml");
+    const res = await cairn([
+      "replay",
+      trail,
+      "--retries",
+      "2",
+      "--timeout",
+      "800",
+      "--junit",
+      junit,
+      "--db",
+      join(dir, "cairn.db"),
+      "--screenshots",
+      join(dir, "shots"),
+    ]);
+    assertEquals(res.code, 0, res.stdout + res.stderr);
+    assertMatch(res.stdout, /flaky\.trail\.yaml +passed +1 +1 +0 +0 +0 +2 /);
+    const xml = await Deno.readTextFile(junit);
+    assertEquals(await validJunit(xml), []);
+    assertStringIncludes(xml, `tests="1" failures="0"`);
+    assertMatch(
+      xml,
+      /<flakyFailure message="action 0 \([^"]*Ready[^"]*\): [^"]+" type="playback"\/>/,
+    );
+  } finally {
+    await server.shutdown();
+    await Deno.remove(dir, { recursive: true });
+  }
+});
