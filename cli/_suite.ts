@@ -231,7 +231,7 @@ async function loadSuitePlan(
   if (url && plan.platform === "web") plan = rebasePlan(plan, url);
   if (plan.platform !== "web") {
     throw new InputError(
-      `${file}: a ${plan.platform} trail: a suite plays web trails (replay it on its own)`,
+      `${file}: a ${plan.platform} trail: suites (several files, --junit, --workers, --retries) play web trails; replay it alone without those flags`,
     );
   }
   const unplayable = platformProblem(plan);
