@@ -183,6 +183,33 @@ class Progress {
   }
 }
 
+/**
+ * One trail's live progress on a terminal (`cairn replay FILE`): each action as it finishes, on
+ * one line of stderr rewritten in place and cleared at the end, so the report on stdout (table or
+ * JSON) is unchanged. Off when stderr is not a terminal or `CI` is set.
+ *
+ * @param store the run's event store
+ * @returns the store to play with, and what clears the line
+ */
+export function liveProgress(store: EventStore): { store: EventStore; done(): void } {
+  if (!Deno.stderr.isTerminal() || Deno.env.get("CI")) return { store, done: () => {} };
+  const enc = new TextEncoder();
+  let live = false;
+  const watched = watchedStore(store, (d) => {
+    const n = d.added ? "+" : String(d.sourceIndex ?? d.index);
+    const cols = Deno.consoleSize().columns;
+    const text = `#${n} ${String(d.status).padEnd(7)} ${d.description ?? d.action}`;
+    Deno.stderr.writeSync(enc.encode(`\r\x1b[K${text.slice(0, cols - 1)}`));
+    live = true;
+  });
+  return {
+    store: watched,
+    done: () => {
+      if (live) Deno.stderr.writeSync(enc.encode("\r\x1b[K"));
+    },
+  };
+}
+
 /** A store whose appends of finished actions are also told to `onAction`. */
 function watchedStore(
   store: EventStore,

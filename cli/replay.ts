@@ -32,7 +32,14 @@ import { connectAndroid } from "../drivers/android/android_start.ts";
 import { ANDROID_FLAGS, androidStartFromArgs } from "./_android_flags.ts";
 import { browserWsFlag } from "./_browser_ws_flag.ts";
 import { interruptOnSignals } from "./_interrupt.ts";
-import { isSuite, runSuite, screenshotsDir, SUITE_FLAGS, SUITE_HELP } from "./_suite.ts";
+import {
+  isSuite,
+  liveProgress,
+  runSuite,
+  screenshotsDir,
+  SUITE_FLAGS,
+  SUITE_HELP,
+} from "./_suite.ts";
 
 /** Longest wait for the browser to close after a playback before it is killed. */
 const CLOSE_CAP_MS = 5_000;
@@ -337,7 +344,8 @@ export async function run(args: ParsedArgs): Promise<number> {
       // an action still running after the grace fails as its browser (device session) closes
       interrupt.onGrace(() => driver.close());
       const testId = str(args, "test-id");
-      report = await runPlayback(driver, store, plan, {
+      const live = liveProgress(store); // a line per action on a terminal (stderr)
+      report = await runPlayback(driver, live.store, plan, {
         timing: str(args, "timing") as "fast" | "recorded",
         onError: str(args, "on-error") as "continue" | "skip_dependent" | "stop",
         valueOverrides: overrides,
@@ -348,7 +356,7 @@ export async function run(args: ParsedArgs): Promise<number> {
         ...(testId ? { testId } : {}),
         ...(bool(args, "auto-boundary") ? { autoBoundary: true } : {}),
         signal: interrupt.signal,
-      });
+      }).finally(() => live.done());
     } finally {
       // A hung page may keep the browser from closing: kill it rather than wait forever.
       await withDeadline(driver.close(), CLOSE_CAP_MS, () => new Error("close timed out"))
