@@ -106,6 +106,19 @@ export default defineConfig({
       assertEquals(green.code, 0, green.out);
       assertStringIncludes(green.out, "2 passed");
 
+      // the secret comes from the environment only: without PASSWORD the spec stops naming it
+      const noSecret = await run(
+        "npx",
+        ["playwright", "test", "e2e/export-signin.spec.ts", "--reporter=line"],
+        dir,
+        { CAIRN_BASE_URL: server.url },
+      );
+      assertEquals(noSecret.code, 1, noSecret.out);
+      assertStringIncludes(
+        noSecret.out,
+        "set PASSWORD: the trail's secret is read from the environment",
+      );
+
       // the test ids removed: every chain falls through to its aria label or id — still green
       server.setVariant("notestid");
       const healed = await pw("e2e/export-signin.spec.ts");
