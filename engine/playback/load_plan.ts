@@ -61,7 +61,12 @@ export async function planFromText(
     const flow = parseMaestroFlow(text, file ?? "flow");
     // steps as inline runFlow blocks (`cairn export --format maestro`): played as the trail
     if (flow.commands.some((c) => c.name === "runFlow" && hasInlineCommands(c.args))) {
-      return trailToPlan(maestroToTrail(text, file ?? "flow"), file ? { file } : {});
+      try {
+        return trailToPlan(maestroToTrail(text, file ?? "flow"), file ? { file } : {});
+      } catch (err) {
+        // a flow of Maestro's own (conditions, scripts) plays command by command, as before
+        if (!(err instanceof SyntaxError)) throw err;
+      }
     }
     return maestroToPlan(flow, file ? { file } : {});
   }
