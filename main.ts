@@ -9,6 +9,10 @@
 import { helpText, parseArgs, UsageError } from "./cli/args.ts";
 import type { CommandModule } from "./cli/command.ts";
 import { describeError, exitCodeOf } from "./cli/errors.ts";
+import { didYouMean } from "./cli/_did_you_mean.ts";
+
+/** Cairn's version (`cairn --version`). */
+export const VERSION = "0.9.0";
 
 /** Commands by name: a one-line summary and the module that implements it. */
 export const COMMANDS: Record<string, { summary: string; load: () => Promise<CommandModule> }> = {
@@ -68,9 +72,18 @@ export async function main(argv: readonly string[]): Promise<number> {
     console.log(overview());
     return name === undefined ? 2 : 0;
   }
+  if (name === "--version" || name === "-V" || name === "version") {
+    console.log(`cairn ${VERSION} (deno ${Deno.version.deno})`);
+    return 0;
+  }
   const entry = COMMANDS[name];
   if (!entry) {
-    console.error(`cairn: unknown command ${JSON.stringify(name)} (see cairn --help)`);
+    const guess = didYouMean(name.replace(/^-+/, ""), Object.keys(COMMANDS));
+    console.error(
+      `cairn: unknown command ${JSON.stringify(name)}${
+        guess ? ` (did you mean ${guess}?)` : ""
+      } (see cairn --help)`,
+    );
     return 2;
   }
   const mod = await entry.load();
@@ -98,7 +111,7 @@ function overview(): string {
   return [
     "cairn — turn UI-automation runs into test recordings that keep working",
     "",
-    "Usage: cairn <command> [flags]     (cairn <command> --help for its flags)",
+    "Usage: cairn <command> [flags]     (cairn <command> --help for its flags; cairn --version)",
     "",
     "Commands:",
     ...lines,

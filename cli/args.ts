@@ -9,6 +9,7 @@
  *
  * @module
  */
+import { didYouMean } from "./_did_you_mean.ts";
 
 /** A flag of a command. */
 export interface FlagSpec {
@@ -97,7 +98,12 @@ export function parseArgs(spec: CommandSpec, argv: readonly string[]): ParsedArg
     const name = long ? rawName : byAlias.get(rawName);
     const f = name === undefined ? undefined : specs[name];
     if (name === undefined || f === undefined) {
-      throw new UsageError(`${spec.name}: unknown flag ${arg} (see cairn ${spec.name} --help)`);
+      const guess = long ? didYouMean(rawName, Object.keys(specs)) : undefined;
+      throw new UsageError(
+        `${spec.name}: unknown flag ${arg}${
+          guess ? ` (did you mean --${guess}?)` : ""
+        } (see cairn ${spec.name} --help)`,
+      );
     }
     if (f.type === "boolean") {
       flags[name] = eq > 0 ? booleanValue(spec.name, name, arg.slice(eq + 1)) : true;

@@ -69,7 +69,7 @@ export const spec: CommandSpec = {
       type: "string",
       value: "DIR",
       description:
-        "end: folder for the recording_v1 (web) and capture files (default .); screenshot: the PNG file",
+        "end: folder for the recording_v1 (web) and capture files (default: exports/ beside the database); screenshot: the PNG file (default: screenshots/ beside it)",
     },
     session: {
       type: "string",
@@ -247,7 +247,9 @@ export async function run(args: ParsedArgs): Promise<number> {
   if (bool(args, "json")) console.log(JSON.stringify(body, null, 2));
   else console.log(String(body.output ?? ""));
   if (tool === "screenshot" && body.ok && typeof body.value === "string") {
-    const file = str(args, "out") ?? `screenshot-${body.value.slice(0, 12)}.png`;
+    // without --out: beside the database, as every file a command writes
+    const file = str(args, "out") ??
+      resolve(dirname(resolve(db)), "screenshots", `screenshot-${body.value.slice(0, 12)}.png`);
     const blob = await call(state, db, `/v1/blobs/${body.value}`);
     if (!blob.ok) return failed(blob.status, await blob.json());
     await Deno.mkdir(dirname(resolve(file)), { recursive: true });
@@ -255,7 +257,8 @@ export async function run(args: ParsedArgs): Promise<number> {
     console.log(`Wrote ${file}`);
   }
   if (tool === "end") {
-    const { files, skipped } = await exportAndStop(state, db, sessionId, str(args, "out") ?? ".");
+    const outDir = str(args, "out") ?? resolve(dirname(resolve(db)), "exports");
+    const { files, skipped } = await exportAndStop(state, db, sessionId, outDir);
     for (const f of files) console.log(`Wrote ${f}`);
     if (skipped) console.log(skipped);
   }

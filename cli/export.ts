@@ -15,9 +15,20 @@ import type { StoredEvent } from "../events/schemas.ts";
 import { eventsToCapture } from "../engine/formats/capture_v1.ts";
 import { blobRefsIn, formatEventsJsonl } from "../engine/formats/events_jsonl.ts";
 import { eventsToRecording, recordingFileName } from "../engine/formats/recording_v1.ts";
+import {
+  isTrailFormat,
+  renderTrailExport,
+  TRAIL_EXPORT_FORMATS,
+  type TrailExportFormat,
+} from "./_export_trail.ts";
 
-/** The formats `cairn export` writes. */
-export const EXPORT_FORMATS = ["events", "recording_v1", "capture"] as const;
+/** The formats `cairn export` writes: a session's, then a trail's (another runner's test). */
+export const EXPORT_FORMATS = [
+  "events",
+  "recording_v1",
+  "capture",
+  ...TRAIL_EXPORT_FORMATS,
+] as const;
 export type ExportFormat = typeof EXPORT_FORMATS[number];
 
 /** A session read back: its events and every blob they reference. */
@@ -74,7 +85,10 @@ export interface RenderedSession {
  * @param format the output format
  * @returns the file text and its default file name
  */
-export function renderSession(session: LoadedSession, format: ExportFormat): RenderedSession {
+export function renderSession(
+  session: LoadedSession,
+  format: Exclude<ExportFormat, TrailExportFormat>,
+): RenderedSession {
   switch (format) {
     case "events":
       return {
@@ -105,8 +119,9 @@ export function renderSession(session: LoadedSession, format: ExportFormat): Ren
 /** The command's flags and help. */
 export const spec: CommandSpec = {
   name: "export",
-  summary: "Write a session back as events (JSON lines), recording_v1 or a capture file",
-  positionals: ["SESSION"],
+  summary:
+    "Write a session back as events, recording_v1 or a capture; a trail or session as a Playwright spec, Maestro flow or Recorder JSON",
+  positionals: ["TRAIL|SESSION"],
   flags: {
     ...DB_FLAGS,
     format: {
@@ -114,6 +129,11 @@ export const spec: CommandSpec = {
       choices: EXPORT_FORMATS,
       default: "events",
       description: "Output format",
+    },
+    "app-id": {
+      type: "string",
+      value: "ID",
+      description: "The app id of a Maestro flow (com.example.app)",
     },
     out: {
       type: "string",
@@ -139,7 +159,23 @@ written exits 2 naming --out.
 A recording written into a directory gets seed 004's name:
 vw-ax-agent-{id}-{yyyyMMdd-HHmmss}.json or vw-ax-human-{id}-{yyyyMMdd-HHmmss}.json.
 
+playwright, maestro and recorder take a trail file (or a session, projected into an adaptive
+trail as \`cairn optimize\` does) and write a test for another runner:
+  playwright  a @playwright/test spec: one test.step per step, each selector chain as
+              locator.or(…), templates as TypeScript, secrets from the environment
+              (memory key password → process.env.PASSWORD), CAIRN_BASE_URL re-points
+              navigations
+  maestro     a Maestro flow (Android, iOS): one labelled runFlow per step, env from memory,
+              readText as copyTextFrom + evalScript; \`cairn replay\` and \`cairn ingest\`
+              read it back
+  recorder    Chrome DevTools Recorder JSON (@puppeteer/replay): the chain as the selectors
+              array, assertions as waitForElement
+What a format cannot express is a comment in the file and a warning line on stderr naming the
+step and action.
+
 Examples:
+  cairn export login.trail.yaml --format playwright --out e2e/
+  cairn export android.trail.yaml --format maestro --app-id com.example.app
   cairn export 3f2a… --format capture --out run.capture.json
   cairn export 3f2a… --format recording_v1 --out recordings/
   cairn export 3f2a… > session.jsonl`,
@@ -153,6 +189,22 @@ Examples:
  */
 export async function run(args: ParsedArgs): Promise<number> {
   const format = (str(args, "format") ?? "events") as ExportFormat;
+  let rendered: RenderedSession;
+  if (isTrailFormat(format)) {
+    const appId = str(args, "app-id");
+    const r = await renderTrailExport(args, args.positionals[0]!, format, appId ? { appId } : {});
+    for (const w of r.warnings) console.error(`warning: ${w}`);
+    rendered = r;
+  } else {
+    rendered = await renderStored(args, format);
+  }
+  return await writeRendered(args, rendered);
+}
+
+async function renderStored(
+  args: ParsedArgs,
+  format: Exclude<ExportFormat, TrailExportFormat>,
+): Promise<RenderedSession> {
   const store = openStore(args, { existing: true });
   let rendered: RenderedSession;
   try {
@@ -161,6 +213,10 @@ export async function run(args: ParsedArgs): Promise<number> {
   } finally {
     store.close();
   }
+  return rendered;
+}
+
+async function writeRendered(args: ParsedArgs, rendered: RenderedSession): Promise<number> {
   let out = str(args, "out");
   if (out === undefined) {
     await Deno.stdout.write(new TextEncoder().encode(rendered.text));

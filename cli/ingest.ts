@@ -6,6 +6,7 @@
  *
  * @module
  */
+import { type PreparedFlow, prepareFlow, writeFlowTrail } from "./_ingest_flow.ts";
 import { dirname, resolve } from "node:path";
 import { bool, type CommandSpec, type ParsedArgs, str } from "./args.ts";
 import { DB_FLAGS, openStore } from "./context.ts";
@@ -242,7 +243,8 @@ export async function ingestFile(
 /** The command's flags and help. */
 export const spec: CommandSpec = {
   name: "ingest",
-  summary: "Import capture files (capture v1, recording_v1, Chrome Recorder, events) as sessions",
+  summary:
+    "Import capture files (capture v1, recording_v1, Chrome Recorder, events) as sessions; Maestro flows as trails",
   positionals: ["FILE..."],
   flags: {
     ...DB_FLAGS,
@@ -266,10 +268,16 @@ A capture's file references ("viewHierarchy": {"file": …}, screenshot paths) a
 inside the capture's folder only (--allow-outside to leave it), regular files only (no
 devices, FIFOs or /proc), at most 64 MiB each (--max-file-size), each within 30 s.
 
+A Maestro flow (YAML with an appId header) is a script, not a capture: it becomes a trail,
+written to trails/<name>.trail.yaml beside the database (its path printed). Commands a trail
+cannot hold (runScript, a runFlow of another file, a Maestro web flow) are refused naming the
+line. \`cairn export TRAIL --format maestro\` writes flows that read back to the same trail.
+
 Examples:
   cairn ingest examples/inventory.capture.json
   cairn ingest --json flows/*.json
-  cairn ingest --format chrome-recorder flow.json`,
+  cairn ingest --format chrome-recorder flow.json
+  cairn ingest login.maestro.yaml`,
 };
 
 /**
@@ -281,11 +289,19 @@ Examples:
 export async function run(args: ParsedArgs): Promise<number> {
   const format = str(args, "format") as ImportFormat | undefined;
   const prepared: PreparedFile[] = [];
+  const flows: PreparedFlow[] = [];
   for (const path of args.positionals) {
-    prepared.push(
-      await prepareFile(path, { ...(format ? { format } : {}), files: captureFileRules(args) }),
-    );
+    const flow = format ? undefined : await prepareFlow(path);
+    if (flow) flows.push(flow);
+    else {
+      prepared.push(
+        await prepareFile(path, { ...(format ? { format } : {}), files: captureFileRules(args) }),
+      );
+    }
   }
+  // a Maestro flow is a script: it becomes a trail beside the database, not a session
+  for (const f of flows) console.log(await writeFlowTrail(args, f));
+  if (prepared.length === 0) return 0;
   const store = openStore(args);
   try {
     // Every check before the first append: a bad file leaves the database unchanged.

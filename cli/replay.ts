@@ -34,6 +34,14 @@ import { browserWsFlag } from "./_browser_ws_flag.ts";
 import { FILE_URLS_FLAG, fileUrlsOption } from "./_file_urls_flag.ts";
 import { captureFileReader } from "./_capture_files.ts";
 import { interruptOnSignals } from "./_interrupt.ts";
+import {
+  isSuite,
+  liveProgress,
+  runSuite,
+  screenshotsDir,
+  SUITE_FLAGS,
+  SUITE_HELP,
+} from "./_suite.ts";
 
 /** Longest wait for the browser to close after a playback before it is killed. */
 const CLOSE_CAP_MS = 5_000;
@@ -43,7 +51,7 @@ export const spec: CommandSpec = {
   name: "replay",
   summary:
     "Replay a trail, recording or flow in Chromium or on Android (Appium) with self-healing selectors",
-  positionals: ["FILE"],
+  positionals: ["FILE..."],
   flags: {
     url: {
       type: "string",
@@ -97,7 +105,8 @@ export const spec: CommandSpec = {
     screenshots: {
       type: "string",
       value: "DIR",
-      description: "Where screenshots of failed and healed actions go (default .cairn/screenshots)",
+      description:
+        "Where screenshots of failed and healed actions go (default: screenshots/ beside the database)",
     },
     "browser-ws": {
       type: "string",
@@ -106,10 +115,12 @@ export const spec: CommandSpec = {
     },
     json: { type: "boolean", description: "Print the report as JSON" },
     ...FILE_URLS_FLAG,
+    ...SUITE_FLAGS,
     ...DB_FLAGS,
   },
   details: `
-FILE is a trail (.yaml), a recording_v1 or Chrome Recorder JSON, a JSON action array
+FILE is a trail (.yaml), a Maestro flow (.yaml with an appId header; Android), a
+recording_v1 or Chrome Recorder JSON, a JSON action array
 ([{"action":"click","selector":"#go"}] or {"actions":[…]}), a Cairn capture, or the id of
 a session stored in the event log. An Android one (config.platform: android) plays on a
 device through Appium (--appium, --udid, --app-package …) and reports its selectors as
@@ -119,7 +130,8 @@ Examples:
   cairn replay login.trail.yaml --url http://127.0.0.1:8000/
   cairn replay android.trail.yaml --appium http://127.0.0.1:4723 --app-package com.example
   cairn replay vw-ax-human-….json --on-error stop --override 3=hunter2 --json
-  cairn replay login.trail.yaml --memory pin=4321   # the trail keeps pin: null`,
+  cairn replay login.trail.yaml --memory pin=4321   # the trail keeps pin: null
+${SUITE_HELP}`,
 };
 
 /**
@@ -296,6 +308,7 @@ function checkOverrides(plan: PlaybackPlan, overrides: Record<string, string>): 
  * @returns 0 when the playback completed (no action failed, the page opened first included), 1 otherwise
  */
 export async function run(args: ParsedArgs): Promise<number> {
+  if (await isSuite(args)) return await runSuite(args); // several trails: cli/_suite.ts
   const file = args.positionals[0]!;
   const overrides = parseOverrides(list(args, "override"));
   const memory = parseMemory(list(args, "memory"));
@@ -343,18 +356,19 @@ export async function run(args: ParsedArgs): Promise<number> {
       // an action still running after the grace fails as its browser (device session) closes
       interrupt.onGrace(() => driver.close());
       const testId = str(args, "test-id");
-      report = await runPlayback(driver, store, plan, {
+      const live = liveProgress(store); // a line per action on a terminal (stderr)
+      report = await runPlayback(driver, live.store, plan, {
         timing: str(args, "timing") as "fast" | "recorded",
         onError: str(args, "on-error") as "continue" | "skip_dependent" | "stop",
         valueOverrides: overrides,
         // the values given are secrets: used for the templates, scrubbed from every event
         ...(Object.keys(memory).length > 0 ? { memory, secrets: Object.values(memory) } : {}),
         actionTimeoutMs: num(args, "timeout") ?? DEFAULT_ACTION_TIMEOUT_MS,
-        screenshotDir: str(args, "screenshots") ?? resolve(".cairn", "screenshots"),
+        screenshotDir: str(args, "screenshots") ?? screenshotsDir(args),
         ...(testId ? { testId } : {}),
         ...(bool(args, "auto-boundary") ? { autoBoundary: true } : {}),
         signal: interrupt.signal,
-      });
+      }).finally(() => live.done());
     } finally {
       // A hung page may keep the browser from closing: kill it rather than wait forever.
       await withDeadline(driver.close(), CLOSE_CAP_MS, () => new Error("close timed out"))

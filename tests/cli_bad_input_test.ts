@@ -440,14 +440,14 @@ Deno.test("every command that takes --db refuses a directory by name, exit 2, wr
   }
 });
 
-Deno.test("a folder where a file belongs is named as a folder by replay and optimize: exit 2, one line", async () => {
+Deno.test("a folder with nothing to play (replay plays a folder as a suite) or where a file belongs (optimize): exit 2, one line", async () => {
   const dir = await Deno.makeTempDir({ prefix: "cairn-folder-input-" });
   try {
     const replay = await run(["replay", dir, "--db", `${dir}/c.db`]);
     assertEquals(replay.code, 2, replay.stderr);
     assertEquals(
       replay.stderr.trim(),
-      `cairn replay: ${dir}: is a folder; name a trail, recording or flow file`,
+      `cairn replay: ${dir}: no trail, flow or recording in the folder`,
     );
     const optimize = await run(["optimize", dir, "--db", `${dir}/c.db`]);
     assertEquals(optimize.code, 2, optimize.stderr);

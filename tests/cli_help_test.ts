@@ -102,7 +102,7 @@ Deno.test("a usage error is one line naming the command once, exit code 2", asyn
     [["history", "--db", ""], "cairn history: flag --db needs a value"],
     [["export", "x", "--db="], "cairn export: flag --db needs a value"],
     [["history", ""], "cairn history: SESSION must not be empty"],
-    [["export", ""], "cairn export: SESSION must not be empty"],
+    [["export", ""], "cairn export: TRAIL|SESSION must not be empty"],
     [["history", "x", "--bogus"], "cairn history: unknown flag --bogus (see cairn history --help)"],
     [["reproject"], "cairn reproject: name sessions or pass --all (see cairn reproject --help)"],
     // numeric flags out of their range, refused before anything starts

@@ -18,6 +18,11 @@ import { trailToPlan } from "./from_trail.ts";
 import { recordingV1ToPlan } from "./from_recording_v1.ts";
 import { chromeRecorderToPlan } from "./from_chrome_recorder.ts";
 import { maestroToPlan } from "./from_maestro.ts";
+import { maestroToTrail } from "../export/maestro.ts";
+
+const hasInlineCommands = (args: unknown): boolean =>
+  typeof args === "object" && args !== null &&
+  Array.isArray((args as { commands?: unknown }).commands);
 import { syntheticToPlan } from "./from_synthetic.ts";
 import { eventsToPlan, type SessionEvent } from "./from_events.ts";
 
@@ -53,7 +58,17 @@ export async function planFromText(
   const tooBig = json ? undefined : trailSizeProblem(text);
   if (tooBig) throw new SyntaxError(`${file ?? "trail"}: ${tooBig}`);
   if (!json && looksLikeMaestroFlow(text)) {
-    return maestroToPlan(parseMaestroFlow(text, file ?? "flow"), file ? { file } : {});
+    const flow = parseMaestroFlow(text, file ?? "flow");
+    // steps as inline runFlow blocks (`cairn export --format maestro`): played as the trail
+    if (flow.commands.some((c) => c.name === "runFlow" && hasInlineCommands(c.args))) {
+      try {
+        return trailToPlan(maestroToTrail(text, file ?? "flow"), file ? { file } : {});
+      } catch (err) {
+        // a flow of Maestro's own (conditions, scripts) plays command by command, as before
+        if (!(err instanceof SyntaxError)) throw err;
+      }
+    }
+    return maestroToPlan(flow, file ? { file } : {});
   }
   if (!json) {
     const trail = parseTrail(
