@@ -67,7 +67,8 @@ Deno.test("cairn replay plays an Android trail through Appium's protocol and hea
     const header = lines.find((l) => /^\s+#\s+status\s+action\s+strategy\s+ms\s+detail$/.test(l));
     const row = lines.find((l) => l.includes("content_description"));
     assert(header && row, stdout);
-    assertEquals(row.indexOf("~Dashboard"), header.indexOf("detail"), stdout);
+    // the detail names the chain level that found it, then the selector
+    assertEquals(row.indexOf("level 2: ~Dashboard"), header.indexOf("detail"), stdout);
     assertEquals(row.indexOf("content_description"), header.indexOf("strategy"), stdout);
     assertEquals(/#com\.example|\[data-testid=/.test(stdout), false, stdout);
     const lookups = standin.commands.filter((c) => c.path === "/elements").map((c) =>
