@@ -40,7 +40,7 @@ const APPS_ROOT = new URL("../tests/testdata/robustness_apps/", import.meta.url)
 const MAIN = new URL("../main.ts", import.meta.url).pathname;
 const BLAZE_VIEWPORT = { width: 1280, height: 800 };
 /** How long a lookup or an assertion may wait (both engines): bounded so a run takes minutes. */
-const WAIT_MS = 1_200;
+const WAIT_MS = 1_000;
 
 // ---- the apps and their flows ---------------------------------------------------------------
 
@@ -347,10 +347,11 @@ export const VARIANTS: Variant[] = [
   { name: "viewport 820x620", flags: "", viewport: SMALL },
   { name: "test ids removed", flags: "notestid" },
   {
-    name: "all combined",
-    flags: "notestid,ids,classes,copy,banner,reorder,layout",
+    name: "combined: no test ids, ids, classes, banner, reorder, layout, viewport",
+    flags: "notestid,ids,classes,banner,reorder,layout",
     viewport: SMALL,
   },
+  { name: "combined: no test ids, copy, reorder", flags: "notestid,copy,reorder" },
 ];
 
 // ---- the server: one origin per variant ----------------------------------------------------
@@ -715,6 +716,8 @@ export interface Tally {
   wrong: number;
   ms: number;
   verdicts: Verdict[];
+  /** What the page logged for each played action (and the value read), in order. */
+  details?: string[];
 }
 
 /** What one played action did, as the scorer sees it. */
@@ -767,7 +770,21 @@ export function scoreRun(flow: readonly FlowStep[], played: readonly Played[]): 
     next++;
   }
   for (; next < flow.length; next++) verdicts.push("miss");
+  // what each imperfect verdict rests on (`--debug`)
+  const details: string[] = [];
+
+  for (const p of played) {
+    if (p.kind === undefined || p.kind === "nav") continue;
+    if (p.entries.length > 0 || p.value !== undefined) {
+      details.push(
+        `${p.kind}${p.acted ? "" : " (failed)"}: ${p.entries.join(" ")}${
+          p.value !== undefined ? ` value=${JSON.stringify(p.value)}` : ""
+        }`,
+      );
+    }
+  }
   return {
+    details,
     steps: flow.length,
     ok: verdicts.filter((v) => v === "ok").length,
     miss: verdicts.filter((v) => v === "miss").length,
@@ -906,6 +923,8 @@ export interface BenchOptions {
    */
   addTrails?: (app: string, trails: Readonly<Record<string, string>>) => Record<string, string>;
   log?: (line: string) => void;
+  /** How many app × variant replays run at once (default 3). */
+  parallel?: number;
 }
 
 /** The trails and Recorder flows of one run, for the record. */
@@ -920,7 +939,9 @@ export async function runBenchmark(options: BenchOptions = {}): Promise<BenchRes
   const t0 = performance.now();
   const log = options.log ?? (() => {});
   const apps = APPS.filter((a) => !options.apps || options.apps.includes(a.name));
-  const variants = VARIANTS.filter((v) => !options.variants || options.variants.includes(v.name));
+  const variants = VARIANTS.filter((v) =>
+    !options.variants || options.variants.some((name) => v.name === name)
+  );
   const modes = options.modes ?? MODES;
   const server = serveApps(variants.map((v) => v.flags));
   const dir = await Deno.makeTempDir({ prefix: "cairn-bench-apps-" });
@@ -928,6 +949,9 @@ export async function runBenchmark(options: BenchOptions = {}): Promise<BenchRes
   const rows: Row[] = [];
   const trails: Record<string, Record<string, string>> = {};
   try {
+    // first every app is blazed (one CLI session at a time), optimized and its Recorder flow made
+    const prepared: { app: BenchApp; selectors: string[][][]; extra: Record<string, string> }[] =
+      [];
     for (const app of apps) {
       const blazeOrigin = server.origin("");
       server.takeLog(blazeOrigin);
@@ -951,51 +975,68 @@ export async function runBenchmark(options: BenchOptions = {}): Promise<BenchRes
       }
       const extra = options.addTrails?.(app.name, trails[app.name]!) ?? {};
       const selectors = options.noRecorder ? [] : await recorderSelectors(app, blazeOrigin);
-      for (const variant of variants) {
-        const origin = server.origin(variant.flags);
-        const viewport = variant.viewport ?? BLAZE_VIEWPORT;
-        const chrome = await ChromeDriver.launch({ viewport });
-        try {
-          const play = async (engine: string, plan: PlaybackPlan) => {
-            // the secret for each memory key the trail leaves to the run (`password: null`)
-            const memory: Record<string, string> = {};
-            for (const k of plan.unsetMemory ?? []) {
-              if (app.secret !== undefined) memory[k] = app.secret;
-            }
-            const { tally, report } = await playAndScore(chrome, store, plan, app.flow, memory);
-            const notes = report.results.filter((r) => r.status !== "ok").map((r) =>
-              `${r.index} ${r.action} ${r.status} ${r.selector_used ?? ""} ${r.error ?? ""}`.trim()
-            );
-            rows.push({ app: app.name, engine, variant: variant.name, tally, notes });
-          };
-          for (const mode of modes) {
-            const plan = await planFromText(trails[app.name]![mode]!, { file: `${mode}.yaml` });
-            await play(`Cairn ${mode}`, { ...rebasePlan(plan, origin), viewport });
-          }
-          for (const [engine, yaml] of Object.entries(extra)) {
-            const plan = await planFromText(yaml, { file: `${engine}.yaml` });
-            await play(engine, { ...rebasePlan(plan, origin), viewport });
-          }
-          if (!options.noRecorder) {
-            const json = recorderFlow(app, selectors, origin, viewport);
-            const plan = await planFromText(JSON.stringify(json), { file: "recorder.json" });
-            await play("Cairn Recorder JSON", plan);
-            const tally = await peerAndScore(chrome, json, app.flow);
-            rows.push({ app: app.name, engine: "@puppeteer/replay", variant: variant.name, tally });
-          }
-        } finally {
-          await chrome.close();
-        }
-        const mine = rows.filter((r) => r.app === app.name && r.variant === variant.name);
-        log(
-          `${app.name} / ${variant.name}: ${
-            mine.map((r) => `${r.engine} ${r.tally.ok}/${r.tally.steps} w${r.tally.wrong}`).join(
-              ", ",
-            )
-          }`,
-        );
-      }
+      prepared.push({ app, selectors, extra });
     }
+    // then every app × variant is replayed, a few at once (each in its own browser): most of a
+    // replay's time is waiting (for the page to settle, for a selector that will not match)
+    const jobs = prepared.flatMap((p) => variants.map((variant) => ({ ...p, variant })));
+    const replayJob = async (
+      { app, selectors, extra, variant }: (typeof jobs)[number],
+    ): Promise<Row[]> => {
+      const out: Row[] = [];
+      const origin = server.origin(variant.flags);
+      const viewport = variant.viewport ?? BLAZE_VIEWPORT;
+      const chrome = await ChromeDriver.launch({ viewport });
+      try {
+        const play = async (engine: string, plan: PlaybackPlan) => {
+          // the secret for each memory key the trail leaves to the run (`password: null`)
+          const memory: Record<string, string> = {};
+          for (const k of plan.unsetMemory ?? []) {
+            if (app.secret !== undefined) memory[k] = app.secret;
+          }
+          const { tally, report } = await playAndScore(chrome, store, plan, app.flow, memory);
+          const notes = report.results.filter((r) => r.status !== "ok").map((r) =>
+            `${r.index} ${r.action} ${r.status} ${r.selector_used ?? ""} ${r.error ?? ""}`.trim()
+          );
+          out.push({ app: app.name, engine, variant: variant.name, tally, notes });
+        };
+        for (const mode of modes) {
+          const plan = await planFromText(trails[app.name]![mode]!, { file: `${mode}.yaml` });
+          await play(`Cairn ${mode}`, { ...rebasePlan(plan, origin), viewport });
+        }
+        for (const [engine, yaml] of Object.entries(extra)) {
+          const plan = await planFromText(yaml, { file: `${engine}.yaml` });
+          await play(engine, { ...rebasePlan(plan, origin), viewport });
+        }
+        if (!options.noRecorder) {
+          const json = recorderFlow(app, selectors, origin, viewport);
+          const plan = await planFromText(JSON.stringify(json), { file: "recorder.json" });
+          await play("Cairn Recorder JSON", plan);
+          const tally = await peerAndScore(chrome, json, app.flow);
+          out.push({ app: app.name, engine: "@puppeteer/replay", variant: variant.name, tally });
+        }
+      } finally {
+        await chrome.close();
+      }
+      log(
+        `${app.name} / ${variant.name}: ${
+          out.map((r) => `${r.engine} ${r.tally.ok}/${r.tally.steps} w${r.tally.wrong}`).join(", ")
+        }`,
+      );
+      return out;
+    };
+    const results: Row[][] = new Array(jobs.length);
+    let nextJob = 0;
+    const worker = async () => {
+      while (nextJob < jobs.length) {
+        const i = nextJob++;
+        results[i] = await replayJob(jobs[i]!);
+      }
+    };
+    await Promise.all(
+      Array.from({ length: Math.min(options.parallel ?? 3, jobs.length) }, worker),
+    );
+    rows.push(...results.flat());
   } finally {
     store.close();
     await server.close();
@@ -1060,7 +1101,8 @@ export function markdown(result: BenchResult): string {
 
 /**
  * The command line: `--json`, `--out=FILE` (the JSON written there too), `--apps=a,b`,
- * `--variants=N` (the first N), `--modes=a,b`, `--debug` (each imperfect run's verdicts).
+ * `--variants=N` (the first N), `--modes=a,b`, `--parallel=N` (replays at once, default 3),
+ * `--debug` (each imperfect run's verdicts).
  */
 export async function main(args: readonly string[]): Promise<void> {
   const flag = (name: string) => args.find((a) => a.startsWith(`--${name}=`))?.split("=")[1];
@@ -1068,8 +1110,15 @@ export async function main(args: readonly string[]): Promise<void> {
   const nVariants = flag("variants");
   const result = await runBenchmark({
     ...(flag("apps") ? { apps: flag("apps")!.split(",") } : {}),
-    ...(nVariants ? { variants: VARIANTS.slice(0, Number(nVariants)).map((v) => v.name) } : {}),
+    ...(nVariants
+      ? {
+        variants: /^\d+$/.test(nVariants)
+          ? VARIANTS.slice(0, Number(nVariants)).map((v) => v.name)
+          : VARIANTS.filter((v) => v.name.includes(nVariants)).map((v) => v.name),
+      }
+      : {}),
     ...(flag("modes") ? { modes: flag("modes")!.split(",") as (typeof MODES)[number][] } : {}),
+    ...(flag("parallel") ? { parallel: Number(flag("parallel")) } : {}),
     log: (l) => console.error(l),
   });
   const out = flag("out");
@@ -1083,6 +1132,7 @@ export async function main(args: readonly string[]): Promise<void> {
         if (r.tally.ok < r.tally.steps) {
           console.log(`${r.app} ${r.engine} ${r.variant}: ${r.tally.verdicts.join(" ")}`);
           for (const n of r.notes ?? []) console.log(`    ${n}`);
+          for (const d of r.tally.details ?? []) console.log(`      ${d}`);
         }
       }
     }
