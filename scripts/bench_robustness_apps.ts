@@ -41,6 +41,8 @@ const MAIN = new URL("../main.ts", import.meta.url).pathname;
 const BLAZE_VIEWPORT = { width: 1280, height: 800 };
 /** How long a lookup or an assertion may wait (both engines): bounded so a run takes minutes. */
 const WAIT_MS = 1_000;
+/** `@puppeteer/replay`'s step timeout: its wait for the element and the typing together. */
+const PEER_TIMEOUT_MS = 3_000;
 
 // ---- the apps and their flows ---------------------------------------------------------------
 
@@ -763,7 +765,9 @@ export function scoreRun(flow: readonly FlowStep[], played: readonly Played[]): 
       else verdicts.push("miss");
     } else {
       const idents = p.entries.map((e) => e.slice(e.indexOf(":") + 1));
-      if (p.acted && idents.includes(step.ident)) verdicts.push("ok");
+      // the intended element reached but the action reported failed (a timeout mid-typing) is
+      // a miss; only inputs that reached other elements alone are a wrong element
+      if (idents.includes(step.ident)) verdicts.push(p.acted ? "ok" : "miss");
       else if (idents.length > 0) verdicts.push("wrong");
       else verdicts.push("miss");
     }
@@ -859,7 +863,8 @@ export async function peerAndScore(
   const extension = new PuppeteerRunnerExtension(
     chrome.browser as never,
     chrome.page as never,
-    { timeout: WAIT_MS },
+    // a step's timeout covers its typing too (a `change` types the value key by key)
+    { timeout: PEER_TIMEOUT_MS },
   );
   const runner = await createRunner(flowJson as never, extension);
   await runner.runBeforeAllSteps();

@@ -69,6 +69,13 @@ Deno.test("scoreRun: the element hit decides; a lost action is a miss; reads are
     { kind: "read", acted: true, entries: [], value: "$5.00" },
   ]);
   assertEquals(lost.verdicts, ["ok", "miss", "miss", "ok", "miss"]);
+  // typing into the right field that timed out is a miss, not a wrong element
+  const slow = scoreRun(FLOW.slice(0, 1), [{
+    kind: "type",
+    acted: false,
+    entries: ["input:field"],
+  }]);
+  assertEquals(slow.verdicts, ["miss"]);
 });
 
 Deno.test("findRef: the control named in the row that shows the text, as an agent picks it", () => {
