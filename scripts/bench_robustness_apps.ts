@@ -583,6 +583,18 @@ export async function recorderSelectors(app: BenchApp, origin: string): Promise<
         continue;
       }
       await driver.page.waitForSelector(sel, { visible: true, timeout: 5_000 });
+      if (step.expect !== undefined) {
+        // a read is judged by its value: the value must be the intended element's, and no other
+        // visible element may show it
+        const shown = await driver.page.evaluate(textHoldersInPage, step.expect);
+        if (shown.length !== 1 || shown[0] !== step.ident) {
+          throw new Error(
+            `${app.name}: ${JSON.stringify(step.expect)} is shown by ${
+              JSON.stringify(shown)
+            }, not by ${step.ident} alone: a read of it could not tell the element`,
+          );
+        }
+      }
       const target = await recordTarget(driver.page, sel);
       let { css, xpath } = await driver.page.$eval(sel, recorderSelectorsInPage);
       // as the Recorder: a CSS selector that is not unique becomes a path from the nearest id
@@ -611,6 +623,18 @@ export async function recorderSelectors(app: BenchApp, origin: string): Promise<
   } finally {
     await driver.close();
   }
+}
+
+/** The `data-ident` (or tag) of each innermost visible element whose text is `text`. */
+function textHoldersInPage(text: string): string[] {
+  const out: string[] = [];
+  for (const el of Array.from(document.body.querySelectorAll("*"))) {
+    const e = el as HTMLElement;
+    if (e.innerText?.trim() !== text || e.getClientRects().length === 0) continue;
+    const inner = Array.from(e.children).some((c) => (c as HTMLElement).innerText?.trim() === text);
+    if (!inner) out.push(e.getAttribute("data-ident") ?? e.tagName.toLowerCase());
+  }
+  return out;
 }
 
 /** A CSS path from the nearest ancestor with an id, `nth-of-type` where siblings share a tag. */
