@@ -1125,6 +1125,23 @@ export function markdown(result: BenchResult): string {
       } |`,
     );
   }
+  out.push(
+    "",
+    "Per app, engine and variant: correct / actions (variants in the order of the first table):",
+    "",
+    `| app | engine | ${variants.map((_, i) => `v${i + 1}`).join(" | ")} |`,
+    `| --- | --- | ${variants.map(() => "---").join(" | ")} |`,
+  );
+  for (const a of apps) {
+    for (const e of engines) {
+      const mine = rows.filter((r) => r.app === a && r.engine === e);
+      out.push(
+        `| ${a} | ${e} | ${
+          variants.map((v) => cell(mine.filter((r) => r.variant === v))).join(" | ")
+        } |`,
+      );
+    }
+  }
   return out.join("\n");
 }
 

@@ -11,6 +11,7 @@ import {
   APPS,
   findRef,
   type FlowStep,
+  markdown,
   parseSnapshot,
   runBenchmark,
   scoreRun,
@@ -188,5 +189,10 @@ Deno.test({
       base.verdicts.slice(0, at("items-left")),
     );
     assert(result.trails.tasks?.adaptive?.includes("trail:"), "the adaptive trail is kept");
+    const table = markdown(result);
+    assert(
+      table.includes("| tasks | wrong tap |") && table.includes("| Cairn adaptive |"),
+      `the markdown names every engine:\n${table}`,
+    );
   },
 });
