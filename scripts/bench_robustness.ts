@@ -14,7 +14,8 @@
  * Also measured: the engine's dispatch overhead per action beyond the time spent inside the
  * driver (the browser's own time), and the size of a playback's state.
  *
- * Run: `deno run -A scripts/bench_robustness.ts [--json]`
+ * Run: `deno run -A scripts/bench_robustness.ts --shop [--json]`. Without `--shop` the command
+ * runs the benchmark of optimized trails on three apps (`bench_robustness_apps.ts`).
  *
  * @module
  */
@@ -27,6 +28,7 @@ import { SqliteEventStore } from "../events/sqlite_event_store.ts";
 import type { PlaybackAction, PlaybackPlan, Target } from "../engine/playback/actions.ts";
 import { servePlaybackPages } from "../tests/playback_server.ts";
 import { recordTarget } from "../tests/playback_record_helper.ts";
+import { recorderSelectorsInPage } from "./bench_robustness_shared.ts";
 
 const ROOT = new URL("../tests/testdata/robustness/", import.meta.url).pathname;
 const RECORDED_VIEWPORT = { width: 1280, height: 800 };
@@ -111,51 +113,6 @@ async function drain(page: Page): Promise<string[]> {
     const w = globalThis as unknown as { __acted?: string[] };
     return w.__acted ? w.__acted.splice(0) : [];
   }).catch(() => []);
-}
-
-/** The Chrome Recorder's selector kinds for an element, computed as the Recorder does. */
-function recorderSelectorsInPage(el: Element): { css: string; xpath: string } {
-  const testAttr = ["data-testid", "data-test", "data-qa", "data-cy", "data-test-id"]
-    .find((a) => el.hasAttribute(a));
-  const cssPart = (e: Element): string => {
-    const tag = e.tagName.toLowerCase();
-    const parent = e.parentElement;
-    if (!parent) return tag;
-    const same = Array.from(parent.children).filter((c) => c.tagName === e.tagName);
-    return same.length > 1 ? `${tag}:nth-of-type(${same.indexOf(e) + 1})` : tag;
-  };
-  let css: string;
-  if (testAttr) css = `[${testAttr}='${el.getAttribute(testAttr)}']`;
-  else if (el.id) css = `#${CSS.escape(el.id)}`;
-  else {
-    const parts: string[] = [];
-    let e: Element | null = el;
-    while (e && e !== document.body) {
-      if (e.id) {
-        parts.unshift(`#${CSS.escape(e.id)}`);
-        break;
-      }
-      parts.unshift(cssPart(e));
-      e = e.parentElement;
-    }
-    css = parts.join(" > ");
-  }
-  const xparts: string[] = [];
-  let x: Element | null = el;
-  while (x && x !== document.documentElement) {
-    if (x.id) {
-      xparts.unshift(`//*[@id="${x.id}"]`);
-      break;
-    }
-    const parent: Element | null = x.parentElement;
-    const same = parent ? Array.from(parent.children).filter((c) => c.tagName === x!.tagName) : [];
-    xparts.unshift(
-      `/${x.tagName.toLowerCase()}${same.length > 1 ? `[${same.indexOf(x) + 1}]` : ""}`,
-    );
-    x = parent;
-  }
-  const xpath = xparts[0]?.startsWith("//*") ? xparts.join("") : `/html${xparts.join("")}`;
-  return { css, xpath };
 }
 
 async function record(url: string): Promise<Recorded[]> {
@@ -408,7 +365,11 @@ async function runPeer(
 
 const pct = (a: number, b: number) => (b === 0 ? "—" : `${((100 * a) / b).toFixed(1)} %`);
 
-if (import.meta.main) {
+if (import.meta.main && !Deno.args.includes("--shop")) {
+  // the default: the optimized trails of three apps on their variants (bench_robustness_apps.ts)
+  const { main } = await import("./bench_robustness_apps.ts");
+  await main(Deno.args);
+} else if (import.meta.main) {
   const json = Deno.args.includes("--json");
   const server = servePlaybackPages(ROOT, { index: "shop.html" });
   const dir = await Deno.makeTempDir({ prefix: "cairn-bench-robustness-" });
