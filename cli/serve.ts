@@ -7,6 +7,7 @@
  */
 import { type CommandSpec, num, type ParsedArgs, str } from "./args.ts";
 import { DB_FLAGS, dbPath, openStore } from "./context.ts";
+import { isPostgresUrl, redactUrl } from "../events/postgres_event_store.ts";
 import { InputError } from "./errors.ts";
 import { createApp, DEFAULT_BODY_LIMIT, isLoopback, MAX_BODY_LIMIT } from "../api/app.ts";
 import { blazeRegistry } from "../api/blaze.ts";
@@ -240,21 +241,23 @@ export async function run(args: ParsedArgs): Promise<number> {
   const config = serveConfig(args, (n) => Deno.env.get(n));
   const store = openStore(args, { runsLock: false });
   const path = dbPath(args);
+  // a log shared by several nodes (PostgreSQL) has no file beside it to lock or write notes to
+  const local = path !== ":memory:" && !isPostgresUrl(path);
   let claim: RunsClaim | undefined;
   try {
-    claim = path === ":memory:" ? undefined : await claimRunsLock(path);
+    claim = local ? await claimRunsLock(path) : undefined;
     await endUnfinishedRuns(
       store,
       claim,
       (line) => console.error(line),
-      path === ":memory:" ? undefined : path,
+      local ? path : undefined,
     );
   } catch (err) {
     claim?.close();
     store.close();
     throw err;
   }
-  if (path !== ":memory:") {
+  if (local) {
     const registry = blazeRegistry(store);
     registry.configure({ onChange: profilesNoter(path, () => registry.profiles()) });
   }
@@ -264,7 +267,7 @@ export async function run(args: ParsedArgs): Promise<number> {
   Deno.addSignalListener("SIGTERM", stop);
   try {
     // a playback's screenshot files go beside the log, not under wherever the server was started
-    const screenshotDir = serveScreenshotDir(path);
+    const screenshotDir = local ? serveScreenshotDir(path) : undefined;
     if (screenshotDir !== undefined) playbackRegistry(store, { screenshotDir });
     const app = createApp({
       store,
@@ -287,7 +290,7 @@ export async function run(args: ParsedArgs): Promise<number> {
         onListen: ({ hostname, port }) => {
           const shown = hostname.includes(":") ? `[${hostname}]` : hostname;
           console.log(
-            `Cairn API on http://${shown}:${port} (db ${dbPath(args)}${
+            `Cairn API on http://${shown}:${port} (db ${redactUrl(dbPath(args))}${
               config.token ? ", bearer token required" : ""
             })`,
           );
@@ -306,7 +309,7 @@ export async function run(args: ParsedArgs): Promise<number> {
     Deno.removeSignalListener("SIGINT", stop);
     Deno.removeSignalListener("SIGTERM", stop);
     await closeLiveWork(store);
-    if (path !== ":memory:") await Deno.remove(profilesNotePath(path)).catch(() => {});
+    if (local) await Deno.remove(profilesNotePath(path)).catch(() => {});
     store.close();
     claim?.close();
   }
