@@ -613,7 +613,7 @@ export class PostgresEventStore implements EventStore {
     if (this.#ended) return this.#ended;
     this.#closed = true;
     for (const l of [...this.#listeners]) l();
-    this.#ended = this.#sql.end({ timeout: 5 }).catch(() => {});
+    this.#ended = this.#sql.end({ timeout: 0.5 }).catch(() => {});
     return this.#ended;
   }
 }
