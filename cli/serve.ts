@@ -5,7 +5,8 @@
  *
  * @module
  */
-import { type CommandSpec, num, type ParsedArgs, str } from "./args.ts";
+import { bool, type CommandSpec, num, type ParsedArgs, str } from "./args.ts";
+import { runWorker } from "./_worker.ts";
 import { DB_FLAGS, dbPath, openStore } from "./context.ts";
 import { isPostgresUrl, redactUrl } from "../events/postgres_event_store.ts";
 import { InputError } from "./errors.ts";
@@ -46,6 +47,18 @@ export const spec: CommandSpec = {
       min: 1,
       max: MAX_BODY_LIMIT,
       description: "Largest request body accepted (413 above)",
+    },
+    worker: {
+      type: "boolean",
+      description:
+        "Also run the playbacks queued on a PostgreSQL log, one at a time (any number of nodes may)",
+    },
+    "lease-ms": {
+      type: "integer",
+      value: "MS",
+      default: 30_000,
+      min: 1_000,
+      description: "With --worker: how long a claimed run is held without a heartbeat",
     },
     ...DB_FLAGS,
   },
@@ -239,6 +252,12 @@ export function orphanSessionEnder(
 /** Runs `cairn serve` until SIGINT or SIGTERM, then stops live work and closes its browsers. */
 export async function run(args: ParsedArgs): Promise<number> {
   const config = serveConfig(args, (n) => Deno.env.get(n));
+  if (bool(args, "worker") && !isPostgresUrl(dbPath(args))) {
+    throw new InputError(
+      "serve: --worker runs the playbacks queued on a PostgreSQL log: give --db postgres://… (or CAIRN_DB)",
+    );
+  }
+  let worker: Promise<void> | undefined;
   const store = openStore(args, { runsLock: false });
   const path = dbPath(args);
   // a log shared by several nodes (PostgreSQL) has no file beside it to lock or write notes to
@@ -303,12 +322,21 @@ export async function run(args: ParsedArgs): Promise<number> {
       }
       throw err;
     }
+    worker = bool(args, "worker")
+      ? runWorker(store, {
+        signal: ac.signal,
+        leaseMs: num(args, "lease-ms") ?? 30_000,
+        say: (line) => console.error(line),
+      })
+      : undefined;
     await server.finished;
     return 0;
   } finally {
     Deno.removeSignalListener("SIGINT", stop);
     Deno.removeSignalListener("SIGTERM", stop);
     await closeLiveWork(store);
+    // the worker's run has ended with the live work; it claims no other
+    await worker?.catch((err) => console.error(`serve --worker: ${err}`));
     if (local) await Deno.remove(profilesNotePath(path)).catch(() => {});
     store.close();
     claim?.close();

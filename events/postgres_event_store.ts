@@ -189,6 +189,28 @@ export const PG_MIGRATIONS: readonly PgMigration[] = [
       $fn$;
     `,
   },
+  {
+    version: 2,
+    name: "run_queue",
+    // playbacks and validations waiting for, or held by, a `cairn serve --worker` node
+    sql: `
+      CREATE TABLE run_queue (
+        id text PRIMARY KEY,
+        kind text NOT NULL,
+        payload text NOT NULL,
+        status text NOT NULL DEFAULT 'queued',
+        attempts integer NOT NULL DEFAULT 0,
+        worker text,
+        lease_until timestamptz,
+        enqueued_at timestamptz NOT NULL DEFAULT clock_timestamp(),
+        started_at timestamptz,
+        finished_at timestamptz,
+        error text
+      );
+      CREATE INDEX run_queue_waiting ON run_queue (enqueued_at) WHERE status = 'queued';
+      CREATE INDEX run_queue_leased ON run_queue (lease_until) WHERE status = 'running';
+    `,
+  },
 ];
 
 /** The newest PostgreSQL layout this Cairn knows. */
