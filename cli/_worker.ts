@@ -1,5 +1,5 @@
 /**
- * `cairn serve --worker`: runs the playbacks queued on a PostgreSQL log (`events/postgres_queue.ts`)
+ * `cairn serve --worker`: runs the playbacks and validations queued on a PostgreSQL log (`events/postgres_queue.ts`)
  * in this node's own browser, one at a time: claim (`SKIP LOCKED`), run, heartbeat the lease
  * while it runs, mark it done; between runs, take back runs whose worker's lease expired.
  *
@@ -9,6 +9,8 @@ import { hostname } from "node:os";
 import { type EventStore, streamInfo } from "../events/event_store.ts";
 import { type QueuedRun, RunQueue, runQueueOf } from "../events/postgres_queue.ts";
 import { playbackRegistry, type StartPlaybackBody } from "../api/playbacks.ts";
+import { type StartValidationBody, validationRegistry } from "../api/validations.ts";
+import { endValidation } from "./_orphaned_runs.ts";
 import type { PlaybackPlan } from "../engine/playback/actions.ts";
 import type { z } from "zod";
 import { InputError } from "./errors.ts";
@@ -85,11 +87,7 @@ async function runOne(
   leaseMs: number,
   say: (line: string) => void,
 ): Promise<void> {
-  const registry = playbackRegistry(store);
-  const { plan, body } = run.payload as {
-    plan: PlaybackPlan;
-    body: z.infer<typeof StartPlaybackBody>;
-  };
+  const registry = run.kind === "playback" ? playbackRegistry(store) : validationRegistry(store);
   let lost = false;
   const heartbeat = setInterval(() => {
     queue.heartbeat(run.id, name, leaseMs).then((ok) => {
@@ -101,7 +99,20 @@ async function runOne(
     }, () => {});
   }, Math.max(100, Math.floor(leaseMs / 3)));
   try {
-    const id = await registry.start(plan, body, run.id);
+    let id: string;
+    if (run.kind === "playback") {
+      const { plan, body } = run.payload as {
+        plan: PlaybackPlan;
+        body: z.infer<typeof StartPlaybackBody>;
+      };
+      id = await playbackRegistry(store).start(plan, body, run.id);
+    } else {
+      const { sessionId, body } = run.payload as {
+        sessionId: string;
+        body: z.infer<typeof StartValidationBody>;
+      };
+      id = await validationRegistry(store).start(sessionId, body, run.id);
+    }
     await registry.finished(id);
     await queue.finish(run.id, name);
   } catch (err) {
@@ -114,10 +125,14 @@ async function runOne(
   }
 }
 
-/** Ends a playback's stream left without its ending event (its worker stopped). */
+/** Ends a run's stream left without its ending event (its worker stopped). */
 async function endRun(store: EventStore, run: QueuedRun, why: string): Promise<void> {
   const s = await streamInfo(store, streamOf(run));
-  if (!s || run.kind !== "playback") return;
+  if (!s) return;
+  if (run.kind === "validation") {
+    await endValidation(store, s, why);
+    return;
+  }
   let last;
   for await (const e of store.readStream(s.streamId, { from: s.version })) last = e;
   if (!last || last.type === "PlaybackCompleted") return;

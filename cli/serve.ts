@@ -51,7 +51,7 @@ export const spec: CommandSpec = {
     worker: {
       type: "boolean",
       description:
-        "Also run the playbacks queued on a PostgreSQL log, one at a time (any number of nodes may)",
+        "Also run the playbacks and validations queued on a PostgreSQL log, one at a time (any number of nodes may)",
     },
     "lease-ms": {
       type: "integer",

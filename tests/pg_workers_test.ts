@@ -4,7 +4,7 @@
  * pages served from 127.0.0.1. Three workers share twenty playbacks, each run exactly once;
  * a worker SIGKILLed mid-run leaves its run to lease expiry, and another worker ends it
  * interrupted, while a run claimed by a worker that died before it started is queued again
- * and run.
+ * and run. A validation is queued and run by a worker as well.
  */
 import { pgAvailable, startCluster } from "../events/postgres_cluster.ts";
 import { PostgresEventStore } from "../events/postgres_event_store.ts";
@@ -13,6 +13,9 @@ import type { StoredEvent } from "../events/schemas.ts";
 import { serveFolder } from "./web_server.ts";
 import { chromiumUnder, type ServeChild, startServe } from "./cli_run.ts";
 import { assert, assertEquals } from "./assert.ts";
+import { ChromeDriver } from "../drivers/chrome/chrome_driver.ts";
+import { blazeShop } from "./validation_capture.ts";
+import { serveVaryingShop } from "./validation_server.ts";
 
 async function collect(it: AsyncIterable<StoredEvent>): Promise<StoredEvent[]> {
   const out: StoredEvent[] = [];
@@ -183,6 +186,57 @@ Deno.test({
       await stopAll(nodes, tmp);
       await store.end();
       await web.close();
+      await cluster.stop();
+      await Deno.remove(tmp, { recursive: true });
+    }
+  },
+});
+
+Deno.test({
+  name: "a validation on a PostgreSQL log is queued and run by a serve --worker node",
+  ignore: !pgAvailable(),
+  sanitizeOps: false,
+  sanitizeResources: false,
+  async fn() {
+    const cluster = await startCluster();
+    const tmp = await Deno.makeTempDir({ prefix: "cairn_workers_" });
+    const shop = await serveVaryingShop();
+    const nodes: ServeChild[] = [];
+    const db = await cluster.createDatabase("validate");
+    const store = await PostgresEventStore.connect(db);
+    const capture = await ChromeDriver.launch();
+    try {
+      const sessionId = await blazeShop(capture, store, shop.url, { slot: true });
+      await capture.close();
+      const front = await startServe(["--db", db], { TMPDIR: tmp });
+      nodes.push(front);
+      const res = await fetch(`${front.url}/v1/sessions/${sessionId}/validations`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ url: shop.url, policy: "authoring", max_iterations: 2 }),
+      });
+      const started = await res.json();
+      assertEquals(res.status, 202, JSON.stringify(started));
+      assertEquals(started.status, "queued");
+      const id = started.validation_id as string;
+      // nobody runs it until a worker comes
+      const waiting = await (await fetch(`${front.url}/v1/validations/${id}`)).json();
+      assertEquals(waiting.status, "queued");
+      nodes.push(await startServe(["--db", db, "--worker"], { TMPDIR: tmp }));
+      let report = waiting;
+      await until("the validation to end", 120_000, async () => {
+        report = await (await fetch(`${front.url}/v1/validations/${id}`)).json();
+        return report.status !== "queued" && report.status !== "running";
+      });
+      assertEquals(report.status, "unstable", JSON.stringify(report).slice(0, 400));
+      assertEquals(report.session_id, sessionId);
+      const run = await new RunQueue(store).get(id);
+      assertEquals([run!.status, run!.attempts, run!.error], ["done", 1, null]);
+    } finally {
+      await capture.close().catch(() => {});
+      await stopAll(nodes, tmp);
+      await store.end();
+      await shop.close();
       await cluster.stop();
       await Deno.remove(tmp, { recursive: true });
     }
