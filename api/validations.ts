@@ -245,7 +245,7 @@ export const validationRegistry: (
 
 /** `POST /v1/sessions/:id/validations` answer. */
 export const ValidationStartedResponse = z.object({
-  status: z.literal("running"),
+  status: z.enum(["running", "queued"]),
   validation_id: z.string(),
 });
 
