@@ -129,6 +129,14 @@ Deno.test({
       r = await cairn(["migrate", "--to", a]);
       assertEquals(r.code, 2);
       assertStringIncludes(r.stderr, "--from LOG is required");
+      // what a PostgreSQL log cannot do, or needs, is said in one line (exit 2)
+      r = await cairn(["blaze", "start", "--db", pg.replace("postgres@", "postgres:pw@")]);
+      assertEquals(r.code, 2);
+      assertStringIncludes(r.stderr, "HTTP API (/v1/blaze/…)");
+      assertStringIncludes(r.stderr, "postgres:***@");
+      r = await cairn(["serve", "--worker", "--db", a]);
+      assertEquals(r.code, 2);
+      assertStringIncludes(r.stderr, "give --db postgres://");
     } finally {
       await cluster.stop();
       await Deno.remove(dir, { recursive: true });
