@@ -8,7 +8,7 @@
 import { bool, type CommandSpec, num, type ParsedArgs, str } from "./args.ts";
 import { runWorker } from "./_worker.ts";
 import { DB_FLAGS, dbPath, openStore } from "./context.ts";
-import { isPostgresUrl, redactUrl } from "../events/postgres_event_store.ts";
+import { isPostgresUrl, PostgresEventStore, redactUrl } from "../events/postgres_event_store.ts";
 import { InputError } from "./errors.ts";
 import { createApp, DEFAULT_BODY_LIMIT, isLoopback, MAX_BODY_LIMIT } from "../api/app.ts";
 import { blazeRegistry } from "../api/blaze.ts";
@@ -264,6 +264,8 @@ export async function run(args: ParsedArgs): Promise<number> {
   const local = path !== ":memory:" && !isPostgresUrl(path);
   let claim: RunsClaim | undefined;
   try {
+    // a database that cannot be reached (or of a newer layout) is refused before listening
+    if (store instanceof PostgresEventStore) await store.ready();
     claim = local ? await claimRunsLock(path) : undefined;
     await endUnfinishedRuns(
       store,
