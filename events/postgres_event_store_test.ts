@@ -7,6 +7,7 @@ import { pgAvailable, type PgCluster, startCluster } from "./postgres_cluster.ts
 import { PG_LATEST_VERSION, PostgresEventStore } from "./postgres_event_store.ts";
 import { storeConformance } from "./store_conformance.ts";
 import { StoreFileError } from "./event_store.ts";
+import { RunQueue } from "./postgres_queue.ts";
 import type { NewEvent, StoredEvent } from "./schemas.ts";
 import { assert, assertEquals, assertRejects } from "../tests/assert.ts";
 
@@ -123,6 +124,57 @@ Deno.test({
       StoreFileError,
     );
     assert(dead.message.startsWith("postgres://u:***@127.0.0.1:1/db: cannot use"), dead.message);
+  },
+});
+
+Deno.test({
+  name:
+    "RunQueue: concurrent claims never share a run; memory values leave a row when its run ends",
+  ignore,
+  sanitizeOps: false,
+  sanitizeResources: false,
+  async fn() {
+    const url = await freshUrl();
+    const a = await PostgresEventStore.connect(url);
+    const b = await PostgresEventStore.connect(url);
+    try {
+      const [qa, qb] = [new RunQueue(a), new RunQueue(b)];
+      for (let i = 0; i < 10; i++) {
+        await qa.enqueue("playback", `pb-${i}`, {
+          plan: {},
+          body: { memory: { pw: `s3cret${i}` } },
+        });
+      }
+      // twelve claims at once on two pools: ten distinct runs, two empty hands
+      const claims = await Promise.all(
+        Array.from({ length: 12 }, (_, i) => (i % 2 ? qa : qb).claim(`w${i}`, 60_000)),
+      );
+      const got = claims.filter((c) => c !== undefined);
+      const ids = got.map((c) => c.id);
+      assertEquals(ids.length, 10);
+      assertEquals(new Set(ids).size, 10);
+      assertEquals(got[0]!.payload, {
+        plan: {},
+        body: { memory: { pw: `s3cret${got[0]!.id.slice(3)}` } },
+      });
+      // one finished, one left to expire (its worker gone before it wrote anything)
+      const [done, gone] = [got[0]!, got[1]!];
+      assertEquals(await qa.finish(done.id, done.worker!), true);
+      assertEquals(await qa.heartbeat(done.id, done.worker!, 60_000), false);
+      await a
+        .sql`UPDATE run_queue SET lease_until = now() - interval '1 second' WHERE id = ${gone.id}`;
+      const reaped = await qb.reap(() => Promise.resolve(false), () => Promise.resolve());
+      assertEquals(reaped, { requeued: [gone.id], interrupted: [] });
+      const after = await qa.get(done.id);
+      assertEquals([after!.status, after!.payload], ["done", { plan: {}, body: {} }]);
+      // queued again, it keeps what its next worker needs
+      const again = await qa.get(gone.id);
+      assertEquals(again!.status, "queued");
+      assert(JSON.stringify(again!.payload).includes("s3cret"));
+    } finally {
+      await a.end();
+      await b.end();
+    }
   },
 });
 

@@ -104,10 +104,15 @@ export class RunQueue {
     return r.count === 1;
   }
 
-  /** Marks a worker's run done (false: it was no longer this worker's). */
+  /**
+   * Marks a worker's run done (false: it was no longer this worker's). The request's `memory`
+   * values (secrets, which the events never hold) leave the row with it, as when a run is ended
+   * by {@linkcode reap}: a row keeps them only while its run waits or runs.
+   */
   async finish(id: string, worker: string, error?: string): Promise<boolean> {
     const r = await this.#sql`UPDATE run_queue SET status = 'done',
-        finished_at = clock_timestamp(), lease_until = NULL, error = ${error ?? null}
+        finished_at = clock_timestamp(), lease_until = NULL, error = ${error ?? null},
+        payload = (payload::jsonb #- '{body,memory}')::text
       WHERE id = ${id} AND worker = ${worker} AND status = 'running'`;
     return r.count === 1;
   }
@@ -141,7 +146,8 @@ export class RunQueue {
         } else {
           await end(run, LEASE_EXPIRED);
           await tx`UPDATE run_queue SET status = 'interrupted', lease_until = NULL,
-            finished_at = clock_timestamp(), error = ${LEASE_EXPIRED} WHERE id = ${run.id}`;
+            finished_at = clock_timestamp(), error = ${LEASE_EXPIRED}, payload = (payload::jsonb #- '{body,memory}')::text
+            WHERE id = ${run.id}`;
           out.interrupted.push(run.id);
         }
       }
