@@ -3,7 +3,7 @@
  * once for this file, a fresh database per test), and what only PostgreSQL has to show:
  * concurrent writers on several connections, commit-order-safe reading, its layout version.
  */
-import { pgAvailable, type PgCluster, startCluster } from "./postgres_cluster.ts";
+import { type PgCluster, pgTestsSkipped, startCluster } from "./postgres_cluster.ts";
 import { PG_LATEST_VERSION, PostgresEventStore } from "./postgres_event_store.ts";
 import { storeConformance } from "./store_conformance.ts";
 import { StoreFileError } from "./event_store.ts";
@@ -11,7 +11,7 @@ import { RunQueue } from "./postgres_queue.ts";
 import type { NewEvent, StoredEvent } from "./schemas.ts";
 import { assert, assertEquals, assertRejects } from "../tests/assert.ts";
 
-const ignore = !pgAvailable();
+const ignore = pgTestsSkipped();
 let cluster: PgCluster | undefined;
 let dbs = 0;
 

@@ -4,7 +4,7 @@
  * key and blob arrives, the copy reads and folds as its source does, appends go on above the
  * source's head, and a target that holds a log is refused.
  */
-import { pgAvailable, startCluster } from "../events/postgres_cluster.ts";
+import { pgTestsSkipped, startCluster } from "../events/postgres_cluster.ts";
 import { PostgresEventStore } from "../events/postgres_event_store.ts";
 import { SqliteEventStore } from "../events/sqlite_event_store.ts";
 import type { EventStore } from "../events/event_store.ts";
@@ -36,7 +36,7 @@ async function contents(store: EventStore) {
 
 Deno.test({
   name: "cairn migrate copies a SQLite log to PostgreSQL and back, verified, appends going on",
-  ignore: !pgAvailable(),
+  ignore: pgTestsSkipped(),
   sanitizeOps: false,
   sanitizeResources: false,
   async fn() {

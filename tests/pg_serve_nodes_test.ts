@@ -3,7 +3,7 @@
  * event appended through either node reaches the other node's SSE stream (LISTEN/NOTIFY wakes
  * it, then it reads by position), in position order, both ways.
  */
-import { pgAvailable, startCluster } from "../events/postgres_cluster.ts";
+import { pgTestsSkipped, startCluster } from "../events/postgres_cluster.ts";
 import { assert, assertEquals } from "./assert.ts";
 import { startServe } from "./cli_run.ts";
 
@@ -52,7 +52,7 @@ function follow(res: Response) {
 
 Deno.test({
   name: "two cairn serve nodes on one PostgreSQL database stream each other's appends over SSE",
-  ignore: !pgAvailable(),
+  ignore: pgTestsSkipped(),
   sanitizeOps: false,
   sanitizeResources: false,
   async fn() {

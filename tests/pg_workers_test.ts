@@ -6,7 +6,7 @@
  * interrupted, while a run claimed by a worker that died before it started is queued again
  * and run. A validation is queued and run by a worker as well.
  */
-import { pgAvailable, startCluster } from "../events/postgres_cluster.ts";
+import { pgTestsSkipped, startCluster } from "../events/postgres_cluster.ts";
 import { PostgresEventStore } from "../events/postgres_event_store.ts";
 import { LEASE_EXPIRED, RunQueue } from "../events/postgres_queue.ts";
 import type { StoredEvent } from "../events/schemas.ts";
@@ -61,7 +61,7 @@ const post = async (node: ServeChild, body: unknown) => {
 
 Deno.test({
   name: "three serve --worker nodes share twenty queued playbacks: each runs exactly once",
-  ignore: !pgAvailable(),
+  ignore: pgTestsSkipped(),
   sanitizeOps: false,
   sanitizeResources: false,
   async fn() {
@@ -122,7 +122,7 @@ Deno.test({
 Deno.test({
   name:
     "a worker SIGKILLed mid-run: its run ends interrupted at lease expiry; an unstarted claim is run again",
-  ignore: !pgAvailable(),
+  ignore: pgTestsSkipped(),
   sanitizeOps: false,
   sanitizeResources: false,
   async fn() {
@@ -194,7 +194,7 @@ Deno.test({
 
 Deno.test({
   name: "a validation on a PostgreSQL log is queued and run by a serve --worker node",
-  ignore: !pgAvailable(),
+  ignore: pgTestsSkipped(),
   sanitizeOps: false,
   sanitizeResources: false,
   async fn() {
