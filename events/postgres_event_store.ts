@@ -211,10 +211,21 @@ export const PG_MIGRATIONS: readonly PgMigration[] = [
       CREATE INDEX run_queue_leased ON run_queue (lease_until) WHERE status = 'running';
     `,
   },
+  {
+    version: 3,
+    name: "stream_prefix_index",
+    // lets `streams(prefix)` (every SESSION a command resolves) read an index range (LIKE prefix%)
+    sql: "CREATE INDEX streams_prefix ON streams (stream_id text_pattern_ops);",
+  },
 ];
 
 /** The newest PostgreSQL layout this Cairn knows. */
 export const PG_LATEST_VERSION = PG_MIGRATIONS[PG_MIGRATIONS.length - 1]!.version;
+
+/** `LIKE` pattern of the ids starting with `prefix` (its `%`, `_` and `\\` taken literally). */
+function likePrefix(prefix: string): string {
+  return prefix.replace(/[\\%_]/g, (c) => `\\${c}`) + "%";
+}
 
 /** Options of {@linkcode PostgresEventStore.open}. */
 export interface PgOpenOptions {
@@ -553,7 +564,7 @@ export class PostgresEventStore implements EventStore {
     await this.#ready;
     try {
       const rows = await this.#sql`SELECT stream_id, version, first_position, last_position,
-        created_at FROM streams WHERE starts_with(stream_id, ${prefix})
+        created_at FROM streams WHERE stream_id LIKE ${likePrefix(prefix)}
         ORDER BY first_position`;
       return rows.map((r) => ({
         streamId: r.stream_id as string,

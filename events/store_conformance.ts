@@ -262,6 +262,16 @@ export function storeConformance(
     });
   });
 
+  test("streams() takes a prefix literally (_ and % are characters, not patterns)", async () => {
+    await withStore(async (store) => {
+      for (const id of ["run_1", "runx1", "run%2", "run"]) await store.append(id, [step(0)]);
+      assertEquals((await store.streams("run_")).map((s) => s.streamId), ["run_1"]);
+      assertEquals((await store.streams("run%")).map((s) => s.streamId), ["run%2"]);
+      assertEquals((await store.streams("run")).length, 4);
+      assertEquals(await store.streams("nope"), []);
+    });
+  });
+
   test("putBlob() stores bytes once under their sha256 with media type and size", async () => {
     await withStore(async (store) => {
       const bytes = new TextEncoder().encode("<hierarchy/>");
