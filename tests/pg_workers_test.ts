@@ -133,7 +133,7 @@ Deno.test({
     const db = await cluster.createDatabase("kill");
     const store = await PostgresEventStore.connect(db);
     try {
-      const lease = ["--lease-ms", "2000"];
+      const lease = ["--lease-ms", "3000"];
       const front = await startServe(["--db", db], { TMPDIR: tmp });
       nodes.push(front);
       const doomed = await startServe(["--db", db, "--worker", ...lease], { TMPDIR: tmp });
