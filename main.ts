@@ -54,6 +54,11 @@ export const COMMANDS: Record<string, { summary: string; load: () => Promise<Com
     summary: "Replay a trail or recording with self-healing selectors",
     load: () => import("./cli/replay.ts"),
   },
+  migrate: {
+    summary:
+      "Copy an event log between a SQLite file and PostgreSQL, verified by counts and hashes",
+    load: () => import("./cli/migrate.ts"),
+  },
   validate: {
     summary: "Replay a trail, compare with the capture, refine until stable (policies)",
     load: () => import("./cli/validate.ts"),
@@ -116,7 +121,7 @@ function overview(): string {
     "Commands:",
     ...lines,
     "",
-    "Database: .cairn/cairn.db under the current directory; --db PATH or CAIRN_DB override.",
+    "Database: .cairn/cairn.db under the current directory; --db PATH (or a postgres:// URL) or CAIRN_DB override.",
   ].join("\n");
 }
 

@@ -48,6 +48,7 @@ import { UnreadableEventError } from "../events/upcasters.ts";
 import { describeRoute } from "./openapi.ts";
 import { browserSecrets, freshTab, leaveBrowser } from "./_shared_browser.ts";
 import { withDeadline } from "../drivers/with_deadline.ts";
+import { runQueueOf } from "../events/postgres_queue.ts";
 
 /**
  * The `memory` of a playback or validation body: values of the plan's memory keys (a secret the
@@ -171,10 +172,15 @@ export class PlaybackRegistry {
    *
    * @param plan the actions
    * @param body the request's options
+   * @param playbackId the id to run it under (a queued playback's; default a new one)
    * @returns the playback id
    * @throws {PlaybackBusyError} while another playback runs
    */
-  async start(plan: PlaybackPlan, body: z.infer<typeof StartPlaybackBody>): Promise<string> {
+  async start(
+    plan: PlaybackPlan,
+    body: z.infer<typeof StartPlaybackBody>,
+    playbackId?: string,
+  ): Promise<string> {
     // Android: a device session per playback (one at a time), closed when it ends.
     const android = plan.platform === "android";
     if (android && this.#device) throw new PlaybackBusyError();
@@ -192,7 +198,7 @@ export class PlaybackRegistry {
     let started;
     const stop = new AbortController();
     try {
-      started = await this.#play(driver, plan, body, stop.signal);
+      started = await this.#play(driver, plan, body, stop.signal, playbackId);
     } catch (err) {
       if (android) {
         this.#device = false;
@@ -239,6 +245,11 @@ export class PlaybackRegistry {
     return true;
   }
 
+  /** The end of a playback this registry runs (undefined: it runs none with this id). */
+  finished(id: string): Promise<unknown> | undefined {
+    return this.#runs.get(id)?.done;
+  }
+
   /** Closes the shared browser (the next playback launches another). */
   async #closeBrowser(): Promise<void> {
     const d = this.#driver;
@@ -254,6 +265,7 @@ export class PlaybackRegistry {
     plan: PlaybackPlan,
     body: z.infer<typeof StartPlaybackBody>,
     stop: AbortSignal,
+    playbackId?: string,
   ) {
     const given = Object.values(body.memory ?? {});
     // an Android playback has a device session of its own; in the shared browser each playback
@@ -280,6 +292,7 @@ export class PlaybackRegistry {
         : {}),
       screenshotDir: this.#options.screenshotDir ?? ".cairn/screenshots",
       signal: AbortSignal.any([this.#stop.signal, stop]),
+      ...(playbackId === undefined ? {} : { playbackId }),
     });
   }
 
@@ -325,7 +338,7 @@ const PlaybackId = pathId(100, false);
 
 /** `POST /v1/playbacks` answer. */
 export const PlaybackStartedResponse = z.object({
-  status: z.literal("running"),
+  status: z.enum(["running", "queued"]),
   playback_id: z.string(),
 });
 
@@ -531,6 +544,13 @@ export function playbacksRouter(ctx: ApiContext): Hono {
         { path: "body.url", message: "expected an http(s) url" },
       ]);
     }
+    // on a log shared by several nodes (PostgreSQL) a `serve --worker` node runs it
+    const queue = runQueueOf(ctx.store);
+    if (queue) {
+      const id = `pb-${crypto.randomUUID().slice(0, 12)}`;
+      await queue.enqueue("playback", id, { plan, body });
+      return c.json({ status: "queued", playback_id: id }, 202);
+    }
     try {
       const id = await registry.start(plan, body);
       return c.json({ status: "running", playback_id: id }, 202);
@@ -579,6 +599,10 @@ export function playbacksRouter(ctx: ApiContext): Hono {
       throw err;
     });
     const report = id === undefined ? undefined : await readPlaybackReport(ctx.store, id);
+    const queued = report ? undefined : await runQueueOf(ctx.store)?.get(bareId("playback", given));
+    if (queued?.status === "queued" || queued?.status === "running") {
+      return c.json({ status: "queued", playback_id: queued.id, attempts: queued.attempts });
+    }
     if (!report) {
       const bare = bareId("playback", given);
       return c.json({

@@ -27,7 +27,8 @@ import { validationReport } from "../engine/validation/report.ts";
 import { HEURISTICS_VERSIONS } from "../engine/optimizer/heuristics.ts";
 import type { ApiContext } from "./app.ts";
 import { ApiError, httpUrl, noQuery, parseInput, pathId, readJson } from "./errors.ts";
-import { resolveId } from "./_ids.ts";
+import { bareId, resolveId } from "./_ids.ts";
+import { runQueueOf } from "../events/postgres_queue.ts";
 import { stopRun } from "./_stop_run.ts";
 import { describeRoute } from "./openapi.ts";
 import { browserSecrets, freshTab, leaveBrowser } from "./_shared_browser.ts";
@@ -93,6 +94,11 @@ export class ValidationRegistry {
     return this.#current?.id;
   }
 
+  /** The end of the validation this registry runs (undefined: not this one). */
+  finished(id: string): Promise<unknown> | undefined {
+    return this.#current?.id === id ? this.#current.done : undefined;
+  }
+
   /** Replaces the options (a test's driver, a remote browser). */
   configure(options: ValidationRegistryOptions): void {
     this.#options = { ...this.#options, ...options };
@@ -103,11 +109,16 @@ export class ValidationRegistry {
    *
    * @param sessionId the capture session
    * @param body url, policy, iterations
+   * @param validationId the id to run it under (a queued validation's; default a new one)
    * @returns the validation id
    * @throws {ApiError} 404 for an unknown session, 409 while another validation runs, 400 for a
    *   memory key the trail does not have
    */
-  async start(sessionId: string, body: z.infer<typeof StartValidationBody>): Promise<string> {
+  async start(
+    sessionId: string,
+    body: z.infer<typeof StartValidationBody>,
+    validationId?: string,
+  ): Promise<string> {
     if (!(await streamInfo(this.#store, `session-${sessionId}`))) {
       throw new ApiError(404, "not_found", `No session ${sessionId}`);
     }
@@ -147,6 +158,7 @@ export class ValidationRegistry {
           ? { locateWaitMs: this.#options.locateWaitMs }
           : {}),
         signal: AbortSignal.any([this.#stop.signal, stop.signal]),
+        ...(validationId === undefined ? {} : { validationId }),
       });
       // the validation's stream records how it ended; the server's log gets one line, no stack
       const done = started.done.catch((err) =>
@@ -233,7 +245,7 @@ export const validationRegistry: (
 
 /** `POST /v1/sessions/:id/validations` answer. */
 export const ValidationStartedResponse = z.object({
-  status: z.literal("running"),
+  status: z.enum(["running", "queued"]),
   validation_id: z.string(),
 });
 
@@ -297,6 +309,13 @@ export function validationsRouter(ctx: ApiContext): Hono {
     // every field is optional: an empty body is {}
     const body = parseInput(StartValidationBody, await readJson(c, {}), "body");
     const id = await resolveId(ctx.store, "session", given);
+    // on a log shared by several nodes (PostgreSQL) a `serve --worker` node runs it
+    const queue = runQueueOf(ctx.store);
+    if (queue) {
+      const queuedId = `val-${crypto.randomUUID().slice(0, 12)}`;
+      await queue.enqueue("validation", queuedId, { sessionId: id, body });
+      return c.json({ status: "queued", validation_id: queuedId }, 202);
+    }
     const validationId = await registry.start(id, body);
     return c.json({ status: "running", validation_id: validationId }, 202);
   });
@@ -318,6 +337,14 @@ export function validationsRouter(ctx: ApiContext): Hono {
   app.get("/validations/:id", async (c) => {
     const given = parseInput(Id, c.req.param("id"), "path.id");
     noQuery(c);
+    // queued on a PostgreSQL log, no worker has started it yet
+    const queued = await runQueueOf(ctx.store)?.get(bareId("validation", given));
+    if (
+      (queued?.status === "queued" || queued?.status === "running") &&
+      !(await streamInfo(ctx.store, `validation-${queued.id}`))
+    ) {
+      return c.json({ status: "queued", validation_id: queued.id, attempts: queued.attempts });
+    }
     const id = await resolveId(ctx.store, "validation", given);
     const state = await readValidation(ctx.store, id);
     if (!state) throw new ApiError(404, "not_found", `No validation ${id}`);

@@ -144,7 +144,7 @@ async function endPlayback(
 }
 
 /** Ends a validation that is still `running`; false when it ended. */
-async function endValidation(
+export async function endValidation(
   store: EventStore,
   s: StreamInfo,
   why: string = ORPHANED,

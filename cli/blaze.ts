@@ -14,6 +14,7 @@ import { InputError } from "./errors.ts";
 import { type DaemonState, readState, statePath, updateState } from "./_blaze_state.ts";
 import { processRuns, recoverDeadDaemon } from "./_blaze_recover.ts";
 import { withStartLock } from "./_blaze_lock.ts";
+import { isPostgresUrl } from "../events/postgres_event_store.ts";
 import { type AndroidStart, androidStartUrl } from "../drivers/android/android_start.ts";
 import { ANDROID_FLAGS, androidStartFromArgs } from "./_android_flags.ts";
 import type { SessionFiles } from "./_session_files.ts";
@@ -204,6 +205,14 @@ function checkToolFlags(tool: string, args: ParsedArgs): void {
 export async function run(args: ParsedArgs): Promise<number> {
   const [tool, ...words] = args.positionals;
   const db = dbPath(args);
+  if (isPostgresUrl(db)) {
+    // the daemon keeps its state file and lock beside a log file
+    throw new InputError(
+      `blaze: the command-line blaze keeps its browser daemon beside a log file; on PostgreSQL (${
+        dbLabel(args)
+      }) drive blaze sessions through a cairn serve node's HTTP API (/v1/blaze/…)`,
+    );
+  }
   // a directory, another program's file, a damaged or read-only one: refused before any daemon
   // starts (every tool records events)
   checkStorePath(db, dbLabel(args), { writes: true });

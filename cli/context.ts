@@ -24,6 +24,7 @@ import {
 } from "../events/migrations.ts";
 import type { EventStore, StoreFileError } from "../events/event_store.ts";
 import { shareRunsLock } from "./_runs_lock.ts";
+import { isPostgresUrl, PostgresEventStore, redactUrl } from "../events/postgres_event_store.ts";
 
 /** The `--db PATH` flag; spread into a command's `flags`. */
 export const DB_FLAGS: Record<string, FlagSpec> = {
@@ -31,7 +32,7 @@ export const DB_FLAGS: Record<string, FlagSpec> = {
     type: "string",
     value: "PATH",
     description:
-      "Event log file (else $CAIRN_DB, else .cairn/cairn.db under the current directory)",
+      "Event log file or postgres:// URL (else $CAIRN_DB, else .cairn/cairn.db under the current directory)",
   },
 };
 
@@ -65,7 +66,8 @@ export function dbLabel(args: ParsedArgs): string {
   const path = dbPath(args);
   const flag = args.flags.db;
   const fromEnv = !(typeof flag === "string" && flag.length > 0) && !!Deno.env.get("CAIRN_DB");
-  return fromEnv ? `${path} (from CAIRN_DB)` : path;
+  const shown = isPostgresUrl(path) ? redactUrl(path) : path;
+  return fromEnv ? `${shown} (from CAIRN_DB)` : shown;
 }
 
 /**
@@ -95,8 +97,10 @@ export function dbLabel(args: ParsedArgs): string {
 export function openStore(
   args: ParsedArgs,
   options: { existing?: boolean; readOnly?: boolean; runsLock?: boolean } = {},
-): SqliteEventStore {
+): EventStore {
   const path = dbPath(args);
+  // a PostgreSQL database: connected and migrated before the first call returns
+  if (isPostgresUrl(path)) return PostgresEventStore.open(path, { name: dbLabel(args) });
   const contents = checkStorePath(path, dbLabel(args));
   if (options.existing && contents === "empty") {
     throw new InputError(`No event log at ${dbLabel(args)} (cairn ingest FILE creates one)`);

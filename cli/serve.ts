@@ -5,8 +5,10 @@
  *
  * @module
  */
-import { type CommandSpec, num, type ParsedArgs, str } from "./args.ts";
+import { bool, type CommandSpec, num, type ParsedArgs, str } from "./args.ts";
+import { runWorker } from "./_worker.ts";
 import { DB_FLAGS, dbPath, openStore } from "./context.ts";
+import { isPostgresUrl, PostgresEventStore, redactUrl } from "../events/postgres_event_store.ts";
 import { InputError } from "./errors.ts";
 import { createApp, DEFAULT_BODY_LIMIT, isLoopback, MAX_BODY_LIMIT } from "../api/app.ts";
 import { blazeRegistry } from "../api/blaze.ts";
@@ -48,6 +50,18 @@ export const spec: CommandSpec = {
       min: 1,
       max: MAX_BODY_LIMIT,
       description: "Largest request body accepted (413 above)",
+    },
+    worker: {
+      type: "boolean",
+      description:
+        "Also run the playbacks and validations queued on a PostgreSQL log, one at a time (any number of nodes may)",
+    },
+    "lease-ms": {
+      type: "integer",
+      value: "MS",
+      default: 30_000,
+      min: 1_000,
+      description: "With --worker: how long a claimed run is held without a heartbeat",
     },
     ...DB_FLAGS,
   },
@@ -262,23 +276,33 @@ function liveProfiles(drivers: Set<ChromeDriver>): string[] {
 /** Runs `cairn serve` until SIGINT or SIGTERM, then stops live work and closes its browsers. */
 export async function run(args: ParsedArgs): Promise<number> {
   const config = serveConfig(args, (n) => Deno.env.get(n));
+  if (bool(args, "worker") && !isPostgresUrl(dbPath(args))) {
+    throw new InputError(
+      "serve: --worker runs the playbacks queued on a PostgreSQL log: give --db postgres://… (or CAIRN_DB)",
+    );
+  }
+  let worker: Promise<void> | undefined;
   const store = openStore(args, { runsLock: false });
   const path = dbPath(args);
+  // a log shared by several nodes (PostgreSQL) has no file beside it to lock or write notes to
+  const local = path !== ":memory:" && !isPostgresUrl(path);
   let claim: RunsClaim | undefined;
   try {
-    claim = path === ":memory:" ? undefined : await claimRunsLock(path);
+    // a database that cannot be reached (or of a newer layout) is refused before listening
+    if (store instanceof PostgresEventStore) await store.ready();
+    claim = local ? await claimRunsLock(path) : undefined;
     await endUnfinishedRuns(
       store,
       claim,
       (line) => console.error(line),
-      path === ":memory:" ? undefined : path,
+      local ? path : undefined,
     );
   } catch (err) {
     claim?.close();
     store.close();
     throw err;
   }
-  if (path !== ":memory:") {
+  if (local) {
     const registry = blazeRegistry(store);
     // playbacks' and validations' browsers are noted as blaze's are: a restart after a SIGKILL
     // removes their profile folders too
@@ -306,7 +330,7 @@ export async function run(args: ParsedArgs): Promise<number> {
   Deno.addSignalListener("SIGTERM", stop);
   try {
     // a playback's screenshot files go beside the log, not under wherever the server was started
-    const screenshotDir = serveScreenshotDir(path);
+    const screenshotDir = local ? serveScreenshotDir(path) : undefined;
     if (screenshotDir !== undefined) playbackRegistry(store, { screenshotDir });
     const app = createApp({
       store,
@@ -329,7 +353,7 @@ export async function run(args: ParsedArgs): Promise<number> {
         onListen: ({ hostname, port }) => {
           const shown = hostname.includes(":") ? `[${hostname}]` : hostname;
           console.log(
-            `Cairn API on http://${shown}:${port} (db ${dbPath(args)}${
+            `Cairn API on http://${shown}:${port} (db ${redactUrl(dbPath(args))}${
               config.token ? ", bearer token required" : ""
             })`,
           );
@@ -342,13 +366,22 @@ export async function run(args: ParsedArgs): Promise<number> {
       }
       throw err;
     }
+    worker = bool(args, "worker")
+      ? runWorker(store, {
+        signal: ac.signal,
+        leaseMs: num(args, "lease-ms") ?? 30_000,
+        say: (line) => console.error(line),
+      })
+      : undefined;
     await server.finished;
     return 0;
   } finally {
     Deno.removeSignalListener("SIGINT", stop);
     Deno.removeSignalListener("SIGTERM", stop);
     await closeLiveWork(store);
-    if (path !== ":memory:") await Deno.remove(profilesNotePath(path)).catch(() => {});
+    // the worker's run has ended with the live work; it claims no other
+    await worker?.catch((err) => console.error(`serve --worker: ${err}`));
+    if (local) await Deno.remove(profilesNotePath(path)).catch(() => {});
     store.close();
     claim?.close();
   }

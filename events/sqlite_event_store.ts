@@ -73,7 +73,7 @@ export interface OpenOptions {
 }
 
 /** An events row as an array: position, stream_id, stream_version, type, schema_version, data, meta. */
-type EventRow = [number, string, number, string, number, string, string];
+export type EventRow = [number, string, number, string, number, string, string];
 /** A segment: its start position, the stream version there, the next segment's start (or null). */
 type Segment = [number, number, number | null];
 
@@ -868,7 +868,7 @@ export function asStoreFileError(err: unknown, name: string): unknown {
 }
 
 /** A stored row that `toEvent` could not read, as an error naming its position (cold path). */
-function unreadableRow(row: EventRow, err: unknown): UnreadableEventError {
+export function unreadableRow(row: EventRow, err: unknown): UnreadableEventError {
   const [position, streamId, , type, version, rawData, rawMeta] = row;
   const at = `Stored event at position ${position} (${type} in ${streamId})`;
   const field = !parses(rawData) ? "data" : !parses(rawMeta) ? "meta" : undefined;
@@ -900,7 +900,7 @@ let lastMs = -1;
 let lastIso = "";
 
 /** `new Date().toISOString()`, formatted once per millisecond (appends come thousands a second). */
-function isoNow(): string {
+export function isoNow(): string {
   const ms = Date.now();
   if (ms !== lastMs) {
     lastMs = ms;
@@ -909,7 +909,7 @@ function isoNow(): string {
   return lastIso;
 }
 
-interface IdempotencyRow {
+export interface IdempotencyRow {
   stream_id: string;
   positions: string;
   stream_version: number;
@@ -921,7 +921,7 @@ interface IdempotencyRow {
  * The answer to a batch whose idempotency key is stored: the original result when the batch
  * repeats the stored one (same stream, same events), else an {@linkcode IdempotencyError}.
  */
-function duplicateOf(seen: IdempotencyRow, batch: PreparedBatch): AppendResult {
+export function duplicateOf(seen: IdempotencyRow, batch: PreparedBatch): AppendResult {
   const key = batch.key!;
   if (seen.stream_id !== batch.streamId) {
     throw new IdempotencyError(
@@ -954,7 +954,7 @@ function fingerprint(rows: Serialized[]): string {
 }
 
 /** A batch checked and serialised, ready for {@linkcode SqliteEventStore.#write}. */
-interface PreparedBatch {
+export interface PreparedBatch {
   streamId: string;
   rows: Serialized[];
   expected: NonNullable<AppendOptions["expectedVersion"]>;
@@ -964,7 +964,7 @@ interface PreparedBatch {
 }
 
 /** Checks a batch's stream id and serialises its events (zod-parsed) outside the transaction. */
-function prepareBatch(
+export function prepareBatch(
   streamId: string,
   events: NewEvent[],
   options: AppendOptions,
@@ -984,7 +984,7 @@ function prepareBatch(
   };
 }
 
-interface Serialized {
+export interface Serialized {
   type: string;
   schemaVersion: number;
   data: string;
@@ -1112,7 +1112,7 @@ const EventObject = PlainEvent as unknown as new (
 
 const META_PREFIX = '{"recordedAt":"';
 
-function toEvent(r: EventRow): StoredEvent {
+export function toEvent(r: EventRow): StoredEvent {
   const [position, streamId, streamVersion, type, storedVersion, rawData, rawMeta] = r;
   let data: unknown = JSON.parse(rawData);
   let schemaVersion = storedVersion;

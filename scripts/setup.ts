@@ -6,6 +6,7 @@
  *
  * @module
  */
+import { pgAvailable } from "../events/postgres_cluster.ts";
 
 async function run(cmd: string, args: string[]): Promise<void> {
   const { code } = await new Deno.Command(cmd, { args, stdout: "inherit", stderr: "inherit" })
@@ -46,5 +47,17 @@ if (import.meta.main) {
     await apt(["update", "-q"]);
     await apt(["install", "-y", "-q", ...missing]);
     console.log(`setup: ${missing.join(", ")} installed`);
+  }
+  // the PostgreSQL event store's tests start a throwaway server from Debian's package
+  if (!pgAvailable()) {
+    console.log("setup: installing Debian postgresql with apt-get");
+    for (const args of [["update", "-q"], ["install", "-y", "-q", "postgresql"]]) {
+      const out = await new Deno.Command("apt-get", {
+        args,
+        env: { DEBIAN_FRONTEND: "noninteractive" },
+        stdout: "null",
+      }).output();
+      if (!out.success) throw new Error(`apt-get ${args.join(" ")} exited with ${out.code}`);
+    }
   }
 }
