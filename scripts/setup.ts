@@ -19,6 +19,14 @@ async function exists(path: string): Promise<boolean> {
 }
 
 if (import.meta.main) {
+  // every npm package the CLI loads, in node_modules before the tests start: otherwise the first
+  // of many `cairn` subprocesses run in parallel installs them, and the others print "Blocking
+  // waiting for file lock" into the output the tests compare
+  await run(Deno.execPath(), [
+    "install",
+    "--entrypoint",
+    new URL("../main.ts", import.meta.url).pathname,
+  ]);
   await run(Deno.execPath(), ["run", "-A", new URL("build_wasm.ts", import.meta.url).pathname]);
   await run(Deno.execPath(), ["run", "-A", new URL("setup_appium.ts", import.meta.url).pathname]);
   // Debian packages the tests need, each installed when its program is missing: Chromium, and
