@@ -50,6 +50,10 @@ export const COMMANDS: Record<string, { summary: string; load: () => Promise<Com
     summary: "Replay a trail or recording with self-healing selectors",
     load: () => import("./cli/replay.ts"),
   },
+  mcp: {
+    summary: "Serve the agent tools over MCP (stdio) for an MCP client",
+    load: () => import("./cli/mcp.ts"),
+  },
   validate: {
     summary: "Replay a trail, compare with the capture, refine until stable (policies)",
     load: () => import("./cli/validate.ts"),
