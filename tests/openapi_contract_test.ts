@@ -1,0 +1,77 @@
+/**
+ * The HTTP contract: `/openapi.json` passes a real OpenAPI 3.1 validator, every operation has a
+ * unique `operationId`, shared schemas are components, and the blaze tools' requests are typed
+ * per tool.
+ *
+ * @module
+ */
+import { validate } from "@readme/openapi-parser";
+import { assert, assertEquals } from "./assert.ts";
+import { createApp } from "../api/app.ts";
+import { SqliteEventStore } from "../events/sqlite_event_store.ts";
+import { TOOL_NAMES } from "../drivers/blaze_session.ts";
+
+type Operation = { operationId?: string; requestBody?: unknown; parameters?: unknown[] };
+
+Deno.test("GET /openapi.json is a valid OpenAPI 3.1 document with an operationId on every operation", async () => {
+  const store = SqliteEventStore.open(":memory:");
+  try {
+    const app = createApp({ store });
+    const doc = await (await app.request("/openapi.json")).json();
+    assertEquals(doc.openapi, "3.1.0");
+    const result = await validate(structuredClone(doc));
+    assert(result.valid, JSON.stringify(result));
+
+    const operations = Object.entries(doc.paths as Record<string, Record<string, Operation>>)
+      .flatMap(([path, item]) =>
+        Object.entries(item).filter(([m]) => m !== "description").map(([m, op]) => ({
+          at: `${m} ${path}`,
+          op,
+        }))
+      );
+    assert(operations.length >= 25, `${operations.length} operations`);
+    const ids = operations.map((o) => o.op.operationId);
+    for (const o of operations) assert(o.op.operationId, `${o.at} has no operationId`);
+    assertEquals(new Set(ids).size, ids.length, "operationIds are unique");
+
+    // shared schemas, each tool's parameters among them
+    const schemas = doc.components.schemas as Record<string, unknown>;
+    for (const name of ["Error", "BlazeToolCall", "BlazeTapParams", "BlazeTypeParams"]) {
+      assert(name in schemas, `components.schemas.${name}`);
+    }
+    const byPath = doc.paths["/v1/blaze/sessions/{id}/tools/{tool}"].post;
+    const tool = byPath.parameters.find((p: { name: string }) => p.name === "tool");
+    assertEquals(tool.schema.enum, TOOL_NAMES);
+    const oneOf = byPath.requestBody.content["application/json"].schema.oneOf as { $ref: string }[];
+    assertEquals(oneOf.length, TOOL_NAMES.length);
+    const call = schemas.BlazeToolCall as { oneOf: unknown[]; discriminator: unknown };
+    assertEquals(call.discriminator, { propertyName: "tool" });
+    assertEquals(call.oneOf.length, TOOL_NAMES.length);
+    // no pointer into a nested $defs: every $ref resolves from the root
+    const refs = JSON.stringify(doc).match(/"\$ref":"[^"]*"/g) ?? [];
+    for (const r of refs) assert(r.includes("#/components/"), r);
+  } finally {
+    store.close();
+  }
+});
+
+Deno.test("POST /v1/blaze/sessions/:id/tools takes the tool in the body", async () => {
+  const store = SqliteEventStore.open(":memory:");
+  try {
+    const app = createApp({ store });
+    const post = (body: unknown) =>
+      app.request("/v1/blaze/sessions/nope/tools", {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify(body),
+      });
+    const noTool = await post({ ref: "y1" });
+    assertEquals(noTool.status, 400);
+    assertEquals((await noTool.json()).error.issues[0].path, "body.tool");
+    const noSession = await post({ tool: "tap", ref: "y1" });
+    assertEquals(noSession.status, 404);
+    assertEquals((await noSession.json()).error.code, "not_found");
+  } finally {
+    store.close();
+  }
+});
