@@ -23,6 +23,7 @@ import { sessionsRouter } from "./sessions.ts";
 import { playbacksRouter } from "./playbacks.ts";
 import { trailsRouter } from "./trails.ts";
 import { validationsRouter } from "./validations.ts";
+import { mcpRouter } from "../mcp/http.ts";
 
 /** What every router receives: the shared store (and whatever else the app was given). */
 export interface ApiContext {
@@ -132,6 +133,7 @@ export function createApp(options: AppOptions): Hono {
   app.route("/v1", playbacksRouter(ctx));
   app.route("/v1", trailsRouter(ctx));
   app.route("/v1", validationsRouter(ctx));
+  app.route("/", mcpRouter((req) => app.fetch(req), options.token));
   return app;
 }
 

@@ -239,9 +239,8 @@ export function createMcpServer(api: ApiFetch, options: McpServerOptions = {}): 
           return {
             isError: true,
             content: [{ type: "text", text: `${err.code}: ${err.message}` }],
-            structuredContent: {
-              error: { code: err.code, status: err.status, message: err.message },
-            },
+            // no structuredContent: a client checks it against the tool's output schema
+            _meta: { "cairn/error": { code: err.code, status: err.status } },
           };
         }
         return {

@@ -28,6 +28,8 @@ async function connect(db: string): Promise<Client> {
   });
   const client = new Client({ name: "cairn-test", version: "1.0.0" });
   await client.connect(transport);
+  // as an agent's client does: it then checks each answer against the tool's output schema
+  await client.listTools();
   return client;
 }
 
