@@ -7,6 +7,7 @@
  */
 import { Hono } from "hono";
 import { z } from "zod";
+import { camelBodySchema } from "./_casing.ts";
 
 /** One route of the API as the OpenAPI document lists it. */
 export interface RouteDescription {
@@ -263,7 +264,9 @@ export function openApiDocument(served: readonly ServedRoute[] = []): Record<str
         ? {
           requestBody: {
             required: !r.bodyOptional,
-            content: { "application/json": { schema: jsonSchema(r.body) } },
+            content: {
+              "application/json": { schema: camelBodySchema(r.path, jsonSchema(r.body)) },
+            },
           },
         }
         : r.rawBody

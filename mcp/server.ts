@@ -468,17 +468,17 @@ export function createMcpServer(api: ApiFetch, options: McpServerOptions = {}): 
         }
         const body = {
           ...(trail !== undefined ? { trail } : {}),
-          ...(args.recordingId !== undefined ? { recording_id: args.recordingId } : {}),
+          ...(args.recordingId !== undefined ? { recordingId: args.recordingId } : {}),
           ...(args.actions !== undefined ? { actions: args.actions } : {}),
           ...(args.timing !== undefined ? { timing: args.timing } : {}),
-          ...(args.onError !== undefined ? { on_error: args.onError } : {}),
-          ...(args.testId !== undefined ? { test_id: args.testId } : {}),
-          ...(args.autoBoundary !== undefined ? { auto_boundary: args.autoBoundary } : {}),
-          ...(args.valueOverrides !== undefined ? { value_overrides: args.valueOverrides } : {}),
+          ...(args.onError !== undefined ? { onError: args.onError } : {}),
+          ...(args.testId !== undefined ? { testId: args.testId } : {}),
+          ...(args.autoBoundary !== undefined ? { autoBoundary: args.autoBoundary } : {}),
+          ...(args.valueOverrides !== undefined ? { valueOverrides: args.valueOverrides } : {}),
           ...(args.memory !== undefined ? { memory: args.memory } : {}),
           ...(args.url !== undefined ? { url: args.url } : {}),
           ...(args.tab !== undefined ? { tab: args.tab } : {}),
-          ...(args.timeoutMs !== undefined ? { timeout_ms: args.timeoutMs } : {}),
+          ...(args.timeoutMs !== undefined ? { timeoutMs: args.timeoutMs } : {}),
         };
         const r = await call("POST", "/v1/playbacks", body);
         const v = r.json as { status: string; playback_id?: string; playbackId?: string };
@@ -578,7 +578,7 @@ export function createMcpServer(api: ApiFetch, options: McpServerOptions = {}): 
       await attempt(async () => {
         const body = {
           ...rest,
-          ...(maxIterations !== undefined ? { max_iterations: maxIterations } : {}),
+          ...(maxIterations !== undefined ? { maxIterations } : {}),
         };
         const r = await call(
           "POST",

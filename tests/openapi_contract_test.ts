@@ -6,7 +6,9 @@
  * @module
  */
 import { validate } from "@readme/openapi-parser";
-import { assert, assertEquals } from "./assert.ts";
+import { assert, assertEquals, assertStringIncludes } from "./assert.ts";
+import { playbackRegistry } from "../api/playbacks.ts";
+import { DriverError } from "../drivers/driver.ts";
 import { createApp } from "../api/app.ts";
 import { SqliteEventStore } from "../events/sqlite_event_store.ts";
 import { TOOL_NAMES } from "../drivers/blaze_session.ts";
@@ -72,6 +74,44 @@ Deno.test("POST /v1/blaze/sessions/:id/tools takes the tool in the body", async 
     assertEquals(noSession.status, 404);
     assertEquals((await noSession.json()).error.code, "not_found");
   } finally {
+    store.close();
+  }
+});
+
+Deno.test("request bodies are camelCase; the old snake_case names answer with a Deprecation header", async () => {
+  const store = SqliteEventStore.open(":memory:");
+  // no browser: a body the route accepts gets as far as asking for one (502), never a 400
+  playbackRegistry(store, {
+    createDriver: () => Promise.reject(new DriverError("no browser in this test")),
+  });
+  try {
+    const app = createApp({ store });
+    const post = (body: unknown) =>
+      app.request("/v1/playbacks", {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify(body),
+      });
+    const actions = [{ action: "navigate", url: "https://example.com/" }];
+    const camel = await post({ actions, onError: "stop", timeoutMs: 5000, testId: "t1" });
+    assertEquals(camel.status, 502, await camel.text());
+    assertEquals(camel.headers.get("deprecation"), null);
+    const snake = await post({ actions, on_error: "stop", timeout_ms: 5000 });
+    assertEquals(snake.status, 502, await snake.text());
+    assertEquals(snake.headers.get("deprecation"), "true");
+    assertStringIncludes(String(snake.headers.get("warning")), "on_error -> onError");
+    const bad = await post({ actions, onError: "sometimes" });
+    assertEquals(bad.status, 400);
+    await bad.body?.cancel();
+
+    const doc = await (await app.request("/openapi.json")).json();
+    const body = doc.paths["/v1/playbacks"].post.requestBody.content["application/json"].schema;
+    for (const name of ["onError", "timeoutMs", "recordingId", "valueOverrides", "autoBoundary"]) {
+      assert(name in body.properties, `body.${name}`);
+    }
+    assert(!("on_error" in body.properties));
+  } finally {
+    await playbackRegistry(store).close();
     store.close();
   }
 });
