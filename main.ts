@@ -42,6 +42,10 @@ export const COMMANDS: Record<string, { summary: string; load: () => Promise<Com
     summary: "Record a person using the browser (recording_v1, mode human)",
     load: () => import("./cli/record.ts"),
   },
+  mcp: {
+    summary: "Serve the agent tools over MCP (stdio) for an MCP client",
+    load: () => import("./cli/mcp.ts"),
+  },
   appium: {
     summary: "Install, start or check Appium (Android)",
     load: () => import("./cli/appium.ts"),
@@ -49,10 +53,6 @@ export const COMMANDS: Record<string, { summary: string; load: () => Promise<Com
   replay: {
     summary: "Replay a trail or recording with self-healing selectors",
     load: () => import("./cli/replay.ts"),
-  },
-  mcp: {
-    summary: "Serve the agent tools over MCP (stdio) for an MCP client",
-    load: () => import("./cli/mcp.ts"),
   },
   validate: {
     summary: "Replay a trail, compare with the capture, refine until stable (policies)",
