@@ -564,7 +564,8 @@ export function createMcpServer(api: ApiFetch, options: McpServerOptions = {}): 
     {
       title: "Validate a session's trail",
       description: "Replay the session's trail, compare with its capture and refine until stable " +
-        "(policy authoring, dev or ci); answers at once, read it with validation_results",
+        "(policy authoring, dev or ci); answers {status: running, validationId} at once, read " +
+        "it with validation_results",
       inputSchema: {
         sessionId: SessionId,
         url: z.string().optional(),
@@ -585,7 +586,8 @@ export function createMcpServer(api: ApiFetch, options: McpServerOptions = {}): 
           `/v1/sessions/${encodeURIComponent(sessionId)}/validations`,
           body,
         );
-        return json(r.json as Record<string, unknown>);
+        const v = r.json as { status: string; validation_id?: string };
+        return json({ status: v.status, validationId: String(v.validation_id ?? "") });
       }),
   );
   register(

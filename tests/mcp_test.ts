@@ -151,6 +151,29 @@ Deno.test({
         await new Promise((r) => setTimeout(r, 200));
       }
       assertEquals(report?.status, "completed", JSON.stringify(report));
+
+      // time travel: the session's state at its first position, and its timeline
+      const state = await call("history", { sessionId, at: 1 });
+      assert(!state.isError, text(state));
+      const timeline = await call("history", { sessionId });
+      assertStringIncludes(text(timeline), "SessionEnded");
+
+      // validation: one replay (ci), its report when done
+      const validation = await call("validate", {
+        sessionId,
+        policy: "ci",
+        memory: { password: "hunter22" },
+      });
+      assert(!validation.isError, text(validation));
+      const validationId = String(validation.structuredContent?.validationId);
+      let validated: Record<string, unknown> | undefined;
+      for (let i = 0; i < 300; i++) {
+        validated = (await call("validation_results", { validationId })).structuredContent;
+        if (validated?.status !== "running") break;
+        await new Promise((r) => setTimeout(r, 200));
+      }
+      // the trail replays as blazed: every step stable on the one replay
+      assertEquals(validated?.status, "stable", JSON.stringify(validated));
     } finally {
       await client.close();
       await web.close();
