@@ -36,6 +36,8 @@ Example client config (Claude Desktop, Cursor):
  * @returns the exit code
  */
 export async function run(args: ParsedArgs): Promise<number> {
+  // stdout carries the protocol: anything else printed goes to stderr
+  console.log = console.info = console.debug = console.error;
   const path = dbPath(args);
   if (path !== ":memory:") await Deno.mkdir(dirname(path), { recursive: true });
   const store = openStore(args);
