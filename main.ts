@@ -46,6 +46,10 @@ export const COMMANDS: Record<string, { summary: string; load: () => Promise<Com
     summary: "Record a person using the browser (recording_v1, mode human)",
     load: () => import("./cli/record.ts"),
   },
+  mcp: {
+    summary: "Serve the agent tools over MCP (stdio) for an MCP client",
+    load: () => import("./cli/mcp.ts"),
+  },
   appium: {
     summary: "Install, start or check Appium (Android)",
     load: () => import("./cli/appium.ts"),

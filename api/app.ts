@@ -23,6 +23,8 @@ import { sessionsRouter } from "./sessions.ts";
 import { playbacksRouter } from "./playbacks.ts";
 import { trailsRouter } from "./trails.ts";
 import { validationsRouter } from "./validations.ts";
+import { mcpRouter } from "../mcp/http.ts";
+import { camelCaseBodies } from "./_casing.ts";
 
 /** What every router receives: the shared store (and whatever else the app was given). */
 export interface ApiContext {
@@ -121,6 +123,8 @@ export function createApp(options: AppOptions): Hono {
   // after the token check (an unknown client learns no route), before anything reads the body
   app.use("*", knownMethodsOnly(() => app.routes));
   app.use("*", limitBody(options.bodyLimit ?? DEFAULT_BODY_LIMIT));
+  // camelCase request bodies; the old snake_case names for one release, marked deprecated
+  app.use("*", camelCaseBodies());
 
   // ---- Routers: one line each ----
   app.route("/", openApiRouter(() => app.routes));
@@ -132,6 +136,7 @@ export function createApp(options: AppOptions): Hono {
   app.route("/v1", playbacksRouter(ctx));
   app.route("/v1", trailsRouter(ctx));
   app.route("/v1", validationsRouter(ctx));
+  app.route("/", mcpRouter((req) => app.fetch(req), options.token));
   return app;
 }
 

@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { Hono } from "hono";
+import { type Context, Hono } from "hono";
 import { z } from "zod";
 import { ConcurrencyError, type EventStore } from "../events/event_store.ts";
 import { type Driver, DriverError } from "../drivers/driver.ts";
@@ -27,7 +27,8 @@ import { readSession, sessionToCapture } from "../drivers/session_export.ts";
 import { bareId, resolveId } from "./_ids.ts";
 import type { ApiContext } from "./app.ts";
 import { ApiError, invalidRequest, isHttpUrl, parseInput, readJson } from "./errors.ts";
-import { describeRoute } from "./openapi.ts";
+import { describeRoute, describeSchema } from "./openapi.ts";
+import { TOOL_PARAMS } from "../drivers/_blaze_params.ts";
 import { withDeadline } from "../drivers/with_deadline.ts";
 
 /** How the registry gets a driver for a new session. */
@@ -67,28 +68,34 @@ class EndGraceExceeded extends Error {
 }
 
 /** `POST /v1/blaze/sessions` body. */
-export const StartBody = z.strictObject({
-  /** A page to load (http, https, data, file, about:blank); on Android an app or a deep link. */
-  url: z.string().url(),
-  prompt: z.string().min(1),
-  /** Initial memory: names are not empty (the memory tool refuses an empty name). */
-  memory: z.record(z.string(), z.string())
-    .refine((m) => !Object.hasOwn(m, ""), "A memory name cannot be empty").optional(),
-  /** Initial memory that is secret: stored as `[redacted]`, `memory get` gives the value. */
-  secretMemory: z.record(z.string(), z.string())
-    .refine((m) => !Object.hasOwn(m, ""), "A memory name cannot be empty").optional(),
-  systemPrompt: z.string().optional(),
-  /** `web` (Chrome, the default) or `android` (Appium UiAutomator2, engineer F's driver). */
-  platform: z.enum(["web", "android"]).optional(),
-  /** The device and app of an Android start (Appium URL, udid, package, activity, apk). */
-  android: AndroidStart.optional(),
-}).refine((b) => b.platform === "android" || isPageUrl(b.url), {
-  message: PAGE_URL_RULE,
-  path: ["url"],
-}).refine((b) => !Object.keys(b.secretMemory ?? {}).some((k) => Object.hasOwn(b.memory ?? {}, k)), {
-  message: "A memory name cannot be in both memory and secretMemory",
-  path: ["secretMemory"],
-});
+export const StartBody = describeSchema(
+  "BlazeStartRequest",
+  z.strictObject({
+    /** A page to load (http, https, data, file, about:blank); on Android an app or a deep link. */
+    url: z.string().url(),
+    prompt: z.string().min(1),
+    /** Initial memory: names are not empty (the memory tool refuses an empty name). */
+    memory: z.record(z.string(), z.string())
+      .refine((m) => !Object.hasOwn(m, ""), "A memory name cannot be empty").optional(),
+    /** Initial memory that is secret: stored as `[redacted]`, `memory get` gives the value. */
+    secretMemory: z.record(z.string(), z.string())
+      .refine((m) => !Object.hasOwn(m, ""), "A memory name cannot be empty").optional(),
+    systemPrompt: z.string().optional(),
+    /** `web` (Chrome, the default) or `android` (Appium UiAutomator2, engineer F's driver). */
+    platform: z.enum(["web", "android"]).optional(),
+    /** The device and app of an Android start (Appium URL, udid, package, activity, apk). */
+    android: AndroidStart.optional(),
+  }).refine((b) => b.platform === "android" || isPageUrl(b.url), {
+    message: PAGE_URL_RULE,
+    path: ["url"],
+  }).refine(
+    (b) => !Object.keys(b.secretMemory ?? {}).some((k) => Object.hasOwn(b.memory ?? {}, k)),
+    {
+      message: "A memory name cannot be in both memory and secretMemory",
+      path: ["secretMemory"],
+    },
+  ),
+);
 
 /** The live blaze sessions of one store, each with its own driver. */
 export class BlazeRegistry {
@@ -275,29 +282,76 @@ describeRoute({
   summary: "The live blaze sessions",
   tags: ["blaze"],
 });
+/** Each tool's parameters, named in the OpenAPI document (`BlazeTapParams`). */
+const TOOL_SCHEMAS = TOOL_NAMES.map((tool) =>
+  describeSchema(`Blaze${tool[0]!.toUpperCase()}${tool.slice(1)}Params`, TOOL_PARAMS[tool])
+);
+
+/** `POST /v1/blaze/sessions/:id/tools` body: the tool named in the body, with its parameters. */
+export const ToolCallBody = describeSchema(
+  "BlazeToolCall",
+  z.discriminatedUnion(
+    "tool",
+    TOOL_NAMES.map((tool) =>
+      z.strictObject({ tool: z.literal(tool), ...TOOL_PARAMS[tool].shape })
+    ) as unknown as [z.ZodObject, ...z.ZodObject[]],
+  ),
+);
+
+/** What a tool call answers. */
+const ToolResultBody = describeSchema(
+  "BlazeToolResult",
+  z.object({
+    ok: z.boolean(),
+    output: z.string(),
+    value: z.string().optional(),
+    error: z.string().optional(),
+    actionId: z.string().optional(),
+    url: z.string().optional(),
+    dialogs: z.array(z.unknown()).optional(),
+    forced: z.boolean().optional().describe("end: whether the browser had to be killed"),
+  }),
+  "output",
+);
+
+const TOOL_RESPONSES = {
+  "200": { description: "The tool result", schema: ToolResultBody },
+  "400": { description: "Bad parameters or an unknown tool (invalid_request), issues naming each" },
+  "404": { description: "No live session with this id (not_found)" },
+  "409": {
+    description: "The session has ended (session_ended), or, for end, a session this server " +
+      "does not hold may be held by another process that has the log open (not_owned)",
+  },
+  "502": { description: "The browser or device failed the call" },
+  "504": {
+    description:
+      "The call did not finish in time (tool_timeout): the page hangs. Never for end, which " +
+      "frees the session and answers 200 with forced: true when it had to kill the browser",
+  },
+};
 describeRoute({
   method: "post",
   path: "/v1/blaze/sessions/{id}/tools/{tool}",
+  operationId: "callBlazeTool",
   summary: `Call a tool (${TOOL_NAMES.join(", ")}); the call is recorded`,
   tags: ["blaze"],
-  body: z.record(z.string(), z.unknown()).describe(
-    "The tool's parameters (an empty body is {}); each tool's are listed in the README",
+  parameters: [
+    { name: "tool", in: "path", description: "The tool", enum: TOOL_NAMES },
+  ],
+  body: z.union(TOOL_SCHEMAS as unknown as [z.ZodType, z.ZodType, ...z.ZodType[]]).describe(
+    "The parameters of the tool the path names (an empty body is {})",
   ),
   bodyOptional: true,
-  responses: {
-    "200": { description: "The tool result: ok, output, value, error, actionId, url" },
-    "404": { description: "No live session with this id (not_found)" },
-    "409": {
-      description: "The session has ended (session_ended), or, for end, a session this server " +
-        "does not hold may be held by another process that has the log open (not_owned)",
-    },
-    "502": { description: "The browser or device failed the call" },
-    "504": {
-      description:
-        "The call did not finish in time (tool_timeout): the page hangs. Never for end, which " +
-        "frees the session and answers 200 with forced: true when it had to kill the browser",
-    },
-  },
+  responses: TOOL_RESPONSES,
+});
+describeRoute({
+  method: "post",
+  path: "/v1/blaze/sessions/{id}/tools",
+  operationId: "callBlazeToolByBody",
+  summary: "Call a tool named in the body (`tool`), with its parameters; as tools/{tool}",
+  tags: ["blaze"],
+  body: ToolCallBody,
+  responses: TOOL_RESPONSES,
 });
 describeRoute({
   method: "get",
@@ -338,10 +392,32 @@ export function blazeRouter(ctx: ApiContext): Hono {
       }),
     }));
   app.post("/blaze/sessions/:id/tools/:tool", async (c) => {
+    const params = await readJson(c, {});
+    if (typeof params !== "object" || params === null || Array.isArray(params)) {
+      throw invalidRequest("Body must be a JSON object of tool parameters");
+    }
+    return await callTool(c, c.req.param("tool"), params as Record<string, unknown>);
+  });
+  app.post("/blaze/sessions/:id/tools", async (c) => {
+    const body = await readJson(c);
+    if (typeof body !== "object" || body === null || Array.isArray(body)) {
+      throw invalidRequest("Body must be a JSON object: the tool and its parameters");
+    }
+    const { tool, ...params } = body as Record<string, unknown>;
+    if (typeof tool !== "string") {
+      const message = `expected the tool's name (${TOOL_NAMES.join(", ")})`;
+      throw invalidRequest(`tool: ${message}`, [{ path: "body.tool", message }]);
+    }
+    return await callTool(c, tool, params);
+  });
+  async function callTool(
+    c: Context,
+    tool: string,
+    params: Record<string, unknown>,
+  ): Promise<Response> {
     const given = parseInput(SessionId, c.req.param("id"), "path.id");
     // bare or with its stream's prefix (`session-abc`), as every route takes a session id
     const id = registry.get(given) ? given : bareId("session", given);
-    const tool = c.req.param("tool");
     const session = registry.get(id);
     if (!session) {
       const state = await loggedState(ctx.store, id);
@@ -356,10 +432,6 @@ export function blazeRouter(ctx: ApiContext): Hono {
           ? `No live blaze session ${id}: no process of this server holds it (end it with tools/end)`
           : `No live blaze session ${id}`,
       );
-    }
-    const params = await readJson(c, {});
-    if (typeof params !== "object" || params === null || Array.isArray(params)) {
-      throw invalidRequest("Body must be a JSON object of tool parameters");
     }
     if (tool === "navigate" && session.driver.platform === "web") {
       httpPagesOnly(ctx, (params as Record<string, unknown>).url);
@@ -394,7 +466,7 @@ export function blazeRouter(ctx: ApiContext): Hono {
       }
       throw asDriverFailure(err);
     }
-  });
+  }
   app.get("/blaze/sessions/:id/capture", async (c) => {
     const given = parseInput(SessionId, c.req.param("id"), "path.id");
     const id = await resolveId(ctx.store, "session", given);

@@ -109,6 +109,31 @@ const ReadQuery = z.object({
   from: Position.optional(),
   limit: decimal(1, 10_000).default(1000),
 });
+/** `GET /v1/events` query: `ReadQuery` and the streams to follow. */
+const EventsQuery = ReadQuery.extend({
+  /**
+   * Only these streams: ids, comma-separated; one ending in `*` is a prefix
+   * (`session-*`, `playback-pb-1,validation-*`).
+   */
+  stream: z.string().min(1).max(2000).regex(
+    /^[A-Za-z0-9._:-]+\*?(,[A-Za-z0-9._:-]+\*?)*$/,
+    "expected stream ids, comma-separated; a trailing * matches a prefix (session-*)",
+  ).optional(),
+});
+
+/**
+ * Whether an event's stream is one a `stream=` filter names.
+ *
+ * @param filter the query value (undefined: every stream)
+ * @returns the test
+ */
+function streamFilter(filter: string | undefined): (streamId: string) => boolean {
+  if (filter === undefined) return () => true;
+  const names = filter.split(",");
+  const exact = new Set(names.filter((n) => !n.endsWith("*")));
+  const prefixes = names.filter((n) => n.endsWith("*")).map((n) => n.slice(0, -1));
+  return (id) => exact.has(id) || prefixes.some((p) => id.startsWith(p));
+}
 const StreamId = pathId();
 
 describeRoute({
@@ -185,6 +210,12 @@ describeRoute({
         "JSON page: at most this many (default 1000, max 10000); the stream is not limited",
     },
     {
+      name: "stream",
+      in: "query",
+      description:
+        "Only these streams: ids, comma-separated; a trailing * matches a prefix (`session-*`)",
+    },
+    {
       name: "Last-Event-ID",
       in: "header",
       type: "integer",
@@ -194,7 +225,7 @@ describeRoute({
   responses: {
     "200": {
       description:
-        "Event stream; with Accept: application/json, a page `{ events, next }` instead. A stored event it cannot read later on ends the stream with `event: error` (data: the error body)",
+        "Event stream: each message's `event:` is the event's type (`ActionPerformed`), `id:` its position, `data:` the stored event; with Accept: application/json, a page `{ events, next }` instead. A stored event it cannot read later on ends the stream with `event: error` (data: the error body)",
       content: { "text/event-stream": undefined, "application/json": EventsPage },
     },
     "500": {
@@ -446,7 +477,8 @@ export function eventsRouter(ctx: ApiContext): Hono {
   });
 
   app.get("/events", async (c) => {
-    const q = parseQuery(ReadQuery, c);
+    const q = parseQuery(EventsQuery, c);
+    const wanted = streamFilter(q.stream);
     // an empty Last-Event-ID is no id at all (the SSE spec's reset): `from` holds
     const lastId = c.req.header("last-event-id") || undefined;
     const from = lastId !== undefined
@@ -456,7 +488,15 @@ export function eventsRouter(ctx: ApiContext): Hono {
     if (accept.includes("application/json") && !accept.includes("text/event-stream")) {
       // one more than the page: `next` is null at the end of the log, also for a full page
       const events = [];
-      for await (const e of ctx.store.readAll({ from, limit: q.limit + 1 })) events.push(e);
+      if (q.stream === undefined) {
+        for await (const e of ctx.store.readAll({ from, limit: q.limit + 1 })) events.push(e);
+      } else {
+        for await (const e of ctx.store.readAll({ from })) {
+          if (!wanted(e.streamId)) continue;
+          events.push(e);
+          if (events.length > q.limit) break;
+        }
+      }
       const more = events.length > q.limit;
       if (more) events.pop();
       return c.json({ events, next: more ? events.at(-1)!.position + 1 : null });
@@ -477,7 +517,9 @@ export function eventsRouter(ctx: ApiContext): Hono {
       const keepalive = setInterval(() => void stream.write(": keepalive\n\n"), KEEPALIVE_MS);
       try {
         for await (const e of ctx.store.subscribe({ from, signal: ac.signal })) {
-          await stream.writeSSE({ id: String(e.position), data: JSON.stringify(e) });
+          if (!wanted(e.streamId)) continue;
+          // named by its type: `addEventListener("ActionPerformed", …)` takes one kind
+          await stream.writeSSE({ id: String(e.position), event: e.type, data: JSON.stringify(e) });
           if (ac.signal.aborted) break;
         }
       } catch (err) {

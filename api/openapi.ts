@@ -7,10 +7,13 @@
  */
 import { Hono } from "hono";
 import { z } from "zod";
+import { camelBodySchema } from "./_casing.ts";
 
 /** One route of the API as the OpenAPI document lists it. */
 export interface RouteDescription {
   method: "get" | "post" | "put" | "patch" | "delete";
+  /** Unique name of the operation (default: from the method and path, `getPlaybacksById`). */
+  operationId?: string;
   /** OpenAPI path template: `/v1/streams/{id}/events`. */
   path: string;
   summary: string;
@@ -79,8 +82,107 @@ const ErrorBody = z.object({
   }),
 });
 
-function jsonSchema(schema: z.ZodType): unknown {
-  return z.toJSONSchema(schema, { io: "input", unrepresentable: "any" });
+/** Schemas shared by name in `components.schemas`, by the zod schema they are made from. */
+const shared = new Map<z.ZodType, { name: string; io: "input" | "output" }>();
+
+/**
+ * Names a schema in `components.schemas`: wherever a route's body or response uses this very
+ * schema, the document refers to it (`#/components/schemas/<name>`).
+ *
+ * @param name the component's name (`PlaybackReport`)
+ * @param schema the zod schema
+ * @param io whether it describes what is sent (input, the default) or what is answered
+ * @returns the schema, for chaining
+ * @example
+ * ```ts
+ * import { z } from "zod";
+ * const Ping = describeSchema("Ping", z.object({ ok: z.boolean() }));
+ * if (!Ping.parse({ ok: true }).ok) throw new Error();
+ * ```
+ */
+export function describeSchema<T extends z.ZodType>(
+  name: string,
+  schema: T,
+  io: "input" | "output" = "input",
+): T {
+  shared.set(schema, { name, io });
+  return schema;
+}
+describeSchema("Error", ErrorBody, "output");
+
+/**
+ * Converts schemas to JSON Schema for one document: a shared schema becomes a `$ref`, and the
+ * `$defs` a conversion nests (recursive schemas) are moved to `components.schemas` under
+ * unique names, their `$ref`s rewritten, so every pointer resolves from the document's root.
+ */
+class SchemaSet {
+  readonly components: Record<string, unknown> = {};
+  #n = 0;
+
+  ref(schema: z.ZodType, io: "input" | "output" = "input"): unknown {
+    const named = shared.get(schema);
+    if (!named) {
+      // a union of shared schemas: one of their refs
+      const options = schema instanceof z.ZodUnion ? schema.options as z.ZodType[] : [];
+      if (options.length > 0 && options.every((o) => shared.has(o))) {
+        return {
+          oneOf: options.map((o) => this.ref(o, io)),
+          ...(schema.description ? { description: schema.description } : {}),
+        };
+      }
+      return this.#convert(schema, io);
+    }
+    if (!(named.name in this.components)) {
+      this.components[named.name] = {}; // a placeholder first: a recursion refers to it
+      const converted = this.#convert(schema, named.io) as Record<string, unknown>;
+      if (schema instanceof z.ZodDiscriminatedUnion && Array.isArray(converted.oneOf)) {
+        converted.discriminator = { propertyName: schema.def.discriminator };
+      }
+      this.components[named.name] = converted;
+    }
+    return { $ref: `#/components/schemas/${named.name}` };
+  }
+
+  #convert(schema: z.ZodType, io: "input" | "output"): unknown {
+    const out = z.toJSONSchema(schema, { io, unrepresentable: "any" }) as Record<string, unknown>;
+    delete out.$schema;
+    const defs = (out.$defs ?? {}) as Record<string, unknown>;
+    delete out.$defs;
+    const renamed = new Map<string, string>();
+    for (const key of Object.keys(defs)) renamed.set(key, `Def${++this.#n}`);
+    const fix = (v: unknown): unknown => {
+      if (Array.isArray(v)) return v.map(fix);
+      if (v === null || typeof v !== "object") return v;
+      const o: Record<string, unknown> = {};
+      for (const [k, x] of Object.entries(v)) {
+        if (k === "$ref" && typeof x === "string" && x.startsWith("#/$defs/")) {
+          o[k] = `#/components/schemas/${renamed.get(x.slice(8)) ?? x.slice(8)}`;
+        } else if (k === "$ref" && x === "#") {
+          o[k] = "#/components/schemas/" + (renamed.get("__root") ?? "__root");
+        } else o[k] = fix(x);
+      }
+      return o;
+    };
+    for (const [key, def] of Object.entries(defs)) this.components[renamed.get(key)!] = fix(def);
+    return fix(out);
+  }
+}
+
+/**
+ * The operation id of a route: its method, then its path's words, `By` each parameter
+ * (`post /v1/playbacks/{id}/stop` → `postPlaybacksByIdStop`).
+ *
+ * @param method the method
+ * @param path the OpenAPI path
+ * @returns the id
+ */
+export function operationIdOf(method: string, path: string): string {
+  const words = path.replace(/^\/v1\//, "/").split(/[/._-]+/).filter(Boolean).map((w) => {
+    const param = /^\{(\w+)\}$/.exec(w);
+    const word = param ? `By${param[1]![0]!.toUpperCase()}${param[1]!.slice(1)}` : w;
+    return word[0]!.toUpperCase() + word.slice(1);
+  });
+  return method.toLowerCase() + words.join("");
 }
 
 /** A route as the app serves it (hono's `app.routes` entries). */
@@ -100,6 +202,9 @@ const METHODS = new Set(["get", "post", "put", "patch", "delete"]);
  */
 export function openApiDocument(served: readonly ServedRoute[] = []): Record<string, unknown> {
   const paths: Record<string, Record<string, unknown>> = {};
+  const schemas = new SchemaSet();
+  const jsonSchema = (schema: z.ZodType, io: "input" | "output" = "input") =>
+    schemas.ref(schema, io);
   const all = [...routes];
   for (const r of served) {
     const method = r.method.toLowerCase();
@@ -120,7 +225,7 @@ export function openApiDocument(served: readonly ServedRoute[] = []): Record<str
             content: Object.fromEntries(
               Object.entries(content).map(([type, schema]) => [
                 type,
-                schema ? { schema: jsonSchema(schema) } : {},
+                schema ? { schema: jsonSchema(schema, "output") } : {},
               ]),
             ),
           }
@@ -151,6 +256,7 @@ export function openApiDocument(served: readonly ServedRoute[] = []): Record<str
       })),
     ];
     (paths[r.path] ??= {})[r.method] = {
+      operationId: r.operationId ?? operationIdOf(r.method, r.path),
       summary: r.summary,
       ...(r.tags ? { tags: r.tags } : {}),
       ...(parameters.length ? { parameters } : {}),
@@ -158,7 +264,9 @@ export function openApiDocument(served: readonly ServedRoute[] = []): Record<str
         ? {
           requestBody: {
             required: !r.bodyOptional,
-            content: { "application/json": { schema: jsonSchema(r.body) } },
+            content: {
+              "application/json": { schema: camelBodySchema(r.path, jsonSchema(r.body)) },
+            },
           },
         }
         : r.rawBody
@@ -191,6 +299,7 @@ export function openApiDocument(served: readonly ServedRoute[] = []): Record<str
     },
     components: {
       securitySchemes: { bearer: { type: "http", scheme: "bearer" } },
+      schemas: schemas.components,
       responses: {
         MethodNotAllowed: {
           description: "The path is served, not with this method (`method_not_allowed`, " +

@@ -30,6 +30,14 @@ export const EXPORT_FORMATS = [
   ...TRAIL_EXPORT_FORMATS,
 ] as const;
 export type ExportFormat = typeof EXPORT_FORMATS[number];
+/** The formats that hold a session itself (the others are a trail's, for another runner). */
+export type SessionExportFormat = Exclude<ExportFormat, TrailExportFormat>;
+/** {@linkcode SessionExportFormat}'s values: the exports that ingest back as a session. */
+export const SESSION_EXPORT_FORMATS: readonly SessionExportFormat[] = [
+  "events",
+  "recording_v1",
+  "capture",
+];
 
 /** A session read back: its events and every blob they reference. */
 export interface LoadedSession {
@@ -87,7 +95,7 @@ export interface RenderedSession {
  */
 export function renderSession(
   session: LoadedSession,
-  format: Exclude<ExportFormat, TrailExportFormat>,
+  format: SessionExportFormat,
 ): RenderedSession {
   switch (format) {
     case "events":

@@ -6,8 +6,8 @@
  */
 import { z } from "zod";
 import type { EventData } from "../events/schemas.ts";
-import { resolveRef } from "../engine/snapshot.ts";
-import { type Point, type Screen, type UiNode, walk } from "../engine/ui_node.ts";
+import { resolveRef, snapshotTree } from "../engine/snapshot.ts";
+import { center, type Point, type Screen, type UiNode, walk } from "../engine/ui_node.ts";
 import type { ToolName } from "./_blaze_params.ts";
 import { REDACTED } from "../engine/playback/actions.ts";
 import { SecretScrubber } from "./secret_scrubber.ts";
@@ -75,6 +75,35 @@ export function resolveTarget(
     return { point, onScreen: true, ...(node ? { node } : {}) };
   }
   return { onScreen: true };
+}
+
+/**
+ * The ref an element the agent was shown has now, when only its text changed: a ref hashes the
+ * element's label, so a counter going from "3 items" to "4 items" gets a new ref. The element is
+ * the same when the current screen has exactly one element of its class at its place (its centre
+ * in the same 10 px cell) and the old ref names nothing there.
+ *
+ * @param shown the screen of the snapshot that showed the ref
+ * @param current the screen now
+ * @param ref the ref the agent gave
+ * @returns the element's current ref, or undefined when it is not the same element for sure
+ */
+export function carriedRef(shown: Screen, current: Screen, ref: string): string | undefined {
+  let old: UiNode;
+  try {
+    old = resolveRef(shown, ref).node;
+  } catch {
+    return undefined;
+  }
+  const place = (n: UiNode) => {
+    const c = center(n.bounds);
+    return `${n.className}|${Math.round(c.x / 10)}|${Math.round(c.y / 10)}`;
+  };
+  const want = place(old);
+  const now = [...snapshotTree(current).byRef.values()];
+  if (now.some((e) => e.ref === ref)) return undefined;
+  const same = now.filter((e) => place(e.node) === want);
+  return same.length === 1 ? same[0]!.ref : undefined;
 }
 
 /**

@@ -17,6 +17,7 @@ import { renderSnapshot } from "../engine/snapshot.ts";
 import {
   actionOf,
   ancestorsOf,
+  carriedRef,
   describeNode,
   isSensitiveNode,
   optionOfSelect,
@@ -74,6 +75,9 @@ export interface BlazeStartOptions {
 /** The first line of a `snapshot --diff` that has no earlier snapshot to compare with. */
 export const NO_EARLIER_SNAPSHOT =
   "(no earlier snapshot with these options to diff against: the full snapshot follows)";
+
+/** How many of the latest snapshots the agent was shown keep their refs usable. */
+const SHOWN_SCREENS = 4;
 
 /** Default bound of one tool call: a page that stops answering (an endless script) fails it. */
 export const DEFAULT_CALL_TIMEOUT_MS = 30_000;
@@ -156,6 +160,8 @@ export class BlazeSession {
   #secrets = new SecretScrubber();
   /** The last text the snapshot tool returned and the options it was rendered with. */
   #rendered: { key: string; text: string } | undefined;
+  /** The screens of the latest snapshots the agent was shown, newest last: their refs are its. */
+  #shown: Screen[] = [];
 
   private constructor(driver: Driver, store: EventStore, id: string, options: BlazeStartOptions) {
     this.#driver = driver;
@@ -414,6 +420,7 @@ export class BlazeSession {
         const key = JSON.stringify(options);
         const previous = this.#rendered?.key === key ? this.#rendered.text : undefined;
         this.#rendered = { key, text };
+        this.#shown = [...this.#shown.slice(1 - SHOWN_SCREENS), latest.screen];
         // a first --diff has nothing to compare with: it says so, then gives the whole snapshot
         const output = !q.diff
           ? text
@@ -472,6 +479,20 @@ export class BlazeSession {
     const latest = needsScreen ? await this.#capture() : undefined;
     const actionId = crypto.randomUUID();
     let { node, point, onScreen, problem } = resolveTarget(latest?.screen, tool, p);
+    // a ref whose element's text changed since the agent's snapshot: the same element's new ref
+    let carried: string | undefined;
+    if (problem && !node && typeof p.ref === "string" && latest) {
+      for (const shown of this.#shown.toReversed()) {
+        carried = carriedRef(shown, latest.screen, p.ref);
+        if (carried) break;
+      }
+      if (carried) {
+        ({ node, point, onScreen, problem } = resolveTarget(latest.screen, tool, {
+          ...p,
+          ref: carried,
+        }));
+      }
+    }
     // a tap on an option of a closed <select> picks it: a select of the option's text in its
     // select (the option itself has no box to tap)
     const picked = tool === "tap" && node && latest
@@ -566,6 +587,10 @@ export class BlazeSession {
     outcome = hide(outcome);
     if (dialogs.length > 0) {
       outcome = { ...outcome, output: `${outcome.output}\n${describeDialogs(dialogs)}` };
+    }
+    if (carried) {
+      const note = `(ref ${String(p.ref)} is now ${carried}: its text changed)`;
+      outcome = { ...outcome, output: `${outcome.output}\n${note}` };
     }
     return {
       ...outcome,

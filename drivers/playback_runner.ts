@@ -334,10 +334,13 @@ class Run {
     driver.addSecrets?.(options.secrets ?? []);
   }
 
-  /** How messages name the action at a plan position: `action N` (its source number). */
+  /**
+   * How messages name the action at a plan position: `action N`, N its `index` in the report's
+   * results (after a navigate Cairn added, one more than its number in the source).
+   */
   #name(index: number): string {
     const n = this.#numbers[index];
-    return n === undefined ? "the opening navigate" : `action ${n}`;
+    return n === undefined ? "the opening navigate" : `action ${index}`;
   }
 
   /**

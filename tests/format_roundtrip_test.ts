@@ -18,11 +18,11 @@ import { isDeepStrictEqual } from "node:util";
 import { assertEquals, assertRejects, assertThrows } from "./assert.ts";
 import { UsageError } from "../cli/args.ts";
 import {
-  EXPORT_FORMATS,
-  type ExportFormat,
   type LoadedSession,
   loadSession,
   renderSession,
+  SESSION_EXPORT_FORMATS,
+  type SessionExportFormat,
 } from "../cli/export.ts";
 import { InputError } from "../cli/errors.ts";
 import { ingestFile } from "../cli/ingest.ts";
@@ -235,7 +235,7 @@ const RECORDING_LOSSES: Loss[] = [
 ];
 
 /** What each export format cannot hold (`events` holds everything). */
-const LOSSES: Record<ExportFormat, Loss[]> = {
+const LOSSES: Record<SessionExportFormat, Loss[]> = {
   events: [],
   capture: CAPTURE_LOSSES,
   recording_v1: RECORDING_LOSSES,
@@ -282,7 +282,7 @@ Deno.test("export → ingest of every importable file gives its events back, but
   const store = SqliteEventStore.open(`${dir}/c.db`);
   let n = 0;
   /** Exports a session in a format, writes the file, ingests it and reads the copy back. */
-  const roundTrip = async (session: LoadedSession, format: ExportFormat) => {
+  const roundTrip = async (session: LoadedSession, format: SessionExportFormat) => {
     const rendered = renderSession(session, format);
     const path = `${dir}/${++n}-${rendered.fileName}`;
     await Deno.writeTextFile(path, rendered.text);
@@ -301,7 +301,7 @@ Deno.test("export → ingest of every importable file gives its events back, but
         for (const session of result.sessions) {
           const original = await loadSession(store, session.sessionId);
           const web = (original.events[0]!.data as { platform: string }).platform === "web";
-          for (const format of EXPORT_FORMATS) {
+          for (const format of SESSION_EXPORT_FORMATS) {
             const what = `${session.name ? `${session.name} ` : ""}via ${format}`;
             await t.step(what, async () => {
               if (format === "recording_v1" && !web) {

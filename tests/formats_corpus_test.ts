@@ -7,7 +7,7 @@
 import { assert, assertEquals, assertRejects } from "./assert.ts";
 import { ConcurrencyError } from "../events/event_store.ts";
 import { SqliteEventStore } from "../events/sqlite_event_store.ts";
-import { type ExportFormat, loadSession, renderSession } from "../cli/export.ts";
+import { loadSession, renderSession, type SessionExportFormat } from "../cli/export.ts";
 import { ingestFile } from "../cli/ingest.ts";
 import { comparableEvents } from "../engine/formats/round_trip.ts";
 
@@ -25,10 +25,10 @@ async function withStore(fn: (store: SqliteEventStore, dir: string) => Promise<v
   }
 }
 
-const CASES: { file: string; formats: ExportFormat[]; sessions?: number }[] = [
+const CASES: { file: string; formats: SessionExportFormat[]; sessions?: number }[] = [
   ...[...Deno.readDirSync(CORPUS)].filter((e) => e.name.endsWith(".json")).map((e) => ({
     file: CORPUS + e.name,
-    formats: ["events"] as ExportFormat[],
+    formats: ["events"] as SessionExportFormat[],
     ...(e.name.startsWith("devtools-frontend") ? { sessions: 35 } : {}),
   })),
   { file: SAMPLES + "bottom_nav.capture.json", formats: ["events", "capture"] },

@@ -439,7 +439,9 @@ Deno.test("GET /openapi.json describes the 405 method_not_allowed of every path,
     const doc = await (await app.request("/openapi.json")).json();
     const r405 = doc.components.responses.MethodNotAllowed;
     assertEquals(r405.headers.Allow.schema, { type: "string" });
-    assert(r405.content["application/json"].schema.properties.error, "405 error body");
+    // the shared error body, by reference
+    assertEquals(r405.content["application/json"].schema, { $ref: "#/components/schemas/Error" });
+    assert(doc.components.schemas.Error.properties.error, "405 error body");
     assertStringIncludes(doc.info.description, "405 method_not_allowed");
     const paths = Object.entries(doc.paths) as [string, { description: string }][];
     assert(paths.length > 20, `${paths.length} paths`);

@@ -5,6 +5,7 @@ import { assertEquals } from "./assert.ts";
 interface SseMessage {
   id: string;
   data: string;
+  event?: string;
 }
 
 /**
@@ -34,6 +35,7 @@ async function readSse(
         for (const line of block.split("\n")) {
           if (line.startsWith("id:")) m.id = line.slice(3).trim();
           else if (line.startsWith("data:")) m.data += line.slice(5).trim();
+          else if (line.startsWith("event:")) m.event = line.slice(6).trim();
         }
         if (m.data) {
           out.push(m);
@@ -167,5 +169,33 @@ Deno.test("a real server refuses the stream ids . and .., which URL parsers fold
     );
     assertEquals(ok, "HTTP/1.1 201 Created");
     assertEquals(await store.headPosition(), 1);
+  });
+});
+
+Deno.test("GET /v1/events names each message by its event type and follows only ?stream=", async () => {
+  await withServer(async (port, store) => {
+    const step = (index: number) => ({ type: "StepStarted" as const, data: { index, text: "t" } });
+    await store.append("notes-a", [step(0)]);
+    await store.append("notes-b", [step(1)]);
+    await store.append("other-c", [{ type: "StepEnded" as const, data: { index: 2 } }]);
+    await store.append("notes-a", [step(3)]);
+    const base = `http://127.0.0.1:${port}/v1/events`;
+    const res = await fetch(`${base}?stream=notes-a,other-*`, {
+      headers: { Accept: "text/event-stream" },
+    });
+    const got = await readSse(res, 3, async () => {});
+    assertEquals(got.map((m) => [Number(m.id), m.event]), [
+      [1, "StepStarted"],
+      [3, "StepEnded"],
+      [4, "StepStarted"],
+    ]);
+    const page = await (await fetch(`${base}?stream=notes-b&limit=1`, {
+      headers: { Accept: "application/json" },
+    })).json();
+    assertEquals(page.events.map((e: { position: number }) => e.position), [2]);
+    assertEquals(page.next, null);
+    const bad = await fetch(`${base}?stream=a%20b`, { headers: { Accept: "application/json" } });
+    assertEquals(bad.status, 400);
+    assertEquals((await bad.json()).error.issues[0].path, "query.stream");
   });
 });

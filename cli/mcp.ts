@@ -1,0 +1,69 @@
+/**
+ * `cairn mcp`: Cairn as an MCP server over stdio, for an agent's MCP client (Claude Desktop,
+ * Cursor, an SDK client). The tools call the HTTP API in process: one browser per blaze
+ * session, playbacks and validations in this process, recorded to the event log (`--db`).
+ *
+ * @module
+ */
+import { dirname } from "node:path";
+import process from "node:process";
+import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
+import { type CommandSpec, type ParsedArgs } from "./args.ts";
+import { DB_FLAGS, dbPath, openStore } from "./context.ts";
+import { createApp } from "../api/app.ts";
+import { blazeRegistry } from "../api/blaze.ts";
+import { launchDefaultChrome } from "../api/_per_store.ts";
+import { createMcpServer, MCP_TOOL_NAMES } from "../mcp/server.ts";
+import { closeLiveWork, serveScreenshotDir } from "./serve.ts";
+import { playbackRegistry } from "../api/playbacks.ts";
+
+/** Command spec of `cairn mcp`. */
+export const spec: CommandSpec = {
+  name: "mcp",
+  summary: "Serve Cairn's agent tools over MCP (stdio)",
+  flags: { ...DB_FLAGS },
+  details: `Speaks the Model Context Protocol on stdin/stdout; logs go to stderr.
+Tools: ${MCP_TOOL_NAMES.join(", ")}.
+Resources: cairn://sessions, cairn://sessions/{id}, cairn://trails/{id}, cairn://screenshots/{hash}.
+Example client config (Claude Desktop, Cursor):
+  {"mcpServers": {"cairn": {"command": "deno", "args": ["run", "-A", "/path/to/cairn/main.ts", "mcp"]}}}`,
+};
+
+/**
+ * Runs the MCP server until stdin closes or a signal arrives.
+ *
+ * @param args parsed flags
+ * @returns the exit code
+ */
+export async function run(args: ParsedArgs): Promise<number> {
+  // stdout carries the protocol: anything else printed goes to stderr
+  console.log = console.info = console.debug = console.error;
+  const path = dbPath(args);
+  if (path !== ":memory:") await Deno.mkdir(dirname(path), { recursive: true });
+  const store = openStore(args);
+  // a local client, as the blaze CLI: its pages may be file: or data: urls
+  blazeRegistry(store, { createDriver: () => launchDefaultChrome({ localFiles: true }) });
+  const screenshotDir = serveScreenshotDir(path);
+  // a playback's screenshot files go beside the log, as serve's do
+  if (screenshotDir !== undefined) playbackRegistry(store, { screenshotDir });
+  const app = createApp({ store, localPages: true });
+  const server = createMcpServer((req) => app.fetch(req), {
+    readFile: (file) => Deno.readTextFile(file),
+  });
+  const transport = new StdioServerTransport();
+  const closed = Promise.withResolvers<void>();
+  transport.onclose = () => closed.resolve();
+  const stop = () => closed.resolve();
+  Deno.addSignalListener("SIGINT", stop);
+  Deno.addSignalListener("SIGTERM", stop);
+  await server.connect(transport);
+  // stdin's end: the client went away
+  process.stdin.once("end", stop);
+  await closed.promise;
+  Deno.removeSignalListener("SIGINT", stop);
+  Deno.removeSignalListener("SIGTERM", stop);
+  await closeLiveWork(store);
+  await server.close().catch(() => {});
+  store.close();
+  return 0;
+}
