@@ -145,7 +145,10 @@ let valueCount = 0;
 function internValue(text: string, start: number, end: number): string {
   const len = end - start;
   if (len === 0) return "";
-  if (len > MAX_VALUE_LENGTH) return text.slice(start, end);
+  if (len === 5 && text.startsWith("false", start)) return "false";
+  if (len === 4 && text.startsWith("true", start)) return "true";
+  // below 13 code units V8 copies a slice: it holds nothing alive
+  if (len < 13 || len > MAX_VALUE_LENGTH) return text.slice(start, end);
   const key = (len * 0x10000 + text.charCodeAt(start)) * 0x10000 + text.charCodeAt(end - 1);
   const list = VALUES.get(key);
   if (list !== undefined) {
