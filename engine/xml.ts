@@ -123,7 +123,7 @@ function internName(text: string, start: number, end: number): string {
     for (const n of list) if (text.startsWith(n, start)) return n;
   }
   const name = text.slice(start, end);
-  if (nameCount >= MAX_NAMES || len > 64) return name;
+  if (nameCount >= MAX_NAMES || len > 64 || (list !== undefined && list.length >= 16)) return name;
   // the key of an object is an internalized copy: it does not hold the source text alive
   const flat = Object.keys({ [name]: 0 })[0]!;
   if (list !== undefined) list.push(flat);
