@@ -147,8 +147,9 @@ function internValue(text: string, start: number, end: number): string {
   if (len === 0) return "";
   if (len === 5 && text.startsWith("false", start)) return "false";
   if (len === 4 && text.startsWith("true", start)) return "true";
-  // below 13 code units V8 copies a slice: it holds nothing alive
-  if (len < 13 || len > MAX_VALUE_LENGTH) return text.slice(start, end);
+  // below 13 code units V8 copies a slice: it holds nothing alive, and only the shortest
+  // (indexes, drawing orders, display ids) repeat enough to be worth looking up
+  if ((len > 3 && len < 13) || len > MAX_VALUE_LENGTH) return text.slice(start, end);
   const key = (len * 0x10000 + text.charCodeAt(start)) * 0x10000 + text.charCodeAt(end - 1);
   const list = VALUES.get(key);
   if (list !== undefined) {
