@@ -17,10 +17,39 @@ const BOUNDS_RE =
  * @returns the bounds, or undefined when `s` is not of that form
  */
 export function parseBoundsString(s: string): Bounds | undefined {
+  const fast = integerBounds(s);
+  if (fast) return fast;
   const m = BOUNDS_RE.exec(s);
   if (!m) return undefined;
   const x1 = Number(m[1]), y1 = Number(m[2]), x2 = Number(m[3]), y2 = Number(m[4]);
   if (![x1, y1, x2, y2].every(Number.isFinite)) return undefined;
+  return { x: x1, y: y1, w: Math.max(0, x2 - x1), h: Math.max(0, y2 - y1) };
+}
+
+/**
+ * The common case of {@linkcode parseBoundsString} without a regular expression: `[x1,y1][x2,y2]`
+ * of (optionally negative) integers, no spaces; undefined for anything else.
+ */
+function integerBounds(s: string): Bounds | undefined {
+  const v = [0, 0, 0, 0];
+  let i = 0;
+  for (let k = 0; k < 4; k++) {
+    if (s.charCodeAt(i) !== (k % 2 === 0 ? 91 /* [ */ : 44 /* , */)) return undefined;
+    i++;
+    const neg = s.charCodeAt(i) === 45; /* - */
+    if (neg) i++;
+    const from = i;
+    let n = 0;
+    for (let c = s.charCodeAt(i); c >= 48 && c <= 57; c = s.charCodeAt(++i)) n = n * 10 + c - 48;
+    if (i === from || i - from > 15) return undefined;
+    v[k] = neg ? -n : n;
+    if (k % 2 === 1) {
+      if (s.charCodeAt(i) !== 93 /* ] */) return undefined;
+      i++;
+    }
+  }
+  if (i !== s.length) return undefined;
+  const [x1, y1, x2, y2] = v as [number, number, number, number];
   return { x: x1, y: y1, w: Math.max(0, x2 - x1), h: Math.max(0, y2 - y1) };
 }
 

@@ -105,6 +105,70 @@ function readName(text: string, i: number): number {
   return i;
 }
 
+/**
+ * Element and attribute names seen so far, by length and first code unit: a dump repeats a few
+ * dozen names thousands of times, and returning the same (internalized, flat) string spares a
+ * slice per name and the hashing of a fresh string on every attribute store.
+ */
+const NAMES = new Map<number, string[]>();
+/** Bound of {@linkcode NAMES} (names beyond it are sliced each time). */
+const MAX_NAMES = 2048;
+let nameCount = 0;
+
+function internName(text: string, start: number, end: number): string {
+  const len = end - start;
+  const key = len * 0x10000 + text.charCodeAt(start);
+  const list = NAMES.get(key);
+  if (list !== undefined) {
+    for (const n of list) if (text.startsWith(n, start)) return n;
+  }
+  const name = text.slice(start, end);
+  if (nameCount >= MAX_NAMES || len > 64 || (list !== undefined && list.length >= 16)) return name;
+  // the key of an object is an internalized copy: it does not hold the source text alive
+  const flat = Object.keys({ [name]: 0 })[0]!;
+  if (list !== undefined) list.push(flat);
+  else NAMES.set(key, [flat]);
+  nameCount++;
+  return flat;
+}
+
+/**
+ * Short attribute values seen so far (class names, packages, resource ids, flags), keyed like
+ * {@linkcode NAMES} plus the last code unit: shared across parses instead of sliced per node, so
+ * parsed trees do not keep their source text alive through sliced strings.
+ */
+const VALUES = new Map<number, string[]>();
+const MAX_VALUES = 8192;
+const MAX_VALUE_LENGTH = 48;
+let valueCount = 0;
+
+function internValue(text: string, start: number, end: number): string {
+  const len = end - start;
+  if (len === 0) return "";
+  if (len === 5 && text.startsWith("false", start)) return "false";
+  if (len === 4 && text.startsWith("true", start)) return "true";
+  // below 13 code units V8 copies a slice: it holds nothing alive, and only the shortest
+  // (indexes, drawing orders, display ids) repeat enough to be worth looking up
+  if ((len > 3 && len < 13) || len > MAX_VALUE_LENGTH) return text.slice(start, end);
+  const key = (len * 0x10000 + text.charCodeAt(start)) * 0x10000 + text.charCodeAt(end - 1);
+  const list = VALUES.get(key);
+  if (list !== undefined) {
+    for (const v of list) if (text.startsWith(v, start)) return v;
+  }
+  const value = text.slice(start, end);
+  if (valueCount >= MAX_VALUES || (list !== undefined && list.length >= 16)) return value;
+  const flat = Object.keys({ [value]: 0 })[0]!;
+  if (list !== undefined) list.push(flat);
+  else VALUES.set(key, [flat]);
+  valueCount++;
+  return flat;
+}
+
+function indexOrEnd(text: string, what: string, from: number): number {
+  const i = text.indexOf(what, from);
+  return i < 0 ? text.length : i;
+}
+
 function expectEnd(text: string, start: number, marker: string, what: string): number {
   const end = text.indexOf(marker, start);
   if (end < 0) throw syntaxErrorAt(text, start, `Unterminated ${what}`);
@@ -137,6 +201,9 @@ export function parseXml(text: string): XmlElement {
   let root: XmlElement | undefined;
   let pos = 0;
   const len = text.length;
+  // the next '<' and '&' at or after the attribute value being read (each text scanned once)
+  let nextLt = -1;
+  let nextAmp = -1;
   while (pos < len) {
     const lt = text.indexOf("<", pos);
     if (stack.length === 0) checkNoText(text, pos, lt < 0 ? len : lt);
@@ -186,7 +253,7 @@ export function parseXml(text: string): XmlElement {
       throw syntaxErrorAt(text, lt, `Elements nested deeper than ${MAX_NESTING} levels`);
     }
     const el: XmlElement = {
-      name: text.slice(lt + 1, nameEnd),
+      name: internName(text, lt + 1, nameEnd),
       attrs: {},
       children: [],
       offset: lt,
@@ -211,7 +278,7 @@ export function parseXml(text: string): XmlElement {
       if (i === before) throw syntaxErrorAt(text, i, "Expected whitespace before attribute");
       const attrEnd = readName(text, i);
       if (attrEnd === i) throw syntaxErrorAt(text, i, "Expected an attribute name");
-      const attr = text.slice(i, attrEnd);
+      const attr = internName(text, i, attrEnd);
       i = skipSpace(text, attrEnd);
       if (text.charCodeAt(i) !== 61) {
         throw syntaxErrorAt(text, i, `Expected '=' after attribute ${attr}`);
@@ -223,13 +290,15 @@ export function parseXml(text: string): XmlElement {
       }
       const close = text.indexOf(q === 34 ? '"' : "'", i + 1);
       if (close < 0) throw syntaxErrorAt(text, i, `Unterminated value of attribute ${attr}`);
-      const raw = text.slice(i + 1, close);
-      const lt2 = raw.indexOf("<");
-      if (lt2 >= 0) throw syntaxErrorAt(text, i + 1 + lt2, "'<' in attribute value");
+      if (nextLt <= i) nextLt = indexOrEnd(text, "<", i + 1);
+      if (nextLt < close) throw syntaxErrorAt(text, nextLt, "'<' in attribute value");
       if (Object.hasOwn(el.attrs, attr)) {
         throw syntaxErrorAt(text, i, `Duplicate attribute ${attr}`);
       }
-      el.attrs[attr] = raw.includes("&") ? decodeEntities(text, i + 1, close) : raw;
+      if (nextAmp <= i) nextAmp = indexOrEnd(text, "&", i + 1);
+      el.attrs[attr] = nextAmp < close
+        ? decodeEntities(text, i + 1, close)
+        : internValue(text, i + 1, close);
       i = close + 1;
     }
     const parent = stack[stack.length - 1];

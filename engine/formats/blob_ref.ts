@@ -13,6 +13,9 @@ export interface PendingBlob {
   mediaType: string;
 }
 
+/** The hash of byte arrays hashed already (an import asks twice: to dedupe and to refer). */
+const HASHES = new WeakMap<Uint8Array, string>();
+
 /**
  * The reference a blob will have once stored.
  *
@@ -25,6 +28,10 @@ export interface PendingBlob {
  * ```
  */
 export function blobRefOf(blob: PendingBlob): BlobRef {
-  const hash = createHash("sha256").update(blob.bytes).digest("hex");
+  let hash = HASHES.get(blob.bytes);
+  if (hash === undefined) {
+    hash = createHash("sha256").update(blob.bytes).digest("hex");
+    HASHES.set(blob.bytes, hash);
+  }
   return { hash, mediaType: blob.mediaType, size: blob.bytes.length };
 }

@@ -88,7 +88,10 @@ export async function loadCaptureScreens(
         field,
       );
     }
-    const key = `${format} ${text}`;
+    // a long string key would be hashed by its length only: equal-length dumps then compare
+    // their whole text on every lookup
+    bytes ??= enc.encode(text);
+    const key = `${format} ${blobRefOf({ bytes, mediaType: "" }).hash}`;
     let checked = parsed.get(key);
     if (checked === undefined) {
       const s = checkHierarchy(text, format, field, capture.platform);
@@ -96,7 +99,7 @@ export async function loadCaptureScreens(
       parsed.set(key, checked);
     }
     const screen: PendingScreen = {
-      hierarchy: { bytes: bytes ?? enc.encode(text), mediaType: hierarchyMediaType(format) },
+      hierarchy: { bytes, mediaType: hierarchyMediaType(format) },
       format,
       size: { width: checked.width, height: checked.height },
       ...(checked.screen ? { screen: checked.screen } : {}),
