@@ -22,6 +22,7 @@ import {
   dynamicPattern,
   elementText,
   findAnchors,
+  findAndroidAnchors,
   matchWeb,
   norm,
   withAnchors,
@@ -295,6 +296,7 @@ export function rankSelectors(table: ScreenTable, node: number, options: RankOpt
   };
   // Android under v2: short resource names judged by the screen, controls named by a child label.
   const v2Android = options.platform === "android" && (options.level ?? 1) >= 2;
+  const v3Android = v2Android && (options.level ?? 1) >= 3;
   const ids: GeneratedIdOptions = v2Android ? { level: options.level!, screen: table } : {};
   let bases = baseCandidates(n, web, options.excludeText === true, ids);
   // A bare resource name is the node's test id too (Compose testTag): on Android the two are
@@ -367,6 +369,24 @@ export function rankSelectors(table: ScreenTable, node: number, options: RankOpt
         rejected: `matches ${single.matches} nodes`,
       });
     }
+    // v3, Android: a control repeated in list rows, anchored to its row by a text the row shows
+    // (`childOf: { text }`, as the player's row-anchored lookup): an index is the last resort.
+    let rowAnchored = false;
+    if (v3Android && single.matches > 1) {
+      const all = matchSelector(table, b.sel, table.size).indices;
+      const own = [n.text, labelText].filter((t): t is string => t !== undefined);
+      const anchors = findAndroidAnchors(table, node, all, own);
+      if (anchors) {
+        rowAnchored = true;
+        add({
+          selector: withAnchors(b.sel, anchors),
+          score: (isClass ? PARENT_CONTEXT_SCORE : b.score) + WITH_ANCHOR_PENALTY +
+            SECOND_ANCHOR_PENALTY * (anchors.length - 1),
+          family: isClass ? "parent" : b.family,
+          matches: 1,
+        });
+      }
+    }
     // Combine with the node's text (minimal second property); never an editable field's
     // text, which is its placeholder or value.
     let textCombo = false;
@@ -401,7 +421,7 @@ export function rankSelectors(table: ScreenTable, node: number, options: RankOpt
     // v3: an index too, ranked after the text combination: a fallback that holds no text (the
     // text may be the value asserted)
     const indexAfterText = textCombo && (options.level ?? 1) >= 3;
-    if (textCombo && !indexAfterText) continue;
+    if ((textCombo && !indexAfterText) || rowAnchored) continue;
     // Index among the matches, capped.
     const all = matchSelector(table, b.sel, MAX_INDEX + 1);
     const at = all.indices.indexOf(node);
@@ -417,6 +437,12 @@ export function rankSelectors(table: ScreenTable, node: number, options: RankOpt
         score: indexAfterText ? Math.max(score, withText + INDEX_AFTER_TEXT_PENALTY) : score,
         family: b.family,
         matches: 1,
+        ...(v3Android && all.count > 1
+          ? {
+            lastResort: `position ${at} among ${all.count} matches: no text in its row picks ` +
+              `it alone, so a reordered or longer list may move it`,
+          }
+          : {}),
       });
     } else if (isClass && !indexAfterText) {
       add({
