@@ -480,6 +480,53 @@ export function rankSelectors(table: ScreenTable, node: number, options: RankOpt
   }
   if (editable) demoteEditableText(out);
   if (v2web) refineWeb(table, node, out, options, labelText);
+  // v3, Android: a value read or asserted by its shape (`\$\d[\d.,]*`), on the screen or
+  // within its row: a fallback that holds when the id is renamed and the value changes.
+  const valueShape = v3Android && options.excludeText === true && n.text !== undefined &&
+      !editable
+    ? dynamicPattern(n.text, true)
+    : undefined;
+  // only an amount, a count, a time (a shape with words in it holds copy or a slot's value)
+  if (valueShape !== undefined && !/\p{L}/u.test(n.text!)) {
+    const sel: Selector = { textRegex: valueShape };
+    const all = matchSelector(table, sel, table.size).indices;
+    const anchors = all.length > 1 ? findAndroidAnchors(table, node, all, [n.text!]) : undefined;
+    if (all.length === 1 && all[0] === node) {
+      add({
+        selector: sel,
+        score: TEXT_SCORE + TEXT_PATTERN_PENALTY,
+        family: "textPattern",
+        matches: 1,
+        valueShape: true,
+      });
+    } else if (anchors) {
+      add({
+        selector: withAnchors(sel, anchors),
+        score: TEXT_SCORE + TEXT_PATTERN_PENALTY + WITH_ANCHOR_PENALTY,
+        family: "textPattern",
+        matches: 1,
+        valueShape: true,
+      });
+    }
+  }
+  // v3, Android: a value read or asserted is never read by a class's index beside a selector
+  // that names the element: after a list or layout change it reads whatever lies there now,
+  // and a wrong value is worse than a step that fails.
+  if (v3Android && options.excludeText === true) {
+    const named = out.some((c) =>
+      !c.rejected && c.matches === 1 && c.selector.index === undefined &&
+      c.selector.xy === undefined
+    );
+    for (const c of out) {
+      if (!named || c.rejected) continue;
+      if (
+        c.family === "classIndex" && c.selector.index !== undefined
+      ) {
+        c.rejected = "positional: a value read by its position reads whatever lies there " +
+          "after a layout change";
+      }
+    }
+  }
   return out.sort((a, b) => (a.rejected ? 1 : 0) - (b.rejected ? 1 : 0) || a.score - b.score);
 }
 
