@@ -180,7 +180,19 @@ Deno.test("the bank app's default trail survives the reordered list and reads, t
   );
   assertEquals(read[0]!.index, undefined);
   const scores: Score[] = [];
-  for (const v of VARIANTS) scores.push(score(v, await replay(r.trail, v)));
+  for (const v of VARIANTS) {
+    const played = await replay(r.trail, v);
+    scores.push(score(v, played));
+    if (v !== "as recorded") continue;
+    // the focus taps before typing are the player's own, and the report says so
+    const types = played.report.results.filter((x) => x.action === "type");
+    assertEquals(types.length, 2);
+    for (const t of types) {
+      assert(t.player_actions?.[0]?.endsWith("to focus it"), JSON.stringify(t));
+    }
+    const taps = played.report.results.filter((x) => x.action === "click");
+    assert(taps.every((t) => t.player_actions === undefined), JSON.stringify(taps));
+  }
   const steps = scores.reduce((n, s) => n + s.steps, 0);
   const located = scores.reduce((n, s) => n + s.located, 0);
   const wrong = scores.reduce((n, s) => n + s.wrong, 0);
