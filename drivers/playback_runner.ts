@@ -878,7 +878,11 @@ class Run {
           // A Recorder `change` on a <select> (or any typing into one) picks the option.
           await d.select(point, value);
         } else await d.type(value, { point, clear: true });
-        return { status, ...sel };
+        // a device's driver taps the field first to give it the focus: the player's own tap
+        const focusTap = this.plan.platform !== "web" && d.focus === undefined
+          ? [`tapped the field at (${Math.round(point.x)}, ${Math.round(point.y)}) to focus it`]
+          : undefined;
+        return { status, ...sel, ...(focusTap ? { playerActions: focusTap } : {}) };
       }
       case "select": {
         const value = this.#template(action.value ?? text ?? "");
@@ -890,10 +894,20 @@ class Run {
         return { status, ...sel };
       case "key_press": {
         // into the element that had the focus when it was recorded, found (healed) as any
-        await this.#focus(point, target);
+        const tapped = await this.#focus(point, target);
         await d.press(action.key!);
         await this.#settle();
-        return { status, ...sel };
+        return {
+          status,
+          ...sel,
+          ...(tapped
+            ? {
+              playerActions: [
+                `tapped the field at (${Math.round(point.x)}, ${Math.round(point.y)}) to focus it`,
+              ],
+            }
+            : {}),
+        };
       }
       case "scroll":
         await d.scroll(action.direction ?? "down", { point });
@@ -1180,20 +1194,22 @@ class Run {
   /**
    * Gives the element at `point` the focus: the driver's own focus, else (a device) a tap when
    * the target is a text field, the element a key goes to; anything else is pressed as it is.
+   * Returns whether it tapped (the player's own action, which the report lists).
    */
-  async #focus(point: Point, target: Target): Promise<void> {
+  async #focus(point: Point, target: Target): Promise<boolean> {
     if (this.driver.focus) {
       try {
         await this.driver.focus(point);
       } catch (err) {
         throw new ActionFailure("element_disabled", errorText(err));
       }
-      return;
+      return false;
     }
     const field = [target, ...(target.alternatives ?? [])].some((t) =>
       /EditText|TextField|textbox|searchbox|combobox/i.test(`${t.className ?? ""} ${t.role ?? ""}`)
     );
     if (field) await this.driver.tap(point);
+    return field;
   }
 
   /**

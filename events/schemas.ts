@@ -270,6 +270,11 @@ export const PlaybackActionCompleted = z.object({
   }).optional(),
   /** A diagnostic that does not fail the action (navigation cap hit, …). */
   warning: z.string().optional(),
+  /**
+   * What the player did on its own to carry the action out, not recorded in the trail (a tap
+   * that gives a device's field the focus before typing or a key press).
+   */
+  playerActions: z.array(z.string()).optional(),
   /** The action as shown in the subtitle (`click [data-testid=submit]`). */
   description: z.string().optional(),
 });

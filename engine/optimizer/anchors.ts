@@ -714,3 +714,169 @@ export function dynamicPattern(text: string, anyText = false): string | undefine
   }
   return changed ? out.join("") : undefined;
 }
+
+/** Classes that scroll even when a dump says `scrollable="false"` (a list at rest). */
+const LIST_CLASS = /(RecyclerView|ListView|GridView|ScrollView)$/;
+
+function scrollsList(n: UiNode): boolean {
+  return n.scrollable || LIST_CLASS.test(n.className);
+}
+
+/** A text as the Android player compares anchors: whitespace collapsed, ASCII case folded. */
+function androidKey(text: string): string {
+  return text.replace(/\s+/g, " ").trim().replace(/[A-Z]/g, (c) => c.toLowerCase());
+}
+
+/** Android tables seen, and whether they are Android (a UiAutomator or Appium tree). */
+const ANDROID_TABLES = new WeakMap<ScreenTable, boolean>();
+
+/**
+ * Whether a screen is an Android tree (its root a UiAutomator `hierarchy`, or its classes
+ * `android.*`/`androidx.*`): there a row anchor is matched as the Android player does
+ * ({@linkcode matchAndroidAnchored}), not over a rebuilt DOM.
+ *
+ * @param table the screen
+ * @returns true for an Android tree
+ */
+export function isAndroidTable(table: ScreenTable): boolean {
+  let known = ANDROID_TABLES.get(table);
+  if (known === undefined) {
+    known = table.size > 0 && table.node(0).className === "hierarchy";
+    for (let i = 0; !known && i < Math.min(table.size, 8); i++) {
+      known = /^androidx?\./.test(table.node(i).className);
+    }
+    ANDROID_TABLES.set(table, known);
+  }
+  return known;
+}
+
+/**
+ * The nodes among `all` (a selector's matches, document order) that row anchors keep, as the
+ * Android player's row-anchored lookup (`AndroidScreenLookup`, `-cairn row anchored`): a
+ * match's nearest ancestor showing `anchors[0]` (it or a node below it has that text,
+ * whitespace-normalised, ASCII case-insensitively) holds no other match; each further text's
+ * nearest ancestor-or-self of the row before holds one node showing the text before it.
+ *
+ * @param table the screen
+ * @param all the matches of the selector without its anchors, in document order
+ * @param anchors the row texts, innermost first
+ * @returns the matches kept, in document order
+ * @example
+ * ```ts
+ * import { ScreenTable } from "../screen_table.ts";
+ * import { makeNode } from "../ui_node.ts";
+ * const row = (title: string) =>
+ *   makeNode({ className: "android.widget.LinearLayout", children: [
+ *     makeNode({ className: "android.widget.TextView", resourceId: "t", text: title }),
+ *     makeNode({ className: "android.widget.TextView", resourceId: "amt", text: "$1" }),
+ *   ] });
+ * const t = ScreenTable.from(makeNode({ className: "hierarchy", children: [row("A"), row("B")] }));
+ * const amounts = [3, 6];
+ * if (matchAndroidAnchored(t, amounts, ["b"])[0] !== 6) throw new Error();
+ * ```
+ */
+export function matchAndroidAnchored(
+  table: ScreenTable,
+  all: readonly number[],
+  anchors: readonly string[],
+): number[] {
+  if (all.length === 0 || anchors.length === 0) return [...all];
+  const countUp = (nodes: readonly number[], self: boolean): Map<number, number> => {
+    const counts = new Map<number, number>();
+    for (const n of nodes) {
+      for (let a = self ? n : table.parent(n); a >= 0; a = table.parent(a)) {
+        counts.set(a, (counts.get(a) ?? 0) + 1);
+      }
+    }
+    return counts;
+  };
+  const below = countUp(all, false);
+  const showing = anchors.map((t) => {
+    const want = androidKey(t);
+    const nodes: number[] = [];
+    for (let i = 1; i < table.size; i++) {
+      const text = table.node(i).text;
+      if (text !== undefined && androidKey(text) === want) nodes.push(i);
+    }
+    return countUp(nodes, true);
+  });
+  const nearest = (from: number, holding: Map<number, number>): number => {
+    let a = from;
+    while (a >= 0 && !holding.has(a)) a = table.parent(a);
+    return a;
+  };
+  const out: number[] = [];
+  for (const m of all) {
+    let row = nearest(table.parent(m), showing[0]!);
+    if (row < 0 || below.get(row) !== 1) continue;
+    for (let k = 1; row >= 0 && k < anchors.length; k++) {
+      const outer = nearest(row, showing[k]!);
+      row = outer >= 0 && showing[k - 1]!.get(outer) === 1 ? outer : -1;
+    }
+    if (row >= 0) out.push(m);
+  }
+  return out;
+}
+
+/**
+ * Android: the row text that makes a repeated selector pick `node` alone (`childOf: { text }`
+ * of a RecyclerView, ListView or LazyColumn row): a text shown in the node's row — the largest
+ * ancestor inside the nearest scrolling one holding no other match — that is no value (no number: an amount, a time, a count
+ * changes) and not the node's own; in document order (a row's title first), then two texts
+ * when one is not enough. Undefined when no row text picks it (then only an index does).
+ *
+ * @param table the screen
+ * @param node the target
+ * @param all the matches of the repeated selector, document order (the node among them)
+ * @param exclude the node's own texts and the values the action types, reads or asserts
+ * @returns the anchors, innermost first; undefined when none
+ */
+export function findAndroidAnchors(
+  table: ScreenTable,
+  node: number,
+  all: readonly number[],
+  exclude: readonly string[],
+): string[] | undefined {
+  if (!all.includes(node) || all.length < 2) return undefined;
+  const others = all.filter((i) => i !== node);
+  // The list: the nearest scrolling ancestor (a RecyclerView, ListView, LazyColumn).
+  let list = table.parent(node);
+  while (list > 0 && !scrollsList(table.node(list))) list = table.parent(list);
+  if (list <= 0) return undefined;
+  // The row: the largest ancestor inside the list whose subtree holds no other match.
+  let row = -1;
+  for (let a = table.parent(node); a > list; a = table.parent(a)) {
+    const end = table.subtreeEnd(a);
+    if (others.some((o) => o > a && o < end)) break;
+    row = a;
+  }
+  if (row < 0) return undefined;
+  const skip = new Set(exclude.map(androidKey));
+  const texts: string[] = [];
+  const seen = new Set<string>();
+  const end = table.subtreeEnd(row);
+  // In document order (a row's title leads it); a clickable row's own labels count too.
+  for (let i = row; i < end; i++) {
+    if (i === node) continue;
+    const n = table.node(i);
+    const t = n.text === undefined ? "" : norm(n.text);
+    if (t === "" || t.length > MAX_ANCHOR_LENGTH || !/\p{L}/u.test(t) || /\d/.test(t)) continue;
+    if (isEditableNode(n) || skip.has(androidKey(t)) || seen.has(androidKey(t))) continue;
+    seen.add(androidKey(t));
+    texts.push(t);
+  }
+  const picks = (anchors: string[]) => {
+    const m = matchAndroidAnchored(table, all, anchors);
+    return m.length === 1 && m[0] === node;
+  };
+  for (const t of texts) if (picks([t])) return [t];
+  let tries = 0;
+  for (const a of texts) {
+    for (const b of texts) {
+      if (a === b) continue;
+      if (++tries > MAX_PAIRS) return undefined;
+      if (picks([a, b])) return [a, b];
+    }
+  }
+  return undefined;
+}

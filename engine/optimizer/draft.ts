@@ -58,6 +58,8 @@ export interface Candidate {
   exact?: boolean;
   /** Heuristics v2: its `textRegex` is the value's shape, so it holds when the value changes. */
   valueShape?: boolean;
+  /** v3, Android: an index with no row anchor to pick the node: why it is the last resort. */
+  lastResort?: string;
 }
 
 /**

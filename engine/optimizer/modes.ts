@@ -270,6 +270,15 @@ export function applyChoice(
     }
   }
   if (choice.note) out.notes.push(choice.note);
+  const positional = a.candidates.find((c) =>
+    c.lastResort !== undefined &&
+    (c === choice.chosen || inChain.has(JSON.stringify(c.selector)))
+  );
+  if (positional) {
+    out.notes.push(
+      `index as a last resort ${JSON.stringify(positional.selector)}: ${positional.lastResort}`,
+    );
+  }
   if (choice.chosen) {
     out.notes.push(
       `chose ${

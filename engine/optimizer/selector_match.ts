@@ -8,7 +8,7 @@
  */
 import type { NodePredicate, ScreenTable } from "../screen_table.ts";
 import { type Selector, textAnchors } from "../trail.ts";
-import { matchWeb } from "./anchors.ts";
+import { isAndroidTable, matchAndroidAnchored, matchWeb } from "./anchors.ts";
 
 /** Properties a selector shares with the table's predicate columns. */
 function predicateOf(sel: Selector): NodePredicate | undefined {
@@ -45,6 +45,15 @@ export function matchSelector(
     return i < 0 ? { indices: [], count: 0 } : { indices: [i], count: 1 };
   }
   const anchors = textAnchors(sel);
+  if (anchors && isAndroidTable(table)) {
+    // as the Android player's row-anchored lookup (`AndroidScreenLookup`)
+    const { childOf: _c, index, ...base } = sel;
+    const all = matchSelector(table, base, table.size).indices;
+    const kept = matchAndroidAnchored(table, all, anchors);
+    if (index === undefined) return { indices: kept.slice(0, limit), count: kept.length };
+    const i = kept[index];
+    return i === undefined ? { indices: [], count: 0 } : { indices: [i], count: 1 };
+  }
   if (anchors) return matchWeb(table, sel, anchors);
   let scope: number | undefined;
   if (sel.childOf !== undefined) {

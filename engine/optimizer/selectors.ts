@@ -23,6 +23,7 @@ import {
   dynamicPattern,
   elementText,
   findAnchors,
+  findAndroidAnchors,
   matchWeb,
   norm,
   withAnchors,
@@ -296,6 +297,7 @@ export function rankSelectors(table: ScreenTable, node: number, options: RankOpt
   };
   // Android under v2: short resource names judged by the screen, controls named by a child label.
   const v2Android = options.platform === "android" && (options.level ?? 1) >= 2;
+  const v3Android = v2Android && (options.level ?? 1) >= 3;
   const ids: GeneratedIdOptions = v2Android ? { level: options.level!, screen: table } : {};
   let bases = baseCandidates(n, web, options.excludeText === true, ids);
   // A bare resource name is the node's test id too (Compose testTag): on Android the two are
@@ -368,6 +370,24 @@ export function rankSelectors(table: ScreenTable, node: number, options: RankOpt
         rejected: `matches ${single.matches} nodes`,
       });
     }
+    // v3, Android: a control repeated in list rows, anchored to its row by a text the row shows
+    // (`childOf: { text }`, as the player's row-anchored lookup): an index is the last resort.
+    let rowAnchored = false;
+    if (v3Android && single.matches > 1) {
+      const all = matchSelector(table, b.sel, table.size).indices;
+      const own = [n.text, labelText].filter((t): t is string => t !== undefined);
+      const anchors = findAndroidAnchors(table, node, all, own);
+      if (anchors) {
+        rowAnchored = true;
+        add({
+          selector: withAnchors(b.sel, anchors),
+          score: (isClass ? PARENT_CONTEXT_SCORE : b.score) + WITH_ANCHOR_PENALTY +
+            SECOND_ANCHOR_PENALTY * (anchors.length - 1),
+          family: isClass ? "parent" : b.family,
+          matches: 1,
+        });
+      }
+    }
     // Combine with the node's text (minimal second property); never an editable field's
     // text, which is its placeholder or value.
     let textCombo = false;
@@ -402,7 +422,7 @@ export function rankSelectors(table: ScreenTable, node: number, options: RankOpt
     // v3: an index too, ranked after the text combination: a fallback that holds no text (the
     // text may be the value asserted)
     const indexAfterText = textCombo && (options.level ?? 1) >= 3;
-    if (textCombo && !indexAfterText) continue;
+    if ((textCombo && !indexAfterText) || rowAnchored) continue;
     // Index among the matches, capped.
     const all = matchSelector(table, b.sel, MAX_INDEX + 1);
     const at = all.indices.indexOf(node);
@@ -418,6 +438,12 @@ export function rankSelectors(table: ScreenTable, node: number, options: RankOpt
         score: indexAfterText ? Math.max(score, withText + INDEX_AFTER_TEXT_PENALTY) : score,
         family: b.family,
         matches: 1,
+        ...(v3Android && all.count > 1
+          ? {
+            lastResort: `position ${at} among ${all.count} matches: no text in its row picks ` +
+              `it alone, so a reordered or longer list may move it`,
+          }
+          : {}),
       });
     } else if (isClass && !indexAfterText) {
       add({
@@ -455,6 +481,53 @@ export function rankSelectors(table: ScreenTable, node: number, options: RankOpt
   }
   if (editable) demoteEditableText(out);
   if (v2web) refineWeb(table, node, out, options, labelText);
+  // v3, Android: a value read or asserted by its shape (`\$\d[\d.,]*`), on the screen or
+  // within its row: a fallback that holds when the id is renamed and the value changes.
+  const valueShape = v3Android && options.excludeText === true && n.text !== undefined &&
+      !editable
+    ? dynamicPattern(n.text, true)
+    : undefined;
+  // only an amount, a count, a time (a shape with words in it holds copy or a slot's value)
+  if (valueShape !== undefined && !/\p{L}/u.test(n.text!)) {
+    const sel: Selector = { textRegex: valueShape };
+    const all = matchSelector(table, sel, table.size).indices;
+    const anchors = all.length > 1 ? findAndroidAnchors(table, node, all, [n.text!]) : undefined;
+    if (all.length === 1 && all[0] === node) {
+      add({
+        selector: sel,
+        score: TEXT_SCORE + TEXT_PATTERN_PENALTY,
+        family: "textPattern",
+        matches: 1,
+        valueShape: true,
+      });
+    } else if (anchors) {
+      add({
+        selector: withAnchors(sel, anchors),
+        score: TEXT_SCORE + TEXT_PATTERN_PENALTY + WITH_ANCHOR_PENALTY,
+        family: "textPattern",
+        matches: 1,
+        valueShape: true,
+      });
+    }
+  }
+  // v3, Android: a value read or asserted is never read by a class's index beside a selector
+  // that names the element: after a list or layout change it reads whatever lies there now,
+  // and a wrong value is worse than a step that fails.
+  if (v3Android && options.excludeText === true) {
+    const named = out.some((c) =>
+      !c.rejected && c.matches === 1 && c.selector.index === undefined &&
+      c.selector.xy === undefined
+    );
+    for (const c of out) {
+      if (!named || c.rejected) continue;
+      if (
+        c.family === "classIndex" && c.selector.index !== undefined
+      ) {
+        c.rejected = "positional: a value read by its position reads whatever lies there " +
+          "after a layout change";
+      }
+    }
+  }
   return out.sort((a, b) => (a.rejected ? 1 : 0) - (b.rejected ? 1 : 0) || a.score - b.score);
 }
 

@@ -35,6 +35,8 @@ export interface ActionResult {
   screenshot_path?: string;
   screenshot_hash?: string;
   warning?: string;
+  /** What the player did on its own for the action (a focus tap before typing), not recorded. */
+  player_actions?: string[];
   navigation_wait?: string;
   navigation_ms?: number;
   value?: string;
@@ -177,6 +179,7 @@ export function evolveReport(state: ReportState, event: StoredEvent): ReportStat
         ...(d.screenshotPath ? { screenshot_path: d.screenshotPath } : {}),
         ...(d.screenshot ? { screenshot_hash: d.screenshot.hash } : {}),
         ...(d.warning ? { warning: d.warning } : {}),
+        ...(d.playerActions?.length ? { player_actions: [...d.playerActions] } : {}),
         ...(d.navigation
           ? { navigation_wait: d.navigation.waitedFor, navigation_ms: d.navigation.durationMs }
           : {}),
