@@ -139,7 +139,12 @@ function retarget(yaml: string, holds: string, kind: string, target: Record<stri
       const body = action[kind] as Record<string, unknown> | undefined;
       if (done || !body || !JSON.stringify(body).includes(holds)) continue;
       if (kind === "click") action[kind] = target;
-      else action[kind] = { ...body, selector: target };
+      else {
+        // the wrong selector alone: with the chain kept, the player would see its entries name
+        // another element and refuse the action (ambiguous) instead of reading the wrong one
+        const { selectors: _chain, selector: _first, ...rest } = body;
+        action[kind] = { ...rest, selector: target };
+      }
       done = true;
     }
   }
