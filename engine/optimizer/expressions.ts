@@ -84,7 +84,7 @@ function pairs(
 }
 
 /**
- * v2: every relation {@linkcode statedRelations} reads (constant changes, "N times", "half",
+ * v3: every relation {@linkcode statedRelations} reads (constant changes, "N times", "half",
  * "N percent", a sum, a difference, a product or a ratio of two values), as candidate
  * expressions over the numeric slots, those the step names first.
  */
@@ -153,7 +153,7 @@ function relationsV2(stepText: string): Relation[] {
  * @returns the draft with computed assertions written as expressions
  */
 export function expressionsPass(draft: Draft): Draft {
-  if (draft.level >= 2) return expressionsV2(draft);
+  if (draft.level >= 3) return expressionsV2(draft);
   return {
     ...draft,
     steps: draft.steps.map((s) => {
@@ -168,7 +168,7 @@ export function expressionsPass(draft: Draft): Draft {
 }
 
 /**
- * v2: the relations of {@linkcode relationsV2} over the numbers typed, read or set in memory
+ * v3: the relations of {@linkcode relationsV2} over the numbers typed, read or set in memory
  * before the assertion (the initial memory's too); a number inside a longer text may be such an
  * expression, or a value read earlier when the step refers to it ("the formula shows the noted
  * result times 4": `8×4` → `{{subtotal}}×4`). A memory key an expression uses joins

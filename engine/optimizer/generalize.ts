@@ -92,7 +92,7 @@ function whole(source: string, flags = ""): RegExp {
 }
 
 /**
- * Formats heuristics v2 adds in front of {@linkcode FORMAT_PATTERNS}: a library of date and
+ * Formats heuristics v3 adds in front of {@linkcode FORMAT_PATTERNS}: a library of date and
  * time shapes (weekday-first "Mon, Sep 23", month-and-day "Mar 10", day-month "10 March 2026",
  * "23.09.2024", ISO dates and date-times with a zone, relative "2 days ago", 12 h and 24 h
  * clocks, a date with a time), money in many currencies (a symbol before or after, an ISO
@@ -100,7 +100,7 @@ function whole(source: string, flags = ""): RegExp {
  * ("1 item"), a measure ("5.2 km") or a percentage. Each pattern matches any value of its
  * shape (any weekday, month, day, amount), not only the one seen.
  */
-export const FORMAT_PATTERNS_V2: typeof FORMAT_PATTERNS = [
+export const FORMAT_PATTERNS_V3: typeof FORMAT_PATTERNS = [
   {
     name: "date-time",
     test: /^\d{4}-\d{2}-\d{2}[ T]\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?$/,
@@ -212,10 +212,10 @@ export const FORMAT_PATTERNS_V2: typeof FORMAT_PATTERNS = [
 ];
 
 /**
- * Formats heuristics v2 tries after {@linkcode FORMAT_PATTERNS} (whose money patterns keep
+ * Formats heuristics v3 tries after {@linkcode FORMAT_PATTERNS} (whose money patterns keep
  * their exact shape for `$`, `€`, `£` and `¥` amounts): money in other shapes and currencies.
  */
-export const FORMAT_PATTERNS_V2_LATE: typeof FORMAT_PATTERNS = [
+export const FORMAT_PATTERNS_V3_LATE: typeof FORMAT_PATTERNS = [
   {
     // money: "$1,234.56", "€12,50", "12,50 €", "₹1,234", "USD 12.00", "12.00 EUR", "-£3"
     name: "money",
@@ -233,14 +233,47 @@ export const FORMAT_PATTERNS_V2_LATE: typeof FORMAT_PATTERNS = [
   },
 ];
 
+/**
+ * Formats heuristics v2 adds in front of {@linkcode FORMAT_PATTERNS}: an ISO date-time, a date
+ * of a month and a day ("Mar 10", "10 March 2026"), a semantic version, and a count whose noun
+ * may be singular ("1 item") or plural.
+ */
+export const FORMAT_PATTERNS_V2: typeof FORMAT_PATTERNS = [
+  {
+    name: "date-time",
+    test: /^\d{4}-\d{2}-\d{2}[ T]\d{2}:\d{2}(:\d{2})?$/,
+    pattern: (v) => `\\d{4}-\\d{2}-\\d{2}${v[10]}\\d{2}:\\d{2}${v.length > 16 ? ":\\d{2}" : ""}`,
+  },
+  {
+    name: "date",
+    test: new RegExp(String.raw`^${MONTH} \d{1,2}$`),
+    pattern: () => "[A-Z][a-z]{2,8} \\d{1,2}",
+  },
+  {
+    name: "date",
+    test: new RegExp(String.raw`^\d{1,2} ${MONTH}( \d{4})?$`),
+    pattern: (v) => `\\d{1,2} [A-Z][a-z]{2,8}${/\d{4}$/.test(v) ? " \\d{4}" : ""}`,
+  },
+  {
+    name: "version",
+    test: /^v?\d+\.\d+\.\d+$/,
+    pattern: (v) => `${v[0] === "v" ? "v" : ""}\\d+\\.\\d+\\.\\d+`,
+  },
+  {
+    name: "count",
+    test: /^\d+ [A-Za-z]+$/,
+    pattern: (v) => `\\d+ ${countNoun(v.replace(/^\d+ /, ""))}`,
+  },
+];
+
 function escapeChar(c: string): string {
   return /[$^.*+?()[\]{}|\\]/.test(c) ? `\\${c}` : c;
 }
 
-const FORMAT_NOUNS_V1 =
-  /\b(price|cost|amount|fee|date|day|time|count|number|quantity|items?|e-?mail|uuid|id|identifier|phone|balance|total)\b/i;
-/** v2 adds nouns of the time and measure formats. */
 const FORMAT_NOUNS =
+  /\b(price|cost|amount|fee|date|day|time|count|number|quantity|items?|e-?mail|uuid|id|identifier|phone|balance|total)\b/i;
+/** v3 adds nouns of the time and measure formats. */
+const FORMAT_NOUNS_V3 =
   /\b(price|cost|amount|fee|date|day|time|count|number|quantity|items?|e-?mail|uuid|id|identifier|phone|balance|total|timestamp|deadline|due|distance|weight|size|duration)\b/i;
 const PRESENCE =
   /\b(shown|show|shows|displayed|display|displays|appears?|visible|present|exists?|listed)\b/i;
@@ -296,8 +329,8 @@ export function isFormatIntent(stepText: string, literal: string, level = 1): bo
   if (stepText.includes(literal)) return false;
   if (SPECIFIC.test(stepText)) return false;
   if (!PRESENCE.test(stepText)) return false;
-  if (level < 2) return FORMAT_NOUNS_V1.test(stepText);
-  const nouns = new RegExp(FORMAT_NOUNS.source, "gi");
+  if (level < 2) return FORMAT_NOUNS.test(stepText);
+  const nouns = new RegExp((level >= 3 ? FORMAT_NOUNS_V3 : FORMAT_NOUNS).source, "gi");
   for (const m of stepText.matchAll(nouns)) {
     if (!namesParticular(stepText, m.index, m[0])) return true;
   }
@@ -306,7 +339,7 @@ export function isFormatIntent(stepText: string, literal: string, level = 1): bo
 
 /** Options of {@linkcode formatPattern}. */
 export interface FormatPatternOptions {
-  /** The heuristics level (`heuristicsLevel`): 2 adds {@linkcode FORMAT_PATTERNS_V2}. */
+  /** The heuristics level (`heuristicsLevel`): 2 adds {@linkcode FORMAT_PATTERNS_V2}, 3 {@linkcode FORMAT_PATTERNS_V3} instead. */
   level?: number;
 }
 
@@ -326,8 +359,11 @@ export function formatPattern(
   value: string,
   options: FormatPatternOptions = {},
 ): { name: string; pattern: string } | undefined {
-  const formats = (options.level ?? 1) >= 2
-    ? [...FORMAT_PATTERNS_V2, ...FORMAT_PATTERNS, ...FORMAT_PATTERNS_V2_LATE]
+  const level = options.level ?? 1;
+  const formats = level >= 3
+    ? [...FORMAT_PATTERNS_V3, ...FORMAT_PATTERNS, ...FORMAT_PATTERNS_V3_LATE]
+    : level >= 2
+    ? [...FORMAT_PATTERNS_V2, ...FORMAT_PATTERNS]
     : FORMAT_PATTERNS;
   for (const f of formats) {
     if (!f.test.test(value)) continue;

@@ -80,17 +80,6 @@
  * - human recording, screen before not the page at the action (`screenBefore` `earlier`,
  *   `none`): the recorder's own target over the hit test, else its selectors (unverified), with
  *   a warning.
- * - expressions: "N times", "half", "N percent", sums, differences, products and ratios of two
- *   values (also "decreased by the amount"), over numbers typed, read or in the initial memory;
- *   a number in a longer text may be a value read earlier the step refers to (`{{subtotal}}×4`).
- * - generalize: a library of date and time shapes (weekday-first, day-month, dotted, ISO with a
- *   zone, relative, 12/24 h, date with time), money in many currencies, measures with a unit.
- * - slot names from the NL step before an element's id; a known kind in the step ("Search")
- *   before a field id of noise words only.
- * - substitution: 001's 8-character guard for the initial memory too; a memory value inside a
- *   longer text only when the step asks for it.
- * - Android assertion: a frame around a label checks the label inside it; a description holds a
- *   value only as a whole phrase.
  *
  * v3 changes (durable trails: every action keeps a ranked fallback chain):
  * - adaptive: every targeted action gets the best selector and then every other kind of
@@ -117,6 +106,22 @@
  * - a key press carries the chain of the element that had focus on the screen captured before it
  *   (`keyPress` + `selectors`, no coordinates); typing into a `<select>` and pressing Enter is one
  *   `select` of the option the typing chose.
+ * v3 also holds the following (briefly written into v2, moved here so that v2 writes exactly
+ * what it wrote before them):
+ * - expressions: "N times", "half", "N percent", sums, differences,
+ *   products and ratios of two values (also "decreased by the amount"), over numbers typed, read
+ *   or in the initial memory; a number in a longer text may be a value read earlier the step
+ *   refers to (`{{subtotal}}×4`).
+ * - generalize: a library of date and time shapes (weekday-first, day-month, dotted, ISO with a
+ *   zone, relative, 12/24 h, date with time), money in many currencies, measures with a unit;
+ *   format nouns add timestamp, deadline, due, distance, weight, size, duration.
+ * - slot names from the NL step before an element's id; a known kind in the step ("Search")
+ *   before a field id of noise words only.
+ * - substitution: 001's 8-character guard for the initial memory too; a memory value inside a
+ *   longer text only when the step asks for it.
+ * - Android assertion: a frame around a label checks the label inside it; a description holds a
+ *   value only as a whole phrase.
+ * - a recorder's key press on the body (nothing focused) is a key of the page, no target.
  *
  * @module
  */

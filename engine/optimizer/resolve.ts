@@ -67,7 +67,12 @@ function squash(s: string): string {
  * carries the value, else takes the nearest ancestor that does; marks a value only the
  * description carries (`describedValue`).
  */
-function valueCarrier(a: DraftAction, table: ScreenTable, node: number): number {
+function valueCarrier(
+  a: DraftAction,
+  table: ScreenTable,
+  node: number,
+  level: number,
+): number {
   const want = squash(a.literal!);
   const chain = [node, ...table.ancestors(node).slice(0, MAX_CARRIER_CLIMB)];
   for (const i of chain) {
@@ -85,10 +90,10 @@ function valueCarrier(a: DraftAction, table: ScreenTable, node: number): number 
   }
   const hit = table.node(node);
   if (want === "" || (hit.text !== undefined && squash(hit.text) !== "")) return node;
-  // The point hit a frame around the label (a tab's button): the one node inside it that shows
-  // the value is the label, not a pane further up whose description merely mentions it
+  // v3: the point hit a frame around the label (a tab's button): the one node inside it that
+  // shows the value is the label, not a pane further up whose description merely mentions it
   const inside: number[] = [];
-  for (let i = node + 1; i < table.subtreeEnd(node) && inside.length < 2; i++) {
+  for (let i = node + 1; level >= 3 && i < table.subtreeEnd(node) && inside.length < 2; i++) {
     const t = table.node(i).text;
     if (t !== undefined && squash(t) === want) inside.push(i);
   }
@@ -108,7 +113,9 @@ function valueCarrier(a: DraftAction, table: ScreenTable, node: number): number 
   if (want.length >= MIN_HELD_LENGTH) {
     for (const i of chain) {
       const d = table.node(i).contentDescription;
-      if (d === undefined || !holdsWhole(squash(d), want)) continue;
+      // v3: the value as a whole phrase of the description; v2: anywhere in it
+      if (d === undefined) continue;
+      if (level >= 3 ? !holdsWhole(squash(d), want) : !squash(d).includes(want)) continue;
       a.describedValue = true;
       a.notes.push(
         `assertion target: the ${nodeName(table, i)} whose content description holds the ` +
@@ -266,7 +273,7 @@ function resolveNode(
   web2: boolean,
 ): string | undefined {
   const d = a.src.data;
-  if (a.kind === "keyPress" && isPageCssPath(d.target?.selectors?.cssPath)) {
+  if (level >= 3 && a.kind === "keyPress" && isPageCssPath(d.target?.selectors?.cssPath)) {
     // a key with nothing focused (a recorder's target on the body, its point the page's middle):
     // a key of the page, never one of the element that happens to be there
     a.notes.push("a key of the page (nothing was focused): no target");
@@ -350,7 +357,7 @@ function resolveNode(
   }
   if (a.node !== undefined && VALUE_KINDS.has(a.kind)) a.node = climbToHolder(table, a.node);
   if (android && a.node !== undefined && ASSERT_KINDS.has(a.kind) && a.literal !== undefined) {
-    a.node = valueCarrier(a, table, a.node);
+    a.node = valueCarrier(a, table, a.node, level);
   }
   const runtime = d.target?.selector;
   if (runtime && Object.keys(runtime).length > 0) {

@@ -36,7 +36,14 @@ import {
 } from "./substitution.ts";
 import { REDACTED } from "../playback/actions.ts";
 import type { Selector, SelectorMode } from "../trail.ts";
-import { asksForValue, statesRelation } from "../nl_relations.ts";
+import {
+  asksForValue,
+  statedDeltas,
+  statesDoubled,
+  statesHalved,
+  statesRelation,
+  statesTotal,
+} from "../nl_relations.ts";
 import { generalizedFormat, isFormatIntent } from "./generalize.ts";
 
 const MIN_REPEAT_LENGTH = 3; // shorter repeated literals ("1", "OK") are coincidences
@@ -111,13 +118,18 @@ function shownValue(
   ctx: PassContext,
   stepText: string,
   mode: SelectorMode,
+  level: number,
 ): DraftAction | undefined {
   const name = a.src.data.target?.name;
   const node = nodeOf(a, ctx, "node");
   if (name === undefined || !/\d/.test(name) || node?.name !== name) return undefined;
   if (node.contentDescription !== undefined && node.contentDescription !== name) return undefined;
-  const relation = statesRelation(stepText);
-  if (!relation && !isFormatIntent(stepText, name, 2)) return undefined;
+  // v3 reads every stated relation; v1/v2 the constant changes, doubling, halving and totals
+  const relation = level >= 3
+    ? statesRelation(stepText)
+    : statedDeltas(stepText).length > 0 || statesDoubled(stepText) ||
+      statesHalved(stepText) || statesTotal(stepText);
+  if (!relation && !isFormatIntent(stepText, name, level)) return undefined;
   const r = retargetAssertion({ ...a, literal: name }, { mode, equals: name });
   if (!r) return undefined;
   r.notes.push(
@@ -143,9 +155,9 @@ export function slotsPass(draft: Draft, ctx: PassContext): Draft {
   const captured: CapturedSlot[] = [];
   const inputs: CapturedSlot[] = [];
   const initialWrittenBy: Record<string, string> = {};
-  // v2: 001's length guard applies to the initial memory too (only a provisioning tool is
+  // v3: 001's length guard applies to the initial memory too (only a provisioning tool is
   // trusted at any length); a shorter value is substituted where the step names its key
-  if (draft.level < 2) {
+  if (draft.level < 3) {
     for (const k of Object.keys(model.initialMemory)) initialWrittenBy[k] = "config";
   }
   const prompts = `${model.systemPrompt ?? ""}\n${model.prompt ?? ""}`;
@@ -163,7 +175,7 @@ export function slotsPass(draft: Draft, ctx: PassContext): Draft {
       let a = s.actions[i]!;
       if (a.drop || !a.src.ok) continue;
       if (draft.level >= 2 && a.kind === "assertVisible" && a.literal === undefined) {
-        const r = shownValue(a, ctx, s.text, mode);
+        const r = shownValue(a, ctx, s.text, mode, draft.level);
         if (r) a = s.actions[i] = r;
       }
       const writtenBy = { ...initialWrittenBy, ...a.src.writtenBy };
@@ -219,7 +231,7 @@ export function slotsPass(draft: Draft, ctx: PassContext): Draft {
           }
         }
         if (!name) {
-          const stepFirst = draft.level >= 2;
+          const stepFirst = draft.level >= 3;
           name = uniqueName(
             capturedSlotName(nodeOf(a, ctx, "node"), s.text, { stepFirst, literal: v }),
             taken,
@@ -274,7 +286,7 @@ export function slotsPass(draft: Draft, ctx: PassContext): Draft {
         const L = a.literal;
         const cap = isRedacted(L) ? undefined : [...captured].reverse().find((c) => c.value === L);
         if (
-          cap && draft.level >= 2 && isFormatIntent(s.text, L, 2) &&
+          cap && draft.level >= 2 && isFormatIntent(s.text, L, draft.level) &&
           generalizedFormat(L, draft.level) !== undefined
         ) {
           // "Verify a date is shown" after "Note the date": the NL asks for any date, and the
@@ -386,11 +398,11 @@ export function slotsPass(draft: Draft, ctx: PassContext): Draft {
   }
 
   /**
-   * v2: which values may stand inside a longer text (`SubstitutionOptions.asked`): those typed
+   * v3: which values may stand inside a longer text (`SubstitutionOptions.asked`): those typed
    * or read in this run, and memory values the NL step asks for.
    */
   function guards(stepText: string): Pick<SubstitutionOptions, "asked"> {
-    if (draft.level < 2) return {};
+    if (draft.level < 3) return {};
     return {
       asked: (k) =>
         inputs.some((c) => c.name === k) || captured.some((c) => c.name === k) ||
@@ -482,14 +494,14 @@ export function slotsPass(draft: Draft, ctx: PassContext): Draft {
     stepText: string,
   ): string {
     // a redacted literal is some secret: no stored value (itself redacted) is known to be it
-    // v2: 001's length guard holds for the initial memory too (only a provisioning tool is
+    // v3: 001's length guard holds for the initial memory too (only a provisioning tool is
     // trusted at any length), except a password field: the author's own seed of the secret
     const init = isRedacted(literal) ? undefined : Object.keys(model.initialMemory).sort().find(
       (k) =>
         model.initialMemory[k] === literal &&
-        (draft.level < 2 || secret || literal.length >= MIN_SUBSTITUTION_LENGTH),
+        (draft.level < 3 || secret || literal.length >= MIN_SUBSTITUTION_LENGTH),
     );
-    if (init === undefined && draft.level >= 2 && !secret) {
+    if (init === undefined && draft.level >= 3 && !secret) {
       for (const k of Object.keys(model.initialMemory).sort()) {
         if (model.initialMemory[k] === literal) {
           a.notes.push(
@@ -531,7 +543,7 @@ export function slotsPass(draft: Draft, ctx: PassContext): Draft {
     }
     const cleanIds = draft.level >= 2 && model.platform === "android";
     const labelFirst = draft.level >= 2 && model.platform === "ios";
-    const stepFirst = draft.level >= 2;
+    const stepFirst = draft.level >= 3;
     const name = uniqueName(
       inputSlotName(field, stepText, { cleanIds, labelFirst, stepFirst, literal }),
       taken,
