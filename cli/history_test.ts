@@ -211,10 +211,14 @@ Deno.test("cairn history without SESSION lists the sessions, oldest first; --lim
     const list = await cairn(["history", "--db", db], dir);
     assertEquals(list.code, 0, list.stderr);
     const lines = list.stdout.trim().split("\n");
-    assertEquals(lines.length, 3, list.stdout); // a header and two sessions, no playback
-    assertMatch(lines[0]!, /^SESSION\s+EVENTS\s+STARTED\s+RUN$/);
-    assertMatch(lines[1]!, /^h1\s+5\s+\S+Z\s+agent web$/);
-    assertMatch(lines[2]!, /^h2\s+2\s+\S+Z\s+human android — Add a plant \(completed\)$/);
+    assertEquals(lines.length, 4, list.stdout); // a header, two sessions and the playback
+    assertMatch(lines[0]!, /^ID\s+KIND\s+EVENTS\s+STARTED\s+RUN$/);
+    assertMatch(lines[1]!, /^h1\s+session\s+5\s+\S+Z\s+agent web$/);
+    assertMatch(
+      lines[2]!,
+      /^h2\s+session\s+2\s+\S+Z\s+human android — Add a plant \(completed\)$/,
+    );
+    assertMatch(lines[3]!, /^p1\s+playback\s+1\s+\S+Z\s*$/);
 
     const newest = await cairn(["history", "--db", db, "--limit", "1", "--json"], dir);
     assertEquals(newest.code, 0, newest.stderr);
@@ -370,9 +374,9 @@ Deno.test("cairn history --sheet draws the screenshots as one picture; a session
     const out = `${dir}/sheets/new/run.png`; // folders that do not exist yet are made
     const r = await cairn(["history", "shots", "--sheet", out, "--columns", "2", "--db", db], dir);
     assertEquals(r.code, 0, r.stderr);
-    assertMatch(r.stdout, /^.*run\.png: 5 screens \(@\d+ … @\d+\), 676×1650\n$/);
+    assertMatch(r.stdout, /^.*run\.png: 5 screens \(@\d+ … @\d+\), 996×2370\n$/);
     const meta = await sharp(await Deno.readFile(out)).metadata();
-    assertEquals([meta.format, meta.width], ["png", 676]);
+    assertEquals([meta.format, meta.width], ["png", 996]);
     // --at stops the sheet there
     const first = await cairn(["history", "shots", "--sheet", out, "--at", "7", "--db", db], dir);
     assertStringIncludes(first.stdout, "2 screens (@6 … @7)");
