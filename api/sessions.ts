@@ -11,12 +11,14 @@ import {
   AmbiguousIdError,
   listSessions,
   matchRun,
+  RUN_KINDS,
   stateAt,
   summarizeEvent,
 } from "../engine/time_travel.ts";
 import type { ApiContext } from "./app.ts";
 import { decimal, invalidRequest, noQuery, parseInput, parseQuery, pathId } from "./errors.ts";
 import { describeRoute } from "./openapi.ts";
+import { bareId } from "./_ids.ts";
 import { MAX_SHEET_COLUMNS, sessionSheet } from "../engine/timeline_sheet.ts";
 import { SessionEnded, SessionStarted } from "../events/schemas.ts";
 import { IsoDateTime } from "../events/iso_date_time.ts";
@@ -223,6 +225,9 @@ export async function timelineStream(store: EventStore, given: string): Promise<
     }
     throw err;
   }
-  if (streamId === null) throw new NotFoundError(`No session ${given}`);
+  if (streamId === null) {
+    const kind = RUN_KINDS.find((k) => given.startsWith(`${k}-`)) ?? "session";
+    throw new NotFoundError(`No ${kind} ${bareId(kind, given)}`);
+  }
   return streamId;
 }
