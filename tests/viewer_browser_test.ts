@@ -224,6 +224,23 @@ Deno.test("the viewer shows a blazed session and a playback position by position
     await page.click("#snapshot span:nth-child(2)");
     assertEquals(await page.$eval("#pick", (e) => getComputedStyle(e).display), "block");
 
+    // live: an action appended while the page is open shows up, and the selection follows it
+    await store.append("session-blz1", [
+      {
+        type: "ActionPerformed",
+        data: { actionId: "a3", kind: "tap", point: { x: 700, y: 500 }, source: "agent" },
+      },
+      { type: "ActionCompleted", data: { actionId: "a3", ok: true, durationMs: 7 } },
+    ]);
+    await page.waitForFunction(() => document.querySelectorAll("#timeline li").length === 3, {
+      timeout: 5000,
+    });
+    assertEquals(await page.$eval("#timeline li.sel .st", (e) => e.textContent), "ok");
+    await page.keyboard.press("ArrowLeft");
+    await page.waitForFunction(() =>
+      document.querySelector("#timeline li.sel .st")?.textContent === "failed"
+    );
+
     // a link with ?at opens the same moment
     await page.goto(`${base}/view/blz1?at=${at}`);
     await page.waitForSelector("body[data-ready]");

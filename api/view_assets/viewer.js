@@ -160,6 +160,36 @@ async function main() {
   if (i < 0) i = 0;
   if (view.items.length) select(i);
   document.body.dataset.ready = "1";
+  follow();
+}
+
+// Live: a running blaze or playback appends events; the log's SSE stream says when, and the
+// run's data is read again (the selection kept, or moved to the newest action when it was last).
+function follow() {
+  if (typeof EventSource === "undefined") return;
+  const source = new EventSource(`/v1/events?from=${view.lastPosition + 1}`);
+  let timer = 0;
+  source.onmessage = (msg) => {
+    let e;
+    try {
+      e = JSON.parse(msg.data);
+    } catch {
+      return;
+    }
+    if (e.streamId !== view.streamId) return;
+    clearTimeout(timer);
+    timer = setTimeout(refresh, 150);
+  };
+}
+
+async function refresh() {
+  const res = await fetch(`/v1/view/${encodeURIComponent(runId)}`);
+  if (!res.ok) return;
+  const wasLast = current === view.items.length - 1;
+  view = await res.json();
+  render();
+  select(wasLast ? view.items.length - 1 : current);
+  document.body.dataset.updates = String(Number(document.body.dataset.updates ?? 0) + 1);
 }
 
 $("filter").addEventListener("input", render);
