@@ -268,6 +268,29 @@ Deno.test("the viewer shows a blazed session and a playback position by position
     );
     const failed = await page.$eval("#report", (e) => e.textContent ?? "");
     assertStringIncludes(failed, "the button was renamed");
+    // a validation: one row an iteration, its steps in the report
+    await store.append("validation-val-9", [
+      {
+        type: "ValidationStarted",
+        data: { validationId: "val-9", sessionId: "blz1", policy: "dev", maxIterations: 2 },
+      },
+      {
+        type: "ValidationIterationCompleted",
+        data: {
+          iteration: 1,
+          playbackId: "pb-77aa",
+          passed: false,
+          trail: "",
+          steps: [{ index: 0, step: "Type the user name", status: "unstable", evidence: ["x"] }],
+        },
+      },
+    ]);
+    await page.goto(`${base}/view/val-9`);
+    await page.waitForSelector("body[data-ready]");
+    assertEquals(await page.$$eval("#timeline li .st", (es) => es.map((e) => e.textContent)), [
+      "failed",
+    ]);
+    assertStringIncludes(await page.$eval("#report", (e) => e.textContent ?? ""), "unstable");
   } finally {
     await chrome.browser.close();
     await server.shutdown();
