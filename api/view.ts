@@ -17,6 +17,7 @@ import type { EventStore } from "../events/event_store.ts";
 import { stateAt } from "../engine/time_travel.ts";
 import { streamInfo } from "../events/event_store.ts";
 import { runView } from "./_view_data.ts";
+import { describeRoute } from "./openapi.ts";
 import { snapshotAt } from "../cli/history.ts";
 
 const ASSETS: Record<string, string> = {
@@ -29,6 +30,31 @@ async function asset(name: string): Promise<string> {
 }
 
 const Id = pathId();
+
+describeRoute({
+  method: "get",
+  path: "/v1/view/{id}",
+  summary:
+    "The run viewer's data: a session's, playback's or validation's actions with step, status, duration, screenshots before and after, point, box, memory, call and report row",
+  tags: ["sessions"],
+  responses: {
+    "200": { description: "`{ streamId, kind, title, items, lastPosition }`" },
+    "400": { description: "The id starts several runs' ids" },
+    "404": { description: "No such session, playback or validation" },
+  },
+});
+describeRoute({
+  method: "get",
+  path: "/v1/view/{id}/snapshot",
+  summary: "The snapshot text (elements, refs and bounds) of the screen at global position `at`",
+  tags: ["sessions"],
+  parameters: [{ name: "at", in: "query", type: "integer", description: "Global position" }],
+  responses: {
+    "200": { description: "`{ streamId, at, screenPosition, text }` (text null: no hierarchy)" },
+    "400": { description: "`at` missing, not a position, or before the run's first event" },
+    "404": { description: "No such session, playback or validation" },
+  },
+});
 const AtQuery = z.object({ at: decimal() });
 
 /**
