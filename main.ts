@@ -34,6 +34,10 @@ export const COMMANDS: Record<string, { summary: string; load: () => Promise<Com
     summary: "A session's timeline, or its state at a position",
     load: () => import("./cli/history.ts"),
   },
+  show: {
+    summary: "Print the URL of the run viewer for a session, playback or validation",
+    load: () => import("./cli/show.ts"),
+  },
   serve: {
     summary: "Serve the HTTP API (events, SSE, sessions, blobs)",
     load: () => import("./cli/serve.ts"),

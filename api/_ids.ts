@@ -1,13 +1,14 @@
 /**
  * The one rule for the ids of sessions, playbacks and validations in paths and bodies: an id is
  * given bare (`abc`) or with its stream's prefix (`session-abc`, `playback-pb-1`,
- * `validation-val-1`), and an id that names nothing is a 404 `No session abc` (`No playback …`,
+ * `validation-val-1`) or as the start of exactly one (several: 400), and an id that names nothing is a 404 `No session abc` (`No playback …`,
  * `No validation …`), the bare id in the message.
  *
  * @module
  */
 import { NotFoundError, streamInfo } from "../events/event_store.ts";
 import type { EventStore } from "../events/event_store.ts";
+import { invalidRequest } from "./errors.ts";
 
 /** What an id names: its stream is `<kind>-<id>`. */
 export type IdKind = "session" | "playback" | "validation";
@@ -26,6 +27,13 @@ export async function resolveId(store: EventStore, kind: IdKind, given: string):
   const bare = bareId(kind, given);
   if (await streamInfo(store, `${kind}-${given}`)) return given;
   if (bare !== given && await streamInfo(store, `${kind}-${bare}`)) return bare;
+  // the start of exactly one id, as the command line takes it (`cairn history`)
+  const found = await store.streams(`${kind}-${bare}`);
+  if (found.length === 1) return found[0]!.streamId.slice(kind.length + 1);
+  if (found.length > 1) {
+    const message = `${bare} is the start of ${found.length} ${kind}s: give more of the id`;
+    throw invalidRequest(message, [{ path: "path.id", message }]);
+  }
   throw new NotFoundError(`No ${kind} ${bare}`);
 }
 

@@ -20,6 +20,7 @@ import { blazeRouter } from "./blaze.ts";
 import { recordRouter } from "./record.ts";
 import { blobsRouter } from "./blobs.ts";
 import { sessionsRouter } from "./sessions.ts";
+import { viewRouter } from "./view.ts";
 import { playbacksRouter } from "./playbacks.ts";
 import { trailsRouter } from "./trails.ts";
 import { validationsRouter } from "./validations.ts";
@@ -137,6 +138,7 @@ export function createApp(options: AppOptions): Hono {
   app.route("/v1", trailsRouter(ctx));
   app.route("/v1", validationsRouter(ctx));
   app.route("/", mcpRouter((req) => app.fetch(req), options.token));
+  app.route("/", viewRouter(ctx));
   return app;
 }
 

@@ -15,8 +15,23 @@ import type { ApiContext } from "./app.ts";
 import { invalidRequest, noQuery, parseInput } from "./errors.ts";
 import { describeRoute } from "./openapi.ts";
 import { BlobRef } from "../events/schemas.ts";
+import { NotFoundError } from "../events/event_store.ts";
 
-const Hash = z.string().regex(/^[0-9a-f]{64}$/, "expected a sha256 hex digest");
+/** A sha256 hex digest, or the start of one (8+ digits, as timelines print 12). */
+const HashOrShort = z.string().regex(
+  /^[0-9a-f]{8,64}$/,
+  "expected a sha256 hex digest or its first 8 or more digits",
+);
+
+/** The full hash a short one starts (the only stored blob it starts); a full hash as given. */
+async function fullHash(ctx: ApiContext, hash: string): Promise<string> {
+  if (hash.length === 64 || !ctx.store.blobHashes) return hash;
+  const found = await ctx.store.blobHashes(hash, 2);
+  if (found.length === 1) return found[0]!;
+  if (found.length === 0) throw new NotFoundError(`No blob with hash ${hash}`);
+  const message = `${hash} is the start of several blobs' hashes: give more of it`;
+  throw invalidRequest(message, [{ path: "path.hash", message }]);
+}
 
 /** RFC 9110 `token`. */
 const TOKEN = "[!#$%&'*+.^_`|~0-9A-Za-z-]+";
@@ -122,7 +137,7 @@ describeRoute({
 export function blobsRouter(ctx: ApiContext): Hono {
   const app = new Hono();
   app.get("/blobs/:hash", async (c) => {
-    const hash = parseInput(Hash, c.req.param("hash"), "path.hash");
+    const hash = await fullHash(ctx, parseInput(HashOrShort, c.req.param("hash"), "path.hash"));
     noQuery(c);
     const etag = `"${hash}"`;
     const blob = await ctx.store.getBlob(hash);

@@ -6,12 +6,19 @@
  */
 import { Hono } from "hono";
 import { z } from "zod";
-import { type EventStore, streamInfo } from "../events/event_store.ts";
-import { listSessions, stateAt, summarizeEvent } from "../engine/time_travel.ts";
+import { type EventStore, NotFoundError, streamInfo } from "../events/event_store.ts";
+import {
+  AmbiguousIdError,
+  listSessions,
+  matchRun,
+  RUN_KINDS,
+  stateAt,
+  summarizeEvent,
+} from "../engine/time_travel.ts";
 import type { ApiContext } from "./app.ts";
 import { decimal, invalidRequest, noQuery, parseInput, parseQuery, pathId } from "./errors.ts";
-import { resolveId } from "./_ids.ts";
 import { describeRoute } from "./openapi.ts";
+import { bareId } from "./_ids.ts";
 import { MAX_SHEET_COLUMNS, sessionSheet } from "../engine/timeline_sheet.ts";
 import { SessionEnded, SessionStarted } from "../events/schemas.ts";
 import { IsoDateTime } from "../events/iso_date_time.ts";
@@ -156,7 +163,7 @@ export function sessionsRouter(ctx: ApiContext): Hono {
   app.get("/sessions/:id/state", async (c) => {
     const given = parseInput(SessionId, c.req.param("id"), "path.id");
     const q = parseQuery(StateQuery, c);
-    const streamId = `session-${await resolveId(ctx.store, "session", given)}`;
+    const streamId = await timelineStream(ctx.store, given);
     if (q.at !== undefined) {
       // positions are the log's: one before the session's first event names no state of it
       // (as `cairn history --at`)
@@ -204,10 +211,23 @@ export function sessionsRouter(ctx: ApiContext): Hono {
 }
 
 /**
- * The stream a timeline or sheet reads: a session (`abc` or `session-abc`, {@linkcode resolveId}),
- * or, as `cairn history` takes, a playback or validation stream by its full id.
+ * The stream a state, timeline or sheet reads, by the one id rule `cairn history` takes
+ * ({@linkcode matchRun}): a session, playback or validation id as printed (`pb-…`), its stream id,
+ * or the start of exactly one. None: 404 `No session …`; several: 400.
  */
-async function timelineStream(store: EventStore, given: string): Promise<string> {
-  if (/^(playback|validation)-/.test(given) && await streamInfo(store, given)) return given;
-  return `session-${await resolveId(store, "session", given)}`;
+export async function timelineStream(store: EventStore, given: string): Promise<string> {
+  let streamId: string | null;
+  try {
+    streamId = await matchRun(store, given);
+  } catch (err) {
+    if (err instanceof AmbiguousIdError) {
+      throw invalidRequest(err.message, [{ path: "path.id", message: err.message }]);
+    }
+    throw err;
+  }
+  if (streamId === null) {
+    const kind = RUN_KINDS.find((k) => given.startsWith(`${k}-`)) ?? "session";
+    throw new NotFoundError(`No ${kind} ${bareId(kind, given)}`);
+  }
+  return streamId;
 }

@@ -9,7 +9,7 @@ import { existsSync } from "node:fs";
 import { DatabaseSync } from "node:sqlite";
 import type { FlagSpec, ParsedArgs } from "./args.ts";
 import { InputError } from "./errors.ts";
-import { streamIdOf } from "../engine/time_travel.ts";
+import { AmbiguousIdError, matchRun, RUN_KINDS, type RunKind } from "../engine/time_travel.ts";
 import {
   asStoreFileError,
   refuseReadOnly,
@@ -181,26 +181,29 @@ function contentsOf(path: string, label: string): DatabaseContents {
 }
 
 /**
- * The stream a command-line SESSION names: a session id (`abc` → `session-abc`) or a stream id
- * (`session-…`, `playback-…`, `validation-…`), or, as git takes a short hash, the start of
- * exactly one of them (`7f3a` for `session-7f3a9c…`).
+ * The stream a command-line SESSION names, by the one id rule of {@linkcode matchRun}: a session
+ * id (`abc` → `session-abc`) or a stream id (`session-…`, `playback-…`, `validation-…`), or, as
+ * git takes a short hash, the start of exactly one of them (`7f3a` for `session-7f3a9c…`). With
+ * `kinds` naming playbacks and validations too, their printed ids (`pb-…`) work as well.
  *
  * @param store the event store
  * @param given what the user typed
+ * @param kinds the kinds of run a bare id may name (default: sessions; a prefixed id names its own)
  * @returns the stream id, or null when it names none
  * @throws {InputError} when the start fits several streams (exit 2)
  */
-export async function matchStream(store: EventStore, given: string): Promise<string | null> {
-  const streamId = streamIdOf(given);
-  const found = await store.streams(streamId);
-  if (found.some((s) => s.streamId === streamId)) return streamId;
-  if (found.length <= 1) return found[0]?.streamId ?? null;
-  const names = found.slice(0, 3).map((s) => s.streamId).join(", ");
-  throw new InputError(
-    `${JSON.stringify(given)} is the start of ${found.length} sessions (${names}${
-      found.length > 3 ? ", …" : ""
-    }): give more of the id`,
-  );
+export async function matchStream(
+  store: EventStore,
+  given: string,
+  kinds: readonly RunKind[] = ["session"],
+): Promise<string | null> {
+  const own = RUN_KINDS.find((k) => given.startsWith(`${k}-`));
+  try {
+    return await matchRun(store, given, own && !kinds.includes(own) ? [...kinds, own] : kinds);
+  } catch (err) {
+    if (err instanceof AmbiguousIdError) throw new InputError(err.message);
+    throw err;
+  }
 }
 
 /**
@@ -211,8 +214,12 @@ export async function matchStream(store: EventStore, given: string): Promise<str
  * @returns the stream id
  * @throws {InputError} when the start fits several streams or none (exit 2)
  */
-export async function resolveStream(store: EventStore, given: string): Promise<string> {
-  const streamId = await matchStream(store, given);
+export async function resolveStream(
+  store: EventStore,
+  given: string,
+  kinds?: readonly RunKind[],
+): Promise<string> {
+  const streamId = await matchStream(store, given, kinds);
   if (streamId === null) throw new InputError(`No session ${JSON.stringify(given)}`);
   return streamId;
 }

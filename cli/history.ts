@@ -11,11 +11,17 @@ import { bool, type CommandSpec, num, type ParsedArgs, str, UsageError } from ".
 import { MAX_SHEET_COLUMNS, sessionSheet } from "../engine/timeline_sheet.ts";
 import { DB_FLAGS, dbLabel, dbPath, openStore, resolveStream } from "./context.ts";
 import { InputError } from "./errors.ts";
+import { parseHierarchy } from "../engine/hierarchy.ts";
+import { renderSnapshot } from "../engine/snapshot.ts";
+import { HierarchyFormat } from "../engine/ui_node.ts";
 import { NotFoundError, streamInfo } from "../events/event_store.ts";
 import type { EventStore } from "../events/event_store.ts";
 import {
   clip,
+  listRuns,
   listSessions,
+  RUN_KINDS,
+  type RunSummary,
   type SessionState,
   type SessionSummary,
   stateAt,
@@ -35,6 +41,10 @@ export const spec: CommandSpec = {
       description: "Show the state after global position N (the timeline's first column)",
     },
     json: { type: "boolean", description: "Print JSON" },
+    snapshot: {
+      type: "boolean",
+      description: "With --at N: print the snapshot (elements and refs) of the screen there",
+    },
     sheet: {
       type: "string",
       value: "FILE.png",
@@ -57,15 +67,20 @@ export const spec: CommandSpec = {
     },
     ...DB_FLAGS,
   },
-  details: `SESSION is a session id (abc → stream session-abc), a stream id, or the start of exactly
-one (7f3a for session-7f3a9c…). --at N takes a position of the whole log: before the
+  details:
+    `SESSION is the id of a session, playback or validation as printed (abc, pb-1248081a-c33),
+its stream id (session-abc, playback-pb-…), or the start of exactly one (7f3a for
+session-7f3a9c…). --at N takes a position of the whole log: before the
 session's first event it exits 2 naming the session's positions; after its last event it
 shows the final state. Without SESSION, the
-sessions in the log, oldest first: id, events, when it started, mode, platform and prompt.
+runs in the log (sessions, playbacks, validations), oldest first: id, events, when it started,
+what ran and how it ended.
 Examples:
   cairn history                       # the sessions
   cairn history 7f3a
   cairn history 7f3a --at 42          # state at position 42, screenshot path
+  cairn history 7f3a --at 42 --snapshot  # the screen's elements and refs there
+  cairn history pb-1248081a-c33 --at 125  # a playback's state (its last action, screenshot)
   cairn history 7f3a --sheet run.png  # the screenshots in order, each with its step and action
   cairn history session-7f3a --json`,
 };
@@ -111,13 +126,16 @@ export async function run(args: ParsedArgs): Promise<number> {
   const id = args.positionals[0];
   const at = num(args, "at");
   const limit = num(args, "limit");
+  if (bool(args, "snapshot") && at === undefined) {
+    throw new UsageError("history: --snapshot needs --at N (see cairn history --help)");
+  }
   if (id === undefined && at !== undefined) {
     throw new UsageError("history: --at needs a SESSION (see cairn history --help)");
   }
   const store = openStore(args, { existing: true });
   try {
     if (id === undefined) return await listAll(store, args, limit);
-    const streamId = await resolveStream(store, id);
+    const streamId = await resolveStream(store, id, RUN_KINDS);
     const range = at === undefined ? undefined : await positionsOf(store, streamId, at);
     const sheet = str(args, "sheet");
     if (sheet !== undefined) return await writeSheet(store, streamId, sheet, at, args);
@@ -125,6 +143,16 @@ export async function run(args: ParsedArgs): Promise<number> {
       const state = await stateAt(store, streamId, at);
       const screenshotPath = await extractScreenshot(store, state, { dbPath: dbPath(args) });
       const { firstPosition, lastPosition } = range!;
+      if (bool(args, "snapshot")) {
+        const text = await snapshotAt(store, state);
+        if (text === null) {
+          throw new InputError(
+            `${streamId} has no screen hierarchy at position ${at} (its screens up to there carry none)`,
+          );
+        }
+        console.log(text.trimEnd());
+        return 0;
+      }
       if (bool(args, "json")) {
         console.log(
           JSON.stringify(
@@ -219,18 +247,65 @@ async function listAll(
   args: ParsedArgs,
   limit: number | undefined,
 ): Promise<number> {
-  const all = await listSessions(store);
-  const sessions = limit === undefined ? all : all.slice(-limit);
   if (bool(args, "json")) {
-    console.log(JSON.stringify({ sessions }, null, 2));
+    const all = await listSessions(store);
+    const sessions = limit === undefined ? all : all.slice(-limit);
+    const runs = await listRuns(store);
+    const json = { sessions, runs: limit === undefined ? runs : runs.slice(-limit) };
+    console.log(JSON.stringify(json, null, 2));
     return 0;
   }
-  if (sessions.length === 0) {
+  const all = await listRuns(store);
+  const runs = limit === undefined ? all : all.slice(-limit);
+  if (runs.length === 0) {
     console.log(`No sessions in ${dbLabel(args)} (import one with cairn ingest FILE)`);
     return 0;
   }
-  console.log(renderSessions(sessions));
+  console.log(renderRuns(runs));
   return 0;
+}
+
+/**
+ * Renders the runs of the log for the terminal: id (as `cairn history ID` takes it), kind, events,
+ * start time, what ran and how it ended.
+ *
+ * @param runs the runs
+ * @returns the text, one line a run under a header
+ */
+export function renderRuns(runs: RunSummary[]): string {
+  const width = Math.max(7, ...runs.map((r) => r.id.length));
+  const lines = [`${"ID".padEnd(width)}  KIND        EVENTS  STARTED                   RUN`];
+  for (const r of runs) {
+    lines.push(
+      `${r.id.padEnd(width)}  ${r.kind.padEnd(10)}  ${String(r.events).padStart(6)}  ${
+        r.createdAt.padEnd(24)
+      }  ${r.what}${r.outcome ? ` (${r.outcome})` : ""}`,
+    );
+  }
+  return lines.join("\n");
+}
+
+/**
+ * The snapshot text (elements and refs, as `cairn snapshot`) of a state's screen.
+ *
+ * @param store the store
+ * @param state the state
+ * @param options `bounds`: append each element's bounds
+ * @returns the text, or null when the state has no screen with a hierarchy
+ */
+export async function snapshotAt(
+  store: EventStore,
+  state: SessionState,
+  options: { bounds?: boolean } = {},
+): Promise<string | null> {
+  const ref = state.screen?.hierarchy;
+  if (!ref) return null;
+  const blob = await store.getBlob(ref.hash);
+  const text = new TextDecoder().decode(blob.bytes);
+  const format = state.screen!.format;
+  const known = HierarchyFormat.safeParse(format);
+  const screen = parseHierarchy(text, known.success ? { format: known.data } : {});
+  return renderSnapshot(screen, options.bounds ? { bounds: true } : {});
 }
 
 /**
@@ -288,7 +363,11 @@ export function renderState(
   );
   if (s.screen) {
     lines.push(
-      `screen @${s.screen.position}: ${s.screen.format} hierarchy ${s.screen.hierarchy.hash}`,
+      `screen @${s.screen.position}: ${
+        s.screen.hierarchy
+          ? `${s.screen.format} hierarchy ${s.screen.hierarchy.hash}`
+          : "screenshot"
+      }`,
     );
     lines.push(
       `screenshot: ${
@@ -310,7 +389,29 @@ export function renderState(
         a.point ? ` at (${a.point.x}, ${a.point.y})` : ""
       } → ${r ? (r.ok ? `ok in ${r.durationMs} ms` : `failed: ${r.error ?? "error"}`) : "pending"}`,
     );
+  } else if (s.lastPlaybackAction) {
+    const p = s.lastPlaybackAction;
+    const r = p.result;
+    const what = r ? (r.description ?? r.action) : (p.resolved?.selector ?? "");
+    lines.push(
+      `last action @${p.position}: #${p.index} ${what}${
+        p.resolved?.point ? ` at (${p.resolved.point.x}, ${p.resolved.point.y})` : ""
+      } → ${
+        r
+          ? `${r.status} in ${r.durationMs} ms${r.error ? `: ${r.error}` : ""}${
+            r.healedSelector ? ` (healed: ${r.healedSelector})` : ""
+          }`
+          : "pending"
+      }`,
+    );
   } else lines.push("last action: none");
+  if (s.playback) {
+    lines.push(
+      `playback: ${s.playback.source.kind}, ${s.playback.actionsTotal} actions${
+        s.playbackEnded ? `, ${s.playbackEnded.status} in ${s.playbackEnded.durationMs} ms` : ""
+      }`,
+    );
+  }
   if (s.ended) lines.push(`ended: ${s.ended.reason}`);
   const c = s.counts;
   lines.push(

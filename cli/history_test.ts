@@ -212,10 +212,14 @@ Deno.test("cairn history without SESSION lists the sessions, oldest first; --lim
     const list = await cairn(["history", "--db", db], dir);
     assertEquals(list.code, 0, list.stderr);
     const lines = list.stdout.trim().split("\n");
-    assertEquals(lines.length, 3, list.stdout); // a header and two sessions, no playback
-    assertMatch(lines[0]!, /^SESSION\s+EVENTS\s+STARTED\s+RUN$/);
-    assertMatch(lines[1]!, /^h1\s+5\s+\S+Z\s+agent web$/);
-    assertMatch(lines[2]!, /^h2\s+2\s+\S+Z\s+human android — Add a plant \(completed\)$/);
+    assertEquals(lines.length, 4, list.stdout); // a header, two sessions and the playback
+    assertMatch(lines[0]!, /^ID\s+KIND\s+EVENTS\s+STARTED\s+RUN$/);
+    assertMatch(lines[1]!, /^h1\s+session\s+5\s+\S+Z\s+agent web$/);
+    assertMatch(
+      lines[2]!,
+      /^h2\s+session\s+2\s+\S+Z\s+human android — Add a plant \(completed\)$/,
+    );
+    assertMatch(lines[3]!, /^p1\s+playback\s+1\s+\S+Z\s*$/);
 
     const newest = await cairn(["history", "--db", db, "--limit", "1", "--json"], dir);
     assertEquals(newest.code, 0, newest.stderr);
@@ -371,9 +375,9 @@ Deno.test("cairn history --sheet draws the screenshots as one picture; a session
     const out = `${dir}/sheets/new/run.png`; // folders that do not exist yet are made
     const r = await cairn(["history", "shots", "--sheet", out, "--columns", "2", "--db", db], dir);
     assertEquals(r.code, 0, r.stderr);
-    assertMatch(r.stdout, /^.*run\.png: 5 screens \(@\d+ … @\d+\), 676×1650\n$/);
+    assertMatch(r.stdout, /^.*run\.png: 5 screens \(@\d+ … @\d+\), 996×2370\n$/);
     const meta = await sharp(await Deno.readFile(out)).metadata();
-    assertEquals([meta.format, meta.width], ["png", 676]);
+    assertEquals([meta.format, meta.width], ["png", 996]);
     // --at stops the sheet there
     const first = await cairn(["history", "shots", "--sheet", out, "--at", "7", "--db", db], dir);
     assertStringIncludes(first.stdout, "2 screens (@6 … @7)");
@@ -392,6 +396,102 @@ Deno.test("cairn history --sheet draws the screenshots as one picture; a session
       1,
       "cairn history: session-steps has no screenshots\n",
     ]);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("cairn history on a playback by its printed id: its actions, errors and screenshots; --snapshot; /v1/blobs by short hash", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "cairn_hist_" });
+  try {
+    const { db } = await fixture(dir);
+    const store = SqliteEventStore.open(db);
+    const png = await sharp({
+      create: { width: 120, height: 90, channels: 3, background: { r: 9, g: 90, b: 160 } },
+    }).png().toBuffer();
+    const shot = await store.putBlob(new Uint8Array(png), "image/png");
+    const xml = await Deno.readTextFile(
+      "/work/shared/corpus/android/appium-source_theapp_login.xml",
+    );
+    const tree = await store.putBlob(new TextEncoder().encode(xml), "application/xml");
+    await store.append("playback-pb-1248081a-c33", [
+      {
+        type: "PlaybackStarted",
+        data: {
+          playbackId: "pb-1248081a-c33",
+          source: { kind: "trail" },
+          platform: "android",
+          actionsTotal: 2,
+          timing: "fast",
+          onError: "continue",
+        },
+      },
+      {
+        type: "PlaybackActionResolved",
+        data: { index: 0, strategy: "id", selector: "loginBtn", healed: false, screen: tree },
+      },
+      {
+        type: "PlaybackActionCompleted",
+        data: { index: 0, action: "tap", status: "ok", durationMs: 20, screenshot: shot },
+      },
+      {
+        type: "PlaybackActionCompleted",
+        data: {
+          index: 1,
+          action: "tap",
+          status: "failed",
+          error: "No element matches text=Pay",
+          durationMs: 30,
+          screenshot: shot,
+        },
+      },
+    ]);
+    const [last] = await Array.fromAsync(
+      store.readStream("playback-pb-1248081a-c33", { from: 4, limit: 1 }),
+    );
+    store.close();
+    const at = await cairn([
+      "history",
+      "pb-1248081a-c33",
+      "--at",
+      String(last!.position),
+      "--db",
+      db,
+    ], dir);
+    assertEquals(at.code, 0, at.stderr);
+    assertStringIncludes(at.stdout, "playback-pb-1248081a-c33 at position");
+    assertStringIncludes(at.stdout, "failed in 30 ms: No element matches text=Pay");
+    assertStringIncludes(at.stdout, "counts: 4 events, 2 actions, 2 screens, 1 failures");
+    assertMatch(at.stdout, /screenshot: .*\.png/);
+    // the start of the id works too, and --snapshot prints the screen the first action resolved on
+    const snap = await cairn(
+      ["history", "pb-1248", "--at", String(last!.position - 1), "--snapshot", "--db", db],
+      dir,
+    );
+    assertEquals(snap.code, 0, snap.stderr);
+    assertStringIncludes(snap.stdout, 'ViewGroup "loginBtn" [ref=p548]');
+    const sheet = await cairn(
+      ["history", "pb-1248081a-c33", "--sheet", `${dir}/s.png`, "--db", db],
+      dir,
+    );
+    assertEquals(sheet.code, 0, sheet.stderr);
+    assertStringIncludes(sheet.stdout, "2 screens");
+    const list = await cairn(["history", "--db", db], dir);
+    assertMatch(list.stdout, /pb-1248081a-c33\s+playback\s+4\s/);
+
+    const { createApp } = await import("../api/app.ts");
+    const http = SqliteEventStore.open(db);
+    try {
+      const app = createApp({ store: http });
+      const blob = await app.request(`/v1/blobs/${shot.hash.slice(0, 12)}`);
+      assertEquals(blob.status, 200);
+      assertEquals(new Uint8Array(await blob.arrayBuffer()).length, shot.size);
+      const state = await app.request(`/v1/sessions/pb-1248081a-c33/state`);
+      assertEquals(state.status, 200);
+      assertEquals((await state.json()).state.counts.failures, 1);
+    } finally {
+      http.close();
+    }
   } finally {
     await Deno.remove(dir, { recursive: true });
   }

@@ -22,7 +22,8 @@ export interface Projection<S> {
 /** The latest screen of a session. */
 export interface ScreenState {
   position: number;
-  hierarchy: BlobRef;
+  /** The hierarchy captured (null: a playback action's screenshot with no hierarchy stored). */
+  hierarchy: BlobRef | null;
   format: string;
   screenshot: BlobRef | null;
   url: string | null;
@@ -35,7 +36,16 @@ export interface ActionState {
   result: EventData<"ActionCompleted"> | null;
 }
 
-/** A capture session's state after some position. */
+/** A playback's last action: how it was resolved and, once it completed, its result. */
+export interface PlaybackActionState {
+  position: number;
+  /** Position in the playback's plan, from 0. */
+  index: number;
+  resolved: EventData<"PlaybackActionResolved"> | null;
+  result: EventData<"PlaybackActionCompleted"> | null;
+}
+
+/** A capture session's (or playback's) state after some position. */
 export interface SessionState {
   /** Position of the last event folded (0 before the first). */
   position: number;
@@ -47,6 +57,11 @@ export interface SessionState {
   screen: ScreenState | null;
   memory: Record<string, string>;
   lastAction: ActionState | null;
+  /** Playback streams: the last action replayed (`lastAction` stays null there). */
+  lastPlaybackAction: PlaybackActionState | null;
+  /** Playback streams: how it started and ended. */
+  playback: EventData<"PlaybackStarted"> | null;
+  playbackEnded: EventData<"PlaybackCompleted"> | null;
   url: string | null;
   ended: EventData<"SessionEnded"> | null;
   counts: { events: number; actions: number; screens: number; failures: number };
@@ -66,6 +81,9 @@ const INITIAL: SessionState = {
   screen: null,
   memory: {},
   lastAction: null,
+  lastPlaybackAction: null,
+  playback: null,
+  playbackEnded: null,
   url: null,
   ended: null,
   counts: { events: 0, actions: 0, screens: 0, failures: 0 },
@@ -135,9 +153,55 @@ export function evolveSession(state: SessionState, e: StoredEvent): SessionState
     case "SessionEnded":
       return { ...base, ended: e.data };
     case "PlaybackStarted":
-    case "PlaybackActionResolved":
-    case "PlaybackActionCompleted":
+      return { ...base, playback: e.data };
+    case "PlaybackActionResolved": {
+      const last = base.lastPlaybackAction;
+      // a re-resolution of the same action (a retry) replaces the earlier one
+      const fresh = !last || last.index !== e.data.index || last.result !== null;
+      return {
+        ...base,
+        lastPlaybackAction: {
+          position: e.position,
+          index: e.data.index,
+          resolved: e.data,
+          result: null,
+        },
+        counts: { ...base.counts, actions: base.counts.actions + (fresh ? 1 : 0) },
+      };
+    }
+    case "PlaybackActionCompleted": {
+      const d = e.data;
+      const last = base.lastPlaybackAction;
+      const same = last !== null && last.index === d.index && last.result === null;
+      const shot = d.screenshot;
+      return {
+        ...base,
+        lastPlaybackAction: {
+          position: same ? last.position : e.position,
+          index: d.index,
+          resolved: same ? last.resolved : null,
+          result: d,
+        },
+        screen: shot
+          ? {
+            position: e.position,
+            hierarchy: same ? last.resolved?.screen ?? null : null,
+            format: "auto", // the resolution screen names no format: detected from its text
+            screenshot: shot,
+            url: d.pageUrl ?? null,
+          }
+          : base.screen,
+        url: d.pageUrl ?? base.url,
+        counts: {
+          ...base.counts,
+          actions: base.counts.actions + (same ? 0 : 1),
+          screens: base.counts.screens + (shot ? 1 : 0),
+          failures: base.counts.failures + (d.status === "failed" ? 1 : 0),
+        },
+      };
+    }
     case "PlaybackCompleted":
+      return { ...base, playbackEnded: e.data };
     case "ValidationStarted":
     case "ValidationIterationCompleted":
     case "ValidationCompleted":
@@ -152,7 +216,7 @@ export function evolveSession(state: SessionState, e: StoredEvent): SessionState
 /** The session state projection. */
 export const sessionStateProjection: Projection<SessionState> = {
   name: "session-state",
-  version: 1,
+  version: 2,
   initialState: INITIAL,
   evolve: evolveSession,
 };
@@ -428,4 +492,138 @@ export function clip(s: string, max = 60): string {
 
 function short(hash: string): string {
   return hash.slice(0, 12);
+}
+
+/** The kinds of run a stream records: `<kind>-<id>`. */
+export const RUN_KINDS = ["session", "playback", "validation"] as const;
+/** A kind of run. */
+export type RunKind = typeof RUN_KINDS[number];
+
+/** An id that starts several runs' ids: the caller is asked for more of it. */
+export class AmbiguousIdError extends Error {
+  /**
+   * @param given the id as written
+   * @param streams the streams it starts (all of them)
+   */
+  constructor(readonly given: string, readonly streams: string[]) {
+    const names = streams.slice(0, 3).join(", ");
+    const kinds = new Set(streams.map((s) => s.slice(0, s.indexOf("-"))));
+    const noun = kinds.size === 1 ? `${[...kinds][0]}s` : "runs";
+    super(
+      `${JSON.stringify(given)} is the start of ${streams.length} ${noun} (${names}${
+        streams.length > 3 ? ", …" : ""
+      }): give more of the id`,
+    );
+    this.name = "AmbiguousIdError";
+  }
+}
+
+/**
+ * The one rule for the id of a session, playback or validation, on the command line and over
+ * HTTP: the id as printed (`7f3a9c…`, `pb-1248081a-c33`, `val-…`), with its stream's prefix
+ * (`session-…`, `playback-pb-…`, `validation-…`), or, as git takes a short hash, the start of
+ * exactly one of them. An exact stream wins over a longer one it starts.
+ *
+ * @param store the event store
+ * @param given the id as written
+ * @param kinds the kinds of run it may name (default: all three)
+ * @returns the stream id, or null when it names none
+ * @throws {AmbiguousIdError} when it starts several runs' ids and names none exactly
+ * @example
+ * ```ts
+ * import { SqliteEventStore } from "../events/sqlite_event_store.ts";
+ * const store = SqliteEventStore.open(":memory:");
+ * await store.append("playback-pb-12ab", [{ type: "StepStarted", data: { index: 0, text: "x" } }]);
+ * if (await matchRun(store, "pb-12") !== "playback-pb-12ab") throw new Error();
+ * store.close();
+ * ```
+ */
+export async function matchRun(
+  store: EventStore,
+  given: string,
+  kinds: readonly RunKind[] = RUN_KINDS,
+): Promise<string | null> {
+  const prefixes = new Set<string>();
+  for (const k of kinds) {
+    prefixes.add(given.startsWith(`${k}-`) ? given : `${k}-${given}`);
+  }
+  const found = new Set<string>();
+  for (const p of prefixes) for (const s of await store.streams(p)) found.add(s.streamId);
+  const exact = [...prefixes].filter((p) => found.has(p));
+  if (exact.length === 1) return exact[0]!;
+  if (exact.length > 1) throw new AmbiguousIdError(given, exact);
+  if (found.size <= 1) return [...found][0] ?? null;
+  throw new AmbiguousIdError(given, [...found]);
+}
+
+/** A run in the list of `cairn history`: a session, playback or validation. */
+export interface RunSummary {
+  kind: RunKind;
+  /** The id as printed (the stream id without `<kind>-`). */
+  id: string;
+  streamId: string;
+  /** Events in the stream. */
+  events: number;
+  createdAt: string;
+  /** One line: what ran (a session's mode, platform and prompt; a playback's source). */
+  what: string;
+  /** How it ended, or null while it runs (or when it never said). */
+  outcome: string | null;
+}
+
+/**
+ * Every run in the log — sessions, playbacks and validations — oldest first, each from its first
+ * and last events.
+ *
+ * @param store the event store
+ * @param onUnreadable as {@linkcode listSessions}
+ * @returns one summary a run
+ */
+export async function listRuns(
+  store: EventStore,
+  onUnreadable?: (streamId: string, err: UnreadableEventError) => void,
+): Promise<RunSummary[]> {
+  const out: RunSummary[] = [];
+  for (const kind of RUN_KINDS) {
+    for (const s of await store.streams(`${kind}-`)) {
+      let first: StoredEvent | undefined;
+      let last: StoredEvent | undefined;
+      try {
+        for await (const e of store.readStream(s.streamId, { limit: 1 })) first = e;
+        for await (const e of store.readStream(s.streamId, { from: s.version, limit: 1 })) {
+          last = e;
+        }
+      } catch (err) {
+        if (!onUnreadable || !(err instanceof UnreadableEventError)) throw err;
+        onUnreadable(s.streamId, err);
+        continue;
+      }
+      let what = "";
+      if (first?.type === "SessionStarted") {
+        const st = first.data;
+        what = `${st.mode} ${st.platform}${st.prompt ? ` — ${clip(st.prompt)}` : ""}`;
+      } else if (first?.type === "PlaybackStarted") {
+        const d = first.data;
+        what = `playback ${d.platform} of ${d.source.kind}${
+          d.source.file ? ` ${d.source.file}` : d.source.sessionId ? ` ${d.source.sessionId}` : ""
+        }, ${d.actionsTotal} actions`;
+      } else if (first?.type === "ValidationStarted") {
+        what = `validation of ${first.data.sessionId} (${first.data.policy})`;
+      }
+      let outcome: string | null = null;
+      if (last?.type === "SessionEnded") outcome = last.data.reason;
+      else if (last?.type === "PlaybackCompleted") outcome = last.data.status;
+      else if (last?.type === "ValidationCompleted") outcome = last.data.status;
+      out.push({
+        kind,
+        id: s.streamId.slice(kind.length + 1),
+        streamId: s.streamId,
+        events: s.version,
+        createdAt: s.createdAt,
+        what,
+        outcome,
+      });
+    }
+  }
+  return out.sort((a, b) => a.createdAt < b.createdAt ? -1 : a.createdAt > b.createdAt ? 1 : 0);
 }

@@ -29,6 +29,8 @@ export interface SheetFrame {
   point: { x: number; y: number } | null;
   /** The action's result: null while none came (or no action). */
   ok: boolean | null;
+  /** Why the action failed, when it did. */
+  error?: string;
 }
 
 /**
@@ -58,6 +60,8 @@ export function sheetFrames(events: Iterable<StoredEvent>): SheetFrame[] {
   let step: string | null = null;
   let last: SheetFrame | undefined;
   let actionId: string | undefined;
+  let point: { index: number; point: { x: number; y: number } | null } | undefined;
+  let viewport: { width: number; height: number } | null = null;
   for (const e of events) {
     switch (e.type) {
       case "StepStarted":
@@ -96,7 +100,35 @@ export function sheetFrames(events: Iterable<StoredEvent>): SheetFrame[] {
         break;
       }
       case "ActionCompleted":
-        if (last !== undefined && e.data.actionId === actionId) last.ok = e.data.ok;
+        if (last !== undefined && e.data.actionId === actionId) {
+          last.ok = e.data.ok;
+          if (!e.data.ok && e.data.error) last.error = e.data.error;
+        }
+        break;
+      case "PlaybackActionResolved":
+        point = { index: e.data.index, point: e.data.point ?? null };
+        break;
+      case "PlaybackActionCompleted": {
+        // a playback's screen is the screenshot taken after each action
+        const d = e.data;
+        if (!d.screenshot) break;
+        const frame: SheetFrame = {
+          position: e.position,
+          screenshot: d.screenshot,
+          viewport: viewport,
+          url: d.pageUrl ?? null,
+          step: `action ${d.sourceIndex ?? d.index}${d.status === "ok" ? "" : ` (${d.status})`}`,
+          action: d.description ?? d.action,
+          point: point?.index === d.index ? point.point : null,
+          ok: d.status === "skipped" ? null : d.status !== "failed",
+        };
+        if (d.status === "failed") frame.error = d.error ?? d.errorCode ?? "failed";
+        frames.push(frame);
+        last = undefined;
+        break;
+      }
+      case "PlaybackStarted":
+        viewport = e.data.viewport ?? null;
         break;
     }
   }
@@ -107,7 +139,7 @@ export function sheetFrames(events: Iterable<StoredEvent>): SheetFrame[] {
 export interface SheetOptions {
   /** Tiles a row (default 4). */
   columns?: number;
-  /** A tile's width in pixels (default 320); a tall screenshot is cut off at twice that. */
+  /** A tile's width in pixels (default 480); a tall screenshot is cut off at twice that. */
   tileWidth?: number;
 }
 
@@ -136,7 +168,7 @@ export async function drawSheet(
 ): Promise<{ png: Uint8Array<ArrayBuffer>; width: number; height: number }> {
   if (frames.length === 0) throw new Error("No screenshots to draw");
   const columns = Math.max(1, Math.min(options.columns ?? 4, frames.length));
-  const tileWidth = options.tileWidth ?? 320;
+  const tileWidth = options.tileWidth ?? 480;
   const chars = Math.floor(tileWidth / (FONT * 0.6));
   const tiles = await Promise.all(frames.map(async (f) => {
     const bytes = await screenshot(f.screenshot);
@@ -182,11 +214,11 @@ export async function drawSheet(
       const lines = [
         `@${f.position}  ${f.step ?? ""}`,
         f.action ? `${f.ok === false ? "✗" : f.ok === true ? "✓" : "·"} ${f.action}` : "",
-        f.url ?? "",
+        f.error ? `✗ ${f.error}` : f.url ?? "", // a failed tile says why instead of where
       ];
       lines.forEach((l, i) => {
         if (!l) return;
-        const fill = i === 1 ? colour : i === 2 ? "#666" : "#222";
+        const fill = i === 1 || (i === 2 && f.error) ? colour : i === 2 ? "#666" : "#222";
         text.push(
           `<text x="${left}" y="${
             top + t.height + (i + 1) * LINE

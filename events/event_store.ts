@@ -178,5 +178,7 @@ export interface EventStore {
   getBlob(hash: string): Promise<Blob>;
   /** Whether a blob with that hash is stored, without reading its bytes. */
   hasBlob(hash: string): Promise<boolean>;
+  /** Up to `limit` stored blob hashes that start with `prefix` (a short hash's candidates). */
+  blobHashes?(prefix: string, limit: number): Promise<string[]>;
   close(): void;
 }

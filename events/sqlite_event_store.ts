@@ -189,6 +189,8 @@ export class SqliteEventStore implements EventStore {
       blobRef: p("SELECT media_type, size FROM blobs WHERE hash = ?"),
       getBlob: p("SELECT media_type, size, bytes FROM blobs WHERE hash = ?"),
       hasBlob: p("SELECT 1 FROM blobs WHERE hash = ?"),
+      // hex digits sort before "g": [prefix, prefix + "g") holds exactly the hashes it starts
+      blobHashes: p("SELECT hash FROM blobs WHERE hash >= ?1 AND hash < ?1 || 'g' LIMIT ?2"),
     };
     // rows as arrays: cheaper to materialise than objects on the read path
     const arrays = [
@@ -704,6 +706,16 @@ export class SqliteEventStore implements EventStore {
     }
     const row = this.#s.blobRef!.get(hash) as { media_type: string; size: number };
     return { hash, mediaType: row.media_type, size: row.size };
+  }
+
+  /** See {@linkcode EventStore.blobHashes}. */
+  blobHashes(prefix: string, limit: number): Promise<string[]> {
+    try {
+      const rows = this.#s.blobHashes!.all(prefix, limit) as { hash: string }[];
+      return Promise.resolve(rows.map((r) => r.hash));
+    } catch (err) {
+      return Promise.reject(asStoreFileError(err, this.#name));
+    }
   }
 
   /** See {@linkcode EventStore.getBlob}. */

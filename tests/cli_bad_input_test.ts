@@ -399,6 +399,7 @@ const DB_COMMANDS: Record<string, string[]> = {
   reproject: ["reproject", "--all"],
   export: ["export", "x"],
   history: ["history"],
+  show: ["show", "x"],
   serve: ["serve", "--port", "0"],
   blaze: ["blaze", "start", "--url", "http://127.0.0.1:9/", "--prompt", "p"],
   record: ["record", "--url", "http://127.0.0.1:9/", "--prompt", "p"],

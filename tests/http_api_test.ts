@@ -361,7 +361,10 @@ Deno.test("GET /v1/blobs/:hash returns stored bytes with their media type", asyn
     assertEquals(res.headers.get("content-type"), "image/png");
     assertEquals(new Uint8Array(await res.arrayBuffer()), bytes);
     const bad = await errorOf(await app.request("/v1/blobs/xyz"), 400, "invalid_request");
-    assertEquals(bad.message, "Invalid path: path.hash: expected a sha256 hex digest");
+    assertEquals(
+      bad.message,
+      "Invalid path: path.hash: expected a sha256 hex digest or its first 8 or more digits",
+    );
   });
 });
 
@@ -526,10 +529,10 @@ Deno.test("GET /v1/sessions/:id/sheet.png draws the screenshots up to ?at as one
     assertEquals(res.status, 200);
     assertEquals(res.headers.get("content-type"), "image/png");
     const meta = await sharp(new Uint8Array(await res.arrayBuffer())).metadata();
-    assertEquals([meta.format, meta.width, meta.height], ["png", 12 + 3 * 332, 12 + 480 + 54 + 12]);
+    assertEquals([meta.format, meta.width, meta.height], ["png", 12 + 3 * 492, 12 + 720 + 54 + 12]);
     const two = await app.request("/v1/sessions/s1/sheet.png?at=3&columns=3");
     const twoMeta = await sharp(new Uint8Array(await two.arrayBuffer())).metadata();
-    assertEquals(twoMeta.width, 12 + 2 * 332); // two screens up to position 3: two columns
+    assertEquals(twoMeta.width, 12 + 2 * 492); // two screens up to position 3: two columns
     await errorOf(await app.request("/v1/sessions/s1/sheet.png?at=1"), 404, "not_found");
     // before the session's first event: the session exists, its screenshots do not yet
     const early = await errorOf(

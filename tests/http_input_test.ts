@@ -72,7 +72,7 @@ Deno.test("a session is named bare or as session-<id> by every route, and an unk
       const pb = await error(await post(app, "/v1/playbacks", { recording_id: given }), 404);
       assertEquals(pb.message, "No session nope");
     }
-    // a playback stream is no session: its state is not an empty session state
+    // a playback's state is read as a session's (the one id rule of `cairn history`)
     await store.append("playback-pb-1", [{
       type: "PlaybackStarted",
       data: {
@@ -84,8 +84,11 @@ Deno.test("a session is named bare or as session-<id> by every route, and an unk
         onError: "continue",
       },
     }]);
-    const state = await error(await app.request("/v1/sessions/playback-pb-1/state"), 404);
-    assertEquals(state.message, "No session playback-pb-1");
+    for (const given of ["playback-pb-1", "pb-1"]) {
+      const state = await app.request(`/v1/sessions/${given}/state`);
+      assertEquals(state.status, 200, given);
+      assertEquals((await state.json()).state.playback.playbackId, "pb-1");
+    }
     // its timeline is still read by its stream id, as `cairn history` does
     const timeline = await app.request("/v1/sessions/playback-pb-1/timeline");
     assertEquals((await timeline.json()).streamId, "playback-pb-1");

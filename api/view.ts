@@ -1,0 +1,98 @@
+/**
+ * The run viewer: `GET /view/:id` serves a page (plain HTML, CSS and a JavaScript module from
+ * `api/view_assets/`, no build step, nothing from a CDN) that shows a session, playback or
+ * validation action by action — the timeline, the screenshot before and after with the point and
+ * the target's box, the snapshot text, memory, the tool call and the replay report row.
+ * `GET /v1/view/:id` is the data it reads (one request for the whole run), and
+ * `GET /v1/view/:id/snapshot?at=N` the snapshot text at a position.
+ *
+ * @module
+ */
+import { Hono } from "hono";
+import { z } from "zod";
+import type { ApiContext } from "./app.ts";
+import { decimal, invalidRequest, parseInput, parseQuery, pathId } from "./errors.ts";
+import { timelineStream } from "./sessions.ts";
+import type { EventStore } from "../events/event_store.ts";
+import { stateAt } from "../engine/time_travel.ts";
+import { streamInfo } from "../events/event_store.ts";
+import { runView } from "./_view_data.ts";
+import { describeRoute } from "./openapi.ts";
+import { snapshotAt } from "../cli/history.ts";
+
+const ASSETS: Record<string, string> = {
+  "viewer.js": "text/javascript; charset=utf-8",
+  "viewer.css": "text/css; charset=utf-8",
+};
+
+async function asset(name: string): Promise<string> {
+  return await Deno.readTextFile(new URL(`./view_assets/${name}`, import.meta.url));
+}
+
+const Id = pathId();
+
+describeRoute({
+  method: "get",
+  path: "/v1/view/{id}",
+  summary:
+    "The run viewer's data: a session's, playback's or validation's actions with step, status, duration, screenshots before and after, point, box, memory, call and report row",
+  tags: ["sessions"],
+  responses: {
+    "200": { description: "`{ streamId, kind, title, items, lastPosition }`" },
+    "400": { description: "The id starts several runs' ids" },
+    "404": { description: "No such session, playback or validation" },
+  },
+});
+describeRoute({
+  method: "get",
+  path: "/v1/view/{id}/snapshot",
+  summary: "The snapshot text (elements, refs and bounds) of the screen at global position `at`",
+  tags: ["sessions"],
+  parameters: [{ name: "at", in: "query", type: "integer", description: "Global position" }],
+  responses: {
+    "200": { description: "`{ streamId, at, screenPosition, text }` (text null: no hierarchy)" },
+    "400": { description: "`at` missing, not a position, or before the run's first event" },
+    "404": { description: "No such session, playback or validation" },
+  },
+});
+const AtQuery = z.object({ at: decimal() });
+
+/**
+ * The viewer router (mounted at `/`).
+ *
+ * @param ctx the shared API context
+ * @returns a hono router
+ */
+export function viewRouter(ctx: ApiContext): Hono {
+  const app = new Hono();
+  app.get("/view/:id", async (c) => {
+    parseInput(Id, c.req.param("id"), "path.id");
+    return c.html(await asset("viewer.html"));
+  });
+  app.get("/view-assets/:name", async (c) => {
+    const name = c.req.param("name");
+    const type = ASSETS[name];
+    if (!type) return c.json({ error: { code: "not_found", message: `No asset ${name}` } }, 404);
+    return c.body(await asset(name), 200, { "Content-Type": type, "Cache-Control": "no-cache" });
+  });
+  app.get("/v1/view/:id", async (c) => {
+    const given = parseInput(Id, c.req.param("id"), "path.id");
+    const streamId = await timelineStream(ctx.store, given);
+    return c.json(await runView(ctx.store, streamId));
+  });
+  app.get("/v1/view/:id/snapshot", async (c) => {
+    const given = parseInput(Id, c.req.param("id"), "path.id");
+    const q = parseQuery(AtQuery, c);
+    const streamId = await timelineStream(ctx.store, given);
+    const info = await streamInfo(ctx.store, streamId);
+    if (info && q.at < info.firstPosition) {
+      const message =
+        `at ${q.at} is before this run's first event (position ${info.firstPosition})`;
+      throw invalidRequest(message, [{ path: "query.at", message }]);
+    }
+    const state = await stateAt(ctx.store, streamId, q.at);
+    const text = await snapshotAt(ctx.store as EventStore, state, { bounds: true });
+    return c.json({ streamId, at: q.at, screenPosition: state.screen?.position ?? null, text });
+  });
+  return app;
+}

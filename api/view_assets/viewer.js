@@ -1,0 +1,209 @@
+// The run viewer: reads /v1/view/:id once, then the snapshot text at the selected position.
+const $ = (id) => document.getElementById(id);
+const runId = decodeURIComponent(location.pathname.split("/").pop());
+const BOUNDS = /\s*\{x:(-?[\d.]+),y:(-?[\d.]+),w:([\d.]+),h:([\d.]+)\}/;
+let view = null;
+let shown = []; // indices of items the filter keeps
+let current = -1;
+let snapshotSeq = 0;
+
+function posOfUrl() {
+  const at = new URLSearchParams(location.search).get("at");
+  return at === null ? null : Number(at);
+}
+
+function render() {
+  const q = $("filter").value.trim().toLowerCase();
+  shown = view.items.map((_, i) => i).filter((i) => {
+    const it = view.items[i];
+    return !q || `${it.status} ${it.label} ${it.step ?? ""}`.toLowerCase().includes(q);
+  });
+  const ol = $("timeline");
+  ol.textContent = "";
+  const frag = document.createDocumentFragment();
+  for (const i of shown) {
+    const it = view.items[i];
+    const li = document.createElement("li");
+    li.dataset.index = String(i);
+    li.dataset.position = String(it.position);
+    li.innerHTML = `<div class="step"></div><span class="st ${it.status}">${it.status}</span>` +
+      `<span class="dur">${
+        it.durationMs === null ? "" : `${Math.round(it.durationMs)} ms`
+      }</span>` +
+      `<span class="label"></span>`;
+    li.querySelector(".step").textContent = it.step ?? "";
+    li.querySelector(".label").textContent = ` @${it.position} ${it.label}`;
+    li.addEventListener("click", () => select(i));
+    frag.append(li);
+  }
+  ol.append(frag);
+}
+
+function blobUrl(ref) {
+  return ref ? `/v1/blobs/${ref.hash}` : "";
+}
+
+function place(el, img, it, box) {
+  if (!box || !img.naturalWidth) {
+    el.style.display = "none";
+    return;
+  }
+  const unit = img.clientWidth / (it.viewport?.width ?? img.naturalWidth);
+  el.style.left = `${box.x * unit}px`;
+  el.style.top = `${box.y * unit}px`;
+  if (box.w !== undefined) {
+    el.style.width = `${box.w * unit}px`;
+    el.style.height = `${box.h * unit}px`;
+  }
+  el.style.display = "block";
+}
+
+let targetBox = null;
+function drawMarks() {
+  const it = view.items[current];
+  if (!it) return;
+  const img = $("before");
+  const box = it.box ?? targetBox;
+  $("box").className = `mark box${it.status === "healed" ? " healed" : ""}`;
+  place($("box"), img, it, box);
+  $("point").className = `mark point${it.status === "failed" ? " failed" : ""}`;
+  place($("point"), img, it, it.point);
+}
+
+async function loadSnapshot(it) {
+  const seq = ++snapshotSeq;
+  const pre = $("snapshot");
+  targetBox = null;
+  const res = await fetch(`/v1/view/${encodeURIComponent(runId)}/snapshot?at=${it.position}`);
+  if (seq !== snapshotSeq) return;
+  const body = await res.json();
+  pre.textContent = "";
+  if (!res.ok || body.text === null) {
+    pre.textContent = res.ok ? "No hierarchy at this position." : body.error?.message ?? "error";
+    pre.dataset.state = "none";
+    drawMarks();
+    return;
+  }
+  const frag = document.createDocumentFragment();
+  for (const line of body.text.split("\n")) {
+    const m = BOUNDS.exec(line);
+    const span = document.createElement("span");
+    span.textContent = line.replace(BOUNDS, "");
+    if (m) {
+      const b = { x: +m[1], y: +m[2], w: +m[3], h: +m[4] };
+      span.addEventListener("click", () => {
+        for (const s of pre.querySelectorAll("span.sel")) s.classList.remove("sel");
+        span.classList.add("sel");
+        place($("pick"), $("before"), view.items[current], b);
+      });
+      if (it.ref && line.includes(`[ref=${it.ref}]`)) targetBox = b;
+    }
+    frag.append(span);
+  }
+  pre.append(frag);
+  pre.dataset.state = "shown";
+  drawMarks();
+}
+
+function select(i) {
+  const it = view.items[i];
+  if (!it) return;
+  current = i;
+  for (const li of document.querySelectorAll("#timeline li.sel")) li.classList.remove("sel");
+  const li = document.querySelector(`#timeline li[data-index="${i}"]`);
+  if (li) {
+    li.classList.add("sel");
+    li.scrollIntoView({ block: "nearest" });
+  }
+  const url = new URL(location.href);
+  url.searchParams.set("at", String(it.position));
+  history.replaceState(null, "", url);
+  $("before").src = blobUrl(it.before);
+  $("after").src = blobUrl(it.after);
+  $("pick").style.display = "none";
+  $("status-line").className = it.status;
+  $("status-line").textContent = `${it.status}${it.error ? `: ${it.error}` : ""}` +
+    (it.reason ? `\nreason: ${it.reason}` : "");
+  const mem = $("memory");
+  mem.textContent = "";
+  for (const [k, v] of Object.entries(it.memory)) {
+    const tr = mem.insertRow();
+    if (it.changed.includes(k)) tr.className = "changed";
+    tr.insertCell().textContent = k;
+    tr.insertCell().textContent = v;
+  }
+  if (!mem.rows.length) mem.insertRow().insertCell().textContent = "(empty)";
+  $("call").textContent = it.call ? JSON.stringify(it.call, null, 2) : "(none)";
+  $("report").textContent = it.report ? JSON.stringify(it.report, null, 2) : "(not a replay)";
+  drawMarks();
+  loadSnapshot(it);
+}
+
+function step(delta) {
+  const k = shown.indexOf(current);
+  const next = shown[Math.max(0, Math.min(shown.length - 1, (k < 0 ? 0 : k) + delta))];
+  if (next !== undefined) select(next);
+}
+
+async function main() {
+  const res = await fetch(`/v1/view/${encodeURIComponent(runId)}`);
+  const body = await res.json();
+  if (!res.ok) {
+    $("title").textContent = body.error?.message ?? `error ${res.status}`;
+    return;
+  }
+  view = body;
+  $("title").textContent = `${view.streamId} — ${view.title}`;
+  render();
+  const at = posOfUrl();
+  let i = at === null ? 0 : view.items.findLastIndex((it) => it.position <= at);
+  if (i < 0) i = 0;
+  if (view.items.length) select(i);
+  document.body.dataset.ready = "1";
+  follow();
+}
+
+// Live: a running blaze or playback appends events; the log's SSE stream says when, and the
+// run's data is read again (the selection kept, or moved to the newest action when it was last).
+function follow() {
+  if (typeof EventSource === "undefined") return;
+  const source = new EventSource(`/v1/events?from=${view.lastPosition + 1}`);
+  let timer = 0;
+  source.onmessage = (msg) => {
+    let e;
+    try {
+      e = JSON.parse(msg.data);
+    } catch {
+      return;
+    }
+    if (e.streamId !== view.streamId) return;
+    clearTimeout(timer);
+    timer = setTimeout(refresh, 150);
+  };
+}
+
+async function refresh() {
+  const res = await fetch(`/v1/view/${encodeURIComponent(runId)}`);
+  if (!res.ok) return;
+  const wasLast = current === view.items.length - 1;
+  view = await res.json();
+  render();
+  select(wasLast ? view.items.length - 1 : current);
+  document.body.dataset.updates = String(Number(document.body.dataset.updates ?? 0) + 1);
+}
+
+$("filter").addEventListener("input", render);
+for (const img of [$("before")]) img.addEventListener("load", drawMarks);
+document.addEventListener("keydown", (e) => {
+  if (e.target === $("filter")) return;
+  if (e.key === "ArrowRight" || e.key === "ArrowDown") step(1), e.preventDefault();
+  if (e.key === "ArrowLeft" || e.key === "ArrowUp") step(-1), e.preventDefault();
+});
+for (const b of document.querySelectorAll("#tabs button")) {
+  b.addEventListener("click", () => {
+    for (const x of document.querySelectorAll("#tabs button, .tab")) x.classList.remove("on");
+    b.classList.add("on");
+    $(`tab-${b.dataset.tab}`).classList.add("on");
+  });
+}
+main();
