@@ -55,6 +55,17 @@ describeRoute({
     "404": { description: "No such session, playback or validation" },
   },
 });
+describeRoute({
+  method: "get",
+  path: "/view/{id}",
+  operationId: "getViewerPage", // `/v1/view/{id}` is getViewById
+  summary: "The run viewer: an HTML page for a session, playback or validation (`?at=` a position)",
+  tags: ["sessions"],
+  responses: {
+    "200": { description: "The viewer's HTML page" },
+    "400": { description: "The id is not a valid id" },
+  },
+});
 const AtQuery = z.object({ at: decimal() });
 
 /**

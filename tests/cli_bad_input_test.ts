@@ -403,6 +403,7 @@ const DB_COMMANDS: Record<string, string[]> = {
   serve: ["serve", "--port", "0"],
   blaze: ["blaze", "start", "--url", "http://127.0.0.1:9/", "--prompt", "p"],
   record: ["record", "--url", "http://127.0.0.1:9/", "--prompt", "p"],
+  mcp: ["mcp"],
   replay: ["replay", GOOD_TRAIL],
   validate: ["validate", "x"],
 };
