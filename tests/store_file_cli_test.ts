@@ -31,6 +31,8 @@ const DB_COMMANDS: Record<string, string[]> = {
   record: ["record", "--url", "http://127.0.0.1:9/", "--prompt", "p"],
   replay: ["replay", `${ROOT}tests/testdata/playback/signup.trail.yaml`],
   validate: ["validate", "x"],
+  mcp: ["mcp"],
+  show: ["show", "x"],
 };
 
 const run = (args: string[], env: Record<string, string> = {}) =>
