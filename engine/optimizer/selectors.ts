@@ -844,6 +844,11 @@ export const CONTROL_KINDS: ReadonlySet<string> = new Set([
 export function selectorsPass(draft: Draft, ctx: PassContext): Draft {
   const platform = draft.model.platform;
   const v2web = platform === "web" && draft.level >= 2;
+  const typedValues = new Set<string>();
+  for (const a of draft.model.actions) {
+    const text = a.data.kind === "inputText" ? a.data.text : undefined;
+    if (a.ok && text !== undefined && text.trim() !== "") typedValues.add(norm(text));
+  }
   return {
     ...draft,
     steps: draft.steps.map((s) => ({
@@ -906,6 +911,12 @@ export function selectorsPass(draft: Draft, ctx: PassContext): Draft {
           control: CONTROL_KINDS.has(a.kind),
         });
         if (!v2web) return { ...a, candidates };
+        // v3: an assertion of a value this trail typed (a task's title as entered): its own text,
+        // when it picks the element alone — the slots pass writes it as the typed slot
+        if (draft.level >= 3 && a.kind === "assertText" && a.literal !== undefined) {
+          const typed = typedText(table, a.node, a.literal, typedValues);
+          if (typed) candidates = [...candidates, typed];
+        }
         candidates = shapeForMode(candidates, mode, draft.level);
         const out: DraftAction = { ...a, candidates };
         // The text a visibility check saw (the target the agent named): kept, so the check
@@ -922,6 +933,26 @@ export function selectorsPass(draft: Draft, ctx: PassContext): Draft {
       }),
     })),
   };
+}
+
+/**
+ * v3: the text candidate of an assertion whose expected value was typed earlier in the trail, when
+ * a text lookup of it picks exactly the asserted element (or one inside it). Excluded by default
+ * (a read's text is its value), it is the one selector of a typed title that holds across a
+ * moved layout; the slots pass writes it with the typed slot's template.
+ */
+function typedText(
+  table: ScreenTable,
+  node: number,
+  literal: string,
+  typed: ReadonlySet<string>,
+): Candidate | undefined {
+  const text = norm(literal);
+  if (text === "" || !typed.has(text)) return undefined;
+  const m = matchSelector(table, { text }, 2);
+  const i = m.indices[0];
+  if (m.count !== 1 || i === undefined || i < node || i >= table.subtreeEnd(node)) return undefined;
+  return { selector: { text }, score: WEB_TEXT_SCORE, family: "text", matches: 1 };
 }
 
 /**
