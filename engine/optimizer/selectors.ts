@@ -502,6 +502,10 @@ function pageCandidates(n: UiNode, options: RankOptions): Candidate[] {
 
 const WITH_ANCHOR_PENALTY = WITH_PARENT_PENALTY; // scoped to the row that shows a text
 const SECOND_ANCHOR_PENALTY = 0.2;
+/** v3: a control's role alone within its row: after its row-scoped labels and texts. */
+const ROW_ROLE_SCORE = WEB_CSS_PATH_SCORE - 0.5;
+/** The roles the web player finds by role alone within a row (see the cascade's ROW_ROLES). */
+const ROW_ROLES: ReadonlySet<string> = new Set(["checkbox", "radio", "combobox", "button", "link"]);
 const DYNAMIC_PENALTY = 3; // a number in a name: kept only when nothing else is left
 const INTERACTIVE_HOPS = 3; // the player's coordinate check looks this far up (coordinates.ts)
 /** A CSS path or selector that picks by position among siblings. */
@@ -640,6 +644,20 @@ function refineWeb(
       out.push(anchored);
       // v2 takes the first; v3 a second kind too, a fallback within the same row
       if (!v3 || ++anchoredKinds >= 2) break;
+    }
+    // v3: the control's role alone within its row (the row's one checkbox, select or button):
+    // it holds when copy renames the control and no test id is left
+    const role = n.role ?? "";
+    if (v3 && !durable && !value && ROW_ROLES.has(role)) {
+      const found = findAnchors(table, node, { role }, exclude);
+      if (found && found.index === undefined) {
+        out.push({
+          selector: withAnchors({ role }, found.anchors),
+          score: ROW_ROLE_SCORE + SECOND_ANCHOR_PENALTY * (found.anchors.length - 1),
+          family: "roleName",
+          matches: 1,
+        });
+      }
     }
   }
   // Copy with numbers loses to anything else that works.
