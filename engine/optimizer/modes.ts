@@ -501,13 +501,20 @@ function usesValue(sel: Selector, literal: string | undefined): boolean {
  * a selector that does not use the value itself (a text selector on "7" would stop matching
  * when the count changes). Leaves the action unchanged when no such selector exists.
  *
+ * A value the trail types itself (`typed`: the expected value is `{{slot}}`, filled by an input of
+ * the same trail) is no value that changes under the selector: when nothing but a bare point is
+ * left (v3), a text candidate showing exactly that value (unique on its screen) is kept with the
+ * template (`text: "{{newTask}}"`), so the element is found by what the run typed, whatever it
+ * is, ahead of the point.
+ *
  * @param a the assertion
- * @param expect the step's selector `mode`, and `equals` (a template) or `matches` (a regex)
+ * @param expect the step's selector `mode`, and `equals` (a template) or `matches` (a regex);
+ *   `typed`: the expected value is this slot, typed by the trail itself
  * @returns the retargeted action, or undefined when it cannot be retargeted
  */
 export function retargetAssertion(
   a: DraftAction,
-  expect: { mode: SelectorMode } & ({ equals: string } | { matches: string }),
+  expect: { mode: SelectorMode; typed?: string } & ({ equals: string } | { matches: string }),
 ): DraftAction | undefined {
   if (a.describedValue) return undefined; // a description is checked by its selector only
   if (a.showsNoText) return undefined; // the node shows no text: a presence check
@@ -515,6 +522,19 @@ export function retargetAssertion(
   const pool = (a.candidates ?? []).filter((c) =>
     c.valueShape === true || !usesValue(c.selector, a.literal)
   );
+  // v3: the typed value's own text, found by its template, when nothing but a bare point is
+  // left: ahead of the point
+  const literal = norm(a.literal ?? "");
+  const typed = expect.typed !== undefined && (a.chain?.level ?? 0) >= 3 && literal !== "" &&
+      pool.every((c) => c.selector.xy !== undefined)
+    ? (a.candidates ?? []).find((c) =>
+      c.selector.text !== undefined && norm(c.selector.text) === literal && !c.rejected &&
+      c.matches === 1 && c.selector.index === undefined
+    )
+    : undefined;
+  if (typed) {
+    pool.unshift({ ...typed, selector: { ...typed.selector, text: `{{${expect.typed}}}` } });
+  }
   const choice = chooseSelector(pool, mode, a.chain && { ...a.chain, asserts: false });
   if (!choice.selector && !choice.selectors) return undefined;
   const out: DraftAction = { ...a, kind: a.kind === "readText" ? "readText" : "assertText" };

@@ -575,6 +575,10 @@ function pageCandidates(n: UiNode, options: RankOptions): Candidate[] {
 
 const WITH_ANCHOR_PENALTY = WITH_PARENT_PENALTY; // scoped to the row that shows a text
 const SECOND_ANCHOR_PENALTY = 0.2;
+/** v3: a control's role alone within its row: after its row-scoped labels and texts. */
+const ROW_ROLE_SCORE = WEB_CSS_PATH_SCORE - 0.5;
+/** The roles the web player finds by role alone within a row (see the cascade's ROW_ROLES). */
+const ROW_ROLES: ReadonlySet<string> = new Set(["checkbox", "radio", "combobox", "button", "link"]);
 const DYNAMIC_PENALTY = 3; // a number in a name: kept only when nothing else is left
 const INTERACTIVE_HOPS = 3; // the player's coordinate check looks this far up (coordinates.ts)
 /** A CSS path or selector that picks by position among siblings. */
@@ -713,6 +717,20 @@ function refineWeb(
       out.push(anchored);
       // v2 takes the first; v3 a second kind too, a fallback within the same row
       if (!v3 || ++anchoredKinds >= 2) break;
+    }
+    // v3: the control's role alone within its row (the row's one checkbox, select or button):
+    // it holds when copy renames the control and no test id is left
+    const role = n.role ?? "";
+    if (v3 && !durable && !value && ROW_ROLES.has(role)) {
+      const found = findAnchors(table, node, { role }, exclude);
+      if (found && found.index === undefined) {
+        out.push({
+          selector: withAnchors({ role }, found.anchors),
+          score: ROW_ROLE_SCORE + SECOND_ANCHOR_PENALTY * (found.anchors.length - 1),
+          family: "roleName",
+          matches: 1,
+        });
+      }
     }
   }
   // Copy with numbers loses to anything else that works.
@@ -917,6 +935,11 @@ export const CONTROL_KINDS: ReadonlySet<string> = new Set([
 export function selectorsPass(draft: Draft, ctx: PassContext): Draft {
   const platform = draft.model.platform;
   const v2web = platform === "web" && draft.level >= 2;
+  const typedValues = new Set<string>();
+  for (const a of draft.model.actions) {
+    const text = a.data.kind === "inputText" ? a.data.text : undefined;
+    if (a.ok && text !== undefined && text.trim() !== "") typedValues.add(norm(text));
+  }
   return {
     ...draft,
     steps: draft.steps.map((s) => ({
@@ -979,6 +1002,12 @@ export function selectorsPass(draft: Draft, ctx: PassContext): Draft {
           control: CONTROL_KINDS.has(a.kind),
         });
         if (!v2web) return { ...a, candidates };
+        // v3: an assertion of a value this trail typed (a task's title as entered): its own text,
+        // when it picks the element alone — the slots pass writes it as the typed slot
+        if (draft.level >= 3 && a.kind === "assertText" && a.literal !== undefined) {
+          const typed = typedText(table, a.node, a.literal, typedValues);
+          if (typed) candidates = [...candidates, typed];
+        }
         candidates = shapeForMode(candidates, mode, draft.level);
         const out: DraftAction = { ...a, candidates };
         // The text a visibility check saw (the target the agent named): kept, so the check
@@ -995,6 +1024,26 @@ export function selectorsPass(draft: Draft, ctx: PassContext): Draft {
       }),
     })),
   };
+}
+
+/**
+ * v3: the text candidate of an assertion whose expected value was typed earlier in the trail, when
+ * a text lookup of it picks exactly the asserted element (or one inside it). Excluded by default
+ * (a read's text is its value), it is the one selector of a typed title that holds across a
+ * moved layout; the slots pass writes it with the typed slot's template.
+ */
+function typedText(
+  table: ScreenTable,
+  node: number,
+  literal: string,
+  typed: ReadonlySet<string>,
+): Candidate | undefined {
+  const text = norm(literal);
+  if (text === "" || !typed.has(text)) return undefined;
+  const m = matchSelector(table, { text }, 2);
+  const i = m.indices[0];
+  if (m.count !== 1 || i === undefined || i < node || i >= table.subtreeEnd(node)) return undefined;
+  return { selector: { text }, score: WEB_TEXT_SCORE, family: "text", matches: 1 };
 }
 
 /**

@@ -323,7 +323,8 @@ export function slotsPass(draft: Draft, ctx: PassContext): Draft {
         }
         for (const r of rejected) a.notes.push(`not substituted: ${r}`);
         if (name) {
-          const r = retargetAssertion(a, { mode, equals: `{{${name}}}` });
+          const typed = how === "a repeated input literal" ? { typed: name } : {};
+          const r = retargetAssertion(a, { mode, equals: `{{${name}}}`, ...typed });
           if (r) {
             r.notes.push(`expected ${JSON.stringify(L)} → {{${name}}} (${how})`);
             s.actions[i] = r;

@@ -427,6 +427,14 @@ function webLevels(target: Omit<Target, "alternatives" | "point">): CascadeLevel
       selector: `role=${target.role}`,
       queries: [{ using: "aria", value: `${target.role}|` }],
     });
+  } else if (target.role && target.within?.texts && ROW_ROLES[target.role]) {
+    // A control's role alone within its row (the row's one checkbox): anchored to the row by
+    // XPath below, never looked up on its own.
+    levels.push({
+      strategy: "role_name",
+      selector: `role=${target.role}`,
+      queries: [{ using: "aria", value: `${target.role}|` }],
+    });
   }
   if (target.id) {
     levels.push({
@@ -587,11 +595,31 @@ export function regexLiterals(source: string): string[] | undefined {
 }
 
 /**
+ * The controls a row-anchored `{ role, childOf: { text } }` without a name finds (a row's one
+ * checkbox, one select, one button), as XPath step predicates: native elements and ARIA roles.
+ */
+const ROW_ROLES: Readonly<Record<string, string>> = {
+  checkbox: `[(self::input and @type="checkbox") or @role="checkbox"]`,
+  radio: `[(self::input and @type="radio") or @role="radio"]`,
+  combobox: `[(self::select and not(@multiple)) or @role="combobox"]`,
+  button: `[self::button or @role="button" or (self::input and ` +
+    `(@type="button" or @type="submit" or @type="reset"))]`,
+  link: `[(self::a and @href) or @role="link"]`,
+};
+
+/**
  * The XPath step predicate of a level's element (without the leading `*`), or undefined for a
  * level that cannot be written as one (ARIA, CSS paths). Text levels give their three tiers.
  */
 function levelPredicates(level: CascadeLevel, target: Target): string[] | undefined {
   switch (level.strategy) {
+    case "role_name": {
+      // a control's role alone (no name, no index): the elements of that role
+      const role = target.name === undefined && target.index === undefined
+        ? ROW_ROLES[target.role ?? ""]
+        : undefined;
+      return role === undefined ? undefined : [role];
+    }
     case "test_id":
       return [`[@data-testid=${xpathString(target.testId!)}]`];
     case "aria_label":

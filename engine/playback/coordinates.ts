@@ -197,6 +197,9 @@ export function checkPointTarget(
       };
     }
   }
+  // never the page itself (the recording did not target it: see above)
+  const refused = pageRefusal(node, point);
+  if (refused) return { ok: false, reason: refused };
   const recorded = recordedNames(target);
   // a container without a name of its own (an Android tab, a link around a label) shows its
   // children's text; one that shows none at all is unnamed. Android names an icon by its
@@ -212,6 +215,16 @@ export function checkPointTarget(
     };
   }
   return { ok: true, role: roleOf(node), node };
+}
+
+/**
+ * Why `node` may not be taken for the recorded element: it is the page itself (the recording did
+ * not target the page: a point between elements would act on or read the whole page — a page
+ * with a delegated click handler is "clickable" everywhere). Undefined when it may be taken.
+ */
+function pageRefusal(node: UiNode, point: Point): string | undefined {
+  if (!isPageNode(node)) return undefined;
+  return `the point (${point.x}, ${point.y}) is on the page itself, not on an element`;
 }
 
 /**
