@@ -182,7 +182,9 @@ Deno.test("cairn history and export exit 2 with one line on an unknown or empty 
         2,
         "",
         // export takes a trail file too
-        `cairn ${command}: ${command === "export" ? "TRAIL|SESSION" : "SESSION"} must not be empty\n`,
+        `cairn ${command}: ${
+          command === "export" ? "TRAIL|SESSION" : "SESSION"
+        } must not be empty\n`,
       ]);
     }
     const bad = await cairn(["history", "h1", "--at", "-3", "--db", db], dir);
