@@ -167,20 +167,33 @@ async function main() {
 // run's data is read again (the selection kept, or moved to the newest action when it was last).
 function follow() {
   if (typeof EventSource === "undefined") return;
-  const source = new EventSource(`/v1/events?from=${view.lastPosition + 1}`);
+  const stream = encodeURIComponent(view.streamId);
+  const source = new EventSource(`/v1/events?from=${view.lastPosition + 1}&stream=${stream}`);
   let timer = 0;
-  source.onmessage = (msg) => {
-    let e;
-    try {
-      e = JSON.parse(msg.data);
-    } catch {
-      return;
-    }
-    if (e.streamId !== view.streamId) return;
+  const changed = () => {
     clearTimeout(timer);
     timer = setTimeout(refresh, 150);
   };
+  // each SSE message is named by its event type (no unnamed `message` events): the types a
+  // run's timeline shows (events/schemas.ts)
+  for (const type of LIVE_TYPES) source.addEventListener(type, changed);
 }
+
+const LIVE_TYPES = [
+  "StepStarted",
+  "ScreenCaptured",
+  "ActionPerformed",
+  "MemorySnapshotted",
+  "ActionCompleted",
+  "NavigationOccurred",
+  "StepEnded",
+  "SessionEnded",
+  "PlaybackActionResolved",
+  "PlaybackActionCompleted",
+  "PlaybackCompleted",
+  "ValidationIterationCompleted",
+  "ValidationCompleted",
+];
 
 async function refresh() {
   const res = await fetch(`/v1/view/${encodeURIComponent(runId)}`);
