@@ -18,6 +18,7 @@ import { type NodePredicate, ScreenTable } from "../../engine/screen_table.ts";
 import type { Screen, UiNode } from "../../engine/ui_node.ts";
 import type { FindQuery, FoundElement } from "../driver.ts";
 import { ANDROID_ROW_ANCHORED } from "../../engine/playback/cascade.ts";
+import { matchAndroidAnchored } from "../../engine/optimizer/anchors.ts";
 
 type Flag = keyof NonNullable<NodePredicate["flags"]>;
 const FLAG_METHODS: ReadonlySet<string> = new Set([
@@ -193,47 +194,8 @@ export class AndroidScreenLookup {
   #anchored(element: string, texts: readonly string[]): number[] {
     const table = this.table;
     const all = this.#byUiSelector(parseUiSelector(element), undefined, table.size);
-    if (all.length === 0) return [];
-    const key = (s: string) =>
-      s.replace(/\s+/g, " ").trim().replace(/[A-Z]/g, (c) => c.toLowerCase());
-    // How many of `nodes` lie in each node's subtree (`self`: the node itself counts).
-    const countUp = (nodes: readonly number[], self: boolean): Map<number, number> => {
-      const counts = new Map<number, number>();
-      for (const n of nodes) {
-        for (let a = self ? n : table.parent(n); a >= 0; a = table.parent(a)) {
-          counts.set(a, (counts.get(a) ?? 0) + 1);
-        }
-      }
-      return counts;
-    };
-    const below = countUp(all, false);
-    const showing = texts.map((t) => {
-      const want = key(t);
-      const nodes: number[] = [];
-      for (let i = 1; i < table.size; i++) {
-        const text = table.node(i).text;
-        if (text !== undefined && key(text) === want) nodes.push(i);
-      }
-      return countUp(nodes, true);
-    });
-    const nearest = (from: number, anchors: Map<number, number>): number => {
-      let a = from;
-      while (a >= 0 && !anchors.has(a)) a = table.parent(a);
-      return a;
-    };
-    const out: number[] = [];
-    for (const m of all) {
-      let row = nearest(table.parent(m), showing[0]!);
-      if (row < 0 || below.get(row) !== 1) continue;
-      for (let k = 1; row >= 0 && k < texts.length; k++) {
-        const outer = nearest(row, showing[k]!);
-        row = outer >= 0 && showing[k - 1]!.get(outer) === 1 ? outer : -1;
-      }
-      if (row < 0) continue;
-      out.push(m);
-      if (out.length === MAX_MATCHES) break;
-    }
-    return out;
+    // one resolution for the player and the optimizer's uniqueness check
+    return matchAndroidAnchored(table, all, texts).slice(0, MAX_MATCHES);
   }
 
   #all(p: NodePredicate, limit = MAX_MATCHES): number[] {
