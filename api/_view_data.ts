@@ -9,7 +9,7 @@
 import type { EventStore } from "../events/event_store.ts";
 import { NotFoundError } from "../events/event_store.ts";
 import type { BlobRef, EventData } from "../events/schemas.ts";
-import { summarizeEvent } from "../engine/time_travel.ts";
+import { summarizeEvent } from "../engine/timeline/time_travel.ts";
 
 type Box = { x: number; y: number; w: number; h: number };
 

@@ -18,17 +18,17 @@ import {
   TOOL_NAMES,
   ToolInputError,
   ToolTimeoutError,
-} from "../drivers/blaze_session.ts";
+} from "../runners/blaze/session.ts";
 import { ChromeDriver } from "../drivers/chrome/chrome_driver.ts";
 import { launchDefaultChrome, perStore } from "./_per_store.ts";
 import { AndroidDriver } from "../drivers/android/android_driver.ts";
 import { AndroidStart, connectAndroid } from "../drivers/android/android_start.ts";
-import { readSession, sessionToCapture } from "../drivers/session_export.ts";
+import { readSession, sessionToCapture } from "../runners/record/session_export.ts";
 import { bareId, resolveId } from "./_ids.ts";
 import type { ApiContext } from "./app.ts";
 import { ApiError, invalidRequest, isHttpUrl, parseInput, readJson } from "./errors.ts";
 import { describeRoute, describeSchema } from "./openapi.ts";
-import { TOOL_PARAMS } from "../drivers/_blaze_params.ts";
+import { TOOL_PARAMS } from "../runners/blaze/_params.ts";
 import { withDeadline } from "../drivers/with_deadline.ts";
 
 /** How the registry gets a driver for a new session. */

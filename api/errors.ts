@@ -17,7 +17,7 @@ import {
   StoreFileError,
 } from "../events/event_store.ts";
 import { UnreadableEventError } from "../events/upcasters.ts";
-import { jsonNestingError, MAX_NESTING } from "../engine/nesting.ts";
+import { jsonNestingError, MAX_NESTING } from "../engine/screens/nesting.ts";
 import { zodIssueList } from "../engine/formats/format_error.ts";
 
 /** One problem with a request, by path. */
@@ -107,7 +107,7 @@ export async function readJson(c: Context, empty?: unknown): Promise<unknown> {
   } catch (err) {
     throw invalidRequest(`Body is not valid JSON: ${(err as Error).message}`);
   }
-  // the limit files are read with (engine/nesting.ts), checked without recursion: what the log
+  // the limit files are read with (engine/screens/nesting.ts), checked without recursion: what the log
   // takes over HTTP exports to files ingest reads back (an export nests no deeper than the body)
   const tooDeep = jsonNestingError(value);
   if (tooDeep !== undefined) {

@@ -18,10 +18,10 @@ import {
   PlaybackBusyError,
   readPlaybackReport,
   startPlayback,
-} from "../drivers/playback_runner.ts";
+} from "../runners/playback/runner.ts";
 import { planMemoryKeys, type PlaybackPlan } from "../engine/playback/actions.ts";
 import type { ActionResult, PlaybackReport } from "../engine/playback/report.ts";
-import { parseTrail } from "../engine/trail.ts";
+import { parseTrail } from "../engine/trail/trail.ts";
 import { trailToPlan } from "../engine/playback/from_trail.ts";
 import { syntheticToPlan } from "../engine/playback/from_synthetic.ts";
 import { eventsToPlan, type SessionEvent } from "../engine/playback/from_events.ts";

@@ -14,12 +14,12 @@ import {
   RUN_KINDS,
   stateAt,
   summarizeEvent,
-} from "../engine/time_travel.ts";
+} from "../engine/timeline/time_travel.ts";
 import type { ApiContext } from "./app.ts";
 import { decimal, invalidRequest, noQuery, parseInput, parseQuery, pathId } from "./errors.ts";
 import { describeRoute } from "./openapi.ts";
 import { bareId } from "./_ids.ts";
-import { MAX_SHEET_COLUMNS, sessionSheet } from "../engine/timeline_sheet.ts";
+import { MAX_SHEET_COLUMNS, sessionSheet } from "../engine/timeline/timeline_sheet.ts";
 import { SessionEnded, SessionStarted } from "../events/schemas.ts";
 import { IsoDateTime } from "../events/iso_date_time.ts";
 

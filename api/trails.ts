@@ -8,10 +8,10 @@
 import { Hono } from "hono";
 import { z } from "zod";
 import { HEURISTICS_VERSION, HEURISTICS_VERSIONS } from "../engine/optimizer/heuristics.ts";
-import type { ScreenTable } from "../engine/screen_table.ts";
-import { projectSessionTrail } from "../engine/trail_projection.ts";
-import { SelectorMode, Trail } from "../engine/trail.ts";
-import type { Screen } from "../engine/ui_node.ts";
+import type { ScreenTable } from "../engine/screens/screen_table.ts";
+import { projectSessionTrail } from "../engine/trail/trail_projection.ts";
+import { SelectorMode, Trail } from "../engine/trail/trail.ts";
+import type { Screen } from "../engine/screens/ui_node.ts";
 import type { ApiContext } from "./app.ts";
 import { parseInput, parseQuery } from "./errors.ts";
 import { resolveId } from "./_ids.ts";

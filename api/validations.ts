@@ -17,7 +17,7 @@ import {
   readValidation,
   startValidation,
   ValidationBusyError,
-} from "../drivers/validation_runner.ts";
+} from "../runners/validation/runner.ts";
 import {
   DEFAULT_MAX_ITERATIONS,
   MAX_ITERATIONS,

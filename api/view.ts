@@ -14,7 +14,7 @@ import type { ApiContext } from "./app.ts";
 import { decimal, invalidRequest, parseInput, parseQuery, pathId } from "./errors.ts";
 import { timelineStream } from "./sessions.ts";
 import type { EventStore } from "../events/event_store.ts";
-import { stateAt } from "../engine/time_travel.ts";
+import { stateAt } from "../engine/timeline/time_travel.ts";
 import { streamInfo } from "../events/event_store.ts";
 import { runView } from "./_view_data.ts";
 import { describeRoute } from "./openapi.ts";

@@ -11,7 +11,7 @@ import { dbPath } from "./context.ts";
 import { InputError } from "./errors.ts";
 import { looksLikeMaestroFlow } from "../engine/formats/maestro_flow.ts";
 import { maestroToTrail } from "../engine/export/maestro.ts";
-import { stringifyTrail, type Trail } from "../engine/trail.ts";
+import { stringifyTrail, type Trail } from "../engine/trail/trail.ts";
 import { trailStem } from "../engine/export/shared.ts";
 
 /** A flow read into a trail, not written yet. */

@@ -9,7 +9,7 @@
  */
 import { type EventStore, type StreamInfo, streamInfo } from "../events/event_store.ts";
 import type { NewEvent } from "../events/schemas.ts";
-import { readValidation, validationStream } from "../drivers/validation_runner.ts";
+import { readValidation, validationStream } from "../runners/validation/runner.ts";
 import { stepStatus } from "../engine/validation/decider.ts";
 import { endOrphanedSession, ORPHANED_SESSION } from "./_orphaned_sessions.ts";
 

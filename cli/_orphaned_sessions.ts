@@ -7,7 +7,7 @@
  * @module
  */
 import type { EventStore } from "../events/event_store.ts";
-import { NO_OUTCOME } from "../drivers/_blaze_no_outcome.ts";
+import { NO_OUTCOME } from "../runners/blaze/_no_outcome.ts";
 
 /**
  * Why a blaze session left open by a dead server was ended: the `error` of its `SessionEnded`

@@ -9,7 +9,11 @@
 import { dirname, join } from "node:path";
 import type { EventStore } from "../events/event_store.ts";
 import { recordingFileName } from "../engine/formats/recording_v1.ts";
-import { readSession, sessionToCapture, sessionToRecording } from "../drivers/session_export.ts";
+import {
+  readSession,
+  sessionToCapture,
+  sessionToRecording,
+} from "../runners/record/session_export.ts";
 
 /** What {@linkcode writeSessionFiles} wrote. */
 export interface SessionFiles {

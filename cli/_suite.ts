@@ -19,7 +19,7 @@ import type { PlaybackPlan } from "../engine/playback/actions.ts";
 import { planFromText, rebasePlan } from "../engine/playback/load_plan.ts";
 import { openingProblem, platformProblem } from "../engine/playback/opening_problem.ts";
 import type { PlaybackReport } from "../engine/playback/report.ts";
-import { DEFAULT_ACTION_TIMEOUT_MS, runPlayback } from "../drivers/playback_runner.ts";
+import { DEFAULT_ACTION_TIMEOUT_MS, runPlayback } from "../runners/playback/runner.ts";
 import { ChromeDriver } from "../drivers/chrome/chrome_driver.ts";
 import { closeLaunchedBrowsers } from "../drivers/chrome/launch.ts";
 import { interruptOnSignals } from "./_interrupt.ts";

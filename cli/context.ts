@@ -9,7 +9,12 @@ import { existsSync } from "node:fs";
 import { DatabaseSync } from "node:sqlite";
 import type { FlagSpec, ParsedArgs } from "./args.ts";
 import { InputError } from "./errors.ts";
-import { AmbiguousIdError, matchRun, RUN_KINDS, type RunKind } from "../engine/time_travel.ts";
+import {
+  AmbiguousIdError,
+  matchRun,
+  RUN_KINDS,
+  type RunKind,
+} from "../engine/timeline/time_travel.ts";
 import {
   asStoreFileError,
   refuseReadOnly,

@@ -8,12 +8,12 @@
 import { dirname, join } from "node:path";
 import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { bool, type CommandSpec, num, type ParsedArgs, str, UsageError } from "./args.ts";
-import { MAX_SHEET_COLUMNS, sessionSheet } from "../engine/timeline_sheet.ts";
+import { MAX_SHEET_COLUMNS, sessionSheet } from "../engine/timeline/timeline_sheet.ts";
 import { DB_FLAGS, dbLabel, dbPath, openStore, resolveStream } from "./context.ts";
 import { InputError } from "./errors.ts";
-import { parseHierarchy } from "../engine/hierarchy.ts";
-import { renderSnapshot } from "../engine/snapshot.ts";
-import { HierarchyFormat } from "../engine/ui_node.ts";
+import { parseHierarchy } from "../engine/screens/hierarchy.ts";
+import { renderSnapshot } from "../engine/screens/snapshot.ts";
+import { HierarchyFormat } from "../engine/screens/ui_node.ts";
 import { NotFoundError, streamInfo } from "../events/event_store.ts";
 import type { EventStore } from "../events/event_store.ts";
 import {
@@ -26,7 +26,7 @@ import {
   type SessionSummary,
   stateAt,
   summarizeEvent,
-} from "../engine/time_travel.ts";
+} from "../engine/timeline/time_travel.ts";
 
 /** Command spec of `cairn history`. */
 export const spec: CommandSpec = {

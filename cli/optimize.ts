@@ -15,9 +15,9 @@ import { trailCachePath, writeTrailCache } from "./reproject.ts";
 import { type EventStore, NotFoundError, streamInfo } from "../events/event_store.ts";
 import { HEURISTICS_VERSION, HEURISTICS_VERSIONS } from "../engine/optimizer/heuristics.ts";
 import type { ExplainEntry } from "../engine/optimizer/optimize.ts";
-import { projectSessionTrail } from "../engine/trail_projection.ts";
-import type { SelectorMode } from "../engine/trail.ts";
-import type { Screen } from "../engine/ui_node.ts";
+import { projectSessionTrail } from "../engine/trail/trail_projection.ts";
+import type { SelectorMode } from "../engine/trail/trail.ts";
+import type { Screen } from "../engine/screens/ui_node.ts";
 
 /** The command's flags and help. */
 export const spec: CommandSpec = {

@@ -13,7 +13,7 @@ import { FILE_URLS_FLAG, fileUrlsOption } from "./_file_urls_flag.ts";
 import { ChromeDriver } from "../drivers/chrome/chrome_driver.ts";
 import { HumanRecorder } from "../drivers/chrome/human_recorder.ts";
 import { closeLaunchedBrowsers } from "../drivers/chrome/launch.ts";
-import { isPageUrl, PAGE_URL_RULE } from "../drivers/_blaze_params.ts";
+import { isPageUrl, PAGE_URL_RULE } from "../runners/blaze/_params.ts";
 import { createApp } from "../api/app.ts";
 import { recordRegistry } from "../api/record.ts";
 import { writeSessionFiles } from "./_session_files.ts";

@@ -23,7 +23,7 @@ import {
   DEFAULT_ACTION_TIMEOUT_MS,
   MAX_ACTION_TIMEOUT_MS,
   runPlayback,
-} from "../drivers/playback_runner.ts";
+} from "../runners/playback/runner.ts";
 import { ChromeDriver } from "../drivers/chrome/chrome_driver.ts";
 import { closeLaunchedBrowsers } from "../drivers/chrome/launch.ts";
 import { withDeadline } from "../drivers/with_deadline.ts";

@@ -13,10 +13,10 @@ import { bool, type CommandSpec, type ParsedArgs, str } from "./args.ts";
 import { DB_FLAGS, dbPath, openStore, resolveStream } from "./context.ts";
 import { UsageError } from "./args.ts";
 import { HEURISTICS_VERSION, HEURISTICS_VERSIONS } from "../engine/optimizer/heuristics.ts";
-import type { ScreenTable } from "../engine/screen_table.ts";
-import { projectSessionTrail } from "../engine/trail_projection.ts";
-import type { SelectorMode } from "../engine/trail.ts";
-import type { Screen } from "../engine/ui_node.ts";
+import type { ScreenTable } from "../engine/screens/screen_table.ts";
+import { projectSessionTrail } from "../engine/trail/trail_projection.ts";
+import type { SelectorMode } from "../engine/trail/trail.ts";
+import type { Screen } from "../engine/screens/ui_node.ts";
 
 /** The command's flags and help. */
 export const spec: CommandSpec = {

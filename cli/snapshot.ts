@@ -6,11 +6,11 @@
  * @module
  */
 import { checkGeometry } from "../engine/formats/check_screen.ts";
-import { parseHierarchy } from "../engine/hierarchy.ts";
-import { drawMarks } from "../engine/marks.ts";
-import { renderSnapshot, type RenderSnapshotOptions } from "../engine/snapshot.ts";
-import { diffSnapshots, formatSnapshotDiff } from "../engine/snapshot_diff.ts";
-import type { HierarchyFormat, Screen } from "../engine/ui_node.ts";
+import { parseHierarchy } from "../engine/screens/hierarchy.ts";
+import { drawMarks } from "../engine/screens/marks.ts";
+import { renderSnapshot, type RenderSnapshotOptions } from "../engine/screens/snapshot.ts";
+import { diffSnapshots, formatSnapshotDiff } from "../engine/screens/snapshot_diff.ts";
+import type { HierarchyFormat, Screen } from "../engine/screens/ui_node.ts";
 import { bool, type CommandSpec, num, type ParsedArgs, str, UsageError } from "./args.ts";
 import { InputError } from "./errors.ts";
 

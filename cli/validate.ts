@@ -28,7 +28,7 @@ import {
   MemoryKeyError,
   PlatformMismatchError,
   runValidation,
-} from "../drivers/validation_runner.ts";
+} from "../runners/validation/runner.ts";
 import {
   DEFAULT_MAX_ITERATIONS,
   MAX_ITERATIONS,
@@ -36,7 +36,7 @@ import {
   policyFlags,
 } from "../engine/validation/decider.ts";
 import { renderStepTable, validationReport } from "../engine/validation/report.ts";
-import { parseTrail, type SelectorMode, type Trail } from "../engine/trail.ts";
+import { parseTrail, type SelectorMode, type Trail } from "../engine/trail/trail.ts";
 import { HEURISTICS_VERSION, HEURISTICS_VERSIONS } from "../engine/optimizer/heuristics.ts";
 
 /** The command's flags and help. */

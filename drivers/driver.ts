@@ -8,7 +8,13 @@
  *
  * @module
  */
-import type { Bounds, HierarchyFormat, Platform, Point, Screen } from "../engine/ui_node.ts";
+import type {
+  Bounds,
+  HierarchyFormat,
+  Platform,
+  Point,
+  Screen,
+} from "../engine/screens/ui_node.ts";
 import type { HandledDialog } from "../events/schemas.ts";
 import type { MouseButton } from "../engine/playback/actions.ts";
 import type { ScopeLookup } from "../engine/playback/cascade.ts";

@@ -7,7 +7,7 @@
  * what zod would have stored, and zod stays the one definition of every event.
  *
  * A check may say no where zod would say yes (that costs only the zod call); it must never say
- * yes where zod would refuse or change the value: `events/exact_check_test.ts` holds it to that
+ * yes where zod would refuse or change the value: `tests/events/exact_check_test.ts` holds it to that
  * on every corpus event and on mutations of each.
  *
  * The compiler reads zod 4's schema definitions (`schema._zod.def`, the layout zod documents for

@@ -18,7 +18,7 @@ import {
   assertGreaterOrEqual,
   assertRejects,
   assertStringIncludes,
-} from "../tests/assert.ts";
+} from "../tests/_fixtures/assert.ts";
 
 function step(index: number, text = `step ${index}`): NewEvent {
   return { type: "StepStarted", data: { index, text } };

@@ -1,6 +1,6 @@
 /**
  * The realistic optimizer benchmark: a 1,000-action capture, each action with its own real-size
- * screen made from the Google Tasks corpus dump (`tests/realistic_capture.ts`, ~86 MB), run as a
+ * screen made from the Google Tasks corpus dump (`tests/_fixtures/realistic_capture.ts`, ~86 MB), run as a
  * user runs it, each command a child process measured by `/usr/bin/time` (wall time, CPU time
  * (user + system: what the run itself cost, less sensitive to a shared machine), peak RSS):
  * `cairn ingest FILE` into a fresh store, `cairn optimize SESSION` of the stored session, and
@@ -10,7 +10,7 @@
  *
  * @module
  */
-import { realisticCapture } from "../tests/realistic_capture.ts";
+import { realisticCapture } from "../tests/_fixtures/realistic_capture.ts";
 
 const ROOT = new URL("../", import.meta.url).pathname;
 const n = Number(Deno.args[0] ?? 1000);

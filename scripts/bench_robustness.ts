@@ -23,11 +23,11 @@ import type { Page } from "puppeteer-core";
 import { createRunner, PuppeteerRunnerExtension } from "@puppeteer/replay";
 import { ChromeDriver } from "../drivers/chrome/chrome_driver.ts";
 import type { Driver } from "../drivers/driver.ts";
-import { runPlayback } from "../drivers/playback_runner.ts";
+import { runPlayback } from "../runners/playback/runner.ts";
 import { SqliteEventStore } from "../events/sqlite_event_store.ts";
 import type { PlaybackAction, PlaybackPlan, Target } from "../engine/playback/actions.ts";
-import { servePlaybackPages } from "../tests/playback_server.ts";
-import { recordTarget } from "../tests/playback_record_helper.ts";
+import { servePlaybackPages } from "../tests/_fixtures/playback_server.ts";
+import { recordTarget } from "../tests/_fixtures/playback_record_helper.ts";
 import { recorderSelectorsInPage } from "./bench_robustness_shared.ts";
 
 const ROOT = new URL("../tests/testdata/robustness/", import.meta.url).pathname;

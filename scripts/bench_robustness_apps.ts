@@ -28,12 +28,12 @@ import type { Page } from "puppeteer-core";
 import { createRunner, PuppeteerRunnerExtension } from "@puppeteer/replay";
 import { ChromeDriver } from "../drivers/chrome/chrome_driver.ts";
 import type { Driver } from "../drivers/driver.ts";
-import { runPlayback } from "../drivers/playback_runner.ts";
+import { runPlayback } from "../runners/playback/runner.ts";
 import { SqliteEventStore } from "../events/sqlite_event_store.ts";
 import type { PlaybackPlan } from "../engine/playback/actions.ts";
 import type { PlaybackReport } from "../engine/playback/report.ts";
 import { planFromText, rebasePlan } from "../engine/playback/load_plan.ts";
-import { recordTarget } from "../tests/playback_record_helper.ts";
+import { recordTarget } from "../tests/_fixtures/playback_record_helper.ts";
 import { recorderSelectorsInPage } from "./bench_robustness_shared.ts";
 
 const APPS_ROOT = new URL("../tests/testdata/robustness_apps/", import.meta.url).pathname;

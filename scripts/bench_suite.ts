@@ -7,7 +7,7 @@
  * @module
  */
 import { join } from "node:path";
-import { servePlaybackPages } from "../tests/playback_server.ts";
+import { servePlaybackPages } from "../tests/_fixtures/playback_server.ts";
 
 const ROOT = new URL("../", import.meta.url).pathname;
 const pages = await Deno.makeTempDir({ prefix: "cairn-bench-suite-pages-" });

@@ -3,7 +3,7 @@
  * converge (over several independent captures), and the pass rate of fresh replays of each
  * validated trail. A replay passes when no recordable action failed or healed (the agent's
  * `recordable: false` step is skipped by design). Real headless Chromium, the varying shop
- * of `tests/validation_server.ts`, captures made by an agent-style blaze.
+ * of `tests/_fixtures/validation_server.ts`, captures made by an agent-style blaze.
  *
  * `deno run -A scripts/bench_validation.ts [--captures 2] [--replays 20] [--raw-replays 5]`
  * prints a Markdown table; bounded to a few minutes on a 2-core machine.
@@ -11,14 +11,14 @@
  * @module
  */
 import { ChromeDriver } from "../drivers/chrome/chrome_driver.ts";
-import { runPlayback } from "../drivers/playback_runner.ts";
-import { runValidation } from "../drivers/validation_runner.ts";
+import { runPlayback } from "../runners/playback/runner.ts";
+import { runValidation } from "../runners/validation/runner.ts";
 import { trailToPlan } from "../engine/playback/from_trail.ts";
-import { projectSessionTrail } from "../engine/trail_projection.ts";
-import { parseTrail } from "../engine/trail.ts";
+import { projectSessionTrail } from "../engine/trail/trail_projection.ts";
+import { parseTrail } from "../engine/trail/trail.ts";
 import { SqliteEventStore } from "../events/sqlite_event_store.ts";
-import { blazeShop } from "../tests/validation_capture.ts";
-import { serveVaryingShop } from "../tests/validation_server.ts";
+import { blazeShop } from "../tests/_fixtures/validation_capture.ts";
+import { serveVaryingShop } from "../tests/_fixtures/validation_server.ts";
 
 interface Case {
   name: string;

@@ -3,7 +3,7 @@
  * (the app on 127.0.0.1) over a real SQLite file, its playbacks, validations and blaze sessions
  * in tabs of one real Chromium. Every answer must be below 500, JSON, and free of stack traces;
  * a refused append must leave its stream as it was. A bounded short run is part of the tests
- * (`tests/security_fuzz_test.ts`).
+ * (`tests/security/security_fuzz_test.ts`).
  *
  *     deno run -A scripts/fuzz_http.ts [--per-endpoint 500] [--seed 1]
  *

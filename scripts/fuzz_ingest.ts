@@ -5,7 +5,7 @@
  * does into a real SQLite file. A mutant must be stored whole or refused as bad input
  * (`InputError`, exit 2) leaving the log unchanged, within a time bound. Counts crashes (any
  * other error), hangs and partial appends; a bounded short run is part of the tests
- * (`tests/security_fuzz_test.ts`).
+ * (`tests/security/security_fuzz_test.ts`).
  *
  *     deno run -A scripts/fuzz_ingest.ts [--per-format 500] [--seed 1]
  *

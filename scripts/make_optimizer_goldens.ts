@@ -9,8 +9,8 @@
  */
 import { blobRefOf } from "../engine/formats/blob_ref.ts";
 import { formatEventsJsonl } from "../engine/formats/events_jsonl.ts";
-import { projectTrail } from "../engine/trail_projection.ts";
-import { loadCaptureFile, loadEventsFile } from "../tests/optimizer_support.ts";
+import { projectTrail } from "../engine/trail/trail_projection.ts";
+import { loadCaptureFile, loadEventsFile } from "../tests/_fixtures/optimizer_support.ts";
 
 /** Golden cases: name → example capture file. */
 export const GOLDEN_CASES: Record<string, string> = {

@@ -16,7 +16,7 @@ import { blazeRegistry } from "../api/blaze.ts";
 import { ChromeDriver } from "../drivers/chrome/chrome_driver.ts";
 import { SqliteEventStore } from "../events/sqlite_event_store.ts";
 import { createMcpServer } from "../mcp/server.ts";
-import { serveFolder } from "../tests/web_server.ts";
+import { serveFolder } from "../tests/_fixtures/web_server.ts";
 
 const N = Number(Deno.args[0] ?? 30);
 const dir = await Deno.makeTempDir({ prefix: "cairn-mcp-bench-" });

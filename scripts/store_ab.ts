@@ -8,7 +8,7 @@
  * @module
  */
 import { SqliteEventStore } from "../events/sqlite_event_store.ts";
-import { syntheticSession } from "../tests/store_fixtures.ts";
+import { syntheticSession } from "../tests/_fixtures/store_fixtures.ts";
 
 const ref = Deno.args[0];
 if (!ref || Deno.args.length !== 1) {

@@ -19,7 +19,7 @@ import { Checkpointer } from "../events/checkpointer.ts";
 import { EVENT_SCHEMAS, type EventType } from "../events/schemas.ts";
 import { SqliteEventStore } from "../events/sqlite_event_store.ts";
 import { compileExactCheck } from "../events/exact_check.ts";
-import { syntheticSession } from "../tests/store_fixtures.ts";
+import { syntheticSession } from "../tests/_fixtures/store_fixtures.ts";
 
 const ROUNDS = 24;
 const WARM = 4;

@@ -1,7 +1,7 @@
 /**
  * Event-store append benches (`deno bench -A scripts/store_bench.ts`), on real SQLite files in
  * a temp dir with the event mix of a capture at ~1 KB of JSON per event
- * (`tests/store_fixtures.ts`). Events/s = events per iteration ÷ time per iteration. Reads and
+ * (`tests/_fixtures/store_fixtures.ts`). Events/s = events per iteration ÷ time per iteration. Reads and
  * `stateAt` are in `scripts/store_read_bench.ts`: run in this process after the appends, they
  * would share the two cores with the checkpoint copying the appends leave behind.
  *
@@ -17,7 +17,7 @@ import { DatabaseSync } from "node:sqlite";
 import { SqliteEventStore } from "../events/sqlite_event_store.ts";
 import { migrate } from "../events/migrations.ts";
 import { Checkpointer } from "../events/checkpointer.ts";
-import { syntheticSession } from "../tests/store_fixtures.ts";
+import { syntheticSession } from "../tests/_fixtures/store_fixtures.ts";
 
 const dir = Deno.makeTempDirSync({ prefix: "cairn_bench_" });
 globalThis.addEventListener("unload", () => {

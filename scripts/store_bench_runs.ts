@@ -12,7 +12,7 @@
  *
  * @module
  */
-import { escapeRegex } from "../engine/regex.ts";
+import { escapeRegex } from "../engine/trail/regex.ts";
 
 interface Target {
   file: string;

@@ -2,7 +2,7 @@
  * SQLite beside PostgreSQL in one run (`deno run -A scripts/store_pg_bench.ts`): per-event and
  * batched appends, a full read and `stateAt`, on each store behind the same `EventStore`
  * interface, with the event mix of a capture (~1 KB of JSON per event,
- * `tests/store_fixtures.ts`); then 1, 2 and 4 concurrent writer *processes*, each appending
+ * `tests/_fixtures/store_fixtures.ts`); then 1, 2 and 4 concurrent writer *processes*, each appending
  * one event at a time to its own stream, on one SQLite file and on one PostgreSQL database.
  * PostgreSQL is a throwaway cluster on 127.0.0.1 with durable commits (fsync on,
  * `synchronous_commit` on), as SQLite's WAL with `synchronous = NORMAL` is not quite (it may
@@ -17,8 +17,8 @@ import { SqliteEventStore } from "../events/sqlite_event_store.ts";
 import { PostgresEventStore } from "../events/postgres_event_store.ts";
 import { startCluster } from "../events/postgres_cluster.ts";
 import type { EventStore } from "../events/event_store.ts";
-import { syntheticSession } from "../tests/store_fixtures.ts";
-import { stateAt } from "../engine/time_travel.ts";
+import { syntheticSession } from "../tests/_fixtures/store_fixtures.ts";
+import { stateAt } from "../engine/timeline/time_travel.ts";
 
 const PER_EVENT = 2000;
 const BATCHES = 20;

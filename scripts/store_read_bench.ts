@@ -13,8 +13,8 @@
  */
 import { DatabaseSync } from "node:sqlite";
 import { SqliteEventStore } from "../events/sqlite_event_store.ts";
-import { syntheticSession } from "../tests/store_fixtures.ts";
-import { evolveSession, sessionStateProjection, stateAt } from "../engine/time_travel.ts";
+import { syntheticSession } from "../tests/_fixtures/store_fixtures.ts";
+import { evolveSession, sessionStateProjection, stateAt } from "../engine/timeline/time_travel.ts";
 
 const dir = Deno.makeTempDirSync({ prefix: "cairn_read_bench_" });
 const TT_N = 10_000;

@@ -8,7 +8,7 @@
  */
 import { DatabaseSync } from "node:sqlite";
 import { SqliteEventStore } from "../events/sqlite_event_store.ts";
-import { syntheticSession } from "../tests/store_fixtures.ts";
+import { syntheticSession } from "../tests/_fixtures/store_fixtures.ts";
 
 const N = 3000;
 const dir = Deno.makeTempDirSync({ prefix: "cairn_wal_" });

@@ -160,14 +160,14 @@ export const F_PASSWORD = 128;
 /** Flag: visible (only visible nodes are hit). */
 export const F_VISIBLE = 256;
 /**
- * Flag: a text field (`isTextField` of engine/refs.ts: EditText, iOS text field, web textbox). Its
+ * Flag: a text field (`isTextField` of engine/screens/refs.ts: EditText, iOS text field, web textbox). Its
  * ref label is content description, else name, else hint: its text is the value typed.
  */
 export const F_TEXT_FIELD = 512;
 /**
  * Flag: interactive, a control a person taps or types into: clickable, and on an iOS tree that
  * names no element types (Maestro, Trailblaze) a node with a label or an id of its own that is a
- * leaf or holds a labelled node (engine/screen_table.ts). `hitTestTop` with this bit finds an iOS
+ * leaf or holds a labelled node (engine/screens/screen_table.ts). `hitTestTop` with this bit finds an iOS
  * tap's target.
  */
 export const F_INTERACTIVE = 1024;

@@ -14,8 +14,8 @@
  *
  * @module
  */
-import { type NodePredicate, ScreenTable } from "../../engine/screen_table.ts";
-import type { Screen, UiNode } from "../../engine/ui_node.ts";
+import { type NodePredicate, ScreenTable } from "../../engine/screens/screen_table.ts";
+import type { Screen, UiNode } from "../../engine/screens/ui_node.ts";
 import type { FindQuery, FoundElement } from "../driver.ts";
 import { ANDROID_ROW_ANCHORED } from "../../engine/playback/cascade.ts";
 import { matchAndroidAnchored } from "../../engine/optimizer/anchors.ts";

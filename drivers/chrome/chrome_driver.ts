@@ -18,7 +18,7 @@ import type {
   Page,
   Target,
 } from "puppeteer-core";
-import type { Point } from "../../engine/ui_node.ts";
+import type { Point } from "../../engine/screens/ui_node.ts";
 import type { MouseButton } from "../../engine/playback/actions.ts";
 import {
   type Direction,
@@ -48,7 +48,7 @@ import {
   waitScrollEndInPage,
 } from "./_page_functions.ts";
 import { captureChromeHierarchy } from "./hierarchy.ts";
-import { chromeHierarchyToScreen } from "../../engine/chrome_hierarchy.ts";
+import { chromeHierarchyToScreen } from "../../engine/screens/chrome_hierarchy.ts";
 import { findPlan, scopedFindPlan } from "./_find.ts";
 import { SCOPE_NOT_FOUND, type ScopeLookup, WEB_WITHIN } from "../../engine/playback/cascade.ts";
 

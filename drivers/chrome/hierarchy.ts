@@ -1,6 +1,6 @@
 /**
  * Captures Cairn's joined Chrome hierarchy (`cairn.chrome/v1`, see
- * `engine/chrome_hierarchy.ts`) through a CDP session: three calls in parallel — the full
+ * `engine/screens/chrome_hierarchy.ts`) through a CDP session: three calls in parallel — the full
  * accessibility tree, a DOM snapshot with layout boxes and two computed styles (`overflow-x`,
  * `overflow-y`, to find scroll containers; DOM rects would double its cost), and one
  * `Runtime.evaluate` for url, title, viewport, device pixel ratio and scroll — then one join in
@@ -9,12 +9,12 @@
  * @module
  */
 import type { CDPSession } from "puppeteer-core";
-import type { ChromeHierarchy } from "../../engine/chrome_hierarchy.ts";
+import type { ChromeHierarchy } from "../../engine/screens/chrome_hierarchy.ts";
 import {
   type AXNodeLike,
   type DomSnapshotLike,
   joinChromeHierarchy,
-} from "../../engine/chrome_join.ts";
+} from "../../engine/screens/chrome_join.ts";
 
 const PAGE_FACTS = `JSON.stringify({
   url: location.href,

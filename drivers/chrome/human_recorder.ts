@@ -50,8 +50,11 @@
 import type { CDPSession, Page } from "puppeteer-core";
 import type { EventStore } from "../../events/event_store.ts";
 import type { EventData, NewEvent } from "../../events/schemas.ts";
-import { type ChromeHierarchy, chromeHierarchyToScreen } from "../../engine/chrome_hierarchy.ts";
-import type { Point, Screen, UiNode } from "../../engine/ui_node.ts";
+import {
+  type ChromeHierarchy,
+  chromeHierarchyToScreen,
+} from "../../engine/screens/chrome_hierarchy.ts";
+import type { Point, Screen, UiNode } from "../../engine/screens/ui_node.ts";
 import type { ChromeDriver } from "./chrome_driver.ts";
 import { captureChromeHierarchy } from "./hierarchy.ts";
 import { ScreenPoint } from "../../engine/formats/screen_point.ts";
@@ -61,7 +64,7 @@ import {
   sensitiveValuesInPage,
   type Traverse,
 } from "./_recorder_script.ts";
-import { SecretScrubber } from "../secret_scrubber.ts";
+import { SecretScrubber } from "../../runners/record/secret_scrubber.ts";
 
 /** The CDP binding the page script reports through. */
 const BINDING = "__cairnRecord";

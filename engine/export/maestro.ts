@@ -20,8 +20,8 @@
  * @module
  */
 import YAML, { isMap, parseAllDocuments } from "yaml";
-import type { Selector, Trail, TrailAction, TrailStep } from "../trail.ts";
-import { templateVariables } from "../template.ts";
+import type { Selector, Trail, TrailAction, TrailStep } from "../trail/trail.ts";
+import { templateVariables } from "../trail/template.ts";
 import { type MaestroCommand, parseMaestroFlow } from "../formats/maestro_flow.ts";
 import {
   actionName,

@@ -13,8 +13,8 @@
  *
  * @module
  */
-import type { Selector, Trail, TrailAction } from "../trail.ts";
-import { textAnchors } from "../trail.ts";
+import type { Selector, Trail, TrailAction } from "../trail/trail.ts";
+import { textAnchors } from "../trail/trail.ts";
 import {
   actionName,
   durationMs,
@@ -28,7 +28,7 @@ import {
 
 const q = (s: string): string => JSON.stringify(s);
 
-/** Tokens of a template expression, as engine/template.ts reads them. */
+/** Tokens of a template expression, as engine/trail/template.ts reads them. */
 const TOKEN =
   /\s*(?:(\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)|('(?:[^'\\]|\\.)*'|"(?:[^"\\]|\\.)*")|([A-Za-z_][A-Za-z0-9_.]*)|(\|\||&&|==|!=|<=|>=|[-+*/%<>!()]))/y;
 

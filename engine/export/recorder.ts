@@ -13,9 +13,9 @@
  *
  * @module
  */
-import type { Selector, Trail, TrailAction } from "../trail.ts";
-import { textAnchors } from "../trail.ts";
-import { evaluateTemplate } from "../template.ts";
+import type { Selector, Trail, TrailAction } from "../trail/trail.ts";
+import { textAnchors } from "../trail/trail.ts";
+import { evaluateTemplate } from "../trail/template.ts";
 import { splitKeyChord } from "../playback/key_chord.ts";
 import {
   actionName,

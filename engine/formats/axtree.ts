@@ -10,7 +10,7 @@
  * @module
  */
 import { z } from "zod";
-import { makeNode, type Screen, type UiNode } from "../ui_node.ts";
+import { makeNode, type Screen, type UiNode } from "../screens/ui_node.ts";
 import { zodToFormatError } from "./format_error.ts";
 
 const Id = z.union([z.string(), z.number()], { error: "expected a node id (string or number)" })

@@ -7,7 +7,7 @@
  *
  * @module
  */
-import type { HierarchyFormat, Screen } from "../ui_node.ts";
+import type { HierarchyFormat, Screen } from "../screens/ui_node.ts";
 import { decodeBase64 } from "./base64.ts";
 import { blobRefOf, type PendingBlob } from "./blob_ref.ts";
 import type { CaptureV1, ResolvedScreen } from "./capture_v1.ts";

@@ -16,8 +16,8 @@ import {
   HandledDialog,
   type NewEvent,
 } from "../../events/schemas.ts";
-import { HierarchyFormat, Platform } from "../ui_node.ts";
-import { projectCapture, type ProjectedAction } from "../capture_projection.ts";
+import { HierarchyFormat, Platform } from "../screens/ui_node.ts";
+import { projectCapture, type ProjectedAction } from "../trail/capture_projection.ts";
 import { encodeBase64 } from "./base64.ts";
 import { Coordinate } from "./screen_point.ts";
 import { IsoDateTime, LATEST_TIME } from "./iso_date_time.ts";

@@ -6,8 +6,14 @@
  *
  * @module
  */
-import { parseHierarchy } from "../hierarchy.ts";
-import { type HierarchyFormat, type Platform, type Screen, type UiNode, walk } from "../ui_node.ts";
+import { parseHierarchy } from "../screens/hierarchy.ts";
+import {
+  type HierarchyFormat,
+  type Platform,
+  type Screen,
+  type UiNode,
+  walk,
+} from "../screens/ui_node.ts";
 import type { PendingBlob } from "./blob_ref.ts";
 import { FormatError } from "./format_error.ts";
 import { MAX_COORDINATE } from "./screen_point.ts";

@@ -3,11 +3,11 @@
  *
  * @module
  */
-import { detectFormat } from "../hierarchy.ts";
-import type { HierarchyFormat } from "../ui_node.ts";
+import { detectFormat } from "../screens/hierarchy.ts";
+import type { HierarchyFormat } from "../screens/ui_node.ts";
 
 /**
- * Detects a hierarchy's format: the formats `engine/hierarchy.ts` detects (XCUITest,
+ * Detects a hierarchy's format: the formats `engine/screens/hierarchy.ts` detects (XCUITest,
  * `uiautomator dump` and UiAutomator2 XML, Maestro, Trailblaze and Cairn Chrome JSON), and
  * `axtree_v1` JSON (`schema_version: "axtree_v1"`, a `nodes` list with `node_id`, or CDP's raw
  * `getFullAXTree` result).
@@ -20,7 +20,7 @@ import type { HierarchyFormat } from "../ui_node.ts";
  * ```
  */
 export function detectHierarchyFormat(raw: unknown): HierarchyFormat | undefined {
-  // engine/hierarchy.ts's detectFormat is the one place of truth (axtree_v1 included).
+  // engine/screens/hierarchy.ts's detectFormat is the one place of truth (axtree_v1 included).
   const text = typeof raw === "string" ? raw : JSON.stringify(raw);
   if (text === undefined) return undefined;
   try {

@@ -6,7 +6,7 @@
  * @module
  */
 import type { NewEvent } from "../../events/schemas.ts";
-import type { Screen } from "../ui_node.ts";
+import type { Screen } from "../screens/ui_node.ts";
 import { blobRefOf, type PendingBlob } from "./blob_ref.ts";
 import { CAPTURE_FORMAT, captureToEvents, CaptureV1 } from "./capture_v1.ts";
 import { loadCaptureScreens, resolveScreens } from "./capture_screens.ts";

@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { jsonNestingError } from "../nesting.ts";
+import { jsonNestingError } from "../screens/nesting.ts";
 import { FormatError } from "./format_error.ts";
 
 /**
@@ -39,7 +39,7 @@ export function parseJson(text: string): unknown {
 }
 
 /**
- * Refuses a parsed JSON value nested deeper than `MAX_NESTING` (engine/nesting.ts) objects and
+ * Refuses a parsed JSON value nested deeper than `MAX_NESTING` (engine/screens/nesting.ts) objects and
  * arrays: Cairn's recursive code could not hold it.
  *
  * @param value parsed JSON

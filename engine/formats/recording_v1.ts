@@ -12,21 +12,21 @@
  */
 import { z } from "zod";
 import type { ActionKind, EventData, NewEvent } from "../../events/schemas.ts";
-import type { HierarchyFormat } from "../ui_node.ts";
-import { HierarchyFormat as HierarchyFormatSchema } from "../ui_node.ts";
-import { CHROME_SCHEMA_VERSION, ChromeHierarchy } from "../chrome_hierarchy.ts";
+import type { HierarchyFormat } from "../screens/ui_node.ts";
+import { HierarchyFormat as HierarchyFormatSchema } from "../screens/ui_node.ts";
+import { CHROME_SCHEMA_VERSION, ChromeHierarchy } from "../screens/chrome_hierarchy.ts";
 import { isCdpAxTree, parseAxTree } from "./axtree.ts";
 import { blobRefOf, type PendingBlob } from "./blob_ref.ts";
 import { checkHierarchy } from "./check_screen.ts";
 import { hierarchyMediaType } from "./detect_hierarchy.ts";
 import { FormatError, zodToFormatError } from "./format_error.ts";
 import { IsoDateTime } from "./iso_date_time.ts";
-import { projectCapture } from "../capture_projection.ts";
+import { projectCapture } from "../trail/capture_projection.ts";
 import { Coordinate } from "./screen_point.ts";
 
 /** The format tag of a recording. */
 export const RECORDING_FORMAT = "recording_v1";
-/** Snapshot schema of Cairn's joined Chrome hierarchy (engine/chrome_hierarchy.ts). */
+/** Snapshot schema of Cairn's joined Chrome hierarchy (engine/screens/chrome_hierarchy.ts). */
 export const CHROME_SNAPSHOT = CHROME_SCHEMA_VERSION;
 /** Snapshot schema wrapping any other hierarchy as text. */
 export const RAW_SNAPSHOT = "cairn.hierarchy/v1";

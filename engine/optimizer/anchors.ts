@@ -1,6 +1,6 @@
 /**
  * Web selectors the way the playback cascade looks them up in the DOM, for heuristics `v2`:
- * row anchors (`childOf: { text }`, see `textAnchors` of `engine/trail.ts`), `textRegex` against
+ * row anchors (`childOf: { text }`, see `textAnchors` of `engine/trail/trail.ts`), `textRegex` against
  * an element's whole text, and the patterns of texts that hold numbers.
  *
  * Chrome's accessibility tree drops the plain `div`s and `span`s that make a list row, so the
@@ -10,10 +10,10 @@
  *
  * @module
  */
-import type { ScreenTable } from "../screen_table.ts";
-import type { Selector } from "../trail.ts";
-import type { UiNode } from "../ui_node.ts";
-import { escapeRegex } from "../regex.ts";
+import type { ScreenTable } from "../screens/screen_table.ts";
+import type { Selector } from "../trail/trail.ts";
+import type { UiNode } from "../screens/ui_node.ts";
+import { escapeRegex } from "../trail/regex.ts";
 
 /**
  * Whitespace collapsed and trimmed, as XPath's `normalize-space()`.
@@ -509,8 +509,8 @@ function textCount(dom: Dom, key: string, text: string): number {
  * @returns the nodes standing for the matched elements, and how many there are
  * @example
  * ```ts
- * import { ScreenTable } from "../screen_table.ts";
- * import { makeNode } from "../ui_node.ts";
+ * import { ScreenTable } from "../screens/screen_table.ts";
+ * import { makeNode } from "../screens/ui_node.ts";
  * const text = (t: string) =>
  *   makeNode({ className: "StaticText", text: t, attrs: { tag: "#text" } });
  * const row = (name: string, i: number) =>
@@ -763,8 +763,8 @@ export function isAndroidTable(table: ScreenTable): boolean {
  * @returns the matches kept, in document order
  * @example
  * ```ts
- * import { ScreenTable } from "../screen_table.ts";
- * import { makeNode } from "../ui_node.ts";
+ * import { ScreenTable } from "../screens/screen_table.ts";
+ * import { makeNode } from "../screens/ui_node.ts";
  * const row = (title: string) =>
  *   makeNode({ className: "android.widget.LinearLayout", children: [
  *     makeNode({ className: "android.widget.TextView", resourceId: "t", text: title }),

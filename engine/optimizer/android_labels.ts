@@ -7,7 +7,7 @@
  *
  * @module
  */
-import type { ScreenTable } from "../screen_table.ts";
+import type { ScreenTable } from "../screens/screen_table.ts";
 import type { Candidate } from "./draft.ts";
 import { generatedIdReason } from "./generated.ts";
 
@@ -28,8 +28,8 @@ const ICON_GLYPH = /^[\p{Co}\s]+$/u;
  * @returns zero to two candidates, unique on the screen and inside the control
  * @example
  * ```ts
- * import { ScreenTable } from "../screen_table.ts";
- * import { makeNode } from "../ui_node.ts";
+ * import { ScreenTable } from "../screens/screen_table.ts";
+ * import { makeNode } from "../screens/ui_node.ts";
  * const icon = makeNode({ className: "android.view.View", contentDescription: "Navigate up" });
  * const button = makeNode({ className: "android.view.View", clickable: true, children: [icon] });
  * const t = ScreenTable.from(makeNode({ className: "hierarchy", children: [button] }));

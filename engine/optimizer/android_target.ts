@@ -9,9 +9,9 @@
  *
  * @module
  */
-import type { ScreenTable } from "../screen_table.ts";
-import type { TrailActionKind } from "../trail.ts";
-import type { Bounds, Point, UiNode } from "../ui_node.ts";
+import type { ScreenTable } from "../screens/screen_table.ts";
+import type { TrailActionKind } from "../trail/trail.ts";
+import type { Bounds, Point, UiNode } from "../screens/ui_node.ts";
 import { generatedIdReason } from "./generated.ts";
 import { isEditable } from "./selectors.ts";
 
@@ -37,8 +37,8 @@ export interface AndroidTarget {
  * @returns the node (and a note when it changed)
  * @example
  * ```ts
- * import { ScreenTable } from "../screen_table.ts";
- * import { makeNode } from "../ui_node.ts";
+ * import { ScreenTable } from "../screens/screen_table.ts";
+ * import { makeNode } from "../screens/ui_node.ts";
  * const edit = makeNode({ className: "android.widget.EditText", bounds: { x: 0, y: 0, w: 100, h: 40 } });
  * const label = makeNode({ className: "android.view.View", text: "Email", bounds: { x: 0, y: 0, w: 50, h: 20 } });
  * const t = ScreenTable.from(makeNode({ className: "hierarchy", bounds: { x: 0, y: 0, w: 100, h: 40 }, children: [edit, label] }));

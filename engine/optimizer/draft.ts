@@ -5,9 +5,9 @@
  * @module
  */
 import type { EventData, NewEvent } from "../../events/schemas.ts";
-import type { Point, Screen } from "../ui_node.ts";
-import type { Selector, SelectorMode, TrailActionKind } from "../trail.ts";
-import type { ScreenTable } from "../screen_table.ts";
+import type { Point, Screen } from "../screens/ui_node.ts";
+import type { Selector, SelectorMode, TrailActionKind } from "../trail/trail.ts";
+import type { ScreenTable } from "../screens/screen_table.ts";
 import { InvalidStreamError } from "../../events/event_store.ts";
 
 /** A captured action with its context. */

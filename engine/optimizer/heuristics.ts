@@ -125,7 +125,7 @@
  *
  * @module
  */
-import type { SelectorMode } from "../trail.ts";
+import type { SelectorMode } from "../trail/trail.ts";
 
 /** The current heuristics version. */
 export const HEURISTICS_VERSION = "v3";

@@ -6,7 +6,7 @@
  * layers under its button. iOS draws siblings in document order (a later one on top).
  *
  * Interactive (`F_INTERACTIVE`): on XCUITest page source the element types a person taps or
- * types into (`IOS_INTERACTIVE_TYPES` of engine/parse_ios.ts, the nodes it marks clickable:
+ * types into (`IOS_INTERACTIVE_TYPES` of engine/screens/parse_ios.ts, the nodes it marks clickable:
  * Button, Link, Cell, Switch, Toggle, TextField, SecureTextField, SearchField, TextView, Slider,
  * Stepper, SegmentedControl, Key, Tab, MenuItem, PickerWheel, CheckBox, RadioButton,
  * PageIndicator — not Image, StaticText or Other, a label is no control); on Maestro and
@@ -23,9 +23,9 @@
  *
  * @module
  */
-import type { ScreenTable } from "../screen_table.ts";
-import type { TrailActionKind } from "../trail.ts";
-import type { Bounds, Point } from "../ui_node.ts";
+import type { ScreenTable } from "../screens/screen_table.ts";
+import type { TrailActionKind } from "../trail/trail.ts";
+import type { Bounds, Point } from "../screens/ui_node.ts";
 import { type AndroidTarget, describe } from "./android_target.ts";
 
 const TAP_KINDS = new Set<TrailActionKind>(["tap", "doubleTap", "longPress", "check"]);
@@ -43,8 +43,8 @@ export type IosTarget = AndroidTarget;
  * @returns the node (and a note when it changed)
  * @example
  * ```ts
- * import { ScreenTable } from "../screen_table.ts";
- * import { makeNode } from "../ui_node.ts";
+ * import { ScreenTable } from "../screens/screen_table.ts";
+ * import { makeNode } from "../screens/ui_node.ts";
  * const layer = makeNode({ className: "XCUIElementTypeOther", bounds: { x: 0, y: 0, w: 100, h: 100 } });
  * const web = makeNode({ className: "XCUIElementTypeWebView", bounds: { x: 0, y: 0, w: 100, h: 100 },
  *   children: [makeNode({ className: "XCUIElementTypeOther", bounds: { x: 0, y: 0, w: 100, h: 100 }, children: [layer] })] });

@@ -4,7 +4,7 @@
  *
  * @module
  */
-import type { UiNode } from "../ui_node.ts";
+import type { UiNode } from "../screens/ui_node.ts";
 
 const KNOWN: [RegExp, string][] = [
   [/\b(e-?mail|email address)\b/i, "email"],

@@ -6,9 +6,9 @@
  * @module
  */
 import type { NewEvent } from "../../events/schemas.ts";
-import { ScreenTable, type TableEngine } from "../screen_table.ts";
-import type { Selector, SelectorMode, Trail, TrailAction, TrailStep } from "../trail.ts";
-import type { Screen } from "../ui_node.ts";
+import { ScreenTable, type TableEngine } from "../screens/screen_table.ts";
+import type { Selector, SelectorMode, Trail, TrailAction, TrailStep } from "../trail/trail.ts";
+import type { Screen } from "../screens/ui_node.ts";
 import { concisionPass } from "./concision.ts";
 import { type Draft, type DraftAction, foldCapture, type PassContext } from "./draft.ts";
 import { expressionsPass } from "./expressions.ts";

@@ -15,7 +15,7 @@
  * @module
  */
 import type { EventData } from "../../events/schemas.ts";
-import type { TrailActionKind } from "../trail.ts";
+import type { TrailActionKind } from "../trail/trail.ts";
 import { readAriaChain } from "../formats/chrome_recorder.ts";
 
 /** How v2 reads one Recorder step. */

@@ -19,7 +19,7 @@
  * @module
  */
 import type { EventData } from "../../events/schemas.ts";
-import type { ScreenTable } from "../screen_table.ts";
+import type { ScreenTable } from "../screens/screen_table.ts";
 import { elementText, norm } from "./anchors.ts";
 
 /** The screens before an action that are not the page at it. */

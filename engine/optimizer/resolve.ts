@@ -16,8 +16,8 @@
  *
  * @module
  */
-import type { ScreenTable } from "../screen_table.ts";
-import type { TrailActionKind } from "../trail.ts";
+import type { ScreenTable } from "../screens/screen_table.ts";
+import type { TrailActionKind } from "../trail/trail.ts";
 import type { Draft, DraftAction, DraftStep, PassContext } from "./draft.ts";
 import { androidTarget } from "./android_target.ts";
 import { iosTarget } from "./ios_target.ts";

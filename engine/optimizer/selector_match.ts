@@ -6,8 +6,8 @@
  *
  * @module
  */
-import type { NodePredicate, ScreenTable } from "../screen_table.ts";
-import { type Selector, textAnchors } from "../trail.ts";
+import type { NodePredicate, ScreenTable } from "../screens/screen_table.ts";
+import { type Selector, textAnchors } from "../trail/trail.ts";
 import { isAndroidTable, matchAndroidAnchored, matchWeb } from "./anchors.ts";
 
 /** Properties a selector shares with the table's predicate columns. */

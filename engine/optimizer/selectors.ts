@@ -9,14 +9,14 @@
  *
  * @module
  */
-import type { ScreenTable } from "../screen_table.ts";
-import type { Selector, SelectorMode } from "../trail.ts";
-import type { UiNode } from "../ui_node.ts";
+import type { ScreenTable } from "../screens/screen_table.ts";
+import type { Selector, SelectorMode } from "../trail/trail.ts";
+import type { UiNode } from "../screens/ui_node.ts";
 import type { Candidate, Draft, DraftAction, PassContext } from "./draft.ts";
 import { generatedClassReason, type GeneratedIdOptions, generatedIdReason } from "./generated.ts";
 import { descendantLabelCandidates } from "./android_labels.ts";
 import { countSelector, matchSelector } from "./selector_match.ts";
-import { escapeRegex } from "../regex.ts";
+import { escapeRegex } from "../trail/regex.ts";
 import { isPageCssPath } from "../playback/coordinates.ts";
 import { readAriaChain } from "../formats/chrome_recorder.ts";
 import {

@@ -22,7 +22,7 @@
  *
  * @module
  */
-import { makeNode, type UiNode } from "../ui_node.ts";
+import { makeNode, type UiNode } from "../screens/ui_node.ts";
 import type { CapturedSlot, Draft, DraftAction, DraftStep, PassContext } from "./draft.ts";
 import { chooseSelector, retargetAssertion } from "./modes.ts";
 import { capturedSlotName, inputSlotName, uniqueName } from "./naming.ts";
@@ -35,7 +35,7 @@ import {
   type SubstitutionOptions,
 } from "./substitution.ts";
 import { REDACTED } from "../playback/actions.ts";
-import type { Selector, SelectorMode } from "../trail.ts";
+import type { Selector, SelectorMode } from "../trail/trail.ts";
 import {
   asksForValue,
   statedDeltas,
@@ -43,7 +43,7 @@ import {
   statesHalved,
   statesRelation,
   statesTotal,
-} from "../nl_relations.ts";
+} from "../nl/nl_relations.ts";
 import { generalizedFormat, isFormatIntent } from "./generalize.ts";
 
 const MIN_REPEAT_LENGTH = 3; // shorter repeated literals ("1", "OK") are coincidences

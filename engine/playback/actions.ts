@@ -6,7 +6,7 @@
  * @module
  */
 import { z } from "zod";
-import { templateVariables } from "../template.ts";
+import { templateVariables } from "../trail/template.ts";
 import { scopeLookup } from "./cascade.ts";
 
 /** Action types the engine executes; any other type is skipped as `unsupported_action_type`. */

@@ -9,7 +9,14 @@
  *
  * @module
  */
-import { type Bounds, center, type Point, type Screen, type UiNode, walk } from "../ui_node.ts";
+import {
+  type Bounds,
+  center,
+  type Point,
+  type Screen,
+  type UiNode,
+  walk,
+} from "../screens/ui_node.ts";
 import type { Target } from "./actions.ts";
 
 /** A viewport: CSS size and device pixel ratio. */
@@ -235,7 +242,7 @@ function pageRefusal(node: UiNode, point: Point): string | undefined {
  * @returns the text, `""` when the node shows none
  * @example
  * ```ts
- * import { makeNode } from "../ui_node.ts";
+ * import { makeNode } from "../screens/ui_node.ts";
  * const label = makeNode({ className: "StaticText", text: "12.50" });
  * const button = makeNode({ className: "button", name: "Total", children: [label] });
  * if (nodeText(button) !== "12.50") throw new Error();
@@ -330,7 +337,7 @@ function sameBox(a: Bounds, b: Bounds): boolean {
  * @returns true, or why it is refused: `the element is "Name", the recording targeted "Email"`
  * @example
  * ```ts
- * import { makeNode } from "../ui_node.ts";
+ * import { makeNode } from "../screens/ui_node.ts";
  * const box = { x: 0, y: 0, w: 100, h: 20 };
  * const field = makeNode({ className: "textbox", name: "Name", bounds: box });
  * const root = makeNode({ className: "RootWebArea", bounds: { x: 0, y: 0, w: 200, h: 200 }, children: [field] });

@@ -25,7 +25,7 @@ import {
 } from "../formats/chrome_recorder.ts";
 import type { MouseButton, PlaybackAction, PlaybackPlan, Target } from "./actions.ts";
 import { targetFromSelectors } from "./target_from_selectors.ts";
-import { escapeRegex } from "../regex.ts";
+import { escapeRegex } from "../trail/regex.ts";
 
 /**
  * The target of a Recorder step's selectors (as {@linkcode recorderSelectors} keys them), read

@@ -11,7 +11,7 @@
  *
  * @module
  */
-import { type Selector, textAnchors, type Trail, type TrailAction } from "../trail.ts";
+import { type Selector, textAnchors, type Trail, type TrailAction } from "../trail/trail.ts";
 import type { PlaybackAction, PlaybackPlan, Target, Within } from "./actions.ts";
 import { parseDuration, PLAYBACK_TYPE_OF_KIND } from "./actions.ts";
 
@@ -195,7 +195,7 @@ function convert(
 /**
  * Converts a trail into a plan.
  *
- * @param trail a parsed trail (`parseTrail` of `engine/trail.ts`)
+ * @param trail a parsed trail (`parseTrail` of `engine/trail/trail.ts`)
  * @param options the file it came from
  * @returns the plan: one action per recorded action (repeats expanded)
  * @throws {SyntaxError} naming the file and field when a `childOf` cannot scope a lookup on the

@@ -7,7 +7,7 @@
  * @module
  */
 import { CAPTURE_FORMAT } from "../formats/capture_v1.ts";
-import { parseTrail, trailSizeProblem } from "../trail.ts";
+import { parseTrail, trailSizeProblem } from "../trail/trail.ts";
 import { looksLikeMaestroFlow, parseMaestroFlow } from "../formats/maestro_flow.ts";
 import { parseChromeRecorder } from "../formats/chrome_recorder.ts";
 import { z } from "zod";
@@ -34,7 +34,7 @@ export interface LoadPlanOptions {
   readFile?: (relativePath: string) => Promise<Uint8Array>;
   /**
    * The memory keys the run supplies (`--memory`): given, a trail template reading a key nothing
-   * can set is refused (see `unsetVariable` of `engine/trail.ts`).
+   * can set is refused (see `unsetVariable` of `engine/trail/trail.ts`).
    */
   memoryKeys?: readonly string[];
 }

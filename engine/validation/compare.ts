@@ -13,9 +13,9 @@
  *
  * @module
  */
-import type { Bounds, Screen, UiNode } from "../ui_node.ts";
-import { walk } from "../ui_node.ts";
-import { ScreenTable } from "../screen_table.ts";
+import type { Bounds, Screen, UiNode } from "../screens/ui_node.ts";
+import { walk } from "../screens/ui_node.ts";
+import { ScreenTable } from "../screens/screen_table.ts";
 import { elementText, findAnchors, matchWeb, norm } from "../optimizer/anchors.ts";
 
 /** Bounds that differ by at most this many pixels per side count as equal. */
@@ -131,7 +131,7 @@ export function sameBounds(a: Bounds, b: Bounds): boolean {
  * @returns the names of the differing properties with both values, empty when they agree
  * @example
  * ```ts
- * import { makeNode } from "../ui_node.ts";
+ * import { makeNode } from "../screens/ui_node.ts";
  * const a = makeNode({ className: "button", role: "button", name: "Add", bounds: { x: 0, y: 0, w: 40, h: 20 } });
  * const b = makeNode({ className: "button", role: "button", name: "Add", bounds: { x: 0, y: 60, w: 40, h: 20 } });
  * if (identityDiff(a, b).length !== 0) throw new Error();

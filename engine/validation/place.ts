@@ -19,9 +19,9 @@ import { chooseSelector } from "../optimizer/modes.ts";
 import { CONTROL_KINDS, isEditable, rankSelectors, shapeForMode } from "../optimizer/selectors.ts";
 import { elementText, matchWeb, norm } from "../optimizer/anchors.ts";
 import { matchSelector } from "../optimizer/selector_match.ts";
-import { ScreenTable } from "../screen_table.ts";
-import type { Selector } from "../trail.ts";
-import type { Screen, UiNode } from "../ui_node.ts";
+import { ScreenTable } from "../screens/screen_table.ts";
+import type { Selector } from "../trail/trail.ts";
+import type { Screen, UiNode } from "../screens/ui_node.ts";
 import { identityDiff } from "./compare.ts";
 import {
   describeSelector,
@@ -124,7 +124,7 @@ function attributeAgreement(a: UiNode, b: UiNode, valueText: boolean): number {
  * @returns the replay node's index in its table, or why it cannot be placed
  * @example
  * ```ts
- * import { makeNode } from "../ui_node.ts";
+ * import { makeNode } from "../screens/ui_node.ts";
  * const screen = (testId?: string) => ({
  *   platform: "web" as const, format: "chrome" as const, width: 400, height: 400,
  *   root: makeNode({ className: "RootWebArea", bounds: { x: 0, y: 0, w: 400, h: 400 }, children: [

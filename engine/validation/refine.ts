@@ -25,9 +25,9 @@ import { matchWeb } from "../optimizer/anchors.ts";
 import { chooseSelector } from "../optimizer/modes.ts";
 import { matchSelector } from "../optimizer/selector_match.ts";
 import { CONTROL_KINDS, rankSelectors, shapeForMode } from "../optimizer/selectors.ts";
-import { ScreenTable } from "../screen_table.ts";
-import type { Selector, SelectorMode } from "../trail.ts";
-import type { Screen, UiNode } from "../ui_node.ts";
+import { ScreenTable } from "../screens/screen_table.ts";
+import type { Selector, SelectorMode } from "../trail/trail.ts";
+import type { Screen, UiNode } from "../screens/ui_node.ts";
 import { identicalTwins, identityDiff, sameBounds, singledOutAt } from "./compare.ts";
 
 /**
@@ -107,7 +107,7 @@ function describe(sel: Selector): string {
  * @returns the selectors (best first) with evidence, or why none holds in every run
  * @example
  * ```ts
- * import { makeNode } from "../ui_node.ts";
+ * import { makeNode } from "../screens/ui_node.ts";
  * const screen = (id: string, y: number) => ({
  *   platform: "web" as const, format: "chrome" as const, width: 400, height: 400,
  *   root: makeNode({ className: "RootWebArea", bounds: { x: 0, y: 0, w: 400, h: 400 }, children: [

@@ -34,7 +34,7 @@ export interface ValidationReport {
 /**
  * Builds the report from a validation's state.
  *
- * @param state the folded state (`readValidation` of `drivers/validation_runner.ts`)
+ * @param state the folded state (`readValidation` of `runners/validation/runner.ts`)
  * @returns the report
  * @example
  * ```ts

@@ -9,7 +9,7 @@
  * @module
  */
 import YAML, { type Document } from "yaml";
-import { parseTrail, stringifyTrail, type Trail } from "../trail.ts";
+import { parseTrail, stringifyTrail, type Trail } from "../trail/trail.ts";
 
 type Path = (string | number)[];
 
@@ -43,7 +43,7 @@ function written(final: Trail, path: Path): unknown {
  * @returns YAML text that parses to `final`, keeping what did not change as written
  * @example
  * ```ts
- * import { parseTrail } from "../trail.ts";
+ * import { parseTrail } from "../trail/trail.ts";
  * const src = "config: {}\ntrail:\n  - step: Go # first\n    recording:\n      - back\n";
  * const t = parseTrail(src);
  * if (editTrailSource(src, t, t) !== src) throw new Error();

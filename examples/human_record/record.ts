@@ -15,7 +15,7 @@
  */
 import { ChromeDriver } from "../../drivers/chrome/chrome_driver.ts";
 import { recordingFileName } from "../../engine/formats/recording_v1.ts";
-import { record, serveSite, type Site, startXvfb } from "../../tests/xvfb_person.ts";
+import { record, serveSite, type Site, startXvfb } from "../../tests/_fixtures/xvfb_person.ts";
 
 const HERE = new URL(".", import.meta.url).pathname;
 const MAIN = new URL("../../main.ts", import.meta.url).pathname;

@@ -1,0 +1,160 @@
+/**
+ * A run opens http(s) pages and about:blank only, checked when it navigates, after templates
+ * are expanded: a trail's `navigate: "{{target}}"` filled with a `file:` url by memory fails
+ * with `unsafe_url` over HTTP (a real `cairn serve`, real Chromium, a real SQLite file) and in
+ * `cairn replay`; a redirect to `file:` is refused; `--allow-file-urls` lets the CLI open a
+ * local file.
+ */
+import { assert, assertEquals, assertStringIncludes } from "../_fixtures/assert.ts";
+import { cairn, startServe } from "../_fixtures/cli_run.ts";
+import { ChromeDriver } from "../../drivers/chrome/chrome_driver.ts";
+import { DriverError } from "../../drivers/driver.ts";
+import { unsafeNavigation } from "../../drivers/navigation_guard.ts";
+
+const MARKER = "the-servers-own-file-3f9c";
+
+const TRAIL = "config:\n  platform: web\n" +
+  "trail:\n  - step: read the page\n    recording:\n" +
+  '      - navigate: "{{target}}"\n' +
+  "      - readText: { selector: { cssPath: body }, storeAs: leaked }\n";
+
+async function withFiles(
+  fn: (dir: string, secret: string, pages: string) => Promise<void>,
+): Promise<void> {
+  const dir = await Deno.makeTempDir({ prefix: "cairn-nav-" });
+  const secret = `${dir}/secret.txt`;
+  await Deno.writeTextFile(secret, MARKER);
+  const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, (req) => {
+    const path = new URL(req.url).pathname;
+    if (path === "/redirect") {
+      return new Response(null, { status: 302, headers: { location: `file://${secret}` } });
+    }
+    return new Response("<p>a web page</p>", { headers: { "content-type": "text/html" } });
+  });
+  try {
+    await fn(dir, secret, `http://127.0.0.1:${server.addr.port}`);
+  } finally {
+    await server.shutdown();
+    await Deno.remove(dir, { recursive: true });
+  }
+}
+
+Deno.test("the navigation rule: http(s) and about:blank; file: and data: only for local files; the scheme is named", () => {
+  for (const ok of ["http://127.0.0.1/", "https://example.com/a?b", "about:blank"]) {
+    assertEquals(unsafeNavigation(ok), undefined, ok);
+  }
+  for (
+    const bad of ["file:///etc/passwd", "FILE:///etc/passwd", "javascript:alert(1)", "data:,x"]
+  ) {
+    const why = unsafeNavigation(bad);
+    assert(why?.startsWith("unsafe_url"), bad);
+    assertStringIncludes(why!, bad.split(":")[0]!.toLowerCase() + ":");
+  }
+  assertStringIncludes(unsafeNavigation("{{target}}")!, "not a url");
+  assertEquals(unsafeNavigation("file:///tmp/a.html", { localFiles: true }), undefined);
+  assert(unsafeNavigation("chrome://settings", { localFiles: true }));
+});
+
+Deno.test("POST /v1/playbacks: a templated navigate filled with a file: url fails unsafe_url and nothing of the file is stored", async () => {
+  await withFiles(async (dir, secret, pages) => {
+    const db = `${dir}/cairn.db`;
+    const serve = await startServe(["--db", db], {}, dir);
+    try {
+      const post = (body: unknown) =>
+        fetch(`${serve.url}/v1/playbacks`, {
+          method: "POST",
+          headers: { "content-type": "application/json" },
+          body: JSON.stringify(body),
+        });
+      const play = async (body: unknown) => {
+        const res = await post(body);
+        const text = await res.text();
+        assertEquals(res.status, 202, text);
+        const id = JSON.parse(text).playback_id;
+        for (let i = 0; i < 400; i++) {
+          const r = await (await fetch(`${serve.url}/v1/playbacks/${id}`)).json();
+          if (r.status !== "running") return r;
+          await new Promise((ok) => setTimeout(ok, 50));
+        }
+        throw new Error("the playback did not finish");
+      };
+      const report = await play({ trail: TRAIL, memory: { target: `file://${secret}` } });
+      const first = report.results[0];
+      assertEquals(first.status, "failed", JSON.stringify(first));
+      assertEquals(first.error_code, "unsafe_url");
+      assertStringIncludes(first.error, "file:");
+      assert(!JSON.stringify(report).includes(MARKER), "the report holds none of the file");
+
+      // the page answers a redirect to file: — refused too, nothing read
+      const redirected = await play({ trail: TRAIL, memory: { target: `${pages}/redirect` } });
+      assertEquals(redirected.results[0].status, "failed", JSON.stringify(redirected.results[0]));
+      assert(!JSON.stringify(redirected).includes(MARKER), "the redirect read nothing");
+
+      // control: the same trail on a web page plays and reads it
+      const web = await play({ trail: TRAIL, memory: { target: `${pages}/page` } });
+      assertEquals(web.results.map((r: { status: string }) => r.status), ["ok", "ok"]);
+    } finally {
+      serve.child.kill("SIGTERM");
+      await serve.child.status;
+    }
+    // nothing of the file in the log either (the SQLite file itself)
+    const bytes = await Deno.readFile(db);
+    assert(
+      !new TextDecoder().decode(bytes).includes(MARKER),
+      "the event log holds none of the file",
+    );
+  });
+});
+
+Deno.test("cairn replay: a file: target is refused with unsafe_url unless --allow-file-urls", async () => {
+  await withFiles(async (dir, secret) => {
+    const trail = `${dir}/read.trail.yaml`;
+    await Deno.writeTextFile(trail, TRAIL);
+    const db = ["--db", `${dir}/cairn.db`];
+    const refused = await cairn([
+      "replay",
+      trail,
+      "--memory",
+      `target=file://${secret}`,
+      "--json",
+      ...db,
+    ]);
+    assertEquals(refused.code, 1, refused.stderr);
+    const report = JSON.parse(refused.stdout);
+    assertEquals(report.results[0].error_code, "unsafe_url");
+    assert(!refused.stdout.includes(MARKER) && !refused.stderr.includes(MARKER));
+
+    const allowed = await cairn([
+      "replay",
+      trail,
+      "--memory",
+      `target=file://${secret}`,
+      "--allow-file-urls",
+      "--json",
+      ...db,
+    ]);
+    assertEquals(allowed.code, 0, allowed.stdout + allowed.stderr);
+    assertStringIncludes(allowed.stdout, MARKER);
+  });
+});
+
+Deno.test("ChromeDriver.navigate refuses file: unless launched for local files", async () => {
+  await withFiles(async (_dir, secret) => {
+    const web = await ChromeDriver.launch();
+    try {
+      let err: unknown;
+      await web.navigate(`file://${secret}`).catch((e) => err = e);
+      assert(err instanceof DriverError && err.code === "unsafe_url", String(err));
+      assert(!(await web.url()).startsWith("file:"));
+    } finally {
+      await web.close();
+    }
+    const local = await ChromeDriver.launch({ localFiles: true });
+    try {
+      const nav = await local.navigate(`file://${secret}`);
+      assertEquals(nav.finalUrl, `file://${secret}`);
+    } finally {
+      await local.close();
+    }
+  });
+});
