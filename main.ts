@@ -6,10 +6,10 @@
  *
  * @module
  */
-import { helpText, parseArgs, UsageError } from "./cli/args.ts";
-import type { CommandModule } from "./cli/command.ts";
-import { describeError, exitCodeOf } from "./cli/errors.ts";
-import { didYouMean } from "./cli/_did_you_mean.ts";
+import { helpText, parseArgs, UsageError } from "./cli/mod.ts";
+import type { CommandModule } from "./cli/mod.ts";
+import { describeError, exitCodeOf } from "./cli/mod.ts";
+import { didYouMean } from "./cli/mod.ts";
 
 /** Cairn's version (`cairn --version`). */
 export const VERSION = "0.9.0";

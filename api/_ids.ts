@@ -6,8 +6,8 @@
  *
  * @module
  */
-import { NotFoundError, streamInfo } from "../events/event_store.ts";
-import type { EventStore } from "../events/event_store.ts";
+import { NotFoundError, streamInfo } from "../events/mod.ts";
+import type { EventStore } from "../events/mod.ts";
 import { invalidRequest } from "./errors.ts";
 
 /** What an id names: its stream is `<kind>-<id>`. */

@@ -4,9 +4,9 @@
  *
  * @module
  */
-import type { EventStore } from "../events/event_store.ts";
-import type { Driver } from "../drivers/driver.ts";
-import { ChromeDriver } from "../drivers/chrome/chrome_driver.ts";
+import type { EventStore } from "../events/mod.ts";
+import type { Driver } from "../drivers/mod.ts";
+import { ChromeDriver } from "../drivers/chrome/mod.ts";
 
 /** A registry whose options can be changed after it was made. */
 export interface Configurable<O> {

@@ -17,8 +17,8 @@
  *
  * @module
  */
-import type { Driver } from "../drivers/driver.ts";
-import { ChromeDriver } from "../drivers/chrome/chrome_driver.ts";
+import type { Driver } from "../drivers/mod.ts";
+import { ChromeDriver } from "../drivers/chrome/mod.ts";
 
 /** The values given to the runs of each browser since it launched, by {@linkcode browserOf}. */
 const given = new Map<unknown, Set<string>>();

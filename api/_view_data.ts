@@ -6,10 +6,10 @@
  *
  * @module
  */
-import type { EventStore } from "../events/event_store.ts";
-import { NotFoundError } from "../events/event_store.ts";
-import type { BlobRef, EventData } from "../events/schemas.ts";
-import { summarizeEvent } from "../engine/timeline/time_travel.ts";
+import type { EventStore } from "../events/mod.ts";
+import { NotFoundError } from "../events/mod.ts";
+import type { BlobRef, EventData } from "../events/mod.ts";
+import { summarizeEvent } from "../engine/timeline/mod.ts";
 
 type Box = { x: number; y: number; w: number; h: number };
 

@@ -12,9 +12,9 @@
 import { type Context, Hono, type Next } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { timingSafeEqual } from "node:crypto";
-import type { EventStore } from "../events/event_store.ts";
+import type { EventStore } from "../events/mod.ts";
 import { ApiError, handleError } from "./errors.ts";
-import { openApiRouter } from "./openapi.ts";
+import { describeRoute, openApiRouter } from "./openapi.ts";
 import { eventsRouter } from "./events.ts";
 import { blazeRouter } from "./blaze.ts";
 import { recordRouter } from "./record.ts";
@@ -24,8 +24,21 @@ import { viewRouter } from "./view.ts";
 import { playbacksRouter } from "./playbacks.ts";
 import { trailsRouter } from "./trails.ts";
 import { validationsRouter } from "./validations.ts";
-import { mcpRouter } from "../mcp/http.ts";
+import { mcpRouter } from "../mcp/mod.ts";
 import { camelCaseBodies } from "./_casing.ts";
+
+describeRoute({
+  method: "post",
+  path: "/mcp",
+  operationId: "mcp",
+  summary: "MCP (Streamable HTTP, stateless): the tools `cairn mcp` serves, as JSON-RPC",
+  tags: ["mcp"],
+  rawBody: "application/json",
+  responses: {
+    "200": { description: "The JSON-RPC answer (application/json)", mediaType: "application/json" },
+    "202": { description: "A notification was accepted" },
+  },
+});
 
 /** What every router receives: the shared store (and whatever else the app was given). */
 export interface ApiContext {

@@ -7,8 +7,8 @@
  */
 import { type Context, Hono } from "hono";
 import { z } from "zod";
-import { ConcurrencyError, type EventStore } from "../events/event_store.ts";
-import { type Driver, DriverError } from "../drivers/driver.ts";
+import { ConcurrencyError, type EventStore } from "../events/mod.ts";
+import { type Driver, DriverError } from "../drivers/mod.ts";
 import {
   BlazeSession,
   DEFAULT_CALL_TIMEOUT_MS,
@@ -18,18 +18,18 @@ import {
   TOOL_NAMES,
   ToolInputError,
   ToolTimeoutError,
-} from "../runners/blaze/session.ts";
-import { ChromeDriver } from "../drivers/chrome/chrome_driver.ts";
+} from "../runners/blaze/mod.ts";
+import { ChromeDriver } from "../drivers/chrome/mod.ts";
 import { launchDefaultChrome, perStore } from "./_per_store.ts";
-import { AndroidDriver } from "../drivers/android/android_driver.ts";
-import { AndroidStart, connectAndroid } from "../drivers/android/android_start.ts";
-import { readSession, sessionToCapture } from "../runners/record/session_export.ts";
+import { AndroidDriver } from "../drivers/android/mod.ts";
+import { AndroidStart, connectAndroid } from "../drivers/android/mod.ts";
+import { readSession, sessionToCapture } from "../runners/record/mod.ts";
 import { bareId, resolveId } from "./_ids.ts";
 import type { ApiContext } from "./app.ts";
 import { ApiError, invalidRequest, isHttpUrl, parseInput, readJson } from "./errors.ts";
 import { describeRoute, describeSchema } from "./openapi.ts";
-import { TOOL_PARAMS } from "../runners/blaze/_params.ts";
-import { withDeadline } from "../drivers/with_deadline.ts";
+import { TOOL_PARAMS } from "../runners/blaze/mod.ts";
+import { withDeadline } from "../drivers/mod.ts";
 
 /** How the registry gets a driver for a new session. */
 export interface BlazeRegistryOptions {

@@ -14,8 +14,8 @@ import { z } from "zod";
 import type { ApiContext } from "./app.ts";
 import { invalidRequest, noQuery, parseInput } from "./errors.ts";
 import { describeRoute } from "./openapi.ts";
-import { BlobRef } from "../events/schemas.ts";
-import { NotFoundError } from "../events/event_store.ts";
+import { BlobRef } from "../events/mod.ts";
+import { NotFoundError } from "../events/mod.ts";
 
 /** A sha256 hex digest, or the start of one (8+ digits, as timelines print 12). */
 const HashOrShort = z.string().regex(

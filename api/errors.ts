@@ -15,10 +15,10 @@ import {
   InvalidStreamError,
   NotFoundError,
   StoreFileError,
-} from "../events/event_store.ts";
-import { UnreadableEventError } from "../events/upcasters.ts";
-import { jsonNestingError, MAX_NESTING } from "../engine/screens/nesting.ts";
-import { zodIssueList } from "../engine/formats/format_error.ts";
+} from "../events/mod.ts";
+import { UnreadableEventError } from "../events/mod.ts";
+import { jsonNestingError, MAX_NESTING } from "../engine/input/mod.ts";
+import { zodIssueList } from "../engine/input/mod.ts";
 
 /** One problem with a request, by path. */
 export interface ApiIssue {
@@ -107,7 +107,7 @@ export async function readJson(c: Context, empty?: unknown): Promise<unknown> {
   } catch (err) {
     throw invalidRequest(`Body is not valid JSON: ${(err as Error).message}`);
   }
-  // the limit files are read with (engine/screens/nesting.ts), checked without recursion: what the log
+  // the limit files are read with (engine/input/nesting.ts), checked without recursion: what the log
   // takes over HTTP exports to files ingest reads back (an export nests no deeper than the body)
   const tooDeep = jsonNestingError(value);
   if (tooDeep !== undefined) {

@@ -14,17 +14,17 @@ import {
   type EventStore,
   NotFoundError,
   streamInfo,
-} from "../events/event_store.ts";
-import { droppedField } from "../events/exact_check.ts";
-import { EVENT_SCHEMAS, EventMeta, type NewEvent, type StoredEvent } from "../events/schemas.ts";
-import { IsoDateTime } from "../events/iso_date_time.ts";
+} from "../events/mod.ts";
+import { droppedField } from "../events/mod.ts";
+import { EVENT_SCHEMAS, EventMeta, type NewEvent, type StoredEvent } from "../events/mod.ts";
+import { IsoDateTime } from "../events/mod.ts";
 import {
   checkSessionEvents,
   checkStoredBlobs,
   type SessionRuleBreak,
   type SessionSoFar,
-} from "../engine/formats/session_rules.ts";
-import { checkRunEvents, runKindOf } from "../engine/formats/run_stream_rules.ts";
+} from "../engine/formats/mod.ts";
+import { checkRunEvents, runKindOf } from "../engine/validation/mod.ts";
 import type { ApiContext } from "./app.ts";
 import {
   ApiError,
@@ -38,7 +38,7 @@ import {
   readJson,
 } from "./errors.ts";
 import { describeRoute } from "./openapi.ts";
-import { geometryOutOfRange } from "../engine/formats/screen_point.ts";
+import { geometryOutOfRange } from "../engine/formats/mod.ts";
 
 const NewEventMeta = z.object({
   recordedAt: IsoDateTime.optional(),
@@ -284,7 +284,7 @@ type RulesCheck = (
  * a session stream (`session-<id>`) the session's rules, as `cairn ingest` holds an events file to
  * them (`engine/formats/session_rules.ts`); a playback or validation stream (`playback-<id>`,
  * `validation-<id>`) those that keep it readable by its report projection
- * (`engine/formats/run_stream_rules.ts`); any other stream none.
+ * (`engine/validation/run_stream_rules.ts`); any other stream none.
  */
 function rulesFor(
   store: EventStore,

@@ -8,28 +8,28 @@
  */
 import { Hono } from "hono";
 import { z } from "zod";
-import type { EventStore } from "../events/event_store.ts";
-import { type Driver, DriverError } from "../drivers/driver.ts";
+import type { EventStore } from "../events/mod.ts";
+import { type Driver, DriverError } from "../drivers/mod.ts";
 import { launchDefaultChrome, perStore } from "./_per_store.ts";
-import { AndroidStart, connectAndroid } from "../drivers/android/android_start.ts";
+import { AndroidStart, connectAndroid } from "../drivers/android/mod.ts";
 import {
   ALREADY_RUNNING,
   MAX_ACTION_TIMEOUT_MS,
   PlaybackBusyError,
   readPlaybackReport,
   startPlayback,
-} from "../runners/playback/runner.ts";
-import { planMemoryKeys, type PlaybackPlan } from "../engine/playback/actions.ts";
-import type { ActionResult, PlaybackReport } from "../engine/playback/report.ts";
-import { parseTrail } from "../engine/trail/trail.ts";
-import { trailToPlan } from "../engine/playback/from_trail.ts";
-import { syntheticToPlan } from "../engine/playback/from_synthetic.ts";
-import { eventsToPlan, type SessionEvent } from "../engine/playback/from_events.ts";
-import { rebasePlan } from "../engine/playback/load_plan.ts";
-import { overrideProblems } from "../engine/playback/override_problems.ts";
-import { openingProblem, platformProblem } from "../engine/playback/opening_problem.ts";
-import { androidKeyProblem } from "../drivers/android/keycodes.ts";
-import { fragileSelectors } from "../engine/playback/fragile.ts";
+} from "../runners/playback/mod.ts";
+import { planMemoryKeys, type PlaybackPlan } from "../engine/playback/mod.ts";
+import type { ActionResult, PlaybackReport } from "../engine/playback/mod.ts";
+import { parseTrail } from "../engine/trail/mod.ts";
+import { trailToPlan } from "../engine/playback/mod.ts";
+import { syntheticToPlan } from "../engine/playback/mod.ts";
+import { eventsToPlan, type SessionEvent } from "../engine/playback/mod.ts";
+import { rebasePlan } from "../engine/playback/mod.ts";
+import { overrideProblems } from "../engine/playback/mod.ts";
+import { openingProblem, platformProblem } from "../engine/playback/mod.ts";
+import { androidKeyProblem } from "../drivers/android/mod.ts";
+import { fragileSelectors } from "../engine/playback/mod.ts";
 import type { ApiContext } from "./app.ts";
 import {
   ApiError,
@@ -43,12 +43,12 @@ import {
 } from "./errors.ts";
 import { bareId, resolveId } from "./_ids.ts";
 import { stopRun } from "./_stop_run.ts";
-import { InvalidStreamError, NotFoundError } from "../events/event_store.ts";
-import { UnreadableEventError } from "../events/upcasters.ts";
+import { InvalidStreamError, NotFoundError } from "../events/mod.ts";
+import { UnreadableEventError } from "../events/mod.ts";
 import { describeRoute } from "./openapi.ts";
 import { browserSecrets, freshTab, leaveBrowser } from "./_shared_browser.ts";
-import { withDeadline } from "../drivers/with_deadline.ts";
-import { runQueueOf } from "../events/postgres_queue.ts";
+import { withDeadline } from "../drivers/mod.ts";
+import { runQueueOf } from "../events/mod.ts";
 
 /**
  * The `memory` of a playback or validation body: values of the plan's memory keys (a secret the

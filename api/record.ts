@@ -5,7 +5,7 @@
  * @module
  */
 import { Hono } from "hono";
-import type { EventStore } from "../events/event_store.ts";
+import type { EventStore } from "../events/mod.ts";
 import type { ApiContext } from "./app.ts";
 import { ApiError, parseInput, pathId } from "./errors.ts";
 import { describeRoute } from "./openapi.ts";

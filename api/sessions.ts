@@ -6,7 +6,7 @@
  */
 import { Hono } from "hono";
 import { z } from "zod";
-import { type EventStore, NotFoundError, streamInfo } from "../events/event_store.ts";
+import { type EventStore, NotFoundError, streamInfo } from "../events/mod.ts";
 import {
   AmbiguousIdError,
   listSessions,
@@ -14,14 +14,14 @@ import {
   RUN_KINDS,
   stateAt,
   summarizeEvent,
-} from "../engine/timeline/time_travel.ts";
+} from "../engine/timeline/mod.ts";
 import type { ApiContext } from "./app.ts";
 import { decimal, invalidRequest, noQuery, parseInput, parseQuery, pathId } from "./errors.ts";
 import { describeRoute } from "./openapi.ts";
 import { bareId } from "./_ids.ts";
-import { MAX_SHEET_COLUMNS, sessionSheet } from "../engine/timeline/timeline_sheet.ts";
-import { SessionEnded, SessionStarted } from "../events/schemas.ts";
-import { IsoDateTime } from "../events/iso_date_time.ts";
+import { MAX_SHEET_COLUMNS, sessionSheet } from "../engine/timeline/mod.ts";
+import { SessionEnded, SessionStarted } from "../events/mod.ts";
+import { IsoDateTime } from "../events/mod.ts";
 
 /** `GET /v1/sessions` answer. */
 export const SessionsList = z.object({

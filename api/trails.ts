@@ -7,11 +7,11 @@
  */
 import { Hono } from "hono";
 import { z } from "zod";
-import { HEURISTICS_VERSION, HEURISTICS_VERSIONS } from "../engine/optimizer/heuristics.ts";
-import type { ScreenTable } from "../engine/screens/screen_table.ts";
-import { projectSessionTrail } from "../engine/trail/trail_projection.ts";
-import { SelectorMode, Trail } from "../engine/trail/trail.ts";
-import type { Screen } from "../engine/screens/ui_node.ts";
+import { HEURISTICS_VERSION, HEURISTICS_VERSIONS } from "../engine/trail/mod.ts";
+import type { ScreenTable } from "../engine/screens/mod.ts";
+import { projectSessionTrail } from "../engine/optimizer/mod.ts";
+import { SelectorMode, Trail } from "../engine/trail/mod.ts";
+import type { Screen } from "../engine/screens/mod.ts";
 import type { ApiContext } from "./app.ts";
 import { parseInput, parseQuery } from "./errors.ts";
 import { resolveId } from "./_ids.ts";

@@ -8,8 +8,8 @@
  */
 import { Hono } from "hono";
 import { z } from "zod";
-import { type EventStore, streamInfo } from "../events/event_store.ts";
-import type { Driver } from "../drivers/driver.ts";
+import { type EventStore, streamInfo } from "../events/mod.ts";
+import type { Driver } from "../drivers/mod.ts";
 import { launchDefaultChrome, perStore } from "./_per_store.ts";
 import {
   MemoryKeyError,
@@ -17,18 +17,14 @@ import {
   readValidation,
   startValidation,
   ValidationBusyError,
-} from "../runners/validation/runner.ts";
-import {
-  DEFAULT_MAX_ITERATIONS,
-  MAX_ITERATIONS,
-  policyFlags,
-} from "../engine/validation/decider.ts";
-import { validationReport } from "../engine/validation/report.ts";
-import { HEURISTICS_VERSIONS } from "../engine/optimizer/heuristics.ts";
+} from "../runners/validation/mod.ts";
+import { DEFAULT_MAX_ITERATIONS, MAX_ITERATIONS, policyFlags } from "../engine/validation/mod.ts";
+import { validationReport } from "../engine/validation/mod.ts";
+import { HEURISTICS_VERSIONS } from "../engine/trail/mod.ts";
 import type { ApiContext } from "./app.ts";
 import { ApiError, httpUrl, noQuery, parseInput, pathId, readJson } from "./errors.ts";
 import { bareId, resolveId } from "./_ids.ts";
-import { runQueueOf } from "../events/postgres_queue.ts";
+import { runQueueOf } from "../events/mod.ts";
 import { stopRun } from "./_stop_run.ts";
 import { describeRoute } from "./openapi.ts";
 import { browserSecrets, freshTab, leaveBrowser } from "./_shared_browser.ts";

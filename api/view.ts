@@ -13,12 +13,12 @@ import { z } from "zod";
 import type { ApiContext } from "./app.ts";
 import { decimal, invalidRequest, parseInput, parseQuery, pathId } from "./errors.ts";
 import { timelineStream } from "./sessions.ts";
-import type { EventStore } from "../events/event_store.ts";
-import { stateAt } from "../engine/timeline/time_travel.ts";
-import { streamInfo } from "../events/event_store.ts";
+import type { EventStore } from "../events/mod.ts";
+import { stateAt } from "../engine/timeline/mod.ts";
+import { streamInfo } from "../events/mod.ts";
 import { runView } from "./_view_data.ts";
 import { describeRoute } from "./openapi.ts";
-import { snapshotAt } from "../cli/history.ts";
+import { snapshotAt } from "../engine/timeline/mod.ts";
 
 const ASSETS: Record<string, string> = {
   "viewer.js": "text/javascript; charset=utf-8",

@@ -5,7 +5,7 @@
  * @module
  */
 import { type CommandSpec, type ParsedArgs, str, UsageError } from "./args.ts";
-import { AndroidStart } from "../drivers/android/android_start.ts";
+import { AndroidStart } from "../drivers/android/mod.ts";
 
 /** Flags of an Android session (spread into a command's `flags`). */
 export const ANDROID_FLAGS: NonNullable<CommandSpec["flags"]> = {

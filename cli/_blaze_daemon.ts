@@ -10,11 +10,11 @@
  * @module
  */
 import { dirname, resolve } from "node:path";
-import { createApp } from "../api/app.ts";
-import { blazeRegistry } from "../api/blaze.ts";
-import { launchDefaultChrome } from "../api/_per_store.ts";
-import { ChromeDriver } from "../drivers/chrome/chrome_driver.ts";
-import { SqliteEventStore } from "../events/sqlite_event_store.ts";
+import { createApp } from "../api/mod.ts";
+import { blazeRegistry } from "../api/mod.ts";
+import { launchDefaultChrome } from "../api/mod.ts";
+import { ChromeDriver } from "../drivers/chrome/mod.ts";
+import { SqliteEventStore } from "../events/mod.ts";
 import { readState, statePath, updateState, writeState } from "./_blaze_state.ts";
 import { closeLiveWork } from "./serve.ts";
 import { shareRunsLock } from "./_runs_lock.ts";

@@ -7,10 +7,10 @@
  * @module
  */
 import { basename, isAbsolute } from "node:path";
-import { SqliteEventStore } from "../events/sqlite_event_store.ts";
+import { SqliteEventStore } from "../events/mod.ts";
 import { type DaemonState, statePath } from "./_blaze_state.ts";
 import { endOrphanedSession } from "./_orphaned_sessions.ts";
-import { PROFILE_PREFIX, profileInUse } from "../drivers/chrome/profiles.ts";
+import { PROFILE_PREFIX, profileInUse } from "../drivers/chrome/mod.ts";
 
 /** Whether a process is running and its command line contains `word`. */
 export function processRuns(pid: number, word: string): boolean {

@@ -7,14 +7,14 @@
 import type { ParsedArgs } from "./args.ts";
 import { matchStream, openStore } from "./context.ts";
 import { InputError } from "./errors.ts";
-import { NotFoundError } from "../events/event_store.ts";
-import { parseTrail, type Trail } from "../engine/trail/trail.ts";
-import { projectSessionTrail } from "../engine/trail/trail_projection.ts";
-import type { ExportResult } from "../engine/export/shared.ts";
-import { trailToPlaywright } from "../engine/export/playwright.ts";
-import { trailToRecorder } from "../engine/export/recorder.ts";
-import { maestroToTrail, trailToMaestro } from "../engine/export/maestro.ts";
-import { looksLikeMaestroFlow } from "../engine/formats/maestro_flow.ts";
+import { NotFoundError } from "../events/mod.ts";
+import { parseTrail, type Trail } from "../engine/trail/mod.ts";
+import { projectSessionTrail } from "../engine/optimizer/mod.ts";
+import type { ExportResult } from "../engine/export/mod.ts";
+import { trailToPlaywright } from "../engine/export/mod.ts";
+import { trailToRecorder } from "../engine/export/mod.ts";
+import { maestroToTrail, trailToMaestro } from "../engine/export/mod.ts";
+import { looksLikeMaestroFlow } from "../engine/formats/mod.ts";
 
 /** The formats that write a trail for another runner. */
 export const TRAIL_EXPORT_FORMATS = ["playwright", "maestro", "recorder"] as const;

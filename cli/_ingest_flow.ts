@@ -9,10 +9,10 @@ import { basename, dirname, join } from "node:path";
 import type { ParsedArgs } from "./args.ts";
 import { dbPath } from "./context.ts";
 import { InputError } from "./errors.ts";
-import { looksLikeMaestroFlow } from "../engine/formats/maestro_flow.ts";
-import { maestroToTrail } from "../engine/export/maestro.ts";
-import { stringifyTrail, type Trail } from "../engine/trail/trail.ts";
-import { trailStem } from "../engine/export/shared.ts";
+import { looksLikeMaestroFlow } from "../engine/formats/mod.ts";
+import { maestroToTrail } from "../engine/export/mod.ts";
+import { stringifyTrail, type Trail } from "../engine/trail/mod.ts";
+import { trailStem } from "../engine/export/mod.ts";
 
 /** A flow read into a trail, not written yet. */
 export interface PreparedFlow {

@@ -8,8 +8,8 @@
  *
  * @module
  */
-import { STOP_GRACE_MS } from "../api/playbacks.ts";
-import { closeLaunchedBrowsers } from "../drivers/chrome/launch.ts";
+import { STOP_GRACE_MS } from "../api/mod.ts";
+import { closeLaunchedBrowsers } from "../drivers/chrome/mod.ts";
 
 /** The signals a run stops on, and the exit code each ends the command with (128 + its number). */
 const EXIT_CODES = { SIGINT: 130, SIGTERM: 143 } as const;

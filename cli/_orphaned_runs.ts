@@ -7,10 +7,10 @@
  *
  * @module
  */
-import { type EventStore, type StreamInfo, streamInfo } from "../events/event_store.ts";
-import type { NewEvent } from "../events/schemas.ts";
-import { readValidation, validationStream } from "../runners/validation/runner.ts";
-import { stepStatus } from "../engine/validation/decider.ts";
+import { type EventStore, type StreamInfo, streamInfo } from "../events/mod.ts";
+import type { NewEvent } from "../events/mod.ts";
+import { readValidation, validationStream } from "../runners/validation/mod.ts";
+import { stepStatus } from "../engine/validation/mod.ts";
 import { endOrphanedSession, ORPHANED_SESSION } from "./_orphaned_sessions.ts";
 
 export {

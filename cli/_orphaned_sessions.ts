@@ -6,8 +6,8 @@
  *
  * @module
  */
-import type { EventStore } from "../events/event_store.ts";
-import { NO_OUTCOME } from "../runners/blaze/_no_outcome.ts";
+import type { EventStore } from "../events/mod.ts";
+import { NO_OUTCOME } from "../runners/blaze/mod.ts";
 
 /**
  * Why a blaze session left open by a dead server was ended: the `error` of its `SessionEnded`

@@ -7,13 +7,9 @@
  * @module
  */
 import { dirname, join } from "node:path";
-import type { EventStore } from "../events/event_store.ts";
-import { recordingFileName } from "../engine/formats/recording_v1.ts";
-import {
-  readSession,
-  sessionToCapture,
-  sessionToRecording,
-} from "../runners/record/session_export.ts";
+import type { EventStore } from "../events/mod.ts";
+import { recordingFileName } from "../engine/formats/mod.ts";
+import { readSession, sessionToCapture, sessionToRecording } from "../runners/record/mod.ts";
 
 /** What {@linkcode writeSessionFiles} wrote. */
 export interface SessionFiles {

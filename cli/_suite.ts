@@ -13,15 +13,15 @@ import { dbPath, openStore } from "./context.ts";
 import { InputError } from "./errors.ts";
 import { parseMemory } from "./_memory_flag.ts";
 import { prepareOutFile } from "./_out_file.ts";
-import type { EventStore } from "../events/event_store.ts";
-import type { NewEvent } from "../events/schemas.ts";
-import type { PlaybackPlan } from "../engine/playback/actions.ts";
-import { planFromText, rebasePlan } from "../engine/playback/load_plan.ts";
-import { openingProblem, platformProblem } from "../engine/playback/opening_problem.ts";
-import type { PlaybackReport } from "../engine/playback/report.ts";
-import { DEFAULT_ACTION_TIMEOUT_MS, runPlayback } from "../runners/playback/runner.ts";
-import { ChromeDriver } from "../drivers/chrome/chrome_driver.ts";
-import { closeLaunchedBrowsers } from "../drivers/chrome/launch.ts";
+import type { EventStore } from "../events/mod.ts";
+import type { NewEvent } from "../events/mod.ts";
+import type { PlaybackPlan } from "../engine/playback/mod.ts";
+import { planFromText, rebasePlan } from "../engine/playback/mod.ts";
+import { openingProblem, platformProblem } from "../engine/playback/mod.ts";
+import type { PlaybackReport } from "../engine/playback/mod.ts";
+import { DEFAULT_ACTION_TIMEOUT_MS, runPlayback } from "../runners/playback/mod.ts";
+import { ChromeDriver } from "../drivers/chrome/mod.ts";
+import { closeLaunchedBrowsers } from "../drivers/chrome/mod.ts";
 import { interruptOnSignals } from "./_interrupt.ts";
 
 /** The flags of a suite (`cairn replay` takes them). */

@@ -6,12 +6,12 @@
  * @module
  */
 import { hostname } from "node:os";
-import { type EventStore, streamInfo } from "../events/event_store.ts";
-import { type QueuedRun, RunQueue, runQueueOf } from "../events/postgres_queue.ts";
-import { playbackRegistry, type StartPlaybackBody } from "../api/playbacks.ts";
-import { type StartValidationBody, validationRegistry } from "../api/validations.ts";
+import { type EventStore, streamInfo } from "../events/mod.ts";
+import { type QueuedRun, RunQueue, runQueueOf } from "../events/mod.ts";
+import { playbackRegistry, type StartPlaybackBody } from "../api/mod.ts";
+import { type StartValidationBody, validationRegistry } from "../api/mod.ts";
 import { endValidation } from "./_orphaned_runs.ts";
-import type { PlaybackPlan } from "../engine/playback/actions.ts";
+import type { PlaybackPlan } from "../engine/playback/mod.ts";
 import type { z } from "zod";
 import { InputError } from "./errors.ts";
 

@@ -5,14 +5,10 @@
  * @module
  */
 import { type CommandSpec, num, type ParsedArgs, str, UsageError } from "./args.ts";
-import {
-  defaultAppiumHome,
-  ensureAppium,
-  installedDrivers,
-} from "../drivers/android/appium_install.ts";
-import { AppiumServer } from "../drivers/android/appium_server.ts";
-import { WebDriverClient } from "../drivers/android/w3c_client.ts";
-import { toDriverError } from "../drivers/android/errors.ts";
+import { defaultAppiumHome, ensureAppium, installedDrivers } from "../drivers/android/mod.ts";
+import { AppiumServer } from "../drivers/android/mod.ts";
+import { WebDriverClient } from "../drivers/android/mod.ts";
+import { toDriverError } from "../drivers/android/mod.ts";
 
 const ACTIONS = ["install", "start", "status"] as const;
 

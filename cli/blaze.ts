@@ -14,8 +14,8 @@ import { InputError } from "./errors.ts";
 import { type DaemonState, readState, statePath, updateState } from "./_blaze_state.ts";
 import { processRuns, recoverDeadDaemon } from "./_blaze_recover.ts";
 import { withStartLock } from "./_blaze_lock.ts";
-import { isPostgresUrl } from "../events/postgres_event_store.ts";
-import { type AndroidStart, androidStartUrl } from "../drivers/android/android_start.ts";
+import { isPostgresUrl } from "../events/mod.ts";
+import { type AndroidStart, androidStartUrl } from "../drivers/android/mod.ts";
 import { ANDROID_FLAGS, androidStartFromArgs } from "./_android_flags.ts";
 import type { SessionFiles } from "./_session_files.ts";
 

@@ -9,27 +9,18 @@ import { existsSync } from "node:fs";
 import { DatabaseSync } from "node:sqlite";
 import type { FlagSpec, ParsedArgs } from "./args.ts";
 import { InputError } from "./errors.ts";
-import {
-  AmbiguousIdError,
-  matchRun,
-  RUN_KINDS,
-  type RunKind,
-} from "../engine/timeline/time_travel.ts";
-import {
-  asStoreFileError,
-  refuseReadOnly,
-  SqliteEventStore,
-} from "../events/sqlite_event_store.ts";
+import { AmbiguousIdError, matchRun, RUN_KINDS, type RunKind } from "../engine/timeline/mod.ts";
+import { asStoreFileError, refuseReadOnly, SqliteEventStore } from "../events/mod.ts";
 import {
   type DatabaseContents,
   databaseContents,
   LATEST_VERSION,
   layoutVersion,
   NewerLayoutError,
-} from "../events/migrations.ts";
-import type { EventStore, StoreFileError } from "../events/event_store.ts";
+} from "../events/mod.ts";
+import type { EventStore, StoreFileError } from "../events/mod.ts";
 import { shareRunsLock } from "./_runs_lock.ts";
-import { isPostgresUrl, PostgresEventStore, redactUrl } from "../events/postgres_event_store.ts";
+import { isPostgresUrl, PostgresEventStore, redactUrl } from "../events/mod.ts";
 
 /** The `--db PATH` flag; spread into a command's `flags`. */
 export const DB_FLAGS: Record<string, FlagSpec> = {

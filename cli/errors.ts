@@ -12,8 +12,8 @@
  */
 import { z } from "zod";
 import { UsageError } from "./args.ts";
-import { InvalidStreamError, StoreFileError } from "../events/event_store.ts";
-import { UnreadableEventError } from "../events/upcasters.ts";
+import { InvalidStreamError, StoreFileError } from "../events/mod.ts";
+import { UnreadableEventError } from "../events/mod.ts";
 
 /** Bad input that names its source: a file and a field or line. Exit code 2. */
 export class InputError extends Error {

@@ -10,11 +10,11 @@ import { type CommandSpec, type ParsedArgs, str, UsageError } from "./args.ts";
 import { DB_FLAGS, openStore, resolveStream } from "./context.ts";
 import { prepareOutFile } from "./_out_file.ts";
 import { InputError } from "./errors.ts";
-import { type EventStore, NotFoundError } from "../events/event_store.ts";
-import type { StoredEvent } from "../events/schemas.ts";
-import { eventsToCapture } from "../engine/formats/capture_v1.ts";
-import { blobRefsIn, formatEventsJsonl } from "../engine/formats/events_jsonl.ts";
-import { eventsToRecording, recordingFileName } from "../engine/formats/recording_v1.ts";
+import { type EventStore, NotFoundError } from "../events/mod.ts";
+import type { StoredEvent } from "../events/mod.ts";
+import { eventsToCapture } from "../engine/formats/mod.ts";
+import { blobRefsIn, formatEventsJsonl } from "../engine/formats/mod.ts";
+import { eventsToRecording, recordingFileName } from "../engine/formats/mod.ts";
 import {
   isTrailFormat,
   renderTrailExport,

@@ -8,14 +8,12 @@
 import { dirname, join } from "node:path";
 import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { bool, type CommandSpec, num, type ParsedArgs, str, UsageError } from "./args.ts";
-import { MAX_SHEET_COLUMNS, sessionSheet } from "../engine/timeline/timeline_sheet.ts";
+import { MAX_SHEET_COLUMNS, sessionSheet } from "../engine/timeline/mod.ts";
 import { DB_FLAGS, dbLabel, dbPath, openStore, resolveStream } from "./context.ts";
 import { InputError } from "./errors.ts";
-import { parseHierarchy } from "../engine/screens/hierarchy.ts";
-import { renderSnapshot } from "../engine/screens/snapshot.ts";
-import { HierarchyFormat } from "../engine/screens/ui_node.ts";
-import { NotFoundError, streamInfo } from "../events/event_store.ts";
-import type { EventStore } from "../events/event_store.ts";
+import { snapshotAt } from "../engine/timeline/mod.ts";
+import { NotFoundError, streamInfo } from "../events/mod.ts";
+import type { EventStore } from "../events/mod.ts";
 import {
   clip,
   listRuns,
@@ -26,7 +24,7 @@ import {
   type SessionSummary,
   stateAt,
   summarizeEvent,
-} from "../engine/timeline/time_travel.ts";
+} from "../engine/timeline/mod.ts";
 
 /** Command spec of `cairn history`. */
 export const spec: CommandSpec = {
@@ -283,29 +281,6 @@ export function renderRuns(runs: RunSummary[]): string {
     );
   }
   return lines.join("\n");
-}
-
-/**
- * The snapshot text (elements and refs, as `cairn snapshot`) of a state's screen.
- *
- * @param store the store
- * @param state the state
- * @param options `bounds`: append each element's bounds
- * @returns the text, or null when the state has no screen with a hierarchy
- */
-export async function snapshotAt(
-  store: EventStore,
-  state: SessionState,
-  options: { bounds?: boolean } = {},
-): Promise<string | null> {
-  const ref = state.screen?.hierarchy;
-  if (!ref) return null;
-  const blob = await store.getBlob(ref.hash);
-  const text = new TextDecoder().decode(blob.bytes);
-  const format = state.screen!.format;
-  const known = HierarchyFormat.safeParse(format);
-  const screen = parseHierarchy(text, known.success ? { format: known.data } : {});
-  return renderSnapshot(screen, options.bounds ? { bounds: true } : {});
 }
 
 /**

@@ -11,19 +11,19 @@ import { dirname, resolve } from "node:path";
 import { bool, type CommandSpec, type ParsedArgs, str } from "./args.ts";
 import { DB_FLAGS, openStore } from "./context.ts";
 import { InputError } from "./errors.ts";
-import type { EventStore } from "../events/event_store.ts";
-import { EVENT_SCHEMAS } from "../events/schemas.ts";
-import { blobRefOf } from "../engine/formats/blob_ref.ts";
-import { FormatError } from "../engine/formats/format_error.ts";
+import type { EventStore } from "../events/mod.ts";
+import { EVENT_SCHEMAS } from "../events/mod.ts";
+import { blobRefOf } from "../engine/formats/mod.ts";
+import { FormatError } from "../engine/input/mod.ts";
 import {
   IMPORT_FORMATS,
   type ImportFormat,
   type PreparedImport,
   prepareImport,
-} from "../engine/formats/import_file.ts";
-import { decodeUtf8 } from "../engine/formats/utf8_text.ts";
-import { findUnstoredBlob } from "../engine/formats/session_rules.ts";
-import { geometryOutOfRange } from "../engine/formats/screen_point.ts";
+} from "../engine/formats/mod.ts";
+import { decodeUtf8 } from "../engine/input/mod.ts";
+import { findUnstoredBlob } from "../engine/formats/mod.ts";
+import { geometryOutOfRange } from "../engine/formats/mod.ts";
 import {
   CAPTURE_FILE_FLAGS,
   captureFileReader,

@@ -10,12 +10,12 @@ import process from "node:process";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import { type CommandSpec, type ParsedArgs } from "./args.ts";
 import { DB_FLAGS, dbPath, openStore } from "./context.ts";
-import { createApp } from "../api/app.ts";
-import { blazeRegistry } from "../api/blaze.ts";
-import { launchDefaultChrome } from "../api/_per_store.ts";
-import { createMcpServer, MCP_TOOL_NAMES } from "../mcp/server.ts";
+import { createApp } from "../api/mod.ts";
+import { blazeRegistry } from "../api/mod.ts";
+import { launchDefaultChrome } from "../api/mod.ts";
+import { createMcpServer, MCP_TOOL_NAMES } from "../mcp/mod.ts";
 import { closeLiveWork, serveScreenshotDir } from "./serve.ts";
-import { playbackRegistry } from "../api/playbacks.ts";
+import { playbackRegistry } from "../api/mod.ts";
 
 /** Command spec of `cairn mcp`. */
 export const spec: CommandSpec = {

@@ -7,7 +7,7 @@
 import type { CommandSpec, ParsedArgs } from "./args.ts";
 import { str } from "./args.ts";
 import { InputError } from "./errors.ts";
-import { copyLog, CopyRefused } from "../events/log_copy.ts";
+import { copyLog, CopyRefused } from "../events/mod.ts";
 
 /** Command spec of `cairn migrate`. */
 export const spec: CommandSpec = {

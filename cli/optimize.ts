@@ -12,12 +12,12 @@ import { InputError } from "./errors.ts";
 import { prepareOutFile } from "./_out_file.ts";
 import { prepareFile, storePrepared, withSessionId } from "./ingest.ts";
 import { trailCachePath, writeTrailCache } from "./reproject.ts";
-import { type EventStore, NotFoundError, streamInfo } from "../events/event_store.ts";
-import { HEURISTICS_VERSION, HEURISTICS_VERSIONS } from "../engine/optimizer/heuristics.ts";
-import type { ExplainEntry } from "../engine/optimizer/optimize.ts";
-import { projectSessionTrail } from "../engine/trail/trail_projection.ts";
-import type { SelectorMode } from "../engine/trail/trail.ts";
-import type { Screen } from "../engine/screens/ui_node.ts";
+import { type EventStore, NotFoundError, streamInfo } from "../events/mod.ts";
+import { HEURISTICS_VERSION, HEURISTICS_VERSIONS } from "../engine/trail/mod.ts";
+import type { ExplainEntry } from "../engine/optimizer/mod.ts";
+import { projectSessionTrail } from "../engine/optimizer/mod.ts";
+import type { SelectorMode } from "../engine/trail/mod.ts";
+import type { Screen } from "../engine/screens/mod.ts";
 
 /** The command's flags and help. */
 export const spec: CommandSpec = {

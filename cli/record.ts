@@ -10,12 +10,12 @@ import { bool, type CommandSpec, num, type ParsedArgs, str, UsageError } from ".
 import { DB_FLAGS, dbPath, openStore } from "./context.ts";
 import { noteRecordSessions } from "./_session_owners.ts";
 import { FILE_URLS_FLAG, fileUrlsOption } from "./_file_urls_flag.ts";
-import { ChromeDriver } from "../drivers/chrome/chrome_driver.ts";
-import { HumanRecorder } from "../drivers/chrome/human_recorder.ts";
-import { closeLaunchedBrowsers } from "../drivers/chrome/launch.ts";
-import { isPageUrl, PAGE_URL_RULE } from "../runners/blaze/_params.ts";
-import { createApp } from "../api/app.ts";
-import { recordRegistry } from "../api/record.ts";
+import { ChromeDriver } from "../drivers/chrome/mod.ts";
+import { HumanRecorder } from "../drivers/chrome/mod.ts";
+import { closeLaunchedBrowsers } from "../drivers/chrome/mod.ts";
+import { isPageUrl, PAGE_URL_RULE } from "../runners/blaze/mod.ts";
+import { createApp } from "../api/mod.ts";
+import { recordRegistry } from "../api/mod.ts";
 import { writeSessionFiles } from "./_session_files.ts";
 import { browserWsFlag } from "./_browser_ws_flag.ts";
 

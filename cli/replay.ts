@@ -11,24 +11,24 @@ import { bool, type CommandSpec, list, num, type ParsedArgs, str } from "./args.
 import { DB_FLAGS, matchStream, openStore } from "./context.ts";
 import { InputError } from "./errors.ts";
 import { parseMemory } from "./_memory_flag.ts";
-import type { EventStore } from "../events/event_store.ts";
-import { planMemoryKeys, type PlaybackPlan } from "../engine/playback/actions.ts";
-import { openingProblem, platformProblem } from "../engine/playback/opening_problem.ts";
-import { overrideProblems } from "../engine/playback/override_problems.ts";
-import { androidKeyProblem } from "../drivers/android/keycodes.ts";
-import { planFromText, rebasePlan } from "../engine/playback/load_plan.ts";
-import { eventsToPlan, type SessionEvent } from "../engine/playback/from_events.ts";
-import { type PlaybackReport, sourceNumber } from "../engine/playback/report.ts";
+import type { EventStore } from "../events/mod.ts";
+import { planMemoryKeys, type PlaybackPlan } from "../engine/playback/mod.ts";
+import { openingProblem, platformProblem } from "../engine/playback/mod.ts";
+import { overrideProblems } from "../engine/playback/mod.ts";
+import { androidKeyProblem } from "../drivers/android/mod.ts";
+import { planFromText, rebasePlan } from "../engine/playback/mod.ts";
+import { eventsToPlan, type SessionEvent } from "../engine/playback/mod.ts";
+import { type PlaybackReport, sourceNumber } from "../engine/playback/mod.ts";
 import {
   DEFAULT_ACTION_TIMEOUT_MS,
   MAX_ACTION_TIMEOUT_MS,
   runPlayback,
-} from "../runners/playback/runner.ts";
-import { ChromeDriver } from "../drivers/chrome/chrome_driver.ts";
-import { closeLaunchedBrowsers } from "../drivers/chrome/launch.ts";
-import { withDeadline } from "../drivers/with_deadline.ts";
-import type { Driver } from "../drivers/driver.ts";
-import { connectAndroid } from "../drivers/android/android_start.ts";
+} from "../runners/playback/mod.ts";
+import { ChromeDriver } from "../drivers/chrome/mod.ts";
+import { closeLaunchedBrowsers } from "../drivers/chrome/mod.ts";
+import { withDeadline } from "../drivers/mod.ts";
+import type { Driver } from "../drivers/mod.ts";
+import { connectAndroid } from "../drivers/android/mod.ts";
 import { ANDROID_FLAGS, androidStartFromArgs } from "./_android_flags.ts";
 import { browserWsFlag } from "./_browser_ws_flag.ts";
 import { FILE_URLS_FLAG, fileUrlsOption } from "./_file_urls_flag.ts";

@@ -12,11 +12,11 @@ import { dirname, join } from "node:path";
 import { bool, type CommandSpec, type ParsedArgs, str } from "./args.ts";
 import { DB_FLAGS, dbPath, openStore, resolveStream } from "./context.ts";
 import { UsageError } from "./args.ts";
-import { HEURISTICS_VERSION, HEURISTICS_VERSIONS } from "../engine/optimizer/heuristics.ts";
-import type { ScreenTable } from "../engine/screens/screen_table.ts";
-import { projectSessionTrail } from "../engine/trail/trail_projection.ts";
-import type { SelectorMode } from "../engine/trail/trail.ts";
-import type { Screen } from "../engine/screens/ui_node.ts";
+import { HEURISTICS_VERSION, HEURISTICS_VERSIONS } from "../engine/trail/mod.ts";
+import type { ScreenTable } from "../engine/screens/mod.ts";
+import { projectSessionTrail } from "../engine/optimizer/mod.ts";
+import type { SelectorMode } from "../engine/trail/mod.ts";
+import type { Screen } from "../engine/screens/mod.ts";
 
 /** The command's flags and help. */
 export const spec: CommandSpec = {

@@ -8,16 +8,16 @@
 import { bool, type CommandSpec, num, type ParsedArgs, str } from "./args.ts";
 import { runWorker } from "./_worker.ts";
 import { DB_FLAGS, dbPath, openStore } from "./context.ts";
-import { isPostgresUrl, PostgresEventStore, redactUrl } from "../events/postgres_event_store.ts";
+import { isPostgresUrl, PostgresEventStore, redactUrl } from "../events/mod.ts";
 import { InputError } from "./errors.ts";
-import { createApp, DEFAULT_BODY_LIMIT, isLoopback, MAX_BODY_LIMIT } from "../api/app.ts";
-import { blazeRegistry } from "../api/blaze.ts";
-import { playbackRegistry } from "../api/playbacks.ts";
-import { validationRegistry } from "../api/validations.ts";
-import { closeLaunchedBrowsers } from "../drivers/chrome/launch.ts";
-import { ChromeDriver } from "../drivers/chrome/chrome_driver.ts";
-import { launchDefaultChrome } from "../api/_per_store.ts";
-import { withDeadline } from "../drivers/with_deadline.ts";
+import { createApp, DEFAULT_BODY_LIMIT, isLoopback, MAX_BODY_LIMIT } from "../api/mod.ts";
+import { blazeRegistry } from "../api/mod.ts";
+import { playbackRegistry } from "../api/mod.ts";
+import { validationRegistry } from "../api/mod.ts";
+import { closeLaunchedBrowsers } from "../drivers/chrome/mod.ts";
+import { ChromeDriver } from "../drivers/chrome/mod.ts";
+import { launchDefaultChrome } from "../api/mod.ts";
+import { withDeadline } from "../drivers/mod.ts";
 import { claimRunsLock, type RunsClaim } from "./_runs_lock.ts";
 import {
   endOrphanedRun,

@@ -7,7 +7,7 @@
  */
 import { type CommandSpec, num, type ParsedArgs, str } from "./args.ts";
 import { DB_FLAGS, openStore, resolveStream } from "./context.ts";
-import { RUN_KINDS } from "../engine/timeline/time_travel.ts";
+import { RUN_KINDS } from "../engine/timeline/mod.ts";
 
 /** Command spec of `cairn show`. */
 export const spec: CommandSpec = {

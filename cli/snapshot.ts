@@ -5,12 +5,12 @@
  *
  * @module
  */
-import { checkGeometry } from "../engine/formats/check_screen.ts";
-import { parseHierarchy } from "../engine/screens/hierarchy.ts";
-import { drawMarks } from "../engine/screens/marks.ts";
-import { renderSnapshot, type RenderSnapshotOptions } from "../engine/screens/snapshot.ts";
-import { diffSnapshots, formatSnapshotDiff } from "../engine/screens/snapshot_diff.ts";
-import type { HierarchyFormat, Screen } from "../engine/screens/ui_node.ts";
+import { checkGeometry } from "../engine/formats/mod.ts";
+import { parseHierarchy } from "../engine/screens/mod.ts";
+import { drawMarks } from "../engine/screens/mod.ts";
+import { renderSnapshot, type RenderSnapshotOptions } from "../engine/screens/mod.ts";
+import { diffSnapshots, formatSnapshotDiff } from "../engine/screens/mod.ts";
+import type { HierarchyFormat, Screen } from "../engine/screens/mod.ts";
 import { bool, type CommandSpec, num, type ParsedArgs, str, UsageError } from "./args.ts";
 import { InputError } from "./errors.ts";
 

@@ -21,23 +21,19 @@ import { browserWsFlag } from "./_browser_ws_flag.ts";
 import { FILE_URLS_FLAG, fileUrlsOption } from "./_file_urls_flag.ts";
 import { parseMemory } from "./_memory_flag.ts";
 import { ingestOnce } from "./optimize.ts";
-import { NotFoundError, streamInfo } from "../events/event_store.ts";
-import { ChromeDriver } from "../drivers/chrome/chrome_driver.ts";
-import { closeLaunchedBrowsers } from "../drivers/chrome/launch.ts";
-import {
-  MemoryKeyError,
-  PlatformMismatchError,
-  runValidation,
-} from "../runners/validation/runner.ts";
+import { NotFoundError, streamInfo } from "../events/mod.ts";
+import { ChromeDriver } from "../drivers/chrome/mod.ts";
+import { closeLaunchedBrowsers } from "../drivers/chrome/mod.ts";
+import { MemoryKeyError, PlatformMismatchError, runValidation } from "../runners/validation/mod.ts";
 import {
   DEFAULT_MAX_ITERATIONS,
   MAX_ITERATIONS,
   type Policy,
   policyFlags,
-} from "../engine/validation/decider.ts";
-import { renderStepTable, validationReport } from "../engine/validation/report.ts";
-import { parseTrail, type SelectorMode, type Trail } from "../engine/trail/trail.ts";
-import { HEURISTICS_VERSION, HEURISTICS_VERSIONS } from "../engine/optimizer/heuristics.ts";
+} from "../engine/validation/mod.ts";
+import { renderStepTable, validationReport } from "../engine/validation/mod.ts";
+import { parseTrail, type SelectorMode, type Trail } from "../engine/trail/mod.ts";
+import { HEURISTICS_VERSION, HEURISTICS_VERSIONS } from "../engine/trail/mod.ts";
 
 /** The command's flags and help. */
 export const spec: CommandSpec = {

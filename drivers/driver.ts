@@ -8,16 +8,10 @@
  *
  * @module
  */
-import type {
-  Bounds,
-  HierarchyFormat,
-  Platform,
-  Point,
-  Screen,
-} from "../engine/screens/ui_node.ts";
-import type { HandledDialog } from "../events/schemas.ts";
-import type { MouseButton } from "../engine/playback/actions.ts";
-import type { ScopeLookup } from "../engine/playback/cascade.ts";
+import type { Bounds, HierarchyFormat, Platform, Point, Screen } from "../engine/screens/mod.ts";
+import type { HandledDialog } from "../events/mod.ts";
+import type { MouseButton } from "../engine/playback/mod.ts";
+import type { ScopeLookup } from "../engine/playback/mod.ts";
 
 export type { HandledDialog };
 

@@ -15,3 +15,8 @@ export * from "./event_store.ts";
 export * from "./sqlite_event_store.ts";
 export * from "./upcasters.ts";
 export * from "./migrations.ts";
+export * from "./exact_check.ts";
+export * from "./iso_date_time.ts";
+export * from "./log_copy.ts";
+export * from "./postgres_event_store.ts";
+export * from "./postgres_queue.ts";

@@ -9,20 +9,6 @@
 import { Hono } from "hono";
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
 import { type ApiFetch, createMcpServer } from "./server.ts";
-import { describeRoute } from "../api/openapi.ts";
-
-describeRoute({
-  method: "post",
-  path: "/mcp",
-  operationId: "mcp",
-  summary: "MCP (Streamable HTTP, stateless): the tools `cairn mcp` serves, as JSON-RPC",
-  tags: ["mcp"],
-  rawBody: "application/json",
-  responses: {
-    "200": { description: "The JSON-RPC answer (application/json)", mediaType: "application/json" },
-    "202": { description: "A notification was accepted" },
-  },
-});
 
 /**
  * The `/mcp` router.

@@ -10,8 +10,8 @@
 import { McpServer, ResourceTemplate } from "@modelcontextprotocol/sdk/server/mcp.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
-import { TOOL_PARAMS, type ToolName } from "../runners/blaze/_params.ts";
-import { HeuristicSlotAnalyzer, slotAnalyzerFromEnv } from "../engine/nl/slot_analysis.ts";
+import { TOOL_PARAMS, type ToolName } from "../runners/blaze/mod.ts";
+import { HeuristicSlotAnalyzer, slotAnalyzerFromEnv } from "../engine/nl/mod.ts";
 
 /** Calls the HTTP API in process (the app's `fetch`). */
 export type ApiFetch = (request: Request) => Response | Promise<Response>;

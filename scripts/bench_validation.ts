@@ -14,7 +14,7 @@ import { ChromeDriver } from "../drivers/chrome/chrome_driver.ts";
 import { runPlayback } from "../runners/playback/runner.ts";
 import { runValidation } from "../runners/validation/runner.ts";
 import { trailToPlan } from "../engine/playback/from_trail.ts";
-import { projectSessionTrail } from "../engine/trail/trail_projection.ts";
+import { projectSessionTrail } from "../engine/optimizer/trail_projection.ts";
 import { parseTrail } from "../engine/trail/trail.ts";
 import { SqliteEventStore } from "../events/sqlite_event_store.ts";
 import { blazeShop } from "../tests/_fixtures/validation_capture.ts";

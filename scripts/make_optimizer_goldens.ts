@@ -9,7 +9,7 @@
  */
 import { blobRefOf } from "../engine/formats/blob_ref.ts";
 import { formatEventsJsonl } from "../engine/formats/events_jsonl.ts";
-import { projectTrail } from "../engine/trail/trail_projection.ts";
+import { projectTrail } from "../engine/optimizer/trail_projection.ts";
 import { loadCaptureFile, loadEventsFile } from "../tests/_fixtures/optimizer_support.ts";
 
 /** Golden cases: name → example capture file. */

@@ -215,3 +215,7 @@ export function wasmHotPath(): HotPath {
   }
   return binding;
 }
+export * from "./hot_path.ts";
+export * from "./layout.ts";
+export * from "./reference.ts";
+export * from "./table.ts";

@@ -9,11 +9,11 @@
  *
  * @module
  */
-import { parseHierarchy } from "../../engine/screens/hierarchy.ts";
-import { ANDROID_ROW_ANCHORED } from "../../engine/playback/cascade.ts";
+import { parseHierarchy } from "../../engine/screens/mod.ts";
+import { ANDROID_ROW_ANCHORED } from "../../engine/playback/mod.ts";
 import { ScreenFinder } from "./screen_lookup.ts";
 import { maskPasswordFields } from "./mask_passwords.ts";
-import { type Point, type Screen, type UiNode, walk } from "../../engine/screens/ui_node.ts";
+import { type Point, type Screen, type UiNode, walk } from "../../engine/screens/mod.ts";
 import {
   type Direction,
   type Driver,

@@ -6,8 +6,8 @@
  *
  * @module
  */
-import { splitKeyChord } from "../../engine/playback/key_chord.ts";
-import { type PlaybackAction, sourceNumbers } from "../../engine/playback/actions.ts";
+import { splitKeyChord } from "../../engine/trail/mod.ts";
+import { type PlaybackAction, sourceNumbers } from "../../engine/playback/mod.ts";
 
 /** Key name (as `Driver.press` takes it, case-insensitive) → Android key code. */
 const KEYCODES: Readonly<Record<string, number>> = {

@@ -9,8 +9,8 @@
  * @module
  */
 import sharp, { type OverlayOptions } from "sharp";
-import { parseHierarchy } from "../../engine/screens/hierarchy.ts";
-import { type Bounds, walk } from "../../engine/screens/ui_node.ts";
+import { parseHierarchy } from "../../engine/screens/mod.ts";
+import { type Bounds, walk } from "../../engine/screens/mod.ts";
 
 /** The grey a password field is painted with. */
 const MASK = { r: 128, g: 128, b: 128, alpha: 1 };

@@ -14,11 +14,11 @@
  *
  * @module
  */
-import { type NodePredicate, ScreenTable } from "../../engine/screens/screen_table.ts";
-import type { Screen, UiNode } from "../../engine/screens/ui_node.ts";
+import { type NodePredicate, ScreenTable } from "../../engine/screens/mod.ts";
+import type { Screen, UiNode } from "../../engine/screens/mod.ts";
 import type { FindQuery, FoundElement } from "../driver.ts";
-import { ANDROID_ROW_ANCHORED } from "../../engine/playback/cascade.ts";
-import { matchAndroidAnchored } from "../../engine/optimizer/anchors.ts";
+import { ANDROID_ROW_ANCHORED } from "../../engine/playback/mod.ts";
+import { matchAndroidAnchored } from "../../engine/optimizer/mod.ts";
 
 type Flag = keyof NonNullable<NodePredicate["flags"]>;
 const FLAG_METHODS: ReadonlySet<string> = new Set([

@@ -18,8 +18,8 @@ import type {
   Page,
   Target,
 } from "puppeteer-core";
-import type { Point } from "../../engine/screens/ui_node.ts";
-import type { MouseButton } from "../../engine/playback/actions.ts";
+import type { Point } from "../../engine/screens/mod.ts";
+import type { MouseButton } from "../../engine/playback/mod.ts";
 import {
   type Direction,
   type DocumentAnswer,
@@ -48,16 +48,16 @@ import {
   waitScrollEndInPage,
 } from "./_page_functions.ts";
 import { captureChromeHierarchy } from "./hierarchy.ts";
-import { chromeHierarchyToScreen } from "../../engine/screens/chrome_hierarchy.ts";
+import { chromeHierarchyToScreen } from "../../engine/screens/mod.ts";
 import { findPlan, scopedFindPlan } from "./_find.ts";
-import { SCOPE_NOT_FOUND, type ScopeLookup, WEB_WITHIN } from "../../engine/playback/cascade.ts";
+import { SCOPE_NOT_FOUND, type ScopeLookup, WEB_WITHIN } from "../../engine/playback/mod.ts";
 
 /** The facts of the elements given that lie inside the kept scope (one page call). */
 const SCOPED_FACTS = new Function(
   "...els",
   `return (${elementFactsInPage.toString()})(...(${inScopeInPage.toString()})(els));`,
 ) as (...els: Element[]) => ElementFacts[];
-import { splitKeyChord } from "../../engine/playback/key_chord.ts";
+import { splitKeyChord } from "../../engine/trail/mod.ts";
 import { withDeadline } from "../with_deadline.ts";
 import { checkNavigation, unsafeNavigation } from "../navigation_guard.ts";
 import {

@@ -9,12 +9,12 @@
  * @module
  */
 import type { CDPSession } from "puppeteer-core";
-import type { ChromeHierarchy } from "../../engine/screens/chrome_hierarchy.ts";
+import type { ChromeHierarchy } from "../../engine/screens/mod.ts";
 import {
   type AXNodeLike,
   type DomSnapshotLike,
   joinChromeHierarchy,
-} from "../../engine/screens/chrome_join.ts";
+} from "../../engine/screens/mod.ts";
 
 const PAGE_FACTS = `JSON.stringify({
   url: location.href,

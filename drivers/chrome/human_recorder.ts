@@ -48,23 +48,20 @@
  * @module
  */
 import type { CDPSession, Page } from "puppeteer-core";
-import type { EventStore } from "../../events/event_store.ts";
-import type { EventData, NewEvent } from "../../events/schemas.ts";
-import {
-  type ChromeHierarchy,
-  chromeHierarchyToScreen,
-} from "../../engine/screens/chrome_hierarchy.ts";
-import type { Point, Screen, UiNode } from "../../engine/screens/ui_node.ts";
+import type { EventStore } from "../../events/mod.ts";
+import type { EventData, NewEvent } from "../../events/mod.ts";
+import { type ChromeHierarchy, chromeHierarchyToScreen } from "../../engine/screens/mod.ts";
+import type { Point, Screen, UiNode } from "../../engine/screens/mod.ts";
 import type { ChromeDriver } from "./chrome_driver.ts";
 import { captureChromeHierarchy } from "./hierarchy.ts";
-import { ScreenPoint } from "../../engine/formats/screen_point.ts";
+import { ScreenPoint } from "../../engine/formats/mod.ts";
 import {
   type RecorderMessage,
   recorderScript,
   sensitiveValuesInPage,
   type Traverse,
 } from "./_recorder_script.ts";
-import { SecretScrubber } from "../../runners/record/secret_scrubber.ts";
+import { SecretScrubber } from "../../runners/record/mod.ts";
 
 /** The CDP binding the page script reports through. */
 const BINDING = "__cairnRecord";

@@ -20,9 +20,9 @@
  * @module
  */
 import YAML, { isMap, parseAllDocuments } from "yaml";
-import type { Selector, Trail, TrailAction, TrailStep } from "../trail/trail.ts";
-import { templateVariables } from "../trail/template.ts";
-import { type MaestroCommand, parseMaestroFlow } from "../formats/maestro_flow.ts";
+import type { Selector, Trail, TrailAction, TrailStep } from "../trail/mod.ts";
+import { templateVariables } from "../trail/mod.ts";
+import { type MaestroCommand, parseMaestroFlow } from "../formats/mod.ts";
 import {
   actionName,
   durationMs,

@@ -13,8 +13,8 @@
  *
  * @module
  */
-import type { Selector, Trail, TrailAction } from "../trail/trail.ts";
-import { textAnchors } from "../trail/trail.ts";
+import type { Selector, Trail, TrailAction } from "../trail/mod.ts";
+import { textAnchors } from "../trail/mod.ts";
 import {
   actionName,
   durationMs,

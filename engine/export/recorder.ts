@@ -13,10 +13,10 @@
  *
  * @module
  */
-import type { Selector, Trail, TrailAction } from "../trail/trail.ts";
-import { textAnchors } from "../trail/trail.ts";
-import { evaluateTemplate } from "../trail/template.ts";
-import { splitKeyChord } from "../playback/key_chord.ts";
+import type { Selector, Trail, TrailAction } from "../trail/mod.ts";
+import { textAnchors } from "../trail/mod.ts";
+import { evaluateTemplate } from "../trail/mod.ts";
+import { splitKeyChord } from "../trail/mod.ts";
 import {
   actionName,
   durationMs,

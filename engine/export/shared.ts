@@ -5,7 +5,7 @@
  *
  * @module
  */
-import type { Selector, Trail, TrailAction, TrailStep } from "../trail/trail.ts";
+import type { Selector, Trail, TrailAction, TrailStep } from "../trail/mod.ts";
 
 /** An exported file: its text and the lines naming what the format could not express. */
 export interface ExportResult {

@@ -5,7 +5,7 @@
  * @module
  */
 import { createHash } from "node:crypto";
-import type { BlobRef } from "../../events/schemas.ts";
+import type { BlobRef } from "../../events/mod.ts";
 
 /** Bytes to store and their media type. */
 export interface PendingBlob {

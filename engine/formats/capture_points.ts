@@ -9,7 +9,7 @@
  */
 import type { CaptureV1 } from "./capture_v1.ts";
 import type { PendingScreen } from "./capture_screens.ts";
-import { FormatError } from "./format_error.ts";
+import { FormatError } from "../input/mod.ts";
 
 /** How far outside the screen a point may lie (a touch on the edge, rounding): 2% or 24 px. */
 export function pointTolerance(size: number): number {

@@ -7,7 +7,7 @@
  *
  * @module
  */
-import type { HierarchyFormat, Screen } from "../screens/ui_node.ts";
+import type { HierarchyFormat, Screen } from "../screens/mod.ts";
 import { decodeBase64 } from "./base64.ts";
 import { blobRefOf, type PendingBlob } from "./blob_ref.ts";
 import type { CaptureV1, ResolvedScreen } from "./capture_v1.ts";
@@ -18,7 +18,7 @@ import {
   SCREENSHOT_TYPES,
 } from "./check_screen.ts";
 import { detectHierarchyFormat, hierarchyMediaType } from "./detect_hierarchy.ts";
-import { FormatError } from "./format_error.ts";
+import { FormatError } from "../input/mod.ts";
 
 /** A screen read into memory, not stored yet. */
 export interface PendingScreen {

@@ -15,9 +15,9 @@ import {
   type EventData,
   HandledDialog,
   type NewEvent,
-} from "../../events/schemas.ts";
-import { HierarchyFormat, Platform } from "../screens/ui_node.ts";
-import { projectCapture, type ProjectedAction } from "../trail/capture_projection.ts";
+} from "../../events/mod.ts";
+import { HierarchyFormat, Platform } from "../screens/mod.ts";
+import { projectCapture, type ProjectedAction } from "../trail/mod.ts";
 import { encodeBase64 } from "./base64.ts";
 import { Coordinate } from "./screen_point.ts";
 import { IsoDateTime, LATEST_TIME } from "./iso_date_time.ts";

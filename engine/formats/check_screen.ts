@@ -6,18 +6,18 @@
  *
  * @module
  */
-import { parseHierarchy } from "../screens/hierarchy.ts";
+import { parseHierarchy } from "../screens/mod.ts";
 import {
   type HierarchyFormat,
   type Platform,
   type Screen,
   type UiNode,
   walk,
-} from "../screens/ui_node.ts";
+} from "../screens/mod.ts";
 import type { PendingBlob } from "./blob_ref.ts";
-import { FormatError } from "./format_error.ts";
+import { FormatError } from "../input/mod.ts";
 import { MAX_COORDINATE } from "./screen_point.ts";
-import { decodeUtf8 } from "./utf8_text.ts";
+import { decodeUtf8 } from "../input/mod.ts";
 
 function startsWith(bytes: Uint8Array, at: number, signature: string | readonly number[]) {
   const sig = typeof signature === "string"

@@ -10,8 +10,8 @@
  * @module
  */
 import { z } from "zod";
-import type { ActionKind, EventData, NewEvent } from "../../events/schemas.ts";
-import { zodToFormatError } from "./format_error.ts";
+import type { ActionKind, EventData, NewEvent } from "../../events/mod.ts";
+import { zodToFormatError } from "../input/mod.ts";
 import { Coordinate } from "./screen_point.ts";
 
 /** A selector: one string, or a chain of strings (each piercing a shadow root or frame). */

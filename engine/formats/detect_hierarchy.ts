@@ -3,8 +3,8 @@
  *
  * @module
  */
-import { detectFormat } from "../screens/hierarchy.ts";
-import type { HierarchyFormat } from "../screens/ui_node.ts";
+import { detectFormat } from "../screens/mod.ts";
+import type { HierarchyFormat } from "../screens/mod.ts";
 
 /**
  * Detects a hierarchy's format: the formats `engine/screens/hierarchy.ts` detects (XCUITest,

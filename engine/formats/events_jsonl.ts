@@ -12,15 +12,15 @@ import {
   type EventData,
   type EventType,
   type NewEvent,
-} from "../../events/schemas.ts";
-import { droppedField, EVENT_CHECKS } from "../../events/exact_check.ts";
-import { schemaAt, upcast } from "../../events/upcasters.ts";
+} from "../../events/mod.ts";
+import { droppedField, EVENT_CHECKS } from "../../events/mod.ts";
+import { schemaAt, upcast } from "../../events/mod.ts";
 import { decodeBase64, encodeBase64 } from "./base64.ts";
 import { blobRefOf, type PendingBlob } from "./blob_ref.ts";
 import { checkHierarchy, checkScreenshot, hierarchyText } from "./check_screen.ts";
-import { FormatError, zodToFormatError } from "./format_error.ts";
+import { FormatError, zodToFormatError } from "../input/mod.ts";
 import { IsoDateTime } from "./iso_date_time.ts";
-import { parseJson } from "./json_text.ts";
+import { parseJson } from "../input/mod.ts";
 import { geometryOutOfRange } from "./screen_point.ts";
 
 /** The event types a session stream holds. */

@@ -5,16 +5,16 @@
  *
  * @module
  */
-import type { NewEvent } from "../../events/schemas.ts";
-import type { Screen } from "../screens/ui_node.ts";
+import type { NewEvent } from "../../events/mod.ts";
+import type { Screen } from "../screens/mod.ts";
 import { blobRefOf, type PendingBlob } from "./blob_ref.ts";
 import { CAPTURE_FORMAT, captureToEvents, CaptureV1 } from "./capture_v1.ts";
 import { loadCaptureScreens, resolveScreens } from "./capture_screens.ts";
 import { checkCapturePoints } from "./capture_points.ts";
 import { parseEventsJsonl } from "./events_jsonl.ts";
 import { checkSessionEvents } from "./session_rules.ts";
-import { FormatError, zodToFormatError } from "./format_error.ts";
-import { checkJsonNesting, parseJson } from "./json_text.ts";
+import { FormatError, zodToFormatError } from "../input/mod.ts";
+import { checkJsonNesting, parseJson } from "../input/mod.ts";
 import { RECORDING_FORMAT, recordingToEvents } from "./recording_v1.ts";
 import { flowToEvents, looksLikeChromeRecorder, parseChromeRecorder } from "./chrome_recorder.ts";
 

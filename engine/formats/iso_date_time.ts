@@ -4,4 +4,4 @@
  *
  * @module
  */
-export { isIsoDateTime, IsoDateTime, LATEST_TIME } from "../../events/iso_date_time.ts";
+export { isIsoDateTime, IsoDateTime, LATEST_TIME } from "../../events/mod.ts";

@@ -11,17 +11,17 @@
  * @module
  */
 import { z } from "zod";
-import type { ActionKind, EventData, NewEvent } from "../../events/schemas.ts";
-import type { HierarchyFormat } from "../screens/ui_node.ts";
-import { HierarchyFormat as HierarchyFormatSchema } from "../screens/ui_node.ts";
-import { CHROME_SCHEMA_VERSION, ChromeHierarchy } from "../screens/chrome_hierarchy.ts";
-import { isCdpAxTree, parseAxTree } from "./axtree.ts";
+import type { ActionKind, EventData, NewEvent } from "../../events/mod.ts";
+import type { HierarchyFormat } from "../screens/mod.ts";
+import { HierarchyFormat as HierarchyFormatSchema } from "../screens/mod.ts";
+import { CHROME_SCHEMA_VERSION, ChromeHierarchy } from "../screens/mod.ts";
+import { isCdpAxTree, parseAxTree } from "../screens/mod.ts";
 import { blobRefOf, type PendingBlob } from "./blob_ref.ts";
 import { checkHierarchy } from "./check_screen.ts";
 import { hierarchyMediaType } from "./detect_hierarchy.ts";
-import { FormatError, zodToFormatError } from "./format_error.ts";
+import { FormatError, zodToFormatError } from "../input/mod.ts";
 import { IsoDateTime } from "./iso_date_time.ts";
-import { projectCapture } from "../trail/capture_projection.ts";
+import { projectCapture } from "../trail/mod.ts";
 import { Coordinate } from "./screen_point.ts";
 
 /** The format tag of a recording. */

@@ -4,7 +4,7 @@
  *
  * @module
  */
-import type { NewEvent } from "../../events/schemas.ts";
+import type { NewEvent } from "../../events/mod.ts";
 
 /** A session event reduced to what a round trip must preserve. */
 export interface ComparableEvent {

@@ -6,11 +6,11 @@
  *
  * @module
  */
-import type { EventStore } from "../../events/event_store.ts";
-import type { NewEvent } from "../../events/schemas.ts";
+import type { EventStore } from "../../events/mod.ts";
+import type { NewEvent } from "../../events/mod.ts";
 import { blobRefsIn, SESSION_EVENT_TYPES } from "./events_jsonl.ts";
 import { checkHierarchy, checkScreenshot, hierarchyText } from "./check_screen.ts";
-import { FormatError } from "./format_error.ts";
+import { FormatError } from "../input/mod.ts";
 
 /** What a session stream holds before a batch, as far as the rules look at it. */
 export interface SessionSoFar {

@@ -11,7 +11,7 @@
  * @module
  */
 import { z } from "zod";
-import { camelName } from "../optimizer/naming.ts";
+import { camelName } from "./naming.ts";
 import { statedDeltas, statedRelations, statesDoubled, statesTotal } from "./nl_relations.ts";
 
 /** A named slot. */

@@ -10,10 +10,10 @@
  *
  * @module
  */
-import type { ScreenTable } from "../screens/screen_table.ts";
-import type { Selector } from "../trail/trail.ts";
-import type { UiNode } from "../screens/ui_node.ts";
-import { escapeRegex } from "../trail/regex.ts";
+import type { ScreenTable } from "../screens/mod.ts";
+import type { Selector } from "../trail/mod.ts";
+import type { UiNode } from "../screens/mod.ts";
+import { escapeRegex } from "../trail/mod.ts";
 
 /**
  * Whitespace collapsed and trimmed, as XPath's `normalize-space()`.

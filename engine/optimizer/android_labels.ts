@@ -7,7 +7,7 @@
  *
  * @module
  */
-import type { ScreenTable } from "../screens/screen_table.ts";
+import type { ScreenTable } from "../screens/mod.ts";
 import type { Candidate } from "./draft.ts";
 import { generatedIdReason } from "./generated.ts";
 

@@ -9,9 +9,9 @@
  *
  * @module
  */
-import type { ScreenTable } from "../screens/screen_table.ts";
-import type { TrailActionKind } from "../trail/trail.ts";
-import type { Bounds, Point, UiNode } from "../screens/ui_node.ts";
+import type { ScreenTable } from "../screens/mod.ts";
+import type { TrailActionKind } from "../trail/mod.ts";
+import type { Bounds, Point, UiNode } from "../screens/mod.ts";
 import { generatedIdReason } from "./generated.ts";
 import { isEditable } from "./selectors.ts";
 

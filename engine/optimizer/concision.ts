@@ -11,7 +11,7 @@
  *
  * @module
  */
-import type { UiNode } from "../screens/ui_node.ts";
+import type { UiNode } from "../screens/mod.ts";
 import type { Draft, DraftAction, DraftStep, PassContext } from "./draft.ts";
 
 /** The modes pass's account of a selector choice (chosen, passed over, rejected, retargeted). */

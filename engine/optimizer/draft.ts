@@ -4,11 +4,11 @@
  *
  * @module
  */
-import type { EventData, NewEvent } from "../../events/schemas.ts";
-import type { Point, Screen } from "../screens/ui_node.ts";
-import type { Selector, SelectorMode, TrailActionKind } from "../trail/trail.ts";
-import type { ScreenTable } from "../screens/screen_table.ts";
-import { InvalidStreamError } from "../../events/event_store.ts";
+import type { EventData, NewEvent } from "../../events/mod.ts";
+import type { Point, Screen } from "../screens/mod.ts";
+import type { Selector, SelectorMode, TrailActionKind } from "../trail/mod.ts";
+import type { ScreenTable } from "../screens/mod.ts";
+import { InvalidStreamError } from "../../events/mod.ts";
 
 /** A captured action with its context. */
 export interface CapturedAction {

@@ -9,7 +9,7 @@
  *
  * @module
  */
-import { evaluateTemplate, parseDisplayNumber } from "../trail/template.ts";
+import { evaluateTemplate, parseDisplayNumber } from "../trail/mod.ts";
 import type { CapturedSlot, Draft, DraftAction } from "./draft.ts";
 import { retargetAssertion } from "./modes.ts";
 import {
@@ -22,7 +22,7 @@ import {
   statesDoubled,
   statesHalved,
   statesTotal,
-} from "../nl/nl_relations.ts";
+} from "../nl/mod.ts";
 
 /** A relation the NL step states, as candidate expressions over slots. */
 interface Relation {

@@ -12,7 +12,7 @@
 import type { Draft } from "./draft.ts";
 import { retargetAssertion } from "./modes.ts";
 import { countNoun, shapePattern } from "./value_shape.ts";
-import { escapeRegex } from "../trail/regex.ts";
+import { escapeRegex } from "../trail/mod.ts";
 
 /** Value formats with the regex written for them; each regex must match the value seen. */
 export const FORMAT_PATTERNS: { name: string; test: RegExp; pattern: (v: string) => string }[] = [

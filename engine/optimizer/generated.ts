@@ -8,7 +8,7 @@
  *
  * @module
  */
-import type { ScreenTable } from "../screens/screen_table.ts";
+import type { ScreenTable } from "../screens/mod.ts";
 
 const GENERATED_ID_PATTERNS: [RegExp, string][] = [
   [/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/i, "a GUID"],

@@ -23,9 +23,9 @@
  *
  * @module
  */
-import type { ScreenTable } from "../screens/screen_table.ts";
-import type { TrailActionKind } from "../trail/trail.ts";
-import type { Bounds, Point } from "../screens/ui_node.ts";
+import type { ScreenTable } from "../screens/mod.ts";
+import type { TrailActionKind } from "../trail/mod.ts";
+import type { Bounds, Point } from "../screens/mod.ts";
 import { type AndroidTarget, describe } from "./android_target.ts";
 
 const TAP_KINDS = new Set<TrailActionKind>(["tap", "doubleTap", "longPress", "check"]);

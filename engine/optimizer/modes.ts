@@ -12,10 +12,10 @@
  *
  * @module
  */
-import type { Selector, SelectorMode } from "../trail/trail.ts";
+import type { Selector, SelectorMode } from "../trail/mod.ts";
 import type { Candidate, ChainOptions, Draft, DraftAction } from "./draft.ts";
-import { type ModeFlags, modeFlags } from "./heuristics.ts";
-import { escapeRegex } from "../trail/regex.ts";
+import { type ModeFlags, modeFlags } from "../trail/mod.ts";
+import { escapeRegex } from "../trail/mod.ts";
 import { norm } from "./anchors.ts";
 import { scopedExactSelector } from "./selectors.ts";
 

@@ -5,15 +5,15 @@
  *
  * @module
  */
-import type { NewEvent } from "../../events/schemas.ts";
-import { ScreenTable, type TableEngine } from "../screens/screen_table.ts";
-import type { Selector, SelectorMode, Trail, TrailAction, TrailStep } from "../trail/trail.ts";
-import type { Screen } from "../screens/ui_node.ts";
+import type { NewEvent } from "../../events/mod.ts";
+import { ScreenTable, type TableEngine } from "../screens/mod.ts";
+import type { Selector, SelectorMode, Trail, TrailAction, TrailStep } from "../trail/mod.ts";
+import type { Screen } from "../screens/mod.ts";
 import { concisionPass } from "./concision.ts";
 import { type Draft, type DraftAction, foldCapture, type PassContext } from "./draft.ts";
 import { expressionsPass } from "./expressions.ts";
 import { generalizePass } from "./generalize.ts";
-import { checkHeuristics, HEURISTICS_VERSION, heuristicsLevel } from "./heuristics.ts";
+import { checkHeuristics, HEURISTICS_VERSION, heuristicsLevel } from "../trail/mod.ts";
 import { modesPass } from "./modes.ts";
 import { rawTrail } from "./raw.ts";
 import { resolvePass } from "./resolve.ts";

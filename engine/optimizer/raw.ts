@@ -6,7 +6,7 @@
  *
  * @module
  */
-import type { Selector, TrailAction, TrailActionKind, TrailStep } from "../trail/trail.ts";
+import type { Selector, TrailAction, TrailActionKind, TrailStep } from "../trail/mod.ts";
 import type { CapturedAction, CaptureModel } from "./draft.ts";
 import type { ExplainEntry } from "./optimize.ts";
 

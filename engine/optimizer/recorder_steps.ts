@@ -14,9 +14,9 @@
  *
  * @module
  */
-import type { EventData } from "../../events/schemas.ts";
-import type { TrailActionKind } from "../trail/trail.ts";
-import { readAriaChain } from "../formats/chrome_recorder.ts";
+import type { EventData } from "../../events/mod.ts";
+import type { TrailActionKind } from "../trail/mod.ts";
+import { readAriaChain } from "../formats/mod.ts";
 
 /** How v2 reads one Recorder step. */
 export interface RecorderReading {

@@ -18,8 +18,8 @@
  *
  * @module
  */
-import type { EventData } from "../../events/schemas.ts";
-import type { ScreenTable } from "../screens/screen_table.ts";
+import type { EventData } from "../../events/mod.ts";
+import type { ScreenTable } from "../screens/mod.ts";
 import { elementText, norm } from "./anchors.ts";
 
 /** The screens before an action that are not the page at it. */

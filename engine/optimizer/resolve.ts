@@ -16,15 +16,15 @@
  *
  * @module
  */
-import type { ScreenTable } from "../screens/screen_table.ts";
-import type { TrailActionKind } from "../trail/trail.ts";
+import type { ScreenTable } from "../screens/mod.ts";
+import type { TrailActionKind } from "../trail/mod.ts";
 import type { Draft, DraftAction, DraftStep, PassContext } from "./draft.ts";
 import { androidTarget } from "./android_target.ts";
 import { iosTarget } from "./ios_target.ts";
 import { matchSelector } from "./selector_match.ts";
 import { readRecorderStep } from "./recorder_steps.ts";
 import { recorderTarget, staleScreen } from "./recorder_target.ts";
-import { isPageCssPath } from "../playback/coordinates.ts";
+import { isPageCssPath } from "../playback/mod.ts";
 
 const CLIMB_KINDS = new Set<TrailActionKind>(["tap", "doubleTap", "longPress", "check"]);
 const MAX_CLIMB = 3; // a clickable ancestor further up is a container, not the control

@@ -6,8 +6,8 @@
  *
  * @module
  */
-import type { NodePredicate, ScreenTable } from "../screens/screen_table.ts";
-import { type Selector, textAnchors } from "../trail/trail.ts";
+import type { NodePredicate, ScreenTable } from "../screens/mod.ts";
+import { type Selector, textAnchors } from "../trail/mod.ts";
 import { isAndroidTable, matchAndroidAnchored, matchWeb } from "./anchors.ts";
 
 /** Properties a selector shares with the table's predicate columns. */

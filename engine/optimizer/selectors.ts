@@ -9,16 +9,16 @@
  *
  * @module
  */
-import type { ScreenTable } from "../screens/screen_table.ts";
-import type { Selector, SelectorMode } from "../trail/trail.ts";
-import type { UiNode } from "../screens/ui_node.ts";
+import type { ScreenTable } from "../screens/mod.ts";
+import type { Selector, SelectorMode } from "../trail/mod.ts";
+import type { UiNode } from "../screens/mod.ts";
 import type { Candidate, Draft, DraftAction, PassContext } from "./draft.ts";
 import { generatedClassReason, type GeneratedIdOptions, generatedIdReason } from "./generated.ts";
 import { descendantLabelCandidates } from "./android_labels.ts";
 import { countSelector, matchSelector } from "./selector_match.ts";
-import { escapeRegex } from "../trail/regex.ts";
-import { isPageCssPath } from "../playback/coordinates.ts";
-import { readAriaChain } from "../formats/chrome_recorder.ts";
+import { escapeRegex } from "../trail/mod.ts";
+import { isPageCssPath } from "../playback/mod.ts";
+import { readAriaChain } from "../formats/mod.ts";
 import {
   dynamicPattern,
   elementText,

@@ -22,10 +22,10 @@
  *
  * @module
  */
-import { makeNode, type UiNode } from "../screens/ui_node.ts";
+import { makeNode, type UiNode } from "../screens/mod.ts";
 import type { CapturedSlot, Draft, DraftAction, DraftStep, PassContext } from "./draft.ts";
 import { chooseSelector, retargetAssertion } from "./modes.ts";
-import { capturedSlotName, inputSlotName, uniqueName } from "./naming.ts";
+import { capturedSlotName, inputSlotName, uniqueName } from "../nl/mod.ts";
 import {
   interpolateValues,
   isProvisioningTool,
@@ -34,8 +34,8 @@ import {
   reverseSubstitute,
   type SubstitutionOptions,
 } from "./substitution.ts";
-import { REDACTED } from "../playback/actions.ts";
-import type { Selector, SelectorMode } from "../trail/trail.ts";
+import { REDACTED } from "../playback/mod.ts";
+import type { Selector, SelectorMode } from "../trail/mod.ts";
 import {
   asksForValue,
   statedDeltas,
@@ -43,7 +43,7 @@ import {
   statesHalved,
   statesRelation,
   statesTotal,
-} from "../nl/nl_relations.ts";
+} from "../nl/mod.ts";
 import { generalizedFormat, isFormatIntent } from "./generalize.ts";
 
 const MIN_REPEAT_LENGTH = 3; // shorter repeated literals ("1", "OK") are coincidences

@@ -13,7 +13,7 @@
  *
  * @module
  */
-import { REDACTED } from "../playback/actions.ts";
+import { REDACTED } from "../playback/mod.ts";
 
 /**
  * Says whether a stored value is (or holds) a redacted secret: the value itself was never

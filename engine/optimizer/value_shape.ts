@@ -9,7 +9,7 @@
  *
  * @module
  */
-import { escapeRegex } from "../trail/regex.ts";
+import { escapeRegex } from "../trail/mod.ts";
 
 /** Longer values are sentences, not formatted values. */
 const MAX_SHAPE_LENGTH = 64;

@@ -20,7 +20,7 @@
  * @module
  */
 import type { SelectorMode, Target } from "./actions.ts";
-import { escapeRegex } from "../trail/regex.ts";
+import { escapeRegex } from "../trail/mod.ts";
 import { isPageCssPath } from "./coordinates.ts";
 
 /** A native lookup, the same shape as `FindQuery` of `drivers/driver.ts`. */

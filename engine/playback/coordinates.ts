@@ -9,14 +9,7 @@
  *
  * @module
  */
-import {
-  type Bounds,
-  center,
-  type Point,
-  type Screen,
-  type UiNode,
-  walk,
-} from "../screens/ui_node.ts";
+import { type Bounds, center, type Point, type Screen, type UiNode, walk } from "../screens/mod.ts";
 import type { Target } from "./actions.ts";
 
 /** A viewport: CSS size and device pixel ratio. */

@@ -6,7 +6,7 @@
  *
  * @module
  */
-import type { StoredEvent } from "../../events/schemas.ts";
+import type { StoredEvent } from "../../events/mod.ts";
 
 /** One selector's record. */
 export interface SelectorStats {

@@ -22,10 +22,10 @@ import {
   recorderSelectors,
   type UserFlow,
   waitForElementChecks,
-} from "../formats/chrome_recorder.ts";
+} from "../formats/mod.ts";
 import type { MouseButton, PlaybackAction, PlaybackPlan, Target } from "./actions.ts";
 import { targetFromSelectors } from "./target_from_selectors.ts";
-import { escapeRegex } from "../trail/regex.ts";
+import { escapeRegex } from "../trail/mod.ts";
 
 /**
  * The target of a Recorder step's selectors (as {@linkcode recorderSelectors} keys them), read

@@ -11,13 +11,13 @@
  *
  * @module
  */
-import type { EventData, EventType } from "../../events/schemas.ts";
+import type { EventData, EventType } from "../../events/mod.ts";
 import type { PlaybackAction, PlaybackPlan, Target } from "./actions.ts";
 import { PLAYBACK_TYPE_OF_KIND } from "./actions.ts";
 import { targetFromSelectors } from "./target_from_selectors.ts";
 import { inFrame, recorderButton, recorderTarget } from "./from_chrome_recorder.ts";
-import { InvalidStreamError } from "../../events/event_store.ts";
-import { ScreenPoint } from "../formats/screen_point.ts";
+import { InvalidStreamError } from "../../events/mod.ts";
+import { ScreenPoint } from "../formats/mod.ts";
 import { isPageCssPath } from "./coordinates.ts";
 
 /** Roles of the page itself: a target with one is a click on the page's background. */

@@ -15,7 +15,7 @@
  *
  * @module
  */
-import type { MaestroCommand, MaestroFlow } from "../formats/maestro_flow.ts";
+import type { MaestroCommand, MaestroFlow } from "../formats/mod.ts";
 import type { PlaybackAction, PlaybackPlan, Target } from "./actions.ts";
 
 /** Characters that make a Maestro text or id a regular expression rather than a literal. */

@@ -4,8 +4,8 @@
  *
  * @module
  */
-import { recordingToEvents } from "../formats/recording_v1.ts";
-import { FormatError } from "../formats/format_error.ts";
+import { recordingToEvents } from "../formats/mod.ts";
+import { FormatError } from "../input/mod.ts";
 import type { PlaybackPlan } from "./actions.ts";
 import { eventsToPlan, type SessionEvent } from "./from_events.ts";
 

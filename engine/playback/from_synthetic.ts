@@ -8,7 +8,7 @@
 import { z } from "zod";
 import type { PlaybackAction, PlaybackPlan, Target } from "./actions.ts";
 import { targetFromSelectors } from "./target_from_selectors.ts";
-import { Coordinate, ScreenPoint } from "../formats/screen_point.ts";
+import { Coordinate, ScreenPoint } from "../formats/mod.ts";
 
 /** One synthetic action (003 R8 field names; `type` is accepted for `action`). */
 export const SyntheticAction = z.object({

@@ -11,9 +11,10 @@
  *
  * @module
  */
-import { type Selector, textAnchors, type Trail, type TrailAction } from "../trail/trail.ts";
+import { type Selector, textAnchors, type Trail, type TrailAction } from "../trail/mod.ts";
 import type { PlaybackAction, PlaybackPlan, Target, Within } from "./actions.ts";
-import { parseDuration, PLAYBACK_TYPE_OF_KIND } from "./actions.ts";
+import { PLAYBACK_TYPE_OF_KIND } from "./actions.ts";
+import { parseDuration } from "../trail/mod.ts";
 
 /**
  * Merges a trail selector (and its fallbacks, in order) into one target: the first selector's

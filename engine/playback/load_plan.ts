@@ -6,19 +6,19 @@
  *
  * @module
  */
-import { CAPTURE_FORMAT } from "../formats/capture_v1.ts";
-import { parseTrail, trailSizeProblem } from "../trail/trail.ts";
-import { looksLikeMaestroFlow, parseMaestroFlow } from "../formats/maestro_flow.ts";
-import { parseChromeRecorder } from "../formats/chrome_recorder.ts";
+import { CAPTURE_FORMAT } from "../formats/mod.ts";
+import { parseTrail, trailSizeProblem } from "../trail/mod.ts";
+import { looksLikeMaestroFlow, parseMaestroFlow } from "../formats/mod.ts";
+import { parseChromeRecorder } from "../formats/mod.ts";
 import { z } from "zod";
-import { FormatError, zodToFormatError } from "../formats/format_error.ts";
-import { detectImportFormat, prepareImport } from "../formats/import_file.ts";
+import { FormatError, zodToFormatError } from "../input/mod.ts";
+import { detectImportFormat, prepareImport } from "../formats/mod.ts";
 import type { PlaybackPlan } from "./actions.ts";
 import { trailToPlan } from "./from_trail.ts";
 import { recordingV1ToPlan } from "./from_recording_v1.ts";
 import { chromeRecorderToPlan } from "./from_chrome_recorder.ts";
 import { maestroToPlan } from "./from_maestro.ts";
-import { maestroToTrail } from "../export/maestro.ts";
+import { maestroToTrail } from "../export/mod.ts";
 
 const hasInlineCommands = (args: unknown): boolean =>
   typeof args === "object" && args !== null &&

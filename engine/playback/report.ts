@@ -5,8 +5,8 @@
  *
  * @module
  */
-import type { EventData, StoredEvent } from "../../events/schemas.ts";
-import { InvalidStreamError } from "../../events/event_store.ts";
+import type { EventData, StoredEvent } from "../../events/mod.ts";
+import { InvalidStreamError } from "../../events/mod.ts";
 
 /** One action's result, 003 R4. Absent fields are omitted, never empty. */
 export interface ActionResult {

@@ -6,7 +6,7 @@
  *
  * @module
  */
-import { readAriaChain } from "../formats/chrome_recorder.ts";
+import { readAriaChain } from "../formats/mod.ts";
 import type { Target } from "./actions.ts";
 
 const TEST_ID_CSS = /^\[data-test(?:id|-id)=(?:"([^"]+)"|'([^']+)'|([^\]"']+))\]$/;

@@ -4,7 +4,7 @@
  * @module
  */
 import { type Bounds, makeNode, type UiNode, type UiNodeInit } from "./ui_node.ts";
-import { jsonNestingError } from "./nesting.ts";
+import { jsonNestingError } from "../input/mod.ts";
 import { lineColumn } from "./xml.ts";
 
 const BOUNDS_RE =
@@ -67,7 +67,7 @@ export function flag(v: string | boolean | undefined, fallback = false): boolean
  * @param what what the text is, for the message (`Maestro hierarchy`)
  * @returns the parsed value
  * @throws {SyntaxError} naming the line and column of the first error, or the path where the
- *   value nests deeper than `MAX_NESTING` (engine/screens/nesting.ts)
+ *   value nests deeper than `MAX_NESTING` (engine/input/nesting.ts)
  */
 export function parseJsonAt(text: string, what: string): unknown {
   let value: unknown;

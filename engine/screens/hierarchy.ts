@@ -6,9 +6,9 @@
  */
 import { asRecord, parseJsonAt } from "./_parse_util.ts";
 import { CHROME_SCHEMA_VERSION, parseChromeHierarchy } from "./chrome_hierarchy.ts";
-import { isCdpAxTree, parseAxTree } from "../formats/axtree.ts";
-import { parseJson } from "../formats/json_text.ts";
-import { MAX_NESTING, treeTooDeep } from "./nesting.ts";
+import { isCdpAxTree, parseAxTree } from "./parse_axtree.ts";
+import { parseJson } from "../input/mod.ts";
+import { MAX_NESTING, treeTooDeep } from "../input/mod.ts";
 import { parseAndroid } from "./parse_android.ts";
 import { parseIos } from "./parse_ios.ts";
 import { parseMaestro } from "./parse_maestro.ts";
@@ -119,7 +119,7 @@ export function registerHierarchyParser(
  * @param options the format, or `"auto"` to detect it
  * @returns the screen
  * @throws {SyntaxError} on malformed input (line and column), an undetectable format, or nodes
- *   nested deeper than `MAX_NESTING` (engine/screens/nesting.ts)
+ *   nested deeper than `MAX_NESTING` (engine/input/nesting.ts)
  * @example
  * ```ts
  * const s = parseHierarchy('<hierarchy><node class="android.widget.TextView" text="Hi" bounds="[0,0][10,10]"/></hierarchy>');

@@ -50,10 +50,10 @@ import {
   P_FROM,
   P_TO,
   PREDICATE_INTS,
-} from "../../wasm/layout.ts";
-import type { HotPath } from "../../wasm/hot_path.ts";
-import { type FlatTable, TableWriter } from "../../wasm/table.ts";
-import { reference } from "../../wasm/reference.ts";
+} from "../../wasm/mod.ts";
+import type { HotPath } from "../../wasm/mod.ts";
+import { type FlatTable, TableWriter } from "../../wasm/mod.ts";
+import { reference } from "../../wasm/mod.ts";
 import { wasmAvailable, wasmHotPath } from "../../wasm/mod.ts";
 
 /** Which implementation answers: the WASM module, the TS reference, or WASM when built. */

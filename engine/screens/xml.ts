@@ -7,7 +7,7 @@
  *
  * @module
  */
-import { MAX_NESTING } from "./nesting.ts";
+import { MAX_NESTING } from "../input/mod.ts";
 
 /** One XML element: tag name, decoded attributes in document order, child elements. */
 export interface XmlElement {

@@ -6,10 +6,10 @@
  *
  * @module
  */
-import type { EventStore, StreamInfo } from "../../events/event_store.ts";
-import { NotFoundError } from "../../events/event_store.ts";
-import type { BlobRef, EventData, StoredEvent } from "../../events/schemas.ts";
-import { UnreadableEventError } from "../../events/upcasters.ts";
+import type { EventStore, StreamInfo } from "../../events/mod.ts";
+import { NotFoundError } from "../../events/mod.ts";
+import type { BlobRef, EventData, StoredEvent } from "../../events/mod.ts";
+import { UnreadableEventError } from "../../events/mod.ts";
 
 /** A projection: a pure fold of events into a state. Changing `evolve` bumps `version`. */
 export interface Projection<S> {

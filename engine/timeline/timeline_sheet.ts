@@ -8,9 +8,9 @@
  */
 import { Buffer } from "node:buffer";
 import sharp, { type OverlayOptions } from "sharp";
-import type { BlobRef, StoredEvent } from "../../events/schemas.ts";
-import { type EventStore, InvalidStreamError, NotFoundError } from "../../events/event_store.ts";
-import { escapeXml } from "../screens/marks.ts";
+import type { BlobRef, StoredEvent } from "../../events/mod.ts";
+import { type EventStore, InvalidStreamError, NotFoundError } from "../../events/mod.ts";
+import { escapeXml } from "../screens/mod.ts";
 import { clip } from "./time_travel.ts";
 
 /** One screen of the sheet: a screenshot and what happened on it. */

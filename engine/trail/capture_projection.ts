@@ -5,8 +5,8 @@
  *
  * @module
  */
-import type { BlobRef, EventData, NewEvent } from "../../events/schemas.ts";
-import { InvalidStreamError } from "../../events/event_store.ts";
+import type { BlobRef, EventData, NewEvent } from "../../events/mod.ts";
+import { InvalidStreamError } from "../../events/mod.ts";
 
 /** The projection's name and version (bumped when the fold changes). */
 export const CAPTURE_PROJECTION = { name: "capture", version: 1 } as const;

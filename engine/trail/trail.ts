@@ -54,10 +54,10 @@
  */
 import YAML, { isPair, isScalar, Scalar } from "yaml";
 import { z } from "zod";
-import { HEURISTICS_VERSIONS } from "../optimizer/heuristics.ts";
-import { parseDuration } from "../playback/actions.ts";
+import { HEURISTICS_VERSIONS } from "./heuristics.ts";
+import { parseDuration } from "./duration.ts";
 import { templateSyntaxError, templateVariables } from "./template.ts";
-import { splitKeyChord } from "../playback/key_chord.ts";
+import { splitKeyChord } from "./key_chord.ts";
 import { _keyDefinitions } from "puppeteer-core/internal/common/USKeyboardLayout.js";
 
 /** The selector modes of 000: strict, flexible, adaptive. */

@@ -13,10 +13,10 @@
  *
  * @module
  */
-import type { Bounds, Screen, UiNode } from "../screens/ui_node.ts";
-import { walk } from "../screens/ui_node.ts";
-import { ScreenTable } from "../screens/screen_table.ts";
-import { elementText, findAnchors, matchWeb, norm } from "../optimizer/anchors.ts";
+import type { Bounds, Screen, UiNode } from "../screens/mod.ts";
+import { walk } from "../screens/mod.ts";
+import { ScreenTable } from "../screens/mod.ts";
+import { elementText, findAnchors, matchWeb, norm } from "../optimizer/mod.ts";
 
 /** Bounds that differ by at most this many pixels per side count as equal. */
 export const BOUNDS_TOLERANCE_PX = 2;

@@ -10,8 +10,8 @@
  *
  * @module
  */
-import type { EventData, NewEvent, StoredEvent } from "../../events/schemas.ts";
-import { InvalidStreamError } from "../../events/event_store.ts";
+import type { EventData, NewEvent, StoredEvent } from "../../events/mod.ts";
+import { InvalidStreamError } from "../../events/mod.ts";
 
 /** The workflows of 000: test authoring, dev loop, CI regression. */
 export type Policy = "authoring" | "dev" | "ci";

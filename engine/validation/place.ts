@@ -15,13 +15,13 @@
  *
  * @module
  */
-import { chooseSelector } from "../optimizer/modes.ts";
-import { CONTROL_KINDS, isEditable, rankSelectors, shapeForMode } from "../optimizer/selectors.ts";
-import { elementText, matchWeb, norm } from "../optimizer/anchors.ts";
-import { matchSelector } from "../optimizer/selector_match.ts";
-import { ScreenTable } from "../screens/screen_table.ts";
-import type { Selector } from "../trail/trail.ts";
-import type { Screen, UiNode } from "../screens/ui_node.ts";
+import { chooseSelector } from "../optimizer/mod.ts";
+import { CONTROL_KINDS, isEditable, rankSelectors, shapeForMode } from "../optimizer/mod.ts";
+import { elementText, matchWeb, norm } from "../optimizer/mod.ts";
+import { matchSelector } from "../optimizer/mod.ts";
+import { ScreenTable } from "../screens/mod.ts";
+import type { Selector } from "../trail/mod.ts";
+import type { Screen, UiNode } from "../screens/mod.ts";
 import { identityDiff } from "./compare.ts";
 import {
   describeSelector,

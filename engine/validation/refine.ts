@@ -21,13 +21,13 @@
  *
  * @module
  */
-import { matchWeb } from "../optimizer/anchors.ts";
-import { chooseSelector } from "../optimizer/modes.ts";
-import { matchSelector } from "../optimizer/selector_match.ts";
-import { CONTROL_KINDS, rankSelectors, shapeForMode } from "../optimizer/selectors.ts";
-import { ScreenTable } from "../screens/screen_table.ts";
-import type { Selector, SelectorMode } from "../trail/trail.ts";
-import type { Screen, UiNode } from "../screens/ui_node.ts";
+import { matchWeb } from "../optimizer/mod.ts";
+import { chooseSelector } from "../optimizer/mod.ts";
+import { matchSelector } from "../optimizer/mod.ts";
+import { CONTROL_KINDS, rankSelectors, shapeForMode } from "../optimizer/mod.ts";
+import { ScreenTable } from "../screens/mod.ts";
+import type { Selector, SelectorMode } from "../trail/mod.ts";
+import type { Screen, UiNode } from "../screens/mod.ts";
 import { identicalTwins, identityDiff, sameBounds, singledOutAt } from "./compare.ts";
 
 /**

@@ -4,7 +4,7 @@
  *
  * @module
  */
-import type { EventData } from "../../events/schemas.ts";
+import type { EventData } from "../../events/mod.ts";
 import type { ValidationState } from "./decider.ts";
 
 type Step = EventData<"ValidationCompleted">["steps"][number];

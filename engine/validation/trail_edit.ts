@@ -5,7 +5,7 @@
  *
  * @module
  */
-import type { Selector, Trail } from "../trail/trail.ts";
+import type { Selector, Trail } from "../trail/mod.ts";
 
 /**
  * Replaces an action's selectors: one selector, or a first selector and its fallbacks.

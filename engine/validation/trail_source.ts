@@ -9,7 +9,7 @@
  * @module
  */
 import YAML, { type Document } from "yaml";
-import { parseTrail, stringifyTrail, type Trail } from "../trail/trail.ts";
+import { parseTrail, stringifyTrail, type Trail } from "../trail/mod.ts";
 
 type Path = (string | number)[];
 

@@ -5,18 +5,12 @@
  * @module
  */
 import { z } from "zod";
-import type { EventData } from "../../events/schemas.ts";
-import { resolveRef, snapshotTree } from "../../engine/screens/snapshot.ts";
-import {
-  center,
-  type Point,
-  type Screen,
-  type UiNode,
-  walk,
-} from "../../engine/screens/ui_node.ts";
+import type { EventData } from "../../events/mod.ts";
+import { resolveRef, snapshotTree } from "../../engine/screens/mod.ts";
+import { center, type Point, type Screen, type UiNode, walk } from "../../engine/screens/mod.ts";
 import type { ToolName } from "./_params.ts";
-import { REDACTED } from "../../engine/playback/actions.ts";
-import { SecretScrubber } from "../record/secret_scrubber.ts";
+import { REDACTED } from "../../engine/playback/mod.ts";
+import { SecretScrubber } from "../record/mod.ts";
 
 type ActionKind = EventData<"ActionPerformed">["kind"];
 type Performed = Omit<EventData<"ActionPerformed">, "actionId" | "source" | "kind">;

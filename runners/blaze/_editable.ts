@@ -4,8 +4,8 @@
  *
  * @module
  */
-import { isTextField } from "../../engine/screens/resolve_ref.ts";
-import { type UiNode, walk } from "../../engine/screens/ui_node.ts";
+import { isTextField } from "../../engine/screens/mod.ts";
+import { type UiNode, walk } from "../../engine/screens/mod.ts";
 
 /** Roles of the web's text fields (a `<select>` is a combobox too: typing picks an option). */
 const EDITABLE_ROLES = new Set(["textbox", "searchbox", "combobox", "spinbutton"]);

@@ -5,8 +5,8 @@
  * @module
  */
 import { z } from "zod";
-import type { Platform } from "../../engine/screens/ui_node.ts";
-import { Coordinate, MAX_COORDINATE } from "../../engine/formats/screen_point.ts";
+import type { Platform } from "../../engine/screens/mod.ts";
+import { Coordinate, MAX_COORDINATE } from "../../engine/formats/mod.ts";
 
 const Num = z.union([z.number(), z.string().trim().regex(/^-?\d+(\.\d+)?$/).transform(Number)]);
 const Bool = z.union([z.boolean(), z.enum(["true", "false"]).transform((s) => s === "true")]);

@@ -13,12 +13,12 @@ import {
   type Driver,
   DriverError,
   type HandledDialog,
-} from "../../drivers/driver.ts";
-import type { EventStore } from "../../events/event_store.ts";
-import type { BlobRef, EventData, NewEvent } from "../../events/schemas.ts";
-import type { Point, Screen, UiNode } from "../../engine/screens/ui_node.ts";
+} from "../../drivers/mod.ts";
+import type { EventStore } from "../../events/mod.ts";
+import type { BlobRef, EventData, NewEvent } from "../../events/mod.ts";
+import type { Point, Screen, UiNode } from "../../engine/screens/mod.ts";
 import { isToolName, type ToolName, type ToolParams, toolParams } from "./_params.ts";
-import { renderSnapshot } from "../../engine/screens/snapshot.ts";
+import { renderSnapshot } from "../../engine/screens/mod.ts";
 import {
   actionOf,
   ancestorsOf,
@@ -31,10 +31,10 @@ import {
   targetOf,
   textOf,
 } from "./_actions.ts";
-import { diffSnapshots, formatSnapshotDiff } from "../../engine/screens/snapshot_diff.ts";
-import { withDeadline } from "../../drivers/with_deadline.ts";
-import { zodIssueList } from "../../engine/formats/format_error.ts";
-import { SecretScrubber } from "../record/secret_scrubber.ts";
+import { diffSnapshots, formatSnapshotDiff } from "../../engine/screens/mod.ts";
+import { withDeadline } from "../../drivers/mod.ts";
+import { zodIssueList } from "../../engine/input/mod.ts";
+import { SecretScrubber } from "../record/mod.ts";
 import { fieldAt, focusedNode, notEditable } from "./_editable.ts";
 import { NO_OUTCOME } from "./_no_outcome.ts";
 import { STATUS_CODES } from "node:http";

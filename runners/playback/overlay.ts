@@ -9,7 +9,7 @@
  *
  * @module
  */
-import type { Bounds } from "../../engine/screens/ui_node.ts";
+import type { Bounds } from "../../engine/screens/mod.ts";
 
 interface EvaluatingPage {
   evaluate<A extends unknown[], R>(fn: (...args: A) => R, ...args: A): Promise<Awaited<R>>;

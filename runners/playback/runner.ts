@@ -9,8 +9,8 @@
  *
  * @module
  */
-import type { EventStore } from "../../events/event_store.ts";
-import type { BlobRef, EventData, NewEvent } from "../../events/schemas.ts";
+import type { EventStore } from "../../events/mod.ts";
+import type { BlobRef, EventData, NewEvent } from "../../events/mod.ts";
 import {
   DEPENDENT_TYPES,
   describeAction,
@@ -24,7 +24,7 @@ import {
   sourceNumbers,
   type Target,
   targetStrings,
-} from "../../engine/playback/actions.ts";
+} from "../../engine/playback/mod.ts";
 import {
   androidCascade,
   type CascadeLevel,
@@ -35,31 +35,31 @@ import {
   resolveTarget,
   WEAK,
   webCascade,
-} from "../../engine/playback/cascade.ts";
+} from "../../engine/playback/mod.ts";
 import {
   checkFingerprint,
   checkPointTarget,
   nodeText,
   scalePoint,
   viewportWarning,
-} from "../../engine/playback/coordinates.ts";
-import { type PlaybackReport, projectReport } from "../../engine/playback/report.ts";
-import { type Bounds, center, type Point } from "../../engine/screens/ui_node.ts";
+} from "../../engine/playback/mod.ts";
+import { type PlaybackReport, projectReport } from "../../engine/playback/mod.ts";
+import { type Bounds, center, type Point } from "../../engine/screens/mod.ts";
 import {
   describeDialogs,
   type Driver,
   DriverError,
   type FoundElement,
   type Viewport,
-} from "../../drivers/driver.ts";
+} from "../../drivers/mod.ts";
 import { showOverlay } from "./overlay.ts";
-import { focusedNode, notEditable } from "../blaze/_editable.ts";
-import { describeNode } from "../blaze/_actions.ts";
+import { focusedNode, notEditable } from "../blaze/mod.ts";
+import { describeNode } from "../blaze/mod.ts";
 import { STATUS_CODES } from "node:http";
-import { evaluateTemplate, templateVariables } from "../../engine/trail/template.ts";
-import { withDeadline } from "../../drivers/with_deadline.ts";
-import { SecretScrubber } from "../record/secret_scrubber.ts";
-import { isUnsafeUrl } from "../../drivers/navigation_guard.ts";
+import { evaluateTemplate, templateVariables } from "../../engine/trail/mod.ts";
+import { withDeadline } from "../../drivers/mod.ts";
+import { SecretScrubber } from "../record/mod.ts";
+import { isUnsafeUrl } from "../../drivers/mod.ts";
 
 /** The error a second start on a busy browser gets (003 R5). */
 export const ALREADY_RUNNING =

@@ -5,11 +5,11 @@
  *
  * @module
  */
-import type { EventStore } from "../../events/event_store.ts";
-import { NotFoundError } from "../../events/event_store.ts";
-import type { StoredEvent } from "../../events/schemas.ts";
-import { type CaptureV1, eventsToCapture } from "../../engine/formats/capture_v1.ts";
-import { eventsToRecording, type RecordingV1 } from "../../engine/formats/recording_v1.ts";
+import type { EventStore } from "../../events/mod.ts";
+import { NotFoundError } from "../../events/mod.ts";
+import type { StoredEvent } from "../../events/mod.ts";
+import { type CaptureV1, eventsToCapture } from "../../engine/formats/mod.ts";
+import { eventsToRecording, type RecordingV1 } from "../../engine/formats/mod.ts";
 
 /** A session's events in order and the bytes of every blob they reference. */
 export interface SessionData {

@@ -9,10 +9,10 @@
  *
  * @module
  */
-import type { DocumentAnswer, Driver, NavigationResult, Snapshot } from "../../drivers/driver.ts";
-import type { EventStore } from "../../events/event_store.ts";
-import type { NewEvent } from "../../events/schemas.ts";
-import type { SecretScrubber } from "../record/secret_scrubber.ts";
+import type { DocumentAnswer, Driver, NavigationResult, Snapshot } from "../../drivers/mod.ts";
+import type { EventStore } from "../../events/mod.ts";
+import type { NewEvent } from "../../events/mod.ts";
+import type { SecretScrubber } from "../record/mod.ts";
 
 const MUTATING = new Set([
   "navigate",

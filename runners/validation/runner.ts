@@ -11,26 +11,26 @@
  *
  * @module
  */
-import type { EventStore } from "../../events/event_store.ts";
-import { NotFoundError } from "../../events/event_store.ts";
-import type { EventData, NewEvent, StoredEvent } from "../../events/schemas.ts";
-import { trailToPlan } from "../../engine/playback/from_trail.ts";
-import { planMemoryKeys } from "../../engine/playback/actions.ts";
-import { rebasePlan, rebaseUrl } from "../../engine/playback/load_plan.ts";
-import { projectSessionTrail } from "../../engine/trail/trail_projection.ts";
-import type { ScreenTable } from "../../engine/screens/screen_table.ts";
+import type { EventStore } from "../../events/mod.ts";
+import { NotFoundError } from "../../events/mod.ts";
+import type { EventData, NewEvent, StoredEvent } from "../../events/mod.ts";
+import { trailToPlan } from "../../engine/playback/mod.ts";
+import { planMemoryKeys } from "../../engine/playback/mod.ts";
+import { rebasePlan, rebaseUrl } from "../../engine/playback/mod.ts";
+import { projectSessionTrail } from "../../engine/optimizer/mod.ts";
+import type { ScreenTable } from "../../engine/screens/mod.ts";
 import {
   type Selector,
   type SelectorMode,
   stringifyTrail,
   type Trail,
-} from "../../engine/trail/trail.ts";
-import type { Screen } from "../../engine/screens/ui_node.ts";
+} from "../../engine/trail/mod.ts";
+import type { Screen } from "../../engine/screens/mod.ts";
 import {
   type CapturedAction,
   compareAction,
   type ReplayedAction,
-} from "../../engine/validation/compare.ts";
+} from "../../engine/validation/mod.ts";
 import {
   converged,
   decide,
@@ -45,21 +45,21 @@ import {
   stepStatus,
   type ValidationCommand,
   type ValidationState,
-} from "../../engine/validation/decider.ts";
-import { heuristicsLevel } from "../../engine/optimizer/heuristics.ts";
+} from "../../engine/validation/mod.ts";
+import { heuristicsLevel } from "../../engine/trail/mod.ts";
 import {
   describeSelector,
   pruneSelectors,
   type RefineOptions,
   refineSelectors,
-} from "../../engine/validation/refine.ts";
-import { flagUnrecordable, withSelectors } from "../../engine/validation/trail_edit.ts";
-import { placeSelectors } from "../../engine/validation/place.ts";
-import { editTrailSource } from "../../engine/validation/trail_source.ts";
-import type { DocumentAnswer, Driver, Snapshot } from "../../drivers/driver.ts";
-import { playbackStream, runPlayback } from "../playback/runner.ts";
+} from "../../engine/validation/mod.ts";
+import { flagUnrecordable, withSelectors } from "../../engine/validation/mod.ts";
+import { placeSelectors } from "../../engine/validation/mod.ts";
+import { editTrailSource } from "../../engine/validation/mod.ts";
+import type { DocumentAnswer, Driver, Snapshot } from "../../drivers/mod.ts";
+import { playbackStream, runPlayback } from "../playback/mod.ts";
 import { recordScreens } from "./_screens.ts";
-import { SecretScrubber } from "../record/secret_scrubber.ts";
+import { SecretScrubber } from "../record/mod.ts";
 import { STATUS_CODES } from "node:http";
 
 /** Options of {@linkcode startValidation}. */

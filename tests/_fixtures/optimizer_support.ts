@@ -8,7 +8,7 @@ import { prepareFile } from "../../cli/ingest.ts";
 import type { NewEvent } from "../../events/schemas.ts";
 import { blobRefOf, type PendingBlob } from "../../engine/formats/blob_ref.ts";
 import { parseEventsJsonl } from "../../engine/formats/events_jsonl.ts";
-import { loadScreens } from "../../engine/trail/trail_projection.ts";
+import { loadScreens } from "../../engine/optimizer/trail_projection.ts";
 import type { Screen } from "../../engine/screens/ui_node.ts";
 
 /** A capture in memory. */

@@ -2,7 +2,7 @@ import sharp from "sharp";
 import { createApp } from "../../api/app.ts";
 import { SqliteEventStore } from "../../events/sqlite_event_store.ts";
 import { assert, assertEquals, assertStringIncludes } from "../_fixtures/assert.ts";
-import { HEURISTICS_VERSION, HEURISTICS_VERSIONS } from "../../engine/optimizer/heuristics.ts";
+import { HEURISTICS_VERSION, HEURISTICS_VERSIONS } from "../../engine/trail/heuristics.ts";
 
 async function withApp(
   fn: (app: ReturnType<typeof createApp>, store: SqliteEventStore) => Promise<void>,

@@ -6,7 +6,7 @@
  */
 import { assert, assertEquals, assertStringIncludes } from "../_fixtures/assert.ts";
 import { cairn, startServe } from "../_fixtures/cli_run.ts";
-import { MAX_NESTING } from "../../engine/screens/nesting.ts";
+import { MAX_NESTING } from "../../engine/input/nesting.ts";
 
 /** Sends a raw HTTP/1.1 request (fetch refuses TRACE and TRACK) and returns status, headers, body. */
 async function raw(base: string, method: string, path: string) {

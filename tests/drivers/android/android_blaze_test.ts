@@ -6,7 +6,7 @@
  */
 import { AndroidDriver } from "../../../drivers/android/android_driver.ts";
 import { BlazeSession } from "../../../runners/blaze/session.ts";
-import { projectSessionTrail } from "../../../engine/trail/trail_projection.ts";
+import { projectSessionTrail } from "../../../engine/optimizer/trail_projection.ts";
 import { SqliteEventStore } from "../../../events/sqlite_event_store.ts";
 import { AndroidScreenLookup } from "../../../drivers/android/screen_lookup.ts";
 import { parseHierarchy } from "../../../engine/screens/hierarchy.ts";

@@ -7,7 +7,7 @@ import {
 import type { BlobRef, NewEvent } from "../../../events/schemas.ts";
 import { captureToEvents, CaptureV1, eventsToCapture } from "../../../engine/formats/capture_v1.ts";
 import { loadCaptureScreens, resolveScreens } from "../../../engine/formats/capture_screens.ts";
-import { FormatError, zodToFormatError } from "../../../engine/formats/format_error.ts";
+import { FormatError, zodToFormatError } from "../../../engine/input/format_error.ts";
 import { comparableEvents } from "../../../engine/formats/round_trip.ts";
 
 /** An in-memory blob table with real sha256 hashes. */

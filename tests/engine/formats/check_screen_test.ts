@@ -1,6 +1,6 @@
 import { assertThrows } from "../../_fixtures/assert.ts";
 import { checkHierarchy, checkScreenshot } from "../../../engine/formats/check_screen.ts";
-import { FormatError } from "../../../engine/formats/format_error.ts";
+import { FormatError } from "../../../engine/input/format_error.ts";
 
 const PNG = await Deno.readFile(new URL("../../../docs/timeline_sheet.png", import.meta.url));
 const CORPUS_XML = await Deno.readTextFile(

@@ -8,7 +8,7 @@ import {
   recorderKeyPresses,
   recorderSelectors,
 } from "../../../engine/formats/chrome_recorder.ts";
-import { FormatError } from "../../../engine/formats/format_error.ts";
+import { FormatError } from "../../../engine/input/format_error.ts";
 
 const CORPUS = new URL("../../../../shared/corpus/chrome-recorder/", import.meta.url).pathname;
 

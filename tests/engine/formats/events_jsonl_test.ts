@@ -3,7 +3,7 @@ import type { NewEvent } from "../../../events/schemas.ts";
 import { blobRefOf } from "../../../engine/formats/blob_ref.ts";
 import { encodeBase64 } from "../../../engine/formats/base64.ts";
 import { formatEventsJsonl, parseEventsJsonl } from "../../../engine/formats/events_jsonl.ts";
-import { FormatError } from "../../../engine/formats/format_error.ts";
+import { FormatError } from "../../../engine/input/format_error.ts";
 
 const XML = new TextEncoder().encode('<hierarchy><node bounds="[0,0][10,10]"/></hierarchy>');
 const REF = blobRefOf({ bytes: XML, mediaType: "application/xml" });

@@ -28,7 +28,7 @@ import { InputError } from "../../../cli/errors.ts";
 import { ingestFile } from "../../../cli/ingest.ts";
 import type { ActionKind } from "../../../events/schemas.ts";
 import { SqliteEventStore } from "../../../events/sqlite_event_store.ts";
-import { FormatError } from "../../../engine/formats/format_error.ts";
+import { FormatError } from "../../../engine/input/format_error.ts";
 import { detectImportFormat } from "../../../engine/formats/import_file.ts";
 import { recordingActionType } from "../../../engine/formats/recording_v1.ts";
 import { type ComparableEvent, comparableEvents } from "../../../engine/formats/round_trip.ts";

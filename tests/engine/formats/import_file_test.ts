@@ -1,6 +1,6 @@
 import { assertEquals, assertRejects, assertThrows } from "../../_fixtures/assert.ts";
 import { looksLikeChromeRecorder } from "../../../engine/formats/chrome_recorder.ts";
-import { FormatError } from "../../../engine/formats/format_error.ts";
+import { FormatError } from "../../../engine/input/format_error.ts";
 import { detectImportFormat, prepareImport } from "../../../engine/formats/import_file.ts";
 
 const MAP = new URL(

@@ -1,7 +1,7 @@
 import { assert, assertEquals, assertThrows } from "../../_fixtures/assert.ts";
 import type { NewEvent } from "../../../events/schemas.ts";
 import { blobRefOf } from "../../../engine/formats/blob_ref.ts";
-import { FormatError } from "../../../engine/formats/format_error.ts";
+import { FormatError } from "../../../engine/input/format_error.ts";
 import {
   eventsToRecording,
   recordingFileName,

@@ -1,6 +1,6 @@
 import { assert, assertEquals, assertRejects } from "../../_fixtures/assert.ts";
 import { EVENT_SCHEMAS } from "../../../events/schemas.ts";
-import { FormatError } from "../../../engine/formats/format_error.ts";
+import { FormatError } from "../../../engine/input/format_error.ts";
 import { prepareImport } from "../../../engine/formats/import_file.ts";
 import { geometryOutOfRange, MAX_COORDINATE } from "../../../engine/formats/screen_point.ts";
 import { planFromText } from "../../../engine/playback/load_plan.ts";

@@ -6,11 +6,11 @@
 import { assert, assertEquals } from "../../_fixtures/assert.ts";
 import { loadCaptureFile } from "../../_fixtures/optimizer_support.ts";
 import { optimize, type OptimizeResult } from "../../../engine/optimizer/optimize.ts";
-import { projectTrail } from "../../../engine/trail/trail_projection.ts";
+import { projectTrail } from "../../../engine/optimizer/trail_projection.ts";
 import { generatedIdReason } from "../../../engine/optimizer/generated.ts";
 import { descendantLabelCandidates } from "../../../engine/optimizer/android_labels.ts";
 import { androidTarget } from "../../../engine/optimizer/android_target.ts";
-import { inputSlotName } from "../../../engine/optimizer/naming.ts";
+import { inputSlotName } from "../../../engine/nl/naming.ts";
 import { buildCapture } from "../../_fixtures/optimizer_support.ts";
 import { ScreenTable } from "../../../engine/screens/screen_table.ts";
 import { parseAndroid } from "../../../engine/screens/parse_android.ts";

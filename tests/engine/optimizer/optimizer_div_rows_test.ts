@@ -11,7 +11,7 @@ import { BlazeSession } from "../../../runners/blaze/session.ts";
 import { ChromeDriver } from "../../../drivers/chrome/chrome_driver.ts";
 import { runPlayback } from "../../../runners/playback/runner.ts";
 import { SqliteEventStore } from "../../../events/sqlite_event_store.ts";
-import { projectSessionTrail } from "../../../engine/trail/trail_projection.ts";
+import { projectSessionTrail } from "../../../engine/optimizer/trail_projection.ts";
 import { trailToPlan } from "../../../engine/playback/from_trail.ts";
 import type { Selector, Trail } from "../../../engine/trail/trail.ts";
 import { parseChromeHierarchy } from "../../../engine/screens/chrome_hierarchy.ts";

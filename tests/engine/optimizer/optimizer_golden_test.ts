@@ -1,6 +1,6 @@
 import { assertEquals } from "../../_fixtures/assert.ts";
 import { parseTrail } from "../../../engine/trail/trail.ts";
-import { projectTrail } from "../../../engine/trail/trail_projection.ts";
+import { projectTrail } from "../../../engine/optimizer/trail_projection.ts";
 import { loadCaptureFile, loadEventsFile } from "../../_fixtures/optimizer_support.ts";
 
 const DIR = new URL("../../testdata/optimizer/", import.meta.url);

@@ -14,9 +14,9 @@ import {
   type ScriptAction,
 } from "../../_fixtures/optimizer_support.ts";
 import { optimize, type OptimizeResult } from "../../../engine/optimizer/optimize.ts";
-import { projectTrail } from "../../../engine/trail/trail_projection.ts";
+import { projectTrail } from "../../../engine/optimizer/trail_projection.ts";
 import { iosTarget } from "../../../engine/optimizer/ios_target.ts";
-import { inputSlotName } from "../../../engine/optimizer/naming.ts";
+import { inputSlotName } from "../../../engine/nl/naming.ts";
 import { parseHierarchy } from "../../../engine/screens/hierarchy.ts";
 import { ScreenTable } from "../../../engine/screens/screen_table.ts";
 import { makeNode, type UiNode } from "../../../engine/screens/ui_node.ts";

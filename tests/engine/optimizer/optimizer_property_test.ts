@@ -3,7 +3,7 @@ import { parseHierarchy } from "../../../engine/screens/hierarchy.ts";
 import { resolveSelector } from "../../../engine/optimizer/selector_match.ts";
 import { ScreenTable } from "../../../engine/screens/screen_table.ts";
 import type { Selector, SelectorMode, TrailAction } from "../../../engine/trail/trail.ts";
-import { projectTrail } from "../../../engine/trail/trail_projection.ts";
+import { projectTrail } from "../../../engine/optimizer/trail_projection.ts";
 import { makeNode, type Screen, type UiNode, walk } from "../../../engine/screens/ui_node.ts";
 import { buildCapture, type ScriptAction } from "../../_fixtures/optimizer_support.ts";
 

@@ -13,7 +13,7 @@ import { HumanRecorder } from "../../../drivers/chrome/human_recorder.ts";
 import { runPlayback } from "../../../runners/playback/runner.ts";
 import { SqliteEventStore } from "../../../events/sqlite_event_store.ts";
 import type { EventData, StoredEvent } from "../../../events/schemas.ts";
-import { loadScreens, projectSessionTrail } from "../../../engine/trail/trail_projection.ts";
+import { loadScreens, projectSessionTrail } from "../../../engine/optimizer/trail_projection.ts";
 import { optimize } from "../../../engine/optimizer/optimize.ts";
 import { trailToPlan } from "../../../engine/playback/from_trail.ts";
 import type { Selector, Trail } from "../../../engine/trail/trail.ts";

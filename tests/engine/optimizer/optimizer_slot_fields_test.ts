@@ -4,7 +4,7 @@
  */
 import { assert, assertEquals, assertStringIncludes } from "../../_fixtures/assert.ts";
 import { parseTrail, type TrailAction } from "../../../engine/trail/trail.ts";
-import { projectTrail } from "../../../engine/trail/trail_projection.ts";
+import { projectTrail } from "../../../engine/optimizer/trail_projection.ts";
 import { loadCaptureFile } from "../../_fixtures/optimizer_support.ts";
 
 const DIR = new URL("../../testdata/optimizer_slots/", import.meta.url).pathname;

@@ -5,7 +5,7 @@
 import { assert, assertEquals } from "../../_fixtures/assert.ts";
 import { formatPattern, isFormatIntent } from "../../../engine/optimizer/generalize.ts";
 import { parseTrail, type TrailAction } from "../../../engine/trail/trail.ts";
-import { projectTrail } from "../../../engine/trail/trail_projection.ts";
+import { projectTrail } from "../../../engine/optimizer/trail_projection.ts";
 import { makeNode, type Screen } from "../../../engine/screens/ui_node.ts";
 import {
   buildCapture,

@@ -1,6 +1,6 @@
 import { assertEquals, assertStringIncludes } from "../../_fixtures/assert.ts";
 import { interpolateValues, reverseSubstitute } from "../../../engine/optimizer/substitution.ts";
-import { projectTrail } from "../../../engine/trail/trail_projection.ts";
+import { projectTrail } from "../../../engine/optimizer/trail_projection.ts";
 import { makeNode, type Screen } from "../../../engine/screens/ui_node.ts";
 import { buildCapture } from "../../_fixtures/optimizer_support.ts";
 

@@ -12,7 +12,7 @@ import { BlazeSession } from "../../../runners/blaze/session.ts";
 import { runPlayback } from "../../../runners/playback/runner.ts";
 import { SqliteEventStore } from "../../../events/sqlite_event_store.ts";
 import { trailToPlan } from "../../../engine/playback/from_trail.ts";
-import { projectSessionTrail } from "../../../engine/trail/trail_projection.ts";
+import { projectSessionTrail } from "../../../engine/optimizer/trail_projection.ts";
 import type { Selector, TrailAction } from "../../../engine/trail/trail.ts";
 import { refIn } from "../../_fixtures/blaze_refs.ts";
 import { serveFolder } from "../../_fixtures/web_server.ts";

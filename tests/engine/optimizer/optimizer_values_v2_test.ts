@@ -7,7 +7,7 @@ import { formatPattern } from "../../../engine/optimizer/generalize.ts";
 import { interpolateValues } from "../../../engine/optimizer/substitution.ts";
 import { countNoun, shapePattern } from "../../../engine/optimizer/value_shape.ts";
 import { parseTrail, type Trail, type TrailAction } from "../../../engine/trail/trail.ts";
-import { projectTrail } from "../../../engine/trail/trail_projection.ts";
+import { projectTrail } from "../../../engine/optimizer/trail_projection.ts";
 import { loadCaptureFile } from "../../_fixtures/optimizer_support.ts";
 
 const DIR = new URL("../../testdata/optimizer_v2/", import.meta.url).pathname;

@@ -7,7 +7,7 @@ import { launchChrome } from "../../../drivers/chrome/launch.ts";
 import { ChromeHierarchy, parseChromeHierarchy } from "../../../engine/screens/chrome_hierarchy.ts";
 import { parseHierarchy } from "../../../engine/screens/hierarchy.ts";
 import { parseTrail } from "../../../engine/trail/trail.ts";
-import { projectTrail } from "../../../engine/trail/trail_projection.ts";
+import { projectTrail } from "../../../engine/optimizer/trail_projection.ts";
 import { ScreenTable } from "../../../engine/screens/screen_table.ts";
 import { resolveRef } from "../../../engine/screens/resolve_ref.ts";
 import { renderSnapshot } from "../../../engine/screens/snapshot.ts";

@@ -3,7 +3,7 @@ import { blazeRegistry } from "../../../api/blaze.ts";
 import { createApp } from "../../../api/app.ts";
 import { SqliteEventStore } from "../../../events/sqlite_event_store.ts";
 import { NO_OUTCOME } from "../../../runners/blaze/session.ts";
-import { projectSessionTrail } from "../../../engine/trail/trail_projection.ts";
+import { projectSessionTrail } from "../../../engine/optimizer/trail_projection.ts";
 import { withDeadline } from "../../../drivers/with_deadline.ts";
 import { serveFolder } from "../../_fixtures/web_server.ts";
 

@@ -11,7 +11,7 @@ import { ChromeDriver } from "../../../drivers/chrome/chrome_driver.ts";
 import { SqliteEventStore } from "../../../events/sqlite_event_store.ts";
 import type { NewEvent, StoredEvent } from "../../../events/schemas.ts";
 import { RecordingV1 } from "../../../engine/formats/recording_v1.ts";
-import { projectSessionTrail, projectTrail } from "../../../engine/trail/trail_projection.ts";
+import { projectSessionTrail, projectTrail } from "../../../engine/optimizer/trail_projection.ts";
 import { stringifyTrail } from "../../../engine/trail/trail.ts";
 import { makeNode } from "../../../engine/screens/ui_node.ts";
 import { serveFolder } from "../../_fixtures/web_server.ts";

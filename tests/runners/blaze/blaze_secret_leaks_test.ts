@@ -10,7 +10,7 @@ import { SqliteEventStore } from "../../../events/sqlite_event_store.ts";
 import type { StoredEvent } from "../../../events/schemas.ts";
 import { RecordingV1 } from "../../../engine/formats/recording_v1.ts";
 import { parseChromeHierarchy } from "../../../engine/screens/chrome_hierarchy.ts";
-import { projectSessionTrail } from "../../../engine/trail/trail_projection.ts";
+import { projectSessionTrail } from "../../../engine/optimizer/trail_projection.ts";
 import { stringifyTrail } from "../../../engine/trail/trail.ts";
 import { walk } from "../../../engine/screens/ui_node.ts";
 import { ingestFile } from "../../../cli/ingest.ts";

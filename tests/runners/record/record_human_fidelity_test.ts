@@ -16,7 +16,7 @@ import { parseChromeHierarchy } from "../../../engine/screens/chrome_hierarchy.t
 import { walk } from "../../../engine/screens/ui_node.ts";
 import { eventsToPlan } from "../../../engine/playback/from_events.ts";
 import { recordingToEvents } from "../../../engine/formats/recording_v1.ts";
-import { projectSessionTrail } from "../../../engine/trail/trail_projection.ts";
+import { projectSessionTrail } from "../../../engine/optimizer/trail_projection.ts";
 import { stringifyTrail } from "../../../engine/trail/trail.ts";
 import { serveFolder } from "../../_fixtures/web_server.ts";
 import { assertNoSecret } from "../../_fixtures/secret_forms.ts";

@@ -5,7 +5,7 @@ import { BlazeSession } from "../../../runners/blaze/session.ts";
 import { readSession, sessionToRecording } from "../../../runners/record/session_export.ts";
 import { SqliteEventStore } from "../../../events/sqlite_event_store.ts";
 import { RecordingV1 } from "../../../engine/formats/recording_v1.ts";
-import { projectSessionTrail } from "../../../engine/trail/trail_projection.ts";
+import { projectSessionTrail } from "../../../engine/optimizer/trail_projection.ts";
 import { stringifyTrail } from "../../../engine/trail/trail.ts";
 import { ingestFile } from "../../../cli/ingest.ts";
 import { serveFolder } from "../../_fixtures/web_server.ts";

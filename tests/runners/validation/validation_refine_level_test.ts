@@ -11,7 +11,7 @@ import { assert, assertEquals } from "../../_fixtures/assert.ts";
 import { ingestOnce } from "../../../cli/optimize.ts";
 import { ChromeDriver } from "../../../drivers/chrome/chrome_driver.ts";
 import { runValidation } from "../../../runners/validation/runner.ts";
-import { projectSessionTrail } from "../../../engine/trail/trail_projection.ts";
+import { projectSessionTrail } from "../../../engine/optimizer/trail_projection.ts";
 import { parseTrail, type Selector, type Trail } from "../../../engine/trail/trail.ts";
 import { SqliteEventStore } from "../../../events/sqlite_event_store.ts";
 import { serveFolder } from "../../_fixtures/web_server.ts";

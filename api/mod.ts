@@ -1,0 +1,11 @@
+/**
+ * The HTTP API: a Hono app with one router per resource (sessions, blaze, playbacks, validations, trails, blobs, events, the viewer), validation at the edge, errors as JSON, and the OpenAPI document built from the same routes.
+ *
+ * @module
+ */
+export * from "./_per_store.ts";
+export * from "./app.ts";
+export * from "./blaze.ts";
+export * from "./playbacks.ts";
+export * from "./record.ts";
+export * from "./validations.ts";

@@ -1,0 +1,9 @@
+/**
+ * The `cairn` command line: one module per command (optimize, blaze, record, replay, validate, ingest, export, history, show, serve, mcp, …), their shared flags and the argument parser.
+ *
+ * @module
+ */
+export * from "./_did_you_mean.ts";
+export * from "./args.ts";
+export * from "./command.ts";
+export * from "./errors.ts";

@@ -1,0 +1,105 @@
+import { assertEquals, assertThrows } from "../../_fixtures/assert.ts";
+import {
+  evaluateExpression,
+  evaluateTemplate,
+  templateVariables,
+} from "../../../engine/trail/template.ts";
+
+const MEMORY = {
+  inventoryCount: "5",
+  price: "$25.00",
+  quantity: "2",
+  big: "1,200",
+  firstName: "Alice",
+  items: "3 items",
+  euro: "€3.50",
+  secret: null,
+};
+
+const CASES: [string, string | number | boolean][] = [
+  ["inventoryCount + 2", 7],
+  ["inventoryCount - 2", 3],
+  ["(inventoryCount + 1) * 2", 12],
+  ["inventoryCount + 1 * 2", 7],
+  ["10 % 4", 2],
+  ["7 / 2", 3.5],
+  ["0.1 + 0.2", "0.3"],
+  ["2.50 + 1", "3.50"],
+  ["-inventoryCount + 1", -4],
+  ["price * quantity", "$50.00"],
+  ["$25.00 * 2", "$50.00"],
+  ["2 * price", "$50.00"],
+  ["1,200 + 5", "1,205"],
+  ["big * 1000", "1,200,000"],
+  ["items + 1", "4 items"],
+  ["euro * 3", "€10.50"],
+  ["price - 30", "-$5.00"],
+  ["'Hello ' + firstName", "Hello Alice"],
+  ['"a" + "b"', "ab"],
+  ["inventoryCount + 2 == 7", true],
+  ["price > 20", true],
+  ["firstName != 'Bob' && inventoryCount >= 5", true],
+  ["inventoryCount < 5 || false", false],
+  ["!true", false],
+  ["firstName", "Alice"],
+];
+
+for (const [expr, expected] of CASES) {
+  Deno.test(`evaluateExpression() gives ${JSON.stringify(expected)} for ${expr}`, () => {
+    assertEquals(evaluateExpression(expr, MEMORY), expected);
+  });
+}
+
+Deno.test("evaluateTemplate() interpolates expressions and ${name} into text", () => {
+  assertEquals(evaluateTemplate("Hello {{firstName}}!", MEMORY), "Hello Alice!");
+  assertEquals(evaluateTemplate("{{inventoryCount + 2}}", MEMORY), "7");
+  assertEquals(
+    evaluateTemplate("Total {{price * quantity}} for ${quantity}", MEMORY),
+    "Total $50.00 for 2",
+  );
+  assertEquals(evaluateTemplate("no placeholders", MEMORY), "no placeholders");
+});
+
+Deno.test("evaluateExpression() throws a SyntaxError naming the column", () => {
+  assertThrows(() => evaluateExpression("a + * 2", { a: "1" }), SyntaxError, "column 5");
+  assertThrows(
+    () => evaluateExpression("(a + 2", { a: "1" }),
+    SyntaxError,
+    "end of expression at column 7",
+  );
+  assertThrows(
+    () => evaluateExpression("a # 2", { a: "1" }),
+    SyntaxError,
+    'Unexpected character "#" at column 3',
+  );
+  assertThrows(
+    () => evaluateExpression("'abc", {}),
+    SyntaxError,
+    "Unterminated string at column 1",
+  );
+});
+
+Deno.test("evaluateTemplate() names the column within the template", () => {
+  assertThrows(() => evaluateTemplate("Hi {{a +}}", { a: "1" }), SyntaxError, "column 9");
+  assertThrows(() => evaluateTemplate("Hi {{a", { a: "1" }), SyntaxError, "column 4");
+});
+
+Deno.test("evaluateExpression() rejects unknown variables, empty slots and bad arithmetic", () => {
+  assertThrows(
+    () => evaluateExpression("nope + 1", MEMORY),
+    ReferenceError,
+    'Unknown variable "nope"',
+  );
+  assertThrows(() => evaluateExpression("secret", MEMORY), ReferenceError, "has no value");
+  assertThrows(() => evaluateExpression("firstName * 2", MEMORY), TypeError, "needs numbers");
+  assertThrows(() => evaluateExpression("1 / 0", MEMORY), RangeError, "Division by zero");
+  assertThrows(() => evaluateExpression("constructor", {}), ReferenceError, "Unknown variable");
+});
+
+Deno.test("templateVariables() lists the memory keys a template reads", () => {
+  assertEquals(templateVariables("{{price * quantity}} and ${email} {{price}}"), [
+    "price",
+    "quantity",
+    "email",
+  ]);
+});
