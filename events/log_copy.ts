@@ -10,7 +10,8 @@ import { createHash } from "node:crypto";
 import { DatabaseSync } from "node:sqlite";
 import { existsSync } from "node:fs";
 import { SqliteEventStore } from "./sqlite_event_store.ts";
-import type { EventRow, IdempotencyRow } from "./sqlite_event_store.ts";
+import type { EventRow } from "./rows.ts";
+import type { IdempotencyRow } from "./batch.ts";
 import { isPostgresUrl, PostgresEventStore, redactUrl, type Sql } from "./postgres_event_store.ts";
 
 /** Rows per read or write round. */

@@ -13,6 +13,7 @@
 export * from "./schemas.ts";
 export * from "./event_store.ts";
 export * from "./sqlite_event_store.ts";
+export * from "./sqlite_file.ts";
 export * from "./upcasters.ts";
 export * from "./migrations.ts";
 export * from "./exact_check.ts";

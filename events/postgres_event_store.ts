@@ -46,15 +46,13 @@ import {
 import type { BlobRef, NewEvent, StoredEvent } from "./schemas.ts";
 import {
   duplicateOf,
-  type EventRow,
   type IdempotencyRow,
   isoNow,
-  PAGE_SIZE,
   prepareBatch,
   type PreparedBatch,
-  toEvent,
-  unreadableRow,
-} from "./sqlite_event_store.ts";
+} from "./batch.ts";
+import { type EventRow, toEvent, unreadableRow } from "./rows.ts";
+import { PAGE_SIZE } from "./sqlite_event_store.ts";
 
 /** A postgres.js client (a pool). */
 export type Sql = postgres.Sql<Record<string, never>>;

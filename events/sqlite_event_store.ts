@@ -12,11 +12,15 @@
  * (`events/exact_check.ts`); rows this code wrote at the current schema version are read back
  * with `JSON.parse` alone, older versions go through the upcasters.
  *
+ * This module is the log itself (append, read, subscribe, streams, delete). The rest of the store
+ * lives beside it: opening a file, its layout migration and SQLite's file faults in
+ * `sqlite_file.ts`, blobs in `sqlite_blobs.ts`, batch checks and idempotency in `batch.ts`
+ * (shared with the PostgreSQL store), and reading rows back as events in `rows.ts`.
+ *
  * @module
  */
 import { DatabaseSync, type SQLInputValue, type StatementSync } from "node:sqlite";
-import { createHash } from "node:crypto";
-import { existsSync, mkdirSync } from "node:fs";
+import { mkdirSync } from "node:fs";
 import { dirname } from "node:path";
 import {
   type AppendBatch,
@@ -25,24 +29,23 @@ import {
   type Blob,
   ConcurrencyError,
   type EventStore,
-  IdempotencyError,
   NotFoundError,
   type ReadOptions,
-  StoreFileError,
-  type StoreFileFault,
   type StreamInfo,
 } from "./event_store.ts";
-import {
-  type BlobRef,
-  CURRENT_SCHEMA_VERSION,
-  type NewEvent,
-  type StoredEvent,
-} from "./schemas.ts";
-import { LATEST_VERSION, layoutVersion, migrate, NewerLayoutError } from "./migrations.ts";
-import { UnreadableEventError, upcast } from "./upcasters.ts";
-import { isIsoDateTime } from "./iso_date_time.ts";
+import { type BlobRef, type NewEvent, type StoredEvent } from "./schemas.ts";
+import { layoutVersion } from "./migrations.ts";
 import { Checkpointer } from "./checkpointer.ts";
-import { EVENT_CHECKS } from "./exact_check.ts";
+import { asStoreFileError, migrateFile, refuseReadOnly } from "./sqlite_file.ts";
+import { SqliteBlobs } from "./sqlite_blobs.ts";
+import { type EventRow, toAsync, toEvent, unreadableRow } from "./rows.ts";
+import {
+  duplicateOf,
+  type IdempotencyRow,
+  isoNow,
+  prepareBatch,
+  type PreparedBatch,
+} from "./batch.ts";
 
 /** Rows per page when reading: the log is never held in memory whole. */
 export const PAGE_SIZE = 1000;
@@ -72,8 +75,6 @@ export interface OpenOptions {
   name?: string;
 }
 
-/** An events row as an array: position, stream_id, stream_version, type, schema_version, data, meta. */
-export type EventRow = [number, string, number, string, number, string, string];
 /** A segment: its start position, the stream version there, the next segment's start (or null). */
 type Segment = [number, number, number | null];
 
@@ -91,7 +92,6 @@ function upperBound(prefix: string): string {
   return last < 0x7f ? prefix.slice(0, -1) + String.fromCharCode(last + 1) : "\u{10FFFF}\u{10FFFF}";
 }
 
-const CURRENT = new Map<string, number>(Object.entries(CURRENT_SCHEMA_VERSION));
 const EVENT_COLUMNS = "position, stream_id, stream_version, type, schema_version, data, meta";
 
 /** {@linkcode EventStore} on a SQLite file. */
@@ -119,11 +119,14 @@ export class SqliteEventStore implements EventStore {
   /** Bytes written since the checkpointer was last asked. */
   #unCheckpointed = 0;
   #closed = false;
+  /** The file's blobs table. */
+  readonly #blobs: SqliteBlobs;
 
   private constructor(db: DatabaseSync, checkpointer: Checkpointer | undefined, name: string) {
     this.#db = db;
     this.#name = name;
     this.#checkpointer = checkpointer;
+    this.#blobs = new SqliteBlobs(db, name, (bytes) => this.#wrote(bytes));
     const p = (sql: string) => db.prepare(sql);
     this.#s = {
       begin: p("BEGIN IMMEDIATE"),
@@ -183,14 +186,6 @@ export class SqliteEventStore implements EventStore {
       deleteRange: p("DELETE FROM events WHERE position >= ? AND position <= ?"),
       deleteStream: p("DELETE FROM streams WHERE stream_id = ?"),
       deleteIdem: p("DELETE FROM idempotency WHERE stream_id = ?"),
-      putBlob: p(
-        "INSERT OR IGNORE INTO blobs (hash, media_type, size, bytes) VALUES (?, ?, ?, ?)",
-      ),
-      blobRef: p("SELECT media_type, size FROM blobs WHERE hash = ?"),
-      getBlob: p("SELECT media_type, size, bytes FROM blobs WHERE hash = ?"),
-      hasBlob: p("SELECT 1 FROM blobs WHERE hash = ?"),
-      // hex digits sort before "g": [prefix, prefix + "g") holds exactly the hashes it starts
-      blobHashes: p("SELECT hash FROM blobs WHERE hash >= ?1 AND hash < ?1 || 'g' LIMIT ?2"),
     };
     // rows as arrays: cheaper to materialise than objects on the read path
     const arrays = [
@@ -691,46 +686,22 @@ export class SqliteEventStore implements EventStore {
 
   /** See {@linkcode EventStore.putBlob}. The media type of the first put of some bytes is kept. */
   putBlob(bytes: Uint8Array, mediaType: string): Promise<BlobRef> {
-    try {
-      return Promise.resolve(this.putBlobSync(bytes, mediaType));
-    } catch (err) {
-      return Promise.reject(asStoreFileError(err, this.#name));
-    }
+    return this.#settle(() => this.#blobs.putSync(bytes, mediaType));
   }
 
   /** The synchronous body of {@linkcode putBlob}. */
   putBlobSync(bytes: Uint8Array, mediaType: string): BlobRef {
-    const hash = createHash("sha256").update(bytes).digest("hex");
-    if (this.#s.putBlob!.run(hash, mediaType, bytes.byteLength, bytes).changes) {
-      this.#wrote(bytes.byteLength);
-    }
-    const row = this.#s.blobRef!.get(hash) as { media_type: string; size: number };
-    return { hash, mediaType: row.media_type, size: row.size };
+    return this.#blobs.putSync(bytes, mediaType);
   }
 
   /** See {@linkcode EventStore.blobHashes}. */
   blobHashes(prefix: string, limit: number): Promise<string[]> {
-    try {
-      const rows = this.#s.blobHashes!.all(prefix, limit) as { hash: string }[];
-      return Promise.resolve(rows.map((r) => r.hash));
-    } catch (err) {
-      return Promise.reject(asStoreFileError(err, this.#name));
-    }
+    return this.#settle(() => this.#blobs.hashes(prefix, limit));
   }
 
   /** See {@linkcode EventStore.getBlob}. */
   getBlob(hash: string): Promise<Blob> {
-    let row: { media_type: string; size: number; bytes: Uint8Array } | undefined;
-    try {
-      row = this.#s.getBlob!.get(hash) as typeof row;
-    } catch (err) {
-      return Promise.reject(asStoreFileError(err, this.#name));
-    }
-    if (!row) return Promise.reject(new NotFoundError(`No blob with hash ${hash}`));
-    return Promise.resolve({
-      ref: { hash, mediaType: row.media_type, size: row.size },
-      bytes: new Uint8Array(row.bytes),
-    });
+    return this.#settle(() => this.#blobs.get(hash));
   }
 
   /**
@@ -742,22 +713,20 @@ export class SqliteEventStore implements EventStore {
    * @throws {NotFoundError} when no blob has that hash
    */
   getBlobBytesSync(hash: string): Uint8Array {
-    let row: { bytes: Uint8Array } | undefined;
-    try {
-      row = this.#s.getBlob!.get(hash) as typeof row;
-    } catch (err) {
-      throw asStoreFileError(err, this.#name);
-    }
-    if (!row) throw new NotFoundError(`No blob with hash ${hash}`);
-    return row.bytes;
+    return this.#blobs.bytesSync(hash);
   }
 
   /** See {@linkcode EventStore.hasBlob}: the blob's row is looked up, its bytes are not read. */
   hasBlob(hash: string): Promise<boolean> {
+    return this.#settle(() => this.#blobs.has(hash));
+  }
+
+  /** A synchronous call as a promise, SQLite's file errors named as the store's. */
+  #settle<T>(f: () => T): Promise<T> {
     try {
-      return Promise.resolve(this.#s.hasBlob!.get(hash) !== undefined);
+      return Promise.resolve(f());
     } catch (err) {
-      return Promise.reject(asStoreFileError(err, this.#name));
+      return Promise.reject(err instanceof NotFoundError ? err : asStoreFileError(err, this.#name));
     }
   }
 
@@ -771,370 +740,8 @@ export class SqliteEventStore implements EventStore {
   }
 }
 
-/**
- * Refuses a store file this process may not write (mode bits, `chattr +i`, a read-only mount):
- * SQLite opens such a file read-only without a word, and the first append fails, so a command
- * that writes is told at once, before it starts anything. A missing file passes.
- *
- * @param path the store's file
- * @param name how the error names it (default the path)
- * @throws {StoreFileError} `PATH: read-only file, and this command writes to the event log`
- */
-export function refuseReadOnly(path: string, name = path): void {
-  if (path === ":memory:" || !existsSync(path) || writable(path)) return;
-  throw new StoreFileError(
-    name,
-    "read-only",
-    `${name}: read-only file, and this command writes to the event log`,
-  );
-}
-
-/**
- * Whether this process may write a file (mode bits, `chattr +i`, a read-only mount): opened for
- * writing as SQLite opens it, which changes nothing (`access(2)`-style checks of the mode bits
- * miss an immutable file).
- */
-function writable(path: string): boolean {
-  try {
-    Deno.openSync(path, { read: true, write: true }).close();
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-/**
- * Brings a file's layout up to date. A reader of a file that cannot be written still opens it
- * when nothing is to be done; one that needs a migration is refused saying so.
- */
-function migrateFile(db: DatabaseSync, name: string, readOnly: boolean): void {
-  try {
-    migrate(db);
-  } catch (err) {
-    const fileError = asStoreFileError(err, name);
-    if (readOnly && fileError instanceof StoreFileError && fileError.fault === "read-only") {
-      throw new StoreFileError(
-        name,
-        "read-only",
-        `${name}: read-only file, and its layout (version ${
-          layoutVersion(db)
-        }) must be upgraded to version ${LATEST_VERSION} first: open it once where it can be written`,
-      );
-    }
-    throw fileError;
-  }
-}
-
-/** SQLite's primary result codes for a file that cannot be the log, and what each means. */
-const SQLITE_FAULTS = new Map<number, StoreFileFault>([
-  [8, "read-only"], // SQLITE_READONLY
-  [11, "damaged"], // SQLITE_CORRUPT
-  [14, "cannot open"], // SQLITE_CANTOPEN
-  [26, "not a database"], // SQLITE_NOTADB
-]);
-/** The same by SQLite's messages: `exec()` errors carry no code, only the message. */
-const SQLITE_FAULT_MESSAGES: [RegExp, StoreFileFault][] = [
-  [/^attempt to write a readonly database/, "read-only"],
-  [/^database disk image is malformed/, "damaged"],
-  [/^unable to open database file/, "cannot open"],
-  [/^file is not a database/, "not a database"],
-];
-
-/**
- * An error of SQLite's or of the layout check that says the file cannot be the event log, as a
- * {@linkcode StoreFileError} naming it; any other error as it is.
- *
- * @param err what a call on the database threw
- * @param name how to name the file
- * @returns a `StoreFileError`, or `err` unchanged
- * @example
- * ```ts
- * import { NewerLayoutError } from "./migrations.ts";
- * const err = asStoreFileError(new NewerLayoutError(9), "x.db") as Error;
- * if (!err.message.startsWith("x.db: written by a newer Cairn")) throw new Error(err.message);
- * ```
- */
-export function asStoreFileError(err: unknown, name: string): unknown {
-  if (err instanceof NewerLayoutError) {
-    return new StoreFileError(
-      name,
-      "newer",
-      `${name}: written by a newer Cairn (layout version ${err.version}; this Cairn knows up to ${LATEST_VERSION})`,
-    );
-  }
-  const e = err as { code?: unknown; errcode?: unknown; message?: unknown } | null;
-  if (e === null || typeof e !== "object" || e.code !== "ERR_SQLITE_ERROR") return err;
-  const message = String(e.message);
-  const fault = typeof e.errcode === "number"
-    ? SQLITE_FAULTS.get(e.errcode & 0xff)
-    : SQLITE_FAULT_MESSAGES.find(([re]) => re.test(message))?.[1];
-  if (fault === undefined) return err;
-  const what = {
-    "read-only": "read-only file, and this command writes to the event log",
-    "damaged": "damaged file, not a readable event log",
-    "cannot open": "cannot open the file",
-    "not a database": "not a Cairn event log",
-    "newer": "written by a newer Cairn",
-  }[fault];
-  return new StoreFileError(name, fault, `${name}: ${what} (${message})`);
-}
-
-/** A stored row that `toEvent` could not read, as an error naming its position (cold path). */
-export function unreadableRow(row: EventRow, err: unknown): UnreadableEventError {
-  const [position, streamId, , type, version, rawData, rawMeta] = row;
-  const at = `Stored event at position ${position} (${type} in ${streamId})`;
-  const field = !parses(rawData) ? "data" : !parses(rawMeta) ? "meta" : undefined;
-  const why = err instanceof Error ? err.message : String(err);
-  if (field !== undefined) {
-    // JSON.parse's "at position 7 (line 1 column 8)" is a character of the text, not the log's
-    const where = why.replace(
-      / at position (\d+)(?: \(line \d+ column \d+\))?/,
-      " at character $1",
-    );
-    return new UnreadableEventError(`${at} is not valid JSON: ${field}: ${where}`, position);
-  }
-  return new UnreadableEventError(
-    `${at} cannot be read (schema version ${version}): ${why}`,
-    position,
-  );
-}
-
-function parses(text: string): boolean {
-  try {
-    JSON.parse(text);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-let lastMs = -1;
-let lastIso = "";
-
-/** `new Date().toISOString()`, formatted once per millisecond (appends come thousands a second). */
-export function isoNow(): string {
-  const ms = Date.now();
-  if (ms !== lastMs) {
-    lastMs = ms;
-    lastIso = new Date(ms).toISOString();
-  }
-  return lastIso;
-}
-
-export interface IdempotencyRow {
-  stream_id: string;
-  positions: string;
-  stream_version: number;
-  /** Null for keys stored before layout 5. */
-  fingerprint: string | null;
-}
-
-/**
- * The answer to a batch whose idempotency key is stored: the original result when the batch
- * repeats the stored one (same stream, same events), else an {@linkcode IdempotencyError}.
- */
-export function duplicateOf(seen: IdempotencyRow, batch: PreparedBatch): AppendResult {
-  const key = batch.key!;
-  if (seen.stream_id !== batch.streamId) {
-    throw new IdempotencyError(
-      key,
-      `Idempotency key ${
-        JSON.stringify(key)
-      } was used for stream ${seen.stream_id}, not ${batch.streamId}`,
-    );
-  }
-  if (seen.fingerprint !== null && seen.fingerprint !== batch.fingerprint) {
-    throw new IdempotencyError(
-      key,
-      `Idempotency key ${
-        JSON.stringify(key)
-      } was used for other events on stream ${batch.streamId}`,
-    );
-  }
-  return {
-    positions: JSON.parse(seen.positions),
-    streamVersion: seen.stream_version,
-    duplicate: true,
-  };
-}
-
-/** What a keyed batch says, as sha256 hex of its events' types and data (meta left out). */
-function fingerprint(rows: Serialized[]): string {
-  const h = createHash("sha256");
-  for (const r of rows) h.update(r.type).update("\0").update(r.data).update("\0");
-  return h.digest("hex");
-}
-
-/** A batch checked and serialised, ready for {@linkcode SqliteEventStore.#write}. */
-export interface PreparedBatch {
-  streamId: string;
-  rows: Serialized[];
-  expected: NonNullable<AppendOptions["expectedVersion"]>;
-  key: string | undefined;
-  /** With a key: what the batch says ({@linkcode fingerprint}), hashed outside the transaction. */
-  fingerprint: string | undefined;
-}
-
-/** Checks a batch's stream id and serialises its events (zod-parsed) outside the transaction. */
-export function prepareBatch(
-  streamId: string,
-  events: NewEvent[],
-  options: AppendOptions,
-  now: string,
-): PreparedBatch {
-  if (typeof streamId !== "string" || streamId.length === 0) {
-    throw new TypeError("Stream id must be a non-empty string");
-  }
-  const key = options.idempotencyKey;
-  const rows = events.map((e, i) => serialize(e, i, now, key));
-  return {
-    streamId,
-    rows,
-    expected: options.expectedVersion ?? "any",
-    key,
-    fingerprint: key === undefined ? undefined : fingerprint(rows),
-  };
-}
-
-export interface Serialized {
-  type: string;
-  schemaVersion: number;
-  data: string;
-  meta: string;
-  recordedAt: string | undefined;
-}
-
-function serialize(e: NewEvent, i: number, now: string, key: string | undefined): Serialized {
-  const rawType = (e as { type?: unknown })?.type;
-  const known = typeof rawType === "string" ? EVENT_CHECKS.get(rawType) : undefined;
-  if (known === undefined) {
-    throw new TypeError(`Event ${i}: unknown event type ${JSON.stringify(rawType)}`);
-  }
-  const type = rawType as string;
-  let data: string;
-  // what zod would accept unchanged is stored as it came; the rest zod checks or strips
-  if (known.exact?.(e.data)) data = JSON.stringify(e.data);
-  else {
-    const parsed = known.schema.safeParse(e.data);
-    if (!parsed.success) {
-      const issue = parsed.error.issues[0]!;
-      const field = ["data", ...issue.path.map(String)].join(".");
-      throw new TypeError(`Event ${i} (${type}): ${field}: ${issue.message}`);
-    }
-    data = JSON.stringify(parsed.data);
-  }
-  const m = e.meta;
-  let meta: string;
-  let recordedAt: string | undefined;
-  if (m === undefined && key === undefined) {
-    meta = `{"recordedAt":"${now}"}`;
-  } else {
-    if (m !== undefined && (typeof m !== "object" || m === null)) {
-      throw new TypeError(`Event ${i} (${type}): meta must be an object`);
-    }
-    for (const f of ["recordedAt", "causationId", "correlationId"] as const) {
-      const v = m?.[f];
-      if (v !== undefined && typeof v !== "string") {
-        throw new TypeError(`Event ${i} (${type}): meta.${f}: expected a string`);
-      }
-    }
-    recordedAt = m?.recordedAt;
-    // only events that bring their own time (imports) pay for this check (~0.4 µs)
-    if (recordedAt !== undefined && !isIsoDateTime(recordedAt)) {
-      throw new TypeError(
-        `Event ${i} (${type}): meta.recordedAt: expected an ISO 8601 date-time with seconds and a time zone (2026-03-09T10:00:02Z), got ${
-          JSON.stringify(recordedAt)
-        }`,
-      );
-    }
-    meta = JSON.stringify({
-      recordedAt: recordedAt ?? now,
-      ...(m?.causationId === undefined ? {} : { causationId: m.causationId }),
-      ...(m?.correlationId === undefined ? {} : { correlationId: m.correlationId }),
-      ...(key === undefined ? {} : { idempotencyKey: key }),
-    });
-  }
-  return {
-    type,
-    schemaVersion: CURRENT.get(type)!,
-    data,
-    meta,
-    recordedAt,
-  };
-}
-
 /** SQLite refused a row for a constraint (a taken primary key): `SQLITE_CONSTRAINT_*`. */
 function isConstraintError(err: unknown): boolean {
   const code = (err as { errcode?: unknown })?.errcode;
   return typeof code === "number" && (code & 0xff) === 19;
-}
-
-/** A sync iterable as an async one, without an async generator's extra ticks per item. */
-function toAsync<T>(iterable: Iterable<T>): AsyncIterable<T> {
-  return {
-    [Symbol.asyncIterator]() {
-      const it = iterable[Symbol.iterator]();
-      return {
-        next() {
-          try {
-            return Promise.resolve(it.next());
-          } catch (err) {
-            return Promise.reject(err);
-          }
-        },
-        return(value?: unknown) {
-          it.return?.();
-          return Promise.resolve({ done: true as const, value: value as T });
-        },
-      };
-    },
-  };
-}
-
-/**
- * Makes a read event: a plain object (its prototype is `Object.prototype`, as a literal's), but
- * built with `new` rather than an object literal. V8 pretenures a literal's allocation site once
- * the process has kept many objects made there (a projection holding the events it read); every
- * event read afterwards is then born in the old generation and pins its young `data` through
- * each scavenge: full reads took 1.8× as long (`scripts/store_read_bench.ts`). Objects made by
- * `new` carry no such allocation-site feedback.
- */
-function PlainEvent(
-  this: Record<string, unknown>,
-  position: number,
-  streamId: string,
-  streamVersion: number,
-  type: string,
-  schemaVersion: number,
-  data: unknown,
-  meta: unknown,
-): void {
-  this.position = position;
-  this.streamId = streamId;
-  this.streamVersion = streamVersion;
-  this.type = type;
-  this.schemaVersion = schemaVersion;
-  this.data = data;
-  this.meta = meta;
-}
-PlainEvent.prototype = Object.prototype;
-const EventObject = PlainEvent as unknown as new (
-  ...args: Parameters<typeof PlainEvent>
-) => StoredEvent;
-
-const META_PREFIX = '{"recordedAt":"';
-
-export function toEvent(r: EventRow): StoredEvent {
-  const [position, streamId, streamVersion, type, storedVersion, rawData, rawMeta] = r;
-  let data: unknown = JSON.parse(rawData);
-  let schemaVersion = storedVersion;
-  if (CURRENT.get(type) !== schemaVersion) {
-    ({ data, schemaVersion } = upcast(type, schemaVersion, data));
-  }
-  // the common meta, `{"recordedAt":"<ISO time>"}`, is sliced rather than parsed
-  const meta = rawMeta.length === META_PREFIX.length + 26 && rawMeta.startsWith(META_PREFIX) &&
-      rawMeta.endsWith('"}') && !rawMeta.includes("\\")
-    ? { recordedAt: rawMeta.slice(META_PREFIX.length, -2) }
-    : JSON.parse(rawMeta);
-  return new EventObject(position, streamId, streamVersion, type, schemaVersion, data, meta);
 }
