@@ -1,6 +1,6 @@
 /**
  * The one place HTTP errors are shaped: `{ error: { code, message, issues? } }` with the
- * status that fits (DESIGN.md "Interfaces"). `createApp` installs {@linkcode handleError} as
+ * status that fits (docs/architecture.md "Interfaces"). `createApp` installs {@linkcode handleError} as
  * `app.onError`, so routers just throw.
  *
  * @module

@@ -1,5 +1,12 @@
 /**
- * The `cairn` command line: one module per command (optimize, blaze, record, replay, validate, ingest, export, history, show, serve, mcp, …), their shared flags and the argument parser.
+ * The `cairn` command line: one module per command (optimize, blaze, record, replay, validate,
+ * ingest, export, history, show, serve, mcp, …), their shared flags and the argument parser.
+ *
+ * @example
+ * ```ts
+ * import { didYouMean } from "./mod.ts";
+ * if (didYouMean("optimise", ["optimize", "replay"]) !== "optimize") throw new Error();
+ * ```
  *
  * @module
  */

@@ -1,5 +1,13 @@
 /**
- * Drivers: the `Driver` interface every platform implements (snapshot, act, settle, screenshot) and what all drivers share: the navigation guard and deadlines.
+ * Drivers: the `Driver` interface every platform implements (snapshot, act, settle, screenshot)
+ * and what all drivers share: the navigation guard and deadlines.
+ *
+ * @example
+ * ```ts
+ * import { unsafeNavigation } from "./mod.ts";
+ * if (unsafeNavigation("https://example.test/") !== undefined) throw new Error();
+ * if (unsafeNavigation("file:///etc/passwd") === undefined) throw new Error();
+ * ```
  *
  * @module
  */

@@ -1,5 +1,5 @@
 /**
- * The one event-store interface (DESIGN.md "Events"). SQLite (`SqliteEventStore`) is the
+ * The one event-store interface (docs/architecture.md "Events"). SQLite (`SqliteEventStore`) is the
  * embedded default; a PostgreSQL store would implement the same interface.
  *
  * @module

@@ -1,6 +1,6 @@
 /**
  * Event schemas: the envelope and the data of every capture, playback and validation event
- * (DESIGN.md "Events"). Names are past tense. Large payloads are blobs referenced by hash.
+ * (docs/architecture.md "Events"). Names are past tense. Large payloads are blobs referenced by hash.
  *
  * `events/` imports nothing else of Cairn's, so the small geometry types are repeated here.
  *

@@ -1,6 +1,6 @@
 /**
  * Upcasters: pure functions that lift an event's stored data from one schema version to the
- * next. They run on read; stored events are never rewritten (DESIGN.md "Events").
+ * next. They run on read; stored events are never rewritten (docs/architecture.md "Events").
  *
  * @module
  */

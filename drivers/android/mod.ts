@@ -1,5 +1,12 @@
 /**
- * The Android driver: Appium's WebDriver protocol spoken directly (W3C client), the Appium server and its install, capabilities, screen lookup over page sources and password masking.
+ * The Android driver: Appium's WebDriver protocol spoken directly (W3C client), the Appium server
+ * and its install, capabilities, screen lookup over page sources and password masking.
+ *
+ * @example
+ * ```ts
+ * import { androidKeycode } from "./mod.ts";
+ * if (androidKeycode("Enter") !== 66) throw new Error(String(androidKeycode("Enter")));
+ * ```
  *
  * @module
  */

@@ -1,6 +1,6 @@
 /**
  * Starts (or connects to) the Chromium Cairn drives: Debian's `/usr/bin/chromium` through
- * puppeteer-core with the launch flags of DESIGN.md and a fresh user-data-dir that is removed
+ * puppeteer-core with the launch flags of docs/architecture.md and a fresh user-data-dir that is removed
  * on close, or `puppeteer.connect` to a remote browser endpoint (`--browser-ws URL`).
  *
  * A launched Chromium speaks DevTools over a pipe (`--remote-debugging-pipe`), not a websocket:
@@ -21,7 +21,7 @@ const CLOSE_GRACE_MS = 3_000;
 /** The browsers this process launched and has not closed yet. */
 const live = new Set<LaunchedBrowser>();
 
-/** The flags every Chromium Cairn launches runs with (DESIGN.md "Runtime"). */
+/** The flags every Chromium Cairn launches runs with (docs/architecture.md "Runtime"). */
 export const CHROMIUM_FLAGS: readonly string[] = [
   "--no-sandbox",
   "--disable-gpu",
@@ -102,7 +102,7 @@ export async function launchChrome(options: LaunchOptions = {}): Promise<Launche
   try {
     browser = await puppeteer.launch({
       executablePath,
-      headless: false, // the headless flag is passed explicitly below, as DESIGN.md names it
+      headless: false, // the headless flag is passed explicitly below, as docs/architecture.md names it
       userDataDir,
       defaultViewport: null,
       timeout: options.timeoutMs ?? 30_000,

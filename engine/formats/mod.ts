@@ -1,5 +1,13 @@
 /**
- * File formats Cairn reads and writes: the capture file, recording_v1, Chrome DevTools Recorder JSON, Maestro flows, events JSONL, and the checks on what they contain.
+ * File formats Cairn reads and writes: the capture file, recording_v1, Chrome DevTools Recorder
+ * JSON, Maestro flows, events JSONL, and the checks on what they contain.
+ *
+ * @example
+ * ```ts
+ * import { detectImportFormat } from "./mod.ts";
+ * const recorder = JSON.stringify({ title: "t", steps: [{ type: "navigate", url: "http://127.0.0.1/" }] });
+ * if (detectImportFormat(recorder).format !== "chrome-recorder") throw new Error();
+ * ```
  *
  * @module
  */

@@ -1,5 +1,5 @@
 /**
- * The optimizer's entry: a capture's events → a trail, through the passes in DESIGN.md's
+ * The optimizer's entry: a capture's events → a trail, through the passes in docs/architecture.md's
  * order (resolve → selectors → modes → slots → generalization → expressions → concision).
  * Pure and deterministic: the same events, screens and options give the same trail.
  *

@@ -1,6 +1,6 @@
 /**
  * The trail projection: a capture session's events → trail YAML, under a selector mode and a
- * heuristics version (DESIGN.md "Optimizer"). {@linkcode projectTrail} is pure and
+ * heuristics version (docs/architecture.md "Optimizer"). {@linkcode projectTrail} is pure and
  * deterministic; {@linkcode projectSessionTrail} reads the stream and its screens from a store.
  *
  * @module

@@ -1,5 +1,16 @@
 /**
- * Playback planning: trails, recordings and other inputs converted into one action plan, the self-healing selector cascade, and the playback report.
+ * Playback planning: trails, recordings and other inputs converted into one action plan, the
+ * self-healing selector cascade, and the playback report.
+ *
+ * @example
+ * ```ts
+ * import { rebasePlan } from "./mod.ts";
+ * const plan = rebasePlan(
+ *   { source: { kind: "actions" }, platform: "web", actions: [{ type: "navigate", url: "http://a.test/x" }] },
+ *   "http://127.0.0.1:8080/",
+ * );
+ * if (plan.actions[0]!.url !== "http://127.0.0.1:8080/x") throw new Error();
+ * ```
  *
  * @module
  */

@@ -1,5 +1,17 @@
 /**
- * Screens: the platform-neutral node model (`UiNode`), the parsers of every hierarchy format (Chrome, Android, iOS, Maestro, Trailblaze), content-hashed refs, the agent's snapshot text and its diff, set-of-mark drawing and the screen table the hot path reads.
+ * Screens: the platform-neutral node model (`UiNode`), the parsers of every hierarchy format
+ * (Chrome, Android, iOS, Maestro, Trailblaze), content-hashed refs, the agent's snapshot text and
+ * its diff, set-of-mark drawing and the screen table the hot path reads.
+ *
+ * @example
+ * ```ts
+ * import { parseHierarchy, renderSnapshot } from "./mod.ts";
+ * const screen = parseHierarchy(
+ *   '<hierarchy><node class="android.widget.Button" text="Send" clickable="true" bounds="[0,0][200,80]"/></hierarchy>',
+ * );
+ * const text = renderSnapshot(screen);
+ * if (!/Button "Send" \[ref=[a-z]\d+\]/.test(text)) throw new Error(text);
+ * ```
  *
  * @module
  */

@@ -1,5 +1,5 @@
 /**
- * Stable element refs (DESIGN.md "Node model and refs"): one letter and one to three digits
+ * Stable element refs (docs/architecture.md "Node model and refs"): one letter and one to three digits
  * hashed from a node's class, label and centre rounded to 10 px, so a toast, a spinner or any
  * unrelated element appearing changes no other ref. Collisions on one screen get a letter
  * suffix in document order (`k42`, `k42b`, `k42c`).

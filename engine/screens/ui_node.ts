@@ -1,5 +1,5 @@
 /**
- * The one normalized UI node of every platform (DESIGN.md "Node model and refs").
+ * The one normalized UI node of every platform (docs/architecture.md "Node model and refs").
  *
  * Parsers of UiAutomator2 / `uiautomator dump` XML, Appium XCUITest XML, Maestro hierarchy JSON
  * and Cairn's joined Chrome hierarchy all produce this shape; every other module reads only it.

@@ -1,5 +1,14 @@
 /**
- * Trails: the YAML trail format, its template language (`{{expr}}`), and the projections that fold a session's events into a trail or a capture.
+ * Trails: the YAML trail format, its template language (`{{expr}}`), and the projections that
+ * fold a session's events into a trail or a capture.
+ *
+ * @example
+ * ```ts
+ * import { evaluateTemplate, parseTrail, stringifyTrail } from "./mod.ts";
+ * const trail = parseTrail("config: {}\ntrail:\n  - step: Go\n    recording:\n      - tap: { id: go }\n");
+ * if (!stringifyTrail(trail).includes('id: "go"')) throw new Error();
+ * if (evaluateTemplate("{{count + 2}}", { count: "3" }) !== "5") throw new Error();
+ * ```
  *
  * @module
  */

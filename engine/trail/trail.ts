@@ -1,5 +1,5 @@
 /**
- * The trail format (DESIGN.md "Trail format"): a YAML recording of NL steps, each with the
+ * The trail format (docs/architecture.md "Trail format"): a YAML recording of NL steps, each with the
  * actions that replay it. This module holds the zod schema of the normalised model, the YAML
  * reader (which accepts the compact forms of 000 and `${name}` references) and the stable
  * writer (the same trail always serialises to the same bytes).

@@ -1,5 +1,13 @@
 /**
- * Validation logic: comparing replays, deciding whether a trail is stable, placing failures and refining the trail.
+ * Validation logic: comparing replays, deciding whether a trail is stable, placing failures and
+ * refining the trail.
+ *
+ * @example
+ * ```ts
+ * import { policyFlags } from "./mod.ts";
+ * const flags = policyFlags("ci");
+ * if (typeof flags !== "object" || flags === null) throw new Error();
+ * ```
  *
  * @module
  */

@@ -1,5 +1,14 @@
 /**
- * Recording support: a recorded session exported with its blobs, and secrets scrubbed from what recorders store.
+ * Recording support: a recorded session exported with its blobs, and secrets scrubbed from what
+ * recorders store.
+ *
+ * @example
+ * ```ts
+ * import * as record from "./mod.ts";
+ * if (typeof record.readSession !== "function" || typeof record.SecretScrubber !== "function") {
+ *   throw new Error();
+ * }
+ * ```
  *
  * @module
  */
