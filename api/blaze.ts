@@ -20,7 +20,7 @@ import {
   ToolTimeoutError,
 } from "../runners/blaze/mod.ts";
 import { ChromeDriver } from "../drivers/chrome/mod.ts";
-import { launchDefaultChrome, perStore } from "./_per_store.ts";
+import { launchDefaultChrome, perStore } from "./per_store.ts";
 import { AndroidDriver } from "../drivers/android/mod.ts";
 import { AndroidStart, connectAndroid } from "../drivers/android/mod.ts";
 import { readSession, sessionToCapture } from "../runners/record/mod.ts";

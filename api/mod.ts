@@ -15,7 +15,7 @@
  *
  * @module
  */
-export * from "./_per_store.ts";
+export * from "./per_store.ts";
 export * from "./app.ts";
 export * from "./blaze.ts";
 export * from "./playbacks.ts";

@@ -10,7 +10,7 @@ import { Hono } from "hono";
 import { z } from "zod";
 import type { EventStore } from "../events/mod.ts";
 import { type Driver, DriverError } from "../drivers/mod.ts";
-import { launchDefaultChrome, perStore } from "./_per_store.ts";
+import { launchDefaultChrome, perStore } from "./per_store.ts";
 import { AndroidStart, connectAndroid } from "../drivers/android/mod.ts";
 import {
   ALREADY_RUNNING,

@@ -10,7 +10,7 @@ import { Hono } from "hono";
 import { z } from "zod";
 import { type EventStore, streamInfo } from "../events/mod.ts";
 import type { Driver } from "../drivers/mod.ts";
-import { launchDefaultChrome, perStore } from "./_per_store.ts";
+import { launchDefaultChrome, perStore } from "./per_store.ts";
 import {
   MemoryKeyError,
   PlatformMismatchError,

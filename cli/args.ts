@@ -9,7 +9,7 @@
  *
  * @module
  */
-import { didYouMean } from "./_did_you_mean.ts";
+import { didYouMean } from "./did_you_mean.ts";
 
 /** A flag of a command. */
 export interface FlagSpec {

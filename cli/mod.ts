@@ -10,7 +10,7 @@
  *
  * @module
  */
-export * from "./_did_you_mean.ts";
+export * from "./did_you_mean.ts";
 export * from "./args.ts";
 export * from "./command.ts";
 export * from "./errors.ts";

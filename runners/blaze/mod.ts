@@ -9,8 +9,8 @@
  *
  * @module
  */
-export * from "./_actions.ts";
-export * from "./_editable.ts";
-export * from "./_no_outcome.ts";
-export * from "./_params.ts";
+export * from "./actions.ts";
+export * from "./editable.ts";
+export * from "./no_outcome.ts";
+export * from "./params.ts";
 export * from "./session.ts";

@@ -17,7 +17,7 @@ import {
 import type { EventStore } from "../../events/mod.ts";
 import type { BlobRef, EventData, NewEvent } from "../../events/mod.ts";
 import type { Point, Screen, UiNode } from "../../engine/screens/mod.ts";
-import { isToolName, type ToolName, type ToolParams, toolParams } from "./_params.ts";
+import { isToolName, type ToolName, type ToolParams, toolParams } from "./params.ts";
 import { renderSnapshot } from "../../engine/screens/mod.ts";
 import {
   actionOf,
@@ -30,18 +30,18 @@ import {
   resolveTarget,
   targetOf,
   textOf,
-} from "./_actions.ts";
+} from "./actions.ts";
 import { diffSnapshots, formatSnapshotDiff } from "../../engine/screens/mod.ts";
 import { withDeadline } from "../../drivers/mod.ts";
 import { zodIssueList } from "../../engine/input/mod.ts";
 import { SecretScrubber } from "../record/mod.ts";
-import { fieldAt, focusedNode, notEditable } from "./_editable.ts";
-import { NO_OUTCOME } from "./_no_outcome.ts";
+import { fieldAt, focusedNode, notEditable } from "./editable.ts";
+import { NO_OUTCOME } from "./no_outcome.ts";
 import { STATUS_CODES } from "node:http";
 
 export { NO_OUTCOME };
 
-export { isPageUrl, isToolName, PAGE_URL_RULE, TOOL_NAMES, type ToolName } from "./_params.ts";
+export { isPageUrl, isToolName, PAGE_URL_RULE, TOOL_NAMES, type ToolName } from "./params.ts";
 
 /** Options of {@linkcode BlazeSession.start}. */
 export interface BlazeStartOptions {

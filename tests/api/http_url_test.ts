@@ -8,7 +8,7 @@ import { assert, assertEquals, assertStringIncludes } from "../_fixtures/assert.
 import { createApp } from "../../api/app.ts";
 import { validationRegistry } from "../../api/validations.ts";
 import { blazeRegistry } from "../../api/blaze.ts";
-import { launchDefaultChrome } from "../../api/_per_store.ts";
+import { launchDefaultChrome } from "../../api/per_store.ts";
 import { ingestOnce } from "../../cli/optimize.ts";
 import { ChromeDriver } from "../../drivers/chrome/chrome_driver.ts";
 import { SqliteEventStore } from "../../events/sqlite_event_store.ts";

@@ -11,7 +11,7 @@ import { StartBody, ToolCallBody } from "../../api/blaze.ts";
 import { playbackRegistry } from "../../api/playbacks.ts";
 import { blazeRegistry } from "../../api/blaze.ts";
 import { DriverError } from "../../drivers/driver.ts";
-import { toolParams } from "../../runners/blaze/_params.ts";
+import { toolParams } from "../../runners/blaze/params.ts";
 import { isToolName } from "../../runners/blaze/session.ts";
 import { SqliteEventStore } from "../../events/sqlite_event_store.ts";
 import { ROOT } from "../_fixtures/cli_run.ts";

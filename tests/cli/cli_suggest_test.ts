@@ -5,7 +5,7 @@
  */
 import { join } from "node:path";
 import { assert, assertEquals, assertMatch } from "../_fixtures/assert.ts";
-import { didYouMean } from "../../cli/_did_you_mean.ts";
+import { didYouMean } from "../../cli/did_you_mean.ts";
 import { servePlaybackPages } from "../_fixtures/playback_server.ts";
 import { blazeCli } from "../_fixtures/blaze_cli_run.ts";
 import { serveFolder } from "../_fixtures/web_server.ts";

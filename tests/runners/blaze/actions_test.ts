@@ -1,5 +1,5 @@
 import { assert, assertEquals, assertThrows } from "../../_fixtures/assert.ts";
-import { actionOf, resolveTarget, textOf } from "../../../runners/blaze/_actions.ts";
+import { actionOf, resolveTarget, textOf } from "../../../runners/blaze/actions.ts";
 import { makeNode, type Screen } from "../../../engine/screens/ui_node.ts";
 import { renderSnapshot } from "../../../engine/screens/snapshot.ts";
 

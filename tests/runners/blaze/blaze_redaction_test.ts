@@ -1,7 +1,7 @@
 import { assert, assertEquals, assertStringIncludes } from "../../_fixtures/assert.ts";
 import { dbBytes } from "../../_fixtures/secret_forms.ts";
 import { BlazeSession } from "../../../runners/blaze/session.ts";
-import { ancestorsOf, isSensitiveNode, scrubSecrets } from "../../../runners/blaze/_actions.ts";
+import { ancestorsOf, isSensitiveNode, scrubSecrets } from "../../../runners/blaze/actions.ts";
 import {
   readSession,
   sessionToCapture,

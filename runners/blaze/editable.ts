@@ -20,7 +20,7 @@ const EDITABLE_ROLES = new Set(["textbox", "searchbox", "combobox", "spinbutton"
  * @example
  * ```ts
  * import { makeNode } from "../../engine/screens/ui_node.ts";
- * import { isEditable } from "./_editable.ts";
+ * import { isEditable } from "./editable.ts";
  * if (isEditable(makeNode({ className: "heading", role: "heading" }))) throw new Error();
  * if (!isEditable(makeNode({ className: "textbox", role: "textbox" }))) throw new Error();
  * ```
@@ -48,7 +48,7 @@ function isTextKind(node: UiNode): boolean {
  * @example
  * ```ts
  * import { makeNode } from "../../engine/screens/ui_node.ts";
- * import { fieldAt } from "./_editable.ts";
+ * import { fieldAt } from "./editable.ts";
  * const text = makeNode({ className: "StaticText", text: "hi" });
  * const box = makeNode({ className: "generic", attrs: { editable: "true" }, children: [text] });
  * if (fieldAt([box, text]) !== box) throw new Error();

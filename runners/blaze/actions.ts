@@ -8,7 +8,7 @@ import { z } from "zod";
 import type { EventData } from "../../events/mod.ts";
 import { resolveRef, snapshotTree } from "../../engine/screens/mod.ts";
 import { center, type Point, type Screen, type UiNode, walk } from "../../engine/screens/mod.ts";
-import type { ToolName } from "./_params.ts";
+import type { ToolName } from "./params.ts";
 import { REDACTED } from "../../engine/playback/mod.ts";
 import { SecretScrubber } from "../record/mod.ts";
 
