@@ -140,3 +140,31 @@ export async function chromiumUnder(dir: string): Promise<number[]> {
   }
   return pids;
 }
+
+/**
+ * A test's clean-up after a `cairn` child it may have left running: the child SIGKILLed (when it
+ * still runs) and awaited, then every Chromium launched under `dir` killed too.
+ *
+ * @param child the child process
+ * @param dir the `TMPDIR` its browsers' profiles were made in
+ */
+export async function killChildAndChromium(child: Deno.ChildProcess, dir: string): Promise<void> {
+  try {
+    child.kill("SIGKILL");
+  } catch { /* exited */ }
+  await child.status;
+  await killChromiumUnder(dir);
+}
+
+/**
+ * Kills every Chromium whose profile is under `dir` (see {@linkcode chromiumUnder}).
+ *
+ * @param dir the folder the profiles were made in
+ */
+export async function killChromiumUnder(dir: string): Promise<void> {
+  for (const pid of await chromiumUnder(dir)) {
+    try {
+      Deno.kill(pid, "SIGKILL");
+    } catch { /* exited meanwhile */ }
+  }
+}

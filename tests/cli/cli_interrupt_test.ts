@@ -11,7 +11,7 @@ import { withDeadline } from "../../drivers/with_deadline.ts";
 import { blazeShop } from "../_fixtures/validation_capture.ts";
 import { serveVaryingShop } from "../_fixtures/validation_server.ts";
 import { serveFolder } from "../_fixtures/web_server.ts";
-import { chromiumUnder, ROOT } from "../_fixtures/cli_run.ts";
+import { chromiumUnder, killChildAndChromium, ROOT } from "../_fixtures/cli_run.ts";
 
 /** `cairn ARGS…` as a child whose browsers make their profiles under `tmp`. */
 function spawnCairn(args: string[], tmp: string): Deno.ChildProcess {
@@ -68,15 +68,7 @@ async function noChromiumLeft(tmp: string): Promise<number[]> {
 }
 
 async function cleanUp(child: Deno.ChildProcess, tmp: string): Promise<void> {
-  try {
-    child.kill("SIGKILL");
-  } catch { /* exited */ }
-  await child.status;
-  for (const pid of await chromiumUnder(tmp)) {
-    try {
-      Deno.kill(pid, "SIGKILL");
-    } catch { /* exited meanwhile */ }
-  }
+  await killChildAndChromium(child, tmp);
 }
 
 Deno.test("cairn validate on SIGINT mid-run: the validation ends failed (interrupted), its Chromium is gone, exit 130", async () => {

@@ -11,7 +11,7 @@ import { withDeadline } from "../../drivers/with_deadline.ts";
 import { blazeShop } from "../_fixtures/validation_capture.ts";
 import { serveVaryingShop } from "../_fixtures/validation_server.ts";
 import { serveFolder } from "../_fixtures/web_server.ts";
-import { chromiumUnder, ROOT } from "../_fixtures/cli_run.ts";
+import { chromiumUnder, killChromiumUnder, ROOT } from "../_fixtures/cli_run.ts";
 
 /** `cairn ARGS…` as a child whose browsers make their profiles under `tmp`. */
 function spawnCairn(args: string[], tmp: string): Deno.ChildProcess {
@@ -55,11 +55,7 @@ async function cleanUp(child: Deno.ChildProcess | undefined, tmp: string): Promi
     await child.stdout.cancel().catch(() => {});
     await child.stderr.cancel().catch(() => {});
   }
-  for (const pid of await chromiumUnder(tmp)) {
-    try {
-      Deno.kill(pid, "SIGKILL");
-    } catch { /* exited meanwhile */ }
-  }
+  await killChromiumUnder(tmp);
   await chromiumGone(tmp, 3_000);
 }
 

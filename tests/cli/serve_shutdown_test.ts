@@ -6,7 +6,13 @@ import type { StoredEvent } from "../../events/schemas.ts";
 import { ChromeDriver } from "../../drivers/chrome/chrome_driver.ts";
 import { withDeadline } from "../../drivers/with_deadline.ts";
 import { serveFolder } from "../_fixtures/web_server.ts";
-import { chromiumUnder, ROOT, startServe } from "../_fixtures/cli_run.ts";
+import {
+  chromiumUnder,
+  killChildAndChromium,
+  killChromiumUnder,
+  ROOT,
+  startServe,
+} from "../_fixtures/cli_run.ts";
 import {
   endOrphanedRuns,
   ORPHANED,
@@ -111,11 +117,7 @@ Deno.test("cairn serve on SIGTERM stops a running playback and a blaze session a
     } catch { /* exited */ }
     await child.status;
     await stderr;
-    for (const pid of await chromiumUnder(tmp)) {
-      try {
-        Deno.kill(pid, "SIGKILL");
-      } catch { /* exited meanwhile */ }
-    }
+    await killChromiumUnder(tmp);
     await web.close();
     await Deno.remove(dir, { recursive: true });
   }
@@ -274,11 +276,7 @@ Deno.test("cairn serve restarted after a SIGKILL reports the playback it was run
     first.child.kill("SIGKILL");
     await first.child.status;
     await first.stderr;
-    for (const pid of await chromiumUnder(tmp)) {
-      try {
-        Deno.kill(pid, "SIGKILL");
-      } catch { /* exited meanwhile */ }
-    }
+    await killChromiumUnder(tmp);
 
     first = await startServe(["--db", db], { TMPDIR: tmp });
     const report = await (await fetch(`${first.url}/v1/playbacks/${playback_id}`)).json();
@@ -287,15 +285,7 @@ Deno.test("cairn serve restarted after a SIGKILL reports the playback it was run
     assertEquals((await first.child.status).code, 0);
     assertStringIncludes(await first.stderr, `ended 1 unfinished run`);
   } finally {
-    try {
-      first.child.kill("SIGKILL");
-    } catch { /* exited */ }
-    await first.child.status;
-    for (const pid of await chromiumUnder(tmp)) {
-      try {
-        Deno.kill(pid, "SIGKILL");
-      } catch { /* exited meanwhile */ }
-    }
+    await killChildAndChromium(first.child, tmp);
     await web.close();
     await Deno.remove(dir, { recursive: true });
   }
@@ -388,11 +378,7 @@ Deno.test("a running cairn serve ends a playback whose cairn replay was killed (
     await serve.stderr;
     // the killed replay's Chromium (its parent gone): killed, then its profile removed
     for (let i = 0; i < 30 && (await chromiumUnder(tmp)).length > 0; i++) {
-      for (const pid of await chromiumUnder(tmp)) {
-        try {
-          Deno.kill(pid, "SIGKILL");
-        } catch { /* exited meanwhile */ }
-      }
+      await killChromiumUnder(tmp);
       await new Promise((r) => setTimeout(r, 100));
     }
     await web.close();

@@ -11,7 +11,7 @@ import { PostgresEventStore } from "../../events/postgres_event_store.ts";
 import { LEASE_EXPIRED, RunQueue } from "../../events/postgres_queue.ts";
 import type { StoredEvent } from "../../events/schemas.ts";
 import { serveFolder } from "../_fixtures/web_server.ts";
-import { chromiumUnder, type ServeChild, startServe } from "../_fixtures/cli_run.ts";
+import { killChromiumUnder, type ServeChild, startServe } from "../_fixtures/cli_run.ts";
 import { assert, assertEquals } from "../_fixtures/assert.ts";
 import { ChromeDriver } from "../../drivers/chrome/chrome_driver.ts";
 import { blazeShop } from "../_fixtures/validation_capture.ts";
@@ -40,11 +40,7 @@ async function stopAll(nodes: ServeChild[], tmp: string): Promise<void> {
     await n.child.status;
     await n.stderr;
   }
-  for (const pid of await chromiumUnder(tmp)) {
-    try {
-      Deno.kill(pid, "SIGKILL");
-    } catch { /* exited meanwhile */ }
-  }
+  await killChromiumUnder(tmp);
 }
 
 const post = async (node: ServeChild, body: unknown) => {
@@ -155,11 +151,7 @@ Deno.test({
       doomed.child.kill("SIGKILL");
       await doomed.child.status;
       await doomed.stderr;
-      for (const pid of await chromiumUnder(tmp)) {
-        try {
-          Deno.kill(pid, "SIGKILL");
-        } catch { /* exited meanwhile */ }
-      }
+      await killChromiumUnder(tmp);
       const queue = new RunQueue(store);
       assertEquals((await queue.get(long))!.status, "running");
       // a worker that claimed a run and died before it started it: a claim nobody renews

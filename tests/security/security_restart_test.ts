@@ -6,7 +6,12 @@
  * SIGKILLed server was running, as it does blaze's.
  */
 import { assert, assertEquals } from "../_fixtures/assert.ts";
-import { cairn, chromiumUnder, startServe } from "../_fixtures/cli_run.ts";
+import {
+  cairn,
+  killChildAndChromium,
+  killChromiumUnder,
+  startServe,
+} from "../_fixtures/cli_run.ts";
 import { serveFolder } from "../_fixtures/web_server.ts";
 import { SqliteEventStore } from "../../events/sqlite_event_store.ts";
 
@@ -113,11 +118,7 @@ Deno.test("a SIGKILLed serve's playback browser profile is noted and removed by 
     serve.child.kill("SIGKILL");
     await serve.child.status;
     await serve.stderr;
-    for (const pid of await chromiumUnder(tmp)) {
-      try {
-        Deno.kill(pid, "SIGKILL");
-      } catch { /* exited meanwhile */ }
-    }
+    await killChromiumUnder(tmp);
     assertEquals(await profiles(), left, "a SIGKILLed server leaves its profile");
 
     serve = await startServe(["--db", db], { TMPDIR: tmp });
@@ -125,15 +126,7 @@ Deno.test("a SIGKILLed serve's playback browser profile is noted and removed by 
     const said = await stop(serve);
     assert(said.includes(left[0]!.split("/").at(-1)!), said);
   } finally {
-    try {
-      serve.child.kill("SIGKILL");
-    } catch { /* exited */ }
-    await serve.child.status;
-    for (const pid of await chromiumUnder(tmp)) {
-      try {
-        Deno.kill(pid, "SIGKILL");
-      } catch { /* exited meanwhile */ }
-    }
+    await killChildAndChromium(serve.child, tmp);
     await web.close();
     await Deno.remove(dir, { recursive: true });
   }
@@ -179,11 +172,7 @@ Deno.test("a cairn record killed with SIGKILL noted its session: the next serve 
     child.kill("SIGKILL");
     await child.status;
     await reader.cancel().catch(() => {});
-    for (const pid of await chromiumUnder(tmp)) {
-      try {
-        Deno.kill(pid, "SIGKILL");
-      } catch { /* exited meanwhile */ }
-    }
+    await killChromiumUnder(tmp);
     const note = `${db}.record-${child.pid}.sessions.json`;
     assertEquals(JSON.parse(await Deno.readTextFile(note)).sessions, [id]);
     const serve = await startServe(["--db", db], {}, dir);

@@ -1,7 +1,7 @@
 import { assert, assertEquals, assertStringIncludes } from "../../_fixtures/assert.ts";
 import { SqliteEventStore } from "../../../events/sqlite_event_store.ts";
 import { serveFolder } from "../../_fixtures/web_server.ts";
-import { chromiumUnder, startServe } from "../../_fixtures/cli_run.ts";
+import { killChildAndChromium, killChromiumUnder, startServe } from "../../_fixtures/cli_run.ts";
 import { ORPHANED_SESSION, ORPHANED_SESSION_AT_END } from "../../../cli/_orphaned_runs.ts";
 import { shareRunsLock } from "../../../cli/_runs_lock.ts";
 import { profilesNotePath } from "../../../cli/_serve_profiles.ts";
@@ -48,11 +48,7 @@ Deno.test("cairn serve restarted after a SIGKILL ends the blaze session it held 
     serve.child.kill("SIGKILL");
     await serve.child.status;
     await serve.stderr;
-    for (const pid of await chromiumUnder(tmp)) {
-      try {
-        Deno.kill(pid, "SIGKILL");
-      } catch { /* exited meanwhile */ }
-    }
+    await killChromiumUnder(tmp);
     assert(await exists(profile), "a SIGKILLed server leaves its profile");
     // an unrelated Cairn profile in the same temp folder is not the dead server's
     const other = await Deno.makeTempDir({ dir: tmp, prefix: "cairn-chrome-" });
@@ -89,15 +85,7 @@ Deno.test("cairn serve restarted after a SIGKILL ends the blaze session it held 
     assertStringIncludes(log, `ended 1 blaze session left open (interrupted`);
     assertStringIncludes(log, `removed its browser's profile ${profile}`);
   } finally {
-    try {
-      serve.child.kill("SIGKILL");
-    } catch { /* exited */ }
-    await serve.child.status;
-    for (const pid of await chromiumUnder(tmp)) {
-      try {
-        Deno.kill(pid, "SIGKILL");
-      } catch { /* exited meanwhile */ }
-    }
+    await killChildAndChromium(serve.child, tmp);
     await web.close();
     await Deno.remove(dir, { recursive: true });
   }
