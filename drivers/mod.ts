@@ -1,6 +1,7 @@
 /**
  * Drivers: the `Driver` interface every platform implements (snapshot, act, settle, screenshot)
- * and what all drivers share: the navigation guard and deadlines.
+ * and what all drivers share: the navigation guard, deadlines, and the scrubber that keeps typed
+ * secrets out of what is stored.
  *
  * @example
  * ```ts
@@ -14,3 +15,4 @@
 export * from "./driver.ts";
 export * from "./navigation_guard.ts";
 export * from "./with_deadline.ts";
+export * from "./secret_scrubber.ts";

@@ -61,7 +61,7 @@ import {
   sensitiveValuesInPage,
   type Traverse,
 } from "./_recorder_script.ts";
-import { SecretScrubber } from "../../runners/record/mod.ts";
+import { SecretScrubber } from "../secret_scrubber.ts";
 
 /** The CDP binding the page script reports through. */
 const BINDING = "__cairnRecord";

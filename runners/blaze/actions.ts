@@ -10,7 +10,7 @@ import { resolveRef, snapshotTree } from "../../engine/screens/mod.ts";
 import { center, type Point, type Screen, type UiNode, walk } from "../../engine/screens/mod.ts";
 import type { ToolName } from "./params.ts";
 import { REDACTED } from "../../engine/playback/mod.ts";
-import { SecretScrubber } from "../record/mod.ts";
+import { SecretScrubber } from "../../drivers/mod.ts";
 
 type ActionKind = EventData<"ActionPerformed">["kind"];
 type Performed = Omit<EventData<"ActionPerformed">, "actionId" | "source" | "kind">;

@@ -34,7 +34,7 @@ import {
 import { diffSnapshots, formatSnapshotDiff } from "../../engine/screens/mod.ts";
 import { withDeadline } from "../../drivers/mod.ts";
 import { zodIssueList } from "../../engine/input/mod.ts";
-import { SecretScrubber } from "../record/mod.ts";
+import { SecretScrubber } from "../../drivers/mod.ts";
 import { fieldAt, focusedNode, notEditable } from "./editable.ts";
 import { NO_OUTCOME } from "./no_outcome.ts";
 import { STATUS_CODES } from "node:http";

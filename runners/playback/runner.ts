@@ -58,7 +58,7 @@ import { describeNode } from "../blaze/mod.ts";
 import { STATUS_CODES } from "node:http";
 import { evaluateTemplate, templateVariables } from "../../engine/trail/mod.ts";
 import { withDeadline } from "../../drivers/mod.ts";
-import { SecretScrubber } from "../record/mod.ts";
+import { SecretScrubber } from "../../drivers/mod.ts";
 import { isUnsafeUrl } from "../../drivers/mod.ts";
 
 /** The error a second start on a busy browser gets (003 R5). */

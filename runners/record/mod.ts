@@ -1,16 +1,15 @@
 /**
- * Recording support: a recorded session exported with its blobs, and secrets scrubbed from what
- * recorders store.
+ * Recorded sessions read back out of the event log with the blobs their events reference, as a
+ * capture file or a recording.
  *
  * @example
  * ```ts
  * import * as record from "./mod.ts";
- * if (typeof record.readSession !== "function" || typeof record.SecretScrubber !== "function") {
+ * if (typeof record.readSession !== "function" || typeof record.sessionToCapture !== "function") {
  *   throw new Error();
  * }
  * ```
  *
  * @module
  */
-export * from "./secret_scrubber.ts";
 export * from "./session_export.ts";

@@ -12,7 +12,7 @@
 import type { DocumentAnswer, Driver, NavigationResult, Snapshot } from "../../drivers/mod.ts";
 import type { EventStore } from "../../events/mod.ts";
 import type { NewEvent } from "../../events/mod.ts";
-import type { SecretScrubber } from "../record/mod.ts";
+import type { SecretScrubber } from "../../drivers/mod.ts";
 
 const MUTATING = new Set([
   "navigate",

@@ -59,7 +59,7 @@ import { editTrailSource } from "../../engine/validation/mod.ts";
 import type { DocumentAnswer, Driver, Snapshot } from "../../drivers/mod.ts";
 import { playbackStream, runPlayback } from "../playback/mod.ts";
 import { recordScreens } from "./_screens.ts";
-import { SecretScrubber } from "../record/mod.ts";
+import { SecretScrubber } from "../../drivers/mod.ts";
 import { STATUS_CODES } from "node:http";
 
 /** Options of {@linkcode startValidation}. */

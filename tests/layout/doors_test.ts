@@ -111,3 +111,36 @@ Deno.test("tests live under tests/ only", () => {
   assertEquals(stray, []);
   assert(all.some((f) => f.startsWith("tests/engine/")), "tests mirror the source folders");
 });
+
+/** The layers, lowest first: a module imports only from its own layer or lower ones. */
+const LAYER: Readonly<Record<string, number>> = {
+  wasm: 0,
+  events: 0,
+  engine: 1,
+  drivers: 2,
+  runners: 3,
+  api: 4,
+  mcp: 4,
+  cli: 5,
+};
+
+/** Each import that reaches up a layer (engine → drivers, drivers → runners, …). */
+export function layerViolations(files: Map<string, string>): string[] {
+  const bad: string[] = [];
+  for (const [file, text] of files) {
+    const from = LAYER[file.split("/")[0]!];
+    if (from === undefined) continue;
+    for (const { spec } of staticImports(text)) {
+      const target = normalize(join(dirname(file), spec));
+      const to = LAYER[target.split("/")[0]!];
+      if (to !== undefined && to > from) bad.push(`${file} → ${target}`);
+    }
+  }
+  return bad;
+}
+
+Deno.test("layers import downwards only: events, engine, drivers, runners, api/mcp, cli", () => {
+  assertEquals(layerViolations(texts), []);
+  const probe = new Map([["engine/x.ts", 'import { y } from "../drivers/mod.ts";\n']]);
+  assertEquals(layerViolations(probe), ["engine/x.ts → drivers/mod.ts"]);
+});

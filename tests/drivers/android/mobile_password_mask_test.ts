@@ -8,7 +8,7 @@
  */
 import { AndroidDriver } from "../../../drivers/android/android_driver.ts";
 import { BlazeSession } from "../../../runners/blaze/session.ts";
-import { SecretScrubber } from "../../../runners/record/secret_scrubber.ts";
+import { SecretScrubber } from "../../../drivers/secret_scrubber.ts";
 import { SqliteEventStore } from "../../../events/sqlite_event_store.ts";
 import { parseHierarchy } from "../../../engine/screens/hierarchy.ts";
 import { walk } from "../../../engine/screens/ui_node.ts";

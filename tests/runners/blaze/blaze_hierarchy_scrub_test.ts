@@ -8,7 +8,7 @@ import { AndroidDriver } from "../../../drivers/android/android_driver.ts";
 import { BlazeSession } from "../../../runners/blaze/session.ts";
 import type { Driver } from "../../../drivers/driver.ts";
 import { ChromeDriver } from "../../../drivers/chrome/chrome_driver.ts";
-import { SecretScrubber } from "../../../runners/record/secret_scrubber.ts";
+import { SecretScrubber } from "../../../drivers/secret_scrubber.ts";
 import { SqliteEventStore } from "../../../events/sqlite_event_store.ts";
 import type { StoredEvent } from "../../../events/schemas.ts";
 import { parseHierarchy } from "../../../engine/screens/hierarchy.ts";

@@ -9,8 +9,8 @@
  *
  * @module
  */
-import type { NewEvent } from "../../events/mod.ts";
-import { REDACTED } from "../../engine/playback/mod.ts";
+import type { NewEvent } from "../events/mod.ts";
+import { REDACTED } from "../engine/playback/mod.ts";
 
 /**
  * Secrets shorter than this are matched only as a whole string or a whole url parameter value:
