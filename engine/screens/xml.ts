@@ -56,7 +56,12 @@ export function syntaxErrorAt(text: string, offset: number, what: string): Synta
 
 const NAMED: Record<string, string> = { amp: "&", lt: "<", gt: ">", quot: '"', apos: "'" };
 
-function decodeEntities(text: string, start: number, end: number): string {
+/**
+ * Decodes the entities and character references of `text[start, end)`.
+ *
+ * @throws {SyntaxError} on an unescaped `&`, an unknown entity or an invalid reference
+ */
+export function decodeEntities(text: string, start: number, end: number): string {
   let out = "";
   let i = start;
   while (i < end) {
@@ -115,7 +120,8 @@ const NAMES = new Map<number, string[]>();
 const MAX_NAMES = 2048;
 let nameCount = 0;
 
-function internName(text: string, start: number, end: number): string {
+/** `text[start, end)` as a shared string when it is a name seen before (see `NAMES`). */
+export function internName(text: string, start: number, end: number): string {
   const len = end - start;
   const key = len * 0x10000 + text.charCodeAt(start);
   const list = NAMES.get(key);
@@ -142,7 +148,8 @@ const MAX_VALUES = 8192;
 const MAX_VALUE_LENGTH = 48;
 let valueCount = 0;
 
-function internValue(text: string, start: number, end: number): string {
+/** `text[start, end)` as a shared string when it is a short value seen before (see `VALUES`). */
+export function internValue(text: string, start: number, end: number): string {
   const len = end - start;
   if (len === 0) return "";
   if (len === 5 && text.startsWith("false", start)) return "false";
