@@ -16,8 +16,26 @@ import type { Selector, SelectorMode } from "../trail/mod.ts";
 import type { Candidate, ChainOptions, Draft, DraftAction } from "./draft.ts";
 import { type ModeFlags, modeFlags } from "../trail/mod.ts";
 import { escapeRegex } from "../trail/mod.ts";
-import { norm } from "./anchors.ts";
+import { norm as normText } from "./anchors.ts";
 import { scopedExactSelector } from "./selectors.ts";
+
+/**
+ * `norm` of anchors.ts, remembered: every action of a long capture normalises the capture's
+ * slot values again (the values no selector may be by), 100,000s of calls on a few hundred
+ * distinct texts. Bounded: cleared when full.
+ */
+const NORMED = new Map<string, string>();
+const MAX_NORMED = 4096;
+
+function norm(text: string): string {
+  let n = NORMED.get(text);
+  if (n === undefined) {
+    n = normText(text);
+    if (NORMED.size >= MAX_NORMED) NORMED.clear();
+    NORMED.set(text, n);
+  }
+  return n;
+}
 
 const EXACT_FAMILIES = new Set(["id", "testId", "contentDescription"]);
 const AUTHORED_ID_FAMILIES = new Set(["id", "testId"]);

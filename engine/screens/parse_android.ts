@@ -209,13 +209,13 @@ const [
 ];
 const FIRST_KEPT = SLOTS.length - KEPT_ATTRS.length;
 
-/** Slots by name length and first code unit. */
-const SLOT_INDEX = new Map<number, [string, number][]>();
+/** The longest slot name. */
+const MAX_SLOT_NAME = Math.max(...SLOTS.map((n) => n.length));
+/** Slots by name length × 128 + first code unit (all ASCII). */
+const SLOT_INDEX: ([string, number][] | undefined)[] = new Array((MAX_SLOT_NAME + 1) * 128);
 SLOTS.forEach((name, slot) => {
-  const key = name.length * 0x10000 + name.charCodeAt(0);
-  const list = SLOT_INDEX.get(key);
-  if (list) list.push([name, slot]);
-  else SLOT_INDEX.set(key, [[name, slot]]);
+  const key = name.length * 128 + name.charCodeAt(0);
+  (SLOT_INDEX[key] ??= []).push([name, slot]);
 });
 
 function isSpace(c: number): boolean {
@@ -234,7 +234,9 @@ function nameEnd(text: string, i: number): number {
 
 /** The slot of the attribute named by `text[start, end)`, or -1. */
 function slotAt(text: string, start: number, end: number): number {
-  const candidates = SLOT_INDEX.get((end - start) * 0x10000 + text.charCodeAt(start));
+  const first = text.charCodeAt(start);
+  if (first >= 128 || end - start > MAX_SLOT_NAME) return -1;
+  const candidates = SLOT_INDEX[(end - start) * 128 + first];
   if (candidates !== undefined) {
     for (const [n, k] of candidates) if (text.startsWith(n, start)) return k;
   }
@@ -248,8 +250,8 @@ function slotAt(text: string, start: number, end: number): number {
  * values, freed with them).
  */
 function keep(text: string, start: number, end: number): string {
-  const v = internValue(text, start, end);
-  return v.length < 13 ? v : Object.keys({ [v]: 0 })[0]!;
+  if (end - start < 13) return internValue(text, start, end);
+  return Object.keys({ [text.slice(start, end)]: 0 })[0]!;
 }
 
 /** Only whitespace (or a byte order mark) in `text[from, to)`. */
