@@ -13,8 +13,17 @@ const here = new URL("..", import.meta.url).pathname.replace(/\/$/, "");
 
 /** Projects every stored capture with the engine under `root`; key "file version mode". */
 async function project(root: string, versions: string[]): Promise<Record<string, string>> {
-  const sup = await import(`${root}/tests/optimizer_support.ts`);
-  const tp = await import(`${root}/engine/trail_projection.ts`);
+  // a checkout of either layout: before or after the move into folders
+  const first = async (...paths: string[]) => {
+    for (const p of paths) {
+      if (await Deno.stat(`${root}/${p}`).then(() => true, () => false)) {
+        return await import(`${root}/${p}`);
+      }
+    }
+    throw new Error(`${root}: none of ${paths.join(", ")}`);
+  };
+  const sup = await first("tests/_fixtures/optimizer_support.ts", "tests/optimizer_support.ts");
+  const tp = await first("engine/optimizer/trail_projection.ts", "engine/trail_projection.ts");
   const files: string[] = [];
   const walk = async (d: string) => {
     for await (const e of Deno.readDir(d)) {
