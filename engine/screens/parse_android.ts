@@ -280,12 +280,13 @@ function has(slot: number): boolean {
  * node keeps (flags and bounds without slicing strings). The screen is the one
  * {@linkcode parseAndroidTree} gives, to the key order of every object. Anything it does not
  * take on (comments, doctypes, malformed input of any kind) returns undefined, and the general
- * path parses the text again, so errors read the same.
+ * path parses the text again, so errors read the same. Exported for the tests that hold it to the
+ * general path.
  *
  * @param text the XML source
  * @returns the screen, or undefined for the general path
  */
-function scanAndroid(text: string): Screen | undefined {
+export function scanAndroid(text: string): Screen | undefined {
   const len = text.length;
   const names: string[] = [];
   const kids: UiNode[][] = [];
@@ -340,7 +341,11 @@ function scanAndroid(text: string): Screen | undefined {
     const tagEnd = nameEnd(text, lt + 1);
     if (tagEnd === lt + 1 || rootClosed || names.length >= MAX_NESTING) return undefined;
     const name = internName(text, lt + 1, tagEnd);
-    serial++;
+    // a new stamp for the start tag (wrapping before the Int32Array's range ends)
+    if (++serial === 0x7fffffff) {
+      seen.fill(0);
+      serial = 1;
+    }
     let unknown: string[] | undefined;
     let i = tagEnd;
     let selfClosing = false;

@@ -1,5 +1,9 @@
 import { assertEquals, assertThrows } from "../../_fixtures/assert.ts";
-import { parseAndroid, parseAndroidTree } from "../../../engine/screens/parse_android.ts";
+import {
+  parseAndroid,
+  parseAndroidTree,
+  scanAndroid,
+} from "../../../engine/screens/parse_android.ts";
 
 const CORPUS = new URL("../../../../shared/corpus/android/", import.meta.url);
 
@@ -18,8 +22,11 @@ Deno.test("parseAndroid() scans every real corpus dump into the screen the eleme
   assertEquals(dumps.length >= 20, true, `only ${dumps.length} corpus dumps found`);
   for (const [name, xml] of dumps) {
     const tree = parseAndroidTree(xml);
-    const scanned = parseAndroid(xml);
+    const scanned = scanAndroid(xml);
+    // the scanner itself read it (no fallback to the element tree)
+    assertEquals(scanned !== undefined, true, `${name}: the scanner gave up`);
     assertEquals(scanned, tree, name);
+    assertEquals(parseAndroid(xml), tree, name);
     assertEquals(JSON.stringify(scanned), JSON.stringify(tree), name);
   }
 });
@@ -46,7 +53,9 @@ Deno.test("parseAndroid() reads entities, single quotes, a root that is not <hie
   ];
   for (const [i, xml] of variants.entries()) {
     const tree = parseAndroidTree(xml);
-    assertEquals(JSON.stringify(parseAndroid(xml)), JSON.stringify(tree), `variant ${i}`);
+    const scanned = scanAndroid(xml);
+    assertEquals(scanned !== undefined, true, `variant ${i}: the scanner gave up`);
+    assertEquals(JSON.stringify(scanned), JSON.stringify(tree), `variant ${i}`);
   }
   assertEquals(parseAndroid(variants[0]!).root.children.length > 0, true);
 });
@@ -72,6 +81,7 @@ Deno.test("parseAndroid() reports malformed dumps with the element tree's errors
     "<hierarchy></node>",
   ];
   for (const xml of bad) {
+    assertEquals(scanAndroid(xml), undefined, xml);
     const expected = assertThrows(() => parseAndroidTree(xml), SyntaxError);
     const got = assertThrows(() => parseAndroid(xml), SyntaxError);
     assertEquals(got.message, expected.message, xml);
