@@ -1,6 +1,6 @@
 /**
  * Cairn's capture file `cairn.capture/v1`: the raw capture of an agent or human run
- * (seed 000 "Raw Capture Format", seed 001 memory snapshots), one entry per action, and its
+ * (the raw capture format, with the memory after each action), one entry per action, and its
  * mapping into the events of `events/schemas.ts` and back.
  *
  * The field list is documented in `docs/capture.md`; `docs/capture.schema.json` is generated
@@ -98,7 +98,7 @@ export const CaptureAction = z.strictObject({
   ),
   scroll: Point.optional().describe("The scroll offset when the screen was captured"),
   nlStep: z.string().optional().describe("The natural-language step the action belongs to"),
-  memoryState: Memory.optional().describe("The full memory map after the action (seed 001)"),
+  memoryState: Memory.optional().describe("The full memory map after the action"),
   memoryWrittenBy: StringMap.optional().describe("Memory key → tool that last wrote it"),
   timestamp: Timestamp.optional(),
   source: z.enum(["agent", "human"]).optional().describe("Who acted; default from header mode"),
