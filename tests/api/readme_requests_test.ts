@@ -1,5 +1,5 @@
 /**
- * Every request example in the README's HTTP section (its ```http blocks: a method and path,
+ * Every request example of the HTTP API page, docs/http-api.md (its ```http blocks: a method and path,
  * then the JSON body) is accepted: sent to the server where that needs no live browser session,
  * else parsed by the very schema the route checks the body with.
  *
@@ -30,8 +30,8 @@ function examples(readme: string): Example[] {
   }));
 }
 
-Deno.test("every request example in the README is accepted", async () => {
-  const list = examples(await Deno.readTextFile(`${ROOT}README.md`));
+Deno.test("every request example in docs/http-api.md is accepted", async () => {
+  const list = examples(await Deno.readTextFile(`${ROOT}docs/http-api.md`));
   assert(list.length >= 5, `${list.length} examples`);
   const store = SqliteEventStore.open(":memory:");
   // no browser: a body the route accepts gets as far as asking for one (502), never a 400

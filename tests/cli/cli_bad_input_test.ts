@@ -242,23 +242,23 @@ Deno.test("cairn replay refuses a Maestro flow tagged ios (exit 2, no browser), 
     assertEquals(r.code, 2, r.stderr);
     const message = "an ios plan cannot be replayed: Cairn drives Chromium and Android";
     assertEquals(r.stderr, `cairn replay: ${flow}: ${message}\n`);
-    // The README says what the command does: the Maestro section names no iOS replay, and the
-    // Playback section and Limits say an iOS plan is refused, with the message above.
+    // The docs say what the command does: the replay page's Maestro section names no iOS replay,
+    // and the page and the README's Limits say an iOS plan is refused, with the message above.
     const readme = await Deno.readTextFile(`${ROOT}README.md`);
+    const playback = await Deno.readTextFile(`${ROOT}docs/replay.md`);
     const section = (title: string) => {
       const start = readme.indexOf(title);
       assert(start >= 0, title);
       const end = readme.indexOf("\n## ", start + 1);
       return readme.slice(start, end < 0 ? undefined : end);
     };
-    const playback = section("\n## Playback\n");
-    const maestro = playback.slice(playback.indexOf("**Maestro flows**"));
-    const maestroPara = maestro.slice(0, maestro.indexOf("\n\n")).replaceAll("\n", " ");
+    const maestro = playback.slice(playback.indexOf("\n### Maestro flows\n") + 20);
+    const maestroPara = maestro.slice(0, maestro.indexOf("\n\n", 1)).replaceAll("\n", " ");
     assert(!/played on Android \(iOS when/.test(maestroPara), maestroPara);
     assert(maestroPara.includes("does not replay"), maestroPara);
     assert(
       playback.replaceAll("\n", " ").includes(`FILE: ${message}`),
-      "Playback names the message",
+      "the replay page names the message",
     );
     const limits = section("\n## Limits\n").replaceAll(/\s+/g, " ");
     assert(/no iOS driver, so nothing is blazed or replayed on iOS/.test(limits), limits);

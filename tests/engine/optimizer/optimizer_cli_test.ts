@@ -82,7 +82,7 @@ Deno.test("cairn optimize --heuristics v0 --explain says no pass ran and how eac
   }
 });
 
-Deno.test("cairn optimize gives a file one session id whatever the path's spelling, the README's for the example", async () => {
+Deno.test("cairn optimize gives a file one session id whatever the path's spelling, the optimizer page's for the example", async () => {
   const dir = await Deno.makeTempDir();
   try {
     const db = `${dir}/c.db`;
@@ -98,8 +98,8 @@ Deno.test("cairn optimize gives a file one session id whatever the path's spelli
       assertEquals(r.code, 0, r.err);
       ids.push(/id: (capture-[0-9a-f]+)/.exec(r.out)![1]);
     }
-    const readme = await Deno.readTextFile(`${ROOT}README.md`);
-    const quoted = /config:\n {2}id: (capture-[0-9a-f]+)\n/.exec(readme)![1];
+    const page = await Deno.readTextFile(`${ROOT}docs/optimizer.md`);
+    const quoted = /config:\n {2}id: (capture-[0-9a-f]+)\n/.exec(page)![1];
     assertEquals(ids, spellings.map(() => quoted));
     const sessions = await cairn(["history", "--json"], db);
     assertEquals(
