@@ -44,7 +44,7 @@ export const spec: CommandSpec = {
   status    print /status of --appium URL, or the installed drivers of the local install
 
 No Android device or emulator is needed to start the server; a session needs ANDROID_HOME,
-adb and a device (see README "Android").`,
+adb and a device (see docs/android.md).`,
 };
 
 /**

@@ -29,7 +29,7 @@ export const spec: CommandSpec = {
     platform: {
       type: "string",
       choices: ["web", "android"],
-      description: "start: web (Chrome) or android (Appium UiAutomator2; see README Android)",
+      description: "start: web (Chrome) or android (Appium UiAutomator2; see docs/android.md)",
     },
     ...ANDROID_FLAGS,
     prompt: { type: "string", value: "TEXT", description: "start: what the agent was asked" },
