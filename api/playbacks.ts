@@ -382,7 +382,7 @@ describeRoute({
   method: "get",
   path: "/v1/playbacks/{id}",
   summary:
-    "The playback's report (003 R5): partial while running, final after; screenshot_blobs and each result's screenshot_url name the screenshots' blobs",
+    "The playback's report: partial while running, final after; screenshot_blobs and each result's screenshot_url name the screenshots' blobs",
   tags: ["playbacks"],
   responses: {
     "200": { description: "The report" },

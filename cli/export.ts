@@ -164,7 +164,7 @@ written as a web one. Steps, memory and action fields it has no place for are dr
 --out's missing folders are made; a path ending in / is a folder. A path that cannot be
 written exits 2 naming --out.
 
-A recording written into a directory gets seed 004's name:
+A recording written into a directory gets the recording format's file name:
 vw-ax-agent-{id}-{yyyyMMdd-HHmmss}.json or vw-ax-human-{id}-{yyyyMMdd-HHmmss}.json.
 
 playwright, maestro and recorder take a trail file (or a session, projected into an adaptive
