@@ -8,7 +8,7 @@
  *
  * @module
  */
-import { assert, assertEquals } from "../assert.ts";
+import { assert, assertEquals } from "../_fixtures/assert.ts";
 import { COMMANDS } from "../../main.ts";
 import type { CommandSpec } from "../../cli/args.ts";
 
