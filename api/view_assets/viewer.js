@@ -133,6 +133,11 @@ function select(i) {
     tr.insertCell().textContent = v;
   }
   if (!mem.rows.length) mem.insertRow().insertCell().textContent = "(empty)";
+  // the video (a replay recorded with --video) shows the moment of the selected action
+  const video = $("video");
+  if (view.video && it.offsetMs !== null && video.readyState > 0 && video.paused) {
+    video.currentTime = it.offsetMs / 1000;
+  }
   $("call").textContent = it.call ? JSON.stringify(it.call, null, 2) : "(none)";
   $("report").textContent = it.report ? JSON.stringify(it.report, null, 2) : "(not a replay)";
   drawMarks();
@@ -155,6 +160,7 @@ async function main() {
   view = body;
   $("title").textContent = `${view.streamId} — ${view.title}`;
   render();
+  showVideo();
   const at = posOfUrl();
   let i = at === null ? 0 : view.items.findLastIndex((it) => it.position <= at);
   if (i < 0) i = 0;
@@ -195,12 +201,21 @@ const LIVE_TYPES = [
   "ValidationCompleted",
 ];
 
+function showVideo() {
+  const video = $("video");
+  if (!view.video || video.dataset.src === view.video.url) return;
+  video.dataset.src = view.video.url;
+  video.src = view.video.url;
+  video.hidden = false;
+}
+
 async function refresh() {
   const res = await fetch(`/v1/view/${encodeURIComponent(runId)}`);
   if (!res.ok) return;
   const wasLast = current === view.items.length - 1;
   view = await res.json();
   render();
+  showVideo();
   select(wasLast ? view.items.length - 1 : current);
   document.body.dataset.updates = String(Number(document.body.dataset.updates ?? 0) + 1);
 }
