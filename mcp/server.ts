@@ -134,6 +134,8 @@ const PlaybackStartInput = {
   url: z.string().optional().describe("Re-point recorded navigations at this app url"),
   tab: z.string().optional(),
   timeoutMs: z.number().int().positive().optional(),
+  video: z.boolean().optional()
+    .describe("Record a WebM video with the action subtitles (the report names its url)"),
 };
 
 /** The tool names, in the order tools/list gives them. */
@@ -479,6 +481,7 @@ export function createMcpServer(api: ApiFetch, options: McpServerOptions = {}): 
           ...(args.url !== undefined ? { url: args.url } : {}),
           ...(args.tab !== undefined ? { tab: args.tab } : {}),
           ...(args.timeoutMs !== undefined ? { timeoutMs: args.timeoutMs } : {}),
+          ...(args.video !== undefined ? { video: args.video } : {}),
         };
         const r = await call("POST", "/v1/playbacks", body);
         const v = r.json as { status: string; playback_id?: string; playbackId?: string };
