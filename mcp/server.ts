@@ -83,7 +83,9 @@ const DESCRIPTIONS: Record<(typeof ACTIONS)[number], string> = {
 function toolShape(tool: ToolName): z.ZodRawShape {
   const shape: Record<string, z.ZodType> = { sessionId: SessionId };
   for (const [name, schema] of Object.entries(TOOL_PARAMS[tool].shape)) {
-    const about = PARAM_DESCRIPTIONS[name];
+    const about = name === "reason" && tool !== "end"
+      ? "Why you take this action: stored with the decision, shown in the viewer"
+      : PARAM_DESCRIPTIONS[name];
     shape[name] = about ? (schema as z.ZodType).describe(about) : schema as z.ZodType;
   }
   return shape;
@@ -383,6 +385,8 @@ export function createMcpServer(api: ApiFetch, options: McpServerOptions = {}): 
         value: z.string(),
         secret: z.boolean().optional(),
         step: z.string().min(1).optional(),
+        reason: z.string().trim().min(1).max(4000).optional()
+          .describe("Why you take this action: stored with the decision, shown in the viewer"),
       },
       outputSchema: ToolResultSchema,
     },

@@ -138,6 +138,8 @@ function select(i) {
   if (view.video && it.offsetMs !== null && video.readyState > 0 && video.paused) {
     video.currentTime = it.offsetMs / 1000;
   }
+  $("reason").textContent = it.reason ? `Reason: ${it.reason}` : "";
+  $("reason").hidden = !it.reason;
   $("call").textContent = it.call ? JSON.stringify(it.call, null, 2) : "(none)";
   $("report").textContent = it.report ? JSON.stringify(it.report, null, 2) : "(not a replay)";
   drawMarks();
