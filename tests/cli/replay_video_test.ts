@@ -141,6 +141,11 @@ Deno.test("cairn replay --video writes a WebM of the playback's length whose fra
       store.close();
     }
 
+    // history's timeline names it on the playback's last line
+    const history = await cairn(["history", report.playback_id, "--db", db]);
+    assertEquals(history.code, 0, history.stderr);
+    assertStringIncludes(history.stdout, `; video ${video}`);
+
     // the table names it too
     const table = await cairn([
       ...["replay", file, "--db", db, "--viewport", "640x400", "--video", `${dir}/b.webm`],
