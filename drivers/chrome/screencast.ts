@@ -148,7 +148,7 @@ export class WebmEncoder {
         ...["-f", "image2pipe", "-framerate", String(fps), "-c:v", "mjpeg", "-i", "-"],
         "-vf",
         `scale=${w}:${h}:force_original_aspect_ratio=decrease,pad=${w}:${h}:(ow-iw)/2:(oh-ih)/2,format=yuv420p`,
-        ...["-c:v", "libvpx", "-deadline", "realtime", "-cpu-used", "8", "-b:v", "1M"],
+        ...["-c:v", "libvpx", "-deadline", "realtime", "-cpu-used", "16", "-b:v", "1M"],
         ...["-r", String(fps), "-an", "-f", "webm", path],
       ],
       stdin: "piped",

@@ -485,6 +485,7 @@ class Run {
         break;
       }
     }
+    const ended = performance.now(); // finishing the video is not the run's time
     const video = await this.options.video?.stop();
     await this.#append([{
       type: "PlaybackCompleted",
@@ -492,7 +493,7 @@ class Run {
         ...(video ? { video } : {}),
         // any failed action fails the playback, as a test run: `completed` means none failed
         status: failedStop || anyFailed || this.#unresponsive ? "failed" : "completed",
-        durationMs: Math.round(performance.now() - this.#started),
+        durationMs: Math.round(ended - this.#started),
         ...(stopped ? { error: stopped } : {}),
       },
     }]);

@@ -119,7 +119,7 @@ async function mp4ToWebm(ffmpeg: string, mp4: Uint8Array, path: string): Promise
     const out = await new Deno.Command(ffmpeg, {
       args: [
         ...["-hide_banner", "-loglevel", "error", "-y", "-i", tmp],
-        ...["-c:v", "libvpx", "-deadline", "realtime", "-cpu-used", "8", "-b:v", "1M"],
+        ...["-c:v", "libvpx", "-deadline", "realtime", "-cpu-used", "16", "-b:v", "1M"],
         ...["-r", String(VIDEO_FPS), "-an", "-f", "webm", path],
       ],
       stdout: "null",
