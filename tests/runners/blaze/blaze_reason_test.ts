@@ -5,15 +5,15 @@
  */
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
-import { assert, assertEquals, assertStringIncludes } from "./assert.ts";
-import { createApp } from "../api/app.ts";
-import { blazeRegistry } from "../api/blaze.ts";
-import { launchChrome } from "../drivers/chrome/launch.ts";
-import { SqliteEventStore } from "../events/sqlite_event_store.ts";
-import { serveFolder } from "./web_server.ts";
-import { refIn } from "./blaze_refs.ts";
-import { alive, blazeCli } from "./blaze_cli_run.ts";
-import { ROOT } from "./cli_run.ts";
+import { assert, assertEquals, assertStringIncludes } from "../../_fixtures/assert.ts";
+import { createApp } from "../../../api/app.ts";
+import { blazeRegistry } from "../../../api/blaze.ts";
+import { launchChrome } from "../../../drivers/chrome/launch.ts";
+import { SqliteEventStore } from "../../../events/sqlite_event_store.ts";
+import { serveFolder } from "../../_fixtures/web_server.ts";
+import { refIn } from "../../_fixtures/blaze_refs.ts";
+import { alive, blazeCli } from "../../_fixtures/blaze_cli_run.ts";
+import { ROOT } from "../../_fixtures/cli_run.ts";
 
 type Performed = { type: string; data: { toolName?: string; toolParams?: { reason?: string } } };
 

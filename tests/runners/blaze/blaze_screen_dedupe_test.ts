@@ -3,13 +3,13 @@
  * (repeated `snapshot` calls), and time travel still finds that screen at every later position;
  * a screen that changed, or one captured after other events, is stored again.
  */
-import { assert, assertEquals } from "./assert.ts";
-import { BlazeSession } from "../drivers/blaze_session.ts";
-import { ChromeDriver } from "../drivers/chrome/chrome_driver.ts";
-import { SqliteEventStore } from "../events/sqlite_event_store.ts";
-import { stateAt } from "../engine/time_travel.ts";
-import { serveFolder } from "./web_server.ts";
-import { refIn } from "./blaze_refs.ts";
+import { assert, assertEquals } from "../../_fixtures/assert.ts";
+import { BlazeSession } from "../../../runners/blaze/session.ts";
+import { ChromeDriver } from "../../../drivers/chrome/chrome_driver.ts";
+import { SqliteEventStore } from "../../../events/sqlite_event_store.ts";
+import { stateAt } from "../../../engine/timeline/time_travel.ts";
+import { serveFolder } from "../../_fixtures/web_server.ts";
+import { refIn } from "../../_fixtures/blaze_refs.ts";
 
 Deno.test("repeated blaze snapshots of an unchanged screen store one ScreenCaptured; time travel still sees it", async () => {
   const dir = await Deno.makeTempDir({ prefix: "cairn_blaze_dedupe_" });
