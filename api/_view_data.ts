@@ -37,6 +37,8 @@ export interface ViewItem {
   reason: string | null;
   report: Record<string, unknown> | null;
   error: string | null;
+  /** Time since the playback started (ms) at this action: where the video shows it. */
+  offsetMs: number | null;
 }
 
 /** The viewer's data for a run. */
@@ -46,6 +48,8 @@ export interface RunView {
   title: string;
   items: ViewItem[];
   lastPosition: number;
+  /** A playback's video (`replay --video`, `video: true`): where to GET it, how long it is. */
+  video: { url: string; durationMs: number | null } | null;
 }
 
 /**
@@ -67,6 +71,8 @@ export async function runView(store: EventStore, streamId: string): Promise<RunV
   const byAction = new Map<string, ViewItem>();
   let resolved: EventData<"PlaybackActionResolved"> | null = null;
   let resolvedAt = 0;
+  let startedAt: number | null = null;
+  let video: RunView["video"] = null;
   const blank = (position: number, label: string): ViewItem => ({
     position,
     end: position,
@@ -86,6 +92,7 @@ export async function runView(store: EventStore, streamId: string): Promise<RunV
     reason: null,
     report: null,
     error: null,
+    offsetMs: null,
   });
   for await (const e of store.readStream(streamId)) {
     lastPosition = e.position;
@@ -139,6 +146,7 @@ export async function runView(store: EventStore, streamId: string): Promise<RunV
       }
       case "PlaybackStarted":
         title = summarizeEvent(e);
+        startedAt = Date.parse(e.meta.recordedAt);
         if (e.data.viewport) viewport = e.data.viewport;
         break;
       case "PlaybackActionResolved":
@@ -150,6 +158,11 @@ export async function runView(store: EventStore, streamId: string): Promise<RunV
         const r = resolved?.index === d.index ? resolved : null;
         const item = blank(r ? resolvedAt : e.position, d.description ?? d.action);
         item.step = `action ${d.sourceIndex ?? d.index}`;
+        if (startedAt !== null) {
+          // the action began its duration before it completed
+          const at = Date.parse(e.meta.recordedAt) - startedAt - d.durationMs;
+          item.offsetMs = Number.isFinite(at) ? Math.max(Math.round(at), 0) : null;
+        }
         item.status = d.status;
         item.durationMs = d.durationMs;
         item.end = e.position;
@@ -181,6 +194,15 @@ export async function runView(store: EventStore, streamId: string): Promise<RunV
         resolved = null;
         break;
       }
+      case "PlaybackCompleted":
+        if (e.data.video?.path) {
+          const id = streamId.slice("playback-".length);
+          video = {
+            url: `/v1/playbacks/${encodeURIComponent(id)}/video`,
+            durationMs: e.data.video.durationMs ?? null,
+          };
+        }
+        break;
       case "ValidationStarted":
         title = summarizeEvent(e);
         break;
@@ -202,5 +224,6 @@ export async function runView(store: EventStore, streamId: string): Promise<RunV
     title,
     items,
     lastPosition,
+    video,
   };
 }

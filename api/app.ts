@@ -264,6 +264,11 @@ function sizeInUnits(bytes: number): string {
 function requireBearer(token: string) {
   const expected = new TextEncoder().encode(token);
   return async (c: Context, next: Next) => {
+    // the viewer's page and its static files hold no data (a browser opening a link cannot send
+    // a header): the page then sends the token on every request for the run's data
+    if (c.req.method === "GET" && /^\/(view\/[^/]+|view-assets\/[\w.-]+)$/.test(c.req.path)) {
+      return await next();
+    }
     // the scheme is case-insensitive (RFC 9110 11.1)
     const m = /^bearer +(.*)$/i.exec(c.req.header("authorization") ?? "");
     const got = new TextEncoder().encode(m?.[1] ?? "");

@@ -49,6 +49,72 @@ import { describeRoute } from "./openapi.ts";
 import { browserSecrets, freshTab, leaveBrowser } from "./_shared_browser.ts";
 import { withDeadline } from "../drivers/mod.ts";
 import { runQueueOf } from "../events/mod.ts";
+import { FfmpegMissingError, findFfmpeg } from "../drivers/chrome/mod.ts";
+import { playbackVideo } from "../runners/playback/mod.ts";
+import { join } from "node:path";
+
+/**
+ * A file as the answer, whole or the one byte range `range` asks for (`bytes=a-b`, `bytes=a-`,
+ * `bytes=-n`), as a video element seeks.
+ *
+ * @param path the file
+ * @param size its size
+ * @param type its media type
+ * @param range the Range header
+ * @returns the response (200, 206, or 416 for a range past the end)
+ */
+export async function serveFile(
+  path: string,
+  size: number,
+  type: string,
+  range: string | undefined,
+): Promise<Response> {
+  const headers: Record<string, string> = {
+    "Content-Type": type,
+    "Accept-Ranges": "bytes",
+    "Cache-Control": "no-cache",
+  };
+  const m = range?.match(/^bytes=(\d*)-(\d*)$/);
+  if (m && (m[1] || m[2])) {
+    let start = m[1] ? Number(m[1]) : Math.max(size - Number(m[2]), 0);
+    let end = m[1] && m[2] ? Math.min(Number(m[2]), size - 1) : size - 1;
+    if (!m[1]) end = size - 1;
+    if (start >= size || start > end) {
+      return new Response(null, { status: 416, headers: { "Content-Range": `bytes */${size}` } });
+    }
+    start = Math.max(start, 0);
+    const file = await Deno.open(path);
+    await file.seek(start, Deno.SeekMode.Start);
+    const length = end - start + 1;
+    const body = file.readable.pipeThrough(limitBytes(length));
+    return new Response(body, {
+      status: 206,
+      headers: {
+        ...headers,
+        "Content-Range": `bytes ${start}-${end}/${size}`,
+        "Content-Length": String(length),
+      },
+    });
+  }
+  const file = await Deno.open(path);
+  return new Response(file.readable, {
+    status: 200,
+    headers: { ...headers, "Content-Length": String(size) },
+  });
+}
+
+function limitBytes(length: number): TransformStream<Uint8Array, Uint8Array> {
+  let left = length;
+  return new TransformStream({
+    transform(chunk, controller) {
+      if (left <= 0) return;
+      const part = chunk.subarray(0, left);
+      left -= part.length;
+      controller.enqueue(part);
+      if (left <= 0) controller.terminate();
+    },
+  });
+}
 
 /**
  * The `memory` of a playback or validation body: values of the plan's memory keys (a secret the
@@ -106,6 +172,11 @@ export const StartPlaybackBody = z.strictObject({
   timeout_ms: z.number().int().min(1).max(MAX_ACTION_TIMEOUT_MS).optional(),
   /** Device and app of an Android plan (Appium URL, udid, package, activity, apk). */
   android: AndroidStart.optional(),
+  /**
+   * Record a WebM video of the playback (Chromium's screencast with the subtitles; Android: the
+   * device's screen recording), served at `/v1/playbacks/:id/video`; needs ffmpeg on the server.
+   */
+  video: z.boolean().optional(),
 }).refine(
   (b) => [b.trail, b.recording_id, b.actions].filter((x) => x !== undefined).length === 1,
   { message: "give exactly one of trail, recording_id or actions" },
@@ -291,6 +362,16 @@ export class PlaybackRegistry {
         ? { locateWaitMs: this.#options.locateWaitMs }
         : {}),
       screenshotDir: this.#options.screenshotDir ?? ".cairn/screenshots",
+      // beside its screenshots: <dir>/<playback id>/replay.webm
+      ...(body.video
+        ? {
+          video: playbackVideo({
+            path: (id) =>
+              join(this.#options.screenshotDir ?? ".cairn/screenshots", id, "replay.webm"),
+            ffmpeg: findFfmpeg(),
+          }),
+        }
+        : {}),
       signal: AbortSignal.any([this.#stop.signal, stop]),
       ...(playbackId === undefined ? {} : { playbackId }),
     });
@@ -363,6 +444,7 @@ describeRoute({
     },
     "404": { description: "No session recording_id (`No session <id>`)" },
     "409": { description: "Another playback is running (PLAYBACK: Already running. …)" },
+    "501": { description: "video: true, and the server has no ffmpeg (video_unavailable)" },
     "502": { description: "No browser or device to play in" },
   },
 });
@@ -387,6 +469,21 @@ describeRoute({
   responses: {
     "200": { description: "The report" },
     "404": { description: "No such playback", schema: PlaybackNotFound },
+  },
+});
+describeRoute({
+  method: "get",
+  path: "/v1/playbacks/{id}/video",
+  summary:
+    "The playback's video (WebM, asked for with video: true), with byte ranges for seeking; the report's video_url names it",
+  tags: ["playbacks"],
+  responses: {
+    "200": { description: "The video", mediaType: "video/webm" },
+    "206": { description: "The byte range asked for", mediaType: "video/webm" },
+    "404": {
+      description:
+        "No such playback, or it has no video (no_video: not asked for, still running, or why it could not be recorded)",
+    },
   },
 });
 describeRoute({
@@ -435,10 +532,14 @@ export function httpReport(
   report: PlaybackReport,
 ): PlaybackReport & { results: (ActionResult & { screenshot_url?: string })[] } & {
   screenshot_blobs: ScreenshotBlob[];
+  video_url?: string;
 } {
   const url = (hash: string) => `/v1/blobs/${hash}`;
   return {
     ...report,
+    ...(report.video
+      ? { video_url: `/v1/playbacks/${encodeURIComponent(report.playback_id)}/video` }
+      : {}),
     results: report.results.map((r) =>
       r.screenshot_hash ? { ...r, screenshot_url: url(r.screenshot_hash) } : r
     ),
@@ -521,6 +622,17 @@ export function playbacksRouter(ctx: ApiContext): Hono {
     // as replay --memory: a key the plan neither holds nor reads is refused before a browser starts
     const badMemory = unknownMemoryKeys(planMemoryKeys(plan), body.memory);
     if (badMemory) throw badMemory;
+    // as replay --video: without ffmpeg nothing starts
+    if (body.video) {
+      try {
+        findFfmpeg();
+      } catch (err) {
+        if (err instanceof FfmpegMissingError) {
+          throw new ApiError(501, "video_unavailable", err.message);
+        }
+        throw err;
+      }
+    }
     // as replay: a placeholder navigate (a Recorder flow's https://localhost:<test-port>/…) could
     // only fail, and a plan that opens no page would play on the page the last playback left
     const opening = openingProblem(plan, { pageOpen: body.tab !== undefined });
@@ -612,6 +724,25 @@ export function playbacksRouter(ctx: ApiContext): Hono {
       }, 404);
     }
     return c.json(httpReport(report));
+  });
+
+  app.get("/playbacks/:id/video", async (c) => {
+    const given = parseInput(PlaybackId, c.req.param("id"), "path.id");
+    noQuery(c);
+    const id = await resolveId(ctx.store, "playback", given);
+    const report = await readPlaybackReport(ctx.store, id);
+    const path = report?.video?.path;
+    const info = path === undefined ? undefined : await Deno.stat(path).catch(() => undefined);
+    if (!report || !path || !info?.isFile) {
+      const why = report?.video_error ??
+        (report?.status === "running"
+          ? "it is still running"
+          : path
+          ? "its file is gone"
+          : "none was asked for (video: true)");
+      throw new ApiError(404, "no_video", `Playback ${id} has no video: ${why}`);
+    }
+    return await serveFile(path, info.size, "video/webm", c.req.header("range"));
   });
 
   app.post("/playbacks/:id/stop", async (c) => {

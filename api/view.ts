@@ -19,6 +19,7 @@ import { streamInfo } from "../events/mod.ts";
 import { runView } from "./_view_data.ts";
 import { describeRoute } from "./openapi.ts";
 import { snapshotAt } from "../engine/timeline/mod.ts";
+import { diffSnapshots, formatSnapshotDiff } from "../engine/screens/mod.ts";
 
 const ASSETS: Record<string, string> = {
   "viewer.js": "text/javascript; charset=utf-8",
@@ -57,6 +58,32 @@ describeRoute({
 });
 describeRoute({
   method: "get",
+  path: "/v1/view/{id}/diff",
+  summary:
+    "What changed on screen: the snapshot at global position `at` against the one at `from` (default: the screen captured before it)",
+  tags: ["sessions"],
+  parameters: [
+    { name: "at", in: "query", type: "integer", description: "Global position" },
+    {
+      name: "from",
+      in: "query",
+      type: "integer",
+      description: "Global position to compare with (default: the previous screen's)",
+    },
+  ],
+  responses: {
+    "200": {
+      description:
+        "`{ streamId, at, screenPosition, fromPosition, text, added, removed, changed }` (text null: no screen, or no earlier one, to compare)",
+    },
+    "400": {
+      description: "`at` or `from` missing, not a position, or before the run's first event",
+    },
+    "404": { description: "No such session, playback or validation" },
+  },
+});
+describeRoute({
+  method: "get",
   path: "/view/{id}",
   operationId: "getViewerPage", // `/v1/view/{id}` is getViewById
   summary: "The run viewer: an HTML page for a session, playback or validation (`?at=` a position)",
@@ -67,6 +94,7 @@ describeRoute({
   },
 });
 const AtQuery = z.object({ at: decimal() });
+const DiffQuery = z.object({ at: decimal(), from: decimal().optional() });
 
 /**
  * The viewer router (mounted at `/`).
@@ -104,6 +132,45 @@ export function viewRouter(ctx: ApiContext): Hono {
     const state = await stateAt(ctx.store, streamId, q.at);
     const text = await snapshotAt(ctx.store as EventStore, state, { bounds: true });
     return c.json({ streamId, at: q.at, screenPosition: state.screen?.position ?? null, text });
+  });
+  app.get("/v1/view/:id/diff", async (c) => {
+    const given = parseInput(Id, c.req.param("id"), "path.id");
+    const q = parseQuery(DiffQuery, c);
+    const streamId = await timelineStream(ctx.store, given);
+    const info = await streamInfo(ctx.store, streamId);
+    for (const [name, at] of [["at", q.at], ["from", q.from]] as const) {
+      if (info && at !== undefined && at < info.firstPosition) {
+        const message =
+          `${name} ${at} is before this run's first event (position ${info.firstPosition})`;
+        throw invalidRequest(message, [{ path: `query.${name}`, message }]);
+      }
+    }
+    const store = ctx.store as EventStore;
+    const state = await stateAt(store, streamId, q.at);
+    const screenPosition = state.screen?.position ?? null;
+    // the screen to compare with: the one at `from`, or the one captured before this one
+    const earlier = q.from !== undefined
+      ? await stateAt(store, streamId, q.from)
+      : screenPosition !== null && screenPosition - 1 >= (info?.firstPosition ?? 0)
+      ? await stateAt(store, streamId, screenPosition - 1)
+      : undefined;
+    const fromPosition = earlier?.screen?.position ?? null;
+    const [before, after] = await Promise.all([
+      earlier ? snapshotAt(store, earlier) : Promise.resolve(null),
+      snapshotAt(store, state),
+    ]);
+    const base = { streamId, at: q.at, screenPosition, fromPosition };
+    if (before === null || after === null) {
+      return c.json({ ...base, text: null, added: 0, removed: 0, changed: 0 });
+    }
+    const diff = diffSnapshots(before, after);
+    return c.json({
+      ...base,
+      text: fromPosition === screenPosition ? "unchanged\n" : formatSnapshotDiff(diff),
+      added: diff.added.length,
+      removed: diff.removed.length,
+      changed: diff.changed.length,
+    });
   });
   return app;
 }

@@ -63,8 +63,9 @@ export const spec: CommandSpec = {
     },
     reason: {
       type: "string",
-      choices: ["completed", "failed", "clarification"],
-      description: "end: why the run ended",
+      value: "TEXT",
+      description:
+        "end: why the run ended (completed, failed or clarification); any action: why the agent takes it (stored with the decision, shown in the viewer)",
     },
     out: {
       type: "string",
@@ -92,6 +93,7 @@ Tools:
   snapshot [--bounds] [--offscreen] [--depth N] [--root REF] [--diff]
                                         the screen as text with refs such as [ref=y778]
   tap ref=y778 | x=120,y=480            tap an element of the latest snapshot or a point
+                                        (any action: --reason "…" says why; stored, shown in the viewer)
   type ref=k42 text="alice@example.com" type into a field (replacing its value; clear=false appends)
   press key=Enter                       press a key (Enter, Tab, Escape, ArrowDown, Back, …)
   scroll [ref=r74] direction=down       scroll the page or an element
@@ -167,6 +169,9 @@ export function toolParams(tool: string, words: readonly string[]): Record<strin
   return params;
 }
 
+/** Why a run ended: what `end --reason` takes. */
+const END_REASONS: readonly string[] = ["completed", "failed", "clarification"];
+
 /** Flags that only some tools take: a flag given to another tool is a usage error. */
 const TOOL_FLAGS: Record<string, readonly string[]> = {
   bounds: ["snapshot"],
@@ -176,7 +181,11 @@ const TOOL_FLAGS: Record<string, readonly string[]> = {
   offscreen: ["snapshot", "screenshot"],
   marks: ["screenshot"],
   out: ["screenshot", "end"],
-  reason: ["end"],
+  reason: [
+    "end",
+    ...["tap", "type", "press", "scroll", "navigate", "assert", "read", "select", "check"],
+    "memory",
+  ],
   url: ["start"],
   prompt: ["start"],
   memory: ["start"],
@@ -246,9 +255,16 @@ export async function run(args: ParsedArgs): Promise<number> {
   }
   const stepText = str(args, "step");
   if (stepText && tool !== "step") params.step = stepText;
-  if (tool === "end") {
-    const reason = str(args, "reason");
-    if (reason) params.reason = reason;
+  const reason = str(args, "reason");
+  if (reason !== undefined) {
+    if (tool === "end" && !END_REASONS.includes(reason)) {
+      throw new UsageError(
+        `blaze end: --reason must be one of ${END_REASONS.join(", ")}, got ${
+          JSON.stringify(reason)
+        }`,
+      );
+    }
+    params.reason = reason;
   }
   const res = await call(state, db, `/v1/blaze/sessions/${sessionId}/tools/${tool}`, params);
   const body = await res.json() as Record<string, unknown>;

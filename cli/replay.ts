@@ -29,6 +29,8 @@ import { closeLaunchedBrowsers } from "../drivers/chrome/mod.ts";
 import { withDeadline } from "../drivers/mod.ts";
 import type { Driver } from "../drivers/mod.ts";
 import { connectAndroid } from "../drivers/android/mod.ts";
+import { FfmpegMissingError, findFfmpeg } from "../drivers/chrome/mod.ts";
+import { playbackVideo } from "../runners/playback/mod.ts";
 import { ANDROID_FLAGS, androidStartFromArgs } from "./_android_flags.ts";
 import { browserWsFlag } from "./_browser_ws_flag.ts";
 import { FILE_URLS_FLAG, fileUrlsOption } from "./_file_urls_flag.ts";
@@ -42,6 +44,15 @@ import {
   SUITE_FLAGS,
   SUITE_HELP,
 } from "./_suite.ts";
+
+function ffmpegOrInputError(): string {
+  try {
+    return findFfmpeg();
+  } catch (err) {
+    if (err instanceof FfmpegMissingError) throw new InputError(`--video: ${err.message}`);
+    throw err;
+  }
+}
 
 /** Longest wait for the browser to close after a playback before it is killed. */
 const CLOSE_CAP_MS = 5_000;
@@ -112,6 +123,12 @@ export const spec: CommandSpec = {
       type: "string",
       value: "URL",
       description: "Connect to a running browser instead of launching one",
+    },
+    video: {
+      type: "string",
+      value: "FILE.webm",
+      description:
+        "Record the replay as a WebM video with the action subtitles (Chromium's screencast; Android: the device's screen recording), encoded by ffmpeg",
     },
     json: { type: "boolean", description: "Print the report as JSON" },
     ...FILE_URLS_FLAG,
@@ -249,6 +266,13 @@ export function formatReport(report: PlaybackReport): string {
     }
   }
   for (const s of report.screenshots) lines.push(`screenshot: ${s}`);
+  if (report.video) {
+    const secs = report.video.duration_ms === undefined
+      ? ""
+      : ` (${(report.video.duration_ms / 1000).toFixed(1)} s)`;
+    lines.push(`video: ${report.video.path}${secs}`);
+  }
+  if (report.video_error) lines.push(`video: ${report.video_error}`);
   if (report.results.some((r) => r.added)) {
     lines.push("+: the page the source starts on, opened first by Cairn (not one of its actions)");
   }
@@ -308,7 +332,12 @@ function checkOverrides(plan: PlaybackPlan, overrides: Record<string, string>): 
  * @returns 0 when the playback completed (no action failed, the page opened first included), 1 otherwise
  */
 export async function run(args: ParsedArgs): Promise<number> {
-  if (await isSuite(args)) return await runSuite(args); // several trails: cli/_suite.ts
+  if (await isSuite(args)) {
+    if (str(args, "video") !== undefined) {
+      throw new InputError("--video records one replay: give one file, not a suite");
+    }
+    return await runSuite(args); // several trails: cli/_suite.ts
+  }
   const file = args.positionals[0]!;
   const overrides = parseOverrides(list(args, "override"));
   const memory = parseMemory(list(args, "memory"));
@@ -318,6 +347,9 @@ export async function run(args: ParsedArgs): Promise<number> {
     throw new InputError(`--url: expected an http(s) url, got ${JSON.stringify(url)}`);
   }
   const browserWs = browserWsFlag(args);
+  const videoFile = str(args, "video");
+  // without ffmpeg, one line before anything starts
+  const ffmpeg = videoFile === undefined ? undefined : ffmpegOrInputError();
   const store = openStore(args);
   // Ctrl-C or SIGTERM: the playback ends failed ("interrupted (SIGINT)"), exit 130 or 143
   const interrupt = interruptOnSignals("replay");
@@ -367,6 +399,9 @@ export async function run(args: ParsedArgs): Promise<number> {
         screenshotDir: str(args, "screenshots") ?? screenshotsDir(args),
         ...(testId ? { testId } : {}),
         ...(bool(args, "auto-boundary") ? { autoBoundary: true } : {}),
+        ...(videoFile && ffmpeg
+          ? { video: playbackVideo({ path: resolve(videoFile), ffmpeg }) }
+          : {}),
         signal: interrupt.signal,
       }).finally(() => live.done());
     } finally {

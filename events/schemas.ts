@@ -284,6 +284,16 @@ export const PlaybackCompleted = z.object({
   durationMs: z.number().nonnegative(),
   /** Why a playback ended before its last action (stopped by its signal: a server shutdown). */
   error: z.string().optional(),
+  /**
+   * The playback's video (`replay --video`, `video: true`): the WebM file written, its length and
+   * frame count, or why there is none (`error`: ffmpeg failed, a device that cannot record).
+   */
+  video: z.object({
+    path: z.string().optional(),
+    durationMs: z.number().nonnegative().optional(),
+    frames: z.number().int().nonnegative().optional(),
+    error: z.string().optional(),
+  }).optional(),
 });
 
 // ---- validation events (stream `validation-<id>`) ----

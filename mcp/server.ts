@@ -83,7 +83,9 @@ const DESCRIPTIONS: Record<(typeof ACTIONS)[number], string> = {
 function toolShape(tool: ToolName): z.ZodRawShape {
   const shape: Record<string, z.ZodType> = { sessionId: SessionId };
   for (const [name, schema] of Object.entries(TOOL_PARAMS[tool].shape)) {
-    const about = PARAM_DESCRIPTIONS[name];
+    const about = name === "reason" && tool !== "end"
+      ? "Why you take this action: stored with the decision, shown in the viewer"
+      : PARAM_DESCRIPTIONS[name];
     shape[name] = about ? (schema as z.ZodType).describe(about) : schema as z.ZodType;
   }
   return shape;
@@ -134,6 +136,8 @@ const PlaybackStartInput = {
   url: z.string().optional().describe("Re-point recorded navigations at this app url"),
   tab: z.string().optional(),
   timeoutMs: z.number().int().positive().optional(),
+  video: z.boolean().optional()
+    .describe("Record a WebM video with the action subtitles (the report names its url)"),
 };
 
 /** The tool names, in the order tools/list gives them. */
@@ -381,6 +385,8 @@ export function createMcpServer(api: ApiFetch, options: McpServerOptions = {}): 
         value: z.string(),
         secret: z.boolean().optional(),
         step: z.string().min(1).optional(),
+        reason: z.string().trim().min(1).max(4000).optional()
+          .describe("Why you take this action: stored with the decision, shown in the viewer"),
       },
       outputSchema: ToolResultSchema,
     },
@@ -479,6 +485,7 @@ export function createMcpServer(api: ApiFetch, options: McpServerOptions = {}): 
           ...(args.url !== undefined ? { url: args.url } : {}),
           ...(args.tab !== undefined ? { tab: args.tab } : {}),
           ...(args.timeoutMs !== undefined ? { timeoutMs: args.timeoutMs } : {}),
+          ...(args.video !== undefined ? { video: args.video } : {}),
         };
         const r = await call("POST", "/v1/playbacks", body);
         const v = r.json as { status: string; playback_id?: string; playbackId?: string };

@@ -1,7 +1,7 @@
 /**
  * What `deno task test` needs before it runs, installed by the project itself:
  * the WASM module (built from `wasm/assembly/`), Debian's Chromium at `/usr/bin/chromium`, and
- * Xvfb and xdotool for the recorder's headed tests (each installed with apt-get when missing;
+ * Xvfb and xdotool for the recorder's headed tests, ffmpeg for replay videos (each installed with apt-get when missing;
  * needs root, as on CI).
  *
  * @module
@@ -31,12 +31,16 @@ if (import.meta.main) {
   await run(Deno.execPath(), ["run", "-A", new URL("setup_appium.ts", import.meta.url).pathname]);
   // Debian packages the tests need, each installed when its program is missing: Chromium, and
   // Xvfb + xdotool (the recorder's tests drive a headed Chromium on a virtual display with real
-  // OS input)
+  // OS input), ffmpeg
   const chromium = Deno.env.get("CAIRN_CHROMIUM") ?? "/usr/bin/chromium";
   const missing: string[] = [];
   if (!(await exists(chromium))) missing.push("chromium");
   if (!(await exists("/usr/bin/Xvfb"))) missing.push("xvfb");
   if (!(await exists("/usr/bin/xdotool"))) missing.push("xdotool");
+  // ffmpeg encodes replay videos (replay --video) and ffprobe checks them in the tests
+  if (!(await exists("/usr/bin/ffmpeg")) || !(await exists("/usr/bin/ffprobe"))) {
+    missing.push("ffmpeg");
+  }
   if (missing.length > 0) {
     console.log(
       `setup: installing Debian ${missing.join(", ")} with apt-get (this takes a minute)`,

@@ -1,5 +1,55 @@
 // The run viewer: reads /v1/view/:id once, then the snapshot text at the selected position.
 const $ = (id) => document.getElementById(id);
+
+// A server started with CAIRN_TOKEN wants it as a bearer token on every data request: it comes
+// in the URL fragment (#token=…, taken out of the address bar at once) or from a prompt after a
+// 401, and is kept for this tab only (sessionStorage).
+const TOKEN_KEY = "cairn-token";
+let token = sessionStorage.getItem(TOKEN_KEY);
+{
+  const fromHash = new URLSearchParams(location.hash.slice(1)).get("token");
+  if (fromHash) {
+    token = fromHash;
+    sessionStorage.setItem(TOKEN_KEY, token);
+    history.replaceState(null, "", location.pathname + location.search);
+  }
+}
+const authorized = (init = {}) =>
+  token
+    ? { ...init, headers: { ...(init.headers ?? {}), Authorization: `Bearer ${token}` } }
+    : init;
+
+/** fetch with the token; a 401 asks for it (once per request) and tries again. */
+async function api(url, init) {
+  let res = await fetch(url, authorized(init));
+  if (res.status === 401) {
+    const given = prompt("This Cairn server needs its token (CAIRN_TOKEN):");
+    if (given) {
+      token = given.trim();
+      sessionStorage.setItem(TOKEN_KEY, token);
+      res = await fetch(url, authorized(init));
+    }
+  }
+  return res;
+}
+
+/** Points an image or video at a url: directly, or through a fetch with the token. */
+const objectUrls = new Map();
+async function setSource(el, url) {
+  el.dataset.want = url;
+  if (!url || !token) {
+    el.src = url;
+    return;
+  }
+  let objectUrl = objectUrls.get(url);
+  if (!objectUrl) {
+    const res = await api(url);
+    if (!res.ok) return;
+    objectUrl = URL.createObjectURL(await res.blob());
+    objectUrls.set(url, objectUrl);
+  }
+  if (el.dataset.want === url) el.src = objectUrl; // not replaced by a later selection
+}
 const runId = decodeURIComponent(location.pathname.split("/").pop());
 const BOUNDS = /\s*\{x:(-?[\d.]+),y:(-?[\d.]+),w:([\d.]+),h:([\d.]+)\}/;
 let view = null;
@@ -74,7 +124,7 @@ async function loadSnapshot(it) {
   const seq = ++snapshotSeq;
   const pre = $("snapshot");
   targetBox = null;
-  const res = await fetch(`/v1/view/${encodeURIComponent(runId)}/snapshot?at=${it.position}`);
+  const res = await api(`/v1/view/${encodeURIComponent(runId)}/snapshot?at=${it.position}`);
   if (seq !== snapshotSeq) return;
   const body = await res.json();
   pre.textContent = "";
@@ -118,8 +168,8 @@ function select(i) {
   const url = new URL(location.href);
   url.searchParams.set("at", String(it.position));
   history.replaceState(null, "", url);
-  $("before").src = blobUrl(it.before);
-  $("after").src = blobUrl(it.after);
+  setSource($("before"), blobUrl(it.before));
+  setSource($("after"), blobUrl(it.after));
   $("pick").style.display = "none";
   $("status-line").className = it.status;
   $("status-line").textContent = `${it.status}${it.error ? `: ${it.error}` : ""}` +
@@ -133,10 +183,60 @@ function select(i) {
     tr.insertCell().textContent = v;
   }
   if (!mem.rows.length) mem.insertRow().insertCell().textContent = "(empty)";
+  // the video (a replay recorded with --video) shows the moment of the selected action
+  const video = $("video");
+  if (view.video && it.offsetMs !== null && video.readyState > 0 && video.paused) {
+    video.currentTime = it.offsetMs / 1000;
+  }
+  $("reason").textContent = it.reason ? `Reason: ${it.reason}` : "";
+  $("reason").hidden = !it.reason;
   $("call").textContent = it.call ? JSON.stringify(it.call, null, 2) : "(none)";
   $("report").textContent = it.report ? JSON.stringify(it.report, null, 2) : "(not a replay)";
   drawMarks();
   loadSnapshot(it);
+  loadDiff(i);
+}
+
+// The diff tab: the screen after the selected action (just before the next one) against the
+// screen it acted on.
+let diffSeq = 0;
+async function loadDiff(i) {
+  const seq = ++diffSeq;
+  const it = view.items[i];
+  const next = view.items[i + 1];
+  const at = next ? next.position - 1 : view.lastPosition;
+  const res = await api(
+    `/v1/view/${encodeURIComponent(runId)}/diff?at=${at}&from=${it.position}`,
+  );
+  if (seq !== diffSeq) return;
+  const body = await res.json();
+  const pre = $("diff");
+  if (!res.ok || body.text === null) {
+    $("diff-head").textContent = res.ok
+      ? "No screen before and after this action to compare."
+      : body.error?.message ?? "error";
+    pre.textContent = "";
+    pre.dataset.state = "none";
+    return;
+  }
+  $("diff-head").textContent = body.fromPosition === body.screenPosition
+    ? "No new screen after this action."
+    : `Screen @${body.screenPosition} against @${body.fromPosition}: ` +
+      `${body.added} added, ${body.removed} removed, ${body.changed} changed`;
+  pre.textContent = "";
+  for (const line of body.text.split("\n")) {
+    const span = document.createElement("span");
+    span.textContent = line;
+    span.className = line.startsWith("+ ")
+      ? "add"
+      : line.startsWith("- ")
+      ? "del"
+      : line.startsWith("~ ")
+      ? "chg"
+      : "";
+    pre.append(span);
+  }
+  pre.dataset.state = "shown";
 }
 
 function step(delta) {
@@ -146,7 +246,7 @@ function step(delta) {
 }
 
 async function main() {
-  const res = await fetch(`/v1/view/${encodeURIComponent(runId)}`);
+  const res = await api(`/v1/view/${encodeURIComponent(runId)}`);
   const body = await res.json();
   if (!res.ok) {
     $("title").textContent = body.error?.message ?? `error ${res.status}`;
@@ -155,6 +255,7 @@ async function main() {
   view = body;
   $("title").textContent = `${view.streamId} — ${view.title}`;
   render();
+  showVideo();
   const at = posOfUrl();
   let i = at === null ? 0 : view.items.findLastIndex((it) => it.position <= at);
   if (i < 0) i = 0;
@@ -166,17 +267,53 @@ async function main() {
 // Live: a running blaze or playback appends events; the log's SSE stream says when, and the
 // run's data is read again (the selection kept, or moved to the newest action when it was last).
 function follow() {
-  if (typeof EventSource === "undefined") return;
   const stream = encodeURIComponent(view.streamId);
-  const source = new EventSource(`/v1/events?from=${view.lastPosition + 1}&stream=${stream}`);
+  const url = `/v1/events?from=${view.lastPosition + 1}&stream=${stream}`;
   let timer = 0;
   const changed = () => {
     clearTimeout(timer);
     timer = setTimeout(refresh, 150);
   };
+  if (token) {
+    followWithToken(url, changed);
+    return;
+  }
+  if (typeof EventSource === "undefined") return;
+  const source = new EventSource(url);
   // each SSE message is named by its event type (no unnamed `message` events): the types a
   // run's timeline shows (events/schemas.ts)
   for (const type of LIVE_TYPES) source.addEventListener(type, changed);
+}
+
+// An EventSource cannot send a header: with a token the stream is read through fetch, and its
+// `event:` lines name the types as above. A dropped stream is resumed from the last id seen.
+async function followWithToken(url, changed) {
+  let from = url;
+  for (let attempt = 0; attempt < 20; attempt++) {
+    try {
+      const res = await fetch(from, authorized({ headers: { Accept: "text/event-stream" } }));
+      if (!res.ok || !res.body) return;
+      const reader = res.body.pipeThrough(new TextDecoderStream()).getReader();
+      let buffer = "";
+      for (;;) {
+        const { value, done } = await reader.read();
+        if (done) break;
+        buffer += value;
+        let end;
+        while ((end = buffer.indexOf("\n\n")) >= 0) {
+          const message = buffer.slice(0, end);
+          buffer = buffer.slice(end + 2);
+          const type = /^event: ?(.*)$/m.exec(message)?.[1];
+          const id = /^id: ?(\d+)$/m.exec(message)?.[1];
+          if (id) from = url.replace(/from=\d+/, `from=${Number(id) + 1}`);
+          if (type && LIVE_TYPES.includes(type)) changed();
+        }
+      }
+    } catch {
+      // the connection dropped: resume after a pause
+    }
+    await new Promise((r) => setTimeout(r, 1000));
+  }
 }
 
 const LIVE_TYPES = [
@@ -195,12 +332,21 @@ const LIVE_TYPES = [
   "ValidationCompleted",
 ];
 
+function showVideo() {
+  const video = $("video");
+  if (!view.video || video.dataset.src === view.video.url) return;
+  video.dataset.src = view.video.url;
+  setSource(video, view.video.url);
+  video.hidden = false;
+}
+
 async function refresh() {
-  const res = await fetch(`/v1/view/${encodeURIComponent(runId)}`);
+  const res = await api(`/v1/view/${encodeURIComponent(runId)}`);
   if (!res.ok) return;
   const wasLast = current === view.items.length - 1;
   view = await res.json();
   render();
+  showVideo();
   select(wasLast ? view.items.length - 1 : current);
   document.body.dataset.updates = String(Number(document.body.dataset.updates ?? 0) + 1);
 }

@@ -501,6 +501,32 @@ export class AndroidDriver implements Driver {
     });
   }
 
+  /**
+   * Starts recording the device's screen (Appium's `start_recording_screen`; a replay's video).
+   *
+   * @throws {DriverError} when the device or driver cannot record
+   */
+  async startRecordingScreen(): Promise<void> {
+    // the longest recording Appium allows (30 min), not its 3 min default
+    await this.#do(
+      "Cannot start the screen recording",
+      () => this.#client.startRecordingScreen({ timeLimit: 1800 }),
+    );
+  }
+
+  /**
+   * Stops the screen recording.
+   *
+   * @returns the video (MP4)
+   */
+  async stopRecordingScreen(): Promise<Uint8Array> {
+    const b64 = await this.#do(
+      "Cannot stop the screen recording",
+      () => this.#client.stopRecordingScreen(),
+    );
+    return Uint8Array.from(atob(b64), (c) => c.charCodeAt(0));
+  }
+
   /** The screen of the last snapshot, if any. */
   get lastScreen(): Screen | undefined {
     return this.#lastScreen;

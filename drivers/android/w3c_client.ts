@@ -223,6 +223,20 @@ export class WebDriverClient {
     });
   }
 
+  /** Starts Appium's screen recording (`POST /appium/start_recording_screen`). */
+  async startRecordingScreen(options: Record<string, unknown> = {}): Promise<void> {
+    await this.#request("POST", this.#s("/appium/start_recording_screen"), { options });
+  }
+
+  /**
+   * Stops Appium's screen recording (`POST /appium/stop_recording_screen`).
+   *
+   * @returns the recording (an MP4 file) as base64
+   */
+  async stopRecordingScreen(): Promise<string> {
+    return String(await this.#request("POST", this.#s("/appium/stop_recording_screen"), {}));
+  }
+
   /**
    * Runs a script (`POST /execute/sync`); on Appium, `mobile: <command>` with one argument object.
    *

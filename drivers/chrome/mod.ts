@@ -15,3 +15,4 @@ export * from "./chrome_driver.ts";
 export * from "./human_recorder.ts";
 export * from "./launch.ts";
 export * from "./profiles.ts";
+export * from "./screencast.ts";

@@ -89,6 +89,10 @@ export interface PlaybackReport {
   duration_ms: number;
   /** Why the playback ended before its last action, when it was stopped. */
   error?: string;
+  /** The video recorded (`replay --video`): the WebM file, its length and frame count. */
+  video?: { path: string; duration_ms?: number; frames?: number };
+  /** Why no video was recorded although one was asked for (ffmpeg failed, a device that cannot). */
+  video_error?: string;
   warnings: string[];
   screenshots: string[];
   results: ActionResult[];
@@ -219,6 +223,20 @@ export function evolveReport(state: ReportState, event: StoredEvent): ReportStat
           actions_skipped: r.actions_skipped +
             Math.max(r.actions_total - r.results.filter((x) => !x.added).length, 0),
           ...(event.data.error !== undefined ? { error: event.data.error } : {}),
+          ...(event.data.video?.path
+            ? {
+              video: {
+                path: event.data.video.path,
+                ...(event.data.video.durationMs !== undefined
+                  ? { duration_ms: event.data.video.durationMs }
+                  : {}),
+                ...(event.data.video.frames !== undefined
+                  ? { frames: event.data.video.frames }
+                  : {}),
+              },
+            }
+            : {}),
+          ...(event.data.video?.error ? { video_error: event.data.video.error } : {}),
           ...(r.test_boundary
             ? { test_boundary: { ...r.test_boundary, ended_at: event.meta.recordedAt } }
             : {}),
@@ -246,8 +264,8 @@ function elapsed(from: string, to: string): number {
 export const playbackReportProjection = {
   name: "playback_report",
   // 4: the counts leave out the actions Cairn added (the page opened first); a failed action
-  // fails the run
-  version: 4,
+  // fails the run; 5: the video
+  version: 5,
   initialState: undefined as ReportState,
   evolve: evolveReport,
 } as const;

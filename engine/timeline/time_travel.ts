@@ -464,7 +464,13 @@ export function summarizeEvent(e: StoredEvent): string {
         e.data.errorCode ? ` (${e.data.errorCode})` : ""
       }`;
     case "PlaybackCompleted":
-      return `playback ${e.data.status} in ${e.data.durationMs} ms`;
+      return `playback ${e.data.status} in ${e.data.durationMs} ms${
+        e.data.video?.path
+          ? `; video ${e.data.video.path}`
+          : e.data.video?.error
+          ? `; ${e.data.video.error}`
+          : ""
+      }`;
     case "ValidationStarted":
       return `validation of ${e.data.sessionId} (${e.data.policy})`;
     case "ValidationIterationCompleted":

@@ -41,12 +41,14 @@ export function isPageUrl(url: string): boolean {
 
 /**
  * What every action call may add: the NL step it serves (starts that step when it is not the
- * current one, like seed 002's `-o "Tap Network & internet"`), and notes and a confidence that
- * recording_v1 keeps on the decision.
+ * current one, like seed 002's `-o "Tap Network & internet"`), the agent's reason for it, and notes
+ * and a confidence that recording_v1 keeps on the decision.
  */
 const Meta = {
   step: z.string().min(1).optional(),
   notes: z.string().optional(),
+  /** Why the agent takes the action: stored with the decision (its tool call), shown by the viewer. */
+  reason: z.string().trim().min(1).max(4000).optional(),
   confidence: Num.pipe(z.number().min(0).max(1)).optional(),
 };
 

@@ -136,6 +136,8 @@ export class BlazeSession {
   #driver: Driver;
   #store: EventStore;
   #version = 0;
+  /** The last `ScreenCaptured` appended (its data) and the stream version it made. */
+  #lastCapture: { key: string; version: number } | undefined;
   #memory = new Map<string, string>();
   #writtenBy = new Map<string, string>();
   #step: number | undefined;
@@ -730,18 +732,22 @@ export class BlazeSession {
       png ? this.#store.putBlob(png, "image/png") : Promise.resolve(undefined),
     ]);
     const tab = this.#lastTab;
-    await this.#append([{
-      type: "ScreenCaptured",
-      data: {
-        hierarchy,
-        format: snap.raw.format,
-        ...(screenshot ? { screenshot } : {}),
-        ...(snap.screen.url ? { url: snap.screen.url } : {}),
-        viewport: { width: vp.width, height: vp.height },
-        devicePixelRatio: vp.devicePixelRatio,
-        ...(tab ? { tabId: tab } : {}),
-      },
-    }]);
+    const data = {
+      hierarchy,
+      format: snap.raw.format,
+      ...(screenshot ? { screenshot } : {}),
+      ...(snap.screen.url ? { url: snap.screen.url } : {}),
+      viewport: { width: vp.width, height: vp.height },
+      devicePixelRatio: vp.devicePixelRatio,
+      ...(tab ? { tabId: tab } : {}),
+    };
+    // the same screen captured again with nothing in between (a second `snapshot`) is the
+    // stream's last event already: stored once, the state at every position is the same
+    const key = JSON.stringify(data);
+    if (this.#lastCapture?.key !== key || this.#lastCapture.version !== this.#version) {
+      await this.#append([{ type: "ScreenCaptured", data }]);
+      this.#lastCapture = { key, version: this.#version };
+    }
     redactSensitiveValues(snap.screen.root);
     this.#latest = {
       screen: snap.screen,

@@ -12,3 +12,4 @@
  * @module
  */
 export * from "./runner.ts";
+export * from "./video.ts";

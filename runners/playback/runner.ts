@@ -53,6 +53,7 @@ import {
   type Viewport,
 } from "../../drivers/mod.ts";
 import { showOverlay } from "./overlay.ts";
+import type { PlaybackVideo } from "./video.ts";
 import { focusedNode, notEditable } from "../blaze/mod.ts";
 import { describeNode } from "../blaze/mod.ts";
 import { STATUS_CODES } from "node:http";
@@ -126,6 +127,8 @@ export interface PlaybackOptions {
   evaluate?: TemplateEvaluator;
   /** Draw the subtitle overlay (default true). */
   overlay?: boolean;
+  /** Record a video: started before the first action, its outcome in `PlaybackCompleted`. */
+  video?: PlaybackVideo;
   /** How long a lookup keeps retrying while the page settles before healing gives up (default 2 000 ms). */
   locateWaitMs?: number;
   /**
@@ -393,6 +396,7 @@ class Run {
         ...(warnings.length ? { warnings } : {}),
       },
     }], "no_stream");
+    await this.options.video?.start(this.driver, this.id);
   }
 
   /**
@@ -405,6 +409,7 @@ class Run {
       return await this.#playAll(() => completed = true);
     } catch (err) {
       if (!completed) {
+        await this.options.video?.stop();
         await this.#append([{
           type: "PlaybackCompleted",
           data: { status: "failed", durationMs: Math.round(performance.now() - this.#started) },
@@ -480,12 +485,15 @@ class Run {
         break;
       }
     }
+    const ended = performance.now(); // finishing the video is not the run's time
+    const video = await this.options.video?.stop();
     await this.#append([{
       type: "PlaybackCompleted",
       data: {
+        ...(video ? { video } : {}),
         // any failed action fails the playback, as a test run: `completed` means none failed
         status: failedStop || anyFailed || this.#unresponsive ? "failed" : "completed",
-        durationMs: Math.round(performance.now() - this.#started),
+        durationMs: Math.round(ended - this.#started),
         ...(stopped ? { error: stopped } : {}),
       },
     }]);

@@ -73,6 +73,11 @@ export interface StandinOptions {
   refuseSession?: string;
   /** The PNG `/screenshot` serves (default: a 1×1 image). */
   screenshot?: Uint8Array;
+  /**
+   * The MP4 `stop_recording_screen` answers (Appium's screen recording); without it the
+   * recording commands are unknown, as on a driver that cannot record.
+   */
+  screenRecording?: Uint8Array;
 }
 
 /** A running stand-in. */
@@ -230,6 +235,10 @@ export function startAndroidStandin(options: StandinOptions): AndroidStandin {
         if (next !== undefined) show(next);
       }
       return ok(null);
+    }
+    if (path === "/appium/start_recording_screen" && options.screenRecording) return ok(null);
+    if (path === "/appium/stop_recording_screen" && options.screenRecording) {
+      return ok(Buffer.from(options.screenRecording).toString("base64"));
     }
     if (path === "/appium/device/press_keycode" && req.method === "POST") {
       return pressKey(body, "press_keycode");
