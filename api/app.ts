@@ -45,8 +45,11 @@ export interface ApiContext {
   store: EventStore;
   /** Aborts when the server shuts down: long-lived responses (SSE) end on it. */
   shutdown?: AbortSignal;
-  /** Blaze sessions may open data:, file: and about:blank pages (see {@linkcode AppOptions}). */
-  localPages?: boolean;
+  /**
+   * Blaze sessions of a local client: the browser's own rule decides which pages open, and a
+   * start may launch a browser for local files (see {@linkcode AppOptions}).
+   */
+  localPages?: boolean | ((req: Request) => boolean);
   /** Ends a run no live process runs (see {@linkcode AppOptions}). */
   endOrphanedRun?: (kind: "playback" | "validation", id: string) => Promise<boolean>;
   /** Ends a blaze session no live process holds (see {@linkcode AppOptions}). */
@@ -63,12 +66,14 @@ export interface AppOptions {
   /** Aborts when the server shuts down: long-lived responses (SSE) end on it. */
   shutdown?: AbortSignal;
   /**
-   * Let blaze sessions open data:, file: and about:blank pages, as the CLI does (the blaze
-   * daemon: only its own user's CLI, holding its token, calls it). Default false: a web session
-   * opens and navigates to http(s) pages only, as playbacks do, so a client cannot read the
-   * server's files through a snapshot.
+   * The app serves a local client (the blaze daemon of the user's own CLI, holding its token;
+   * `cairn mcp`): the API does not refuse a non-http(s) blaze url itself, the browser's
+   * navigation rule does (`unsafe_url`, naming the scheme). `true`, or per request whether the
+   * start's browser may open `file:` and `data:` pages (the daemon: the CLI's
+   * `--allow-file-urls`). Default unset: a web session opens and navigates to http(s) pages
+   * only, as playbacks do, so a client cannot read the server's files through a snapshot.
    */
-  localPages?: boolean;
+  localPages?: boolean | ((req: Request) => boolean);
   /**
    * Ends a playback or validation this server does not run when the process that ran it is gone
    * (the stop routes' fallback before `409 not_owned`); false when it may still run. `serve`
@@ -107,7 +112,7 @@ export function createApp(options: AppOptions): Hono {
   const ctx: ApiContext = {
     store: options.store,
     ...(options.shutdown ? { shutdown: options.shutdown } : {}),
-    ...(options.localPages ? { localPages: true } : {}),
+    ...(options.localPages ? { localPages: options.localPages } : {}),
     ...(options.endOrphanedRun ? { endOrphanedRun: options.endOrphanedRun } : {}),
     ...(options.endOrphanedSession ? { endOrphanedSession: options.endOrphanedSession } : {}),
   };

@@ -29,12 +29,15 @@ import type { ApiContext } from "./app.ts";
 import { ApiError, invalidRequest, isHttpUrl, parseInput, readJson } from "./errors.ts";
 import { describeRoute, describeSchema } from "./openapi.ts";
 import { TOOL_PARAMS } from "../runners/blaze/mod.ts";
-import { withDeadline } from "../drivers/mod.ts";
+import { UNSAFE_URL, withDeadline } from "../drivers/mod.ts";
 
 /** How the registry gets a driver for a new session. */
 export interface BlazeRegistryOptions {
-  /** Creates the driver of a new session (default: a headless Chromium, or `CAIRN_BROWSER_WS`). */
-  createDriver?: () => Promise<Driver>;
+  /**
+   * Creates the driver of a new session (default: a headless Chromium, or `CAIRN_BROWSER_WS`);
+   * `localFiles` when the start may open `file:` and `data:` pages (a local client's flag).
+   */
+  createDriver?: (options: { localFiles?: boolean }) => Promise<Driver>;
   /** Record screenshots with every screen (default true). */
   screenshots?: boolean;
   /** DOM quiet time after an action (ms). */
@@ -119,16 +122,23 @@ export class BlazeRegistry {
    * Starts a session on a fresh driver.
    *
    * @param body url, prompt, optional memory and system prompt
+   * @param options `localFiles`: the browser may open `file:` and `data:` pages (only ever from
+   *   a command-line flag of a local client)
    * @returns the running session
    * @throws {ToolTimeoutError} when the page does not load and answer within the call timeout
    *   (its browser is closed)
+   * @throws {DriverError} `navigation_failed` or `unsafe_url` when the url cannot be opened
    */
-  async start(body: z.infer<typeof StartBody>): Promise<BlazeSession> {
+  async start(
+    body: z.infer<typeof StartBody>,
+    options: { localFiles?: boolean } = {},
+  ): Promise<BlazeSession> {
     const { platform, android, ...start } = body;
     const callTimeoutMs = this.#options.callTimeoutMs ?? DEFAULT_CALL_TIMEOUT_MS;
+    const local = options.localFiles ? { localFiles: true } : {};
     const driver = platform === "android"
       ? await connectAndroid(android ?? {})
-      : await (this.#options.createDriver ?? launchDefaultChrome)();
+      : await (this.#options.createDriver ?? launchDefaultChrome)(local);
     this.#drivers.add(driver);
     await this.#changed();
     try {
@@ -274,6 +284,20 @@ describeRoute({
       description: "Started: the session id and the url; warning (`HTTP 404 Not Found`) when " +
         "the page answered an HTTP error (it opened all the same)",
     },
+    "400": {
+      description: "Invalid body (invalid_request), or a web url that is not http(s) " +
+        "(issues name body.url)",
+    },
+    "422": {
+      description: "The url could not be opened: navigation_failed (the page is unreachable, " +
+        "refused the connection, its name does not resolve, …; the message names the url and " +
+        "the browser's reason) or unsafe_url (a redirect to another scheme; the scheme named). " +
+        "The session is recorded as failed and its browser closed",
+    },
+    "502": { description: "No browser or device to run in (the browser failed to launch)" },
+    "504": {
+      description: "The page did not load and answer within the call timeout (tool_timeout)",
+    },
   },
 });
 describeRoute({
@@ -372,7 +396,14 @@ export function blazeRouter(ctx: ApiContext): Hono {
   app.post("/blaze/sessions", async (c) => {
     const body = parseInput(StartBody, await readJson(c), "body");
     if (body.platform !== "android") httpPagesOnly(ctx, body.url);
-    const session = await registry.start(body).catch((err) => {
+    const localFiles = typeof ctx.localPages === "function"
+      ? ctx.localPages(c.req.raw)
+      : ctx.localPages === true;
+    const session = await registry.start(body, localFiles ? { localFiles } : {}).catch((err) => {
+      // a url the run cannot open is the client's input, not the server's failure
+      if (err instanceof DriverError && UNOPENABLE.has(err.code)) {
+        throw new ApiError(422, err.code, err.message);
+      }
       throw asDriverFailure(err);
     });
     const warning = session.startWarning;
@@ -477,8 +508,10 @@ export function blazeRouter(ctx: ApiContext): Hono {
 
 /**
  * Over HTTP a web session opens http(s) pages only, as playbacks do (`file:` would hand the
- * server's files to the caller); the daemon, which serves its own user's CLI, passes
- * `localPages`. A url the tool's own check refuses is left to it.
+ * server's files to the caller). A local client's app (`localPages`: the blaze daemon, `cairn
+ * mcp`) leaves the url to the browser's navigation rule, which opens `file:` only in a browser
+ * launched for the command-line flag, and refuses anything else as `unsafe_url`. A url the
+ * tool's own check refuses is left to it.
  */
 function httpPagesOnly(ctx: ApiContext, url: unknown): void {
   if (ctx.localPages || typeof url !== "string" || !isPageUrl(url) || isHttpUrl(url)) return;
@@ -532,6 +565,9 @@ async function endNotLive(
     forced: false,
   };
 }
+
+/** The codes of a start whose url could not be opened (422, not the server's failure). */
+const UNOPENABLE = new Set(["navigation_failed", UNSAFE_URL]);
 
 function asDriverFailure(err: unknown): unknown {
   if (!(err instanceof DriverError)) return err;

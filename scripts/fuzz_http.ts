@@ -1,8 +1,11 @@
 /**
  * The HTTP fuzzer: mutated bodies for every write endpoint of the API, sent to a real server
  * (the app on 127.0.0.1) over a real SQLite file, its playbacks, validations and blaze sessions
- * in tabs of one real Chromium. Every answer must be below 500, JSON, and free of stack traces;
- * a refused append must leave its stream as it was. A bounded short run is part of the tests
+ * each in a real Chromium. Every answer must be below 500, JSON, and free of stack traces; a
+ * refused append must leave its stream as it was. Blaze starts, playbacks and validations are
+ * also given urls the browser cannot open (a closed or blocked port, a name that does not
+ * resolve, TLS to a plain server, a download, a redirect loop, a redirect to `file:`): a start
+ * answers 422 `navigation_failed`, never 502. A bounded short run is part of the tests
  * (`tests/security/security_fuzz_test.ts`).
  *
  *     deno run -A scripts/fuzz_http.ts [--per-endpoint 500] [--seed 1]
@@ -25,10 +28,10 @@ const CAPTURE = new URL("../examples/web_checkout.capture.json", import.meta.url
 export interface HttpFuzzSummary {
   requests: Record<string, number>;
   statuses: Record<string, number>;
-  /** Answers of 500 or more that are not the browser's (an internal error). */
+  /** Answers of 500 or more (none may happen). */
   serverErrors: { endpoint: string; status: number; body: string }[];
-  /** 502/504 answers naming the browser's failure (a page that cannot be opened, a timeout). */
-  upstream: { endpoint: string; status: number; body: string }[];
+  /** Blaze starts sent a url the browser cannot open, and how many got 422 navigation_failed. */
+  unopenable: { sent: number; refused422: number };
   stackTraces: { endpoint: string; body: string }[];
   notJson: { endpoint: string; status: number; body: string }[];
   partialAppends: number;
@@ -36,9 +39,6 @@ export interface HttpFuzzSummary {
 
 /** A line of a stack trace as V8 prints it. */
 const STACK = /\bat (?:async )?\S+ \(?(?:file|ext|node|https?):[^\s)]*:\d+:\d+\)?/;
-
-/** The error codes of a 502 or 504 that report the browser's failure, not the server's. */
-const UPSTREAM_CODES = new Set(["navigation_failed", "tool_timeout", "driver_error"]);
 
 /** How long one request may take. */
 const REQUEST_MS = 30_000;
@@ -56,15 +56,44 @@ export async function fuzzHttp(
   const r = new Prng(options.seed ?? 1);
   const dir = await Deno.makeTempDir({ prefix: "cairn-fuzz-http-" });
   const store = SqliteEventStore.open(`${dir}/cairn.db`);
-  const page = Deno.serve(
-    { hostname: "127.0.0.1", port: 0, onListen() {} },
-    () =>
-      new Response(
-        '<!doctype html><input aria-label="Email"><button>Go</button><p id="out">hi</p>',
-        { headers: { "content-type": "text/html" } },
-      ),
-  );
+  const page = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, (req) => {
+    const path = new URL(req.url).pathname;
+    if (path === "/download") {
+      return new Response("a,b", {
+        headers: {
+          "content-type": "text/csv",
+          "content-disposition": "attachment; filename=a.csv",
+        },
+      });
+    }
+    if (path === "/to-file") {
+      return new Response(null, { status: 302, headers: { location: "file:///etc/passwd" } });
+    }
+    if (path === "/loop") {
+      return new Response(null, { status: 302, headers: { location: "/loop" } });
+    }
+    return new Response(
+      '<!doctype html><input aria-label="Email"><button>Go</button><p id="out">hi</p>',
+      { headers: { "content-type": "text/html" } },
+    );
+  });
   const pageUrl = `http://127.0.0.1:${page.addr.port}/`;
+  // a port nothing listens on (taken and let go)
+  const closed = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+  const closedPort = (closed.addr as Deno.NetAddr).port;
+  closed.close();
+  /** Urls a browser cannot open: the client's input, never the server's failure. */
+  const unopenable = [
+    `http://127.0.0.1:${closedPort}/`,
+    "http://127.0.0.1:1/",
+    `https://127.0.0.1:${page.addr.port}/`,
+    "http://nosuch.invalid/",
+    `http://[::1]:${closedPort}/`,
+    `http://user:pw@127.0.0.1:${closedPort}/a?b#c`,
+    `${pageUrl}download`,
+    `${pageUrl}loop`,
+    `${pageUrl}to-file`,
+  ];
   // each run its own Chromium, as serve launches them (a tab of a shared browser goes to the
   // background when another opens, and a background tab's screenshots wait forever)
   const createDriver = () => ChromeDriver.launch();
@@ -82,7 +111,7 @@ export async function fuzzHttp(
     requests: {},
     statuses: {},
     serverErrors: [],
-    upstream: [],
+    unopenable: { sent: 0, refused422: 0 },
     stackTraces: [],
     notJson: [],
     partialAppends: 0,
@@ -103,22 +132,7 @@ export async function fuzzHttp(
     const text = await res.text();
     summary.statuses[res.status] = (summary.statuses[res.status] ?? 0) + 1;
     if (res.status >= 500) {
-      // 502 and 504 with the browser's documented codes: the page the body named could not be
-      // opened, or did not answer in time (the browser, not the server, failed); counted apart
-      const code = (() => {
-        try {
-          return JSON.parse(text).error?.code as string | undefined;
-        } catch {
-          return undefined;
-        }
-      })();
-      const upstream = (res.status === 502 || res.status === 504) && code !== undefined &&
-        UPSTREAM_CODES.has(code);
-      (upstream ? summary.upstream : summary.serverErrors).push({
-        endpoint,
-        status: res.status,
-        body: text.slice(0, 300),
-      });
+      summary.serverErrors.push({ endpoint, status: res.status, body: text.slice(0, 300) });
     }
     if (STACK.test(text)) summary.stackTraces.push({ endpoint, body: text.slice(0, 300) });
     try {
@@ -208,7 +222,11 @@ export async function fuzzHttp(
       {
         endpoint: "POST /v1/blaze/sessions",
         path: () => "/v1/blaze/sessions",
-        seed: () => ({ url: pageUrl, prompt: "fuzz", memory: { a: "b" } }),
+        seed: () => ({
+          url: r.next() < 0.4 ? r.pick(unopenable) : pageUrl,
+          prompt: "fuzz",
+          memory: { a: "b" },
+        }),
         after: async (status, text) => {
           // a session the fuzzer started is ended at once (one browser tab each)
           if (status !== 201) return;
@@ -263,7 +281,33 @@ export async function fuzzHttp(
         seed: () => ({}),
       },
     ];
-    const refs = [pageUrl, "file:///etc/passwd", "/dev/zero", "../../etc/passwd", "{{target}}"];
+    const refs = [
+      pageUrl,
+      "file:///etc/passwd",
+      "/dev/zero",
+      "../../etc/passwd",
+      "{{target}}",
+      ...unopenable,
+    ];
+    // every url a browser cannot open, once unmutated: a start answers 422 navigation_failed
+    for (const url of unopenable) {
+      summary.unopenable.sent++;
+      const { status, text } = await send(
+        "POST /v1/blaze/sessions",
+        "/v1/blaze/sessions",
+        JSON.stringify({ url, prompt: "fuzz" }),
+      );
+      if (status === 422 && JSON.parse(text).error?.code === "navigation_failed") {
+        summary.unopenable.refused422++;
+      } else if (status === 201) {
+        const id = JSON.parse(text).sessionId;
+        await send(
+          "POST /v1/blaze/sessions/:id/tools/:tool",
+          `/v1/blaze/sessions/${id}/tools/end`,
+          "{}",
+        );
+      }
+    }
     for (const s of seeds) {
       for (let i = 0; i < per; i++) {
         const path = s.path();
@@ -312,6 +356,7 @@ if (import.meta.main) {
   console.log(
     JSON.stringify({ ...s, seconds: Math.round((performance.now() - started) / 1000) }, null, 2),
   );
-  const bad = s.serverErrors.length + s.stackTraces.length + s.notJson.length + s.partialAppends;
+  const bad = s.serverErrors.length + s.stackTraces.length + s.notJson.length + s.partialAppends +
+    (s.unopenable.sent - s.unopenable.refused422);
   Deno.exit(bad === 0 ? 0 : 1);
 }

@@ -24,11 +24,14 @@ Deno.test("ingest fuzzer, short form: every format, 0 crashes, 0 hangs, 0 partia
   assertEquals([s.hangs, s.partialAppends], [0, 0]);
 });
 
-Deno.test("HTTP fuzzer, short form: every write endpoint, no internal error (no answer of 500 or more but a 502/504 naming the browser), no stack trace, no partial append", async () => {
+Deno.test("HTTP fuzzer, short form: every write endpoint, no answer of 500 or more (a url the browser cannot open is 422), no stack trace, no partial append", async () => {
   const s = await fuzzHttp({ perEndpoint: 25, seed: 23 });
   assertEquals(Object.keys(s.requests).length, 9, JSON.stringify(s.requests));
   for (const n of Object.values(s.requests)) assert(n >= 25, JSON.stringify(s.requests));
   assertEquals(s.serverErrors, []);
+  // every unopenable url given to a blaze start, unmutated: 422 navigation_failed
+  assert(s.unopenable.sent >= 9, JSON.stringify(s.unopenable));
+  assertEquals(s.unopenable.refused422, s.unopenable.sent);
   assertEquals(s.stackTraces, []);
   assertEquals(s.notJson, []);
   assertEquals(s.partialAppends, 0);

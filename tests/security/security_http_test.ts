@@ -137,3 +137,42 @@ Deno.test("one nesting limit: a deeper body is 400 naming where, appends nothing
     }
   });
 });
+
+Deno.test("POST /v1/blaze/sessions with a url the browser cannot open answers 422 navigation_failed naming the url and the browser's reason; the session is recorded failed", async () => {
+  // a port nothing listens on (taken and let go)
+  const free = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+  const port = (free.addr as Deno.NetAddr).port;
+  free.close();
+  await withServe(async (base) => {
+    const cases: [string, string][] = [
+      [`http://127.0.0.1:${port}/`, "ERR_CONNECTION_REFUSED"],
+      ["http://nosuch.invalid/", "ERR_NAME_NOT_RESOLVED"],
+    ];
+    for (const [url, reason] of cases) {
+      const res = await fetch(`${base}/v1/blaze/sessions`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ url, prompt: "x" }),
+      });
+      const text = await res.text();
+      assertEquals(res.status, 422, text);
+      const { error } = JSON.parse(text);
+      assertEquals(error.code, "navigation_failed");
+      assertStringIncludes(error.message, url);
+      assertStringIncludes(error.message, reason);
+    }
+    const live = await (await fetch(`${base}/v1/blaze/sessions`)).json();
+    assertEquals(live.sessions, [], "no session is left live");
+    // each start is in the log, ended failed with the browser's reason
+    const { sessions } = await (await fetch(`${base}/v1/sessions`)).json();
+    assertEquals(sessions.length, cases.length, JSON.stringify(sessions));
+    for (const s of sessions) {
+      const events = await (await fetch(`${base}/v1/streams/session-${s.sessionId ?? s.id}/events`))
+        .json();
+      const ended = (events.events as { type: string; data: Record<string, unknown> }[])
+        .find((e) => e.type === "SessionEnded");
+      assertEquals(ended?.data.reason, "failed", JSON.stringify(events));
+      assertStringIncludes(String(ended?.data.error), "Cannot navigate");
+    }
+  });
+});
