@@ -18,6 +18,7 @@ import { SqliteEventStore } from "../events/mod.ts";
 import { readState, statePath, updateState, writeState } from "./_blaze_state.ts";
 import { closeLiveWork } from "./serve.ts";
 import { shareRunsLock } from "./_runs_lock.ts";
+import { LOCAL_FILES_HEADER } from "./_file_urls_flag.ts";
 
 /**
  * Runs the daemon until it is told to stop.
@@ -31,10 +32,15 @@ export async function runDaemon(db: string, options: { idleMs?: number } = {}): 
   // it writes to the log: a `serve` starting meanwhile must not end its sessions as orphaned
   const runsLock = shareRunsLock(db);
   const token = crypto.randomUUID();
-  const app = createApp({ store, token, localPages: true });
-  // the user's own CLI opens local pages (file:) as it did before the daemon; serve never does
+  // the user's own CLI opens a local page (file:, data:) only when its start was given
+  // --allow-file-urls (the header below, behind the daemon's token); serve never does
+  const app = createApp({
+    store,
+    token,
+    localPages: (req) => req.headers.get(LOCAL_FILES_HEADER) === "1",
+  });
   const registry = blazeRegistry(store, {
-    createDriver: () => launchDefaultChrome({ localFiles: true }),
+    createDriver: (options) => launchDefaultChrome(options),
   });
   /** Writes the live sessions, their browsers' pids and profile folders to the state file. */
   const recordSessions = () =>

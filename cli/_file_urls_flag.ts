@@ -1,6 +1,6 @@
 /**
  * The `--allow-file-urls` flag of the commands that play a run in a browser on the user's own
- * machine (`replay`, `validate`): the only way a run opens `file:` (and `data:`) pages. Without
+ * machine (`replay`, `validate`, `record`, `blaze start`, `mcp`): the only way a run opens `file:` (and `data:`) pages. Without
  * it, and always over HTTP, a run opens http(s) pages and about:blank only
  * (`drivers/navigation_guard.ts`). Private to `cli/`.
  *
@@ -26,3 +26,9 @@ export const FILE_URLS_FLAG: Record<string, FlagSpec> = {
 export function fileUrlsOption(args: ParsedArgs): { localFiles?: true } {
   return bool(args, "allow-file-urls") ? { localFiles: true } : {};
 }
+
+/**
+ * The header a `blaze start --allow-file-urls` sends its daemon (behind the daemon's token): that
+ * session's browser may open `file:` and `data:` pages. Without it, http(s) and about:blank only.
+ */
+export const LOCAL_FILES_HEADER = "x-cairn-allow-file-urls";

@@ -18,6 +18,8 @@ import { isPostgresUrl } from "../events/mod.ts";
 import { type AndroidStart, androidStartUrl } from "../drivers/android/mod.ts";
 import { ANDROID_FLAGS, androidStartFromArgs } from "./_android_flags.ts";
 import type { SessionFiles } from "./_session_files.ts";
+import { FILE_URLS_FLAG, fileUrlsOption, LOCAL_FILES_HEADER } from "./_file_urls_flag.ts";
+import { unsafeNavigation } from "../drivers/mod.ts";
 
 /** The command's flags and help. */
 export const spec: CommandSpec = {
@@ -32,6 +34,7 @@ export const spec: CommandSpec = {
       description: "start: web (Chrome) or android (Appium UiAutomator2; see docs/android.md)",
     },
     ...ANDROID_FLAGS,
+    ...FILE_URLS_FLAG,
     prompt: { type: "string", value: "TEXT", description: "start: what the agent was asked" },
     memory: {
       type: "list",
@@ -190,6 +193,7 @@ const TOOL_FLAGS: Record<string, readonly string[]> = {
   prompt: ["start"],
   memory: ["start"],
   "secret-memory": ["start"],
+  "allow-file-urls": ["start"],
   platform: ["start"],
   ...Object.fromEntries(Object.keys(ANDROID_FLAGS).map((k) => [k, ["start"]])),
 };
@@ -351,6 +355,11 @@ async function start(args: ParsedArgs, db: string): Promise<number> {
     );
   }
   if (!prompt) throw new UsageError("blaze start: --prompt is required");
+  // the rule of every browser run: a local file only with --allow-file-urls (refused before a
+  // daemon starts; the daemon's browser holds to it as well, redirects included)
+  const localFiles = fileUrlsOption(args);
+  const unsafe = android ? undefined : unsafeNavigation(url, localFiles);
+  if (unsafe) throw new InputError(`blaze start: ${unsafe}`);
   const memory: Record<string, string> = {};
   for (const pair of list(args, "memory")) {
     const eq = pair.indexOf("=");
@@ -378,7 +387,7 @@ async function start(args: ParsedArgs, db: string): Promise<number> {
       ...(Object.keys(memory).length ? { memory } : {}),
       ...(Object.keys(secretMemory).length ? { secretMemory } : {}),
       ...(android ? { platform: "android", android } : {}),
-    });
+    }, localFiles.localFiles ? { [LOCAL_FILES_HEADER]: "1" } : {});
     const body = await res.json() as Record<string, unknown>;
     if (!res.ok) {
       if (!running) await stopDaemon(state); // a daemon started for nothing does not linger
@@ -404,10 +413,19 @@ function failed(status: number, body: Record<string, unknown>): number {
   return status === 400 ? 2 : 1;
 }
 
-function request(state: DaemonState, path: string, body?: unknown): Promise<Response> {
+function request(
+  state: DaemonState,
+  path: string,
+  body?: unknown,
+  headers: Record<string, string> = {},
+): Promise<Response> {
   return fetch(`http://127.0.0.1:${state.port}${path}`, {
     method: body === undefined ? "GET" : "POST",
-    headers: { authorization: `Bearer ${state.token}`, "content-type": "application/json" },
+    headers: {
+      authorization: `Bearer ${state.token}`,
+      "content-type": "application/json",
+      ...headers,
+    },
     ...(body === undefined ? {} : { body: JSON.stringify(body) }),
   });
 }
@@ -421,9 +439,10 @@ async function call(
   db: string,
   path: string,
   body?: unknown,
+  headers: Record<string, string> = {},
 ): Promise<Response> {
   try {
-    return await request(state, path, body);
+    return await request(state, path, body, headers);
   } catch (err) {
     const why = err instanceof Error ? err.cause ?? err.message : String(err);
     if (processRuns(state.pid, DAEMON_WORD)) {

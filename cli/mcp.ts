@@ -16,12 +16,13 @@ import { launchDefaultChrome } from "../api/mod.ts";
 import { createMcpServer, MCP_TOOL_NAMES } from "../mcp/mod.ts";
 import { closeLiveWork, serveScreenshotDir } from "./serve.ts";
 import { playbackRegistry } from "../api/mod.ts";
+import { FILE_URLS_FLAG, fileUrlsOption } from "./_file_urls_flag.ts";
 
 /** Command spec of `cairn mcp`. */
 export const spec: CommandSpec = {
   name: "mcp",
   summary: "Serve Cairn's agent tools over MCP (stdio)",
-  flags: { ...DB_FLAGS },
+  flags: { ...DB_FLAGS, ...FILE_URLS_FLAG },
   details: `Speaks the Model Context Protocol on stdin/stdout; logs go to stderr.
 Tools: ${MCP_TOOL_NAMES.join(", ")}.
 Resources: cairn://sessions, cairn://sessions/{id}, cairn://trails/{id}, cairn://screenshots/{hash}.
@@ -41,12 +42,14 @@ export async function run(args: ParsedArgs): Promise<number> {
   const path = dbPath(args);
   if (path !== ":memory:") await Deno.mkdir(dirname(path), { recursive: true });
   const store = openStore(args);
-  // a local client, as the blaze CLI: its pages may be file: or data: urls
-  blazeRegistry(store, { createDriver: () => launchDefaultChrome({ localFiles: true }) });
+  // a local client, as the blaze CLI: its pages may be file: or data: urls with --allow-file-urls
+  // (else the browser's rule refuses them as unsafe_url, naming the scheme)
+  const localFiles = fileUrlsOption(args).localFiles === true;
+  blazeRegistry(store, { createDriver: (options) => launchDefaultChrome(options) });
   const screenshotDir = serveScreenshotDir(path);
   // a playback's screenshot files go beside the log, as serve's do
   if (screenshotDir !== undefined) playbackRegistry(store, { screenshotDir });
-  const app = createApp({ store, localPages: true });
+  const app = createApp({ store, localPages: () => localFiles });
   const server = createMcpServer((req) => app.fetch(req), {
     readFile: (file) => Deno.readTextFile(file),
   });

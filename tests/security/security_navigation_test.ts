@@ -10,6 +10,7 @@ import { cairn, startServe } from "../_fixtures/cli_run.ts";
 import { ChromeDriver } from "../../drivers/chrome/chrome_driver.ts";
 import { DriverError } from "../../drivers/driver.ts";
 import { unsafeNavigation } from "../../drivers/navigation_guard.ts";
+import { blazeCli } from "../_fixtures/blaze_cli_run.ts";
 
 const MARKER = "the-servers-own-file-3f9c";
 
@@ -155,6 +156,82 @@ Deno.test("ChromeDriver.navigate refuses file: unless launched for local files",
       assertEquals(nav.finalUrl, `file://${secret}`);
     } finally {
       await local.close();
+    }
+  });
+});
+
+Deno.test("cairn blaze: a file: start is refused with unsafe_url (scheme named) unless --allow-file-urls, by the CLI and by its daemon; the flag is the session's own", async () => {
+  await withFiles(async (dir, secret, pages) => {
+    const db = `${dir}/cairn.db`;
+    const file = `file://${secret}`;
+    // without the flag: refused before any daemon starts, exit 2 naming the scheme and the flag
+    const refused = await blazeCli(db, "start", "--url", file, "--prompt", "x");
+    assertEquals(refused.code, 2, refused.stderr);
+    assertStringIncludes(refused.stderr, "unsafe_url");
+    assertStringIncludes(refused.stderr, "file:");
+    assertStringIncludes(refused.stderr, "--allow-file-urls");
+    assert(!(await Deno.stat(`${db}.blaze.json`).then(() => true, () => false)), "no daemon");
+    // the flag is for start only
+    const misplaced = await blazeCli(db, "snapshot", "--allow-file-urls");
+    assertEquals(misplaced.code, 2, misplaced.stderr);
+
+    // a web session, without the flag
+    const web = await blazeCli(db, "start", "--url", `${pages}/page`, "--prompt", "web");
+    assertEquals(web.code, 0, web.stderr);
+    const webId = /^Session (\S+) started/.exec(web.stdout)![1]!;
+    let pid: number | undefined;
+    try {
+      const state = JSON.parse(await Deno.readTextFile(`${db}.blaze.json`));
+      pid = state.pid;
+      // the daemon itself holds the rule: a start sent straight to its API without the CLI's
+      // header is refused by the browser's check, 422 unsafe_url, the scheme named
+      const direct = await fetch(`http://127.0.0.1:${state.port}/v1/blaze/sessions`, {
+        method: "POST",
+        headers: { authorization: `Bearer ${state.token}`, "content-type": "application/json" },
+        body: JSON.stringify({ url: file, prompt: "direct" }),
+      });
+      const directText = await direct.text();
+      assertEquals(direct.status, 422, directText);
+      assertEquals(JSON.parse(directText).error.code, "unsafe_url");
+      assertStringIncludes(directText, "file:");
+      assert(!directText.includes(MARKER));
+
+      // navigating the web session to the file, or through a redirect to it: refused
+      for (const url of [file, `${pages}/redirect`]) {
+        const nav = await blazeCli(db, "navigate", `url=${url}`, "--session", webId);
+        assertEquals(nav.code, 1, nav.stdout + nav.stderr);
+        assert(!(nav.stdout + nav.stderr).includes(MARKER));
+      }
+      const shown = await blazeCli(db, "snapshot", "--session", webId);
+      assertEquals(shown.code, 0, shown.stderr);
+      assert(!shown.stdout.includes(MARKER), shown.stdout);
+
+      // with the flag, on the same daemon: this session's browser opens the local file
+      const local = await blazeCli(
+        db,
+        "start",
+        "--url",
+        file,
+        "--prompt",
+        "local",
+        "--allow-file-urls",
+      );
+      assertEquals(local.code, 0, local.stderr);
+      const localId = /^Session (\S+) started/.exec(local.stdout)![1]!;
+      const read = await blazeCli(db, "snapshot", "--session", localId);
+      assertStringIncludes(read.stdout, MARKER);
+      // the other session keeps its own rule
+      const still = await blazeCli(db, "navigate", `url=${file}`, "--session", webId);
+      assertEquals(still.code, 1, still.stdout + still.stderr);
+      assertStringIncludes(still.stdout + still.stderr, "unsafe_url");
+      assertEquals((await blazeCli(db, "end", "--session", localId)).code, 0);
+      assertEquals((await blazeCli(db, "end", "--session", webId)).code, 0);
+    } finally {
+      if (pid !== undefined) {
+        try {
+          Deno.kill(pid, "SIGTERM");
+        } catch { /* already stopped */ }
+      }
     }
   });
 });
