@@ -13,6 +13,7 @@ import { dbPath, openStore } from "./context.ts";
 import { InputError } from "./errors.ts";
 import { parseMemory } from "./_memory_flag.ts";
 import { prepareOutFile } from "./_out_file.ts";
+import { captureFileReader, type CaptureFileRules, captureFileRules } from "./_capture_files.ts";
 import type { EventStore } from "../events/mod.ts";
 import type { NewEvent } from "../events/mod.ts";
 import type { PlaybackPlan } from "../engine/playback/mod.ts";
@@ -236,6 +237,7 @@ async function loadSuitePlan(
   file: string,
   url: string | undefined,
   memoryKeys: readonly string[],
+  files: CaptureFileRules,
 ): Promise<PlaybackPlan> {
   let text: string;
   try {
@@ -249,7 +251,8 @@ async function loadSuitePlan(
     plan = await planFromText(text, {
       file,
       memoryKeys,
-      readFile: (rel) => Deno.readFile(resolve(dir, rel)),
+      // a capture's references, held to the rules `cairn ingest` reads them by
+      readFile: captureFileReader(dir, files),
     });
   } catch (err) {
     if (err instanceof SyntaxError) throw new InputError(err.message);
@@ -368,7 +371,8 @@ export async function runSuite(args: ParsedArgs): Promise<number> {
   const retries = num(args, "retries") ?? 0;
   // every plan is read before a browser starts: a bad file fails the suite at once (exit 2)
   const plans = new Map<string, PlaybackPlan>();
-  for (const f of files) plans.set(f, await loadSuitePlan(f, url, Object.keys(memory)));
+  const rules = captureFileRules(args);
+  for (const f of files) plans.set(f, await loadSuitePlan(f, url, Object.keys(memory), rules));
   const progress = new Progress(Deno.stdout.isTerminal() && !Deno.env.get("CI"));
   const store = openStore(args);
   // Ctrl-C or SIGTERM: the running trails end failed, no other starts, exit 130 or 143

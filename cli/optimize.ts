@@ -11,6 +11,7 @@ import { DB_FLAGS, matchStream, openStore } from "./context.ts";
 import { InputError } from "./errors.ts";
 import { prepareOutFile } from "./_out_file.ts";
 import { prepareFile, storePrepared, withSessionId } from "./ingest.ts";
+import { CAPTURE_FILE_FLAGS, type CaptureFileRules, captureFileRules } from "./_capture_files.ts";
 import { trailCachePath, writeTrailCache } from "./reproject.ts";
 import { type EventStore, NotFoundError, streamInfo } from "../events/mod.ts";
 import { HEURISTICS_VERSION, HEURISTICS_VERSIONS } from "../engine/trail/mod.ts";
@@ -26,6 +27,7 @@ export const spec: CommandSpec = {
   positionals: ["CAPTURE_FILE|SESSION_ID"],
   flags: {
     ...DB_FLAGS,
+    ...CAPTURE_FILE_FLAGS,
     mode: {
       type: "string",
       choices: ["strict", "flexible", "adaptive"],
@@ -67,6 +69,8 @@ Examples:
  * @param path the capture file
  * @param screens when given, receives the screens parsed while checking the file (by blob
  *   hash), so the projection that follows parses none again
+ * @param files what the capture's file references may read (`--allow-outside`,
+ *   `--max-file-size`; default: inside its folder, 64 MiB each)
  * @returns the session id
  * @throws {InputError} for a missing or malformed file
  */
@@ -74,8 +78,13 @@ export async function ingestOnce(
   store: EventStore,
   path: string,
   screens?: Map<string, Screen>,
+  files: CaptureFileRules = {},
 ): Promise<string> {
-  const probe = await prepareFile(path, { sessionId: "probe", keepScreens: screens !== undefined });
+  const probe = await prepareFile(path, {
+    sessionId: "probe",
+    keepScreens: screens !== undefined,
+    files,
+  });
   if (screens && probe.screens) { for (const [h, s] of probe.screens) screens.set(h, s); }
   const content = probe.sessions.map((s) =>
     s.events.map((e) => {
@@ -197,7 +206,7 @@ export async function run(args: ParsedArgs): Promise<number> {
     let sessionId: string;
     // a file's screens, parsed once while checking it, go straight to the projection
     const screens = new Map<string, Screen>();
-    if (file) sessionId = await ingestOnce(store, target, screens);
+    if (file) sessionId = await ingestOnce(store, target, screens, captureFileRules(args));
     else if (/\.(json|jsonl|ya?ml)$/i.test(target) || target.includes("/")) {
       const folder = await Deno.stat(target).then((s) => s.isDirectory, () => false);
       throw new InputError(

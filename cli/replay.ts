@@ -34,7 +34,12 @@ import { playbackVideo } from "../runners/playback/mod.ts";
 import { ANDROID_FLAGS, androidStartFromArgs } from "./_android_flags.ts";
 import { browserWsFlag } from "./_browser_ws_flag.ts";
 import { FILE_URLS_FLAG, fileUrlsOption } from "./_file_urls_flag.ts";
-import { captureFileReader } from "./_capture_files.ts";
+import {
+  CAPTURE_FILE_FLAGS,
+  captureFileReader,
+  type CaptureFileRules,
+  captureFileRules,
+} from "./_capture_files.ts";
 import { interruptOnSignals } from "./_interrupt.ts";
 import {
   isSuite,
@@ -132,6 +137,7 @@ export const spec: CommandSpec = {
     },
     json: { type: "boolean", description: "Print the report as JSON" },
     ...FILE_URLS_FLAG,
+    ...CAPTURE_FILE_FLAGS,
     ...SUITE_FLAGS,
     ...DB_FLAGS,
   },
@@ -183,6 +189,7 @@ async function loadPlan(
   file: string,
   store: EventStore,
   memoryKeys: readonly string[],
+  files: CaptureFileRules,
 ): Promise<PlaybackPlan> {
   let text: string;
   try {
@@ -208,7 +215,7 @@ async function loadPlan(
   return await planFromText(text, {
     file,
     memoryKeys,
-    readFile: captureFileReader(dir),
+    readFile: captureFileReader(dir, files),
   });
 }
 
@@ -354,7 +361,7 @@ export async function run(args: ParsedArgs): Promise<number> {
   // Ctrl-C or SIGTERM: the playback ends failed ("interrupted (SIGINT)"), exit 130 or 143
   const interrupt = interruptOnSignals("replay");
   try {
-    let plan = await loadPlan(file, store, Object.keys(memory));
+    let plan = await loadPlan(file, store, Object.keys(memory), captureFileRules(args));
     // Opening --url first adds an unnumbered navigate: the numbers --override takes stay the file's.
     if (url && plan.platform === "web") plan = rebasePlan(plan, url);
     checkOverrides(plan, overrides);

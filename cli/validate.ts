@@ -21,6 +21,7 @@ import { browserWsFlag } from "./_browser_ws_flag.ts";
 import { FILE_URLS_FLAG, fileUrlsOption } from "./_file_urls_flag.ts";
 import { parseMemory } from "./_memory_flag.ts";
 import { ingestOnce } from "./optimize.ts";
+import { CAPTURE_FILE_FLAGS, captureFileRules } from "./_capture_files.ts";
 import { NotFoundError, streamInfo } from "../events/mod.ts";
 import { ChromeDriver } from "../drivers/chrome/mod.ts";
 import { closeLaunchedBrowsers } from "../drivers/chrome/mod.ts";
@@ -94,6 +95,7 @@ export const spec: CommandSpec = {
     },
     "browser-ws": { type: "string", value: "URL", description: "Connect to this browser instead" },
     ...FILE_URLS_FLAG,
+    ...CAPTURE_FILE_FLAGS,
   },
   details: `
 A selector that finds nothing is repaired during the replay (authoring, dev): the element is placed
@@ -208,7 +210,7 @@ export async function run(args: ParsedArgs): Promise<number> {
   const interrupt = interruptOnSignals("validate");
   try {
     const sessionId = await isFile(target)
-      ? await ingestOnce(store, target)
+      ? await ingestOnce(store, target, undefined, captureFileRules(args))
       : ((await matchStream(store, target)) ?? target).replace(/^session-/, "");
     if (!(await streamInfo(store, `session-${sessionId}`))) {
       throw new InputError(`${target}: neither a capture file nor a stored session`);

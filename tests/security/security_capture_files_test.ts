@@ -79,3 +79,42 @@ Deno.test("capture file references: outside paths, devices, FIFOs, /proc, links,
     await Deno.remove(root, { recursive: true });
   }
 });
+
+Deno.test("the same file rules and flags hold wherever a capture is read: replay (one file and a suite), optimize, validate", async () => {
+  const root = await Deno.makeTempDir({ prefix: "cairn-capture-reads-" });
+  const dir = `${root}/capture`;
+  await Deno.mkdir(`${dir}/screens`, { recursive: true });
+  const db = `${root}/cairn.db`;
+  try {
+    await Deno.writeTextFile(`${root}/outside.xml`, XML);
+    await Deno.writeFile(`${dir}/screens/big.xml`, new Uint8Array(2 * 2 ** 20 + 1));
+    const outside = `${dir}/outside.capture.json`;
+    await Deno.writeTextFile(outside, capture("../outside.xml"));
+    const big = `${dir}/big.capture.json`;
+    await Deno.writeTextFile(big, capture("screens/big.xml"));
+    const commands: [string, string[]][] = [
+      ["replay", []],
+      ["replay", [`${dir}/outside.capture.json`]], // two files: a suite
+      ["optimize", []],
+      ["validate", []],
+    ];
+    for (const [command, extra] of commands) {
+      const what = `${command}${extra.length ? " (suite)" : ""}`;
+      const out = await cairn([command, outside, ...extra, "--db", db]);
+      assertEquals(out.code, 2, `${what}: ${out.stderr}`);
+      assertStringIncludes(out.stderr, "actions.0.viewHierarchy.file", what);
+      assertStringIncludes(out.stderr, '"../outside.xml"', what);
+      assertStringIncludes(out.stderr, "outside the capture's folder", what);
+      const capped = await cairn([command, big, ...extra, "--max-file-size", "1", "--db", db]);
+      assertEquals(capped.code, 2, `${what}: ${capped.stderr}`);
+      assertStringIncludes(capped.stderr, '"screens/big.xml"', what);
+      assertStringIncludes(capped.stderr, "over the limit of 1 MiB", what);
+    }
+    // --allow-outside reads it: optimize projects the capture to a trail
+    const allowed = await cairn(["optimize", outside, "--allow-outside", "--db", db]);
+    assertEquals(allowed.code, 0, allowed.stderr);
+    assertStringIncludes(allowed.stdout, "trail");
+  } finally {
+    await Deno.remove(root, { recursive: true });
+  }
+});
