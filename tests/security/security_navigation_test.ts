@@ -235,3 +235,31 @@ Deno.test("cairn blaze: a file: start is refused with unsafe_url (scheme named) 
     }
   });
 });
+
+Deno.test("cairn validate: a trail's templated navigate filled with a file: url is refused with unsafe_url, nothing of the file read or stored", async () => {
+  await withFiles(async (dir, secret) => {
+    const trail = `${dir}/read.trail.yaml`;
+    await Deno.writeTextFile(trail, TRAIL);
+    const db = `${dir}/cairn.db`;
+    const capture = new URL("../examples/web_checkout.capture.json", import.meta.url).pathname;
+    const out = await cairn([
+      "validate",
+      capture,
+      "--trail",
+      trail,
+      "--memory",
+      `target=file://${secret}`,
+      "--max-iterations",
+      "1",
+      "--json",
+      "--db",
+      db,
+    ]);
+    assertEquals(out.code, 1, out.stderr);
+    assertStringIncludes(out.stderr, "unsafe_url");
+    assertStringIncludes(out.stderr, "file:");
+    assert(!out.stdout.includes(MARKER) && !out.stderr.includes(MARKER));
+    const bytes = await Deno.readFile(db);
+    assert(!new TextDecoder().decode(bytes).includes(MARKER), "the log holds none of the file");
+  });
+});
