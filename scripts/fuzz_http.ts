@@ -30,8 +30,15 @@ export interface HttpFuzzSummary {
   statuses: Record<string, number>;
   /** Answers of 500 or more (none may happen). */
   serverErrors: { endpoint: string; status: number; body: string }[];
-  /** Blaze starts sent a url the browser cannot open, and how many got 422 navigation_failed. */
-  unopenable: { sent: number; refused422: number };
+  /**
+   * Blaze starts sent a url the browser cannot open, how many got 422 navigation_failed, and
+   * the answers that did not.
+   */
+  unopenable: {
+    sent: number;
+    refused422: number;
+    other: { url: string; status: number; body: string }[];
+  };
   stackTraces: { endpoint: string; body: string }[];
   notJson: { endpoint: string; status: number; body: string }[];
   partialAppends: number;
@@ -78,18 +85,21 @@ export async function fuzzHttp(
     );
   });
   const pageUrl = `http://127.0.0.1:${page.addr.port}/`;
-  // a port nothing listens on (taken and let go)
-  const closed = Deno.listen({ hostname: "127.0.0.1", port: 0 });
-  const closedPort = (closed.addr as Deno.NetAddr).port;
-  closed.close();
+  // a server that closes every connection without a word (a port let go could be taken by
+  // another process on the machine meanwhile: this one stays the fuzzer's)
+  const mute = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+  const mutePort = (mute.addr as Deno.NetAddr).port;
+  (async () => {
+    for await (const conn of mute) conn.close();
+  })().catch(() => {});
   /** Urls a browser cannot open: the client's input, never the server's failure. */
   const unopenable = [
-    `http://127.0.0.1:${closedPort}/`,
+    `http://127.0.0.1:${mutePort}/`,
     "http://127.0.0.1:1/",
     `https://127.0.0.1:${page.addr.port}/`,
     "http://nosuch.invalid/",
-    `http://[::1]:${closedPort}/`,
-    `http://user:pw@127.0.0.1:${closedPort}/a?b#c`,
+    "http://[::1]:1/",
+    `http://user:pw@127.0.0.1:${mutePort}/a?b#c`,
     `${pageUrl}download`,
     `${pageUrl}loop`,
     `${pageUrl}to-file`,
@@ -111,7 +121,7 @@ export async function fuzzHttp(
     requests: {},
     statuses: {},
     serverErrors: [],
-    unopenable: { sent: 0, refused422: 0 },
+    unopenable: { sent: 0, refused422: 0, other: [] },
     stackTraces: [],
     notJson: [],
     partialAppends: 0,
@@ -299,7 +309,10 @@ export async function fuzzHttp(
       );
       if (status === 422 && JSON.parse(text).error?.code === "navigation_failed") {
         summary.unopenable.refused422++;
-      } else if (status === 201) {
+      } else {
+        summary.unopenable.other.push({ url, status, body: text.slice(0, 300) });
+      }
+      if (status === 201) {
         const id = JSON.parse(text).sessionId;
         await send(
           "POST /v1/blaze/sessions/:id/tools/:tool",
@@ -339,6 +352,7 @@ export async function fuzzHttp(
     await validations.close?.().catch(() => {});
     await server.shutdown();
     await page.shutdown();
+    mute.close();
     await closeLaunchedBrowsers();
     store.close();
     await Deno.remove(dir, { recursive: true }).catch(() => {});
