@@ -241,7 +241,7 @@ Deno.test("cairn validate: a trail's templated navigate filled with a file: url 
     const trail = `${dir}/read.trail.yaml`;
     await Deno.writeTextFile(trail, TRAIL);
     const db = `${dir}/cairn.db`;
-    const capture = new URL("../examples/web_checkout.capture.json", import.meta.url).pathname;
+    const capture = new URL("../../examples/web_checkout.capture.json", import.meta.url).pathname;
     const out = await cairn([
       "validate",
       capture,
