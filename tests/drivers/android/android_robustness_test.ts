@@ -81,10 +81,19 @@ export function capture() {
   ]);
 }
 
-/** What the flow must hit, in order: taps, entries, reads (by value). */
-const TAPS = ["more:coffee_corner", "transfer", "send"];
-const ENTRIES = [["recipient", "Alex"], ["amount", "25.00"]];
-const READS: [string, string][] = [["balance", "$1,250.00"], ["alex_amount", "-$40.00"]];
+/** What each step of the flow must hit, in order: a tap's element, an entry's field, a read's value. */
+const EXPECTED: ({ tap: string } | { type: string; text: string } | { read: string } | {
+  assert: true;
+})[] = [
+  { read: "$1,250.00" },
+  { read: "-$40.00" },
+  { tap: "more:coffee_corner" },
+  { tap: "transfer" },
+  { type: "recipient", text: "Alex" },
+  { type: "amount", text: "25.00" },
+  { tap: "send" },
+  { assert: true },
+];
 
 interface Score {
   variant: Variant;
@@ -117,7 +126,10 @@ async function replay(trail: ReturnType<typeof optimize>["trail"], variant: Vari
       expectWaitMs: 200,
       settleAfterMs: 0,
     });
-    const typed = standin.typed.map((t) => [screens.transfer!.ids.get(t.resourceId), t.text]);
+    const typed = standin.typed.map((t) => ({
+      field: screens.transfer!.ids.get(t.resourceId) ?? `an unknown field ${t.resourceId}`,
+      text: t.text,
+    }));
     return { report, hits, typed };
   } finally {
     await driver.close();
@@ -127,39 +139,51 @@ async function replay(trail: ReturnType<typeof optimize>["trail"], variant: Vari
   }
 }
 
-function score(
-  variant: Variant,
-  r: Awaited<ReturnType<typeof replay>>,
-): Score {
+/**
+ * Scores a replay step by step: every tap the stand-in saw is attributed to the step that made
+ * it (a click, or the focus tap the player adds before typing), in order, so a tap a later step
+ * makes on a screen an earlier failure left behind is that step's wrong element.
+ */
+function score(variant: Variant, r: Awaited<ReturnType<typeof replay>>): Score {
   const notes: string[] = [];
   const results = r.report.results.filter((x) => !x.added);
-  const located = results.filter((x) => x.status === "ok" || x.status === "healed").length;
-  for (const x of results) {
-    if (x.status === "failed") notes.push(`${x.action} failed: ${x.error ?? x.error_code}`);
-  }
   let wrong = 0;
-  // taps on controls (a field's focus tap is the player's own, scored with the entries)
-  const taps = r.hits.filter((h) => h !== "recipient" && h !== "amount");
-  for (const [k, h] of taps.entries()) {
-    if (TAPS[k] !== h) {
+  let located = 0;
+  const hits = [...r.hits];
+  const typed = [...r.typed];
+  for (const [k, x] of results.entries()) {
+    const want = EXPECTED[k]!;
+    const done = x.status === "ok" || x.status === "healed";
+    if (done) located++;
+    else notes.push(`step ${k} (${x.action}) ${x.status}: ${x.error ?? x.error_code}`);
+    const taps = x.action === "click" && done ? 1 : (x.player_actions ?? []).length;
+    for (let t = 0; t < taps; t++) {
+      const hit = hits.shift() ?? "no tap";
+      const aim = "tap" in want ? want.tap : "type" in want ? want.type : undefined;
+      if (hit !== aim) {
+        wrong++;
+        notes.push(`step ${k} tapped ${hit}, wanted ${aim ?? "no tap"}`);
+      }
+    }
+    if (x.action === "type" && done) {
+      const entry = typed.shift();
+      if (!("type" in want) || entry?.field !== want.type || entry.text !== want.text) {
+        wrong++;
+        notes.push(`step ${k} typed ${JSON.stringify(entry)}`);
+      }
+    }
+    if (x.action === "read_text" && done && (!("read" in want) || x.value !== want.read)) {
       wrong++;
-      notes.push(`tap ${k} hit ${h}, wanted ${TAPS[k]}`);
+      notes.push(`step ${k} read ${JSON.stringify(x.value)}`);
     }
   }
-  for (const [k, [field, text]] of r.typed.entries()) {
-    const want = ENTRIES.find(([, t]) => t === text);
-    if (!want || want[0] !== field) {
-      wrong++;
-      notes.push(`entry ${k} typed ${JSON.stringify(text)} into ${field}`);
-    }
+  for (const h of hits) {
+    wrong++;
+    notes.push(`a tap no step accounts for hit ${h}`);
   }
-  for (const x of results) {
-    if (x.store_as === undefined || x.value === undefined) continue;
-    const want = READS.find(([k]) => k === x.store_as)?.[1];
-    if (want !== x.value) {
-      wrong++;
-      notes.push(`read ${x.store_as} = ${JSON.stringify(x.value)}, wanted ${want}`);
-    }
+  if (typed.length > 0) {
+    wrong += typed.length;
+    notes.push(`text no step accounts for: ${JSON.stringify(typed)}`);
   }
   return { variant, steps: results.length, located, wrong, notes };
 }
