@@ -60,6 +60,11 @@ export interface Candidate {
   valueShape?: boolean;
   /** v3, Android: an index with no row anchor to pick the node: why it is the last resort. */
   lastResort?: string;
+  /**
+   * v3, Android: the assertion's own expected text, a fallback that finds what the assertion
+   * compares (Maestro's `assertVisible`): not a value to avoid for that assertion.
+   */
+  assertsOwnText?: boolean;
 }
 
 /**

@@ -130,7 +130,7 @@ function chooseV3(
   const loose = (c: Candidate) =>
     options.asserts === true && c.selector.textRegex !== undefined &&
     avoid.some((v) => fullMatch(c.selector.textRegex!, v));
-  const held = (c: Candidate) => holdsValue(c.selector, avoid);
+  const held = (c: Candidate) => c.assertsOwnText !== true && holdsValue(c.selector, avoid);
   const free = usable.filter((c) => !held(c) && !loose(c));
   const avoided = usable.filter((c) => held(c) || loose(c));
   // nothing but coordinates is free of the value: the value it is (a contact named as typed,

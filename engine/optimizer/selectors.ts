@@ -17,7 +17,7 @@ import { generatedClassReason, type GeneratedIdOptions, generatedIdReason } from
 import { descendantLabelCandidates } from "./android_labels.ts";
 import { countSelector, matchSelector } from "./selector_match.ts";
 import { escapeRegex } from "../trail/mod.ts";
-import { isPageCssPath } from "../playback/mod.ts";
+import { fieldLabel, isPageCssPath } from "../playback/mod.ts";
 import { readAriaChain } from "../formats/mod.ts";
 import {
   dynamicPattern,
@@ -528,6 +528,17 @@ export function rankSelectors(table: ScreenTable, node: number, options: RankOpt
       }
     }
   }
+  // v3, Android: a text field's label (the TextView just before it) is its name, as TalkBack
+  // reads it: a field found by its position is checked against it when played (a form whose
+  // fields moved puts another field there)
+  const label = v3Android && editable ? fieldLabel(table.node(0), n) : undefined;
+  if (label !== undefined) {
+    for (const c of out) {
+      if (c.selector.index !== undefined && c.selector.name === undefined) {
+        c.selector = { ...c.selector, name: label };
+      }
+    }
+  }
   return out.sort((a, b) => (a.rejected ? 1 : 0) - (b.rejected ? 1 : 0) || a.score - b.score);
 }
 
@@ -1001,7 +1012,19 @@ export function selectorsPass(draft: Draft, ctx: PassContext): Draft {
           level: draft.level,
           control: CONTROL_KINDS.has(a.kind),
         });
-        if (!v2web) return { ...a, candidates };
+        if (!v2web) {
+          // v3, Android: an assertion is also found by the text it asserts (the shape of it,
+          // when its numbers are values), as Maestro's `assertVisible` finds it: a fallback
+          // that holds when the id is renamed and the layout moves
+          if (
+            platform === "android" && draft.level >= 3 && a.kind === "assertText" &&
+            a.literal !== undefined
+          ) {
+            const own = assertedText(table, a.node, a.literal, candidates);
+            if (own) candidates = [...candidates, own];
+          }
+          return { ...a, candidates };
+        }
         // v3: an assertion of a value this trail typed (a task's title as entered): its own text,
         // when it picks the element alone — the slots pass writes it as the typed slot
         if (draft.level >= 3 && a.kind === "assertText" && a.literal !== undefined) {
@@ -1024,6 +1047,38 @@ export function selectorsPass(draft: Draft, ctx: PassContext): Draft {
       }),
     })),
   };
+}
+
+/**
+ * v3, Android: the candidate of an assertion's expected text — its pattern when it holds numbers
+ * (`You sent \$\d[\d.,]* to Alex`), else the text itself — when it picks exactly the asserted
+ * element (or one inside it) and no candidate is that selector already. A lookup by what is
+ * asserted finds the element whatever its id or position; a different text fails the lookup
+ * (and so the assertion), never passes it.
+ */
+function assertedText(
+  table: ScreenTable,
+  node: number,
+  literal: string,
+  have: readonly Candidate[],
+): Candidate | undefined {
+  const text = norm(literal);
+  if (text === "" || !/[\p{L}\p{N}]/u.test(text)) return undefined;
+  const pattern = dynamicPattern(text, true);
+  const selector: Selector = pattern !== undefined ? { textRegex: pattern } : { text };
+  if (have.some((c) => JSON.stringify(c.selector) === JSON.stringify(selector))) return undefined;
+  const m = matchSelector(table, selector, 2);
+  const i = m.indices[0];
+  if (m.count !== 1 || i === undefined || i < node || i >= table.subtreeEnd(node)) return undefined;
+  return pattern !== undefined
+    ? {
+      selector,
+      score: TEXT_SCORE + TEXT_PATTERN_PENALTY,
+      family: "textPattern",
+      matches: 1,
+      valueShape: true,
+    }
+    : { selector, score: TEXT_SCORE, family: "text", matches: 1, assertsOwnText: true };
 }
 
 /**

@@ -204,7 +204,7 @@ export function checkPointTarget(
   // a container without a name of its own (an Android tab, a link around a label) shows its
   // children's text; one that shows none at all is unnamed. Android names an icon by its
   // content description, the web by its aria-label: either is the element's name.
-  const shown = shownNames(node);
+  const shown = shownNames(node, screen);
   if (recorded.length > 0 && !shown.some((s) => recorded.some((r) => norm(r) === norm(s)))) {
     const found = shown.length > 0 ? `"${shown[0]}"` : "unnamed";
     return {
@@ -286,12 +286,93 @@ export function recordedNames(target: Target, options: { text?: boolean } = {}):
  * @param node a node of a screen
  * @returns the non-empty names, without repeats
  */
-export function shownNames(node: UiNode): string[] {
+export function shownNames(node: UiNode, screen?: Screen): string[] {
   const out: string[] = [];
-  for (const n of [node.name, node.contentDescription, node.text, node.hint, nodeText(node)]) {
+  const label = screen ? fieldLabel(screen.root, node) : undefined;
+  for (
+    const n of [node.name, node.contentDescription, node.text, node.hint, nodeText(node), label]
+  ) {
     if (n?.trim() && !out.includes(n)) out.push(n);
   }
   return out;
+}
+
+/** An Android text field: what a user types into. */
+const ANDROID_FIELD = /(?:^|\.)(?:EditText|AutoCompleteTextView|TextInputEditText)$/;
+/** A text label: a TextView that is not itself a control or a field. */
+const ANDROID_LABEL = /(?:^|\.)(?:TextView|AppCompatTextView|MaterialTextView)$/;
+
+/**
+ * The label of an Android text field in a form of labelled fields, as TalkBack names a field
+ * its label is `labelFor`: the text of the TextView just before it among its siblings, above it
+ * (within the field's height) or on its left (sharing its row), when every field among those
+ * siblings (two or more) has such a label. Undefined for anything else: a lone field after a
+ * screen's title, fields named by their hints, a field after a button.
+ *
+ * @param root the screen's root
+ * @param node a node of that screen
+ * @returns the label's text, or undefined
+ * @example
+ * ```ts
+ * import { makeNode } from "../screens/ui_node.ts";
+ * const label = makeNode({ className: "android.widget.TextView", text: "Full name", bounds: { x: 0, y: 0, w: 200, h: 40 } });
+ * const field = makeNode({ className: "android.widget.EditText", bounds: { x: 0, y: 50, w: 400, h: 100 } });
+ * const label2 = makeNode({ className: "android.widget.TextView", text: "Email", bounds: { x: 0, y: 160, w: 200, h: 40 } });
+ * const field2 = makeNode({ className: "android.widget.EditText", bounds: { x: 0, y: 210, w: 400, h: 100 } });
+ * const root = makeNode({ className: "android.widget.FrameLayout", children: [label, field, label2, field2] });
+ * if (fieldLabel(root, field) !== "Full name") throw new Error();
+ * ```
+ */
+export function fieldLabel(root: UiNode, node: UiNode): string | undefined {
+  if (!ANDROID_FIELD.test(node.className)) return undefined;
+  for (const [p] of walk(root)) {
+    const k = p.children.indexOf(node);
+    if (k < 0) continue;
+    // a form of labelled fields: two or more, each after its label (a lone field after a
+    // screen's title, or fields named by their hints, have no label this way)
+    const fields = p.children.filter((c) => c.visible && ANDROID_FIELD.test(c.className));
+    if (fields.length < 2) return undefined;
+    if (fields.some((f) => labelBefore(p, p.children.indexOf(f)) === undefined)) return undefined;
+    return labelBefore(p, k);
+  }
+  return undefined;
+}
+
+/** The label just before the field at `k` among `parent`'s children (above it or on its left). */
+function labelBefore(parent: UiNode, k: number): string | undefined {
+  const before = parent.children[k - 1];
+  const field = parent.children[k]!;
+  if (!before || !before.visible || before.clickable || !ANDROID_LABEL.test(before.className)) {
+    return undefined;
+  }
+  const text = before.text?.trim();
+  if (!text) return undefined;
+  const [a, b] = [before.bounds, field.bounds];
+  const above = a.y + a.h <= b.y + 4 && b.y - (a.y + a.h) <= b.h;
+  const left = a.x + a.w <= b.x + 4 && a.y < b.y + b.h && b.y < a.y + a.h;
+  return above || left ? text : undefined;
+}
+
+/**
+ * Whether a name is still shown on the screen (by a visible node's text, content description,
+ * hint or accessible name, whole, spaces and case aside): a recorded name that is nowhere on the
+ * screen was renamed, one that is still shown names another element than a node showing
+ * something else.
+ *
+ * @param screen the current screen
+ * @param names the recorded names
+ * @returns true when one of them is shown
+ */
+export function nameStillShown(screen: Screen, names: readonly string[]): boolean {
+  const wanted = names.map(norm).filter((n) => n !== "");
+  if (wanted.length === 0) return false;
+  for (const [node] of walk(screen.root)) {
+    if (!node.visible) continue;
+    for (const n of [node.name, node.contentDescription, node.text, node.hint]) {
+      if (n !== undefined && wanted.includes(norm(n))) return true;
+    }
+  }
+  return false;
 }
 
 /** Letters and digits only, lower case: `E-mail address` → `emailaddress`. */
@@ -353,7 +434,7 @@ export function checkRecordedName(
     const hit = nodeAt(screen, center(bounds));
     if (hit) nodes.push(hit.node);
   }
-  const shown = nodes.flatMap(shownNames);
+  const shown = nodes.flatMap((n) => shownNames(n, screen));
   if (shown.length === 0) return true;
   if (shown.some((s) => names.some((n) => related(s, n)))) return true;
   return `the element is "${shown[0]}", the recording targeted "${names[0]}"`;
@@ -420,4 +501,91 @@ export function checkFingerprint(
   }
   if (!options.names) return true;
   return checkRecordedName(screen, bounds, recordedNames(target, { text: !options.read }));
+}
+
+/**
+ * An element an earlier action of the run found by a selector, with the point the recording
+ * acted on for it (scaled to the replay screen): two or more of them, still on the screen,
+ * register the recorded layout on the current one ({@linkcode layoutOffset}).
+ */
+export interface Landmark {
+  /** The recorded point, scaled to the replay screen. */
+  recorded: Point;
+  /** Where the action found the element. */
+  bounds: Bounds;
+}
+
+/** Landmarks larger than this share of the screen (a list, the root) register nothing. */
+const LANDMARK_MAX_AREA = 0.5;
+
+function holds(b: Bounds, p: Point): boolean {
+  return p.x >= b.x && p.y >= b.y && p.x < b.x + b.w && p.y < b.y + b.h;
+}
+
+/**
+ * How far the layout moved since the recording, read from landmarks: the elements earlier
+ * actions of this run found by their selectors that are still on the screen (a visible node
+ * with the same box), of which there must be at least two distinct ones. An offset is returned
+ * only when it puts EVERY such landmark's recorded point inside its element: a banner that
+ * pushed the whole screen down gives one offset (`{ x: 0, y: 220 }`, or zero when nothing
+ * moved); a layout that moved its parts differently, or a screen holding too few of them (an
+ * unexpected screen), gives none.
+ *
+ * @param screen the current screen
+ * @param landmarks the run's landmarks, in any order
+ * @returns the offset to add to a recorded (scaled) point, or undefined
+ * @example
+ * ```ts
+ * import { makeNode } from "../screens/ui_node.ts";
+ * const a = { x: 0, y: 320, w: 100, h: 40 };
+ * const b = { x: 0, y: 420, w: 100, h: 40 };
+ * const root = makeNode({ className: "FrameLayout", bounds: { x: 0, y: 0, w: 400, h: 800 }, children: [makeNode({ className: "TextView", bounds: a }), makeNode({ className: "TextView", bounds: b })] });
+ * const screen = { platform: "android" as const, format: "uiautomator2" as const, root, width: 400, height: 800 };
+ * const off = layoutOffset(screen, [{ recorded: { x: 50, y: 120 }, bounds: a }, { recorded: { x: 50, y: 220 }, bounds: b }]);
+ * if (off?.x !== 0 || off.y !== 220) throw new Error(JSON.stringify(off));
+ * ```
+ */
+export function layoutOffset(screen: Screen, landmarks: readonly Landmark[]): Point | undefined {
+  const area = Math.max(1, screen.width * screen.height);
+  const boxes: Bounds[] = [];
+  for (const [node] of walk(screen.root)) if (node.visible) boxes.push(node.bounds);
+  const present: Landmark[] = [];
+  for (const l of landmarks) {
+    if (l.bounds.w * l.bounds.h > LANDMARK_MAX_AREA * area) continue;
+    if (!boxes.some((b) => sameBox(b, l.bounds))) continue;
+    if (present.some((p) => sameBox(p.bounds, l.bounds))) continue; // one element, one vote
+    present.push(l);
+  }
+  if (present.length < 2) return undefined;
+  for (const l of present) {
+    const c = center(l.bounds);
+    const off = { x: Math.round(c.x - l.recorded.x), y: Math.round(c.y - l.recorded.y) };
+    const fits = (m: Landmark) =>
+      holds(m.bounds, { x: m.recorded.x + off.x, y: m.recorded.y + off.y });
+    if (present.every(fits)) return off;
+  }
+  return undefined;
+}
+
+/**
+ * Whether a positional fallback's element (a class + index) is where the registered layout puts
+ * the recorded point: the recorded point moved by {@linkcode layoutOffset} falls inside it. This
+ * is the evidence that may overrule a renamed text: the element is of the recorded class, at the
+ * recorded place on a screen whose other elements are where the same move puts them.
+ *
+ * @param screen the current screen
+ * @param bounds the element found
+ * @param recorded the recorded point, scaled to the replay screen
+ * @param landmarks the run's landmarks
+ * @returns the offset used when the element is there, else undefined
+ */
+export function atRegisteredPoint(
+  screen: Screen,
+  bounds: Bounds,
+  recorded: Point,
+  landmarks: readonly Landmark[],
+): Point | undefined {
+  const off = layoutOffset(screen, landmarks);
+  if (!off) return undefined;
+  return holds(bounds, { x: recorded.x + off.x, y: recorded.y + off.y }) ? off : undefined;
 }

@@ -37,9 +37,14 @@ import {
   webCascade,
 } from "../../engine/playback/mod.ts";
 import {
+  atRegisteredPoint,
   checkFingerprint,
   checkPointTarget,
+  type Landmark,
+  layoutOffset,
+  nameStillShown,
   nodeText,
+  recordedNames,
   scalePoint,
   viewportWarning,
 } from "../../engine/playback/mod.ts";
@@ -321,6 +326,11 @@ class Run {
   #deadline = 0;
   /** The results so far, by index. */
   #results: Completed[] = [];
+  /**
+   * The elements earlier actions found by a selector, with their recorded points: they register
+   * the recorded layout on the current screen (`layoutOffset`).
+   */
+  #landmarks: Landmark[] = [];
 
   constructor(
     readonly driver: Driver,
@@ -1025,10 +1035,25 @@ class Run {
       if (!WEAK.has(level.strategy)) {
         // a fallback (healed, or an indexed one): the element must be of the kind the chain
         // names and must not contradict the names the step recorded
-        return checkFingerprint(snap.screen, element.bounds, target, {
+        const read = READS.has(action.type);
+        const checked = checkFingerprint(snap.screen, element.bounds, target, {
           names: isPositional(level),
-          read: READS.has(action.type),
+          read,
         });
+        if (checked === true || !isPositional(level) || read) return checked;
+        // A class + index whose element shows another name is taken only where the recorded
+        // point lands once the layout is registered by the run's other elements (the screen
+        // they are on, moved as a whole): recorded class, recorded place, same screen. A
+        // value is never read that way.
+        // The recorded name must be gone from the screen (renamed): one still shown elsewhere
+        // names another element than this one.
+        const recorded = this.#recordedPoint(action);
+        const kind = checkFingerprint(snap.screen, element.bounds, target, { read });
+        if (
+          kind === true && recorded && !nameStillShown(snap.screen, recordedNames(target)) &&
+          atRegisteredPoint(snap.screen, element.bounds, recorded, this.#landmarks)
+        ) return true;
+        return checked;
       }
       // the selector's own unique match: a read takes any element, a click one that nothing
       // recorded contradicts
@@ -1096,6 +1121,10 @@ class Run {
       const level = res.level;
       const element = await this.#intoView(level, res.element);
       const point = center(element.bounds);
+      const recorded = this.#recordedPoint(action);
+      if (recorded && this.plan.platform !== "web") {
+        this.#landmarks.push({ recorded, bounds: element.bounds });
+      }
       state.element = element;
       state.resolved = {
         index,
@@ -1129,7 +1158,21 @@ class Run {
       const { width, height } = this.#viewport;
       if (point.x >= 0 && point.y >= 0 && point.x < width && point.y < height) {
         const snap = await this.driver.snapshot();
-        const check = checkPointTarget(snap.screen, point, target);
+        let check = checkPointTarget(snap.screen, point, target);
+        if (!check.ok) {
+          // the layout moved as a whole (a banner above it): the recorded point, moved as the
+          // run's other elements on this screen moved, under the same checks
+          const off = layoutOffset(snap.screen, this.#landmarks);
+          if (off && (off.x !== 0 || off.y !== 0)) {
+            const moved = { x: point.x + off.x, y: point.y + off.y };
+            const again = checkPointTarget(snap.screen, moved, target);
+            if (again.ok) {
+              check = again;
+              point.x = moved.x;
+              point.y = moved.y;
+            }
+          }
+        }
         tried.push({
           strategy: "coordinates",
           selector: coords.selector,
@@ -1196,6 +1239,19 @@ class Run {
         ? `Cannot ${action.type} at the recorded point: ${offScreen}`
         : `No usable selector for ${describeAction(action, this.plan.platform)} in ${mode} mode`,
       tried,
+    );
+  }
+
+  /** The point the recording acted on for an action, scaled to the replay screen. */
+  #recordedPoint(action: PlaybackAction): Point | undefined {
+    const at = action.target?.point;
+    if (!at) return undefined;
+    const recorded = action.viewport ?? this.plan.viewport;
+    return scalePoint(
+      at,
+      recorded && { ...recorded, devicePixelRatio: this.plan.devicePixelRatio ?? 1 },
+      this.#viewport,
+      { space: this.plan.coordinateSpace ?? "css" },
     );
   }
 

@@ -232,15 +232,11 @@ Deno.test("the bank app's default trail survives the reordered list and reads, t
   if (out) await Deno.writeTextFile(out, table + "\n");
   const detail = scores.flatMap((s) => s.notes.map((n) => `${s.variant}: ${n}`)).join("\n");
   assertEquals(wrong, 0, detail);
-  // the reordered list, the banner, new copy and a larger screen are located whole; with ids
-  // renamed the confirmation (an id and a sentence holding the amount) has nothing left; ids,
-  // texts and layout changed together leave the Transfer button and the fields with nothing
-  // the recording named, and the player refuses a position that contradicts the recorded names
-  // (measured: 51/56 = 91.1 %, short of 97 %; see BENCHMARKS.md)
-  for (const s of scores.filter((s) => s.variant !== "ids + texts + banner")) {
-    assert(s.located >= s.steps - (s.variant === "ids renamed" ? 1 : 0), `${s.variant}\n${table}`);
-  }
-  assert(located / steps >= 0.9, `${located}/${steps}\n${table}\n${detail}`);
+  // every variant is located whole (measured: 56/56): with ids renamed the confirmation is found
+  // by the sentence it asserts; with ids, texts and layout changed together the renamed buttons
+  // are taken by class + position once the run's other elements on the screen register the
+  // banner's shift (never a read that way)
+  assert(located / steps >= 0.97, `${located}/${steps}\n${table}\n${detail}`);
   assert(scores.every((s) => s.steps === scores[0]!.steps && s.steps >= 8), table);
 });
 
