@@ -17,7 +17,7 @@ import { checkHeuristics, HEURISTICS_VERSION, heuristicsLevel } from "../trail/m
 import { modesPass } from "./modes.ts";
 import { rawTrail } from "./raw.ts";
 import { resolvePass } from "./resolve.ts";
-import { selectorsPass } from "./selectors.ts";
+import { assertedTextPass, selectorsPass } from "./selectors.ts";
 import { slotsPass } from "./slots.ts";
 
 /** Options of {@linkcode optimize}. */
@@ -130,6 +130,7 @@ export function optimize(
   draft = slotsPass(draft, ctx);
   draft = generalizePass(draft);
   draft = expressionsPass(draft);
+  draft = assertedTextPass(draft);
   draft = concisionPass(draft, ctx);
   return toResult(draft, heuristics, options.id ?? model.sessionId);
 }

@@ -1016,9 +1016,14 @@ export function selectorsPass(draft: Draft, ctx: PassContext): Draft {
           // v3, Android: an assertion is also found by the text it asserts (the shape of it,
           // when its numbers are values), as Maestro's `assertVisible` finds it: a fallback
           // that holds when the id is renamed and the layout moves
+          // (adaptive only, and only beside a more durable selector: a fallback, never the lead)
           if (
             platform === "android" && draft.level >= 3 && a.kind === "assertText" &&
-            a.literal !== undefined
+            a.literal !== undefined && mode === "adaptive" &&
+            candidates.some((c) =>
+              !c.rejected && c.matches === 1 && c.selector.xy === undefined &&
+              c.score < TEXT_SCORE
+            )
           ) {
             const own = assertedText(table, a.node, a.literal, candidates);
             if (own) candidates = [...candidates, own];
@@ -1077,8 +1082,48 @@ function assertedText(
       family: "textPattern",
       matches: 1,
       valueShape: true,
+      assertsOwnText: true,
     }
     : { selector, score: TEXT_SCORE, family: "text", matches: 1, assertsOwnText: true };
+}
+
+/**
+ * v3, Android: an assertion's own-text fallback ({@linkcode assertedText}) is the recorded text;
+ * once the expected text became a template (a slot's or memory value, an expression) it would
+ * find the element only with the recorded values, so it leaves the chain. Runs after the slots,
+ * generalize and expressions passes.
+ *
+ * @param draft the draft
+ * @returns the draft with those fallbacks left out where the assertion is templated
+ */
+export function assertedTextPass(draft: Draft): Draft {
+  return {
+    ...draft,
+    steps: draft.steps.map((s) => ({
+      ...s,
+      actions: s.actions.map((a): DraftAction => {
+        if (a.kind !== "assertText" || !a.equals?.includes("{{") || !a.selectors) return a;
+        const own = new Set(
+          (a.candidates ?? []).filter((c) => c.assertsOwnText).map((c) =>
+            JSON.stringify(c.selector)
+          ),
+        );
+        if (own.size === 0) return a;
+        const kept = a.selectors.filter((sel) => !own.has(JSON.stringify(sel)));
+        if (kept.length === a.selectors.length) return a;
+        const out: DraftAction = { ...a, notes: [...a.notes] };
+        delete out.selectors;
+        if (kept.length === 1) out.selector = kept[0]!;
+        else out.selectors = kept;
+        out.notes.push(
+          `left out the assertion's own text: the expected text ${
+            JSON.stringify(a.equals)
+          } is a template`,
+        );
+        return out;
+      }),
+    })),
+  };
 }
 
 /**
