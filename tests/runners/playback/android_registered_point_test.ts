@@ -5,13 +5,13 @@
  * moved, and only when its recorded name is gone from the screen. Anywhere else it is refused,
  * and nothing is tapped.
  */
-import { AndroidDriver } from "../drivers/android/android_driver.ts";
-import { runPlayback } from "../drivers/playback_runner.ts";
-import { trailToPlan } from "../engine/playback/from_trail.ts";
-import type { Trail, TrailAction } from "../engine/trail.ts";
-import { SqliteEventStore } from "../events/sqlite_event_store.ts";
-import { startAndroidStandin } from "./android_standin.ts";
-import { assert, assertEquals } from "./assert.ts";
+import { AndroidDriver } from "../../../drivers/android/android_driver.ts";
+import { runPlayback } from "../../../runners/playback/runner.ts";
+import { trailToPlan } from "../../../engine/playback/from_trail.ts";
+import type { Trail, TrailAction } from "../../../engine/trail/trail.ts";
+import { SqliteEventStore } from "../../../events/sqlite_event_store.ts";
+import { startAndroidStandin } from "../../_fixtures/android_standin.ts";
+import { assert, assertEquals } from "../../_fixtures/assert.ts";
 
 const PKG = "com.example.pay";
 type Box = [number, number, number, number];
