@@ -40,6 +40,7 @@ import {
   atRegisteredPoint,
   checkFingerprint,
   checkPointTarget,
+  fieldLabel,
   type Landmark,
   layoutOffset,
   nameStillShown,
@@ -49,7 +50,7 @@ import {
   viewportWarning,
 } from "../../engine/playback/mod.ts";
 import { type PlaybackReport, projectReport } from "../../engine/playback/mod.ts";
-import { type Bounds, center, type Point } from "../../engine/screens/mod.ts";
+import { type Bounds, center, type Point, type UiNode, walk } from "../../engine/screens/mod.ts";
 import {
   describeDialogs,
   type Driver,
@@ -1145,6 +1146,33 @@ class Run {
         position: res.position ?? 0,
       };
     }
+    // A device's text field named by its label (a form of labelled fields): the one field of
+    // the recorded class whose label is the recorded name, wherever the form put it.
+    const labelled = this.plan.platform === "android" && target.name !== undefined
+      ? await this.#fieldByLabel(target, tried)
+      : undefined;
+    if (labelled) {
+      const { element, selector } = labelled;
+      const point = center(element.bounds);
+      state.element = element;
+      state.resolved = {
+        index,
+        strategy: "label",
+        selector,
+        healed: true,
+        point,
+        bounds: roundBounds(element.bounds),
+        tried,
+      };
+      return {
+        point,
+        element,
+        healed: true,
+        strategy: "label",
+        selector,
+        position: selectorLevels.length,
+      };
+    }
     const coords = levels.find((l) => l.strategy === "coordinates");
     let offScreen: string | undefined;
     if (coords && target.point) {
@@ -1240,6 +1268,35 @@ class Run {
         : `No usable selector for ${describeAction(action, this.plan.platform)} in ${mode} mode`,
       tried,
     );
+  }
+
+  /**
+   * The text field of the recorded class whose label ({@linkcode fieldLabel}) is the recorded
+   * name, when exactly one on the screen has it; the lookup is added to `tried`.
+   */
+  async #fieldByLabel(
+    target: Target,
+    tried: Tried,
+  ): Promise<{ element: FoundElement; selector: string } | undefined> {
+    const name = target.name!.replace(/\s+/g, " ").trim();
+    const classes = [target, ...(target.alternatives ?? [])]
+      .map((t) => t.className)
+      .filter((c): c is string => c !== undefined);
+    if (name === "" || classes.length === 0) return undefined;
+    const { root } = (await this.driver.snapshot()).screen;
+    const found: UiNode[] = [];
+    for (const [n] of walk(root)) {
+      if (!n.visible || !classes.includes(n.className)) continue;
+      if (fieldLabel(root, n)?.replace(/\s+/g, " ").trim() === name) found.push(n);
+    }
+    const selector = `label=${JSON.stringify(name)} >> ${classes[0]}`;
+    tried.push({ strategy: "label", selector, matches: found.length });
+    const n = found.length === 1 ? found[0]! : undefined;
+    if (!n) return undefined;
+    return {
+      element: { bounds: n.bounds, visible: true, enabled: n.enabled, text: nodeText(n) },
+      selector,
+    };
   }
 
   /** The point the recording acted on for an action, scaled to the replay screen. */
