@@ -31,7 +31,7 @@ Deno.test("POST /v1/playbacks/:id/stop numbers the stopped action as the report 
       `  - step: Find it\n    recording:\n      - tap: { text: Nowhere to be found }\n`;
     const res = await post("/v1/playbacks", { trail, timeoutMs: 60_000 });
     assertEquals(res.status, 202);
-    const { playback_id: id } = await res.json();
+    const { playbackId: id } = await res.json();
     for (let i = 0; i < 100; i++) {
       const r = await (await app.request(`/v1/playbacks/${id}`)).json();
       // the opening navigate is done: the tap is looking (for about 2 s)
@@ -44,10 +44,10 @@ Deno.test("POST /v1/playbacks/:id/stop numbers the stopped action as the report 
     assertEquals(stopped.status, 200);
     const report = await stopped.json() as {
       error: string;
-      results: { index: number; source_index?: number; status: string }[];
+      results: { index: number; sourceIndex?: number; status: string }[];
     };
     const failed = report.results.find((r) => r.status === "failed");
-    assertEquals([failed?.index, failed?.source_index], [1, 0]);
+    assertEquals([failed?.index, failed?.sourceIndex], [1, 0]);
     assertEquals(report.error, `Stopped during action 1: stopped by request`);
     assert(took < STOP_GRACE_MS + 2_000, `stop took ${Math.round(took)} ms`);
   } finally {
