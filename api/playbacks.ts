@@ -502,6 +502,17 @@ export const PlaybackReportResponse = describeSchema(
   "output",
 );
 
+/** `GET /v1/playbacks/:id` of a playback queued on a shared (PostgreSQL) log, not started yet. */
+const PlaybackQueuedResponse = describeSchema(
+  "PlaybackQueued",
+  z.object({
+    status: z.literal("queued"),
+    playbackId: z.string(),
+    attempts: z.number().int(),
+  }),
+  "output",
+);
+
 /** A playback report as HTTP (and MCP) answers it. */
 export type PlaybackReportAnswer = z.output<typeof PlaybackReportResponse>;
 
@@ -549,7 +560,11 @@ describeRoute({
     "The playback's report: partial while running, final after; screenshotBlobs and each result's screenshotUrl name the screenshots' blobs",
   tags: ["playbacks"],
   responses: {
-    "200": { description: "The report", schema: PlaybackReportResponse },
+    "200": {
+      description:
+        "The report (or, queued on a shared log, `{ status: queued, playbackId, attempts }`)",
+      schema: z.union([PlaybackReportResponse, PlaybackQueuedResponse]),
+    },
     "404": { description: "No such playback", schema: PlaybackNotFound },
   },
 });
