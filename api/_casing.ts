@@ -134,8 +134,16 @@ const SNAKE = /^[a-z][a-z0-9]*(?:_[a-z0-9]+)+$/;
  * ```
  */
 export function camelKey(key: string): string {
-  return SNAKE.test(key) ? key.replace(/_([a-z0-9])/g, (_, c: string) => c.toUpperCase()) : key;
+  let named = camelNames.get(key);
+  if (named === undefined) {
+    named = SNAKE.test(key) ? key.replace(/_([a-z0-9])/g, (_, c: string) => c.toUpperCase()) : key;
+    if (camelNames.size < 10_000) camelNames.set(key, named);
+  }
+  return named;
 }
+
+/** The names {@linkcode camelKey} gave, by key (a report repeats the same few keys). */
+const camelNames = new Map<string, string>();
 
 /**
  * A JSON value with every object key in camelCase, except inside the values of
@@ -167,6 +175,9 @@ export function camelKeys(value: unknown): unknown {
  */
 const AS_IS = [/^\/openapi\.json$/, /^\/mcp(?:\/|$)/, /^\/v1\/blaze\/sessions\/[^/]+\/capture\/?$/];
 
+/** A snake_case key in JSON text (`"playback_id":`), or a string that looks like one. */
+const SNAKE_KEY_TEXT = /"[a-z][a-z0-9]*(?:_[a-z0-9]+)+"\s*:/;
+
 /** The request header that asks for the old snake_case response names (for one release). */
 export const CASING_HEADER = "Cairn-Casing";
 
@@ -191,13 +202,16 @@ export function camelCaseResponses() {
       );
       return;
     }
+    const text = await res.clone().text();
+    const route = CAMEL_BODY_KEYS.find((r) => r.path.test(c.req.path));
+    // nothing to rename (an event page, a tool result): answered as it is, unparsed
+    if (!SNAKE_KEY_TEXT.test(text) && !(route && res.status >= 400)) return;
     let body: unknown;
     try {
-      body = JSON.parse(await res.clone().text());
+      body = JSON.parse(text);
     } catch {
       return;
     }
-    const route = CAMEL_BODY_KEYS.find((r) => r.path.test(c.req.path));
     const out = camelKeys(body) as { error?: { message?: unknown; issues?: unknown } };
     if (route && out?.error) renameErrorFields(out.error, route.keys);
     const headers = new Headers(res.headers);
