@@ -100,3 +100,172 @@ export function camelBodySchema(path: string, schema: unknown): unknown {
     ...(s.required ? { required: s.required.map(toCamel) } : {}),
   };
 }
+
+/**
+ * Keys whose values are user data, answered as given or stored, their own keys never renamed:
+ * memory and variable names, value overrides (by action number), a stored event's `data`
+ * payload, header maps, a trail (in its file format's own names).
+ */
+export const USER_DATA_KEYS: ReadonlySet<string> = new Set([
+  "memory",
+  "trail",
+  "secretMemory",
+  "shownMemory",
+  "variables",
+  "valueOverrides",
+  "data",
+  "headers",
+]);
+
+/** A snake_case name: lower-case words joined by `_` (`playback_id`, `actions_failed`). */
+const SNAKE = /^[a-z][a-z0-9]*(?:_[a-z0-9]+)+$/;
+
+/**
+ * A key in camelCase: a snake_case name's words joined (`playback_id` → `playbackId`), any other
+ * key as it is (`storeAs`, `application/json`, `__proto__`, `_private`).
+ *
+ * @param key a JSON object key
+ * @returns the key the API answers with
+ * @example
+ * ```ts
+ * if (camelKey("screenshot_url") !== "screenshotUrl" || camelKey("storeAs") !== "storeAs") {
+ *   throw new Error();
+ * }
+ * ```
+ */
+export function camelKey(key: string): string {
+  let named = camelNames.get(key);
+  if (named === undefined) {
+    named = SNAKE.test(key) ? key.replace(/_([a-z0-9])/g, (_, c: string) => c.toUpperCase()) : key;
+    if (camelNames.size < 10_000) camelNames.set(key, named);
+  }
+  return named;
+}
+
+/** The names {@linkcode camelKey} gave, by key (a report repeats the same few keys). */
+const camelNames = new Map<string, string>();
+
+/**
+ * A JSON value with every object key in camelCase, except inside the values of
+ * {@linkcode USER_DATA_KEYS} (user data, answered as it is).
+ *
+ * @param value parsed JSON
+ * @returns a copy with camelCase keys
+ * @example
+ * ```ts
+ * const v = camelKeys({ playback_id: "p", memory: { card_no: "1" } }) as Record<string, unknown>;
+ * if (v.playbackId !== "p" || JSON.stringify(v.memory) !== '{"card_no":"1"}') throw new Error();
+ * ```
+ */
+export function camelKeys(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(camelKeys);
+  if (value === null || typeof value !== "object") return value;
+  const out: Record<string, unknown> = {};
+  for (const [key, v] of Object.entries(value)) {
+    const name = camelKey(key);
+    out[name] = USER_DATA_KEYS.has(name) ? v : camelKeys(v);
+  }
+  return out;
+}
+
+/**
+ * Responses answered as they are: documents in a format of their own (the OpenAPI document, a
+ * `cairn.capture/v1` file), the MCP endpoint (JSON-RPC; its tools' results come from the routes,
+ * already camelCase).
+ */
+const AS_IS = [/^\/openapi\.json$/, /^\/mcp(?:\/|$)/, /^\/v1\/blaze\/sessions\/[^/]+\/capture\/?$/];
+
+/** A snake_case key in JSON text (`"playback_id":`), or a string that looks like one. */
+const SNAKE_KEY_TEXT = /"[a-z][a-z0-9]*(?:_[a-z0-9]+)+"\s*:/;
+
+/** The request header that asks for the old snake_case response names (for one release). */
+export const CASING_HEADER = "Cairn-Casing";
+
+/**
+ * The middleware: answers every JSON body with camelCase keys ({@linkcode camelKeys}), and names
+ * an error's fields (`issues[].path`, the paths in its message) by their camelCase body names.
+ * A request with `Cairn-Casing: snake` gets the old names, marked deprecated, for one release.
+ *
+ * @returns a hono middleware
+ */
+export function camelCaseResponses() {
+  return async (c: Context, next: Next) => {
+    await next();
+    const res = c.res;
+    const type = res.headers.get("content-type") ?? "";
+    if (!/^application\/json\b/i.test(type) || AS_IS.some((p) => p.test(c.req.path))) return;
+    if ((c.req.header(CASING_HEADER) ?? "").trim().toLowerCase() === "snake") {
+      c.header("Deprecation", "true");
+      c.header(
+        "Warning",
+        `299 cairn "${CASING_HEADER}: snake is deprecated: read camelCase names"`,
+      );
+      return;
+    }
+    const text = await res.clone().text();
+    const route = CAMEL_BODY_KEYS.find((r) => r.path.test(c.req.path));
+    // nothing to rename (an event page, a tool result): answered as it is, unparsed
+    if (!SNAKE_KEY_TEXT.test(text) && !(route && res.status >= 400)) return;
+    let body: unknown;
+    try {
+      body = JSON.parse(text);
+    } catch {
+      return;
+    }
+    const out = camelKeys(body) as { error?: { message?: unknown; issues?: unknown } };
+    if (route && out?.error) renameErrorFields(out.error, route.keys);
+    const headers = new Headers(res.headers);
+    headers.delete("content-length");
+    c.res = undefined; // the next assignment copies no header of the old response
+    c.res = new Response(JSON.stringify(out), {
+      status: res.status,
+      statusText: res.statusText,
+      headers,
+    });
+  };
+}
+
+/** An error's `issues[].path` and message with the route's camelCase body names. */
+function renameErrorFields(
+  error: { message?: unknown; issues?: unknown },
+  keys: Record<string, string>,
+): void {
+  const rename = (text: string) =>
+    Object.entries(keys).reduce(
+      (t, [camel, snake]) => t.replace(new RegExp(`\\bbody\\.${snake}\\b`, "g"), `body.${camel}`),
+      text,
+    );
+  if (typeof error.message === "string") error.message = rename(error.message);
+  if (!Array.isArray(error.issues)) return;
+  for (const issue of error.issues as { path?: unknown; message?: unknown }[]) {
+    if (typeof issue?.path === "string") issue.path = rename(issue.path);
+    if (typeof issue?.message === "string") issue.message = rename(issue.message);
+  }
+}
+
+/**
+ * A response's JSON Schema with the names the API answers with: every `properties` name and
+ * `required` entry in camelCase ({@linkcode camelKey}), the schemas of user data
+ * ({@linkcode USER_DATA_KEYS}) as they are.
+ *
+ * @param schema a JSON Schema (of what a route answers, as its handler builds it)
+ * @returns the schema of the answer
+ */
+export function camelResponseSchema(schema: unknown): unknown {
+  if (Array.isArray(schema)) return schema.map(camelResponseSchema);
+  if (schema === null || typeof schema !== "object") return schema;
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(schema)) {
+    if (key === "properties" && value !== null && typeof value === "object") {
+      out[key] = Object.fromEntries(
+        Object.entries(value).map(([name, s]) => {
+          const camel = camelKey(name);
+          return [camel, USER_DATA_KEYS.has(camel) ? s : camelResponseSchema(s)];
+        }),
+      );
+    } else if (key === "required" && Array.isArray(value)) {
+      out[key] = value.map((n) => typeof n === "string" ? camelKey(n) : n);
+    } else out[key] = camelResponseSchema(value);
+  }
+  return out;
+}

@@ -25,7 +25,7 @@ import { playbacksRouter } from "./playbacks.ts";
 import { trailsRouter } from "./trails.ts";
 import { validationsRouter } from "./validations.ts";
 import { mcpRouter } from "../mcp/mod.ts";
-import { camelCaseBodies } from "./_casing.ts";
+import { camelCaseBodies, camelCaseResponses } from "./_casing.ts";
 
 describeRoute({
   method: "post",
@@ -144,6 +144,8 @@ export function createApp(options: AppOptions): Hono {
   app.use("*", limitBody(options.bodyLimit ?? DEFAULT_BODY_LIMIT));
   // camelCase request bodies; the old snake_case names for one release, marked deprecated
   app.use("*", camelCaseBodies());
+  // camelCase response bodies (user data as it is); errors name the camelCase fields
+  app.use("*", camelCaseResponses());
 
   // ---- Routers: one line each ----
   app.route("/", openApiRouter(() => app.routes));

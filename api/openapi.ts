@@ -7,7 +7,7 @@
  */
 import { Hono } from "hono";
 import { z } from "zod";
-import { camelBodySchema } from "./_casing.ts";
+import { camelBodySchema, camelResponseSchema } from "./_casing.ts";
 
 /** One route of the API as the OpenAPI document lists it. */
 export interface RouteDescription {
@@ -163,8 +163,12 @@ class SchemaSet {
       }
       return o;
     };
-    for (const [key, def] of Object.entries(defs)) this.components[renamed.get(key)!] = fix(def);
-    return fix(out);
+    // what is answered: with the camelCase names the API answers with (api/_casing.ts)
+    const named = io === "output" ? camelResponseSchema : (v: unknown) => v;
+    for (const [key, def] of Object.entries(defs)) {
+      this.components[renamed.get(key)!] = named(fix(def));
+    }
+    return named(fix(out));
   }
 }
 

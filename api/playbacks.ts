@@ -45,7 +45,7 @@ import { bareId, resolveId } from "./_ids.ts";
 import { stopRun } from "./_stop_run.ts";
 import { InvalidStreamError, NotFoundError } from "../events/mod.ts";
 import { UnreadableEventError } from "../events/mod.ts";
-import { describeRoute } from "./openapi.ts";
+import { describeRoute, describeSchema } from "./openapi.ts";
 import { browserSecrets, freshTab, leaveBrowser } from "./_shared_browser.ts";
 import { withDeadline } from "../drivers/mod.ts";
 import { runQueueOf } from "../events/mod.ts";
@@ -151,7 +151,10 @@ export function unknownMemoryKeys(
   return invalidRequest(issues.map((i) => `${i.path}: ${i.message}`).join("; "), issues);
 }
 
-/** `POST /v1/playbacks` body (003 R5; exactly one of `trail`, `recording_id`, `actions`). */
+/**
+ * `POST /v1/playbacks` body (003 R5; exactly one of `trail`, `recordingId`, `actions`), by the
+ * old snake_case names the handler reads: clients send the camelCase ones (api/_casing.ts).
+ */
 export const StartPlaybackBody = z.strictObject({
   trail: z.string().min(1).optional(),
   recording_id: z.string().min(1).max(200).optional(),
@@ -179,7 +182,7 @@ export const StartPlaybackBody = z.strictObject({
   video: z.boolean().optional(),
 }).refine(
   (b) => [b.trail, b.recording_id, b.actions].filter((x) => x !== undefined).length === 1,
-  { message: "give exactly one of trail, recording_id or actions" },
+  { message: "give exactly one of trail, recordingId or actions" },
 );
 
 /**
@@ -420,13 +423,103 @@ const PlaybackId = pathId(100, false);
 /** `POST /v1/playbacks` answer. */
 export const PlaybackStartedResponse = z.object({
   status: z.enum(["running", "queued"]),
-  playback_id: z.string(),
+  playbackId: z.string(),
 });
+
+/** One action's result in a playback report, as HTTP answers it. */
+const ActionResultResponse = z.object({
+  index: z.number().int().describe("Position in the playback, from 0"),
+  sourceIndex: z.number().int().optional()
+    .describe("The action's number in its source when it is not index (an action was added)"),
+  added: z.literal(true).optional().describe("Cairn added it (opens the page first)"),
+  action: z.string(),
+  status: z.enum(["ok", "failed", "healed", "skipped"]),
+  durationMs: z.number(),
+  description: z.string().optional(),
+  error: z.string().optional(),
+  errorCode: z.string().optional(),
+  likelyCause: z.string().optional(),
+  selectorUsed: z.string().optional(),
+  healedSelector: z.string().optional(),
+  healedLevel: z.number().int().optional(),
+  pageUrl: z.string().optional(),
+  originalUrl: z.string().optional(),
+  screenshotPath: z.string().optional(),
+  screenshotHash: z.string().optional(),
+  screenshotUrl: z.string().optional().describe("`/v1/blobs/<hash>` of its screenshot"),
+  warning: z.string().optional(),
+  playerActions: z.array(z.string()).optional(),
+  navigationWait: z.string().optional(),
+  navigationMs: z.number().optional(),
+  value: z.string().optional(),
+  storeAs: z.string().optional(),
+  tried: z.array(z.object({ strategy: z.string(), selector: z.string(), matches: z.number() }))
+    .optional(),
+});
+
+/** `GET /v1/playbacks/:id` (and its stop's) answer: the playback report, camelCase. */
+export const PlaybackReportResponse = describeSchema(
+  "PlaybackReport",
+  z.object({
+    status: z.enum(["running", "completed", "failed"]),
+    playbackId: z.string(),
+    recordingId: z.string().optional(),
+    source: z.string(),
+    testId: z.string().optional(),
+    testBoundary: z.object({
+      testId: z.string(),
+      startedAt: z.string(),
+      endedAt: z.string().optional(),
+    }).optional(),
+    timing: z.enum(["fast", "recorded"]),
+    onError: z.enum(["continue", "skip_dependent", "stop"]),
+    startedAt: z.string(),
+    actionsExecuted: z.number().int(),
+    actionsFailed: z.number().int(),
+    actionsHealed: z.number().int(),
+    actionsSkipped: z.number().int(),
+    actionsTotal: z.number().int(),
+    durationMs: z.number(),
+    error: z.string().optional().describe("Why the playback ended early (a stop names its action)"),
+    warnings: z.array(z.string()),
+    screenshots: z.array(z.string()),
+    results: z.array(ActionResultResponse),
+    video: z.object({
+      path: z.string(),
+      durationMs: z.number().optional(),
+      frames: z.number().int().optional(),
+    }).optional().describe("The video recorded (video: true): its file on the server"),
+    videoError: z.string().optional()
+      .describe("Why no video was recorded although one was asked for"),
+    videoUrl: z.string().optional().describe("`/v1/playbacks/<id>/video`, when it has one"),
+    screenshotBlobs: z.array(z.object({
+      index: z.number().int(),
+      hash: z.string(),
+      url: z.string(),
+      path: z.string().optional(),
+    })),
+  }),
+  "output",
+);
+
+/** `GET /v1/playbacks/:id` of a playback queued on a shared (PostgreSQL) log, not started yet. */
+const PlaybackQueuedResponse = describeSchema(
+  "PlaybackQueued",
+  z.object({
+    status: z.literal("queued"),
+    playbackId: z.string(),
+    attempts: z.number().int(),
+  }),
+  "output",
+);
+
+/** A playback report as HTTP (and MCP) answers it. */
+export type PlaybackReportAnswer = z.output<typeof PlaybackReportResponse>;
 
 /** The 404 of `GET /v1/playbacks/:id`: a report's shape, with the error. */
 const PlaybackNotFound = z.object({
   status: z.literal("not_found"),
-  playback_id: z.string(),
+  playbackId: z.string(),
   error: z.object({ code: z.literal("not_found"), message: z.string() }),
 });
 
@@ -442,7 +535,7 @@ describeRoute({
       description:
         "Invalid body, a memory key that is empty, has an = or is neither in the plan's memory nor read by its templates (issues name body.memory.<key>), a url that is not http(s), a tab that is not open, a web plan that opens no page (no navigate first, no url, no tab) or navigates to a placeholder (https://localhost:<test-port>/…) without url",
     },
-    "404": { description: "No session recording_id (`No session <id>`)" },
+    "404": { description: "No session recordingId (`No session <id>`)" },
     "409": { description: "Another playback is running (PLAYBACK: Already running. …)" },
     "501": { description: "video: true, and the server has no ffmpeg (video_unavailable)" },
     "502": { description: "No browser or device to play in" },
@@ -456,7 +549,7 @@ describeRoute({
   responses: {
     "200": {
       description:
-        "`{ playbacks }`; with `unreadable: [{ stream_id, code, message }]` when a stored playback stream cannot be read (invalid_stream, unreadable_event): it is left out, the others listed",
+        "`{ playbacks }`; with `unreadable: [{ streamId, code, message }]` when a stored playback stream cannot be read (invalid_stream, unreadable_event): it is left out, the others listed",
     },
   },
 });
@@ -464,10 +557,14 @@ describeRoute({
   method: "get",
   path: "/v1/playbacks/{id}",
   summary:
-    "The playback's report: partial while running, final after; screenshot_blobs and each result's screenshot_url name the screenshots' blobs",
+    "The playback's report: partial while running, final after; screenshotBlobs and each result's screenshotUrl name the screenshots' blobs",
   tags: ["playbacks"],
   responses: {
-    "200": { description: "The report" },
+    "200": {
+      description:
+        "The report (or, queued on a shared log, `{ status: queued, playbackId, attempts }`)",
+      schema: z.union([PlaybackReportResponse, PlaybackQueuedResponse]),
+    },
     "404": { description: "No such playback", schema: PlaybackNotFound },
   },
 });
@@ -475,7 +572,7 @@ describeRoute({
   method: "get",
   path: "/v1/playbacks/{id}/video",
   summary:
-    "The playback's video (WebM, asked for with video: true), with byte ranges for seeking; the report's video_url names it",
+    "The playback's video (WebM, asked for with video: true), with byte ranges for seeking; the report's videoUrl names it",
   tags: ["playbacks"],
   responses: {
     "200": { description: "The video", mediaType: "video/webm" },
@@ -493,8 +590,14 @@ describeRoute({
     'Stop a running playback as shutdown does: it ends failed before its next action, error "Stopped before action N: stopped by request" (an action still running after 3 s fails as its browser is closed: "Stopped during action N: …", naming the action the report lists failed); answers with the final report',
   tags: ["playbacks"],
   responses: {
-    "200": { description: "Stopped: the final report (status failed, error)" },
-    "202": { description: "Still stopping after 15 s: the report so far (status running)" },
+    "200": {
+      description: "Stopped: the final report (status failed, error)",
+      schema: PlaybackReportResponse,
+    },
+    "202": {
+      description: "Still stopping after 15 s: the report so far (status running)",
+      schema: PlaybackReportResponse,
+    },
     "404": { description: "No such playback" },
     "409": {
       description:
@@ -523,7 +626,9 @@ export interface ScreenshotBlob {
 /**
  * The report as HTTP answers it: each result with a screenshot also names its blob's url
  * (`screenshot_url`), and `screenshot_blobs` lists every screenshot with its action, hash and
- * url (the `screenshots` paths are the server's files, which a client cannot read).
+ * url (the `screenshots` paths are the server's files, which a client cannot read). The response
+ * layer answers it with camelCase names ({@linkcode PlaybackReportResponse}: `screenshotUrl`,
+ * `screenshotBlobs`, `playbackId`, …).
  *
  * @param report the report
  * @returns the report with the screenshots' blobs
@@ -661,11 +766,11 @@ export function playbacksRouter(ctx: ApiContext): Hono {
     if (queue) {
       const id = `pb-${crypto.randomUUID().slice(0, 12)}`;
       await queue.enqueue("playback", id, { plan, body });
-      return c.json({ status: "queued", playback_id: id }, 202);
+      return c.json({ status: "queued", playbackId: id }, 202);
     }
     try {
       const id = await registry.start(plan, body);
-      return c.json({ status: "running", playback_id: id }, 202);
+      return c.json({ status: "running", playbackId: id }, 202);
     } catch (err) {
       if (err instanceof PlaybackBusyError) {
         throw new ApiError(409, "playback_running", ALREADY_RUNNING);
@@ -683,7 +788,7 @@ export function playbacksRouter(ctx: ApiContext): Hono {
     const playbacks = [];
     // a stream the report cannot be read from (written before appends were held to the playback
     // rules, or by another writer) is left out and named, not the whole list failed
-    const unreadable: { stream_id: string; code: string; message: string }[] = [];
+    const unreadable: { streamId: string; code: string; message: string }[] = [];
     for (const s of await ctx.store.streams("playback-")) {
       let r;
       try {
@@ -693,7 +798,7 @@ export function playbacksRouter(ctx: ApiContext): Hono {
           throw err;
         }
         const code = err instanceof InvalidStreamError ? "invalid_stream" : "unreadable_event";
-        unreadable.push({ stream_id: s.streamId, code, message: err.message });
+        unreadable.push({ streamId: s.streamId, code, message: err.message });
         continue;
       }
       if (!r) continue;
@@ -713,13 +818,13 @@ export function playbacksRouter(ctx: ApiContext): Hono {
     const report = id === undefined ? undefined : await readPlaybackReport(ctx.store, id);
     const queued = report ? undefined : await runQueueOf(ctx.store)?.get(bareId("playback", given));
     if (queued?.status === "queued" || queued?.status === "running") {
-      return c.json({ status: "queued", playback_id: queued.id, attempts: queued.attempts });
+      return c.json({ status: "queued", playbackId: queued.id, attempts: queued.attempts });
     }
     if (!report) {
       const bare = bareId("playback", given);
       return c.json({
         status: "not_found",
-        playback_id: bare,
+        playbackId: bare,
         error: { code: "not_found", message: `No playback ${bare}` },
       }, 404);
     }

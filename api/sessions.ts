@@ -38,7 +38,7 @@ export const SessionsList = z.object({
   })),
   /** Present when a stored session stream could not be read: left out of `sessions`. */
   unreadable: z.array(z.object({
-    stream_id: z.string(),
+    streamId: z.string(),
     code: z.literal("unreadable_event"),
     message: z.string(),
   })).optional(),
@@ -77,7 +77,7 @@ describeRoute({
   responses: {
     "200": {
       description:
-        "`{ sessions }`; with `unreadable: [{ stream_id, code, message }]` when a stored session stream's first or last event cannot be read (unreadable_event): it is left out, the others listed. A session stream that does not start with SessionStarted is listed with `started: null`",
+        "`{ sessions }`; with `unreadable: [{ streamId, code, message }]` when a stored session stream's first or last event cannot be read (unreadable_event): it is left out, the others listed. A session stream that does not start with SessionStarted is listed with `started: null`",
       schema: SessionsList,
     },
   },
@@ -153,9 +153,9 @@ export function sessionsRouter(ctx: ApiContext): Hono {
     noQuery(c);
     // a stream whose first or last event cannot be read (a corrupt row, an event of a schema
     // version this build does not know) is left out and named, not the whole list failed
-    const unreadable: { stream_id: string; code: "unreadable_event"; message: string }[] = [];
+    const unreadable: { streamId: string; code: "unreadable_event"; message: string }[] = [];
     const sessions = await listSessions(ctx.store, (streamId, err) => {
-      unreadable.push({ stream_id: streamId, code: "unreadable_event", message: err.message });
+      unreadable.push({ streamId, code: "unreadable_event", message: err.message });
     });
     return c.json(unreadable.length > 0 ? { sessions, unreadable } : { sessions });
   });

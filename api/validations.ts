@@ -56,8 +56,7 @@ export const StartValidationBody = z.object({
     b.max_iterations === policyFlags(b.policy).maxIterations,
   {
     path: ["max_iterations"],
-    message:
-      "only the authoring policy takes max_iterations (dev replays at most 2 times, ci once)",
+    message: "only the authoring policy takes maxIterations (dev replays at most 2 times, ci once)",
   },
 );
 
@@ -242,7 +241,7 @@ export const validationRegistry: (
 /** `POST /v1/sessions/:id/validations` answer. */
 export const ValidationStartedResponse = z.object({
   status: z.enum(["running", "queued"]),
-  validation_id: z.string(),
+  validationId: z.string(),
 });
 
 describeRoute({
@@ -256,7 +255,7 @@ describeRoute({
     "202": { description: "Started", schema: ValidationStartedResponse },
     "400": {
       description:
-        "Invalid body (max_iterations with a policy other than authoring; a memory key that is empty or has an =), or a memory key the trail neither has nor reads (issues name body.memory.<key>)",
+        "Invalid body (maxIterations with a policy other than authoring; a memory key that is empty or has an =), or a memory key the trail neither has nor reads (issues name body.memory.<key>)",
     },
     "404": { description: "No such session" },
     "409": { description: "Another validation is running" },
@@ -310,10 +309,10 @@ export function validationsRouter(ctx: ApiContext): Hono {
     if (queue) {
       const queuedId = `val-${crypto.randomUUID().slice(0, 12)}`;
       await queue.enqueue("validation", queuedId, { sessionId: id, body });
-      return c.json({ status: "queued", validation_id: queuedId }, 202);
+      return c.json({ status: "queued", validationId: queuedId }, 202);
     }
     const validationId = await registry.start(id, body);
-    return c.json({ status: "running", validation_id: validationId }, 202);
+    return c.json({ status: "running", validationId }, 202);
   });
 
   app.post("/validations/:id/stop", async (c) => {
@@ -339,7 +338,7 @@ export function validationsRouter(ctx: ApiContext): Hono {
       (queued?.status === "queued" || queued?.status === "running") &&
       !(await streamInfo(ctx.store, `validation-${queued.id}`))
     ) {
-      return c.json({ status: "queued", validation_id: queued.id, attempts: queued.attempts });
+      return c.json({ status: "queued", validationId: queued.id, attempts: queued.attempts });
     }
     const id = await resolveId(ctx.store, "validation", given);
     const state = await readValidation(ctx.store, id);

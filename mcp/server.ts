@@ -488,9 +488,8 @@ export function createMcpServer(api: ApiFetch, options: McpServerOptions = {}): 
           ...(args.video !== undefined ? { video: args.video } : {}),
         };
         const r = await call("POST", "/v1/playbacks", body);
-        const v = r.json as { status: string; playback_id?: string; playbackId?: string };
-        const playbackId = v.playbackId ?? v.playback_id ?? "";
-        return json({ status: v.status, playbackId });
+        const v = r.json as { status: string; playbackId: string };
+        return json({ status: v.status, playbackId: v.playbackId });
       }),
   );
 
@@ -593,8 +592,8 @@ export function createMcpServer(api: ApiFetch, options: McpServerOptions = {}): 
           `/v1/sessions/${encodeURIComponent(sessionId)}/validations`,
           body,
         );
-        const v = r.json as { status: string; validation_id?: string };
-        return json({ status: v.status, validationId: String(v.validation_id ?? "") });
+        const v = r.json as { status: string; validationId: string };
+        return json({ status: v.status, validationId: v.validationId });
       }),
   );
   register(

@@ -195,12 +195,12 @@ async function serveIn(
     const validate = async (b: unknown) => {
       const [status, text] = await post(`/v1/sessions/${sessionId}/validations`, b);
       assertEquals(status, 202, text);
-      return await poll(`/v1/validations/${JSON.parse(text).validation_id}`);
+      return await poll(`/v1/validations/${JSON.parse(text).validationId}`);
     };
     const play = async (b: unknown) => {
       const [status, text] = await post("/v1/playbacks", b);
       assertEquals(status, 202, text);
-      return await poll(`/v1/playbacks/${JSON.parse(text).playback_id}`);
+      return await poll(`/v1/playbacks/${JSON.parse(text).playbackId}`);
     };
     await body({ dir, db, lock, sessionId, answers, get, post, poll, validate, play, sse });
 
@@ -232,7 +232,7 @@ async function serveIn(
 
 /** The page url of the opening navigate (plan action 0) of a validation's `n`th replay. */
 async function openingUrl(f: Fixture, report: Record<string, unknown>, n = 1): Promise<string> {
-  const id = `${report.validation_id}-${n}`;
+  const id = `${report.validationId}-${n}`;
   const events = JSON.parse(await f.get(`/v1/streams/playback-${id}/events`)).events as {
     type: string;
     data: { index: number; pageUrl?: string; status: string };
@@ -247,7 +247,7 @@ Deno.test("validations in one browser: a pin given to one is in no event, report
     const given = await f.validate({ url: f.lock, policy: "ci", memory: { password: PIN } });
     assertEquals(given.status, "stable", JSON.stringify(given.steps));
     // the pin was typed and Unlock put it in the url: stored redacted
-    const firstEvents = await f.get(`/v1/streams/playback-${given.validation_id}-1/events`);
+    const firstEvents = await f.get(`/v1/streams/playback-${given.validationId}-1/events`);
     assertStringIncludes(firstEvents, "lock.html?code=[redacted]");
 
     // too slow: "the browser still shows <the page it was on>", in the report's message
@@ -267,7 +267,7 @@ Deno.test("validations in one browser: a pin given to one is in no event, report
     assertEquals(down.status, "failed", JSON.stringify(down));
     assertStringIncludes(String(down.message), "The page could not be opened");
     const left = await openingUrl(f, down);
-    assertNoSecret(left, PIN, "the opening navigate's page_url");
+    assertNoSecret(left, PIN, "the opening navigate's pageUrl");
   });
 });
 
@@ -284,7 +284,7 @@ ${recording}`;
 }
 
 /** A playback's per-action results. */
-type Results = { status: string; page_url?: string; error?: string }[];
+type Results = { status: string; pageUrl?: string; error?: string }[];
 
 Deno.test("CAIRN_BROWSER_WS: each run plays in a fresh tab and the user's tab is untouched; a validation's pin is in no later playback's events (through the browser's storage) and a playback's in no later run's (a tab playback on the tab holding it)", async () => {
   const user = await startUserChromium("about:blank");
@@ -313,7 +313,7 @@ Deno.test("CAIRN_BROWSER_WS: each run plays in a fresh tab and the user's tab is
         timing: "recorded",
       });
       assertEquals(first, 202, firstText);
-      const firstPath = `/v1/playbacks/${JSON.parse(firstText).playback_id}`;
+      const firstPath = `/v1/playbacks/${JSON.parse(firstText).playbackId}`;
       assertEquals(JSON.parse(await f.get(firstPath)).status, "running");
       const [busy, busyText] = await f.post("/v1/playbacks", {
         actions: [{ action: "navigate", url: f.lock, timestamp_ms: 0 }],
@@ -342,7 +342,7 @@ Deno.test("CAIRN_BROWSER_WS: each run plays in a fresh tab and the user's tab is
           `      - navigate:\n          url: "${f.lock.replace("lock.html", "memo.html")}"\n` +
             `      - assertText:\n          selector: { id: memo }\n          equals: "Last code: none"\n`,
         ),
-        timeout_ms: 2_000,
+        timeoutMs: 2_000,
       });
       const memoResults = memo.results as Results;
       assertEquals(memoResults[1]!.status, "failed", JSON.stringify(memo));
@@ -372,16 +372,16 @@ Deno.test("CAIRN_BROWSER_WS: each run plays in a fresh tab and the user's tab is
           `      - assertText:\n          selector: { id: state }\n          equals: Locked\n`,
         ),
         tab: "tab-1",
-        timeout_ms: 2_000,
+        timeoutMs: 2_000,
       });
       const onTabResults = onTab.results as Results;
       assertEquals(onTabResults[0]!.status, "failed", JSON.stringify(onTab));
-      assertStringIncludes(onTabResults[0]!.page_url ?? "", "lock.html?code=[redacted]");
+      assertStringIncludes(onTabResults[0]!.pageUrl ?? "", "lock.html?code=[redacted]");
 
       // a validation given none, whose page cannot be opened: a fresh tab, nothing of the pin
       const down = await f.validate({ url: deadUrl(), policy: "ci" });
       assertEquals(down.status, "failed", JSON.stringify(down));
-      assertNoSecret(await openingUrl(f, down), PIN2, "the opening navigate's page_url");
+      assertNoSecret(await openingUrl(f, down), PIN2, "the opening navigate's pageUrl");
       // and one on memo.html, which shows the playback's pin from local storage
       const onMemo = await f.validate({
         url: f.lock.replace("lock.html", "memo.html"),

@@ -122,11 +122,11 @@ async function withServe(
     await body({
       ls,
       play: async (b) =>
-        await poll(`/v1/playbacks/${JSON.parse(await post("/v1/playbacks", b)).playback_id}`),
+        await poll(`/v1/playbacks/${JSON.parse(await post("/v1/playbacks", b)).playbackId}`),
       validate: async (b) =>
         await poll(
           `/v1/validations/${
-            JSON.parse(await post(`/v1/sessions/${sessionId}/validations`, b)).validation_id
+            JSON.parse(await post(`/v1/sessions/${sessionId}/validations`, b)).validationId
           }`,
         ),
     });
@@ -147,19 +147,19 @@ type Results = { status: string; error?: string }[];
 Deno.test("serve, a browser Cairn launched: two playbacks and two validations (each of several replays) of ls.html each see visits 1 (a fresh context each); a tab playback plays on in the last playback's context", async () => {
   await withServe({}, async (f) => {
     for (const n of [1, 2]) {
-      const r = await f.play({ trail: trail(f.ls, 1), timeout_ms: 2_000 });
+      const r = await f.play({ trail: trail(f.ls, 1), timeoutMs: 2_000 });
       assertEquals(r.status, "completed", `playback ${n}: ${JSON.stringify(r)}`);
       for (const a of r.results as Results) assertEquals(a.status, "ok", JSON.stringify(r));
     }
     // given tab-1: the page the last playback left, reloaded in its context (its storage kept)
-    const onTab = await f.play({ trail: trail(f.ls, 2), tab: "tab-1", timeout_ms: 2_000 });
+    const onTab = await f.play({ trail: trail(f.ls, 2), tab: "tab-1", timeoutMs: 2_000 });
     assertEquals(onTab.status, "completed", JSON.stringify(onTab));
     for (const a of onTab.results as Results) {
       assertEquals(a.status, "ok", JSON.stringify(onTab));
     }
 
     for (const n of [1, 2]) {
-      const v = await f.validate({ url: f.ls, policy: "authoring", max_iterations: 3 });
+      const v = await f.validate({ url: f.ls, policy: "authoring", maxIterations: 3 });
       const why = `validation ${n}: ${JSON.stringify(v)}`;
       // the Go step never converges: every replay the policy allows ran, each from a clean state
       assertEquals(v.iterations, 3, why);
@@ -170,7 +170,7 @@ Deno.test("serve, a browser Cairn launched: two playbacks and two validations (e
       assertEquals(steps[0]!.status, "stable", why);
     }
     // and a playback after the validations (another browser) still sees a fresh context
-    const after = await f.play({ trail: trail(f.ls, 1), timeout_ms: 2_000 });
+    const after = await f.play({ trail: trail(f.ls, 1), timeoutMs: 2_000 });
     assertEquals(after.status, "completed", JSON.stringify(after));
   });
 });
@@ -180,9 +180,9 @@ Deno.test("serve, CAIRN_BROWSER_WS: runs play in the user's own context, so its 
   const mine = await user.connect();
   try {
     await withServe({ CAIRN_BROWSER_WS: user.ws }, async (f) => {
-      const first = await f.play({ trail: trail(f.ls, 1), timeout_ms: 2_000 });
+      const first = await f.play({ trail: trail(f.ls, 1), timeoutMs: 2_000 });
       assertEquals(first.status, "completed", JSON.stringify(first));
-      const second = await f.play({ trail: trail(f.ls, 2), timeout_ms: 2_000 });
+      const second = await f.play({ trail: trail(f.ls, 2), timeoutMs: 2_000 });
       assertEquals(second.status, "completed", JSON.stringify(second));
       for (const a of second.results as Results) {
         assertEquals(a.status, "ok", JSON.stringify(second));

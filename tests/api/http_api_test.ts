@@ -430,7 +430,7 @@ Deno.test("GET /openapi.json gives 200 schemas, the trail's YAML and JSON, query
       ] as const
     ) assert(op(path, method).responses["404"], `${method} ${path} 404`);
     const started = op("/v1/playbacks", "post").responses["202"].content["application/json"];
-    assertEquals(Object.keys(started.schema.properties), ["status", "playback_id"]);
+    assertEquals(Object.keys(started.schema.properties), ["status", "playbackId"]);
     assertEquals(op("/v1/sessions/{id}/validations", "post").requestBody.required, false);
     assertEquals(op("/v1/blaze/sessions/{id}/tools/{tool}", "post").requestBody.required, false);
     assertEquals(op("/v1/streams/{id}/events", "post").requestBody.required, true);
@@ -553,12 +553,12 @@ Deno.test("GET /v1/sessions/:id/sheet.png draws the screenshots up to ?at as one
 Deno.test("HTTP numbers that mirror CLI flags are refused outside the flags' ranges: 400 naming the field", async () => {
   await withApp(async (app) => {
     const cases: [string, RequestInit, string][] = [
-      ["/v1/playbacks", post({ actions: [], timeout_ms: 0 }), "body.timeout_ms"],
-      ["/v1/playbacks", post({ actions: [], timeout_ms: -5 }), "body.timeout_ms"],
-      ["/v1/playbacks", post({ actions: [], timeout_ms: 600_001 }), "body.timeout_ms"],
-      ["/v1/playbacks", post({ actions: [], timeout_ms: 1.5 }), "body.timeout_ms"],
-      ["/v1/sessions/s1/validations", post({ max_iterations: 0 }), "body.max_iterations"],
-      ["/v1/sessions/s1/validations", post({ max_iterations: 21 }), "body.max_iterations"],
+      ["/v1/playbacks", post({ actions: [], timeoutMs: 0 }), "body.timeoutMs"],
+      ["/v1/playbacks", post({ actions: [], timeoutMs: -5 }), "body.timeoutMs"],
+      ["/v1/playbacks", post({ actions: [], timeoutMs: 600_001 }), "body.timeoutMs"],
+      ["/v1/playbacks", post({ actions: [], timeoutMs: 1.5 }), "body.timeoutMs"],
+      ["/v1/sessions/s1/validations", post({ maxIterations: 0 }), "body.maxIterations"],
+      ["/v1/sessions/s1/validations", post({ maxIterations: 21 }), "body.maxIterations"],
       ["/v1/sessions/s1/sheet.png?columns=13", {}, "query.columns"],
       ["/v1/sessions/s1/state?at=-1", {}, "query.at"],
     ];

@@ -69,7 +69,7 @@ Deno.test("a session is named bare or as session-<id> by every route, and an unk
       }
       const val = await error(await post(app, `/v1/sessions/${given}/validations`, {}), 404);
       assertEquals(val.message, "No session nope");
-      const pb = await error(await post(app, "/v1/playbacks", { recording_id: given }), 404);
+      const pb = await error(await post(app, "/v1/playbacks", { recordingId: given }), 404);
       assertEquals(pb.message, "No session nope");
     }
     // a playback's state is read as a session's (the one id rule of `cairn history`)
@@ -95,7 +95,7 @@ Deno.test("a session is named bare or as session-<id> by every route, and an unk
     // playbacks and validations take their prefix too
     for (const given of ["pb-1", "playback-pb-1"]) {
       const res = await app.request(`/v1/playbacks/${given}`);
-      assertEquals((await res.json()).playback_id, "pb-1", given);
+      assertEquals((await res.json()).playbackId, "pb-1", given);
     }
     const noPb = await app.request("/v1/playbacks/playback-nope");
     assertEquals(noPb.status, 404);
@@ -107,7 +107,7 @@ Deno.test("a session is named bare or as session-<id> by every route, and an unk
   });
 });
 
-Deno.test("POST /v1/playbacks takes recording_id session-<id> and POST /v1/sessions/session-<id>/validations an empty body", async () => {
+Deno.test("POST /v1/playbacks takes recordingId session-<id> and POST /v1/sessions/session-<id>/validations an empty body", async () => {
   const dir = await Deno.makeTempDir({ prefix: "cairn_http_input_" });
   const store = SqliteEventStore.open(`${dir}/cairn.db`);
   const playbacks = playbackRegistry(store, {
@@ -127,18 +127,18 @@ Deno.test("POST /v1/playbacks takes recording_id session-<id> and POST /v1/sessi
   try {
     const id = await ingestOnce(store, CAPTURE);
     const app = createApp({ store });
-    const pb = await post(app, "/v1/playbacks", { recording_id: `session-${id}`, url });
+    const pb = await post(app, "/v1/playbacks", { recordingId: `session-${id}`, url });
     assertEquals(pb.status, 202, await pb.clone().text());
-    const { playback_id } = await pb.json();
-    const report = await (await app.request(`/v1/playbacks/${playback_id}`)).json();
-    assertEquals(report.recording_id, id);
+    const { playbackId } = await pb.json();
+    const report = await (await app.request(`/v1/playbacks/${playbackId}`)).json();
+    assertEquals(report.recordingId, id);
 
     // every field is optional: no body at all is {}
     const val = await post(app, `/v1/sessions/session-${id}/validations`);
     assertEquals(val.status, 202, await val.clone().text());
-    const { validation_id } = await val.json();
-    const progress = await (await app.request(`/v1/validations/${validation_id}`)).json();
-    assertEquals(progress.session_id, id);
+    const { validationId } = await val.json();
+    const progress = await (await app.request(`/v1/validations/${validationId}`)).json();
+    assertEquals(progress.sessionId, id);
   } finally {
     await playbacks.close();
     await validations.close();
@@ -148,15 +148,15 @@ Deno.test("POST /v1/playbacks takes recording_id session-<id> and POST /v1/sessi
   }
 });
 
-Deno.test("POST /v1/sessions/:id/validations refuses max_iterations with a policy that ignores it", async () => {
+Deno.test("POST /v1/sessions/:id/validations refuses maxIterations with a policy that ignores it", async () => {
   await withApp(async (app, store) => {
     const id = await ingestOnce(store, CAPTURE);
     for (
-      const body of [{ policy: "dev", max_iterations: 20 }, { policy: "ci", max_iterations: 3 }]
+      const body of [{ policy: "dev", maxIterations: 20 }, { policy: "ci", maxIterations: 3 }]
     ) {
       const err = await error(await post(app, `/v1/sessions/${id}/validations`, body), 400);
-      assertEquals(err.issues?.map((i) => i.path), ["body.max_iterations"], JSON.stringify(body));
-      assertStringIncludes(err.message, "only the authoring policy takes max_iterations");
+      assertEquals(err.issues?.map((i) => i.path), ["body.maxIterations"], JSON.stringify(body));
+      assertStringIncludes(err.message, "only the authoring policy takes maxIterations");
     }
     assertEquals((await store.streams("validation-")).length, 0);
   });

@@ -117,7 +117,7 @@ Deno.test("POST /v1/streams/playback-*/events refuses what the playback report c
     const list = await app.request("/v1/playbacks");
     assertEquals(list.status, 200);
     const body = await list.json();
-    assertEquals(body.playbacks.map((p: { playback_id: string; status: string }) => p.status), [
+    assertEquals(body.playbacks.map((p: { playbackId: string; status: string }) => p.status), [
       "completed",
     ]);
     assertEquals(body.unreadable, undefined);
@@ -135,9 +135,9 @@ Deno.test("GET /v1/playbacks skips a stored playback stream it cannot read and n
     const res = await app.request("/v1/playbacks");
     assertEquals(res.status, 200);
     const body = await res.json();
-    assertEquals(body.playbacks.map((p: { playback_id: string }) => p.playback_id), ["good"]);
+    assertEquals(body.playbacks.map((p: { playbackId: string }) => p.playbackId), ["good"]);
     assertEquals(
-      body.unreadable.map((u: { stream_id: string; code: string }) => [u.stream_id, u.code]),
+      body.unreadable.map((u: { streamId: string; code: string }) => [u.streamId, u.code]),
       [["playback-bad", "invalid_stream"], ["playback-odd", "invalid_stream"]],
     );
     assertStringIncludes(body.unreadable[0].message, "must start with PlaybackStarted");

@@ -202,7 +202,7 @@ Deno.test("GET /v1/sessions skips a session stream it cannot read and names it u
       [["a", true], ["nostart", false], ["z", true]],
     );
     assertEquals(
-      body.unreadable.map((u: { stream_id: string; code: string }) => [u.stream_id, u.code]),
+      body.unreadable.map((u: { streamId: string; code: string }) => [u.streamId, u.code]),
       [["session-cut", "unreadable_event"], ["session-odd", "unreadable_event"]],
     );
     assertStringIncludes(

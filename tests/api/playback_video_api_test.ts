@@ -1,6 +1,6 @@
 /**
  * `video: true` on `POST /v1/playbacks`: the server records the playback (real Chromium, local
- * page, SQLite file), the report names `video_url`, `GET /v1/playbacks/:id/video` serves the WebM
+ * page, SQLite file), the report names `videoUrl`, `GET /v1/playbacks/:id/video` serves the WebM
  * whole and by byte range, and the run viewer (real Chromium on the real API) shows it beside the
  * timeline. Without ffmpeg the start is refused with 501 before anything runs.
  */
@@ -9,7 +9,7 @@ import { playbackRegistry } from "../../api/playbacks.ts";
 import { ChromeDriver } from "../../drivers/chrome/chrome_driver.ts";
 import { launchChrome } from "../../drivers/chrome/launch.ts";
 import { SqliteEventStore } from "../../events/sqlite_event_store.ts";
-import type { PlaybackReport } from "../../engine/playback/report.ts";
+import type { PlaybackReportAnswer as PlaybackReport } from "../../api/playbacks.ts";
 import { assert, assertEquals, assertStringIncludes } from "../_fixtures/assert.ts";
 
 const PAGE = `<!doctype html><body style="margin:0;height:100vh;background:#fff">
@@ -42,12 +42,12 @@ Deno.test("video: true records the playback; /v1/playbacks/:id/video serves it (
       body: JSON.stringify({ actions, timing: "recorded", video: true }),
     });
     assertEquals(res.status, 202);
-    const { playback_id: id } = await res.json() as { playback_id: string };
+    const { playbackId: id } = await res.json() as { playbackId: string };
     // while it runs, there is no video yet
     const early = await fetch(`${base}/v1/playbacks/${id}/video`);
     assertEquals(early.status, 404);
     assertStringIncludes((await early.json()).error.message, "still running");
-    let report: PlaybackReport & { video_url?: string } | undefined;
+    let report: PlaybackReport | undefined;
     for (let i = 0; i < 300; i++) {
       report = await (await fetch(`${base}/v1/playbacks/${id}`)).json();
       if (report!.status !== "running") break;
@@ -55,21 +55,21 @@ Deno.test("video: true records the playback; /v1/playbacks/:id/video serves it (
     }
     assertEquals(report!.status, "completed", JSON.stringify(report));
     assertEquals(report!.video?.path, `${dir}/shots/${id}/replay.webm`);
-    assertEquals(report!.video_url, `/v1/playbacks/${id}/video`);
-    assert(report!.video!.duration_ms! >= 1000, JSON.stringify(report!.video));
+    assertEquals(report!.videoUrl, `/v1/playbacks/${id}/video`);
+    assert(report!.video!.durationMs! >= 1000, JSON.stringify(report!.video));
 
-    const whole = await fetch(`${base}${report!.video_url}`);
+    const whole = await fetch(`${base}${report!.videoUrl}`);
     assertEquals(whole.status, 200);
     assertEquals(whole.headers.get("content-type"), "video/webm");
     const bytes = new Uint8Array(await whole.arrayBuffer());
     // EBML magic: a Matroska/WebM file
     assertEquals([...bytes.subarray(0, 4)], [0x1a, 0x45, 0xdf, 0xa3]);
     assertEquals(bytes.length, (await Deno.stat(report!.video!.path)).size);
-    const part = await fetch(`${base}${report!.video_url}`, { headers: { range: "bytes=4-13" } });
+    const part = await fetch(`${base}${report!.videoUrl}`, { headers: { range: "bytes=4-13" } });
     assertEquals(part.status, 206);
     assertEquals(part.headers.get("content-range"), `bytes 4-13/${bytes.length}`);
     assertEquals([...new Uint8Array(await part.arrayBuffer())], [...bytes.subarray(4, 14)]);
-    const past = await fetch(`${base}${report!.video_url}`, {
+    const past = await fetch(`${base}${report!.videoUrl}`, {
       headers: { range: `bytes=${bytes.length + 5}-` },
     });
     assertEquals(past.status, 416);
@@ -105,7 +105,7 @@ Deno.test("video: true records the playback; /v1/playbacks/:id/video serves it (
       headers: { "content-type": "application/json" },
       body: JSON.stringify({ actions: actions.slice(0, 1) }),
     });
-    const plainId = (await plain.json()).playback_id as string;
+    const plainId = (await plain.json()).playbackId as string;
     for (let i = 0; i < 300; i++) {
       const r = await (await fetch(`${base}/v1/playbacks/${plainId}`)).json();
       if (r.status !== "running") break;

@@ -30,16 +30,16 @@ Deno.test("cairn serve writes a playback's screenshots beside --db, not under it
           { action: "navigate", url: web.url + "login.html" },
           { action: "click", selector: "#no-such-element" },
         ],
-        timeout_ms: 15_000,
+        timeoutMs: 15_000,
       }),
     });
     assertEquals(started.status, 202);
-    const { playback_id } = await started.json();
-    let report: { status: string; results: { screenshot_path?: string }[] } | undefined;
+    const { playbackId } = await started.json();
+    let report: { status: string; results: { screenshotPath?: string }[] } | undefined;
     await withDeadline(
       (async () => {
         for (;;) {
-          report = await (await fetch(`${api}/v1/playbacks/${playback_id}`)).json();
+          report = await (await fetch(`${api}/v1/playbacks/${playbackId}`)).json();
           if (report!.status !== "running") return;
           await new Promise((r) => setTimeout(r, 200));
         }
@@ -47,7 +47,7 @@ Deno.test("cairn serve writes a playback's screenshots beside --db, not under it
       60_000,
       () => new Error("the playback did not end within 60 s"),
     );
-    const paths = report!.results.flatMap((r) => r.screenshot_path ? [r.screenshot_path] : []);
+    const paths = report!.results.flatMap((r) => r.screenshotPath ? [r.screenshotPath] : []);
     assert(paths.length > 0, JSON.stringify(report));
     for (const p of paths) {
       assert(p.startsWith(`${dir}/db/screenshots/`), p);

@@ -75,7 +75,7 @@ Deno.test("cairn serve on SIGTERM stops a running playback and a blaze session a
       timing: "recorded",
     });
     assertEquals(playback.status, 202);
-    const { playback_id } = await playback.json();
+    const { playbackId } = await playback.json();
     const blaze = await post("/v1/blaze/sessions", { url: web.url + "login.html", prompt: "x" });
     assertEquals(blaze.status, 201);
     const { sessionId } = await blaze.json();
@@ -97,7 +97,7 @@ Deno.test("cairn serve on SIGTERM stops a running playback and a blaze session a
     try {
       const last = async (stream: string) =>
         (await Array.fromAsync(store.readStream(stream))).at(-1);
-      const ended = await last(`playback-${playback_id}`) as StoredEvent;
+      const ended = await last(`playback-${playbackId}`) as StoredEvent;
       assertEquals([ended.type, ended.data], [
         "PlaybackCompleted",
         {
@@ -272,14 +272,14 @@ Deno.test("cairn serve restarted after a SIGKILL reports the playback it was run
       }),
     });
     assertEquals(res.status, 202);
-    const { playback_id } = await res.json();
+    const { playbackId } = await res.json();
     first.child.kill("SIGKILL");
     await first.child.status;
     await first.stderr;
     await killChromiumUnder(tmp);
 
     first = await startServe(["--db", db], { TMPDIR: tmp });
-    const report = await (await fetch(`${first.url}/v1/playbacks/${playback_id}`)).json();
+    const report = await (await fetch(`${first.url}/v1/playbacks/${playbackId}`)).json();
     assertEquals([report.status, report.error], ["failed", ORPHANED]);
     first.child.kill("SIGTERM");
     assertEquals((await first.child.status).code, 0);
@@ -353,8 +353,8 @@ Deno.test("a running cairn serve ends a playback whose cairn replay was killed (
     for (let i = 0; i < 300 && id === undefined; i++) {
       await new Promise((r) => setTimeout(r, 100));
       const { playbacks } = await (await fetch(`${serve.url}/v1/playbacks`)).json();
-      id = playbacks.find((p: { actions_executed: number }) => p.actions_executed === 1)
-        ?.playback_id;
+      id = playbacks.find((p: { actionsExecuted: number }) => p.actionsExecuted === 1)
+        ?.playbackId;
     }
     assert(id !== undefined, "the replay played its first action");
     replay.kill("SIGKILL");

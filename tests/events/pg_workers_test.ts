@@ -52,7 +52,7 @@ const post = async (node: ServeChild, body: unknown) => {
   const json = await r.json();
   assertEquals(r.status, 202, JSON.stringify(json));
   assertEquals(json.status, "queued");
-  return json.playback_id as string;
+  return json.playbackId as string;
 };
 
 Deno.test({
@@ -205,12 +205,12 @@ Deno.test({
       const res = await fetch(`${front.url}/v1/sessions/${sessionId}/validations`, {
         method: "POST",
         headers: { "content-type": "application/json" },
-        body: JSON.stringify({ url: shop.url, policy: "authoring", max_iterations: 2 }),
+        body: JSON.stringify({ url: shop.url, policy: "authoring", maxIterations: 2 }),
       });
       const started = await res.json();
       assertEquals(res.status, 202, JSON.stringify(started));
       assertEquals(started.status, "queued");
-      const id = started.validation_id as string;
+      const id = started.validationId as string;
       // nobody runs it until a worker comes
       const waiting = await (await fetch(`${front.url}/v1/validations/${id}`)).json();
       assertEquals(waiting.status, "queued");
@@ -221,7 +221,7 @@ Deno.test({
         return report.status !== "queued" && report.status !== "running";
       });
       assertEquals(report.status, "unstable", JSON.stringify(report).slice(0, 400));
-      assertEquals(report.session_id, sessionId);
+      assertEquals(report.sessionId, sessionId);
       const run = await new RunQueue(store).get(id);
       assertEquals([run!.status, run!.attempts, run!.error], ["done", 1, null]);
     } finally {

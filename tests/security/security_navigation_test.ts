@@ -71,7 +71,7 @@ Deno.test("POST /v1/playbacks: a templated navigate filled with a file: url fail
         const res = await post(body);
         const text = await res.text();
         assertEquals(res.status, 202, text);
-        const id = JSON.parse(text).playback_id;
+        const id = JSON.parse(text).playbackId;
         for (let i = 0; i < 400; i++) {
           const r = await (await fetch(`${serve.url}/v1/playbacks/${id}`)).json();
           if (r.status !== "running") return r;
@@ -82,7 +82,7 @@ Deno.test("POST /v1/playbacks: a templated navigate filled with a file: url fail
       const report = await play({ trail: TRAIL, memory: { target: `file://${secret}` } });
       const first = report.results[0];
       assertEquals(first.status, "failed", JSON.stringify(first));
-      assertEquals(first.error_code, "unsafe_url");
+      assertEquals(first.errorCode, "unsafe_url");
       assertStringIncludes(first.error, "file:");
       assert(!JSON.stringify(report).includes(MARKER), "the report holds none of the file");
 

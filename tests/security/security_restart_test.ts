@@ -99,10 +99,10 @@ Deno.test("a SIGKILLed serve's playback browser profile is noted and removed by 
       timing: "recorded",
     });
     assertEquals(res.status, 202);
-    const { playback_id } = await res.json();
+    const { playbackId } = await res.json();
     // wait until the playback has opened its page (its browser is running)
     for (let i = 0; i < 100; i++) {
-      const r = await (await fetch(`${serve.url}/v1/playbacks/${playback_id}`)).json();
+      const r = await (await fetch(`${serve.url}/v1/playbacks/${playbackId}`)).json();
       if (r.results?.length > 0) break;
       await new Promise((ok) => setTimeout(ok, 100));
     }

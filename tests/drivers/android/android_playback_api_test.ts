@@ -6,7 +6,7 @@
  */
 import { createApp } from "../../../api/app.ts";
 import { playbackRegistry } from "../../../api/playbacks.ts";
-import type { PlaybackReport } from "../../../engine/playback/report.ts";
+import type { PlaybackReportAnswer as PlaybackReport } from "../../../api/playbacks.ts";
 import { SqliteEventStore } from "../../../events/sqlite_event_store.ts";
 import { startAndroidStandin } from "../../_fixtures/android_standin.ts";
 import { assertEquals, assertStringIncludes } from "../../_fixtures/assert.ts";
@@ -47,18 +47,18 @@ Deno.test("POST /v1/playbacks plays an Android trail on a device session and hea
   try {
     const res = await post({ trail: TRAIL, android: { appium: standin.url } });
     assertEquals(res.status, 202, await res.clone().text());
-    const { playback_id } = await res.json() as { playback_id: string };
+    const { playbackId } = await res.json() as { playbackId: string };
     const busy = await post({ trail: TRAIL, android: { appium: standin.url } });
     assertEquals(busy.status, 409);
     await busy.body?.cancel();
     let report: PlaybackReport | undefined;
     for (let i = 0; i < 200; i++) {
-      report = await (await app.request(`/v1/playbacks/${playback_id}`)).json() as PlaybackReport;
+      report = await (await app.request(`/v1/playbacks/${playbackId}`)).json() as PlaybackReport;
       if (report.status !== "running") break;
       await new Promise((r) => setTimeout(r, 25));
     }
     assertEquals(report?.status, "completed");
-    assertEquals(report!.results.map((r) => [r.status, r.healed_selector]), [
+    assertEquals(report!.results.map((r) => [r.status, r.healedSelector]), [
       ["healed", "~Dashboard"],
     ]);
     // The device session was closed when the playback ended.

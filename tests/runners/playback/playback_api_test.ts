@@ -7,7 +7,7 @@ import { playbackRegistry } from "../../../api/playbacks.ts";
 import { ChromeDriver } from "../../../drivers/chrome/chrome_driver.ts";
 import { SqliteEventStore } from "../../../events/sqlite_event_store.ts";
 import { ALREADY_RUNNING } from "../../../runners/playback/runner.ts";
-import type { PlaybackReport } from "../../../engine/playback/report.ts";
+import type { PlaybackReportAnswer as PlaybackReport } from "../../../api/playbacks.ts";
 import { servePlaybackPages } from "../../_fixtures/playback_server.ts";
 import { assert, assertEquals, assertStringIncludes } from "../../_fixtures/assert.ts";
 
@@ -45,11 +45,11 @@ Deno.test("POST /v1/playbacks answers at once, GET reports progress, a second st
     const res = await post({
       actions,
       timing: "recorded",
-      test_id: "api-run",
-      auto_boundary: true,
+      testId: "api-run",
+      autoBoundary: true,
     });
     assertEquals(res.status, 202);
-    const started = await res.json() as { status: string; playback_id: string };
+    const started = await res.json() as { status: string; playbackId: string };
     assertEquals(started.status, "running");
     // The answer came before the playback could end (its second action waits 2.5 s).
 
@@ -57,41 +57,41 @@ Deno.test("POST /v1/playbacks answers at once, GET reports progress, a second st
     assertEquals(busy.status, 409);
     assertEquals((await busy.json()).error, { code: "playback_running", message: ALREADY_RUNNING });
 
-    const partial = await (await app.request(`/v1/playbacks/${started.playback_id}`))
+    const partial = await (await app.request(`/v1/playbacks/${started.playbackId}`))
       .json() as PlaybackReport;
     assertEquals(partial.status, "running");
-    assertEquals(partial.actions_total, 3);
+    assertEquals(partial.actionsTotal, 3);
 
-    const report = await poll(started.playback_id);
+    const report = await poll(started.playbackId);
     assertEquals(report.status, "completed");
     assertEquals(report.results.map((r) => r.status), ["ok", "healed", "skipped"]);
-    assertEquals(report.results[1]!.healed_selector, "text=Add item");
+    assertEquals(report.results[1]!.healedSelector, "text=Add item");
     // the healed action's screenshot: a path on the server, and its blob, which a client can GET
-    const shot = report.results[1] as typeof report.results[1] & { screenshot_url?: string };
-    assert(shot.screenshot_hash, "a healed action has a screenshot");
-    assertEquals(shot.screenshot_url, `/v1/blobs/${shot.screenshot_hash}`);
-    const blobs = (report as unknown as { screenshot_blobs: Record<string, unknown>[] })
-      .screenshot_blobs;
+    const shot = report.results[1] as typeof report.results[1] & { screenshotUrl?: string };
+    assert(shot.screenshotHash, "a healed action has a screenshot");
+    assertEquals(shot.screenshotUrl, `/v1/blobs/${shot.screenshotHash}`);
+    const blobs = (report as unknown as { screenshotBlobs: Record<string, unknown>[] })
+      .screenshotBlobs;
     assertEquals(blobs.length, report.screenshots.length);
     assertEquals(blobs.find((b) => b.index === 1), {
       index: 1,
-      hash: shot.screenshot_hash,
-      url: shot.screenshot_url,
-      path: shot.screenshot_path,
+      hash: shot.screenshotHash,
+      url: shot.screenshotUrl,
+      path: shot.screenshotPath,
     });
-    const png = await app.request(`/v1/blobs/${shot.screenshot_hash}`);
+    const png = await app.request(`/v1/blobs/${shot.screenshotHash}`);
     assertEquals(png.status, 200);
     assertEquals(png.headers.get("content-type"), "image/png");
     await png.body?.cancel();
-    assertEquals(report.results[2]!.error_code, "unsupported_action_type");
-    assertEquals(report.actions_executed, 2);
-    assertEquals(report.test_boundary?.test_id, "api-run");
-    assert(report.test_boundary?.ended_at);
+    assertEquals(report.results[2]!.errorCode, "unsupported_action_type");
+    assertEquals(report.actionsExecuted, 2);
+    assertEquals(report.testBoundary?.testId, "api-run");
+    assert(report.testBoundary?.endedAt);
 
     const second = await (await post({ actions: actions.slice(0, 2) })).json() as {
-      playback_id: string;
+      playbackId: string;
     };
-    await poll(second.playback_id);
+    await poll(second.playbackId);
     const fragile = await (await app.request("/v1/selectors/fragile")).json() as {
       selectors: {
         selector: string;
@@ -107,14 +107,14 @@ Deno.test("POST /v1/playbacks answers at once, GET reports progress, a second st
     assertEquals([text?.failures, text?.total, text?.fragile], [0, 2, false]);
 
     const list = await (await app.request("/v1/playbacks")).json() as {
-      playbacks: { playback_id: string; status: string; results?: unknown }[];
+      playbacks: { playbackId: string; status: string; results?: unknown }[];
     };
-    assertEquals(list.playbacks.map((p) => [p.playback_id, p.status]), [
-      [started.playback_id, "completed"],
-      [second.playback_id, "completed"],
+    assertEquals(list.playbacks.map((p) => [p.playbackId, p.status]), [
+      [started.playbackId, "completed"],
+      [second.playbackId, "completed"],
     ]);
     assertEquals(list.playbacks[0]!.results, undefined);
-    assertEquals((list.playbacks[0] as Record<string, unknown>)["screenshot_blobs"], undefined);
+    assertEquals((list.playbacks[0] as Record<string, unknown>)["screenshotBlobs"], undefined);
 
     const missing = await app.request("/v1/playbacks/pb-nope");
     assertEquals(missing.status, 404);
@@ -124,7 +124,7 @@ Deno.test("POST /v1/playbacks answers at once, GET reports progress, a second st
     assertEquals(both.status, 400);
     assertStringIncludes(
       (await both.json()).error.message,
-      "exactly one of trail, recording_id or actions",
+      "exactly one of trail, recordingId or actions",
     );
     const badField = await post({ actions: [{ action: "navigate", url: 42 }] });
     assertEquals(badField.status, 400);
@@ -132,7 +132,7 @@ Deno.test("POST /v1/playbacks answers at once, GET reports progress, a second st
     const noTab = await post({ actions, tab: "tab-99" });
     assertEquals(noTab.status, 400);
     assertEquals((await noTab.json()).error.issues[0].path, "body.tab");
-    const noRecording = await post({ recording_id: "nope" });
+    const noRecording = await post({ recordingId: "nope" });
     assertEquals(noRecording.status, 404);
   } finally {
     await registry.close();
@@ -173,21 +173,21 @@ Deno.test("POST /v1/playbacks/:id/stop ends a running playback failed 'stopped b
       timing: "recorded",
     });
     assertEquals(res.status, 202);
-    const { playback_id } = await res.json();
+    const { playbackId } = await res.json();
     for (let i = 0; i < 100; i++) {
-      const r = await (await app.request(`/v1/playbacks/${playback_id}`)).json();
-      if (r.actions_executed === 1) break;
+      const r = await (await app.request(`/v1/playbacks/${playbackId}`)).json();
+      if (r.actionsExecuted === 1) break;
       await new Promise((res) => setTimeout(res, 50));
     }
     const t0 = performance.now();
-    const stopped = await post(`/v1/playbacks/${playback_id}/stop`);
+    const stopped = await post(`/v1/playbacks/${playbackId}/stop`);
     assertEquals(stopped.status, 200);
     assert(performance.now() - t0 < 3_000, "the wait between actions ended at once");
     const report = await stopped.json() as PlaybackReport;
     assertEquals(report.status, "failed");
     assertEquals(report.error, "Stopped before action 1: stopped by request");
-    assertEquals(report.actions_executed, 1);
-    const again = await post(`/v1/playbacks/playback-${playback_id}/stop`);
+    assertEquals(report.actionsExecuted, 1);
+    const again = await post(`/v1/playbacks/playback-${playbackId}/stop`);
     assertEquals(again.status, 409);
     assertEquals((await again.json()).error.code, "playback_ended");
     const unknown = await post("/v1/playbacks/pb-nope/stop");
@@ -201,10 +201,10 @@ Deno.test("POST /v1/playbacks/:id/stop ends a running playback failed 'stopped b
         { action: "navigate", url: `http://127.0.0.1:${hanging.addr.port}/` },
         { action: "navigate", url },
       ],
-      timeout_ms: 60_000,
+      timeoutMs: 60_000,
     });
     assertEquals(slow.status, 202);
-    const slowId = (await slow.json()).playback_id;
+    const slowId = (await slow.json()).playbackId;
     await new Promise((res) => setTimeout(res, 500));
     const t1 = performance.now();
     const ended = await post(`/v1/playbacks/${slowId}/stop`);
@@ -217,7 +217,7 @@ Deno.test("POST /v1/playbacks/:id/stop ends a running playback failed 'stopped b
     assertEquals(slowReport.results.map((r) => [r.index, r.status]), [[0, "failed"]]);
     const next = await post("/v1/playbacks", { actions: [{ action: "navigate", url }] });
     assertEquals(next.status, 202, "the stopped playback no longer holds the browser");
-    const nextId = (await next.json()).playback_id;
+    const nextId = (await next.json()).playbackId;
     for (let i = 0; i < 200; i++) {
       const r = await (await app.request(`/v1/playbacks/${nextId}`)).json() as PlaybackReport;
       if (r.status !== "running") {
@@ -236,7 +236,7 @@ Deno.test("POST /v1/playbacks/:id/stop ends a running playback failed 'stopped b
   }
 });
 
-Deno.test("POST /v1/playbacks checks value_overrides on the final plan: 400 naming body.value_overrides.N, as --override", async () => {
+Deno.test("POST /v1/playbacks checks valueOverrides on the final plan: 400 naming body.valueOverrides.N, as --override", async () => {
   const dir = await Deno.makeTempDir({ prefix: "cairn-playback-api-" });
   const store = SqliteEventStore.open(`${dir}/cairn.db`);
   const server = servePlaybackPages();
@@ -264,25 +264,25 @@ Deno.test("POST /v1/playbacks checks value_overrides on the final plan: 400 nami
       { action: "click", selector: "#login" },
     ];
     const url = server.url + "login.html";
-    assertEquals(await issues(await post({ actions, url, value_overrides: { "2": "x" } })), [
-      ["body.value_overrides.2", "the plan has actions 0–1"],
+    assertEquals(await issues(await post({ actions, url, valueOverrides: { "2": "x" } })), [
+      ["body.valueOverrides.2", "the plan has actions 0–1"],
     ]);
     assertEquals(
-      await issues(await post({ actions, url, value_overrides: { "0": "ada", "1": "x" } })),
-      [["body.value_overrides.1", "action 1 is a click; only typing takes a value"]],
+      await issues(await post({ actions, url, valueOverrides: { "0": "ada", "1": "x" } })),
+      [["body.valueOverrides.1", "action 1 is a click; only typing takes a value"]],
     );
-    assertEquals(await issues(await post({ actions: [], value_overrides: { "0": "x" } })), [
-      ["body.value_overrides.0", "the plan has no actions"],
+    assertEquals(await issues(await post({ actions: [], valueOverrides: { "0": "x" } })), [
+      ["body.valueOverrides.0", "the plan has no actions"],
     ]);
-    const res = await post({ actions, url, value_overrides: { "0": "ada" } });
+    const res = await post({ actions, url, valueOverrides: { "0": "ada" } });
     assertEquals(res.status, 202);
-    const { playback_id: id } = await res.json();
+    const { playbackId: id } = await res.json();
     let report = await (await app.request(`/v1/playbacks/${id}`)).json() as PlaybackReport;
     for (let i = 0; i < 200 && report.status === "running"; i++) {
       await new Promise((r) => setTimeout(r, 50));
       report = await (await app.request(`/v1/playbacks/${id}`)).json() as PlaybackReport;
     }
-    assertEquals(report.results.map((r) => [r.source_index, r.status]), [
+    assertEquals(report.results.map((r) => [r.sourceIndex, r.status]), [
       [undefined, "ok"],
       [0, "ok"],
       [1, "ok"],
@@ -313,7 +313,7 @@ Deno.test("POST /v1/playbacks refuses a web plan that opens no page or navigates
     });
   const finish = async (res: Response): Promise<PlaybackReport> => {
     assertEquals(res.status, 202);
-    const { playback_id: id } = await res.json();
+    const { playbackId: id } = await res.json();
     let report = await (await app.request(`/v1/playbacks/${id}`)).json() as PlaybackReport;
     for (let i = 0; i < 200 && report.status === "running"; i++) {
       await new Promise((r) => setTimeout(r, 50));

@@ -12,7 +12,7 @@ import { assertNoSecret, dbBytes } from "../../_fixtures/secret_forms.ts";
 import { serveFolder } from "../../_fixtures/web_server.ts";
 import { withDeadline } from "../../../drivers/with_deadline.ts";
 import { SqliteEventStore } from "../../../events/sqlite_event_store.ts";
-import type { PlaybackReport } from "../../../engine/playback/report.ts";
+import type { PlaybackReportAnswer as PlaybackReport } from "../../../api/playbacks.ts";
 
 const PIN = "Pin-7730-basalt";
 
@@ -106,7 +106,7 @@ Deno.test("POST /v1/playbacks memory: a null secret plays from the value given, 
   const play = async (body: unknown): Promise<PlaybackReport> => {
     const [status, text] = await post(body);
     assertEquals(status, 202, text);
-    const id = JSON.parse(text).playback_id as string;
+    const id = JSON.parse(text).playbackId as string;
     for (let i = 0; i < 300; i++) {
       const report = JSON.parse(await get(`/v1/playbacks/${id}`)) as PlaybackReport;
       if (report.status !== "running") return report;
@@ -157,20 +157,20 @@ Deno.test("POST /v1/playbacks memory: a null secret plays from the value given, 
     ]);
     assertEquals(given.results[3]!.value, "Unlocked");
     // the page the link opened is reported with the pin taken out
-    assertStringIncludes(given.results[0]!.page_url!, "lock.html?code=[redacted]");
+    assertStringIncludes(given.results[0]!.pageUrl!, "lock.html?code=[redacted]");
 
     // (c) without it: the secret is named as such, not as a page error
-    const missing = await play({ trail: yaml, on_error: "stop" });
+    const missing = await play({ trail: yaml, onError: "stop" });
     assertEquals(missing.results[0]!.status, "failed");
-    assertEquals(missing.results[0]!.error_code, "redacted_value");
+    assertEquals(missing.results[0]!.errorCode, "redacted_value");
     assertStringIncludes(missing.results[0]!.error!, "{{pin}} is a secret the trail does not hold");
 
     // (b) every GET answer about them
     await get("/v1/playbacks");
     await get("/v1/selectors/fragile");
     for (const r of [given, missing]) {
-      await get(`/v1/streams/playback-${r.playback_id}/events`);
-      for (const b of (r as unknown as { screenshot_blobs: { url: string }[] }).screenshot_blobs) {
+      await get(`/v1/streams/playback-${r.playbackId}/events`);
+      for (const b of (r as unknown as { screenshotBlobs: { url: string }[] }).screenshotBlobs) {
         const res = await fetch(api + b.url);
         assertEquals(res.status, 200);
         const bytes = new TextDecoder("latin1").decode(await res.arrayBuffer());

@@ -31,7 +31,7 @@ Deno.test("POST /v1/playbacks/:id/stop numbers the stopped action as the report 
       `  - step: Find it\n    recording:\n      - tap: { text: Nowhere to be found }\n`;
     const res = await post("/v1/playbacks", { trail, timeoutMs: 60_000 });
     assertEquals(res.status, 202);
-    const { playback_id: id } = await res.json();
+    const { playbackId: id } = await res.json();
     for (let i = 0; i < 100; i++) {
       const r = await (await app.request(`/v1/playbacks/${id}`)).json();
       // the opening navigate is done: the tap is looking (for about 2 s)
@@ -44,15 +44,72 @@ Deno.test("POST /v1/playbacks/:id/stop numbers the stopped action as the report 
     assertEquals(stopped.status, 200);
     const report = await stopped.json() as {
       error: string;
-      results: { index: number; source_index?: number; status: string }[];
+      results: { index: number; sourceIndex?: number; status: string }[];
     };
     const failed = report.results.find((r) => r.status === "failed");
-    assertEquals([failed?.index, failed?.source_index], [1, 0]);
+    assertEquals([failed?.index, failed?.sourceIndex], [1, 0]);
     assertEquals(report.error, `Stopped during action 1: stopped by request`);
     assert(took < STOP_GRACE_MS + 2_000, `stop took ${Math.round(took)} ms`);
   } finally {
     await playbackRegistry(store).close();
     await web.close();
+    store.close();
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("POST /v1/playbacks/:id/stop ends a slow action within its documented bound and names it as the report does", async () => {
+  // a page whose button never returns: the tap on it runs until its 60 s timeout
+  const page = Deno.serve(
+    { hostname: "127.0.0.1", port: 0, onListen() {} },
+    () =>
+      new Response(
+        `<!doctype html><title>Freeze</title><button onclick="for (;;) {}">Freeze</button>`,
+        { headers: { "content-type": "text/html" } },
+      ),
+  );
+  const store = SqliteEventStore.open(":memory:");
+  const dir = await Deno.makeTempDir();
+  playbackRegistry(store, { screenshotDir: dir });
+  const app = createApp({ store });
+  const post = (path: string, body?: unknown) =>
+    app.request(path, {
+      method: "POST",
+      ...(body === undefined
+        ? {}
+        : { headers: { "content-type": "application/json" }, body: JSON.stringify(body) }),
+    });
+  try {
+    // Cairn adds the opening navigate (index 0); the trail's own first action (index 1, its
+    // number 0) taps the button that freezes the page
+    const trail = `config:\n  platform: web\n  url: http://127.0.0.1:${page.addr.port}/\n` +
+      `trail:\n  - step: Freeze it\n    recording:\n      - tap: { text: Freeze }\n`;
+    const res = await post("/v1/playbacks", { trail, timeoutMs: 60_000 });
+    assertEquals(res.status, 202);
+    const { playbackId: id } = await res.json();
+    for (let i = 0; i < 100; i++) {
+      const r = await (await app.request(`/v1/playbacks/${id}`)).json();
+      if (r.results.length >= 1) break; // the opening navigate is done: the hang has begun
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    await new Promise((r) => setTimeout(r, 300));
+    const t0 = performance.now();
+    const stopped = await post(`/v1/playbacks/${id}/stop`);
+    const took = performance.now() - t0;
+    assertEquals(stopped.status, 200);
+    const report = await stopped.json() as {
+      error: string;
+      results: { index: number; sourceIndex?: number; status: string }[];
+    };
+    console.log(`stop of a slow action answered in ${Math.round(took)} ms`);
+    const failed = report.results.find((r) => r.status === "failed");
+    assertEquals([failed?.index, failed?.sourceIndex], [1, 0]);
+    assertEquals(report.error, `Stopped during action 1: stopped by request`);
+    assert(took >= STOP_GRACE_MS, `the action had its grace (${Math.round(took)} ms)`);
+    assert(took < STOP_GRACE_MS + 2_000, `stop took ${Math.round(took)} ms`);
+  } finally {
+    await playbackRegistry(store).close();
+    await page.shutdown();
     store.close();
     await Deno.remove(dir, { recursive: true });
   }

@@ -108,7 +108,7 @@ Deno.test("POST /v1/sessions/:id/validations with heuristics projects the captur
     const url = `http://127.0.0.1:${server.addr.port}/shop.html`;
     const res = await post({ url, policy: "ci", heuristics: "v2" });
     assertEquals(res.status, 202);
-    const { validation_id: id } = await res.json();
+    const { validationId: id } = await res.json();
     let report = await (await app.request(`/v1/validations/${id}`)).json();
     for (let i = 0; i < 600 && report.status === "running"; i++) {
       await new Promise((r) => setTimeout(r, 100));

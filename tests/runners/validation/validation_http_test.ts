@@ -28,7 +28,7 @@ Deno.test("POST /v1/sessions/:id/validations answers at once; GET /v1/validation
     const t0 = performance.now();
     const res = await post(sessionId, { url: shop.url, policy: "authoring", max_iterations: 3 });
     assertEquals(res.status, 202);
-    const { validation_id: id, status } = await res.json();
+    const { validationId: id, status } = await res.json();
     assertEquals(status, "running");
     assert(typeof id === "string" && id.length > 0);
     const answeredMs = performance.now() - t0;
@@ -46,7 +46,7 @@ Deno.test("POST /v1/sessions/:id/validations answers at once; GET /v1/validation
     }
     assertEquals(report.status, "unstable");
     assertEquals(report.iterations, 3);
-    assertEquals(report.session_id, sessionId);
+    assertEquals(report.sessionId, sessionId);
     assertEquals(report.steps[3].status, "unstable");
     assert(report.steps[3].evidence.length > 0);
     assertStringIncludes(report.trail, "recordable: false");
@@ -92,7 +92,7 @@ Deno.test("POST /v1/validations/:id/stop ends a running validation failed 'stopp
       max_iterations: 3,
     });
     assertEquals(res.status, 202);
-    const { validation_id: id } = await res.json();
+    const { validationId: id } = await res.json();
     const stopped = await post(`/v1/validations/${id}/stop`);
     assertEquals(stopped.status, 200);
     const report = await stopped.json();

@@ -178,7 +178,7 @@ Deno.test("POST /v1/sessions/:id/validations: a page that cannot be opened ends 
       body: JSON.stringify({ url: closedUrl() }),
     });
     assertEquals(res.status, 202);
-    const { validation_id: id } = await res.json();
+    const { validationId: id } = await res.json();
     let report = await (await app.request(`/v1/validations/${id}`)).json();
     for (let i = 0; i < 300 && report.status === "running"; i++) {
       await new Promise((r) => setTimeout(r, 100));
