@@ -5,7 +5,7 @@
  * resolved against under the action's index, and the navigation result (the HTTP status the page
  * answered with) of an action that navigated, and the document answer (HTTP status, or the network
  * error behind the browser's error page) of any action after which a new document had loaded — a
- * click on a link, a form posted. Private to `drivers/`.
+ * click on a link, a form posted. Private to `runners/validation/`.
  *
  * @module
  */
