@@ -1,7 +1,8 @@
 /**
  * `cairn replay PATH…` with more than one trail (files, folders, globs), or with `--junit`,
- * `--workers` or `--retries`: a suite. Each trail plays in a fresh browser context; `--workers N`
- * browsers play side by side. A line per action shows progress (rewritten in place on a
+ * `--workers` or `--retries`: a suite. One browser is launched once; each trail plays in a fresh
+ * browser context of it, and `--workers N` take trails from one queue and play them side by side,
+ * each in contexts of its own (no lock between them). A line per action shows progress (rewritten in place on a
  * terminal, plain lines otherwise: CI logs), then a summary table; `--junit FILE` writes a JUnit
  * XML report; `--retries N` plays a failed trail again up to N times. Exit 1 when any trail failed.
  *
@@ -22,7 +23,11 @@ import { openingProblem, platformProblem } from "../engine/playback/mod.ts";
 import type { PlaybackReport } from "../engine/playback/mod.ts";
 import { DEFAULT_ACTION_TIMEOUT_MS, runPlayback } from "../runners/playback/mod.ts";
 import { ChromeDriver } from "../drivers/chrome/mod.ts";
-import { closeLaunchedBrowsers } from "../drivers/chrome/mod.ts";
+import {
+  closeLaunchedBrowsers,
+  launchChrome,
+  type LaunchedBrowser,
+} from "../drivers/chrome/mod.ts";
 import { interruptOnSignals } from "./_interrupt.ts";
 
 /** The flags of a suite (`cairn replay` takes them). */
@@ -44,7 +49,8 @@ export const SUITE_FLAGS: Record<string, FlagSpec> = {
     value: "N",
     min: 1,
     max: 16,
-    description: "Trails played side by side, each in its own browser (suites; default 1)",
+    description:
+      "Trails played side by side, each worker in browser contexts of its own in one browser (suites; default 1)",
   },
 };
 
@@ -377,9 +383,27 @@ export async function runSuite(args: ParsedArgs): Promise<number> {
   const store = openStore(args);
   // Ctrl-C or SIGTERM: the running trails end failed, no other starts, exit 130 or 143
   const interrupt = interruptOnSignals("replay");
-  const drivers = new Set<ChromeDriver>();
+  // One browser for the suite, launched once when the first trail needs it; each worker plays
+  // in browser contexts of its own in it (a fresh one per trail), taking the next trail from the
+  // queue as it finishes one. A browser that died is launched again for the trails left.
+  let browser: Promise<LaunchedBrowser> | undefined;
+  const sharedBrowser = (): Promise<LaunchedBrowser> => {
+    const launching = browser ??= launchChrome({}).catch((err) => {
+      if (browser === launching) browser = undefined;
+      throw err;
+    });
+    return launching;
+  };
+  const relaunchIfGone = async (): Promise<void> => {
+    const b = browser;
+    const launched = await b?.catch(() => undefined);
+    if (!launched || launched.browser.connected) return;
+    if (browser === b) browser = undefined;
+    await launched.kill().catch(() => {});
+  };
   interrupt.onGrace(async () => {
-    await Promise.all([...drivers].map((d) => d.kill().catch(() => {})));
+    const launched = await browser?.catch(() => undefined);
+    await launched?.kill().catch(() => {});
   });
   const startedAt = new Date();
   const t0 = performance.now();
@@ -403,13 +427,11 @@ export async function runSuite(args: ParsedArgs): Promise<number> {
             attempt > 1 ? ` (attempt ${attempt})` : ""
           }`;
           try {
-            if (!driver) {
-              driver = await ChromeDriver.launch({
-                viewport: plan.viewport ?? { width: 1280, height: 800 },
-              });
-              drivers.add(driver);
-            }
-            await driver.freshTab();
+            const viewport = plan.viewport ?? { width: 1280, height: 800 };
+            // a new driver's tab is already fresh (a context of its own); a driver that played a
+            // trail starts the next in a fresh context, its last one closed
+            if (!driver) driver = await ChromeDriver.inContext(await sharedBrowser(), { viewport });
+            else await driver.freshTab({ viewport });
             const watched = watchedStore(store, (d) => {
               // numbered as the replay table numbers actions; + is the page opened first
               const n = d.added ? "+" : String(d.sourceIndex ?? d.index);
@@ -441,10 +463,11 @@ export async function runSuite(args: ParsedArgs): Promise<number> {
           } catch (err) {
             if (c.failure !== undefined) c.flaky = [...(c.flaky ?? []), c.failure];
             c.failure = (err as Error).message;
-            // a browser that failed is not reused
-            if (driver) drivers.delete(driver);
+            // a driver that failed is not reused (its context is closed); a browser that died is
+            // launched again
             await driver?.kill().catch(() => {});
             driver = undefined;
+            await relaunchIfGone();
             if (interrupt.signal.aborted) break;
           }
         }
@@ -458,7 +481,7 @@ export async function runSuite(args: ParsedArgs): Promise<number> {
         );
       }
     } finally {
-      await driver?.close().catch(() => driver?.kill());
+      await driver?.close().catch(() => {});
     }
   };
   try {

@@ -123,6 +123,11 @@ export class ChromeDriver implements Driver {
   #popups = new WeakSet<Page>();
   /** Whether the browser is one this driver did not launch (`--browser-ws`). */
   #remote = false;
+  /**
+   * Whether this driver's tabs live in browser contexts of its own in a browser another owner
+   * launched ({@linkcode ChromeDriver.inContext}): closing it closes its context, not the browser.
+   */
+  #isolated = false;
   /** The browser context {@linkcode ChromeDriver.freshTab} last opened (closed by the next). */
   #context: BrowserContext | undefined;
   /** The browser-level session that hears of new tabs first (see #watchNewTabs). */
@@ -170,6 +175,64 @@ export class ChromeDriver implements Driver {
       await launched.close();
       throw err;
     }
+  }
+
+  /**
+   * Drives a browser this process launched and shares (a suite's workers: one browser, launched
+   * once), in a browser context of the driver's own: its first tab opens in a fresh context, as
+   * does each {@linkcode ChromeDriver.freshTab}, so two such drivers share no tab, cookie or
+   * storage and play side by side (a playback on one does not hold the other). Closing the driver
+   * closes its context with its tabs and leaves the browser running; killing it does the same
+   * (bounded, for a page that stopped answering).
+   *
+   * @param launched a browser {@linkcode launchChrome} launched (not a remote one)
+   * @param options the viewport, which tabs to follow, local files
+   * @returns the driver
+   * @throws {DriverError} when the browser opens no context or tab
+   */
+  static async inContext(
+    launched: LaunchedBrowser,
+    options: ChromeDriverOptions = {},
+  ): Promise<ChromeDriver> {
+    const browser = launched.browser;
+    let context: BrowserContext;
+    let page: Page;
+    try {
+      context = await browser.createBrowserContext();
+    } catch (err) {
+      throw new DriverError(`Cannot open a browser context: ${errorText(err)}`, "driver_error", {
+        cause: err,
+      });
+    }
+    try {
+      page = await context.newPage();
+    } catch (err) {
+      await context.close().catch(() => {});
+      throw new DriverError(`Cannot open a tab: ${errorText(err)}`, "driver_error", { cause: err });
+    }
+    const viewport = {
+      width: options.viewport?.width ?? 1280,
+      height: options.viewport?.height ?? 800,
+      deviceScaleFactor: options.viewport?.devicePixelRatio ?? 1,
+    };
+    const driver = new ChromeDriver(
+      browser,
+      page,
+      viewport,
+      undefined,
+      options.followTabs ?? "opened",
+    );
+    driver.#isolated = true;
+    driver.#context = context;
+    driver.#localFiles = options.localFiles === true;
+    try {
+      await driver.#watchNewTabs();
+      await page.setViewport(viewport);
+    } catch (err) {
+      await driver.close();
+      throw err;
+    }
+    return driver;
   }
 
   /**
@@ -230,6 +293,14 @@ export class ChromeDriver implements Driver {
   /** The puppeteer browser. */
   get browser(): Browser {
     return this.#browser;
+  }
+
+  /**
+   * Whether the driver's tabs live in browser contexts of its own in a shared browser
+   * ({@linkcode ChromeDriver.inContext}): what it plays touches no other driver's tabs.
+   */
+  get isolated(): boolean {
+    return this.#isolated;
   }
 
   /** The id of the active tab (`tab-1`, `tab-2`, … in opening order). */
@@ -793,12 +864,23 @@ export class ChromeDriver implements Driver {
     await this.#targetSession?.detach().catch(() => {});
     this.#targetSession = undefined;
     await this.#closeOpened();
+    if (this.#isolated) await this.#closeContext();
     if (this.#launched) await this.#launched.close();
+  }
+
+  /** Closes the context an isolated driver plays in, with its tabs (once, bounded). */
+  async #closeContext(): Promise<void> {
+    const context = this.#context;
+    this.#context = undefined;
+    if (!context || !this.#browser.connected) return;
+    await withDeadline(context.close(), OPENED_CLOSE_MS, () => new Error("context open"))
+      .catch(() => {});
   }
 
   /**
    * Kills the browser this driver launched, asking nothing of a page that stopped answering; a
-   * browser it did not launch is let go of as by {@linkcode ChromeDriver.close}.
+   * browser it did not launch is let go of as by {@linkcode ChromeDriver.close} (in a shared
+   * browser: its own context is closed, bounded).
    */
   async kill(): Promise<void> {
     if (!this.#launched || this.#launched.remote) return await this.close();
@@ -812,7 +894,8 @@ export class ChromeDriver implements Driver {
    * count again from it), and closes the tabs this driver had. Nothing of an earlier run's page
    * is left in it: no history to go back to, no session storage, no script.
    *
-   * In a browser this driver launched the tab opens in a fresh browser context (as Playwright
+   * In a browser this driver launched, or shares ({@linkcode ChromeDriver.inContext}), the tab
+   * opens in a fresh browser context (as Playwright
    * Test gives each test): no cookie, local or session storage, IndexedDB or cache of an earlier
    * run, and the context the last call opened is closed with every tab in it. In a browser it
    * did not launch (`--browser-ws`, a user's browser, signed in where the user signed in) the tab
@@ -820,10 +903,18 @@ export class ChromeDriver implements Driver {
    * and only the tabs this driver opened and those their pages opened are closed: a tab the user
    * opened is never closed, even one a driver following every tab tracked.
    *
+   * @param options `viewport`: the new tab's (and later tabs') viewport, when a run needs another
    * @throws {DriverError} when the browser opens no context or tab
    */
-  async freshTab(): Promise<void> {
+  async freshTab(options: { viewport?: ChromeDriverOptions["viewport"] } = {}): Promise<void> {
     await this.#settlePending();
+    if (options.viewport) {
+      this.#viewport = {
+        width: options.viewport.width,
+        height: options.viewport.height,
+        deviceScaleFactor: options.viewport.devicePixelRatio ?? 1,
+      };
+    }
     const oldContext = this.#context;
     let context: BrowserContext | undefined;
     if (!this.#remote) {
@@ -983,6 +1074,9 @@ export class ChromeDriver implements Driver {
     let live = false;
     session.on("Target.targetCreated", ({ targetInfo }) => {
       if (!live || targetInfo.type !== "page" || targetInfo.openerId === undefined) return;
+      // following only what its own tabs open, a driver does not wait on another's popup (the
+      // drivers of a shared browser each hear of every tab)
+      if (this.#followTabs === "opened" && !this.#opensOurs(targetInfo.openerId)) return;
       const id = targetInfo.targetId;
       if (this.#handled.has(id) || this.#announced.has(id)) return;
       const wait = new Promise<void>((resolve) => {
@@ -1004,6 +1098,14 @@ export class ChromeDriver implements Driver {
     } catch {
       await session.detach().catch(() => {});
     }
+  }
+
+  /** Whether a target id is one of this driver's tabs (true when ids cannot be read). */
+  #opensOurs(openerId: string): boolean {
+    return [...this.#ids.keys()].some((p) => {
+      const id = targetIdOf(p.target());
+      return id === undefined || id === openerId;
+    });
   }
 
   /** Lets every command waiting for an announced tab go on (the driver is closing). */
@@ -1068,6 +1170,11 @@ function foundOf(f: ElementFacts): FoundElement {
     handle: f.cssPath,
     ...(f.text ? { text: f.text } : {}),
   };
+}
+
+/** The first line of what a browser call threw. */
+function errorText(err: unknown): string {
+  return err instanceof Error ? err.message.split("\n")[0]! : String(err);
 }
 
 function sleep(ms: number): Promise<void> {

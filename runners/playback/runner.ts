@@ -22,7 +22,13 @@ export { sameUrl } from "./_navigation.ts";
 
 const busy = new WeakSet<object>();
 
+/**
+ * What one playback at a time holds: the browser (two playbacks in one browser's tabs would
+ * cross), or the driver itself when its tabs live in a browser context of its own in a shared
+ * browser (a suite's workers: they touch no tab of each other's).
+ */
 function lockKey(driver: Driver): object {
+  if ((driver as { isolated?: unknown }).isolated === true) return driver;
   const browser = (driver as { browser?: unknown }).browser;
   return typeof browser === "object" && browser !== null ? browser : driver;
 }
