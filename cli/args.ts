@@ -45,6 +45,8 @@ export interface ParsedArgs {
   flags: Record<string, string | number | boolean | string[] | undefined>;
   positionals: string[];
   help: boolean;
+  /** The flags given by their short form (`out` for `-o`), for a command that reads it. */
+  short?: string[];
 }
 
 /** A command line that does not fit its command: printed as one line, exit code 2. */
@@ -76,6 +78,7 @@ export function parseArgs(spec: CommandSpec, argv: readonly string[]): ParsedArg
   const byAlias = new Map<string, string>();
   for (const [name, f] of Object.entries(specs)) if (f.alias) byAlias.set(f.alias, name);
   let help = false;
+  const short: string[] = [];
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!;
     if (arg === "--help" || arg === "-h") {
@@ -105,6 +108,7 @@ export function parseArgs(spec: CommandSpec, argv: readonly string[]): ParsedArg
         } (see cairn ${spec.name} --help)`,
       );
     }
+    if (!long && !short.includes(name)) short.push(name);
     if (f.type === "boolean") {
       flags[name] = eq > 0 ? booleanValue(spec.name, name, arg.slice(eq + 1)) : true;
       continue;
@@ -141,7 +145,7 @@ export function parseArgs(spec: CommandSpec, argv: readonly string[]): ParsedArg
       );
     }
   }
-  return { flags, positionals, help };
+  return { flags, positionals, help, ...(short.length > 0 ? { short } : {}) };
 }
 
 /** `--flag=VALUE` of a boolean flag: `true` or `false`, nothing else. */

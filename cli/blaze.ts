@@ -8,8 +8,8 @@
  */
 import { bool, type CommandSpec, list, type ParsedArgs, str, UsageError } from "./args.ts";
 
-import { dirname, resolve } from "node:path";
-import { checkStorePath, DB_FLAGS, dbLabel, dbPath, matchStream } from "./context.ts";
+import { dirname, join, resolve } from "node:path";
+import { checkStorePath, DB_FLAGS, dbLabel, dbPath, filesDirOf, matchStream } from "./context.ts";
 import { InputError } from "./errors.ts";
 import { type DaemonState, readState, statePath, updateState } from "./_blaze_state.ts";
 import { processRuns, recoverDeadDaemon } from "./_blaze_recover.ts";
@@ -72,6 +72,7 @@ export const spec: CommandSpec = {
     },
     out: {
       type: "string",
+      alias: "o",
       value: "DIR",
       description:
         "end: folder for the recording_v1 (web) and capture files (default: exports/ beside the database); screenshot: the PNG file (default: screenshots/ beside it)",
@@ -83,7 +84,6 @@ export const spec: CommandSpec = {
     },
     step: {
       type: "string",
-      alias: "o",
       value: "TEXT",
       description: "Any action: the NL step it serves (starts that step when new)",
     },
@@ -109,6 +109,7 @@ Tools:
                                         write or read memory (secret: stored as [redacted])
   screenshot [--marks] [--out FILE]     a PNG of the page (--marks: the refs drawn on it)
   step "Add two coffees"                start the next natural-language step
+                                        (or --step TEXT on any action; -o is --out)
   end [--reason completed|failed|clarification] [--out DIR]
 
 Each call is recorded (screen before, decision, result, memory) to the session's stream.
@@ -198,6 +199,26 @@ const TOOL_FLAGS: Record<string, readonly string[]> = {
   ...Object.fromEntries(Object.keys(ANDROID_FLAGS).map((k) => [k, ["start"]])),
 };
 
+/**
+ * `-o` is `--out` in every command. It was blaze's `--step` once: a `-o TEXT` that reads as a
+ * step (given to a tool that writes no file, to `screenshot` without a `.png` name, or to `end`
+ * with a space in it) is refused, naming `--step`, rather than written to a file of that name.
+ */
+function checkShortOut(tool: string, args: ParsedArgs): void {
+  const value = str(args, "out");
+  if (!args.short?.includes("out") || value === undefined) return;
+  const step = !TOOL_FLAGS.out!.includes(tool) ||
+    (tool === "screenshot" && !/\.png$/i.test(value)) || (tool === "end" && /\s/.test(value));
+  if (!step) return;
+  throw new UsageError(
+    `blaze ${tool}: -o is --out (the ${
+      tool === "screenshot" ? "PNG file" : tool === "end" ? "folder" : "file or folder"
+    } a command writes, as in every command); for the step an action serves, use --step ${
+      JSON.stringify(value)
+    }`,
+  );
+}
+
 /** Refuses a flag the tool does not take (`tap --diff`), which would be ignored. */
 function checkToolFlags(tool: string, args: ParsedArgs): void {
   for (const [flag, tools] of Object.entries(TOOL_FLAGS)) {
@@ -234,6 +255,7 @@ export async function run(args: ParsedArgs): Promise<number> {
     await runDaemon(db);
     return 0;
   }
+  if (tool) checkShortOut(tool, args);
   if (tool) checkToolFlags(tool, args);
   if (tool === "start") return await start(args, db);
   const state = await liveState(db);
@@ -278,7 +300,7 @@ export async function run(args: ParsedArgs): Promise<number> {
   if (tool === "screenshot" && body.ok && typeof body.value === "string") {
     // without --out: beside the database, as every file a command writes
     const file = str(args, "out") ??
-      resolve(dirname(resolve(db)), "screenshots", `screenshot-${body.value.slice(0, 12)}.png`);
+      join(filesDirOf(db), "screenshots", `screenshot-${body.value.slice(0, 12)}.png`);
     const blob = await call(state, db, `/v1/blobs/${body.value}`);
     if (!blob.ok) return failed(blob.status, await blob.json());
     await Deno.mkdir(dirname(resolve(file)), { recursive: true });
@@ -286,7 +308,7 @@ export async function run(args: ParsedArgs): Promise<number> {
     console.log(`Wrote ${file}`);
   }
   if (tool === "end") {
-    const outDir = str(args, "out") ?? resolve(dirname(resolve(db)), "exports");
+    const outDir = str(args, "out") ?? join(filesDirOf(db), "exports");
     const { files, skipped } = await exportAndStop(state, db, sessionId, outDir);
     for (const f of files) console.log(`Wrote ${f}`);
     if (skipped) console.log(skipped);

@@ -39,6 +39,9 @@ Deno.test("parseArgs() reads typed flags, aliases, lists and defaults", () => {
     "max-iterations": 5,
     mode: "adaptive",
   });
+  // which flags came by their short form (blaze refuses an -o that reads as its old --step)
+  assertEquals(a.short, ["out"]);
+  assertEquals(parseArgs(SPEC, ["cap.json", "--out", "t.yaml"]).short, undefined);
 });
 
 Deno.test("parseArgs() rejects unknown flags, bad choices and missing positionals", () => {

@@ -116,3 +116,41 @@ Deno.test("blaze end and screenshot without --out write beside the database, not
     await Deno.remove(dir, { recursive: true });
   }
 });
+
+Deno.test("-o is --out in every command that writes a file; blaze's old -o for the step is refused, naming --step", async () => {
+  for (const command of ["blaze", "record", "export", "optimize", "validate"]) {
+    const help = await cairn([command, "--help"]);
+    assertEquals(help.code, 0, help.stderr);
+    assertMatch(help.stdout, /^\s+-o, --out (FILE|DIR)/m, command);
+    assert(!/-o, --step/.test(help.stdout), command);
+  }
+  const dir = await Deno.makeTempDir({ prefix: "cairn-short-out-" });
+  try {
+    const db = join(dir, "cairn.db");
+    // refused before any daemon is looked for: the step text would otherwise name a file
+    for (
+      const [args, what] of [
+        [["tap", "ref=h6", "-o", "Add a coffee"], "file or folder"],
+        [["screenshot", "-o", "Check the cart"], "PNG file"],
+        [["end", "-o", "Sign in"], "folder"],
+      ] as const
+    ) {
+      const res = await cairn(["blaze", ...args, "--db", db]);
+      assertEquals(res.code, 2, res.stderr);
+      assertEquals(
+        res.stderr,
+        `cairn blaze ${
+          args[0]
+        }: -o is --out (the ${what} a command writes, as in every command); for the step an action serves, use --step ${
+          JSON.stringify(args.at(-1))
+        }\n`,
+      );
+    }
+    // -o as --out: taken (here: no session runs, so it goes no further)
+    const end = await cairn(["blaze", "end", "-o", join(dir, "out"), "--db", db]);
+    assertEquals(end.code, 2);
+    assertMatch(end.stderr, /No blaze session is running/);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
