@@ -8,7 +8,7 @@
  *
  * @module
  */
-import { resolve } from "node:path";
+import { dirname, resolve } from "node:path";
 
 /** How long a start waits for another start (launching a daemon, opening a page) to finish. */
 const WAIT_MS = 90_000;
@@ -42,6 +42,8 @@ export function lockPath(db: string): string {
  */
 export async function withStartLock<T>(db: string, fn: () => Promise<T>): Promise<T> {
   const path = lockPath(db);
+  // the database's folder may not exist yet (the first command run with this CAIRN_DB or --db)
+  await Deno.mkdir(dirname(path), { recursive: true });
   const file = await acquire(path);
   try {
     await file.truncate(0);

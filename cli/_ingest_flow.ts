@@ -5,9 +5,9 @@
  *
  * @module
  */
-import { basename, dirname, join } from "node:path";
+import { basename, join } from "node:path";
 import type { ParsedArgs } from "./args.ts";
-import { dbPath } from "./context.ts";
+import { filesDir } from "./context.ts";
 import { InputError } from "./errors.ts";
 import { looksLikeMaestroFlow } from "../engine/formats/mod.ts";
 import { maestroToTrail } from "../engine/export/mod.ts";
@@ -61,7 +61,7 @@ export async function prepareFlow(path: string): Promise<PreparedFlow | undefine
  * @returns the path written
  */
 export async function writeFlowTrail(args: ParsedArgs, flow: PreparedFlow): Promise<string> {
-  const dir = join(dirname(dbPath(args)), "trails");
+  const dir = join(filesDir(args), "trails");
   await Deno.mkdir(dir, { recursive: true });
   const stem = flow.trail.config.id
     ? trailStem(flow.trail)

@@ -8,9 +8,9 @@
  *
  * @module
  */
-import { dirname, join, relative, resolve } from "node:path";
+import { join, relative, resolve } from "node:path";
 import { type FlagSpec, list, num, type ParsedArgs, str } from "./args.ts";
-import { dbPath, openStore } from "./context.ts";
+import { filesDir, openStore } from "./context.ts";
 import { InputError } from "./errors.ts";
 import { parseMemory } from "./_memory_flag.ts";
 import { prepareOutFile } from "./_out_file.ts";
@@ -70,7 +70,7 @@ anything plays). A suite plays web trails; --browser-ws, --override and --json t
  * (`.cairn/screenshots` by default; beside `CAIRN_DB` or `--db` when set).
  */
 export function screenshotsDir(args: ParsedArgs): string {
-  return join(dirname(resolve(dbPath(args))), "screenshots");
+  return join(filesDir(args), "screenshots");
 }
 
 /** The files a folder contributes: trails, flows, recordings. */

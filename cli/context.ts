@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { join } from "node:path";
+import { dirname, join, resolve } from "node:path";
 import { existsSync } from "node:fs";
 import { DatabaseSync } from "node:sqlite";
 import type { FlagSpec, ParsedArgs } from "./args.ts";
@@ -49,6 +49,35 @@ export function dbPath(args: ParsedArgs): string {
   const env = Deno.env.get("CAIRN_DB");
   if (env) return env;
   return join(Deno.cwd(), ".cairn", "cairn.db");
+}
+
+/**
+ * The folder every file a command writes goes under unless `--out` / `--screenshots` says
+ * otherwise (`screenshots/`, `exports/`, `trails/`, `blobs/` in it): the database file's folder
+ * (`.cairn/` under the current directory by default, else the folder of `CAIRN_DB` or `--db`).
+ * A log with no file beside it (a `postgres://` URL, `:memory:`) has `.cairn/` under the current
+ * directory.
+ *
+ * @param db the database path ({@linkcode dbPath})
+ * @returns the folder, absolute
+ * @example
+ * ```ts
+ * if (filesDirOf("/data/run/cairn.db") !== "/data/run") throw new Error();
+ * ```
+ */
+export function filesDirOf(db: string): string {
+  if (db === ":memory:" || isPostgresUrl(db)) return join(Deno.cwd(), ".cairn");
+  return dirname(resolve(db));
+}
+
+/**
+ * The folder a command's files go under ({@linkcode filesDirOf} of its database).
+ *
+ * @param args parsed arguments (may carry `--db`)
+ * @returns the folder, absolute
+ */
+export function filesDir(args: ParsedArgs): string {
+  return filesDirOf(dbPath(args));
 }
 
 /**

@@ -9,7 +9,7 @@ import { dirname, join } from "node:path";
 import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { bool, type CommandSpec, num, type ParsedArgs, str, UsageError } from "./args.ts";
 import { MAX_SHEET_COLUMNS, sessionSheet } from "../engine/timeline/mod.ts";
-import { DB_FLAGS, dbLabel, dbPath, openStore, resolveStream } from "./context.ts";
+import { DB_FLAGS, dbLabel, dbPath, filesDirOf, openStore, resolveStream } from "./context.ts";
 import { InputError } from "./errors.ts";
 import { snapshotAt } from "../engine/timeline/mod.ts";
 import { NotFoundError, streamInfo } from "../events/mod.ts";
@@ -105,7 +105,7 @@ export async function extractScreenshot(
   const db = options.dbPath;
   const ref = state.screen?.screenshot;
   if (!ref) return null;
-  const dir = join(db === ":memory:" ? join(Deno.cwd(), ".cairn") : dirname(db), "blobs");
+  const dir = join(filesDirOf(db), "blobs");
   const path = join(dir, `${ref.hash}.${EXT[ref.mediaType] ?? "bin"}`);
   if (existsSync(path)) return path;
   try {

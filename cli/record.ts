@@ -6,8 +6,9 @@
  *
  * @module
  */
+import { join } from "node:path";
 import { bool, type CommandSpec, num, type ParsedArgs, str, UsageError } from "./args.ts";
-import { DB_FLAGS, dbPath, openStore } from "./context.ts";
+import { DB_FLAGS, dbPath, filesDir, openStore } from "./context.ts";
 import { noteRecordSessions } from "./_session_owners.ts";
 import { FILE_URLS_FLAG, fileUrlsOption } from "./_file_urls_flag.ts";
 import { ChromeDriver } from "../drivers/chrome/mod.ts";
@@ -32,8 +33,10 @@ export const spec: CommandSpec = {
     },
     out: {
       type: "string",
+      alias: "o",
       value: "FILE",
-      description: "Where to write the recording (default: vw-ax-human-<id>-<time>.json here)",
+      description:
+        "Where to write the recording (default: exports/vw-ax-human-<id>-<time>.json beside the database)",
     },
     ephemeral: {
       type: "boolean",
@@ -134,10 +137,16 @@ export async function run(args: ParsedArgs): Promise<number> {
       gone ? "The browser closed while recording" : undefined,
     );
     await noteRecordSessions(dbPath(args), []);
-    const { files: [file] } = await writeSessionFiles(store, recorder.id, ".", {
-      capture: false,
-      ...(str(args, "out") ? { recording: str(args, "out")! } : {}),
-    });
+    // without --out: exports/ beside the database, as blaze end writes
+    const { files: [file] } = await writeSessionFiles(
+      store,
+      recorder.id,
+      join(filesDir(args), "exports"),
+      {
+        capture: false,
+        ...(str(args, "out") ? { recording: str(args, "out")! } : {}),
+      },
+    );
     console.log(`Recorded ${recorder.actionCount} actions; wrote ${file}`);
     if (recorder.errors.length > 0) {
       console.error(`cairn record: ${recorder.errors.length} problem(s): ${recorder.errors[0]}`);

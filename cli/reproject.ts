@@ -10,7 +10,7 @@
  */
 import { dirname, join } from "node:path";
 import { bool, type CommandSpec, type ParsedArgs, str } from "./args.ts";
-import { DB_FLAGS, dbPath, openStore, resolveStream } from "./context.ts";
+import { DB_FLAGS, filesDir, openStore, resolveStream } from "./context.ts";
 import { UsageError } from "./args.ts";
 import { HEURISTICS_VERSION, HEURISTICS_VERSIONS } from "../engine/trail/mod.ts";
 import type { ScreenTable } from "../engine/screens/mod.ts";
@@ -60,7 +60,7 @@ Examples:
  * @returns the cache file path
  */
 export function trailCachePath(args: ParsedArgs, sessionId: string, mode: string): string {
-  return join(dirname(dbPath(args)), "trails", `${sessionId}.${mode}.yaml`);
+  return join(filesDir(args), "trails", `${sessionId}.${mode}.yaml`);
 }
 
 /**

@@ -7,7 +7,7 @@
  */
 import { bool, type CommandSpec, num, type ParsedArgs, str } from "./args.ts";
 import { runWorker } from "./_worker.ts";
-import { DB_FLAGS, dbPath, openStore } from "./context.ts";
+import { DB_FLAGS, dbPath, filesDirOf, openStore } from "./context.ts";
 import { isPostgresUrl, PostgresEventStore, redactUrl } from "../events/mod.ts";
 import { InputError } from "./errors.ts";
 import { createApp, DEFAULT_BODY_LIMIT, isLoopback, MAX_BODY_LIMIT } from "../api/mod.ts";
@@ -27,7 +27,7 @@ import {
 } from "./_orphaned_runs.ts";
 import { profilesNotePath, profilesNoter, removeDeadServersProfiles } from "./_serve_profiles.ts";
 import { sessionsOfDeadProcesses } from "./_session_owners.ts";
-import { dirname, join, resolve } from "node:path";
+import { join } from "node:path";
 
 /** Command spec of `cairn serve`. */
 export const spec: CommandSpec = {
@@ -232,7 +232,7 @@ export function orphanEnder(
  * ```
  */
 export function serveScreenshotDir(db: string): string | undefined {
-  return db === ":memory:" ? undefined : join(dirname(resolve(db)), "screenshots");
+  return db === ":memory:" ? undefined : join(filesDirOf(db), "screenshots");
 }
 
 /**

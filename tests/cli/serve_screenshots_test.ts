@@ -12,6 +12,11 @@ Deno.test("serveScreenshotDir() is screenshots/ beside the database, absolute; n
   assertEquals(serveScreenshotDir("/data/run/cairn.db"), "/data/run/screenshots");
   assertEquals(serveScreenshotDir("rel/c.db"), `${Deno.cwd()}/rel/screenshots`);
   assertEquals(serveScreenshotDir(":memory:"), undefined);
+  // a log with no file beside it: .cairn/ under the working directory, not a "postgres:" folder
+  assertEquals(
+    serveScreenshotDir("postgres://cairn@db.example/cairn"),
+    `${Deno.cwd()}/.cairn/screenshots`,
+  );
 });
 
 Deno.test("cairn serve writes a playback's screenshots beside --db, not under its working directory", async () => {
