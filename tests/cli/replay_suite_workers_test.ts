@@ -4,11 +4,11 @@
  * no Chromium left. Real processes, real Chromium, pages on 127.0.0.1 that make each trail wait.
  */
 import { join } from "node:path";
-import { assert, assertEquals, assertStringIncludes } from "./assert.ts";
-import { withDeadline } from "../drivers/with_deadline.ts";
-import { SqliteEventStore } from "../events/sqlite_event_store.ts";
-import { chromiumUnder, ROOT } from "./cli_run.ts";
-import { serveFolder } from "./web_server.ts";
+import { assert, assertEquals, assertStringIncludes } from "../_fixtures/assert.ts";
+import { withDeadline } from "../../drivers/with_deadline.ts";
+import { SqliteEventStore } from "../../events/sqlite_event_store.ts";
+import { chromiumUnder, ROOT } from "../_fixtures/cli_run.ts";
+import { serveFolder } from "../_fixtures/web_server.ts";
 
 /** A trail that types a name and waits `delay` ms for the slow report page's line. */
 function slowTrail(i: number, delay: number): string {
