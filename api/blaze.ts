@@ -84,7 +84,7 @@ export const StartBody = describeSchema(
     secretMemory: z.record(z.string(), z.string())
       .refine((m) => !Object.hasOwn(m, ""), "A memory name cannot be empty").optional(),
     systemPrompt: z.string().optional(),
-    /** `web` (Chrome, the default) or `android` (Appium UiAutomator2, engineer F's driver). */
+    /** `web` (Chrome, the default) or `android` (Appium UiAutomator2, Cairn's Android driver). */
     platform: z.enum(["web", "android"]).optional(),
     /** The device and app of an Android start (Appium URL, udid, package, activity, apk). */
     android: AndroidStart.optional(),

@@ -1,5 +1,5 @@
 /**
- * Playbacks over HTTP (003 R5): `POST /v1/playbacks` starts one (a trail, a stored recording
+ * Playbacks over HTTP: `POST /v1/playbacks` starts one (a trail, a stored recording
  * or a synthetic action array) and answers at once with its id; `GET /v1/playbacks/:id` is
  * the partial or final report; `GET /v1/selectors/fragile` the fragile-selector statistics.
  * A registry per event store owns the browser playbacks run in; one runs at a time.
@@ -152,7 +152,7 @@ export function unknownMemoryKeys(
 }
 
 /**
- * `POST /v1/playbacks` body (003 R5; exactly one of `trail`, `recordingId`, `actions`), by the
+ * `POST /v1/playbacks` body (exactly one of `trail`, `recordingId`, `actions`), by the
  * old snake_case names the handler reads: clients send the camelCase ones (api/_casing.ts).
  */
 export const StartPlaybackBody = z.strictObject({

@@ -1,5 +1,5 @@
 /**
- * Writes a recorded session to a folder: the `recording_v1` file under the name 004 gives it
+ * Writes a recorded session to a folder: the `recording_v1` file under its standard name
  * (`vw-ax-agent-…` / `vw-ax-human-…`) and the Cairn capture file `<session>.capture.json`.
  * `recording_v1` holds browser sessions only (as `cairn export --format recording_v1`): an
  * Android or iOS session gets the capture file alone.
@@ -40,7 +40,7 @@ export async function writeSessionFiles(
   const platform = started?.type === "SessionStarted" ? started.data.platform : undefined;
   let skipped: string | undefined;
   if (platform !== undefined && platform !== "web") {
-    // seed 004's recorder records browser tabs: a device session would come back as web
+    // the `recording_v1` recorder records browser tabs: a device session would come back as web
     skipped = `No recording_v1 written: recording_v1 holds web sessions and ${sessionId} is ` +
       `${platform} (the capture file holds it)`;
   } else {

@@ -82,7 +82,7 @@ export async function loadSession(store: EventStore, session: string): Promise<L
 /** A rendered export: the text and the file name it gets in a directory. */
 export interface RenderedSession {
   text: string;
-  /** Seed 004's `vw-ax-{mode}-{id}-{yyyyMMdd-HHmmss}.json` for recordings. */
+  /** The `recording_v1` file name `vw-ax-{mode}-{id}-{yyyyMMdd-HHmmss}.json` for recordings. */
   fileName: string;
 }
 
@@ -104,7 +104,7 @@ export function renderSession(
         fileName: `${session.sessionId}.events.jsonl`,
       };
     case "recording_v1": {
-      // seed 004's recorder records browser tabs: a device session would come back as web
+      // the `recording_v1` recorder records browser tabs: a device session would come back as web
       const started = session.events.find((e) => e.type === "SessionStarted");
       const platform = (started?.data as { platform?: string } | undefined)?.platform;
       if (platform !== undefined && platform !== "web") {

@@ -1,7 +1,7 @@
 /**
  * `cairn validate SESSION --url URL`: proves a capture's trail is stable by replaying it in a
  * fresh headless Chromium (no agent), comparing each run with the capture and refining from
- * both runs' hierarchies, as the policy allows (000 "Validation Loop", "Workflow Policies").
+ * both runs' hierarchies, as the policy allows (see docs/validation.md).
  * Progress goes to stderr, one line per iteration and step; the final trail to stdout (or
  * `--out`), or the whole report with `--json`. Exit 0 when the trail is stable or its unstable
  * steps were flagged (authoring, dev); 1 when a ci replay failed (a new blaze is needed), when a

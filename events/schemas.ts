@@ -97,7 +97,7 @@ export const ActionTarget = z.object({
   ref: z.string().optional(),
   role: z.string().optional(),
   name: z.string().optional(),
-  /** A selector used at run time (`{ text: "Next" }`, `{ css: "#a" }`): may be wrong (000). */
+  /** A selector used at run time (`{ text: "Next" }`, `{ css: "#a" }`): may be wrong. */
   selector: StringMap.optional(),
   /** Web: the DOM selectors a human recorder computed (testId, ariaLabel, id, cssPath, …). */
   selectors: StringMap.optional(),
@@ -261,9 +261,9 @@ export const PlaybackActionCompleted = z.object({
   /** Value read (readText) or memory written. */
   value: z.string().optional(),
   storeAs: z.string().optional(),
-  /** Where the screenshot was written (003 `screenshot_path`). */
+  /** Where the screenshot was written (`screenshot_path`). */
   screenshotPath: z.string().optional(),
-  /** How a navigation decided the page was ready, and how long it waited (003 R6). */
+  /** How a navigation decided the page was ready, and how long it waited. */
   navigation: z.object({
     waitedFor: z.enum(["load", "dom_stable", "timeout"]),
     durationMs: z.number().nonnegative(),

@@ -83,9 +83,9 @@ export interface ChromeDriverOptions extends LaunchOptions {
 }
 
 /** How long navigation waits: the cap, and when a missing load event means an SPA. */
-const NAVIGATION_CAP_MS = 5_000; // 003 R6: continue with a warning after 5 s
-const LOAD_GRACE_MS = 1_000; // 003 R6: no load within 1 s → check DOM stability instead
-const DOM_QUIET_MS = 500; // 003 R6: no mutation for 500 ms counts as settled
+const NAVIGATION_CAP_MS = 5_000; // navigation wait: continue with a warning after 5 s
+const LOAD_GRACE_MS = 1_000; // navigation wait: no load within 1 s → check DOM stability instead
+const DOM_QUIET_MS = 500; // navigation wait: no mutation for 500 ms counts as settled
 /** How long closing waits for the tab it opened in a remote browser to close. */
 const OPENED_CLOSE_MS = 3_000;
 /** How long commands wait for a tab the browser announced to be followed (see #watchNewTabs). */

@@ -1,5 +1,5 @@
 /**
- * Records a person driving Chromium (004 "Human AX Recording"): every click, double click,
+ * Records a person driving Chromium (accessibility recording): every click, double click,
  * committed value (text fields and contenteditable content), key press (Enter, Tab, Escape),
  * submit, scroll gesture and Back/Forward becomes an `ActionPerformed` with source `human`,
  * preceded by a `ScreenCaptured` of the page as it was BEFORE the action, and the target mapped

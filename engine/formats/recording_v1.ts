@@ -1,5 +1,5 @@
 /**
- * `recording_v1` (seed 004): the accessibility-tree recording of an agent run (`mode: agent`,
+ * `recording_v1`: the accessibility-tree recording of an agent run (`mode: agent`,
  * `decision` entries) or a human demonstration (`mode: human`, `human_action` entries), with
  * `ax_snapshot`, `action_result` and `navigation` entries on one timeline and a summary.
  * Mapped into session events and back.
@@ -34,7 +34,7 @@ export const RAW_SNAPSHOT = "cairn.hierarchy/v1";
 const TabId = z.union([z.number(), z.string()]).nullable().optional();
 const Selectors = z.record(z.string(), z.string());
 
-/** What a decision or a human action targets (004's target description fields). */
+/** What a decision or a human action targets (the recording's target description fields). */
 export const RecordingTarget = z.object({
   selector_type: z.string().nullable().optional(),
   ax_node_id: z.union([z.string(), z.number()]).nullable().optional(),
@@ -140,12 +140,12 @@ export const RecordingV1 = z.object({
 }).loose();
 export type RecordingV1 = z.infer<typeof RecordingV1>;
 
-/** Action types of 004 (and common aliases) → Cairn's action kinds. */
+/** Action types of `recording_v1` (and common aliases) → Cairn's action kinds. */
 const ACTION_TYPES: Record<string, ActionKind> = {
   click: "tap",
   tap: "tap",
   double_click: "tap",
-  // Chrome Recorder's name: what Cairn's human recorder writes for a double click (004 names none)
+  // Chrome Recorder's name for a double click (recording_v1 has none); Cairn's recorder writes it
   doubleclick: "tap",
   type: "inputText",
   input: "inputText",
@@ -758,7 +758,7 @@ function decisionOf(d: EventData<"ActionPerformed">, t: string): TimelineEntry {
 }
 
 /**
- * The file name seed 004 gives a recording: `vw-ax-agent-{trace_id}-{yyyyMMdd-HHmmss}.json`
+ * The file name a `recording_v1` recording gets: `vw-ax-agent-{trace_id}-{yyyyMMdd-HHmmss}.json`
  * or `vw-ax-human-{session_id}-{yyyyMMdd-HHmmss}.json`, with the creation time in UTC.
  *
  * @param rec the recording (its mode, id and created_at)

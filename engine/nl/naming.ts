@@ -166,7 +166,7 @@ export interface InputSlotNameOptions {
    */
   cleanIds?: boolean;
   /**
-   * Heuristics v2: a field whose own names say nothing is named from the NL step (seed 000:
+   * Heuristics v2: a field whose own names say nothing is named from the NL step (e.g.
    * names from the NL descriptions): an id of noise words only (`text-input`) gives way to a
    * known kind the step names ("Search for Fern" → `searchTerm`) or its words, and a field with no id, hint
    * or label takes the step's words ("Type 5 as the amount" → `amount`) before `input`.
@@ -239,7 +239,7 @@ export function inputSlotName(
  * @param node the element read, when known
  * @param stepText the NL step ("Note the current inventory count")
  * @param options v2's `stepFirst`: the step's words name the slot before the element's id
- *   (seed 000: "Note the subtotal" → `subtotal`, not `result` from the id); `literal`: the
+ *   (e.g. "Note the subtotal" → `subtotal`, not `result` from the id); `literal`: the
  *   value read, whose words name nothing
  * @returns a name such as `inventoryCount`
  */

@@ -1,5 +1,5 @@
 /**
- * Pre-processing slot analysis (000, optional, before a blaze): NL steps → named memory slots,
+ * Pre-processing slot analysis (optional, before a blaze): NL steps → named memory slots,
  * the relationships between them, and the instructions to hand the agent so that it stores
  * what it observes under those names (`memory.set("appleCount", value)`).
  *
@@ -173,7 +173,7 @@ export class HeuristicSlotAnalyzer implements SlotAnalyzer {
 }
 
 /**
- * The agent instructions for a set of slots (000: "You have a memory variable appleCount…").
+ * The agent instructions for a set of slots ("You have a memory variable appleCount…").
  *
  * @param slots the slots
  * @returns text for the system prompt

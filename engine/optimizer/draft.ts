@@ -22,7 +22,7 @@ export interface CapturedAction {
   value?: string;
   /** Blob hash of the last screen captured before the action. */
   screen?: string;
-  /** Memory right after the action (001: the snapshot follows the tool call). */
+  /** Memory right after the action (the snapshot follows the tool call). */
   memory: Record<string, string>;
   writtenBy: Record<string, string>;
 }

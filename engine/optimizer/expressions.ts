@@ -1,5 +1,5 @@
 /**
- * The expressions pass (000 "Expression detection"): an asserted number that relates to
+ * The expressions pass: an asserted number that relates to
  * numbers captured earlier, in the way the NL step says, becomes an expression:
  * "increased by 2" with 5 read and 7 asserted → `{{inventoryCount + 2}}`; "total" with a
  * price and a quantity → `{{price * quantity}}`. Nothing is invented: a relation needs both

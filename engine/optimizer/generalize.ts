@@ -1,5 +1,5 @@
 /**
- * The generalization pass (000 "Value generalization"): an assertion's exact value becomes a
+ * The generalization pass: an assertion's exact value becomes a
  * regex when the NL step's intent is a format ("Verify a price is shown", "a date appears",
  * "item count shown"); it stays exact when the NL names a computed or specific value
  * ("total is correct", "increased by 2"). Under heuristics v2, a value no known format fits

@@ -1,5 +1,5 @@
 /**
- * The modes pass: shapes each action's ranked candidates by the selector mode (000).
+ * The modes pass: shapes each action's ranked candidates by the selector mode.
  *
  * - strict: one exact unique property (id, testId, contentDescription / ariaLabel); an action
  *   with none fails its step, which is marked `recordable: false` with a clear message.

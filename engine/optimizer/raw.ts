@@ -1,7 +1,7 @@
 /**
  * Heuristics `v0`, the raw lens: the trail as the blaze recorded it — the runtime selectors the
  * agent used (or the point it tapped), literal values, successful calls only — with no
- * post-processing (000's "Raw recording (from blaze)"). It is the baseline the optimizer's
+ * post-processing (the raw recording of a blaze). It is the baseline the optimizer's
  * versions are compared with (`cairn reproject --from v0 --heuristics v1`).
  *
  * @module

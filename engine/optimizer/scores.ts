@@ -14,7 +14,7 @@ export const TEXT_SCORE = 4; // visible copy: breaks on localisation and copy ed
 export const CLASS_INDEX_SCORE = 5; // position among same-class nodes: breaks when a sibling is added
 export const XY_SCORE = 6; // coordinates: break on any layout change
 
-// Web scores (003's cascade order).
+// Web scores (the cascade's order).
 export const WEB_TEST_ID_SCORE = 1; // data-testid family: authored for tests
 export const WEB_ARIA_LABEL_SCORE = 2; // aria-label: accessibility contract
 export const WEB_ROLE_NAME_SCORE = 3; // role + accessible name: what a user perceives
@@ -32,7 +32,7 @@ export const WITH_TEXT_PENALTY = 0.2; // a second property that disambiguates
 export const EDITABLE_TEXT_PENALTY = XY_SCORE;
 export const WITH_PARENT_PENALTY = 0.4; // scoped under a durable ancestor
 export const WITH_INDEX_PENALTY = 1.5; // n-th of several: fragile
-// v2, Android: an index is the last resort (000: combine properties first), after every
+// v2, Android: an index is the last resort (combine properties first), after every
 // candidate without one, the class + text combination included, and before xy; among indexed
 // candidates the more durable property first.
 export const LAST_RESORT_INDEX_SCORE = CLASS_INDEX_SCORE + 0.5;

@@ -3,8 +3,8 @@
  * for uniqueness against the whole screen, minimised (one property before two), with parent
  * context or an index added only when needed. Generated ids and class names are never chosen.
  *
- * Ranking (000): Android/iOS id > contentDescription > type + parent context > text >
- * class + index > xy; web (003's cascade) testId > aria-label > role + name > id > text >
+ * Ranking: Android/iOS id > contentDescription > type + parent context > text >
+ * class + index > xy; web (the cascade's order) testId > aria-label > role + name > id > text >
  * CSS path > xy. Lower scores are more durable.
  *
  * This module is the pass; the ranking lives beside it: the scores (`scores.ts`), a node's
@@ -333,7 +333,7 @@ export function shapeForMode(
       Object.keys(s).every((k) => k === "role" || k === "name");
     // the page itself ({@linkcode pageCandidates}): its body, one per page
     const page = c.exact === true && s.cssPath === "body" && Object.keys(s).length === 1;
-    // v3: an exact property within a parent an exact property names (000 step 4)
+    // v3: an exact property within a parent an exact property names (parent context)
     const scoped = level >= 3 && order !== undefined && c.family !== "roleName" &&
       scopedExactSelector(s);
     c.exact = scoped || page || plain && order !== undefined &&
@@ -347,7 +347,7 @@ const EXACT_KEYS = new Set(["id", "testId", "contentDescription", "ariaLabel"]);
 
 /**
  * v3, strict: `{ id: x, childOf: { testId: row } }`, an exact property unique within a parent
- * one exact property names (000 step 4: "add parent context").
+ * one exact property names ("add parent context").
  *
  * @param sel a selector
  * @returns whether strict mode may take it

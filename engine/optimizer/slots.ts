@@ -1,20 +1,20 @@
 /**
- * The slots pass (000 "Slot extraction", 001 reverse substitution):
+ * The slots pass (slot extraction, memory reverse substitution):
  *
  * - input slots: every `inputText` literal (a run of keystrokes into one field counts as one;
  *   with no node resolved, fields are told apart by the selectors recorded with the action, so
  *   a Recorder's `#one` then `#two` are two inputs, in v1 too) becomes `{{name}}`, named from
  *   the field's id, hint or label or the NL words; its value is the initial memory's, a memory
- *   snapshot's (001 guards), or the literal (also when the system prompt holds it). A repeated
+ *   snapshot's (its guards), or the literal (also when the system prompt holds it). A repeated
  *   literal reuses its slot. A password field's value is never written: its slot has no
  *   default (`null`) unless the test author seeded it in the session's initial memory (then
  *   `config.memory` restates the author's own input).
  * - captured slots: a `readText` value gets a `storeAs` (the agent's `memory.set` name, a key
  *   of the snapshot after it, the element's id or the NL noun phrase); a later assertion of
  *   exactly that value becomes `{{name}}`.
- * - memory reverse substitution on assertion values, URLs and selected values (001).
+ * - memory reverse substitution on assertion values, URLs and selected values.
  * - v2: a step with a provisioning call (`merchantFactory_loadAccount`) is `recordable: false`:
- *   001 runs it again on every replay with a new account, so the agent handles it.
+ *   The provisioning runs again on every replay with a new account, so the agent handles it.
  * - v2: an assertion text made of slot values and other text interpolates them, whole values
  *   at word boundaries only (`"Signed in as {{merchant_email}}"`, `interpolateValues`).
  * - v2: an assertion of a value read earlier is left to the generalize pass when its step asks
@@ -155,7 +155,7 @@ export function slotsPass(draft: Draft, ctx: PassContext): Draft {
   const captured: CapturedSlot[] = [];
   const inputs: CapturedSlot[] = [];
   const initialWrittenBy: Record<string, string> = {};
-  // v3: 001's length guard applies to the initial memory too (only a provisioning tool is
+  // v3: the length guard applies to the initial memory too (only a provisioning tool is
   // trusted at any length); a shorter value is substituted where the step names its key
   if (draft.level < 3) {
     for (const k of Object.keys(model.initialMemory)) initialWrittenBy[k] = "config";
@@ -255,13 +255,13 @@ export function slotsPass(draft: Draft, ctx: PassContext): Draft {
           keys.join(", ")
         }) are input slots in config.memory`;
         if (draft.level >= 2 && s.recordable !== false) {
-          // 001: the provisioning runs again on replay and loads a new account; a replay of
-          // this capture's values would be the stale literal 001 removes
+          // the provisioning runs again on replay and loads a new account; a replay of
+          // this capture's values would be the stale literal substitution removes
           s.recordable = false;
           warnings.push(
             `Step ${steps.indexOf(s) + 1} "${s.text}" is not recordable: ${tool} provisions ${
               keys.join(", ")
-            } again on every run (seed 001), so the agent handles the step; config.memory ` +
+            } again on every run, so the agent handles the step; config.memory ` +
               `holds the values this capture loaded, used when no agent provisions`,
           );
         }
@@ -309,7 +309,7 @@ export function slotsPass(draft: Draft, ctx: PassContext): Draft {
           rejected = sub.rejected;
           if (sub.key) {
             name = sub.key;
-            how = "memory (001 reverse substitution)";
+            how = "memory (reverse substitution)";
             if (!(name in memory) && !captured.some((c) => c.name === name)) memory[name] = L;
           }
         }
@@ -483,7 +483,7 @@ export function slotsPass(draft: Draft, ctx: PassContext): Draft {
     for (const r of sub.rejected) a.notes.push(`not substituted: ${r}`);
     if (!sub.key) return v;
     if (!(sub.key in memory)) memory[sub.key] = v;
-    a.notes.push(`${JSON.stringify(v)} → {{${sub.key}}} (001 reverse substitution)`);
+    a.notes.push(`${JSON.stringify(v)} → {{${sub.key}}} (memory reverse substitution)`);
     return `{{${sub.key}}}`;
   }
 
@@ -495,7 +495,7 @@ export function slotsPass(draft: Draft, ctx: PassContext): Draft {
     stepText: string,
   ): string {
     // a redacted literal is some secret: no stored value (itself redacted) is known to be it
-    // v3: 001's length guard holds for the initial memory too (only a provisioning tool is
+    // v3: the length guard holds for the initial memory too (only a provisioning tool is
     // trusted at any length), except a password field: the author's own seed of the secret
     const init = isRedacted(literal) ? undefined : Object.keys(model.initialMemory).sort().find(
       (k) =>
@@ -533,7 +533,7 @@ export function slotsPass(draft: Draft, ctx: PassContext): Draft {
     for (const r of sub.rejected) a.notes.push(`not substituted: ${r}`);
     if (sub.key) {
       if (!(sub.key in memory)) memory[sub.key] = secret ? null : literal;
-      a.notes.push(`input slot ${sub.key} from memory (001 reverse substitution)`);
+      a.notes.push(`input slot ${sub.key} from memory (memory reverse substitution)`);
       inputByValue.set(literal, sub.key);
       return sub.key;
     }

@@ -1,5 +1,5 @@
 /**
- * Memory reverse substitution, exactly as seed 001 decides: a literal tool parameter that
+ * Memory reverse substitution, as the substitution rules decide: a literal tool parameter that
  * equals a value in the memory snapshot taken after the tool call becomes `{{key}}`.
  *
  * Guards against false positives: exact full-field matches only (never a substring); values
@@ -30,10 +30,10 @@ export function isRedacted(value: string): boolean {
   return value.includes(REDACTED);
 }
 
-/** Minimum length of a substituted value when its key was not provisioned (001). */
+/** Minimum length of a substituted value when its key was not provisioned. */
 export const MIN_SUBSTITUTION_LENGTH = 8;
 
-/** Tools whose memory writes are trusted at any length (001: "known memory-writing tools"). */
+/** Tools whose memory writes are trusted at any length ("known memory-writing tools"). */
 export const PROVISIONING_TOOLS: readonly RegExp[] = [
   /^merchantFactory_/,
   /^rememberWithAi$/,
@@ -61,7 +61,7 @@ export interface SubstitutionOptions {
   /**
    * Heuristics v2: whether a key's value may stand inside a longer text: a value typed or read
    * in this run, or one the NL step asks for (names it, or refers to a value from earlier).
-   * {@linkcode interpolateValues} places no other memory value inside a longer text (001: exact
+   * {@linkcode interpolateValues} places no other memory value inside a longer text (exact
    * full-field matches only, unless the step says so).
    */
   asked?: (key: string) => boolean;
@@ -145,7 +145,7 @@ export interface Interpolation {
 /**
  * Writes the slot values a longer literal is composed of as `{{key}}` (heuristics v2: an
  * assertion's expected text that shows slot values, "Signed in as {{merchant_email}}").
- * Stricter than 001's whole-field rule allows for a substring: each occurrence must be the
+ * Stricter than the whole-field rule allows for a substring: each occurrence must be the
  * whole value bounded by non-word characters (never a part of a longer word); a value needs
  * 8 or more characters, or 3 or more when a provisioning tool (or the test author) wrote its
  * key; the longest value is placed first and never inside one already placed; two keys with

@@ -1,5 +1,5 @@
 /**
- * The one action model of playback (003 R1): every source — a Cairn trail, a `recording_v1`,
+ * The one action model of playback: every source — a Cairn trail, a `recording_v1`,
  * a Chrome DevTools Recorder flow, a synthetic action array — maps into a {@linkcode PlaybackPlan}
  * of {@linkcode PlaybackAction}s, and the runner plays only this.
  *
@@ -50,10 +50,10 @@ export const TARGETED_TYPES: ReadonlySet<string> = new Set([
   "long_press",
 ]);
 
-/** Action types skipped under `on_error: skip_dependent` after a failed click or navigate (003 R4). */
+/** Action types skipped under `on_error: skip_dependent` after a failed click or navigate. */
 export const DEPENDENT_TYPES: ReadonlySet<string> = new Set(["type", "select", "check"]);
 
-/** The literal a recorder writes in place of sensitive typed text (003 R9). */
+/** The literal a recorder writes in place of sensitive typed text. */
 export const REDACTED = "[redacted]";
 
 const Point = z.object({ x: z.number(), y: z.number() });
@@ -167,7 +167,7 @@ export type Target = z.infer<typeof Target>;
 export const MouseButton = z.enum(["middle", "right", "back", "forward"]);
 export type MouseButton = z.infer<typeof MouseButton>;
 
-/** Selector modes of 000: strict fails rather than heals. */
+/** Selector modes: strict fails rather than heals. */
 export const SelectorMode = z.enum(["strict", "flexible", "adaptive"]);
 export type SelectorMode = z.infer<typeof SelectorMode>;
 

@@ -1,5 +1,5 @@
 /**
- * The self-healing selector cascade (003 R3) as pure planning plus one resolve loop over any
+ * The self-healing selector cascade as pure planning plus one resolve loop over any
  * element finder shaped like `Driver.find`.
  *
  * Web: data-testid → aria-label → role + name → id → text → class → CSS path → coordinates.
@@ -171,7 +171,7 @@ export interface Ambiguity {
 export interface Resolution {
   level?: CascadeLevel;
   element?: LookupMatch;
-  /** True when a level past the first found it (003: status `healed`). */
+  /** True when a level past the first found it (status `healed`). */
   healed: boolean;
   /** The level's position in the cascade (0: the first selector), when one found it. */
   position?: number;

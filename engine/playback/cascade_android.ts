@@ -17,7 +17,7 @@ import {
 
 /**
  * Plans the Android cascade: resource id (or test tag) → content description → text → class +
- * index → coordinates, as UiAutomator2 lookups (engineer F's driver answers them). A trail's
+ * index → coordinates, as UiAutomator2 lookups (Cairn's Android driver answers them). A trail's
  * ordered fallback list (`target.alternatives`) is followed in its order — the optimizer put the
  * unique selector first — each entry planned on its own, so its `index` and `childOf` qualify
  * only its own lookups; a lookup an earlier entry already planned is not repeated. A level
@@ -90,7 +90,7 @@ function androidLevels(target: Omit<Target, "alternatives" | "point">): CascadeL
     });
   }
   if (target.className && target.index === undefined && target.within) {
-    // Type + parent context (000): the class alone, scoped under the parent below.
+    // Type + parent context: the class alone, scoped under the parent below.
     levels.push({
       strategy: "class_index",
       selector: target.className,

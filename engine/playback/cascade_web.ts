@@ -159,9 +159,9 @@ function scopeWebLevel(
 
 /**
  * Plans the web cascade for a target: the levels its recorded selectors allow, in the order
- * of 003 R3, shaped by the selector mode (see {@linkcode levelsForMode}). A trail's ordered
+ * of the cascade, shaped by the selector mode (see {@linkcode levelsForMode}). A trail's ordered
  * fallback list (`target.alternatives`) is followed in its order — the optimizer put the unique
- * selector first — each entry planned on its own (in 003's order within the entry), so its
+ * selector first — each entry planned on its own (in cascade order within the entry), so its
  * `index` and `childOf` qualify only its own lookups and a positional entry is tried only when
  * the entries before it fail; a lookup an earlier entry already planned is not repeated. A level
  * with an index shows it as Playwright does (`[data-testid="field"] >> nth=0`).

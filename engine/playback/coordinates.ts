@@ -1,5 +1,5 @@
 /**
- * The coordinate fallback of the cascade (003 R10, R11): scale a recorded point to the
+ * The coordinate fallback of the cascade: scale a recorded point to the
  * replay viewport, warn when viewports differ by more than 20 %, and check that what lies
  * under the point is the kind of element that was recorded before acting on it. The same
  * identity evidence guards the other positional fallbacks: an indexed selector
@@ -19,7 +19,7 @@ export interface ViewportInfo {
   devicePixelRatio?: number;
 }
 
-/** Viewports differing by more than this fraction (either side) get a warning (003 R11). */
+/** Viewports differing by more than this fraction (either side) get a warning. */
 export const VIEWPORT_MISMATCH_RATIO = 0.2;
 
 /**
@@ -50,7 +50,7 @@ export function scalePoint(
 }
 
 /**
- * The viewport mismatch warning of 003 R11, or undefined when both sides are within 20 %.
+ * The viewport mismatch warning, or undefined when both sides are within 20 %.
  *
  * @param recorded the recording's viewport
  * @param current the replay viewport

@@ -1,5 +1,5 @@
 /**
- * Fragile-selector statistics (003 R3): a projection over every playback in the log. Each
+ * Fragile-selector statistics: a projection over every playback in the log. Each
  * cascade level an action tried counts once for its concrete selector string: a success when
  * it matched exactly one visible element, a failure otherwise. A selector is fragile when it
  * failed in more than half of its tries over at least two playbacks.

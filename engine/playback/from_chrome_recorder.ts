@@ -4,7 +4,7 @@
  * `secondary` the right one, `back`, `forward`), `doubleClick` (double_click), `change` (type),
  * `keyDown` (key_press, with the modifiers held as a chord, `Shift+Tab`; its `keyUp` and a
  * modifier's own keys are dropped), `scroll`, `hover` (the mouse over the element) and
- * `waitForElement` map onto 003's actions — a `waitForElement` is an assert_visible, an
+ * `waitForElement` map onto playback's actions — a `waitForElement` is an assert_visible, an
  * assert_text when its `properties` give the element's `textContent`, `innerText` or `value`,
  * an assert_not_visible with `visible: false`, and carries its `count` and `operator`; one with
  * another property or `attributes` is skipped naming them, never passed as a visibility check;

@@ -1,5 +1,5 @@
 /**
- * A `recording_v1` file (004) as a playback plan, through the same session events the import
+ * A `recording_v1` file as a playback plan, through the same session events the import
  * produces (`recordingToEvents` of `engine/formats/recording_v1.ts`).
  *
  * @module
@@ -9,7 +9,7 @@ import { FormatError } from "../input/mod.ts";
 import type { PlaybackPlan } from "./actions.ts";
 import { eventsToPlan, type SessionEvent } from "./from_events.ts";
 
-/** The recording schema this engine plays (003 R10: a loader rejects anything else). */
+/** The recording schema this engine plays (a loader rejects anything else). */
 export const PLAYABLE_SCHEMA = "recording_v1";
 
 /**

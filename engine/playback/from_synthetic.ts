@@ -1,5 +1,5 @@
 /**
- * A synthetic flow (003 R8): an action array an LLM or a script writes directly,
+ * A synthetic flow (see docs/replay.md): an action array an LLM or a script writes directly,
  * `{action: "click", selector: "[data-testid=login]"}`. Parsed at the edge: a bad field fails
  * with its path (`actions.2.url: …`). The same engine plays it — no separate code path.
  *
@@ -10,7 +10,7 @@ import type { PlaybackAction, PlaybackPlan, Target } from "./actions.ts";
 import { targetFromSelectors } from "./target_from_selectors.ts";
 import { Coordinate, ScreenPoint } from "../formats/mod.ts";
 
-/** One synthetic action (003 R8 field names; `type` is accepted for `action`). */
+/** One synthetic action (field names as documented; `type` is accepted for `action`). */
 export const SyntheticAction = z.object({
   action: z.string().min(1),
   selector: z.string().min(1).optional(),

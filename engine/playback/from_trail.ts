@@ -1,5 +1,5 @@
 /**
- * A Cairn trail (docs/architecture.md "Trail format") as a playback plan. Trail kinds map onto 003's
+ * A Cairn trail (docs/architecture.md "Trail format") as a playback plan. Trail kinds map onto plan
  * actions: tap → click, inputText → type, keyPress → key_press, readText → read_text (with
  * `storeAs`), assertText → assert_text (`equals` or `matches`), assertVisible →
  * assert_visible, assertNotVisible → assert_not_visible, longPress → long_press, memorySet →

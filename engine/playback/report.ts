@@ -1,6 +1,6 @@
 /**
- * The playback report of 003 (R4, R5) as a projection of a `playback-<id>` stream: partial
- * while the playback runs, final once `PlaybackCompleted` is folded in. Field names are 003's
+ * The playback report as a projection of a `playback-<id>` stream: partial
+ * while the playback runs, final once `PlaybackCompleted` is folded in. Field names are its own
  * (snake_case), so the HTTP answer is the report itself.
  *
  * @module
@@ -8,7 +8,7 @@
 import type { EventData, StoredEvent } from "../../events/mod.ts";
 import { InvalidStreamError } from "../../events/mod.ts";
 
-/** One action's result, 003 R4. Absent fields are omitted, never empty. */
+/** One action's result. Absent fields are omitted, never empty. */
 export interface ActionResult {
   /** Position in the playback, from 0. */
   index: number;
@@ -61,7 +61,7 @@ export function sourceNumber(result: ActionResult): number | undefined {
   return result.added ? undefined : result.source_index ?? result.index;
 }
 
-/** The report 003 R5 returns for a playback id. */
+/** The report playback over HTTP returns for a playback id. */
 export interface PlaybackReport {
   /**
    * `running` until the end; then `completed` when no action failed, else `failed` (a failed

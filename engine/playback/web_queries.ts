@@ -67,7 +67,7 @@ const DYNAMIC_CLASS =
   /^(css|sc|jsx|emotion|styled|jss|tw)-[\w-]+$|^[a-zA-Z]+_[\w]+__[\w-]{4,}$|^(?=[\w-]*\d)(?=[\w-]*[a-zA-Z])[\w-]{5,}$/;
 
 /**
- * Removes generated class names from a CSS path (003 R3: CSS path with dynamic class
+ * Removes generated class names from a CSS path (the cascade's CSS path with dynamic class
  * filtering): `div.css-1x9ab > button.btn.sc-hKgIl` → `div > button.btn`.
  *
  * @param path a CSS path of compound selectors joined by combinators

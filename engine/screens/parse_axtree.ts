@@ -1,5 +1,5 @@
 /**
- * `axtree_v1`: the accessibility-tree snapshot of a `recording_v1` file (seed 004) — a flat
+ * `axtree_v1`: the accessibility-tree snapshot of a `recording_v1` file — a flat
  * node list whose `children` name other nodes' ids, with role, name, value and properties but
  * no bounds. Parsed into a {@linkcode UiNode} tree; every bound is the zero rectangle, so
  * resolving a point against such a screen finds nothing (selectors come from role and name).

@@ -1,5 +1,5 @@
 /**
- * Resolving refs (`k42`) back to nodes and coordinates, and the ref-based actions of seed 002:
+ * Resolving refs (`k42`) back to nodes and coordinates, and the ref-based actions:
  * tap, type, assert visible, scroll in a direction. Resolution reads the same walk as the
  * renderer (`snapshotTree`), so a ref shown is a ref that resolves. Refs are scoped to the
  * screen that showed them: a recording stores the resolved node and point, never the ref.
@@ -81,7 +81,7 @@ function visibleCenter(b: Bounds, screen: Screen): Point {
 /** A scroll or swipe direction. */
 export type RefDirection = "up" | "down" | "left" | "right";
 
-/** An action on a ref (seed 002's `tap ref=…`, `type ref=… text=…`, `assert ref=… visible`, `scroll ref=… direction=…`). */
+/** An action on a ref (`tap ref=…`, `type ref=… text=…`, `assert ref=… visible`, `scroll ref=… direction=…`). */
 export type RefAction =
   | { kind: "tap"; ref: string }
   | { kind: "type"; ref: string; text: string }

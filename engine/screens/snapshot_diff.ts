@@ -1,5 +1,5 @@
 /**
- * Change detection between two text snapshots (seed 002's open question): "unchanged", or the
+ * Change detection between two text snapshots: "unchanged", or the
  * lines added, removed and changed. Lines are matched by their ref, so an element whose state
  * changed (`[checked]`, a new value, a move inside its 10 px cell) is one changed line, while a
  * new element is an added line. Lines without a ref match by text. The last `(N offscreen)` line

@@ -6,7 +6,7 @@
  * v2 changes:
  * - resolve: a read or assertion keeps the recorded target (role + name) the point hit inside of.
  * - slots: slot values (≥ 8 chars, provisioned ≥ 3) inside an assertion text → `{{key}}` in it.
- * - slots: a step with a provisioning call (001: it runs again on replay) is `recordable: false`.
+ * - slots: a step with a provisioning call (it runs again on replay) is `recordable: false`.
  * - slots: assertVisible of a target whose name shows the value the NL is about → assertText of it.
  * - generalize: a format-intent value no known format fits → its shape (`ORD-\d{4}-\d{6}`).
  * - generalize: known formats add ISO date-time and semver; a count's noun may be singular.
@@ -95,7 +95,7 @@
  *   value, for reads and assertions too (was the test id), else the adaptive chain; a visibility
  *   check is never loosened into a `textRegex` of its text ("exactly Mon, Sep 23" stays exact).
  * - strict: an id, test id or content description unique within a parent one exact property
- *   names (`childOf`) is exact (000 step 4's parent context), no longer `recordable: false`.
+ *   names (`childOf`) is exact (parent context), no longer `recordable: false`.
  * - web: a row anchor (`childOf: { text }`) is a fallback beside a durable id too when the text
  *   alone is not unique; a read's value shape unique on the page (`textRegex` of the one price
  *   shown) is a fallback of its own.
@@ -117,7 +117,7 @@
  *   format nouns add timestamp, deadline, due, distance, weight, size, duration.
  * - slot names from the NL step before an element's id; a known kind in the step ("Search")
  *   before a field id of noise words only.
- * - substitution: 001's 8-character guard for the initial memory too; a memory value inside a
+ * - substitution: the 8-character guard for the initial memory too; a memory value inside a
  *   longer text only when the step asks for it.
  * - Android assertion: a frame around a label checks the label inside it; a description holds a
  *   value only as a whole phrase.

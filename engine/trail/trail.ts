@@ -1,7 +1,7 @@
 /**
  * The trail format (docs/architecture.md "Trail format"): a YAML recording of NL steps, each with the
  * actions that replay it. This module holds the zod schema of the normalised model, the YAML
- * reader (which accepts the compact forms of 000 and `${name}` references) and the stable
+ * reader (which accepts the compact forms and `${name}` references) and the stable
  * writer (the same trail always serialises to the same bytes).
  *
  * ## The normalised action model (what a playback engine consumes)
@@ -60,7 +60,7 @@ import { templateSyntaxError, templateVariables } from "./template.ts";
 import { splitKeyChord } from "./key_chord.ts";
 import { _keyDefinitions } from "puppeteer-core/internal/common/USKeyboardLayout.js";
 
-/** The selector modes of 000: strict, flexible, adaptive. */
+/** The selector modes: strict, flexible, adaptive. */
 export const SelectorMode = z.enum(["strict", "flexible", "adaptive"]);
 export type SelectorMode = z.infer<typeof SelectorMode>;
 
@@ -796,7 +796,7 @@ function actionToYaml(a: TrailAction, web: boolean): Record<string, unknown> {
   if (fields.length === 1 && fields[0] === "selector") {
     const keys = Object.keys(a.selector!);
     if (SCALAR_SELECTOR_KINDS.has(a.kind) && keys.length === 1 && keys[0] === "text") {
-      return { [name]: a.selector!.text }; // 000's compact form: `tap: "Next"`
+      return { [name]: a.selector!.text }; // the compact form: `tap: "Next"`
     }
     return { [name]: selectorToYaml(a.selector!) };
   }

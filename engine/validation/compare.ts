@@ -1,5 +1,5 @@
 /**
- * Comparison of one replayed action with its capture (000 "Validation Loop"): did the selector
+ * Comparison of one replayed action with its capture (see docs/validation.md): did the selector
  * resolve to the same element, did the assertion give the same result, was the memory slot
  * populated, was no coordinate fallback needed, and did the action not lead to an error page.
  *

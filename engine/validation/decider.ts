@@ -1,7 +1,7 @@
 /**
  * The validation loop as a decider (HOUSE_STYLE, event sourcing): pure
  * {@linkcode decide}`(command, state) → events` and {@linkcode evolve}`(state, event) → state`
- * over the stream `validation-<id>`, with the workflow policies of 000 mapped to flags in one
+ * over the stream `validation-<id>`, with the workflow policies mapped to flags in one
  * place ({@linkcode policyFlags}) and the loop's next move in {@linkcode nextMove}.
  *
  * A step converges when its current selectors passed a replay and have not failed since they
@@ -13,10 +13,10 @@
 import type { EventData, NewEvent, StoredEvent } from "../../events/mod.ts";
 import { InvalidStreamError } from "../../events/mod.ts";
 
-/** The workflows of 000: test authoring, dev loop, CI regression. */
+/** The workflows: test authoring, dev loop, CI regression. */
 export type Policy = "authoring" | "dev" | "ci";
 
-/** What a policy does (000 "Workflow Policies"). */
+/** What a policy does. */
 export interface PolicyFlags {
   /** Replays at most. */
   maxIterations: number;
@@ -28,7 +28,7 @@ export interface PolicyFlags {
   onUnstable: "flag" | "fallback_nl" | "reblaze";
 }
 
-/** Default number of iterations of the authoring loop (000 "Convergence failure"). */
+/** Default number of iterations of the authoring loop (until convergence fails). */
 export const DEFAULT_MAX_ITERATIONS = 3;
 /** Most iterations a caller may ask for (`--max-iterations`, `max_iterations`). */
 export const MAX_ITERATIONS = 20;

@@ -1,5 +1,5 @@
 /**
- * Placing a failing action's element on the replay's own screen (000 "Refine using data from
+ * Placing a failing action's element on the replay's own screen ("Refine using data from
  * BOTH runs", for a step whose selectors found nothing): the element the capture acted on is
  * looked for on the replay screen by its fingerprint — its role and accessible name (its text
  * when that is an identity and not the value read), its aria-label, the texts around it (the

@@ -1,5 +1,5 @@
 /**
- * Refinement of a step's selectors from the hierarchies of every run (000 "Refine using data
+ * Refinement of a step's selectors from the hierarchies of every run ("Refine using data
  * from BOTH runs"): the candidates are the optimizer's own ranked selectors for the captured
  * node (or an ancestor with the same box: the agent may have pointed at the text inside a
  * labelled element); a candidate survives when it resolves uniquely on every run's screen to a

@@ -41,7 +41,7 @@ export function isPageUrl(url: string): boolean {
 
 /**
  * What every action call may add: the NL step it serves (starts that step when it is not the
- * current one, like seed 002's `-o "Tap Network & internet"`), the agent's reason for it, and notes
+ * current one, like the `-o "Tap Network & internet"`), the agent's reason for it, and notes
  * and a confidence that recording_v1 keeps on the decision.
  */
 const Meta = {

@@ -1,6 +1,6 @@
 /**
  * A blaze session: an agent drives any {@linkcode Driver} through Cairn's tools and every call
- * records itself as ground truth (000 "capture only ground truth", 004 agent recording): before
+ * records itself as ground truth (capture only ground truth, like an agent recording): before
  * each action a `ScreenCaptured` (hierarchy and screenshot blobs), then `ActionPerformed` with
  * the resolved point and node and the raw tool call, `ActionCompleted`, navigations and a
  * `MemorySnapshotted`. A ref names a node of the latest snapshot; the recording keeps the point
@@ -445,7 +445,7 @@ export class BlazeSession {
             value: latest.screenshot.hash,
           };
         }
-        // set-of-mark (seed 002): the same refs as the text snapshot, drawn on the image
+        // set-of-mark: the same refs as the text snapshot, drawn on the image
         const { drawMarks } = await import("../../engine/screens/marks.ts");
         const marked = await drawMarks(latest.png, latest.screen, {
           offscreen: q.offscreen === true,
@@ -515,11 +515,11 @@ export class BlazeSession {
     // what `type` types into: the ref's node, the field a bare point is in, or with neither the
     // focused element
     const field = tool === "type" && latest ? typedField(latest.screen.root, p, node) : node;
-    // a value typed into a password or sensitive field is stored nowhere (seeds 003/004)
+    // a value typed into a password or sensitive field is stored nowhere
     const secret = tool === "type" && field !== undefined && latest !== undefined &&
       isSensitiveNode(field, ancestorsOf(latest.screen.root, field));
     if (secret) this.#secrets.add(String(p.text));
-    // a memory value marked secret is stored as [redacted] from this call on (seed 000's input
+    // a memory value marked secret is stored as [redacted] from this call on (the input
     // slots hold passwords); the session keeps it for `memory get`
     if (tool === "memory" && p.op === "set" && p.secret === true) {
       this.#secrets.add(String(p.value));

@@ -13,7 +13,7 @@ import {
 import type { Outcome, RunContext } from "./_context.ts";
 import { readsUnproduced } from "./_memory.ts";
 
-/** Clicks: a failed one blocks the actions that depend on it (003 R4). */
+/** Clicks: a failed one blocks the actions that depend on it. */
 export const CLICKS: ReadonlySet<string> = new Set(["click", "double_click"]);
 
 /**

@@ -8,7 +8,7 @@ import type { EventData } from "../../events/mod.ts";
 import type { PlaybackAction, PlaybackReport } from "../../engine/playback/mod.ts";
 import type { PlaybackVideo } from "./video.ts";
 
-/** The error a second start on a busy browser gets (003 R5). */
+/** The error a second start on a busy browser gets. */
 export const ALREADY_RUNNING =
   "PLAYBACK: Already running. Query or wait for current playback to complete.";
 
@@ -26,13 +26,13 @@ export type TemplateEvaluator = (
   memory: Readonly<Record<string, string>>,
 ) => string;
 
-/** Options of a playback (003 R5). */
+/** Options of a playback. */
 export interface PlaybackOptions {
   /** `fast` (default) or `recorded` (original delays, capped at 30 s). */
   timing?: "fast" | "recorded";
   /**
    * `continue` (default), `skip_dependent` or `stop`. `skip_dependent` skips type / select /
-   * check after a failed click or navigate until the next one succeeds (003 R4), and any action
+   * check after a failed click or navigate until the next one succeeds, and any action
    * whose templates read a memory key that a failed or skipped read_text / memory_set was to
    * write, until an action writes it (`skipped_dependency` both).
    */
@@ -111,9 +111,9 @@ export interface StartedPlayback {
   done: Promise<PlaybackReport>;
 }
 
-/** Inter-action delays are capped at this (003 R2). */
+/** Inter-action delays are capped at this. */
 export const MAX_RECORDED_DELAY_MS = 30_000;
-/** Default per-action timeout (003 R1). */
+/** Default per-action timeout. */
 export const DEFAULT_ACTION_TIMEOUT_MS = 10_000;
 /** Longest per-action timeout a caller may ask for (`--timeout`, `timeout_ms`): ten minutes. */
 export const MAX_ACTION_TIMEOUT_MS = 600_000;

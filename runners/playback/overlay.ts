@@ -1,6 +1,6 @@
 /// <reference lib="dom" />
 /**
- * The in-page overlay of playback (003 R1): a subtitle (`Playback [3/12]: click …`) and a
+ * The in-page overlay of playback: a subtitle (`Playback [3/12]: click …`) and a
  * highlight box around the element a healed action matched. Drawn in a closed shadow root,
  * `aria-hidden` and `pointer-events: none`, so lookups and input never see it.
  *

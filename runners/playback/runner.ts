@@ -1,5 +1,5 @@
 /**
- * Runs a {@linkcode PlaybackPlan} through any {@linkcode Driver} (003): one action at a time,
+ * Runs a {@linkcode PlaybackPlan} through any {@linkcode Driver}: one action at a time,
  * each located by the self-healing cascade, each result appended to the stream
  * `playback-<id>` as `PlaybackActionResolved` / `PlaybackActionCompleted` between
  * `PlaybackStarted` and `PlaybackCompleted`. The report is a projection of those events.

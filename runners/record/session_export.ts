@@ -1,6 +1,6 @@
 /**
  * Reads one recorded session (agent blaze or human recording) out of the event store with the
- * blobs its events reference, and writes it through A2's exporters: `recording_v1` (004) and
+ * blobs its events reference, and writes it through the exporters: `recording_v1` and
  * a Cairn capture file (`cairn.capture/v1`).
  *
  * @module

@@ -1,5 +1,5 @@
 /**
- * The validation loop (000 "Validation Loop"): project a capture's trail → replay it
+ * The validation loop (see docs/validation.md): project a capture's trail → replay it
  * deterministically through the playback runner on a fresh page load (no agent) → capture the
  * replay's screens → compare every action with the capture → refine failing steps from the
  * hierarchies of every run → replay again, as the policy allows. An action whose selectors find

@@ -29,7 +29,7 @@ Deno.test("GET /v1/sessions/:id/trail returns the trail YAML of a stored capture
       trail: { config: { selectorMode: string } };
     };
     assertEquals(body.trail.config.selectorMode, "adaptive");
-    assertStringIncludes(JSON.stringify(body.explain), "001 reverse substitution");
+    assertStringIncludes(JSON.stringify(body.explain), "memory reverse substitution");
   } finally {
     store.close();
     await Deno.remove(dir, { recursive: true });
