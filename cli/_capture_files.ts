@@ -99,29 +99,97 @@ export function captureFileReader(
         `a link to ${real}, outside the capture's folder ${base} (pass --allow-outside to read it)`,
       );
     }
-    const info = await Deno.stat(real);
-    if (!info.isFile) {
-      throw new Error(
-        `not a regular file (${info.isDirectory ? "a directory" : "a device, FIFO or socket"})`,
-      );
-    }
-    if (info.size > maxBytes) {
-      throw new Error(
-        `${info.size} bytes, over the limit of ${maxBytes / 2 ** 20} MiB per file ` +
-          `(--max-file-size)`,
-      );
-    }
-    const signal = AbortSignal.timeout(timeoutMs);
-    let bytes: Uint8Array;
-    try {
-      bytes = await Deno.readFile(real, { signal });
-    } catch (err) {
-      if (signal.aborted) throw new Error(`not read within ${timeoutMs / 1000} s`);
-      throw err;
-    }
-    if (bytes.length > maxBytes) {
-      throw new Error(`grew past the limit of ${maxBytes / 2 ** 20} MiB per file while read`);
-    }
-    return bytes;
+    return await readRegularFile(real, maxBytes, timeoutMs);
   };
+}
+
+/** Reads a file known to be where it may be: a regular file, capped, within the timeout. */
+async function readRegularFile(
+  path: string,
+  maxBytes: number,
+  timeoutMs: number,
+): Promise<Uint8Array> {
+  const info = await Deno.stat(path);
+  if (!info.isFile) {
+    throw new Error(
+      `not a regular file (${info.isDirectory ? "a directory" : "a device, FIFO or socket"})`,
+    );
+  }
+  if (info.size > maxBytes) {
+    throw new Error(
+      `${info.size} bytes, over the limit of ${maxBytes / 2 ** 20} MiB per file ` +
+        `(--max-file-size)`,
+    );
+  }
+  const signal = AbortSignal.timeout(timeoutMs);
+  let bytes: Uint8Array;
+  try {
+    bytes = await Deno.readFile(path, { signal });
+  } catch (err) {
+    if (signal.aborted) throw new Error(`not read within ${timeoutMs / 1000} s`);
+    throw err;
+  }
+  if (bytes.length > maxBytes) {
+    throw new Error(`grew past the limit of ${maxBytes / 2 ** 20} MiB per file while read`);
+  }
+  return bytes;
+}
+
+/**
+ * What is wrong with a path that is neither a regular file nor a folder, as a message's end.
+ *
+ * @param info the path's stat
+ * @returns `is a device, not a file` (a FIFO, a socket), or undefined for a file or a folder
+ */
+export function notAFile(info: Deno.FileInfo): string | undefined {
+  if (info.isFile || info.isDirectory) return undefined;
+  if (info.isFifo) return "is a FIFO, not a file";
+  if (info.isSocket) return "is a socket, not a file";
+  return "is a device, not a file";
+}
+
+/**
+ * Reads a file named on the command line (`replay FILE`, each file of a suite) or by a tool's
+ * field (`cairn mcp`'s `trailFile`) by a capture's rules, wherever it is: a regular file only (a
+ * device, FIFO or socket is refused before it is opened), at most `rules.maxBytes`, read within
+ * the timeout.
+ *
+ * @param path the file
+ * @param rules the size limit and timeout (`allowOutside` does not apply: the user named it)
+ * @returns its bytes
+ * @throws {Deno.errors.NotFound} when nothing is there
+ * @throws {Deno.errors.IsADirectory} for a folder
+ * @throws {Error} one line, `PATH: why`, for anything else it will not read
+ * @example
+ * ```ts
+ * const refused = await readNamedFile("/dev/zero").then(() => "", (e) => e.message);
+ * if (refused !== "/dev/zero: is a device, not a file") throw new Error(refused);
+ * ```
+ */
+export async function readNamedFile(
+  path: string,
+  rules: CaptureFileRules = {},
+): Promise<Uint8Array> {
+  const maxBytes = rules.maxBytes ?? DEFAULT_MAX_FILE_MIB * 2 ** 20;
+  let info: Deno.FileInfo;
+  try {
+    info = await Deno.stat(path);
+  } catch (err) {
+    throw named(path, err);
+  }
+  if (info.isDirectory) throw new Deno.errors.IsADirectory(`${path}: is a folder`);
+  const what = notAFile(info);
+  if (what) throw new Error(`${path}: ${what}`);
+  try {
+    return await readRegularFile(path, maxBytes, rules.timeoutMs ?? READ_TIMEOUT_MS);
+  } catch (err) {
+    throw named(path, err);
+  }
+}
+
+/** A read's error as one line naming the file (a missing file or a folder stays as it is). */
+function named(path: string, err: unknown): unknown {
+  if (err instanceof Deno.errors.NotFound || err instanceof Deno.errors.IsADirectory) return err;
+  // "Permission denied (os error 13): readfile '/x'" → its first part
+  return new Error(`${path}: ${(err as Error).message.replace(/ \(os error \d+\).*$/s, "")}`);
 }

@@ -9,6 +9,7 @@ import { basename, join } from "node:path";
 import type { ParsedArgs } from "./args.ts";
 import { filesDir } from "./context.ts";
 import { InputError } from "./errors.ts";
+import { readNamedFile } from "./_capture_files.ts";
 import { looksLikeMaestroFlow } from "../engine/formats/mod.ts";
 import { maestroToTrail } from "../engine/export/mod.ts";
 import { stringifyTrail, type Trail } from "../engine/trail/mod.ts";
@@ -31,7 +32,8 @@ export async function prepareFlow(path: string): Promise<PreparedFlow | undefine
   if (!/\.ya?ml$/i.test(path)) return undefined;
   let text: string;
   try {
-    text = await Deno.readTextFile(path);
+    // only a regular file is read (a FIFO would block); within the default size limit
+    text = new TextDecoder().decode(await readNamedFile(path));
   } catch {
     return undefined; // the capture import names what is wrong with the file
   }

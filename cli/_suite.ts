@@ -14,7 +14,12 @@ import { filesDir, openStore } from "./context.ts";
 import { InputError } from "./errors.ts";
 import { parseMemory } from "./_memory_flag.ts";
 import { prepareOutFile } from "./_out_file.ts";
-import { captureFileReader, type CaptureFileRules, captureFileRules } from "./_capture_files.ts";
+import {
+  captureFileReader,
+  type CaptureFileRules,
+  captureFileRules,
+  readNamedFile,
+} from "./_capture_files.ts";
 import type { EventStore } from "../events/mod.ts";
 import type { NewEvent } from "../events/mod.ts";
 import type { PlaybackPlan } from "../engine/playback/mod.ts";
@@ -247,9 +252,13 @@ async function loadSuitePlan(
 ): Promise<PlaybackPlan> {
   let text: string;
   try {
-    text = await Deno.readTextFile(file);
+    // as one file's replay: a regular file within --max-file-size, a device or FIFO refused
+    text = new TextDecoder().decode(await readNamedFile(file, files));
   } catch (err) {
-    throw new InputError(`${file}: ${(err as Error).message.replace(/ \(os error \d+\).*$/s, "")}`);
+    if (err instanceof Deno.errors.IsADirectory) throw new InputError(`${file}: is a folder`);
+    throw new InputError(
+      err instanceof Deno.errors.NotFound ? `${file}: no such file` : (err as Error).message,
+    );
   }
   const dir = resolve(file, "..");
   let plan: PlaybackPlan;

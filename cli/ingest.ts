@@ -29,6 +29,7 @@ import {
   captureFileReader,
   type CaptureFileRules,
   captureFileRules,
+  notAFile,
 } from "./_capture_files.ts";
 
 /** Options of {@linkcode ingestFile}. */
@@ -73,11 +74,10 @@ export async function prepareFile(
   options: IngestOptions = {},
 ): Promise<PreparedFile> {
   let bytes: Uint8Array;
-  // a device (/dev/zero, /dev/urandom) never ends: refused before it is read
+  // a device (/dev/zero, /dev/urandom) never ends, a FIFO blocks: refused before it is opened
   const info = await Deno.stat(path).catch(() => undefined);
-  if (info?.isCharDevice || info?.isBlockDevice || info?.isSocket) {
-    throw new InputError(`${path}: is a device, not a file`);
-  }
+  const what = info && notAFile(info);
+  if (what) throw new InputError(`${path}: ${what}`);
   try {
     bytes = await Deno.readFile(path);
   } catch (err) {

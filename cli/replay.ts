@@ -39,6 +39,7 @@ import {
   captureFileReader,
   type CaptureFileRules,
   captureFileRules,
+  readNamedFile,
 } from "./_capture_files.ts";
 import { interruptOnSignals } from "./_interrupt.ts";
 import {
@@ -138,6 +139,11 @@ export const spec: CommandSpec = {
     json: { type: "boolean", description: "Print the report as JSON" },
     ...FILE_URLS_FLAG,
     ...CAPTURE_FILE_FLAGS,
+    "max-file-size": {
+      ...CAPTURE_FILE_FLAGS["max-file-size"]!,
+      description:
+        "Largest file read (each file named, and each file a capture references), in MiB",
+    },
     ...SUITE_FLAGS,
     ...DB_FLAGS,
   },
@@ -193,16 +199,14 @@ async function loadPlan(
 ): Promise<PlaybackPlan> {
   let text: string;
   try {
-    text = await Deno.readTextFile(file);
+    // a regular file within --max-file-size: a device or FIFO is refused before it is opened
+    text = new TextDecoder().decode(await readNamedFile(file, files));
   } catch (err) {
     if (err instanceof Deno.errors.IsADirectory) {
       throw new InputError(`${file}: is a folder; name a trail, recording or flow file`);
     }
-    if (!(err instanceof Deno.errors.NotFound)) {
-      // "Permission denied (os error 13): readfile '/x'" → its first part
-      const why = (err as Error).message.replace(/ \(os error \d+\).*$/s, "");
-      throw new InputError(`${file}: ${why}`);
-    }
+    // a device, a FIFO, over the size limit, unreadable: one line naming the file
+    if (!(err instanceof Deno.errors.NotFound)) throw new InputError((err as Error).message);
     const streamId = await matchStream(store, file);
     const events: SessionEvent[] = [];
     if (streamId !== null) {
