@@ -18,7 +18,7 @@ import { prepareOutFile } from "./_out_file.ts";
 import { readInputFile } from "./_in_file.ts";
 import { interruptOnSignals } from "./_interrupt.ts";
 import { browserWsFlag } from "./_browser_ws_flag.ts";
-import { FILE_URLS_FLAG, fileUrlsOption } from "./_file_urls_flag.ts";
+import { checkUrlFlag, FILE_URLS_FLAG, fileUrlsOption } from "./_file_urls_flag.ts";
 import { parseMemory } from "./_memory_flag.ts";
 import { ingestOnce } from "./optimize.ts";
 import { CAPTURE_FILE_FLAGS, captureFileRules } from "./_capture_files.ts";
@@ -46,7 +46,8 @@ export const spec: CommandSpec = {
     url: {
       type: "string",
       value: "URL",
-      description: "Url each replay opens (default: the capture's)",
+      description:
+        "Url each replay opens (default: the capture's); a file: url needs --allow-file-urls",
     },
     policy: {
       type: "string",
@@ -171,9 +172,8 @@ export async function run(args: ParsedArgs): Promise<number> {
   }
   const maxIterations = asked ?? DEFAULT_MAX_ITERATIONS;
   const url = str(args, "url");
-  if (url !== undefined && !/^https?:\/\//.test(url)) {
-    throw new InputError(`--url: expected an http(s) url, got ${JSON.stringify(url)}`);
-  }
+  // a local page (file:, data:) only with --allow-file-urls, as the browser's own rule
+  if (url !== undefined) checkUrlFlag(url, args);
   const memory = parseMemory(list(args, "memory"));
   let trail: Trail | undefined;
   let trailSource: string | undefined;

@@ -3,7 +3,7 @@
  * are expanded: a trail's `navigate: "{{target}}"` filled with a `file:` url by memory fails
  * with `unsafe_url` over HTTP (a real `cairn serve`, real Chromium, a real SQLite file) and in
  * `cairn replay`; a redirect to `file:` is refused; `--allow-file-urls` lets the CLI open a
- * local file.
+ * local file, `cairn validate --url file:…` included.
  */
 import { assert, assertEquals, assertStringIncludes } from "../_fixtures/assert.ts";
 import { cairn, startServe } from "../_fixtures/cli_run.ts";
@@ -11,6 +11,9 @@ import { ChromeDriver } from "../../drivers/chrome/chrome_driver.ts";
 import { DriverError } from "../../drivers/driver.ts";
 import { unsafeNavigation } from "../../drivers/navigation_guard.ts";
 import { blazeCli } from "../_fixtures/blaze_cli_run.ts";
+import { refIn } from "../_fixtures/blaze_refs.ts";
+import { BlazeSession } from "../../runners/blaze/session.ts";
+import { SqliteEventStore } from "../../events/sqlite_event_store.ts";
 
 const MARKER = "the-servers-own-file-3f9c";
 
@@ -262,4 +265,76 @@ Deno.test("cairn validate: a trail's templated navigate filled with a file: url 
     const bytes = await Deno.readFile(db);
     assert(!new TextDecoder().decode(bytes).includes(MARKER), "the log holds none of the file");
   });
+});
+
+Deno.test("cairn validate --url: a local file page opens with --allow-file-urls and is refused (exit 2, naming the flag) without it", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "cairn-validate-file-url-" });
+  const db = `${dir}/cairn.db`;
+  const page = '<button id="go" onclick="out.textContent = \'Done: ' + MARKER + "'\">Go</button>" +
+    '<p id="out">waiting</p>';
+  // the run is blazed on a web page; the same page is then a local file, and the server gone
+  const server = Deno.serve(
+    { hostname: "127.0.0.1", port: 0, onListen() {} },
+    () => new Response(page, { headers: { "content-type": "text/html" } }),
+  );
+  const local = `${dir}/page.html`;
+  await Deno.writeTextFile(local, page);
+  try {
+    const store = SqliteEventStore.open(db);
+    const driver = await ChromeDriver.launch();
+    let sessionId: string;
+    try {
+      const s = await BlazeSession.start(driver, store, {
+        url: `http://127.0.0.1:${server.addr.port}/page.html`,
+        prompt: "Press Go and check the answer",
+        screenshots: false,
+        settleMs: 100,
+      });
+      const snap = async () => (await s.call("snapshot", {})).output;
+      await s.call("step", { text: "Press Go" });
+      assert((await s.call("tap", { ref: refIn(await snap(), "Go") })).ok);
+      await s.call("step", { text: "Check the answer" });
+      const done = `Done: ${MARKER}`;
+      assert((await s.call("assert", { ref: refIn(await snap(), done), text: done })).ok);
+      await s.end("completed");
+      sessionId = s.id;
+    } finally {
+      await driver.close();
+      store.close();
+    }
+    await server.shutdown();
+    const url = `file://${local}`;
+    const common = [sessionId, "--url", url, "--policy", "ci", "--db", db];
+
+    const refused = await cairn(["validate", ...common]);
+    assertEquals(refused.code, 2, refused.stderr);
+    assertStringIncludes(refused.stderr, "--url: unsafe_url");
+    assertStringIncludes(refused.stderr, "--allow-file-urls");
+    assertEquals(refused.stderr.trim().split("\n").length, 1, refused.stderr);
+
+    const allowed = await cairn(["validate", ...common, "--allow-file-urls", "--json"]);
+    assertEquals(allowed.code, 0, allowed.stderr);
+    const report = JSON.parse(allowed.stdout);
+    assertEquals(report.status, "stable", allowed.stdout);
+    assertStringIncludes(allowed.stderr, "stable after 1 iteration");
+    // the replay opened the local page (its server is gone) and pressed Go there
+    assertEquals(report.url, url);
+    assertEquals(report.runs[0].steps.map((s: { passed: boolean }) => s.passed), [true, true]);
+
+    // other schemes stay refused, with the flag too
+    const ftp = await cairn([
+      "validate",
+      ...common.slice(0, 1),
+      "--url",
+      "ftp://x/",
+      "--db",
+      db,
+      "--allow-file-urls",
+    ]);
+    assertEquals(ftp.code, 2, ftp.stderr);
+    assertStringIncludes(ftp.stderr, "--url: expected an http(s) url");
+  } finally {
+    await server.shutdown().catch(() => {});
+    await Deno.remove(dir, { recursive: true });
+  }
 });
