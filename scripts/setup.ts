@@ -27,6 +27,9 @@ if (import.meta.main) {
     "--entrypoint",
     new URL("../main.ts", import.meta.url).pathname,
   ]);
+  // and every other package deno.json names (the ones only tests and scripts load, such as ajv or
+  // @puppeteer/replay): a test's subprocess that loads one would install it mid-run
+  await run(Deno.execPath(), ["install"]);
   await run(Deno.execPath(), ["run", "-A", new URL("build_wasm.ts", import.meta.url).pathname]);
   await run(Deno.execPath(), ["run", "-A", new URL("setup_appium.ts", import.meta.url).pathname]);
   // Debian packages the tests need, each installed when its program is missing: Chromium, and
