@@ -9,6 +9,12 @@
  *
  * @module
  */
+import {
+  type Box,
+  type GeneratedScreen,
+  renderUiAutomator,
+  type Spec,
+} from "./uiautomator_render.ts";
 
 /** The variants, in the order the benchmark reports them. */
 export const VARIANTS = [
@@ -22,27 +28,8 @@ export const VARIANTS = [
 ] as const;
 export type Variant = typeof VARIANTS[number];
 
-type Box = { x: number; y: number; w: number; h: number };
-
 /** One generated screen: its XML and the bounds of each logical element on it. */
-export interface BankScreen {
-  xml: string;
-  logical: Map<string, Box>;
-  /** Resource id → logical element (for text typed into a field). */
-  ids: Map<string, string>;
-}
-
-interface Spec {
-  cls: string;
-  id?: string;
-  text?: string;
-  desc?: string;
-  box: Box;
-  clickable?: boolean;
-  scrollable?: boolean;
-  logical?: string;
-  children?: Spec[];
-}
+export type BankScreen = GeneratedScreen;
 
 const PKG = "com.example.bank";
 
@@ -211,41 +198,6 @@ export function bankScreens(variant: Variant): Record<string, BankScreen> {
   };
 }
 
-const esc = (s: string) =>
-  s.replace(/&/g, "&amp;").replace(/"/g, "&quot;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
-
 function render(root: Spec, w: number, h: number): BankScreen {
-  const logical = new Map<string, Box>();
-  const ids = new Map<string, string>();
-  const node = (s: Spec, index: number): string => {
-    if (s.logical) logical.set(s.logical, s.box);
-    if (s.logical && s.id) ids.set(s.id, s.logical);
-    const b = s.box;
-    const attrs = [
-      `index="${index}"`,
-      `text="${esc(s.text ?? "")}"`,
-      `resource-id="${esc(s.id ?? "")}"`,
-      `class="${s.cls}"`,
-      `package="${PKG}"`,
-      `content-desc="${esc(s.desc ?? "")}"`,
-      `checkable="false"`,
-      `checked="false"`,
-      `clickable="${s.clickable === true}"`,
-      `enabled="true"`,
-      `focusable="${s.clickable === true}"`,
-      `focused="false"`,
-      `scrollable="${s.scrollable === true}"`,
-      `long-clickable="false"`,
-      `password="false"`,
-      `selected="false"`,
-      `bounds="[${b.x},${b.y}][${b.x + b.w},${b.y + b.h}]"`,
-      `displayed="true"`,
-    ].join(" ");
-    const kids = (s.children ?? []).map((c, k) => node(c, k)).join("");
-    return kids ? `<node ${attrs}>${kids}</node>` : `<node ${attrs} />`;
-  };
-  const xml = `<?xml version='1.0' encoding='UTF-8' standalone='yes' ?>` +
-    `<hierarchy index="0" class="hierarchy" rotation="0" width="${w}" height="${h}">` +
-    node(root, 0) + `</hierarchy>`;
-  return { xml, logical, ids };
+  return renderUiAutomator(root, w, h, PKG);
 }

@@ -11,6 +11,12 @@
  *
  * @module
  */
+import {
+  type Box,
+  type GeneratedScreen,
+  renderUiAutomator,
+  type Spec,
+} from "./uiautomator_render.ts";
 
 /** The variants, in the order the benchmark reports them. */
 export const SHOP_VARIANTS = [
@@ -25,28 +31,8 @@ export const SHOP_VARIANTS = [
 ] as const;
 export type ShopVariant = typeof SHOP_VARIANTS[number];
 
-type Box = { x: number; y: number; w: number; h: number };
-
 /** One generated screen: its XML and the bounds of each logical element on it. */
-export interface ShopScreen {
-  xml: string;
-  logical: Map<string, Box>;
-  /** Resource id → logical element (for text typed into a field). */
-  ids: Map<string, string>;
-}
-
-interface Spec {
-  cls: string;
-  id?: string;
-  text?: string;
-  desc?: string;
-  box: Box;
-  clickable?: boolean;
-  checkable?: boolean;
-  scrollable?: boolean;
-  logical?: string;
-  children?: Spec[];
-}
+export type ShopScreen = GeneratedScreen;
 
 const PKG = "org.example.freshmarket";
 
@@ -248,41 +234,6 @@ export function shopScreens(variant: ShopVariant): Record<string, ShopScreen> {
   };
 }
 
-const esc = (s: string) =>
-  s.replace(/&/g, "&amp;").replace(/"/g, "&quot;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
-
 function render(root: Spec, w: number, h: number): ShopScreen {
-  const logical = new Map<string, Box>();
-  const ids = new Map<string, string>();
-  const node = (s: Spec, index: number): string => {
-    if (s.logical) logical.set(s.logical, s.box);
-    if (s.logical && s.id) ids.set(s.id, s.logical);
-    const b = s.box;
-    const attrs = [
-      `index="${index}"`,
-      `text="${esc(s.text ?? "")}"`,
-      `resource-id="${esc(s.id ?? "")}"`,
-      `class="${s.cls}"`,
-      `package="${PKG}"`,
-      `content-desc="${esc(s.desc ?? "")}"`,
-      `checkable="${s.checkable === true}"`,
-      `checked="false"`,
-      `clickable="${s.clickable === true}"`,
-      `enabled="true"`,
-      `focusable="${s.clickable === true}"`,
-      `focused="false"`,
-      `scrollable="${s.scrollable === true}"`,
-      `long-clickable="false"`,
-      `password="false"`,
-      `selected="false"`,
-      `bounds="[${b.x},${b.y}][${b.x + b.w},${b.y + b.h}]"`,
-      `displayed="true"`,
-    ].join(" ");
-    const kids = (s.children ?? []).map((c, k) => node(c, k)).join("");
-    return kids ? `<node ${attrs}>${kids}</node>` : `<node ${attrs} />`;
-  };
-  const xml = `<?xml version='1.0' encoding='UTF-8' standalone='yes' ?>` +
-    `<hierarchy index="0" class="hierarchy" rotation="0" width="${w}" height="${h}">` +
-    node(root, 0) + `</hierarchy>`;
-  return { xml, logical, ids };
+  return renderUiAutomator(root, w, h, PKG);
 }

@@ -9,7 +9,7 @@
  */
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
-import { assert, assertEquals, assertStringIncludes } from "../_fixtures/assert.ts";
+import { assert, assertEquals } from "../_fixtures/assert.ts";
 import { ROOT } from "../_fixtures/cli_run.ts";
 
 interface ToolAnswer {
