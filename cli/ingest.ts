@@ -21,7 +21,7 @@ import {
   type PreparedImport,
   prepareImport,
 } from "../engine/formats/mod.ts";
-import { decodeUtf8 } from "../engine/input/mod.ts";
+import { decodeUtf8, type LiftedJson, liftJson } from "../engine/input/mod.ts";
 import { findUnstoredBlob } from "../engine/formats/mod.ts";
 import { geometryOutOfRange } from "../engine/formats/mod.ts";
 import {
@@ -93,14 +93,21 @@ export async function prepareFile(
   };
   const folder = dirname(resolve(path));
   try {
-    const text = decodeUtf8(bytes);
-    bytes = new Uint8Array(); // the text holds the file now: its bytes need not stay in memory
-    const prepared = await prepareImport(text, {
+    // a large JSON file is read without its whole text: its long strings stay bytes until read
+    const lifted = options.format === "events" ? undefined : liftJson(bytes);
+    let input: string | LiftedJson;
+    if (lifted) input = lifted;
+    else {
+      input = decodeUtf8(bytes);
+      bytes = new Uint8Array(); // the text holds the file now: its bytes need not stay in memory
+    }
+    const prepared = await prepareImport(input, {
       newSessionId,
       file: path,
       readFile: captureFileReader(folder, options.files),
       ...(options.format ? { format: options.format } : {}),
       ...(options.keepScreens ? { keepScreens: true } : {}),
+      encodeScreens: true,
     });
     for (const session of prepared.sessions) {
       session.events.forEach((e, i) => {
@@ -198,6 +205,10 @@ export async function storePrepared(
     if (ref.hash !== expected) {
       throw new Error(`Blob hash mismatch: stored ${ref.hash}, computed ${expected}`);
     }
+  }
+  // the parsed screens beside their hierarchies, so a projection need not parse them again
+  if (store.putDerived) {
+    for (const d of prepared.derived ?? []) await store.putDerived(d.hash, d.kind, d.bytes);
   }
   await store.appendMany(prepared.sessions.map((session) => ({
     streamId: `session-${session.sessionId}`,

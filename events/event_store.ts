@@ -180,5 +180,13 @@ export interface EventStore {
   hasBlob(hash: string): Promise<boolean>;
   /** Up to `limit` stored blob hashes that start with `prefix` (a short hash's candidates). */
   blobHashes?(prefix: string, limit: number): Promise<string[]>;
+  /**
+   * Keeps what was computed from a blob (a hierarchy's parsed screen) under the blob's hash and
+   * a `kind` naming the encoding and its version; the first bytes put for a pair are kept. A
+   * cache, not the log: a store may keep nothing.
+   */
+  putDerived?(hash: string, kind: string, bytes: Uint8Array): Promise<void>;
+  /** What {@linkcode putDerived} kept for a blob and kind, or undefined. */
+  getDerived?(hash: string, kind: string): Promise<Uint8Array | undefined>;
   close(): void;
 }

@@ -157,6 +157,23 @@ export const MIGRATIONS: readonly Migration[] = [
       db.exec("ALTER TABLE log_head ADD COLUMN deletes INTEGER NOT NULL DEFAULT 0");
     },
   },
+  {
+    version: 7,
+    name: "derived",
+    up(db) {
+      // What a reader computed from a blob and keeps to skip the work next time (a hierarchy's
+      // parsed screen), by the blob's hash and what it is (`kind` names the encoding and its
+      // version). A cache: rows may be missing or of an old kind, and deleting them loses nothing.
+      db.exec(`
+        CREATE TABLE derived (
+          hash TEXT NOT NULL,
+          kind TEXT NOT NULL,
+          bytes BLOB NOT NULL,
+          PRIMARY KEY (hash, kind)
+        );
+      `);
+    },
+  },
 ];
 
 /** What a database holds: no table yet, a Cairn event log (of any layout), or something else. */

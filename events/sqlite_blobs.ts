@@ -19,6 +19,8 @@ export class SqliteBlobs {
   readonly #get: StatementSync;
   readonly #has: StatementSync;
   readonly #hashes: StatementSync;
+  readonly #putDerived: StatementSync;
+  readonly #getDerived: StatementSync;
 
   /**
    * @param db the store's connection
@@ -38,6 +40,24 @@ export class SqliteBlobs {
     this.#hashes = db.prepare(
       "SELECT hash FROM blobs WHERE hash >= ?1 AND hash < ?1 || 'g' LIMIT ?2",
     );
+    this.#putDerived = db.prepare(
+      "INSERT OR IGNORE INTO derived (hash, kind, bytes) VALUES (?, ?, ?)",
+    );
+    this.#getDerived = db.prepare("SELECT bytes FROM derived WHERE hash = ? AND kind = ?");
+  }
+
+  /** Keeps bytes computed from a blob (the first put of a hash and kind is kept). */
+  putDerivedSync(hash: string, kind: string, bytes: Uint8Array): void {
+    if (this.#putDerived.run(hash, kind, bytes).changes) this.#wrote(bytes.byteLength);
+  }
+
+  /** Bytes kept for a blob and kind, not copied; undefined when none are. */
+  derivedSync(hash: string, kind: string): Uint8Array | undefined {
+    try {
+      return (this.#getDerived.get(hash, kind) as { bytes: Uint8Array } | undefined)?.bytes;
+    } catch (err) {
+      throw asStoreFileError(err, this.#name);
+    }
   }
 
   /** Stores bytes (once per content); the media type of the first put of some bytes is kept. */

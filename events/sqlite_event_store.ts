@@ -716,6 +716,33 @@ export class SqliteEventStore implements EventStore {
     return this.#blobs.bytesSync(hash);
   }
 
+  /** See {@linkcode EventStore.putDerived}. */
+  putDerived(hash: string, kind: string, bytes: Uint8Array): Promise<void> {
+    return this.#settle(() => this.#blobs.putDerivedSync(hash, kind, bytes));
+  }
+
+  /** The synchronous body of {@linkcode putDerived}. */
+  putDerivedSync(hash: string, kind: string, bytes: Uint8Array): void {
+    this.#blobs.putDerivedSync(hash, kind, bytes);
+  }
+
+  /** See {@linkcode EventStore.getDerived}. */
+  getDerived(hash: string, kind: string): Promise<Uint8Array | undefined> {
+    return this.#settle(() => this.#blobs.derivedSync(hash, kind));
+  }
+
+  /**
+   * What {@linkcode putDerived} kept, read now (for a projection that reads screens only when
+   * the optimizer asks for them, as {@linkcode getBlobBytesSync}).
+   *
+   * @param hash the blob's sha256
+   * @param kind what was derived, and its encoding's version
+   * @returns the bytes, or undefined
+   */
+  getDerivedSync(hash: string, kind: string): Uint8Array | undefined {
+    return this.#blobs.derivedSync(hash, kind);
+  }
+
   /** See {@linkcode EventStore.hasBlob}: the blob's row is looked up, its bytes are not read. */
   hasBlob(hash: string): Promise<boolean> {
     return this.#settle(() => this.#blobs.has(hash));

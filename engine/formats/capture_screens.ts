@@ -7,7 +7,7 @@
  *
  * @module
  */
-import type { HierarchyFormat, Screen } from "../screens/mod.ts";
+import { encodeScreen, type HierarchyFormat, type Screen } from "../screens/mod.ts";
 import { decodeBase64 } from "./base64.ts";
 import { blobRefOf, type PendingBlob } from "./blob_ref.ts";
 import type { CaptureV1, ResolvedScreen } from "./capture_v1.ts";
@@ -29,6 +29,8 @@ export interface PendingScreen {
   size?: { width: number; height: number };
   /** The screen as checked (parsed once per distinct hierarchy, shared by the actions showing it). */
   screen?: Screen;
+  /** The checked screen's bytes (`encodeScreen`), to store beside the hierarchy's blob. */
+  parsed?: Uint8Array;
 }
 
 /** Options of {@linkcode loadCaptureScreens}. */
@@ -37,6 +39,13 @@ export interface LoadScreensOptions {
   readFile(relativePath: string): Promise<Uint8Array>;
   /** Keep each parsed screen on its pending screen (for a projection right after the import). */
   keepScreens?: boolean;
+  /**
+   * Keep each parsed screen's bytes on its pending screen (`encodeScreen`), so the store keeps
+   * it and later projections need not parse the hierarchy again.
+   */
+  encodeScreens?: boolean;
+  /** The text a lifted inline hierarchy stands for (`LiftedJson.text`), else undefined. */
+  liftedText?(s: string): string | undefined;
 }
 
 /** Screenshot media types by file extension. */
@@ -63,7 +72,10 @@ export async function loadCaptureScreens(
   const enc = new TextEncoder();
   const out: (PendingScreen | undefined)[] = [];
   // `format text` of the hierarchies checked already → the size (and the screen, when kept)
-  const parsed = new Map<string, { width: number; height: number; screen?: Screen }>();
+  const parsed = new Map<
+    string,
+    { width: number; height: number; screen?: Screen; parsed?: Uint8Array }
+  >();
   for (const [i, a] of capture.actions.entries()) {
     const h = a.viewHierarchy;
     if (h === undefined) {
@@ -73,7 +85,7 @@ export async function loadCaptureScreens(
     let field = `actions.${i}.viewHierarchy`;
     let text: string;
     let bytes: Uint8Array | undefined;
-    if (typeof h === "string") text = h;
+    if (typeof h === "string") text = options.liftedText?.(h) ?? h;
     else if (!Array.isArray(h) && typeof h.file === "string" && Object.keys(h).length === 1) {
       field += ".file";
       bytes = await read(options, h.file, field);
@@ -95,7 +107,13 @@ export async function loadCaptureScreens(
     let checked = parsed.get(key);
     if (checked === undefined) {
       const s = checkHierarchy(text, format, field, capture.platform);
-      checked = { width: s.width, height: s.height, ...(options.keepScreens ? { screen: s } : {}) };
+      const encoded = options.encodeScreens ? encodeScreen(s) : undefined;
+      checked = {
+        width: s.width,
+        height: s.height,
+        ...(options.keepScreens ? { screen: s } : {}),
+        ...(encoded ? { parsed: encoded } : {}),
+      };
       parsed.set(key, checked);
     }
     const screen: PendingScreen = {
@@ -103,6 +121,7 @@ export async function loadCaptureScreens(
       format,
       size: { width: checked.width, height: checked.height },
       ...(checked.screen ? { screen: checked.screen } : {}),
+      ...(checked.parsed ? { parsed: checked.parsed } : {}),
     };
     if (a.screenshot !== undefined) {
       const shotField = `actions.${i}.screenshot`;

@@ -6,7 +6,7 @@
  * @module
  */
 import type { NewEvent } from "../../events/mod.ts";
-import type { Screen } from "../screens/mod.ts";
+import { parsedScreenKind, type Screen } from "../screens/mod.ts";
 import { blobRefOf, type PendingBlob } from "./blob_ref.ts";
 import { CAPTURE_FORMAT, captureToEvents, CaptureV1 } from "./capture_v1.ts";
 import { loadCaptureScreens, resolveScreens } from "./capture_screens.ts";
@@ -14,7 +14,7 @@ import { checkCapturePoints } from "./capture_points.ts";
 import { parseEventsJsonl } from "./events_jsonl.ts";
 import { checkSessionEvents } from "./session_rules.ts";
 import { FormatError, zodToFormatError } from "../input/mod.ts";
-import { checkJsonNesting, parseJson } from "../input/mod.ts";
+import { checkJsonNesting, type LiftedJson, parseJson, restoreLifted } from "../input/mod.ts";
 import { RECORDING_FORMAT, recordingToEvents } from "./recording_v1.ts";
 import { flowToEvents, looksLikeChromeRecorder, parseChromeRecorder } from "./chrome_recorder.ts";
 
@@ -34,6 +34,8 @@ export interface PrepareImportOptions {
   readFile(relativePath: string): Promise<Uint8Array>;
   /** Keep the screens parsed while checking a capture (`PreparedImport.screens`). */
   keepScreens?: boolean;
+  /** Keep each checked screen's bytes to store beside its hierarchy (`PreparedImport.derived`). */
+  encodeScreens?: boolean;
 }
 
 /** One session of an import. */
@@ -57,11 +59,29 @@ export interface PreparedImport {
    * right after the import takes them instead of reading and parsing the blobs again.
    */
   screens?: Map<string, Screen>;
+  /**
+   * What to keep beside blobs (`EventStore.putDerived`): each checked screen's bytes under its
+   * hierarchy's hash (captures, with `encodeScreens`).
+   */
+  derived?: DerivedBytes[];
+}
+
+/** Bytes computed from a blob, kept beside it under a kind. */
+export interface DerivedBytes {
+  hash: string;
+  kind: string;
+  bytes: Uint8Array;
 }
 
 const UNKNOWN = `unknown format: expected a JSON object with "format": "${CAPTURE_FORMAT}" ` +
   `or "schema_version": "${RECORDING_FORMAT}", a Chrome Recorder flow with "steps", ` +
   `or JSON lines of events (force one with --format)`;
+
+/** `actions.N.viewHierarchy` */
+function isInlineHierarchy(path: readonly (string | number)[]): boolean {
+  return path.length === 3 && path[0] === "actions" && typeof path[1] === "number" &&
+    path[2] === "viewHierarchy";
+}
 
 function isObject(v: unknown): v is Record<string, unknown> {
   return v !== null && typeof v === "object" && !Array.isArray(v);
@@ -95,6 +115,11 @@ export function detectImportFormat(text: string): { format: ImportFormat; value?
     parseJson(text); // throws with line and column
     throw new FormatError(UNKNOWN);
   }
+  return formatOfValue(value);
+}
+
+/** The format of one parsed JSON document (see {@linkcode detectImportFormat}). */
+function formatOfValue(value: unknown): { format: ImportFormat; value?: unknown } {
   checkJsonNesting(value);
   if (!isObject(value)) throw new FormatError(UNKNOWN);
   if (value.format === CAPTURE_FORMAT) return { format: "capture", value };
@@ -116,18 +141,28 @@ export function detectImportFormat(text: string): { format: ImportFormat; value?
 /**
  * Validates a file and maps it to the events of one new session.
  *
- * @param text the file's text
+ * @param input the file's text, or its JSON document read with its long strings lifted
+ *   (`liftJson`: a capture's inline hierarchies are then decoded one at a time)
  * @param options the session id, the file name and how to read referenced files
  * @returns the events and the blobs to store
  * @throws {FormatError} naming the line or field of the first problem
  */
 export async function prepareImport(
-  text: string,
+  input: string | LiftedJson,
   options: PrepareImportOptions,
 ): Promise<PreparedImport> {
   let format: ImportFormat;
   let value: unknown;
-  if (options.format) {
+  const lifted = typeof input === "string" ? undefined : input;
+  const text = typeof input === "string" ? input : "";
+  if (lifted) {
+    if (options.format === "events") throw new TypeError("an events file is read as text");
+    ({ format, value } = options.format
+      ? { format: options.format, value: lifted.value }
+      : formatOfValue(lifted.value));
+    // only a capture's inline hierarchies stay lifted, until each is read
+    restoreLifted(lifted, (path) => format === "capture" && isInlineHierarchy(path));
+  } else if (options.format) {
     format = options.format;
     if (format !== "events") value = parseJson(text);
   } else {
@@ -137,7 +172,10 @@ export async function prepareImport(
     case "capture": {
       const parsed = CaptureV1.safeParse(value);
       if (!parsed.success) throw zodToFormatError(parsed.error);
-      const pending = await loadCaptureScreens(parsed.data, options);
+      const pending = await loadCaptureScreens(parsed.data, {
+        ...options,
+        ...(lifted ? { liftedText: (s: string) => lifted.text(s) } : {}),
+      });
       checkCapturePoints(parsed.data, pending);
       const { screens, blobs } = resolveScreens(pending);
       const sessionId = options.newSessionId();
@@ -147,9 +185,19 @@ export async function prepareImport(
         ...(options.file ? { file: options.file } : {}),
       });
       const parsedScreens = new Map<string, Screen>();
+      const derived = new Map<string, DerivedBytes>();
       screens.forEach((s, i) => {
-        const screen = pending[i]?.screen;
-        if (s && screen) parsedScreens.set(s.hierarchy.hash, screen);
+        const p = pending[i];
+        if (!s || !p) return;
+        if (p.screen) parsedScreens.set(s.hierarchy.hash, p.screen);
+        const kind = parsedScreenKind(s.format);
+        if (p.parsed && !derived.has(`${s.hierarchy.hash} ${kind}`)) {
+          derived.set(`${s.hierarchy.hash} ${kind}`, {
+            hash: s.hierarchy.hash,
+            kind,
+            bytes: p.parsed,
+          });
+        }
       });
       return {
         format,
@@ -157,6 +205,7 @@ export async function prepareImport(
         blobs,
         external: new Map(),
         screens: parsedScreens,
+        derived: [...derived.values()],
       };
     }
     case "recording_v1": {

@@ -18,5 +18,6 @@
  */
 export * from "./format_error.ts";
 export * from "./json_text.ts";
+export * from "./lifted_json.ts";
 export * from "./nesting.ts";
 export * from "./utf8_text.ts";

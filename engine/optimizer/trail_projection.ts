@@ -7,7 +7,7 @@
  */
 import { type EventStore, InvalidStreamError, NotFoundError } from "../../events/mod.ts";
 import type { NewEvent, StoredEvent } from "../../events/mod.ts";
-import { parseHierarchy } from "../screens/mod.ts";
+import { decodeScreen, parsedScreenKind, parseHierarchy } from "../screens/mod.ts";
 import { optimize, type OptimizeOptions, type OptimizeResult } from "./optimize.ts";
 import type { ScreenTable } from "../screens/mod.ts";
 import { stringifyTrail } from "../trail/mod.ts";
@@ -62,9 +62,13 @@ export async function loadScreens(
   return screens;
 }
 
-/** A screen not parsed yet: its bytes (read when needed) and the event that holds it. */
+/**
+ * A screen not read yet: its hierarchy's bytes (read when needed), the bytes of the screen parsed
+ * at ingest when the store keeps them, and the event that holds it.
+ */
 interface Pending {
   bytes(): Uint8Array;
+  parsed?(): Uint8Array | undefined;
   event: NewEvent;
 }
 
@@ -92,7 +96,9 @@ class LazyScreens implements ReadonlyMap<string, Screen> {
     if (s !== undefined) return s;
     const p = this.#pending.get(hash);
     if (p === undefined) return undefined;
-    const screen = parseStored(this.#decoder.decode(p.bytes()), p.event);
+    const stored = p.parsed?.();
+    const screen = (stored && decodeScreen(stored)) ??
+      parseStored(this.#decoder.decode(p.bytes()), p.event);
     this.#pending.delete(hash);
     this.#cache.set(hash, screen);
     return screen;
@@ -181,7 +187,10 @@ export async function projectSessionTrail(
   const cache = options.screens ?? new Map<string, Screen>();
   const pending = new Map<string, Pending>();
   const sync = "getBlobBytesSync" in store
-    ? store as EventStore & { getBlobBytesSync(hash: string): Uint8Array }
+    ? store as EventStore & {
+      getBlobBytesSync(hash: string): Uint8Array;
+      getDerivedSync?(hash: string, kind: string): Uint8Array | undefined;
+    }
     : undefined;
   for (const e of events) {
     if (e.type !== "ScreenCaptured") continue;
@@ -189,7 +198,13 @@ export async function projectSessionTrail(
     if (cache.has(hash) || pending.has(hash)) continue;
     if (sync) {
       if (!(await store.hasBlob(hash))) throw new NotFoundError(`No blob with hash ${hash}`);
-      pending.set(hash, { bytes: () => sync.getBlobBytesSync(hash), event: e });
+      pending.set(hash, {
+        bytes: () => sync.getBlobBytesSync(hash),
+        ...(sync.getDerivedSync
+          ? { parsed: () => sync.getDerivedSync!(hash, parsedScreenKind(e.data.format)) }
+          : {}),
+        event: e,
+      });
     } else {
       const bytes = (await store.getBlob(hash)).bytes;
       pending.set(hash, { bytes: () => bytes, event: e });

@@ -21,6 +21,7 @@ export * from "./hierarchy.ts";
 export * from "./marks.ts";
 export * from "./parse_axtree.ts";
 export * from "./resolve_ref.ts";
+export * from "./screen_codec.ts";
 export * from "./screen_table.ts";
 export * from "./snapshot.ts";
 export * from "./snapshot_diff.ts";

@@ -1,0 +1,54 @@
+import { assertEquals, assertRejects } from "../_fixtures/assert.ts";
+import { prepareFile } from "../../cli/ingest.ts";
+import { InputError } from "../../cli/errors.ts";
+import { prepareImport } from "../../engine/formats/mod.ts";
+import { blobRefOf } from "../../engine/formats/mod.ts";
+import { realisticCapture } from "../_fixtures/realistic_capture.ts";
+
+Deno.test("a capture with real-size inline hierarchies, read with its hierarchies lifted, gives the events and blobs of the whole-text reader", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    const text = realisticCapture({ actions: 20 });
+    const file = `${dir}/long.capture.json`;
+    await Deno.writeTextFile(file, text);
+    const lifted = await prepareFile(file, { sessionId: "s" });
+    const whole = await prepareImport(text, {
+      newSessionId: () => "s",
+      file,
+      readFile: () => Promise.reject(new Error("no files")),
+    });
+    assertEquals(lifted.format, "capture");
+    assertEquals(lifted.sessions, whole.sessions);
+    assertEquals(lifted.blobs.map((b) => blobRefOf(b)), whole.blobs.map((b) => blobRefOf(b)));
+    assertEquals(lifted.derived!.length, 20);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("a large capture's bad JSON, bad hierarchy or bad field is named as the whole-text reader names it", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    const text = realisticCapture({ actions: 5 });
+    const cases: [string, string, RegExp][] = [
+      ["a trailing comma", text.replace(/\}\s*$/, ",}"), /line \d+, column \d+/],
+      [
+        "a hierarchy that does not parse",
+        text.replace("<hierarchy", "<hierarchy <"),
+        /actions\.0\.viewHierarchy: /,
+      ],
+      ["a bad field", text.replace('"format"', '"formatt"'), /format/],
+    ];
+    for (const [what, bad, message] of cases) {
+      assertEquals(bad !== text, true, what);
+      const file = `${dir}/bad.capture.json`;
+      await Deno.writeTextFile(file, bad);
+      const err = await assertRejects(() => prepareFile(file), InputError);
+      assertEquals(message.test(err.message), true, `${what}: ${err.message}`);
+      assertEquals(err.message.startsWith(`${file}: `), true, err.message);
+      assertEquals(err.message.includes("cairn-lifted"), false, err.message);
+    }
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});

@@ -1,0 +1,85 @@
+import { assertEquals, assertRejects } from "../_fixtures/assert.ts";
+import { DatabaseSync } from "node:sqlite";
+import { ingestFile } from "../../cli/ingest.ts";
+import { SqliteEventStore } from "../../events/mod.ts";
+import { InvalidStreamError } from "../../events/mod.ts";
+import { projectSessionTrail } from "../../engine/optimizer/mod.ts";
+import {
+  encodeScreen,
+  makeNode,
+  parsedScreenKind,
+  SCREEN_CODEC_VERSION,
+} from "../../engine/screens/mod.ts";
+import { realisticCapture } from "../_fixtures/realistic_capture.ts";
+
+/** A capture of 12 actions on real Google Tasks dumps, each varied, ingested into a store file. */
+async function ingested(dir: string) {
+  const file = `${dir}/tasks.capture.json`;
+  await Deno.writeTextFile(file, realisticCapture({ actions: 12 }));
+  const store = SqliteEventStore.open(`${dir}/cairn.db`);
+  const { sessionId } = await ingestFile(store, file);
+  return { store, sessionId };
+}
+
+Deno.test("ingest keeps each distinct screen parsed beside its hierarchy, and a projection reads it instead of parsing", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    const { store, sessionId } = await ingested(dir);
+    const yaml = (await projectSessionTrail(store, sessionId)).yaml;
+    store.close();
+
+    const db = new DatabaseSync(`${dir}/cairn.db`);
+    const hierarchies = db.prepare(
+      "SELECT hash FROM blobs WHERE media_type = 'application/xml' ORDER BY hash",
+    ).all().map((r) => r.hash);
+    const rows = db.prepare("SELECT hash, kind FROM derived ORDER BY hash").all();
+    assertEquals(hierarchies.length, 12);
+    assertEquals(rows.map((r) => r.hash), hierarchies);
+    const kinds = new Set(rows.map((r) => r.kind));
+    assertEquals([...kinds], [parsedScreenKind("uiautomator-dump")]);
+
+    // the hierarchies no longer parse: only the parsed screens can give the same trail
+    db.exec(
+      "UPDATE blobs SET bytes = CAST('<hierarchy><broken' AS BLOB) WHERE media_type = 'application/xml'",
+    );
+    let reopened = SqliteEventStore.open(`${dir}/cairn.db`);
+    assertEquals((await projectSessionTrail(reopened, sessionId)).yaml, yaml);
+    reopened.close();
+
+    // parsed screens of another kind (an older codec) are not read: the hierarchy is parsed
+    const other = encodeScreen({
+      platform: "android",
+      format: "uiautomator2",
+      root: makeNode({ className: "View", text: "not this screen" }),
+      width: 10,
+      height: 10,
+    })!;
+    db.prepare("UPDATE derived SET kind = ?, bytes = ?").run(
+      `cairn.screen/v${SCREEN_CODEC_VERSION - 1} uiautomator-dump`,
+      other,
+    );
+    reopened = SqliteEventStore.open(`${dir}/cairn.db`);
+    await assertRejects(() => projectSessionTrail(reopened, sessionId), InvalidStreamError);
+    reopened.close();
+    db.close();
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("a session whose parsed screens are gone projects the same trail from its hierarchies", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    const { store, sessionId } = await ingested(dir);
+    const yaml = (await projectSessionTrail(store, sessionId)).yaml;
+    store.close();
+    const db = new DatabaseSync(`${dir}/cairn.db`);
+    db.exec("DELETE FROM derived");
+    db.close();
+    const reopened = SqliteEventStore.open(`${dir}/cairn.db`);
+    assertEquals((await projectSessionTrail(reopened, sessionId)).yaml, yaml);
+    reopened.close();
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
