@@ -92,9 +92,10 @@ export async function prepareFile(
     return nthSessionId(options.sessionId, count);
   };
   const folder = dirname(resolve(path));
+  let lifted: LiftedJson | undefined;
   try {
     // a large JSON file is read without its whole text: its long strings stay bytes until read
-    const lifted = options.format === "events" ? undefined : liftJson(bytes);
+    lifted = options.format === "events" ? undefined : liftJson(bytes);
     let input: string | LiftedJson;
     if (lifted) input = lifted;
     else {
@@ -128,6 +129,10 @@ export async function prepareFile(
   } catch (err) {
     if (err instanceof FormatError) throw new InputError(`${path}: ${err.message}`);
     throw err;
+  } finally {
+    // the file's bytes, read for its lifted strings, are freed now rather than at the next full
+    // collection (what was prepared holds copies, never views of them)
+    if (lifted) (bytes.buffer as ArrayBuffer).transfer(0);
   }
 }
 

@@ -204,8 +204,9 @@ export async function run(args: ParsedArgs): Promise<number> {
   const store = openStore(args, file ? {} : { readOnly: true });
   try {
     let sessionId: string;
-    // a file's screens, parsed once while checking it, go straight to the projection
-    const screens = new Map<string, Screen>();
+    // a file's screens, parsed once while checking it, go straight to the projection; a store
+    // that keeps them parsed (SQLite) gives them back, cheaper than holding them meanwhile
+    const screens = "getDerivedSync" in store ? undefined : new Map<string, Screen>();
     if (file) sessionId = await ingestOnce(store, target, screens, captureFileRules(args));
     else if (/\.(json|jsonl|ya?ml)$/i.test(target) || target.includes("/")) {
       const folder = await Deno.stat(target).then((s) => s.isDirectory, () => false);
@@ -222,7 +223,7 @@ export async function run(args: ParsedArgs): Promise<number> {
         mode,
         heuristics,
         stepModes,
-        screens,
+        ...(screens ? { screens } : {}),
       });
     } catch (err) {
       if (err instanceof NotFoundError) {

@@ -215,6 +215,20 @@ export const PG_MIGRATIONS: readonly PgMigration[] = [
     // lets `streams(prefix)` (every SESSION a command resolves) read an index range (LIKE prefix%)
     sql: "CREATE INDEX streams_prefix ON streams (stream_id text_pattern_ops);",
   },
+  {
+    version: 4,
+    name: "derived",
+    // what a reader computed from a blob (a hierarchy's parsed screen), kept to skip the work
+    // next time: a cache, so rows may be missing and deleting them loses nothing
+    sql: `
+      CREATE TABLE derived (
+        hash text NOT NULL,
+        kind text NOT NULL,
+        bytes bytea NOT NULL,
+        PRIMARY KEY (hash, kind)
+      );
+    `,
+  },
 ];
 
 /** The newest PostgreSQL layout this Cairn knows. */
@@ -621,6 +635,29 @@ export class PostgresEventStore implements EventStore {
       ref: { hash, mediaType: row.media_type as string, size: Number(row.size) },
       bytes: new Uint8Array(row.bytes as Uint8Array),
     };
+  }
+
+  /** See {@linkcode EventStore.putDerived}. */
+  async putDerived(hash: string, kind: string, bytes: Uint8Array): Promise<void> {
+    await this.#ready;
+    try {
+      await this.#sql`INSERT INTO derived VALUES (${hash}, ${kind}, ${bytes})
+        ON CONFLICT (hash, kind) DO NOTHING`;
+    } catch (err) {
+      throw asPgError(err, this.#name);
+    }
+  }
+
+  /** See {@linkcode EventStore.getDerived}. */
+  async getDerived(hash: string, kind: string): Promise<Uint8Array | undefined> {
+    await this.#ready;
+    try {
+      const [row] = await this
+        .#sql`SELECT bytes FROM derived WHERE hash = ${hash} AND kind = ${kind}`;
+      return row ? new Uint8Array(row.bytes as Uint8Array) : undefined;
+    } catch (err) {
+      throw asPgError(err, this.#name);
+    }
   }
 
   /** See {@linkcode EventStore.hasBlob}. */

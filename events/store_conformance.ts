@@ -290,6 +290,23 @@ export function storeConformance(
     });
   });
 
+  test("putDerived() keeps the first bytes of a blob hash and kind; getDerived() reads them by both", async () => {
+    await withStore(async (store) => {
+      if (!store.putDerived || !store.getDerived) throw new Error("no derived bytes");
+      const { hash } = await store.putBlob(
+        new TextEncoder().encode("<hierarchy/>"),
+        "application/xml",
+      );
+      assertEquals(await store.getDerived(hash, "k/v1"), undefined);
+      await store.putDerived(hash, "k/v1", new Uint8Array([1, 2, 3]));
+      await store.putDerived(hash, "k/v1", new Uint8Array([9])); // the first is kept
+      await store.putDerived(hash, "k/v2", new Uint8Array([4]));
+      assertEquals(await store.getDerived(hash, "k/v1"), new Uint8Array([1, 2, 3]));
+      assertEquals(await store.getDerived(hash, "k/v2"), new Uint8Array([4]));
+      assertEquals(await store.getDerived("0".repeat(64), "k/v1"), undefined);
+    });
+  });
+
   test("subscribe() replays from a position and then follows live appends", async () => {
     await withStore(async (store) => {
       await store.append("session-a", [step(0), step(1)]);

@@ -206,8 +206,14 @@ export async function projectSessionTrail(
         event: e,
       });
     } else {
-      const bytes = (await store.getBlob(hash)).bytes;
-      pending.set(hash, { bytes: () => bytes, event: e });
+      // a store read asynchronously: its parsed screen when it keeps one, else the hierarchy
+      const parsed = await store.getDerived?.(hash, parsedScreenKind(e.data.format));
+      const screen = parsed && decodeScreen(parsed);
+      if (screen) cache.set(hash, screen);
+      else {
+        const bytes = (await store.getBlob(hash)).bytes;
+        pending.set(hash, { bytes: () => bytes, event: e });
+      }
     }
   }
   const { screens: _s, ...rest } = options;

@@ -1,7 +1,8 @@
 import { assertEquals, assertRejects } from "../_fixtures/assert.ts";
 import { DatabaseSync } from "node:sqlite";
 import { ingestFile } from "../../cli/ingest.ts";
-import { SqliteEventStore } from "../../events/mod.ts";
+import { PostgresEventStore, SqliteEventStore } from "../../events/mod.ts";
+import { pgTestsSkipped, startCluster } from "../../events/postgres_cluster.ts";
 import { InvalidStreamError } from "../../events/mod.ts";
 import { projectSessionTrail } from "../../engine/optimizer/mod.ts";
 import {
@@ -82,4 +83,44 @@ Deno.test("a session whose parsed screens are gone projects the same trail from 
   } finally {
     await Deno.remove(dir, { recursive: true });
   }
+});
+
+Deno.test({
+  name:
+    "on PostgreSQL too, ingest keeps the parsed screens and a projection reads them instead of parsing",
+  ignore: pgTestsSkipped(),
+  sanitizeOps: false,
+  sanitizeResources: false,
+  async fn() {
+    const dir = await Deno.makeTempDir();
+    const cluster = await startCluster();
+    try {
+      const file = `${dir}/tasks.capture.json`;
+      await Deno.writeTextFile(file, realisticCapture({ actions: 8 }));
+      const lite = SqliteEventStore.open(`${dir}/cairn.db`);
+      const expected = (await projectSessionTrail(
+        lite,
+        (await ingestFile(lite, file, { sessionId: "s" })).sessionId,
+      )).yaml;
+      lite.close();
+
+      const store = await PostgresEventStore.connect(await cluster.createDatabase("parsed"));
+      try {
+        const { sessionId } = await ingestFile(store, file, { sessionId: "s" });
+        const [row] = await store.sql`SELECT count(*)::int AS n FROM derived`;
+        assertEquals(row?.n, 8);
+        // the hierarchies no longer parse: only the parsed screens can give the same trail
+        await store.sql`UPDATE blobs SET bytes = convert_to('<hierarchy><broken', 'UTF8')
+          WHERE media_type = 'application/xml'`;
+        assertEquals((await projectSessionTrail(store, sessionId)).yaml, expected);
+        await store.sql`DELETE FROM derived`;
+        await assertRejects(() => projectSessionTrail(store, sessionId), InvalidStreamError);
+      } finally {
+        await store.end();
+      }
+    } finally {
+      await cluster.stop();
+      await Deno.remove(dir, { recursive: true });
+    }
+  },
 });
