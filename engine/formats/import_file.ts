@@ -157,11 +157,12 @@ export async function prepareImport(
   const text = typeof input === "string" ? input : "";
   if (lifted) {
     if (options.format === "events") throw new TypeError("an events file is read as text");
+    // only a capture's inline hierarchies stay lifted, until each is read
+    restoreLifted(lifted, isInlineHierarchy);
     ({ format, value } = options.format
       ? { format: options.format, value: lifted.value }
       : formatOfValue(lifted.value));
-    // only a capture's inline hierarchies stay lifted, until each is read
-    restoreLifted(lifted, (path) => format === "capture" && isInlineHierarchy(path));
+    if (format !== "capture") restoreLifted(lifted);
   } else if (options.format) {
     format = options.format;
     if (format !== "events") value = parseJson(text);

@@ -33,12 +33,17 @@ function isHex(c: number | undefined): boolean {
     ((c >= 0x30 && c <= 0x39) || (c >= 0x41 && c <= 0x46) || (c >= 0x61 && c <= 0x66));
 }
 
+/** JSON's whitespace: space, tab, line feed, carriage return. */
+function isSpace(c: number): boolean {
+  return c === 0x20 || c === 0x09 || c === 0x0a || c === 0x0d;
+}
+
 const decoder = new TextDecoder();
 const encoder = new TextEncoder();
 
 /**
- * Parses a JSON document from its bytes, lifting out every string literal of `minBytes` bytes or
- * more. Only a well-formed single document is taken: anything else (not UTF-8, UTF-16, malformed
+ * Parses a JSON document from its bytes, lifting out every string value (not a key) of `minBytes`
+ * bytes or more. Only a well-formed single document is taken: anything else (not UTF-8, UTF-16, malformed
  * JSON, a malformed string, JSON lines) gives undefined, and the caller reads the text as a whole,
  * whose errors name the line and column.
  *
@@ -84,6 +89,10 @@ export function liftJson(bytes: Uint8Array, minBytes = 4096): LiftedJson | undef
       i++;
     }
     if (i + 1 - start < minBytes) continue;
+    // a key stays: only values are lifted
+    let next = i + 1;
+    while (next < n && isSpace(bytes[next]!)) next++;
+    if (bytes[next] === 0x3a) continue;
     parts.push(bytes.subarray(from, start));
     const mark = encoder.encode(`${ranges.length / 2}"`);
     parts.push(tagBytes, mark);

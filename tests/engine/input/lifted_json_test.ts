@@ -26,6 +26,15 @@ Deno.test("liftJson() then restoreLifted() gives what JSON.parse gives, on a cap
   assertEquals(Object.hasOwn(back, "__proto__"), true);
 });
 
+Deno.test("liftJson() lifts long values, never keys", () => {
+  const key = "k".repeat(100);
+  const text = `{"${key}" : {"${key}"\n:"${"v".repeat(100)}"}, "list": ["${"w".repeat(100)}"]}`;
+  const doc = liftJson(enc.encode(text), 64)!;
+  assertEquals(doc.lifted, 2);
+  assertEquals(Object.keys(doc.value as object), [key, "list"]);
+  assertEquals(restoreLifted(doc), JSON.parse(text));
+});
+
 Deno.test("restoreLifted() leaves the placeholders it is told to keep, and text() resolves only its own", () => {
   const long = "<node/>".repeat(20);
   const doc = liftJson(enc.encode(JSON.stringify({ actions: [{ h: long, note: long }] })), 64)!;
