@@ -164,10 +164,11 @@ export type SessionProjectionOptions = OptimizeOptions & {
 };
 
 /**
- * Reads a session from a store and projects its trail. Screens are parsed lazily, once per
- * blob hash, as the optimizer asks for them ({@linkcode LazyScreens}); those in
- * `options.screens` (a cache shared across projections, or the screens a file's import just
- * parsed) are not read again.
+ * Reads a session from a store and projects its trail. Screens are read lazily, once per
+ * blob hash, as the optimizer asks for them ({@linkcode LazyScreens}): decoded from the parsed
+ * screen the store kept at ingest (`getDerived`, `decodeScreen`) when it has one, else parsed from
+ * the hierarchy; those in `options.screens` (a cache shared across projections, or the screens a
+ * file's import just parsed) are not read again.
  *
  * @param store the event store
  * @param sessionId the session id (the stream is `session-<id>`)
