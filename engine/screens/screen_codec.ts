@@ -18,7 +18,14 @@
  *
  * @module
  */
-import { HierarchyFormat, Platform, type Screen, STRING_FIELDS, type UiNode } from "./ui_node.ts";
+import {
+  FLAG_FIELDS,
+  HierarchyFormat,
+  Platform,
+  type Screen,
+  STRING_FIELDS,
+  type UiNode,
+} from "./ui_node.ts";
 
 /**
  * The codec's version, part of the key parsed screens are stored under. Raise it whenever the
@@ -42,17 +49,7 @@ export function parsedScreenKind(format: HierarchyFormat): string {
 const MAGIC = 0x6e726163; // "carn"
 const HEADER_INTS = 8;
 
-const FLAGS = [
-  "clickable",
-  "enabled",
-  "focused",
-  "checked",
-  "checkable",
-  "selected",
-  "scrollable",
-  "password",
-  "visible",
-] as const;
+const FLAGS = FLAG_FIELDS;
 const FIELD_BIT = FLAGS.length; // STRING_FIELDS take the bits after the flags
 const ATTRS_BIT = 1 << (FIELD_BIT + STRING_FIELDS.length);
 /** Keys a node may have: the flags, className, bounds, children, the string fields, attrs. */
@@ -67,33 +64,6 @@ const NODE_KEYS = new Set<string>([
 const SCREEN_KEYS = new Set(["platform", "format", "root", "width", "height", "url"]);
 const PLATFORMS = Platform.options;
 const FORMATS = HierarchyFormat.options;
-
-/** Grows as the encoder writes. */
-class Ints {
-  a = new Int32Array(1024);
-  n = 0;
-  push(v: number): void {
-    if (this.n === this.a.length) {
-      const b = new Int32Array(this.a.length * 2);
-      b.set(this.a);
-      this.a = b;
-    }
-    this.a[this.n++] = v;
-  }
-}
-
-class Nums {
-  a = new Float64Array(512);
-  n = 0;
-  push(v: number): void {
-    if (this.n === this.a.length) {
-      const b = new Float64Array(this.a.length * 2);
-      b.set(this.a);
-      this.a = b;
-    }
-    this.a[this.n++] = v;
-  }
-}
 
 /** Not encodable: the screen is parsed from its hierarchy instead. */
 class Unencodable extends Error {}
@@ -124,8 +94,8 @@ export function encodeScreen(screen: Screen): Uint8Array | undefined {
     }
     return i;
   };
-  const ints = new Ints();
-  const nums = new Nums();
+  const ints: number[] = [];
+  const nums: number[] = [];
   for (const k in screen) if (!SCREEN_KEYS.has(k)) return undefined;
   const platform = PLATFORMS.indexOf(screen.platform);
   const format = FORMATS.indexOf(screen.format);
@@ -178,24 +148,24 @@ export function encodeScreen(screen: Screen): Uint8Array | undefined {
     throw err;
   }
   const utf8 = new TextEncoder().encode(strings.join(""));
-  const intCount = HEADER_INTS + strings.length + ints.n;
+  const intCount = HEADER_INTS + strings.length + ints.length;
   const numsAt = align8(intCount * 4);
-  const out = new Uint8Array(numsAt + nums.n * 8 + utf8.byteLength);
+  const out = new Uint8Array(numsAt + nums.length * 8 + utf8.byteLength);
   const head = new Int32Array(out.buffer, 0, intCount);
   head.set([
     MAGIC,
     SCREEN_CODEC_VERSION,
     strings.length,
     utf8.byteLength,
-    ints.n,
-    nums.n,
+    ints.length,
+    nums.length,
     platform,
     format,
   ]);
   for (let i = 0; i < strings.length; i++) head[HEADER_INTS + i] = strings[i]!.length;
-  head.set(ints.a.subarray(0, ints.n), HEADER_INTS + strings.length);
-  new Float64Array(out.buffer, numsAt, nums.n).set(nums.a.subarray(0, nums.n));
-  out.set(utf8, numsAt + nums.n * 8);
+  head.set(ints, HEADER_INTS + strings.length);
+  new Float64Array(out.buffer, numsAt, nums.length).set(nums);
+  out.set(utf8, numsAt + nums.length * 8);
   return out;
 }
 

@@ -127,6 +127,20 @@ export function makeNode(init: UiNodeInit): UiNode {
   return node;
 }
 
+/** The flags of a node, each always present, in the order a node holds them. */
+export const FLAG_FIELDS = [
+  "clickable",
+  "enabled",
+  "focused",
+  "checked",
+  "checkable",
+  "selected",
+  "scrollable",
+  "password",
+  "visible",
+] as const;
+export type FlagField = typeof FLAG_FIELDS[number];
+
 /** The optional string fields of a node, in a fixed order (used by hashing and selectors). */
 export const STRING_FIELDS = [
   "text",

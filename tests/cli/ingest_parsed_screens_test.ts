@@ -13,21 +13,34 @@ import {
 } from "../../engine/screens/mod.ts";
 import { realisticCapture } from "../_fixtures/realistic_capture.ts";
 
-/** A capture of 12 actions on real Google Tasks dumps, each varied, ingested into a store file. */
+/**
+ * A capture of 12 actions on real Google Tasks dumps, each varied, ingested into a store file in a
+ * fresh folder; the session's trail as projected right after.
+ */
 async function ingested(dir: string) {
   const file = `${dir}/tasks.capture.json`;
   await Deno.writeTextFile(file, realisticCapture({ actions: 12 }));
   const store = SqliteEventStore.open(`${dir}/cairn.db`);
   const { sessionId } = await ingestFile(store, file);
-  return { store, sessionId };
+  const yaml = (await projectSessionTrail(store, sessionId)).yaml;
+  store.close();
+  return { sessionId, yaml };
+}
+
+/** The session's trail projected again from the store file, opened anew. */
+async function projectAgain(dir: string, sessionId: string): Promise<string> {
+  const store = SqliteEventStore.open(`${dir}/cairn.db`);
+  try {
+    return (await projectSessionTrail(store, sessionId)).yaml;
+  } finally {
+    store.close();
+  }
 }
 
 Deno.test("ingest keeps each distinct screen parsed beside its hierarchy, and a projection reads it instead of parsing", async () => {
   const dir = await Deno.makeTempDir();
   try {
-    const { store, sessionId } = await ingested(dir);
-    const yaml = (await projectSessionTrail(store, sessionId)).yaml;
-    store.close();
+    const { sessionId, yaml } = await ingested(dir);
 
     const db = new DatabaseSync(`${dir}/cairn.db`);
     const hierarchies = db.prepare(
@@ -43,9 +56,7 @@ Deno.test("ingest keeps each distinct screen parsed beside its hierarchy, and a 
     db.exec(
       "UPDATE blobs SET bytes = CAST('<hierarchy><broken' AS BLOB) WHERE media_type = 'application/xml'",
     );
-    let reopened = SqliteEventStore.open(`${dir}/cairn.db`);
-    assertEquals((await projectSessionTrail(reopened, sessionId)).yaml, yaml);
-    reopened.close();
+    assertEquals(await projectAgain(dir, sessionId), yaml);
 
     // parsed screens of another kind (an older codec) are not read: the hierarchy is parsed
     const other = encodeScreen({
@@ -59,9 +70,7 @@ Deno.test("ingest keeps each distinct screen parsed beside its hierarchy, and a 
       `cairn.screen/v${SCREEN_CODEC_VERSION - 1} uiautomator-dump`,
       other,
     );
-    reopened = SqliteEventStore.open(`${dir}/cairn.db`);
-    await assertRejects(() => projectSessionTrail(reopened, sessionId), InvalidStreamError);
-    reopened.close();
+    await assertRejects(() => projectAgain(dir, sessionId), InvalidStreamError);
     db.close();
   } finally {
     await Deno.remove(dir, { recursive: true });
@@ -71,15 +80,11 @@ Deno.test("ingest keeps each distinct screen parsed beside its hierarchy, and a 
 Deno.test("a session whose parsed screens are gone projects the same trail from its hierarchies", async () => {
   const dir = await Deno.makeTempDir();
   try {
-    const { store, sessionId } = await ingested(dir);
-    const yaml = (await projectSessionTrail(store, sessionId)).yaml;
-    store.close();
+    const { sessionId, yaml } = await ingested(dir);
     const db = new DatabaseSync(`${dir}/cairn.db`);
     db.exec("DELETE FROM derived");
     db.close();
-    const reopened = SqliteEventStore.open(`${dir}/cairn.db`);
-    assertEquals((await projectSessionTrail(reopened, sessionId)).yaml, yaml);
-    reopened.close();
+    assertEquals(await projectAgain(dir, sessionId), yaml);
   } finally {
     await Deno.remove(dir, { recursive: true });
   }
