@@ -33,7 +33,7 @@ import { FfmpegMissingError, findFfmpeg } from "../drivers/chrome/mod.ts";
 import { playbackVideo } from "../runners/playback/mod.ts";
 import { ANDROID_FLAGS, androidStartFromArgs } from "./_android_flags.ts";
 import { browserWsFlag } from "./_browser_ws_flag.ts";
-import { FILE_URLS_FLAG, fileUrlsOption } from "./_file_urls_flag.ts";
+import { checkUrlFlag, FILE_URLS_FLAG, fileUrlsOption } from "./_file_urls_flag.ts";
 import {
   CAPTURE_FILE_FLAGS,
   captureFileReader,
@@ -354,9 +354,8 @@ export async function run(args: ParsedArgs): Promise<number> {
   const memory = parseMemory(list(args, "memory"));
   const viewportFlag = parseViewport(str(args, "viewport"));
   const url = str(args, "url");
-  if (url !== undefined && (!URL.canParse(url) || !/^https?:$/.test(new URL(url).protocol))) {
-    throw new InputError(`--url: expected an http(s) url, got ${JSON.stringify(url)}`);
-  }
+  // http(s), or a local file: page with --allow-file-urls (as validate --url)
+  if (url !== undefined) checkUrlFlag(url, args);
   const browserWs = browserWsFlag(args);
   const videoFile = str(args, "video");
   // without ffmpeg, one line before anything starts

@@ -177,7 +177,8 @@ export function rebasePlan(plan: PlaybackPlan, base: string): PlaybackPlan {
 /**
  * A recorded url moved to another origin: the base's origin with the url's path, query and hash.
  * A placeholder origin (`https://localhost:<test-port>`, DevTools' own flows) is cut off and what
- * follows it is the path; a url without an origin is relative to the base.
+ * follows it is the path; a url without an origin is relative to the base. On a local site (a
+ * `file:` base) the base page's folder stands for the origin's root; a `data:` base moves nothing.
  *
  * @param url the recorded url
  * @param base the origin to play on
@@ -185,15 +186,21 @@ export function rebasePlan(plan: PlaybackPlan, base: string): PlaybackPlan {
  * @example
  * ```ts
  * if (rebaseUrl("https://localhost:<test-port>/r.html", new URL("http://b.test/")) !== "http://b.test/r.html") throw new Error();
+ * // a local site: the base page's folder is the root
+ * if (rebaseUrl("https://a.test/shop/cart.html", new URL("file:///srv/site/index.html")) !== "file:///srv/site/shop/cart.html") throw new Error();
  * ```
  */
 export function rebaseUrl(url: string, base: URL): string {
+  if (base.protocol === "data:") return url; // a data: page has no origin to move to
+  // a local site (`file:`): the base page's folder stands for the root of the recorded origin
+  const root = base.protocol === "file:" ? new URL("./", base) : undefined;
   if (URL.canParse(url)) {
     const u = new URL(url);
-    return base.origin + u.pathname + u.search + u.hash;
+    const rest = u.pathname + u.search + u.hash;
+    return root ? new URL(rest.replace(/^\/+/, ""), root).href : base.origin + rest;
   }
   const at = ORIGIN_PART.exec(url);
   const rest = at ? url.slice(at[0].length) : url;
   const path = at && !rest.startsWith("/") ? `/${rest}` : rest;
-  return new URL(path, base).href;
+  return root ? new URL(path.replace(/^\/+/, ""), root).href : new URL(path, base).href;
 }
