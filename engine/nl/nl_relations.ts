@@ -141,6 +141,27 @@ function first(res: RegExp[], text: string): string | undefined {
   return undefined;
 }
 
+/**
+ * A constant added or taken away with an operator word ("the price plus 5", "minus $5",
+ * "less 3", "+ 2.50"), never a share ("plus 10%" is a percentage).
+ */
+const CONSTANT_CHANGE = new RegExp(
+  String.raw`(?:(?<!\bno\s+|\bnot\s+)\b(plus|add(?:ing)?|minus|less|subtract(?:ing)?)|(\+))` +
+    String.raw`\s*[$€£¥]?${NUM}` +
+    String.raw`(?!\s*(?:%|percent\b|per\s+cent\b)|[\w,]|\.\d)`,
+  "g",
+);
+
+function constantChanges(t: string): StatedDelta[] {
+  const out: StatedDelta[] = [];
+  for (const m of t.matchAll(CONSTANT_CHANGE)) {
+    const word = m[1] ?? m[2]!;
+    const op = /^(?:plus|add|adding|\+)$/.test(word) ? "+" : "-";
+    out.push({ op, amount: numberOf(m[3]!), phrase: m[0] });
+  }
+  return out;
+}
+
 /** Words after "by" that name a value rather than state a number ("by the amount"). */
 const BY_VALUE = String.raw`by\s+(?:the|its|their|that|this|your|my)\s+(?!${NUM}\b)[a-z]`;
 
@@ -175,7 +196,12 @@ export function statedRelations(stepText: string): StatedRelations {
   if (/\b(?:a|one)\s+third\b/.test(t)) divisors.push({ amount: 3, phrase: "a third" });
   if (/\b(?:a|one)\s+quarter\b/.test(t)) divisors.push({ amount: 4, phrase: "a quarter" });
   const percents = all(new RegExp(String.raw`\b${NUM}\s*(?:%|percent\b|per\s+cent\b)`), t);
-  const out: StatedRelations = { deltas: statedDeltas(stepText), factors, divisors, percents };
+  const out: StatedRelations = {
+    deltas: [...statedDeltas(stepText), ...constantChanges(t)],
+    factors,
+    divisors,
+    percents,
+  };
   const sum = first([
     /\b(?:sum|total|combined|altogether|plus|added\s+to|adds?\s+up)\b/,
     new RegExp(

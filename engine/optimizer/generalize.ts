@@ -13,6 +13,7 @@ import type { Draft } from "./draft.ts";
 import { retargetAssertion } from "./modes.ts";
 import { countNoun, shapePattern } from "./value_shape.ts";
 import { escapeRegex } from "../trail/mod.ts";
+import { statedRelations } from "../nl/mod.ts";
 
 /** Value formats with the regex written for them; each regex must match the value seen. */
 export const FORMAT_PATTERNS: { name: string; test: RegExp; pattern: (v: string) => string }[] = [
@@ -328,6 +329,7 @@ function namesParticular(stepText: string, at: number, noun: string): boolean {
 export function isFormatIntent(stepText: string, literal: string, level = 1): boolean {
   if (stepText.includes(literal)) return false;
   if (SPECIFIC.test(stepText)) return false;
+  if (level >= 3 && statesComputedValue(stepText)) return false;
   if (!PRESENCE.test(stepText)) return false;
   if (level < 2) return FORMAT_NOUNS.test(stepText);
   const nouns = new RegExp((level >= 3 ? FORMAT_NOUNS_V3 : FORMAT_NOUNS).source, "gi");
@@ -335,6 +337,19 @@ export function isFormatIntent(stepText: string, literal: string, level = 1): bo
     if (!namesParticular(stepText, m.index, m[0])) return true;
   }
   return false;
+}
+
+/**
+ * v3: whether a step says how its value is computed ("twice the price", "2 more", "the price
+ * plus 5", "a third of", "10% off", "the difference"): that value is what it asks for, not a
+ * format. "the total" alone names a kind of value ("Verify the total is shown"), no relation.
+ */
+function statesComputedValue(stepText: string): boolean {
+  const r = statedRelations(stepText);
+  const noun = (phrase: string | undefined) => phrase !== undefined && phrase !== "total";
+  return r.deltas.length > 0 || r.factors.length > 0 || r.divisors.length > 0 ||
+    r.percents.length > 0 || r.difference !== undefined || r.ratio !== undefined ||
+    noun(r.sum) || noun(r.product);
 }
 
 /** Options of {@linkcode formatPattern}. */
