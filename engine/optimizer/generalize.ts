@@ -87,6 +87,15 @@ const AMOUNT = String.raw`\d{1,3}(?:[,.\u00a0\u202f ]\d{3})*(?:[.,]\d{1,2})?|\d+
 const RELATIVE_UNIT =
   "(?:s|sec|secs|seconds?|m|min|mins|minutes?|h|hr|hrs|hours?|d|days?|w|wk|wks|weeks?|mo|months?|y|yr|yrs|years?)";
 
+/** Today, yesterday or tomorrow, capitalised or not (the regex source written). */
+const RELATIVE_DAY = "[Tt]oday|[Yy]esterday|[Tt]omorrow";
+/**
+ * A unit a measure is written with, close to its number or after a space ("5.2km", "16.1mph",
+ * "49°F", "21 °C", "30.24inHg", "1.5 GB").
+ */
+const MEASURE_UNIT =
+  "(?:°[CF]?|km/h|m/s|km|cm|mm|mi|ft|yd|kg|mg|lbs?|oz|ml|mL|mph|kph|kmh|kn|inHg|hPa|mbar|kPa|psi|[KMGT]B|kB|[kMG]bps|kcal|kWh|kW|mAh|[kMG]Hz|dB|m|g|l|L|W|V)";
+
 /** A regex of whole-value alternatives (`^(?:…)$`), case-sensitive unless `i`. */
 function whole(source: string, flags = ""): RegExp {
   return new RegExp(`^(?:${source})$`, flags);
@@ -167,14 +176,22 @@ export const FORMAT_PATTERNS_V3: typeof FORMAT_PATTERNS = [
     },
   },
   {
+    // a relative day with a clock: "Today, 14:05", "Yesterday at 2:05 PM"
+    name: "date-time",
+    test: whole(`(?:today|yesterday|tomorrow)(?:,| at)? ${CLOCK}`, "i"),
+    pattern: () => `(?:${RELATIVE_DAY})(?:,| at)? ${CLOCK}`,
+  },
+  {
     name: "relative time",
     test: whole(
       `(?:\\d+|an?|one) ?${RELATIVE_UNIT}\\.? ago|in (?:\\d+|an?|one) ${RELATIVE_UNIT}|just now|now|today|yesterday|tomorrow|\\d+ ?${RELATIVE_UNIT}`,
       "i",
     ),
     pattern: (v) =>
-      /^\d+ ?[a-z]+$/i.test(v)
-        ? "\\d+ ?[a-z]{1,7}"
+      /^\d+ ?[a-z]+$/i.test(v) ? "\\d+ ?[a-z]{1,7}" : /^[A-Z]/.test(v)
+        // as an app writes it first in a line ("Yesterday", "Just now", "In 2 hours"), of
+        // which the next run may show any other ("2 days ago")
+        ? `(?:(?:\\d+|[Aa]n?|[Oo]ne) ?[a-z]{1,7}\\.? ago|[Ii]n (?:\\d+|an?|one) [a-z]{1,7}|[Jj]ust now|[Nn]ow|${RELATIVE_DAY})`
         : "(?:(?:\\d+|an?|one) ?[a-z]{1,7}\\.? ago|in (?:\\d+|an?|one) [a-z]{1,7}|just now|now|today|yesterday|tomorrow)",
   },
   {
@@ -208,6 +225,15 @@ export const FORMAT_PATTERNS_V3: typeof FORMAT_PATTERNS = [
       return `${n} ${
         [...parts.map(escapeRegex), unit ? escapeRegex(last) : countNoun(last)].join(" ")
       }`;
+    },
+  },
+  {
+    // a measure in a unit, written close or after a space, signed: "5.2km", "-3°F", "21 °C"
+    name: "measure",
+    test: new RegExp(String.raw`^-?\d+(?:[.,]\d+)? ?${MEASURE_UNIT}$`),
+    pattern: (v) => {
+      const [, space, unit] = /^-?\d+(?:[.,]\d+)?( ?)(.+)$/.exec(v)!;
+      return `-?\\d+(?:[.,]\\d+)?${space}${escapeRegex(unit!)}`;
     },
   },
 ];
@@ -275,11 +301,14 @@ const FORMAT_NOUNS =
   /\b(price|cost|amount|fee|date|day|time|count|number|quantity|items?|e-?mail|uuid|id|identifier|phone|balance|total)\b/i;
 /** v3 adds nouns of the time and measure formats. */
 const FORMAT_NOUNS_V3 =
-  /\b(price|cost|amount|fee|date|day|time|count|number|quantity|items?|e-?mail|uuid|id|identifier|phone|balance|total|timestamp|deadline|due|distance|weight|size|duration)\b/i;
+  /\b(price|cost|amount|fee|date|day|time|count|number|quantity|items?|e-?mail|uuid|id|identifier|phone|balance|total|timestamp|deadline|due|distance|weight|size|duration|temperature|temp|speed|pressure|humidity|height|length|width|depth|altitude|elevation|volume|capacity|storage|battery)\b/i;
 const PRESENCE =
   /\b(shown|show|shows|displayed|display|displays|appears?|visible|present|exists?|listed)\b/i;
 const SPECIFIC =
   /\b(correct|equals?|matches|increased|decreased|doubled|halved|sum|unchanged|updated|exactly|same|still|should be|is now|reads)\b/i;
+/** v3 adds the words that ask for the very value seen ("the exact date", "precisely"). */
+const SPECIFIC_V3 =
+  /\b(exact|precise(?:ly)?|verbatim|literally|identical(?:ly)?|word for word|as is)\b/i;
 
 /** One word of a noun phrase between its determiner and its noun ("order" in "its order id"). */
 const WORD = String.raw`(?:(?!(?:a|an)\s)[\w-]+\s+)`;
@@ -329,7 +358,7 @@ function namesParticular(stepText: string, at: number, noun: string): boolean {
 export function isFormatIntent(stepText: string, literal: string, level = 1): boolean {
   if (stepText.includes(literal)) return false;
   if (SPECIFIC.test(stepText)) return false;
-  if (level >= 3 && statesComputedValue(stepText)) return false;
+  if (level >= 3 && (SPECIFIC_V3.test(stepText) || statesComputedValue(stepText))) return false;
   if (!PRESENCE.test(stepText)) return false;
   if (level < 2) return FORMAT_NOUNS.test(stepText);
   const nouns = new RegExp((level >= 3 ? FORMAT_NOUNS_V3 : FORMAT_NOUNS).source, "gi");

@@ -60,6 +60,12 @@ const WIKI_DAY: Place = {
   shows: "Mar 14, 2026",
 };
 
+const MESSAGES_TIME: Place = {
+  name: "Messages' timestamp",
+  file: "uiautomator_google_messages_compose_conversation.xml",
+  shows: "12:30 pm",
+};
+
 function showing(p: Place, text: string): Screen {
   return edited(p.file, { [p.shows]: text });
 }
@@ -203,4 +209,80 @@ for (const p of [GMAIL_DATE, WEATHER_NOW]) {
     );
     assertEquals(recorded(r, 1).equals, "{{price + price * 10 / 100}}");
   });
+}
+
+// "exact", "precisely", "verbatim": the value seen, in every mode (flexible never loosens it)
+for (const p of [GMAIL_DATE, WIKI_DAY]) {
+  for (
+    const step of [
+      "Check the exact date is displayed",
+      "Verify the date is displayed precisely",
+      "Verify the date shown matches verbatim",
+    ]
+  ) {
+    for (const mode of ["adaptive", "flexible"] as const) {
+      Deno.test(`optimize() on ${p.name} (${mode}): "${step}" keeps the value seen`, () => {
+        const r = assertAt(p, step, "Mar 5, 2024", mode);
+        assertEquals(recorded(r, 0).equals, "Mar 5, 2024");
+        assertEquals(recorded(r, 0).matches, undefined);
+        // the same step without the word asks for any date
+        const loose = assertAt(
+          p,
+          step.replace(/ ?(exact|precisely|matches verbatim)/, ""),
+          "Mar 5, 2024",
+          mode,
+        );
+        assert(
+          takes(recorded(loose, 0).matches, "Mar 5, 2024", "Dec 31, 2025"),
+          JSON.stringify(recorded(loose, 0)),
+        );
+      });
+    }
+  }
+}
+
+// relative days as apps write them: capitalised, and with a time
+for (const p of [GMAIL_DATE, MESSAGES_TIME]) {
+  for (
+    const [shown, others] of [
+      ["Yesterday", ["yesterday", "Today", "2 days ago", "Just now"]],
+      ["Just now", ["just now", "5 min ago", "Yesterday"]],
+      ["In 2 hours", ["in 3 days", "Tomorrow"]],
+      ["Today, 14:05", ["Yesterday, 9:30", "Today, 23:59"]],
+      ["Yesterday at 2:05 PM", ["Today at 11:59 am", "Yesterday at 12:00 PM"]],
+    ] as const
+  ) {
+    Deno.test(`optimize() on ${p.name}: "${shown}" is any relative time of its shape`, () => {
+      const r = assertAt(p, "Verify the time is displayed", shown);
+      const pattern = recorded(r, 0).matches;
+      assert(takes(pattern, shown, ...others), `${pattern}\n${explained(r, 1)}`);
+      assert(!takes(pattern, "Zimbra Test Email"), String(pattern));
+      assert(/matches (relative time|date-time) pattern/.test(explained(r, 1)), explained(r, 1));
+      // "exactly" keeps it
+      const exact = assertAt(p, "Verify the time is exactly as shown", shown);
+      assertEquals(recorded(exact, 0).equals, shown);
+    });
+  }
+}
+
+// measures with a unit written close ("5.2km", "16.1mph", "49°F") and the nouns that ask for one
+for (const p of [GMAIL_DATE, WEATHER_NOW]) {
+  for (
+    const [noun, shown, others] of [
+      ["distance", "5.2km", ["12km", "0.8km"]],
+      ["speed", "16.1mph", ["9mph", "120.5mph"]],
+      ["temperature", "49°F", ["-3°F", "101°F"]],
+      ["temperature", "21 °C", ["-4 °C", "30.5 °C"]],
+      ["pressure", "30.24inHg", ["29.9inHg"]],
+    ] as const
+  ) {
+    Deno.test(`optimize() on ${p.name}: a ${noun} "${shown}" is any measure in its unit`, () => {
+      const r = assertAt(p, `Verify the ${noun} is shown`, shown);
+      const pattern = recorded(r, 0).matches;
+      assert(takes(pattern, shown, ...others), `${pattern}\n${explained(r, 1)}`);
+      assert(explained(r, 1).includes("matches measure pattern"), explained(r, 1));
+      const exact = assertAt(p, `Verify the ${noun} is exactly the one shown`, shown);
+      assertEquals(recorded(exact, 0).equals, shown);
+    });
+  }
 }
