@@ -106,6 +106,21 @@ const STEP_NOISE = new Set([
   "out",
   "again",
   "new",
+  // verbs a person reads a value with ("Record the temperature", "Take note of the date")
+  "record",
+  "jot",
+  "capture",
+  "grab",
+  "memorize",
+  "memorise",
+  "take",
+  "log",
+  "retrieve",
+  "fetch",
+  "collect",
+  "obtain",
+  "extract",
+  "track",
 ]);
 
 /**
@@ -117,13 +132,16 @@ const STEP_NOISE = new Set([
  * @returns the name, or "" when the step names nothing
  */
 export function stepSlotName(stepText: string, literal?: string): string {
-  let text = stepText.replace(/(["'“‘])[^"'”’]*\1/g, " "); // a quoted value names nothing
+  // a possessive is its noun ("today's" → "today"), never the start of a quoted value
+  let text = stepText.replace(/(\w)['’]s\b/g, "$1");
+  text = text.replace(/(["'“‘])[^"'”’]*\1/g, " "); // a quoted value names nothing
   if (literal) {
     for (const w of literal.split(/\s+/)) {
       if (w.length >= 2) text = text.split(w).join(" ");
     }
   }
-  const words = text.replace(/([a-z])([A-Z])/g, "$1 $2").split(/[^A-Za-z0-9]+/)
+  const words = text.replace(/([a-z])([A-Z])/g, "$1 $2")
+    .split(/[^A-Za-z0-9]+/)
     .map((w) => w.toLowerCase())
     .filter((w) => w !== "" && !NOISE.has(w) && !STEP_NOISE.has(w) && !/^\d+$/.test(w));
   if (words.length === 0 || words.length > 3) return "";

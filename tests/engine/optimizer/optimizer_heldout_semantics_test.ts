@@ -286,3 +286,35 @@ for (const p of [GMAIL_DATE, WEATHER_NOW]) {
     });
   }
 }
+
+// slot names from the step's noun, whatever verb a person reads it with
+for (const [p, noun] of [[WEATHER_NOW, "temperature"], [GMAIL_DATE, "date"]] as const) {
+  for (
+    const verb of [
+      "Record the current",
+      "Jot down the",
+      "Capture the",
+      "Grab the",
+      "Memorize the",
+      "Take note of the",
+      "Log the",
+      "Save today's",
+    ]
+  ) {
+    Deno.test(`optimize() on ${p.name}: "${verb} ${noun}" stores {{${noun}}}`, () => {
+      const r = run([
+        {
+          step: `${verb} ${noun}`,
+          screen: edited(p.file),
+          kind: "readText",
+          point: pointOf(p),
+          value: p.shows,
+        },
+      ]);
+      assertEquals(
+        recorded(r, 0).storeAs,
+        verb === "Save today's" ? `today${noun[0]!.toUpperCase()}${noun.slice(1)}` : noun,
+      );
+    });
+  }
+}
