@@ -202,6 +202,9 @@ function expressionsV2(draft: Draft): Draft {
   return { ...draft, steps, memory };
 }
 
+/** v3 reads amounts in every shape the evaluator reads (`12,50 €`, `₹1,200`, `CHF 20.00`). */
+const INTL = { intl: true };
+
 /** The numbers known before an action: typed, read, set, and the initial memory's. */
 function numericValues(a: DraftAction, draft: Draft): CapturedSlot[] {
   const latest = new Map<string, CapturedSlot>();
@@ -212,7 +215,9 @@ function numericValues(a: DraftAction, draft: Draft): CapturedSlot[] {
     if (c.seq < a.src.seq) latest.set(c.name, c);
   }
   return [...latest.values()]
-    .filter((c) => /^[A-Za-z_][\w.]*$/.test(c.name) && parseDisplayNumber(c.value) !== undefined)
+    .filter((c) =>
+      /^[A-Za-z_][\w.]*$/.test(c.name) && parseDisplayNumber(c.value, INTL) !== undefined
+    )
     .sort((x, y) => y.seq - x.seq);
 }
 
@@ -227,7 +232,7 @@ function fit(
   slots: CapturedSlot[],
   memory: Record<string, string>,
 ): { expr: string; phrase: string } | undefined {
-  const target = parseDisplayNumber(text);
+  const target = parseDisplayNumber(text, INTL);
   if (!target || slots.length === 0) return undefined;
   for (const rel of rels) {
     for (const expr of rel.build(slots, target.value)) {
@@ -249,7 +254,7 @@ function detectV2(
   for (const c of slots) memory[c.name] = c.value;
   const note = (line: string) => ({ action: { ...a, notes: [...a.notes, line] }, used: [] });
   const phrases = rels.map((r) => `"${r.phrase}"`).join(", ");
-  if (parseDisplayNumber(L)) {
+  if (parseDisplayNumber(L, INTL)) {
     if (rels.length === 0) return { action: a, used: [] };
     if (slots.length === 0) {
       return note(
@@ -273,7 +278,13 @@ function detectV2(
   }
   // a longer text: each number in it may be an expression, or a value read earlier
   const numbers = [...L.matchAll(NUMBER_IN_TEXT)];
-  if (numbers.length === 0) return { action: a, used: [] };
+  if (numbers.length === 0) {
+    if (rels.length === 0) return { action: a, used: [] };
+    return note(
+      `NL states a relation (${phrases}), but ${JSON.stringify(L)} holds no number to compute: ` +
+        `kept exact`,
+    );
+  }
   let template = "";
   let from = 0;
   const why: string[] = [];

@@ -26,6 +26,10 @@ interface NumFormat {
   suffix: string;
   decimals: number;
   grouping: boolean;
+  /** The thousands separator when it is not "," ("1.234,56 €", "1 234"). */
+  groupMark?: string;
+  /** Decimals after a comma ("12,50 €"). */
+  decimalComma?: boolean;
 }
 type Value =
   | { t: "num"; v: number; fmt: NumFormat | null }
@@ -42,15 +46,39 @@ type Tok =
 const NUMERIC =
   /^\s*(-?)\s*([$€£¥]?)\s*(-?)(\d{1,3}(?:,\d{3})+|\d+)?(?:\.(\d+))?(\s*[A-Za-z%]+(?:\s[A-Za-z]+)*)?\s*$/;
 
+/** Currency symbols and ISO codes an amount may carry besides `$€£¥` (`₹1,200`, `CHF 20.00`). */
+const SYMBOL = "[$€£¥₹₩₽₺₪฿₫₱]";
+const CODE =
+  "(?:USD|EUR|GBP|JPY|CNY|INR|CHF|CAD|AUD|NZD|SEK|NOK|DKK|PLN|CZK|BRL|MXN|ZAR|KRW|SGD|HKD|RUB|TRY)";
 /**
- * Reads a display number (`$25.00`, `1,200`, `7`, `3 items`) with its format.
+ * Amounts in the shapes {@linkcode NUMERIC} does not read: decimals after a comma with "." or
+ * space grouping (`12,50 €`, `1.234,56 €`, `€ 3,99`), space grouping (`1 234`), a symbol
+ * after the amount, another currency's symbol or code before it (`₹1,200`, `CHF 20.00`).
+ */
+const INTL = new RegExp(
+  String.raw`^\s*(-?)((?:${SYMBOL}|${CODE}(?=[\s\d-]))\s?)?(-?)` +
+    String.raw`(?:(\d{1,3}(?:([.\u00a0\u202f ])\d{3})+|\d+),(\d{1,2})` +
+    String.raw`|(\d{1,3}(?:([\u00a0\u202f ])\d{3})+)` +
+    String.raw`|(\d{1,3}(?:,\d{3})+|\d+)(?:\.(\d+))?)` +
+    String.raw`(\s?(?:${SYMBOL}|${CODE})|\s*[A-Za-z%]+(?:\s[A-Za-z]+)*)?\s*$`,
+);
+
+/**
+ * Reads a display number (`$25.00`, `1,200`, `7`, `3 items`) with its format; with `intl`, also
+ * the amounts of {@linkcode INTL} (`12,50 €`, `1.234,56 €`, `₹1,200`, `CHF 20.00`), each only
+ * when writing it back in its format gives the same text.
  *
  * @param s the text
+ * @param options `intl`: read the other shapes too (the evaluator does; heuristics v1 and v2
+ *   of the optimizer do not, so what they write never changes)
  * @returns the number and format, or undefined when the text is not a number
  */
-export function parseDisplayNumber(s: string): { value: number; format: NumFormat } | undefined {
+export function parseDisplayNumber(
+  s: string,
+  options: { intl?: boolean } = {},
+): { value: number; format: NumFormat } | undefined {
   const m = NUMERIC.exec(s);
-  if (!m) return undefined;
+  if (!m) return options.intl ? parseIntlNumber(s) : undefined;
   const [, sign1, cur, sign2, int, frac, suffix] = m;
   if (int === undefined && frac === undefined) return undefined;
   if (sign1 && sign2) return undefined;
@@ -68,6 +96,29 @@ export function parseDisplayNumber(s: string): { value: number; format: NumForma
   };
 }
 
+function parseIntlNumber(s: string): { value: number; format: NumFormat } | undefined {
+  const m = INTL.exec(s);
+  if (!m) return undefined;
+  const [, sign1, prefix, sign2, cInt, cMark, cFrac, sInt, sMark, uInt, uFrac, suffix] = m;
+  if (sign1 && sign2) return undefined;
+  const int = cInt ?? sInt ?? uInt!;
+  const mark = cMark ?? sMark ?? (uInt?.includes(",") ? "," : undefined);
+  const frac = cFrac ?? uFrac;
+  const digits = int.replace(/\D/g, "") + (frac !== undefined ? "." + frac : "");
+  const value = Number(digits) * (sign1 || sign2 ? -1 : 1);
+  if (!Number.isFinite(value)) return undefined;
+  const format: NumFormat = {
+    prefix: prefix ?? "",
+    suffix: suffix ?? "",
+    decimals: frac?.length ?? 0,
+    grouping: mark !== undefined,
+    ...(mark !== undefined && mark !== "," ? { groupMark: mark } : {}),
+    ...(cFrac !== undefined ? { decimalComma: true } : {}),
+  };
+  // only a text this format writes back as it is: `{{price}}` must show what was read
+  return formatDisplayNumber(value, format) === s.trim() ? { value, format } : undefined;
+}
+
 function isRich(f: NumFormat | null): f is NumFormat {
   return f !== null && (f.prefix !== "" || f.suffix !== "" || f.decimals > 0 || f.grouping);
 }
@@ -83,8 +134,8 @@ export function formatDisplayNumber(value: number, format: NumFormat): string {
   const neg = value < 0;
   const fixed = Math.abs(value).toFixed(format.decimals);
   let [int, frac] = fixed.split(".") as [string, string | undefined];
-  if (format.grouping) int = int.replace(/\B(?=(\d{3})+(?!\d))/g, ",");
-  const body = frac !== undefined ? `${int}.${frac}` : int;
+  if (format.grouping) int = int.replace(/\B(?=(\d{3})+(?!\d))/g, format.groupMark ?? ",");
+  const body = frac !== undefined ? `${int}${format.decimalComma ? "," : "."}${frac}` : int;
   return `${neg ? "-" : ""}${format.prefix}${body}${format.suffix}`;
 }
 
@@ -268,7 +319,7 @@ class Parser {
             `Variable ${JSON.stringify(t.v)} has no value at column ${t.col}`,
           );
         }
-        const n = parseDisplayNumber(raw);
+        const n = parseDisplayNumber(raw, { intl: true });
         return n ? { t: "num", v: n.value, fmt: n.format } : { t: "str", v: raw };
       }
       case "op":
@@ -287,7 +338,7 @@ class Parser {
 function asNum(v: Value): { t: "num"; v: number; fmt: NumFormat | null } | undefined {
   if (v.t === "num") return v;
   if (v.t === "str") {
-    const n = parseDisplayNumber(v.v);
+    const n = parseDisplayNumber(v.v, { intl: true });
     if (n) return { t: "num", v: n.value, fmt: n.format };
   }
   return undefined;

@@ -318,3 +318,41 @@ for (const [p, noun] of [[WEATHER_NOW, "temperature"], [GMAIL_DATE, "date"]] as 
     });
   }
 }
+
+// money as Europe and India write it: the arithmetic reads it and the result keeps its format
+for (const p of [GMAIL_DATE, WEATHER_NOW]) {
+  for (
+    const [step, first, second, expr] of [
+      ["Verify the amount is twice the price", "€12,50", "€25,00", "price * 2"],
+      ["Verify the amount is double the price", "12,50 €", "25,00 €", "price * 2"],
+      ["Verify the amount is double the price", "1.234,56 €", "2.469,12 €", "price * 2"],
+      ["Verify the amount is the price minus 2", "3,99 €", "1,99 €", "price - 2"],
+      ["Verify the amount is half the price", "₹1,200", "₹600", "price / 2"],
+      [
+        "Verify the amount is the price plus 10% tax",
+        "CHF 20.00",
+        "CHF 22.00",
+        "price + price * 10 / 100",
+      ],
+    ] as const
+  ) {
+    Deno.test(`optimize() on ${p.name}: "${step}" over ${first} → ${second} is {{${expr}}}`, () => {
+      const r = readThenAssert(p, first, step, second);
+      assertEquals(recorded(r, 1).equals, `{{${expr}}}`);
+      assert(explained(r, 2).includes(`→ {{${expr}}} (NL "`), explained(r, 2));
+    });
+  }
+  Deno.test(`optimize() on ${p.name}: a European amount the relation does not give stays, and says why`, () => {
+    const r = readThenAssert(p, "€12,50", "Verify the amount is twice the price", "€26,00");
+    assertEquals(recorded(r, 1).equals, "€26,00");
+    const why = explained(r, 2);
+    assert(
+      why.includes('NL states a relation ("doubled")') && why.includes("price = €12,50") &&
+        why.includes('"€26,00": kept exact'),
+      why,
+    );
+    const none = readThenAssert(p, "€12,50", "Verify the amount is twice the price", "N/A");
+    assertEquals(recorded(none, 1).equals, "N/A");
+    assert(explained(none, 2).includes('NL states a relation ("doubled")'), explained(none, 2));
+  });
+}

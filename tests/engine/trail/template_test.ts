@@ -2,6 +2,7 @@ import { assertEquals, assertThrows } from "../../_fixtures/assert.ts";
 import {
   evaluateExpression,
   evaluateTemplate,
+  parseDisplayNumber,
   templateVariables,
 } from "../../../engine/trail/template.ts";
 
@@ -102,4 +103,33 @@ Deno.test("templateVariables() lists the memory keys a template reads", () => {
     "quantity",
     "email",
   ]);
+});
+
+Deno.test("evaluateTemplate() computes with amounts as Europe and India write them, each format kept", () => {
+  const m = {
+    eu: "€12,50",
+    after: "12,50 €",
+    big: "1.234,56 €",
+    spaced: "1 234",
+    rupees: "₹1,200",
+    francs: "CHF 20.00",
+    odd: "€-3,50",
+    padded: "01,50 €",
+  };
+  assertEquals(evaluateTemplate("{{eu * 2}}", m), "€25,00");
+  assertEquals(evaluateTemplate("{{after - 2}}", m), "10,50 €");
+  assertEquals(evaluateTemplate("{{big * 2}}", m), "2.469,12 €");
+  assertEquals(evaluateTemplate("{{spaced + 1000}}", m), "2 234");
+  assertEquals(evaluateTemplate("{{rupees / 2}}", m), "₹600");
+  assertEquals(evaluateTemplate("{{francs + francs * 10 / 100}}", m), "CHF 22.00");
+  // a value is shown as it was read; one its format would write otherwise stays text
+  for (const k of Object.keys(m) as (keyof typeof m)[]) {
+    assertEquals(evaluateTemplate(`{{${k}}}`, m), m[k]);
+  }
+  assertEquals(evaluateTemplate("{{padded + 'x'}}", m), "01,50 €x");
+  // the optimizer's v1 and v2 read only the shapes they always read
+  assertEquals(parseDisplayNumber("12,50 €"), undefined);
+  assertEquals(parseDisplayNumber("12,50 €", { intl: true })?.value, 12.5);
+  assertEquals(parseDisplayNumber("1,234")?.value, 1234);
+  assertEquals(parseDisplayNumber("1.234")?.value, 1.234);
 });
