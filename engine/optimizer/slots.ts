@@ -369,7 +369,8 @@ export function slotsPass(draft: Draft, ctx: PassContext): Draft {
     for (const c of captured) put(c.name, c.value);
     const sub = interpolateValues(L, values, { writtenBy, ...guards(stepText) });
     for (const x of sub.rejected) {
-      if (!sub.template && x.includes("the step does not ask for it")) {
+      // v3 says every reason a value in the text was left as seen
+      if (!sub.template && (draft.level >= 3 || x.includes("the step does not ask for it"))) {
         a.notes.push(`not interpolated: ${x}`);
       }
     }
@@ -402,12 +403,13 @@ export function slotsPass(draft: Draft, ctx: PassContext): Draft {
    * v3: which values may stand inside a longer text (`SubstitutionOptions.asked`): those typed
    * or read in this run, and memory values the NL step asks for.
    */
-  function guards(stepText: string): Pick<SubstitutionOptions, "asked"> {
+  function guards(stepText: string): Pick<SubstitutionOptions, "asked" | "short"> {
     if (draft.level < 3) return {};
+    const run = (k: string) =>
+      inputs.some((c) => c.name === k) || captured.some((c) => c.name === k);
     return {
-      asked: (k) =>
-        inputs.some((c) => c.name === k) || captured.some((c) => c.name === k) ||
-        asksForValue(stepText, k),
+      asked: (k) => run(k) || asksForValue(stepText, k),
+      short: (k) => run(k) && asksForValue(stepText, k),
     };
   }
 

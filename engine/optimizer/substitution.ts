@@ -65,6 +65,12 @@ export interface SubstitutionOptions {
    * full-field matches only, unless the step says so).
    */
   asked?: (key: string) => boolean;
+  /**
+   * Heuristics v3: keys whose value may stand inside a longer text from 3 characters on (as a
+   * provisioned key's): a value typed or read in this run that the step asks for ("the noted
+   * date" in "Meeting on Mar 10 at 14:05").
+   */
+  short?: (key: string) => boolean;
 }
 
 /** The outcome of one substitution attempt. */
@@ -190,11 +196,15 @@ export function interpolateValues(
       }
       continue;
     }
-    const min = provisioned(key) ? MIN_INTERPOLATION_LENGTH : MIN_SUBSTITUTION_LENGTH;
+    const min = provisioned(key) || options.short?.(key)
+      ? MIN_INTERPOLATION_LENGTH
+      : MIN_SUBSTITUTION_LENGTH;
     if (value.length < min) {
       if (value.length < MIN_INTERPOLATION_LENGTH) continue; // a digit or two: coincidence
       rejected.push(
-        `${key}: value shorter than ${min} characters: too ambiguous inside a longer text`,
+        `${key}: value shorter than ${min} characters: too ambiguous inside a longer text${
+          options.short ? " unless the run typed or read it and the step asks for it" : ""
+        }`,
       );
       continue;
     }

@@ -356,3 +356,71 @@ for (const p of [GMAIL_DATE, WEATHER_NOW]) {
     assert(explained(none, 2).includes('NL states a relation ("doubled")'), explained(none, 2));
   });
 }
+
+// a short value read or typed in the run goes inside a longer text when the step asks for it
+const GMAIL_SUBJECT: Place = {
+  name: "Gmail's subject",
+  file: "uiautomator_gmail_inbox.xml",
+  shows: "Zimbra Test Email",
+};
+const WEATHER_FEELS: Place = {
+  name: "OpenWeather's feels-like line",
+  file: "uiautomator_openweather_forecast.xml",
+  shows: "Feels like 43°F",
+};
+for (
+  const [read, line, value, shown] of [
+    [GMAIL_DATE, GMAIL_SUBJECT, "Mar 10", "Meeting on Mar 10 at 14:05"],
+    [WEATHER_NOW, WEATHER_FEELS, "49°F", "Feels like 49°F"],
+  ] as const
+) {
+  Deno.test(`optimize() on ${read.name}: a short value read is written inside ${line.name} only when the step asks for it`, () => {
+    const script = (step: string): ScriptAction[] => [
+      {
+        step: "Note the reading",
+        screen: edited(read.file),
+        kind: "readText",
+        point: pointOf(read),
+        value,
+      },
+      {
+        step,
+        screen: showing(line, shown),
+        kind: "assertText",
+        point: pointOf(line),
+        expected: shown,
+      },
+    ];
+    const asked = run(script("Verify the line repeats the noted reading"));
+    assertEquals(recorded(asked, 0).storeAs, "reading");
+    assertEquals(recorded(asked, 1).equals, shown.replace(value, "{{reading}}"));
+    assert(explained(asked, 2).includes("slot values in the text: reading"), explained(asked, 2));
+    const named = run(script("Verify the line repeats the reading"));
+    assertEquals(recorded(named, 1).equals, shown.replace(value, "{{reading}}"));
+    // not asked: the text as seen, and --explain says why
+    const silent = run(script("Verify the line"));
+    assertEquals(recorded(silent, 1).equals, shown);
+    assert(
+      explained(silent, 2).includes(
+        "reading: value shorter than 8 characters: too ambiguous inside a longer text unless " +
+          "the run typed or read it and the step asks for it",
+      ),
+      explained(silent, 2),
+    );
+    // a short value from memory the run did not read stays out, asked or not
+    const memory = run([
+      {
+        step: "Verify the line repeats the noted reading",
+        screen: showing(line, shown),
+        kind: "assertText",
+        point: pointOf(line),
+        expected: shown,
+      },
+    ], { memory: { reading: value } });
+    assertEquals(recorded(memory, 0).equals, shown);
+    assert(
+      explained(memory, 1).includes("reading: value shorter than 8 characters"),
+      explained(memory, 1),
+    );
+  });
+}
