@@ -218,12 +218,15 @@ export function inputSlotName(
   const webName = field && field.role === field.className ? field.name : undefined;
   const clean = (id: string | undefined) =>
     options.cleanIds && id !== undefined ? id.replace(LIBRARY_PREFIX, "") : id;
+  // v3: a hint's first line names the field; its next lines show an example value
+  // ("Enter URL\nwww.example.com"), which names nothing
+  const hint = options.stepFirst ? field?.hint?.split("\n")[0] : field?.hint;
   const sources = options.labelFirst
-    ? [field?.contentDescription, clean(field?.resourceId), clean(field?.testId), field?.hint]
+    ? [field?.contentDescription, clean(field?.resourceId), clean(field?.testId), hint]
     : [
       clean(field?.resourceId),
       clean(field?.testId),
-      field?.hint,
+      hint,
       field?.contentDescription,
       webName,
     ];

@@ -424,3 +424,33 @@ for (
     );
   });
 }
+
+// a hint's first line names the field; the example value on its next line names nothing
+for (
+  const [name, screen, at] of [
+    [
+      "Flutter's URL field (its own hint)",
+      parseAndroid(xml("appium-source_flutter_url_launcher_demo.xml")),
+      { x: 540, y: 500 },
+    ],
+    [
+      "Facebook's login field (hint added)",
+      parseAndroid(
+        xml("appium-source_facebook_login_es.xml").replace(
+          /(bounds="\[88,1094\]\[893,1141\]" displayed="true" )hint=""/,
+          '$1hint="Website&#10;www.example.com"',
+        ),
+      ),
+      { x: 490, y: 1117 },
+    ],
+  ] as const
+) {
+  Deno.test(`optimize() on ${name}: a slot is named from the hint's first line`, () => {
+    const hint = JSON.stringify(screen).includes("Website") ? "website" : "url";
+    const r = run([
+      { step: "Open the docs", screen, kind: "inputText", point: at, text: "https://cairn.dev" },
+    ]);
+    assertEquals(recorded(r, 0).text, `{{${hint}}}`);
+    assertEquals(r.trail.config.memory?.[hint], "https://cairn.dev");
+  });
+}
