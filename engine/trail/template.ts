@@ -53,14 +53,15 @@ const CODE =
 /**
  * Amounts in the shapes {@linkcode NUMERIC} does not read: decimals after a comma with "." or
  * space grouping (`12,50 €`, `1.234,56 €`, `€ 3,99`), space grouping (`1 234`), a symbol
- * after the amount, another currency's symbol or code before it (`₹1,200`, `CHF 20.00`).
+ * after the amount, another currency's symbol or code before it (`₹1,200`, `CHF 20.00`), a
+ * temperature (`49°F`, `-4 °C`).
  */
 const INTL = new RegExp(
   String.raw`^\s*(-?)((?:${SYMBOL}|${CODE}(?=[\s\d-]))\s?)?(-?)` +
     String.raw`(?:(\d{1,3}(?:([.\u00a0\u202f ])\d{3})+|\d+),(\d{1,2})` +
     String.raw`|(\d{1,3}(?:([\u00a0\u202f ])\d{3})+)` +
     String.raw`|(\d{1,3}(?:,\d{3})+|\d+)(?:\.(\d+))?)` +
-    String.raw`(\s?(?:${SYMBOL}|${CODE})|\s*[A-Za-z%]+(?:\s[A-Za-z]+)*)?\s*$`,
+    String.raw`(\s?(?:${SYMBOL}|${CODE}|°[CF]?)|\s*[A-Za-z%]+(?:\s[A-Za-z]+)*)?\s*$`,
 );
 
 /**

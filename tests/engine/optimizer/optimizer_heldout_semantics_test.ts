@@ -454,3 +454,80 @@ for (
     assertEquals(r.trail.config.memory?.[hint], "https://cairn.dev");
   });
 }
+
+// a temperature computes in its unit
+for (const p of [WEATHER_NOW, GMAIL_DATE]) {
+  for (
+    const [step, first, second, expr] of [
+      ["Verify the temperature rose by 3", "49°F", "52°F", "price + 3"],
+      ["Verify the temperature is the noted one minus 5", "21 °C", "16 °C", "price - 5"],
+      ["Verify it is twice as warm", "-4°C", "-8°C", "price * 2"],
+    ] as const
+  ) {
+    Deno.test(`optimize() on ${p.name}: "${step}" over ${first} → ${second} is {{${expr}}}`, () => {
+      const r = readThenAssert(p, first, step, second);
+      assertEquals(recorded(r, 1).equals, `{{${expr}}}`);
+      const off = readThenAssert(p, first, step, "60°F");
+      assertEquals(recorded(off, 1).equals, "60°F");
+      assert(explained(off, 2).includes(`price = ${first}`), explained(off, 2));
+    });
+  }
+}
+
+// the memory guard on other screens: a short value is never substituted, whatever its source;
+// a long one inside a longer text only when the step asks for it
+for (
+  const [p, short, long] of [
+    [WEATHER_NOW, "London", "Weather in San Francisco"],
+    [GMAIL_DATE, "Mar 10", "Your order ORD-2026-0042 shipped"],
+  ] as const
+) {
+  Deno.test(`optimize() on ${p.name}: the memory guards hold`, () => {
+    const typed = assertAt(p, "Verify the value", short);
+    assertEquals(recorded(typed, 0).equals, short);
+    for (
+      const [memory, writtenBy] of [
+        [{ city: short }, undefined],
+        [{}, { city: "memorySet" }],
+      ] as const
+    ) {
+      const r = run([
+        {
+          step: "Verify the value",
+          screen: showing(p, short),
+          kind: "assertText",
+          point: pointOf(p),
+          expected: short,
+          ...(writtenBy ? { memory: { city: short }, writtenBy } : {}),
+        },
+      ], { memory });
+      assertEquals(recorded(r, 0).equals, short);
+      assert(explained(r, 1).includes("city: value shorter than 8 characters"), explained(r, 1));
+    }
+    const inner = long.includes("San Francisco") ? "San Francisco" : "ORD-2026-0042";
+    const key = long.includes("San Francisco") ? "cityName" : "orderNumber";
+    const silent = run([
+      {
+        step: "Verify the heading",
+        screen: showing(p, long),
+        kind: "assertText",
+        point: pointOf(p),
+        expected: long,
+      },
+    ], { memory: { [key]: inner } });
+    assertEquals(recorded(silent, 0).equals, long);
+    assert(
+      explained(silent, 1).includes(
+        `${key}: inside a longer text, and the step does not ask for it`,
+      ),
+      explained(silent, 1),
+    );
+    const step = key === "cityName"
+      ? "Verify the heading names the city"
+      : "Verify the heading shows the order number";
+    const asked = run([
+      { step, screen: showing(p, long), kind: "assertText", point: pointOf(p), expected: long },
+    ], { memory: { [key]: inner } });
+    assertEquals(recorded(asked, 0).equals, long.replace(inner, `{{${key}}}`));
+  });
+}

@@ -122,6 +122,8 @@ Deno.test("evaluateTemplate() computes with amounts as Europe and India write th
   assertEquals(evaluateTemplate("{{spaced + 1000}}", m), "2 234");
   assertEquals(evaluateTemplate("{{rupees / 2}}", m), "₹600");
   assertEquals(evaluateTemplate("{{francs + francs * 10 / 100}}", m), "CHF 22.00");
+  assertEquals(evaluateTemplate("{{warm + 3}}", { warm: "49°F" }), "52°F");
+  assertEquals(evaluateTemplate("{{cold * 2}}", { cold: "-4 °C" }), "-8 °C");
   // a value is shown as it was read; one its format would write otherwise stays text
   for (const k of Object.keys(m) as (keyof typeof m)[]) {
     assertEquals(evaluateTemplate(`{{${k}}}`, m), m[k]);
