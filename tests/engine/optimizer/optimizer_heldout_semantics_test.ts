@@ -9,6 +9,7 @@
 import { assert, assertEquals } from "../../_fixtures/assert.ts";
 import { buildCapture, type ScriptAction } from "../../_fixtures/optimizer_support.ts";
 import { parseAndroid } from "../../../engine/screens/parse_android.ts";
+import { parseIos } from "../../../engine/screens/parse_ios.ts";
 import { optimize, type OptimizeResult } from "../../../engine/optimizer/optimize.ts";
 import type { SelectorMode } from "../../../engine/trail/trail.ts";
 import type { Screen, UiNode } from "../../../engine/screens/ui_node.ts";
@@ -531,3 +532,40 @@ for (
     assertEquals(recorded(asked, 0).equals, long.replace(inner, `{{${key}}}`));
   });
 }
+
+// the same readings on iOS: Safari's heading (XCUITest) showing a price, a relative day
+Deno.test("optimize() on Safari's heading (iOS): relations, European amounts and relative days", () => {
+  const page = Deno.readTextFileSync(new URL("../ios/xcuitest-source_safari_iphone.xml", CORPUS));
+  const safari = (text: string) => parseIos(page.replaceAll('"Secure Area"', `"${text}"`));
+  const at = { x: 94, y: 165 };
+  const flow = (step: string, first: string, second: string) => {
+    const c = buildCapture("ios", [
+      { step: "Note the price", screen: safari(first), kind: "readText", point: at, value: first },
+      { step, screen: safari(second), kind: "assertText", point: at, expected: second },
+    ]);
+    return optimize(c.events, c.screens);
+  };
+  assertEquals(
+    recorded(flow("Verify the amount shown is twice the price", "$8.00", "$16.00"), 1).equals,
+    "{{price * 2}}",
+  );
+  assertEquals(
+    recorded(flow("Verify the amount is double the price", "12,50 €", "25,00 €"), 1).equals,
+    "{{price * 2}}",
+  );
+  assertEquals(
+    recorded(flow("Verify the amount is the price plus 5", "$8.00", "$13.00"), 1).equals,
+    "{{price + 5}}",
+  );
+  const c = buildCapture("ios", [
+    {
+      step: "Verify the time is displayed",
+      screen: safari("Yesterday"),
+      kind: "assertText",
+      point: at,
+      expected: "Yesterday",
+    },
+  ]);
+  const when = recorded(optimize(c.events, c.screens), 0).matches;
+  assert(takes(when, "Yesterday", "2 days ago", "Just now"), String(when));
+});
