@@ -25,3 +25,4 @@ export * from "./load_plan.ts";
 export * from "./opening_problem.ts";
 export * from "./override_problems.ts";
 export * from "./report.ts";
+export * from "./report_answer.ts";
