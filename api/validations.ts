@@ -8,7 +8,7 @@
  */
 import { Hono } from "hono";
 import { z } from "zod";
-import { type EventStore, streamInfo } from "../events/mod.ts";
+import { type EventStore, StepStability, streamInfo } from "../events/mod.ts";
 import type { Driver } from "../drivers/mod.ts";
 import { launchDefaultChrome, perStore } from "./per_store.ts";
 import {
@@ -26,7 +26,7 @@ import { ApiError, httpUrl, noQuery, parseInput, pathId, readJson } from "./erro
 import { bareId, resolveId } from "./_ids.ts";
 import { runQueueOf } from "../events/mod.ts";
 import { stopRun } from "./_stop_run.ts";
-import { describeRoute } from "./openapi.ts";
+import { describeRoute, describeSchema } from "./openapi.ts";
 import { browserSecrets, freshTab, leaveBrowser } from "./_shared_browser.ts";
 import {
   endsWithin,
@@ -244,6 +244,46 @@ export const ValidationStartedResponse = z.object({
   validationId: z.string(),
 });
 
+/**
+ * A validation's report as HTTP answers it (`GET /v1/validations/:id`, its stop's answer): the
+ * report of `engine/validation/report.ts` with the camelCase names the API answers with.
+ */
+export const ValidationReportResponse = describeSchema(
+  "ValidationReport",
+  z.object({
+    validationId: z.string(),
+    sessionId: z.string(),
+    policy: z.enum(["authoring", "dev", "ci"]),
+    status: z.enum(["running", "stable", "unstable", "failed"])
+      .describe("running until the loop completes"),
+    url: z.string().optional().describe("The url every replay opens, when one was given"),
+    iterations: z.number().int().nonnegative().describe("Replays so far"),
+    maxIterations: z.number().int().positive(),
+    runs: z.array(z.object({
+      iteration: z.number().int().positive(),
+      playbackId: z.string(),
+      passed: z.boolean(),
+      steps: z.array(StepStability),
+    })).describe("Each replay: its playback, whether every step passed, each step's verdict"),
+    steps: z.array(StepStability)
+      .describe("Per step: the final verdict once done (the latest replay's while running)"),
+    trail: z.string().describe("The trail YAML: the latest replayed, or the final one once done"),
+    message: z.string().optional().describe("Why it is unstable or failed"),
+  }),
+  "output",
+);
+
+/** `GET /v1/validations/:id` of a validation queued on a shared (PostgreSQL) log, not started. */
+const ValidationQueuedResponse = describeSchema(
+  "ValidationQueued",
+  z.object({
+    status: z.literal("queued"),
+    validationId: z.string(),
+    attempts: z.number().int().nonnegative(),
+  }),
+  "output",
+);
+
 describeRoute({
   method: "post",
   path: "/v1/sessions/{id}/validations",
@@ -268,8 +308,14 @@ describeRoute({
     'Stop a running validation as shutdown does: its replay stops before its next action and it ends failed, message "Validation stopped during iteration N: Error: stopped by request"; answers with the final report',
   tags: ["validations"],
   responses: {
-    "200": { description: "Stopped: the final report (status failed, message)" },
-    "202": { description: "Still stopping after 15 s: the report so far (status running)" },
+    "200": {
+      description: "Stopped: the final report (status failed, message)",
+      schema: ValidationReportResponse,
+    },
+    "202": {
+      description: "Still stopping after 15 s: the report so far (status running)",
+      schema: ValidationReportResponse,
+    },
     "404": { description: "No such validation" },
     "409": {
       description:
@@ -283,7 +329,11 @@ describeRoute({
   summary: "A validation's progress (runs so far) and, once done, its report and final trail",
   tags: ["validations"],
   responses: {
-    "200": { description: "The report (status running until it completes)" },
+    "200": {
+      description:
+        "The report (status running until it completes; or, queued on a shared log, `{ status: queued, validationId, attempts }`)",
+      schema: z.union([ValidationReportResponse, ValidationQueuedResponse]),
+    },
     "404": { description: "No such validation (`No validation <id>`)" },
   },
 });

@@ -21,6 +21,27 @@ import { describeRoute } from "./openapi.ts";
 import { snapshotAt } from "../engine/timeline/mod.ts";
 import { diffSnapshots, formatSnapshotDiff } from "../engine/screens/mod.ts";
 
+/** `GET /v1/view/:id/snapshot` answer. */
+export const ViewSnapshotResponse = z.object({
+  streamId: z.string(),
+  at: z.number().int(),
+  screenPosition: z.number().int().nullable().describe("The screen shown at `at`"),
+  text: z.string().nullable().describe("The snapshot text (null: no hierarchy)"),
+});
+
+/** `GET /v1/view/:id/diff` answer. */
+export const ViewDiffResponse = z.object({
+  streamId: z.string(),
+  at: z.number().int(),
+  screenPosition: z.number().int().nullable(),
+  fromPosition: z.number().int().nullable().describe("The screen compared with"),
+  text: z.string().nullable()
+    .describe("The diff (null: no screen, or no earlier one, to compare)"),
+  added: z.number().int().nonnegative(),
+  removed: z.number().int().nonnegative(),
+  changed: z.number().int().nonnegative(),
+});
+
 const ASSETS: Record<string, string> = {
   "viewer.js": "text/javascript; charset=utf-8",
   "viewer.css": "text/css; charset=utf-8",
@@ -51,7 +72,10 @@ describeRoute({
   tags: ["sessions"],
   parameters: [{ name: "at", in: "query", type: "integer", description: "Global position" }],
   responses: {
-    "200": { description: "`{ streamId, at, screenPosition, text }` (text null: no hierarchy)" },
+    "200": {
+      description: "`{ streamId, at, screenPosition, text }` (text null: no hierarchy)",
+      schema: ViewSnapshotResponse,
+    },
     "400": { description: "`at` missing, not a position, or before the run's first event" },
     "404": { description: "No such session, playback or validation" },
   },
@@ -75,6 +99,7 @@ describeRoute({
     "200": {
       description:
         "`{ streamId, at, screenPosition, fromPosition, text, added, removed, changed }` (text null: no screen, or no earlier one, to compare)",
+      schema: ViewDiffResponse,
     },
     "400": {
       description: "`at` or `from` missing, not a position, or before the run's first event",
