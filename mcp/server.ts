@@ -12,6 +12,7 @@ import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
 import { TOOL_PARAMS, type ToolName } from "../runners/blaze/mod.ts";
 import { HeuristicSlotAnalyzer, slotAnalyzerFromEnv } from "../engine/nl/mod.ts";
+import { AnsweredPlaybackQueued, AnsweredPlaybackReport } from "../engine/playback/mod.ts";
 
 /** Calls the HTTP API in process (the app's `fetch`). */
 export type ApiFetch = (request: Request) => Response | Promise<Response>;
@@ -49,6 +50,36 @@ const ToolResultSchema = z.object({
   /** The snapshot diff the action caused (the whole snapshot when there was none before). */
   diff: z.string().optional(),
 }).passthrough();
+
+/**
+ * The output schema of a tool that answers one of several objects (a report, or the stub of a
+ * run queued on a shared log). MCP wants an object schema: an object whose JSON Schema lists the
+ * answers (`oneOf`), checked against them here as well.
+ *
+ * @param options the objects it answers, exclusive of one another
+ * @returns an object schema
+ */
+function oneOfObjects(options: readonly [z.ZodObject, z.ZodObject, ...z.ZodObject[]]): z.ZodType {
+  const oneOf = options.map((o) => {
+    const { $schema: _, ...json } = z.toJSONSchema(o, { io: "output", target: "draft-07" });
+    return json;
+  });
+  return z.object({}).catchall(z.unknown()).superRefine((value, ctx) => {
+    const errors = [];
+    for (const option of options) {
+      const r = option.strict().safeParse(value);
+      if (r.success) return;
+      errors.push(z.prettifyError(r.error));
+    }
+    ctx.addIssue({
+      code: "custom",
+      message: `fits none of its answers:\n${errors.join("\n--\n")}`,
+    });
+  }).meta({ oneOf });
+}
+
+/** What `playback_results` answers: the report, or (queued on a shared log) the queued stub. */
+const PlaybackResultsOutput = oneOfObjects([AnsweredPlaybackReport, AnsweredPlaybackQueued]);
 
 /** The actions: each answers with the snapshot diff it caused. */
 const ACTIONS = [
@@ -499,6 +530,7 @@ export function createMcpServer(api: ApiFetch, options: McpServerOptions = {}): 
       title: "Playback report",
       description: "The playback's report: partial (status running) while it runs, final after",
       inputSchema: { playbackId: z.string().min(1) },
+      outputSchema: PlaybackResultsOutput,
     },
     async ({ playbackId }) =>
       await attempt(async () => {
