@@ -2,11 +2,13 @@
  * One casing for the HTTP contract: every JSON answer of a real session of calls (blaze in real
  * Chromium, sessions, trails, validations, playbacks, events, errors) and every MCP structured
  * output has camelCase keys, except inside user data (memory and variable names, a stored event's
- * `data`, a trail); an error names the camelCase body fields; a few answers are checked against
- * their schemas in `/openapi.json` with a JSON Schema validator.
+ * `data`, a trail); an error names the camelCase body fields; the answers of the validation,
+ * time-travel and playback routes are checked against their schemas in `/openapi.json` with a
+ * JSON Schema validator, and `playback_results` against the output schema the MCP tool lists.
  *
  * @module
  */
+import { Ajv } from "ajv/dist/ajv.js";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
@@ -17,6 +19,7 @@ import { playbackRegistry } from "../../api/playbacks.ts";
 import { validationRegistry } from "../../api/validations.ts";
 import { ChromeDriver } from "../../drivers/chrome/chrome_driver.ts";
 import { SqliteEventStore } from "../../events/sqlite_event_store.ts";
+import { IsoDateTime } from "../../events/iso_date_time.ts";
 import { createMcpServer } from "../../mcp/server.ts";
 import { serveFolder } from "../_fixtures/web_server.ts";
 import { refIn } from "../_fixtures/blaze_refs.ts";
@@ -66,11 +69,26 @@ Deno.test("every JSON answer of a session of calls is camelCase outside user dat
   const doc = (await send("GET", "/openapi.json")).json;
   answers.pop(); // the OpenAPI document is a format of its own (its paths, media types)
   const ajv = new Ajv2020({ strict: false, allErrors: true });
+  // a date-time is what the log takes (`meta.recordedAt`)
+  ajv.addFormat("date-time", { validate: (s: string) => IsoDateTime.safeParse(s).success });
   ajv.addSchema({ $id: DOC, components: doc.components });
   const fitsSchema = (value: unknown, path: string, method: string, status: string) => {
     const schema = doc.paths[path][method].responses[status].content["application/json"].schema;
     const check = ajv.compile(refsToDoc(schema));
     assert(check(value), `${method} ${path} ${status}: ${JSON.stringify(check.errors)}`);
+  };
+  /** The state, snapshot and diff at every position of a run's timeline fit their schemas. */
+  const travel = async (streamId: string, timeline: { position: number }[]) => {
+    assert(timeline.length > 0, `${streamId} has events`);
+    for (const { position } of timeline) {
+      const at = await send("GET", `/v1/sessions/${streamId}/state?at=${position}`);
+      assertEquals(at.json.state.position, position);
+      fitsSchema(at.json, "/v1/sessions/{id}/state", "get", "200");
+      const snapshot = await send("GET", `/v1/view/${streamId}/snapshot?at=${position}`);
+      fitsSchema(snapshot.json, "/v1/view/{id}/snapshot", "get", "200");
+      const diff = await send("GET", `/v1/view/${streamId}/diff?at=${position}`);
+      fitsSchema(diff.json, "/v1/view/{id}/diff", "get", "200");
+    }
   };
   try {
     // ---- blaze, with user data: memory names in snake_case
@@ -113,7 +131,11 @@ Deno.test("every JSON answer of a session of calls is camelCase outside user dat
     await send("GET", "/v1/sessions");
     const state = await send("GET", `/v1/sessions/${sessionId}/state`);
     assertEquals(state.json.state.memory.user_name, "alice@example.com");
-    await send("GET", `/v1/sessions/${sessionId}/timeline`);
+    fitsSchema(state.json, "/v1/sessions/{id}/state", "get", "200");
+    const timeline = await send("GET", `/v1/sessions/${sessionId}/timeline`);
+    fitsSchema(timeline.json, "/v1/sessions/{id}/timeline", "get", "200");
+    // time travel at every position of the session: the state, the snapshot and the diff there
+    await travel(`session-${sessionId}`, timeline.json.timeline);
     const trail = await send("GET", `/v1/sessions/${sessionId}/trail?format=json`);
     assertEquals(trail.status, 200);
     assertStringIncludes(trail.json.yaml, "user_name");
@@ -130,14 +152,40 @@ Deno.test("every JSON answer of a session of calls is camelCase outside user dat
     assertEquals(validation.status, 202, JSON.stringify(validation.json));
     fitsSchema(validation.json, "/v1/sessions/{id}/validations", "post", "202");
     const validationId = validation.json.validationId as string;
-    let report = (await send("GET", `/v1/validations/${validationId}`)).json;
+    // every answer while it runs and the final one fit the report's schema
+    const polled: string[] = [];
+    const poll = async () => {
+      const answer = (await send("GET", `/v1/validations/${validationId}`)).json;
+      fitsSchema(answer, "/v1/validations/{id}", "get", "200");
+      polled.push(answer.status);
+      return answer;
+    };
+    let report = await poll();
     for (let i = 0; i < 600 && report.status === "running"; i++) {
       await new Promise((r) => setTimeout(r, 100));
-      report = (await send("GET", `/v1/validations/${validationId}`)).json;
+      report = await poll();
     }
     assert(report.status !== "running", "the validation ended");
     assertEquals(report.sessionId, sessionId);
+    assert(polled.includes("running"), `a running report was checked too: ${polled}`);
+    assert(report.runs.length > 0 && report.steps.length > 0, JSON.stringify(report));
     await send("POST", `/v1/validations/${validationId}/stop`); // 409 validation_ended
+    const validationTimeline = await send(
+      "GET",
+      `/v1/sessions/validation-${validationId}/timeline`,
+    );
+    fitsSchema(validationTimeline.json, "/v1/sessions/{id}/timeline", "get", "200");
+    await travel(`validation-${validationId}`, validationTimeline.json.timeline);
+    // a validation stopped while it runs: the stop answers the final report (or, slow, 202)
+    const second = await send("POST", `/v1/sessions/${sessionId}/validations`, {
+      url: `${web.url}login.html`,
+      policy: "ci",
+    });
+    assertEquals(second.status, 202, JSON.stringify(second.json));
+    const stopped = await send("POST", `/v1/validations/${second.json.validationId}/stop`);
+    assert(stopped.status === 200 || stopped.status === 202, JSON.stringify(stopped.json));
+    fitsSchema(stopped.json, "/v1/validations/{id}/stop", "post", String(stopped.status));
+    if (stopped.status === 200) assertEquals(stopped.json.status, "failed");
 
     // ---- playbacks: of the trail, its report, the list, a stop after the end, the 404
     const playback = await send("POST", "/v1/playbacks", {
@@ -153,6 +201,9 @@ Deno.test("every JSON answer of a session of calls is camelCase outside user dat
     assertEquals(final.json.playbackId, playbackId);
     assert(final.json.results.length > 0 && "durationMs" in final.json.results[0]);
     fitsSchema(final.json, "/v1/playbacks/{id}", "get", "200");
+    const playbackTimeline = await send("GET", `/v1/sessions/playback-${playbackId}/timeline`);
+    fitsSchema(playbackTimeline.json, "/v1/sessions/{id}/timeline", "get", "200");
+    await travel(`playback-${playbackId}`, playbackTimeline.json.timeline);
     await send("GET", "/v1/playbacks");
     await send("GET", "/v1/selectors/fragile");
     const ended = await send("POST", `/v1/playbacks/${playbackId}/stop`);
@@ -213,7 +264,17 @@ Deno.test("every JSON answer of a session of calls is camelCase outside user dat
         answers.push({ call: `mcp ${name}`, status: 0, body: r.structuredContent });
         return r.structuredContent as Record<string, unknown>;
       };
-      await mcp("playback_results", { playbackId });
+      // the report fits the output schema the tool lists (the client checks it as well)
+      const results = await mcp("playback_results", { playbackId });
+      assertEquals(results.playbackId, playbackId);
+      const { tools } = await client.listTools() as unknown as {
+        tools: { name: string; outputSchema?: Record<string, unknown> }[];
+      };
+      const listed = tools.find((t) => t.name === "playback_results")?.outputSchema;
+      assert(listed, "playback_results lists an output schema");
+      const checkOutput = new Ajv({ strict: false, allErrors: true }).compile(listed);
+      assert(checkOutput(results), JSON.stringify(checkOutput.errors));
+      assert(!checkOutput({ ...results, status: "queued" }), "a report is not a queued stub");
       await mcp("history", { sessionId });
       await mcp("history", { sessionId, at: 3 });
       await mcp("validation_results", { validationId });
