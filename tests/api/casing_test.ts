@@ -9,7 +9,6 @@
  * @module
  */
 import { Ajv } from "ajv/dist/ajv.js";
-import { Ajv2020 } from "ajv/dist/2020.js";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
 import { assert, assertEquals, assertStringIncludes } from "../_fixtures/assert.ts";
@@ -19,10 +18,10 @@ import { playbackRegistry } from "../../api/playbacks.ts";
 import { validationRegistry } from "../../api/validations.ts";
 import { ChromeDriver } from "../../drivers/chrome/chrome_driver.ts";
 import { SqliteEventStore } from "../../events/sqlite_event_store.ts";
-import { IsoDateTime } from "../../events/iso_date_time.ts";
 import { createMcpServer } from "../../mcp/server.ts";
 import { serveFolder } from "../_fixtures/web_server.ts";
 import { refIn } from "../_fixtures/blaze_refs.ts";
+import { answerChecker } from "../_fixtures/openapi_answers.ts";
 
 /** Keys whose values are user data: their own keys are answered as given or stored. */
 const USER_DATA = new Set(["memory", "secretMemory", "variables", "valueOverrides", "data"]);
@@ -68,15 +67,7 @@ Deno.test("every JSON answer of a session of calls is camelCase outside user dat
   };
   const doc = (await send("GET", "/openapi.json")).json;
   answers.pop(); // the OpenAPI document is a format of its own (its paths, media types)
-  const ajv = new Ajv2020({ strict: false, allErrors: true });
-  // a date-time is what the log takes (`meta.recordedAt`)
-  ajv.addFormat("date-time", { validate: (s: string) => IsoDateTime.safeParse(s).success });
-  ajv.addSchema({ $id: DOC, components: doc.components });
-  const fitsSchema = (value: unknown, path: string, method: string, status: string) => {
-    const schema = doc.paths[path][method].responses[status].content["application/json"].schema;
-    const check = ajv.compile(refsToDoc(schema));
-    assert(check(value), `${method} ${path} ${status}: ${JSON.stringify(check.errors)}`);
-  };
+  const fitsSchema = answerChecker(doc);
   /** The state, snapshot and diff at every position of a run's timeline fit their schemas. */
   const travel = async (streamId: string, timeline: { position: number }[]) => {
     assert(timeline.length > 0, `${streamId} has events`);
@@ -298,13 +289,3 @@ Deno.test("every JSON answer of a session of calls is camelCase outside user dat
     await Deno.remove(dir, { recursive: true });
   }
 });
-
-/** The id the OpenAPI document's components are registered under in the validator. */
-const DOC = "https://cairn.invalid/openapi.json";
-
-/** A response schema whose `$ref`s point into the document's components (registered as DOC). */
-function refsToDoc(schema: unknown): Record<string, unknown> {
-  return JSON.parse(
-    JSON.stringify(schema).replaceAll('"#/components/', `"${DOC}#/components/`),
-  ) as Record<string, unknown>;
-}
