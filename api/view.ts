@@ -13,13 +13,72 @@ import { z } from "zod";
 import type { ApiContext } from "./app.ts";
 import { decimal, invalidRequest, parseInput, parseQuery, pathId } from "./errors.ts";
 import { timelineStream } from "./sessions.ts";
-import type { EventStore } from "../events/mod.ts";
+import { ActionTarget, BlobRef, type EventStore, StepStability } from "../events/mod.ts";
 import { stateAt } from "../engine/timeline/mod.ts";
 import { streamInfo } from "../events/mod.ts";
 import { runView } from "./_view_data.ts";
 import { describeRoute } from "./openapi.ts";
 import { snapshotAt } from "../engine/timeline/mod.ts";
 import { diffSnapshots, formatSnapshotDiff } from "../engine/screens/mod.ts";
+
+const Box = z.object({ x: z.number(), y: z.number(), w: z.number(), h: z.number() });
+
+/** One action of the viewer (`runView` of `./_view_data.ts`). */
+const ViewItem = z.object({
+  position: z.number().int().positive().describe("The action's first event: the state before"),
+  end: z.number().int().positive().describe("Its last event (its result)"),
+  step: z.string().nullable(),
+  label: z.string(),
+  status: z.enum(["ok", "healed", "failed", "skipped", "pending"]),
+  durationMs: z.number().nullable(),
+  before: BlobRef.nullable().describe("The screenshot before"),
+  after: BlobRef.nullable().describe("The screenshot after"),
+  viewport: z.object({ width: z.number(), height: z.number() }).nullable(),
+  point: z.union([Box, z.object({ x: z.number(), y: z.number() })]).nullable(),
+  box: Box.nullable(),
+  ref: z.string().nullable(),
+  memory: z.record(z.string(), z.string()),
+  changed: z.array(z.string()).describe("The memory names it wrote"),
+  call: z.union([
+    z.object({
+      tool: z.string(),
+      params: z.record(z.string(), z.unknown()).nullable(),
+      target: ActionTarget.optional(),
+    }),
+    z.object({ action: z.string(), description: z.string().nullable() }),
+  ]).nullable().describe("A capture's tool call, or a replayed action"),
+  reason: z.string().nullable(),
+  report: z.union([
+    z.object({
+      status: z.enum(["ok", "failed", "healed", "skipped"]),
+      strategy: z.string().nullable(),
+      selector: z.string().nullable(),
+      selectorUsed: z.string().nullable(),
+      healedSelector: z.string().nullable(),
+      tried: z.array(
+        z.object({ strategy: z.string(), selector: z.string(), matches: z.number() }),
+      ),
+      errorCode: z.string().nullable(),
+      error: z.string().nullable(),
+      likelyCause: z.string().nullable(),
+      pageUrl: z.string().nullable(),
+      warning: z.string().nullable(),
+    }),
+    z.object({ playbackId: z.string(), steps: z.array(StepStability) }),
+  ]).nullable().describe("A replayed action's report row, or a validation iteration's verdicts"),
+  error: z.string().nullable(),
+  offsetMs: z.number().nullable().describe("Time since the playback started: where its video is"),
+});
+
+/** `GET /v1/view/:id` answer. */
+export const RunViewResponse = z.object({
+  streamId: z.string(),
+  kind: z.enum(["session", "playback", "validation"]),
+  title: z.string(),
+  items: z.array(ViewItem),
+  lastPosition: z.number().int().positive(),
+  video: z.object({ url: z.string(), durationMs: z.number().nullable() }).nullable(),
+});
 
 /** `GET /v1/view/:id/snapshot` answer. */
 export const ViewSnapshotResponse = z.object({
@@ -60,7 +119,10 @@ describeRoute({
     "The run viewer's data: a session's, playback's or validation's actions with step, status, duration, screenshots before and after, point, box, memory, call and report row",
   tags: ["sessions"],
   responses: {
-    "200": { description: "`{ streamId, kind, title, items, lastPosition }`" },
+    "200": {
+      description: "`{ streamId, kind, title, items, lastPosition, video }`",
+      schema: RunViewResponse,
+    },
     "400": { description: "The id starts several runs' ids" },
     "404": { description: "No such session, playback or validation" },
   },

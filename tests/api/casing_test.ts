@@ -4,7 +4,8 @@
  * output has camelCase keys, except inside user data (memory and variable names, a stored event's
  * `data`, a trail); an error names the camelCase body fields; the answers of the validation,
  * time-travel and playback routes are checked against their schemas in `/openapi.json` with a
- * JSON Schema validator, and `playback_results` against the output schema the MCP tool lists.
+ * JSON Schema validator (with the viewer's data of each run), and `playback_results` against the
+ * output schema the MCP tool lists.
  *
  * @module
  */
@@ -71,6 +72,9 @@ Deno.test("every JSON answer of a session of calls is camelCase outside user dat
   /** The state, snapshot and diff at every position of a run's timeline fit their schemas. */
   const travel = async (streamId: string, timeline: { position: number }[]) => {
     assert(timeline.length > 0, `${streamId} has events`);
+    const view = await send("GET", `/v1/view/${streamId}`);
+    assert(view.json.items.length > 0, `${streamId} has actions to view`);
+    fitsSchema(view.json, "/v1/view/{id}", "get", "200");
     for (const { position } of timeline) {
       const at = await send("GET", `/v1/sessions/${streamId}/state?at=${position}`);
       assertEquals(at.json.state.position, position);
