@@ -25,8 +25,12 @@ export interface PendingScreen {
   hierarchy: PendingBlob;
   format: HierarchyFormat;
   screenshot?: PendingBlob;
-  /** The screen's size as its hierarchy gives it (for checking the action's point). */
-  size?: { width: number; height: number };
+  /**
+   * The screen's size as its hierarchy gives it (for checking the action's point); `window`
+   * when the hierarchy holds one window, not the screen (a dialog dumped alone: nothing in it
+   * reaches the screen's left or top edge), so the screen may be larger than it.
+   */
+  size?: { width: number; height: number; window?: boolean };
   /** The screen as checked (parsed once per distinct hierarchy, shared by the actions showing it). */
   screen?: Screen;
   /** The checked screen's bytes (`encodeScreen`), to store beside the hierarchy's blob. */
@@ -74,7 +78,7 @@ export async function loadCaptureScreens(
   // `format text` of the hierarchies checked already → the size (and the screen, when kept)
   const parsed = new Map<
     string,
-    { width: number; height: number; screen?: Screen; parsed?: Uint8Array }
+    { width: number; height: number; window: boolean; screen?: Screen; parsed?: Uint8Array }
   >();
   for (const [i, a] of capture.actions.entries()) {
     const h = a.viewHierarchy;
@@ -111,6 +115,7 @@ export async function loadCaptureScreens(
       checked = {
         width: s.width,
         height: s.height,
+        window: windowOnly(s),
         ...(options.keepScreens ? { screen: s } : {}),
         ...(encoded ? { parsed: encoded } : {}),
       };
@@ -119,7 +124,11 @@ export async function loadCaptureScreens(
     const screen: PendingScreen = {
       hierarchy: { bytes, mediaType: hierarchyMediaType(format) },
       format,
-      size: { width: checked.width, height: checked.height },
+      size: {
+        width: checked.width,
+        height: checked.height,
+        ...(checked.window ? { window: true } : {}),
+      },
       ...(checked.screen ? { screen: checked.screen } : {}),
       ...(checked.parsed ? { parsed: checked.parsed } : {}),
     };
@@ -131,6 +140,21 @@ export async function loadCaptureScreens(
     out.push(screen);
   }
   return out;
+}
+
+/**
+ * Whether a hierarchy holds one window rather than the screen: none of its top nodes (the
+ * windows under the root) with an area reaches the left edge, or none the top edge (the ANR
+ * dialog `[28,974][1052,1480]`). Its extent then is not the screen's size.
+ */
+function windowOnly(s: Screen): boolean {
+  const tops = s.root.bounds.x === 0 && s.root.bounds.y === 0 &&
+      s.root.bounds.w === s.width && s.root.bounds.h === s.height
+    ? s.root.children
+    : [s.root];
+  const shown = tops.filter((n) => n.bounds.w > 0 && n.bounds.h > 0);
+  if (shown.length === 0) return false;
+  return !shown.some((n) => n.bounds.x <= 0) || !shown.some((n) => n.bounds.y <= 0);
 }
 
 async function read(options: LoadScreensOptions, path: string, field: string) {
