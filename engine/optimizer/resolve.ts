@@ -130,6 +130,41 @@ function valueCarrier(
 }
 
 /**
+ * v3, iOS and the web: an assertion whose point hit a frame around the label (a cell, a region)
+ * checks the one element inside it that shows the expected value (its text, or its accessible
+ * name: a button, a link), not the frame, whose label merely contains the value
+ * ("Secure Area-page" around "Secure Area"). Keeps the node when it shows the value itself, or
+ * when no single element inside it does.
+ */
+function labelInside(a: DraftAction, table: ScreenTable, node: number): number {
+  const want = squash(a.literal!);
+  if (want === "") return node;
+  const shows = (i: number) => {
+    const n = table.node(i);
+    return [n.text, n.name, n.contentDescription].some((t) =>
+      t !== undefined && squash(t) === want
+    );
+  };
+  if (shows(node)) return node;
+  const inside: number[] = [];
+  for (let i = node + 1; i < table.subtreeEnd(node) && inside.length < 2; i++) {
+    if (!shows(i)) continue;
+    inside.push(i);
+    i = table.subtreeEnd(i) - 1; // the outermost: a button, not the text node inside it
+  }
+  if (inside.length !== 1) return node;
+  // a web text node's holder is the node itself when it holds nothing else (a span's text)
+  const label = climbToHolder(table, inside[0]!, 3);
+  if (label <= node || label >= table.subtreeEnd(node)) return node;
+  a.notes.push(
+    `assertion target: the ${nodeName(table, label)} inside the ${
+      nodeName(table, node)
+    } the point hit, which shows the expected value`,
+  );
+  return label;
+}
+
+/**
  * Whether a description holds a value as a whole phrase: between spaces, quotes, brackets or
  * sentence punctuation, not inside a word or an identifier (`Login` is not in `Login-screen`).
  */
@@ -153,10 +188,13 @@ function nodeName(table: ScreenTable, i: number): string {
  * by the element that holds it alone: climb while the node has no identity of its own and is
  * its parent's only child.
  */
-function climbToHolder(table: ScreenTable, i: number): number {
+function climbToHolder(table: ScreenTable, i: number, level: number): number {
   for (let k = 0; k < MAX_HOLDER_CLIMB; k++) {
     const n = table.node(i);
     if (n.resourceId || n.testId || n.contentDescription) return i;
+    // v3: a control (a button, a link) is what shows its text; the frame around it holds the
+    // control, not the text (a region labelled "Far below the fold" around "Far below")
+    if (level >= 3 && n.clickable) return i;
     const p = table.parent(i);
     if (p < 0 || table.node(p).children.length !== 1) return i;
     i = p;
@@ -355,7 +393,13 @@ function resolveNode(
       );
     }
   }
-  if (a.node !== undefined && VALUE_KINDS.has(a.kind)) a.node = climbToHolder(table, a.node);
+  if (a.node !== undefined && VALUE_KINDS.has(a.kind)) {
+    a.node = climbToHolder(table, a.node, level);
+  }
+  if (
+    level >= 3 && (ios || web2) && a.node !== undefined && ASSERT_KINDS.has(a.kind) &&
+    a.literal !== undefined
+  ) a.node = labelInside(a, table, a.node);
   if (android && a.node !== undefined && ASSERT_KINDS.has(a.kind) && a.literal !== undefined) {
     a.node = valueCarrier(a, table, a.node, level);
   }

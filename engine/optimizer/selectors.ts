@@ -347,13 +347,16 @@ const EXACT_KEYS = new Set(["id", "testId", "contentDescription", "ariaLabel"]);
 
 /**
  * v3, strict: `{ id: x, childOf: { testId: row } }`, an exact property unique within a parent
- * one exact property names ("add parent context").
+ * one exact property names ("add parent context"), or within the row a row anchor names
+ * (`{ id: expand_button, childOf: { text: "USB debugging connected" } }`: the id repeats in
+ * every row, the row's text picks one; an anchor is never a text with a number in it).
  *
  * @param sel a selector
  * @returns whether strict mode may take it
  * @example
  * ```ts
  * if (!scopedExactSelector({ id: "title", childOf: { id: "row-3" } })) throw new Error();
+ * if (!scopedExactSelector({ id: "more", childOf: { text: "Alex" } })) throw new Error();
  * if (scopedExactSelector({ text: "Add", childOf: { id: "row-3" } })) throw new Error();
  * ```
  */
@@ -362,5 +365,5 @@ export function scopedExactSelector(sel: Selector): boolean {
   if (keys.length !== 2 || sel.childOf === undefined) return false;
   if (!keys.some((k) => EXACT_KEYS.has(k))) return false;
   const parent = Object.keys(sel.childOf);
-  return parent.length === 1 && EXACT_KEYS.has(parent[0]!);
+  return parent.length === 1 && (EXACT_KEYS.has(parent[0]!) || parent[0] === "text");
 }

@@ -95,7 +95,8 @@
  *   value, for reads and assertions too (was the test id), else the adaptive chain; a visibility
  *   check is never loosened into a `textRegex` of its text ("exactly Mon, Sep 23" stays exact).
  * - strict: an id, test id or content description unique within a parent one exact property
- *   names (`childOf`) is exact (parent context), no longer `recordable: false`.
+ *   names (`childOf`), or within the row a row anchor names (`childOf: { text }`), is exact
+ *   (parent context), no longer `recordable: false`.
  * - web: a row anchor (`childOf: { text }`) is a fallback beside a durable id too when the text
  *   alone is not unique; a read's value shape unique on the page (`textRegex` of the one price
  *   shown) is a fallback of its own.
@@ -120,7 +121,9 @@
  * - substitution: the 8-character guard for the initial memory too; a memory value inside a
  *   longer text only when the step asks for it.
  * - Android assertion: a frame around a label checks the label inside it; a description holds a
- *   value only as a whole phrase.
+ *   value only as a whole phrase. iOS and web assertions too: a frame (a cell, a region) checks
+ *   the one element inside it that shows the value; a value shown by a button or a link is held
+ *   by that control, not the region around it.
  * - a recorder's key press on the body (nothing focused) is a key of the page, no target.
  *
  * @module
