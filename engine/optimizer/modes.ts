@@ -150,7 +150,7 @@ function chooseV3(
     if (!exact) {
       return out({
         error: "no unique id, testId or contentDescription, alone or within a unique parent " +
-          "(strict mode)",
+          "or row (strict mode)",
       });
     }
     return out({ selector: exact.selector, chosen: exact });

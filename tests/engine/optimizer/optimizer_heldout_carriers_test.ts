@@ -320,7 +320,7 @@ Deno.test("strict refuses, saying why, where no row context picks the node: two 
   const lock = screen(`${CORPUS}android/uiautomator_lockscreen_2018_720p_pt.xml`);
   const second = find(lock, (n) => n.resourceId === "android:id/expand_button")[1]!;
   const reason = "no unique id, testId or contentDescription, alone or within a unique parent " +
-    "(strict mode)";
+    "or row (strict mode)";
   const cases: [string, "android" | "web", ScriptAction][] = [
     ["lock screen", "android", {
       step: "Expand",
