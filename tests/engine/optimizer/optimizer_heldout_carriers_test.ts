@@ -365,3 +365,29 @@ Deno.test("strict, Gmail inbox: the conversation row's own id is unique, taken a
     id: "com.google.android.gm:id/viewified_conversation_item_view",
   });
 });
+
+Deno.test("carrier, web search results (a real corpus page): a point on a result's padding asserts the subtitle, not the result labelled 'Wireless Mouse - Bluetooth, Black - $29.99'", () => {
+  // trailblaze-playwright-native-sample-app/search-duplicates.html in Chromium, captured by
+  // tests/_fixtures/snapshot_capture_fixture.ts: each result is a button whose aria-label joins
+  // its title, subtitle and price
+  const s = screen(`${SNAPSHOTS}web_search_duplicates.chrome.json`);
+  const result = "#results-list > button.result-item:nth-of-type(1)";
+  const script: ScriptAction[] = [{
+    step: "Verify the first result's variant",
+    screen: s,
+    kind: "assertText",
+    point: { x: 25, y: 280 }, // inside the button, beside its three lines
+    expected: "Bluetooth, Black",
+  }];
+  const r = run("web", script);
+  const a = first(r);
+  assertEquals([a.kind, a.equals], ["assertText", "Bluetooth, Black"]);
+  assertEquals(chainOf(a)[0], { cssPath: `${result} > div.result-subtitle` });
+  assert(!JSON.stringify(a).includes("Wireless Mouse - "), JSON.stringify(a));
+  assert(explain(r).includes("inside the listitem"), explain(r));
+  // v2 asserted the whole result, whose text is all three lines
+  assertEquals(chainOf(first(run("web", script, "adaptive", "v2")))[0], { cssPath: result });
+  // on the subtitle's own text it was the subtitle already
+  const onText = run("web", [{ ...script[0]!, point: { x: 60, y: 243 } }]);
+  assertEquals(chainOf(first(onText))[0], { cssPath: `${result} > div.result-subtitle` });
+});
