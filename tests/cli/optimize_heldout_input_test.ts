@@ -23,7 +23,7 @@ type Action = Record<string, unknown>;
 /** Writes a capture whose actions marked `screen: PATH` carry that file's hierarchy inline. */
 async function capture(
   dir: string,
-  platform: "android" | "ios",
+  platform: "android" | "ios" | "web",
   actions: (Action & { screen?: string })[],
   header: Record<string, unknown> = {},
 ): Promise<string> {
@@ -40,14 +40,15 @@ async function capture(
 }
 
 async function optimizeCapture(
-  platform: "android" | "ios",
+  platform: "android" | "ios" | "web",
   actions: (Action & { screen?: string })[],
   header: Record<string, unknown> = {},
+  flags: string[] = [],
 ) {
   const dir = await Deno.makeTempDir();
   try {
     const file = await capture(dir, platform, actions, header);
-    return await cairn(["optimize", file, "--db", `${dir}/c.db`]);
+    return await cairn(["optimize", file, "--db", `${dir}/c.db`, ...flags]);
   } finally {
     await Deno.remove(dir, { recursive: true });
   }
@@ -227,3 +228,58 @@ for (
     );
   });
 }
+
+Deno.test("cairn optimize --mode strict --explain on the notification shade: the expand button with its row's title, and why", async () => {
+  const r = await optimizeCapture(
+    "android",
+    [{
+      action: "tap",
+      coordinates: { x: 970, y: 1214 },
+      nlStep: "Expand the bedtime notification",
+      screen: `${ANDROID}uiautomator_systemui_notification_shade_es.xml`,
+    }],
+    {},
+    ["--mode", "strict", "--explain"],
+  );
+  assertEquals(r.code, 0, r.stderr);
+  assertMatch(
+    r.stdout,
+    /id: "android:id\/expand_button"\n\s+childOf:\n\s+text: "Se activó el modo Hora de dormir"/,
+  );
+  assert(
+    r.stdout.includes('rejected {"id":"android:id/expand_button"}: matches 3 nodes'),
+    r.stdout,
+  );
+  assert(
+    r.stdout.includes(
+      'chose {"id":"android:id/expand_button","childOf":{"text":"Se activó el modo Hora de dormir"}} (id, strict)',
+    ),
+    r.stdout,
+  );
+  assert(!r.stdout.includes("recordable: false"), r.stdout);
+});
+
+Deno.test("cairn optimize --explain on the sample app's search results: a result's subtitle is asserted, and --explain says why", async () => {
+  const r = await optimizeCapture(
+    "web",
+    [{
+      action: "assertText",
+      coordinates: { x: 25, y: 280 },
+      expected: "Bluetooth, Black",
+      nlStep: "Verify the first result's variant",
+      format: "chrome",
+      screen: `${ROOT}tests/testdata/snapshots/web_search_duplicates.chrome.json`,
+    }],
+    {},
+    ["--explain"],
+  );
+  assertEquals(r.code, 0, r.stderr);
+  assert(r.stdout.includes("div.result-subtitle"), r.stdout);
+  assert(
+    r.stdout.includes(
+      "#       assertion target: the generic inside the listitem the point hit, which shows the " +
+        "expected value",
+    ),
+    r.stdout,
+  );
+});
