@@ -84,7 +84,7 @@ export interface BenchApp {
   secret?: string;
 }
 
-/** The three apps. */
+/** The apps. */
 export const APPS: BenchApp[] = [
   {
     name: "shop",
@@ -323,6 +323,124 @@ export const APPS: BenchApp[] = [
         ident: "title-buy-milk",
         find: { role: "text", within: "Buy milk" },
         expect: "Buy milk",
+      },
+    ],
+  },
+  {
+    name: "clinic",
+    file: "clinic.html",
+    prompt: "Book a video visit with a dermatologist, then cancel Dr. Haddad's appointment",
+    flow: [
+      {
+        nl: "Find Dr. Brandt, a dermatologist, for a video call",
+        tool: "type",
+        ident: "doctor-search",
+        find: { role: "combobox", name: "Search specialty or doctor" },
+        text: "derm",
+      },
+      {
+        tool: "tap",
+        ident: "opt-brandt",
+        find: { role: "option", name: "Dr. Leo Brandt · Dermatology" },
+      },
+      {
+        tool: "check",
+        ident: "visit-video",
+        find: { role: "radio", name: "Video call" },
+        checked: true,
+      },
+      { tool: "tap", ident: "continue-doctor", find: { role: "button", name: "Continue" } },
+      {
+        nl: "Pick July 14 at 10:00",
+        tool: "tap",
+        ident: "cal-next",
+        find: { role: "button", name: "Next month" },
+      },
+      {
+        tool: "tap",
+        ident: "day-2027-07-14",
+        find: { role: "button", name: "July 14, 2027" },
+      },
+      { tool: "tap", ident: "slot-1000", find: { role: "button", name: "10:00" } },
+      { tool: "tap", ident: "continue-date", find: { role: "button", name: "Continue" } },
+      {
+        nl: "Fill in the patient's details, insured with TK",
+        tool: "type",
+        ident: "patient-name",
+        find: { role: "textbox", name: "Full name" },
+        text: "Jonas Weber",
+      },
+      {
+        tool: "type",
+        ident: "patient-dob",
+        find: { role: "textbox", name: "Date of birth" },
+        text: "12/04/1988",
+      },
+      {
+        tool: "type",
+        ident: "patient-phone",
+        find: { role: "textbox", name: "Phone number" },
+        text: "+49 30 1234567",
+      },
+      {
+        tool: "type",
+        ident: "patient-email",
+        find: { role: "textbox", name: "Email" },
+        text: "jonas@example.com",
+      },
+      {
+        tool: "type",
+        ident: "patient-reason",
+        find: { role: "textbox", name: "Reason for visit" },
+        text: "Itchy rash on the arm",
+      },
+      {
+        tool: "select",
+        ident: "insurer",
+        find: { role: "combobox", name: "Insurer" },
+        value: "tk",
+      },
+      {
+        tool: "check",
+        ident: "consent",
+        find: { role: "checkbox", name: "I consent to sharing my records with the insurer" },
+        checked: true,
+      },
+      { tool: "tap", ident: "continue-details", find: { role: "button", name: "Continue" } },
+      {
+        nl: "Note the fee and book the appointment",
+        tool: "read",
+        ident: "fee",
+        find: { role: "generic", name: "€9.60" },
+        storeAs: "fee",
+        expect: "€9.60",
+      },
+      { tool: "tap", ident: "book", find: { role: "button", name: "Book appointment" } },
+      { tool: "tap", ident: "confirm-book", find: { role: "button", name: "Confirm booking" } },
+      {
+        tool: "assert",
+        ident: "booking-ref",
+        find: { role: "strong", within: "Your reference is" },
+        expect: "RC-BRA07141000TK",
+      },
+      {
+        nl: "Cancel the appointment with Dr. Omar Haddad",
+        tool: "tap",
+        ident: "nav-appointments",
+        find: { role: "link", name: "My appointments" },
+      },
+      { tool: "tap", ident: "page-next", find: { role: "button", name: "Next page" } },
+      {
+        tool: "tap",
+        ident: "cancel-a5",
+        find: { role: "button", name: "Cancel appointment", within: "Dr. Omar Haddad" },
+      },
+      { tool: "tap", ident: "confirm-cancel", find: { role: "button", name: "Yes, cancel it" } },
+      {
+        tool: "assert",
+        ident: "appt-status",
+        find: { role: "status" },
+        expect: "Cancelled Dr. Omar Haddad, 7 upcoming",
       },
     ],
   },
@@ -575,7 +693,8 @@ export async function recorderSelectors(app: BenchApp, origin: string): Promise<
     await driver.navigate(origin + app.file);
     const out: string[][][] = [];
     for (const step of app.flow) {
-      const sel = `[data-ident="${step.ident}"]`;
+      // pierce/: an element inside an open shadow root is found as any other
+      const sel = `pierce/[data-ident="${step.ident}"]`;
       if (step.tool === "press") {
         out.push([]);
         await driver.press(step.key!);

@@ -110,6 +110,11 @@ export interface RankOptions {
   level?: number;
   /** The node is a control a tap acted on (v2, Android: named by a child's label when unlabelled). */
   control?: boolean;
+  /**
+   * v3, web: the NL step the action belongs to. A name holding a number that the step names
+   * as it is (`18:05` in "Pick the 18:05 show") is the choice, not data that changes.
+   */
+  stepText?: string;
 }
 
 export interface Base {

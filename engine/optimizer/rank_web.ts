@@ -104,6 +104,25 @@ export function copyOf(sel: Selector): string | undefined {
 }
 
 /**
+ * v3: whether the NL step names `copy` as it is, as a whole (`18:05` in "Pick the 18:05 show
+ * for 2", not in "Pick the 18:055 show"): whitespace collapsed, case ignored, and no letter or
+ * digit right before or after it.
+ */
+export function namedInStep(copy: string, stepText: string | undefined): boolean {
+  if (stepText === undefined) return false;
+  const fold = (t: string) => norm(t).toLowerCase();
+  const c = fold(copy);
+  const s = fold(stepText);
+  if (c === "") return false;
+  for (let at = s.indexOf(c); at >= 0; at = s.indexOf(c, at + 1)) {
+    const before = s.slice(0, at);
+    const after = s.slice(at + c.length);
+    if (!/[\p{L}\p{N}]$/u.test(before) && !/^[\p{L}\p{N}]/u.test(after)) return true;
+  }
+  return false;
+}
+
+/**
  * Heuristics v2 on the web: candidates the player can replay as they were meant.
  *
  * - A name, label or text holding a number (`Checkout (2 items) $37.50`) becomes a pattern of
@@ -130,6 +149,8 @@ export function refineWeb(
   for (const c of out) {
     const copy = copyOf(c.selector);
     const p = copy === undefined ? undefined : dynamicPattern(copy);
+    // v3: the step names this copy as it is ("Pick the 18:05 show"): the choice, not data
+    if (p !== undefined && options.level! >= 3 && namedInStep(copy!, options.stepText)) continue;
     if (p !== undefined && !c.rejected) dynamic.set(c, p);
   }
   const shown = value || editable ? undefined : elementText(table, node) || undefined;

@@ -121,6 +121,7 @@ export function selectorsPass(draft: Draft, ctx: PassContext): Draft {
           excludeText: VALUE_KINDS.has(a.kind),
           level: draft.level,
           control: CONTROL_KINDS.has(a.kind),
+          ...(draft.level >= 3 && s.text ? { stepText: s.text } : {}),
         });
         if (!v2web) {
           // v3, Android: an assertion is also found by the text it asserts (the shape of it,

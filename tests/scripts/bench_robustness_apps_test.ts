@@ -130,6 +130,34 @@ Deno.test("the mutation function changes every app the same way, and the page lo
   }
 });
 
+Deno.test("the mutation function reaches into an open shadow root, and the page logs the identities inside it", async () => {
+  const flags = "ids,classes";
+  const server = serveApps([flags]);
+  const driver = await ChromeDriver.launch({ viewport: { width: 1000, height: 700 } });
+  try {
+    // the clinic's details view holds a web component (an insurer select, a consent checkbox)
+    await driver.navigate(server.origin(flags) + "clinic.html?view=details");
+    await driver.page.waitForSelector("pierce/[data-ident=consent]");
+    const ids = [
+      await driver.page.$eval("pierce/[data-ident=insurer]", (e) => e.id),
+      await driver.page.$eval("pierce/[data-ident=consent]", (e) => e.id),
+    ];
+    assert(ids.length === 2 && ids.every((id) => /^r[0-9a-z]+-/.test(id)), JSON.stringify(ids));
+    await driver.page.click("pierce/[data-ident=consent]");
+    await driver.page.select("pierce/[data-ident=insurer]", "tk");
+    const log = await driver.page.evaluate(() =>
+      (globalThis as unknown as { __drainActed: () => string[] }).__drainActed()
+    );
+    // a click leaves the shadow root (composed), a change does not: each logged once
+    for (const entry of ["click:consent", "change:consent", "change:insurer"]) {
+      assertEquals(log.filter((e) => e === entry).length, 1, `${entry} in ${JSON.stringify(log)}`);
+    }
+  } finally {
+    await driver.close();
+    await server.close();
+  }
+});
+
 /** The adaptive trail with one action's whole target replaced. */
 function retarget(yaml: string, holds: string, kind: string, target: Record<string, string>) {
   const doc = parse(yaml) as { trail: { recording?: Record<string, unknown>[] }[] };

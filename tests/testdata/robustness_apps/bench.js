@@ -11,13 +11,15 @@
   var has = function (f) { return flags.indexOf(f) >= 0; };
 
   // ---- the log -----------------------------------------------------------------------
-  function identOf(t) {
+  function identOf(e) {
+    // the innermost target, inside an open shadow root too (e.target is its host there)
+    var t = e.composedPath ? e.composedPath()[0] || e.target : e.target;
     if (!(t instanceof Element)) return "?document";
     var el = t.closest("[data-ident]");
     return el ? el.getAttribute("data-ident") : "?" + t.tagName.toLowerCase();
   }
   function log(kind, e) {
-    var entry = kind + ":" + identOf(e.target);
+    var entry = kind + ":" + identOf(e);
     try {
       var all = JSON.parse(sessionStorage.getItem("__acted") || "[]");
       all.push(entry);
@@ -28,6 +30,12 @@
   ["click", "input", "change", "keydown"].forEach(function (k) {
     document.addEventListener(k, function (e) { log(k, e); }, true);
   });
+  // an open shadow root's events that do not leave it (change) are logged from the root itself
+  window.__benchWatch = function (root) {
+    ["click", "input", "change", "keydown"].forEach(function (k) {
+      root.addEventListener(k, function (e) { if (!e.composed) log(k, e); }, true);
+    });
+  };
   window.__drainActed = function () {
     var all = JSON.parse(sessionStorage.getItem("__acted") || "[]");
     sessionStorage.setItem("__acted", "[]");
@@ -134,6 +142,7 @@
     var n = root;
     while (n) {
       if (n.nodeType === 1) mutateElement(n); else mutateText(n);
+      if (n.nodeType === 1 && n.shadowRoot) enterShadow(n.shadowRoot);
       n = it.nextNode();
     }
     if (has("reorder")) {
@@ -142,18 +151,29 @@
       if (root.matches && root.matches("ul, ol, tbody, [data-reorder]")) reorder(root);
     }
   }
-  function styles() {
-    if (has("classes")) {
-      var sheets = document.querySelectorAll("style:not([data-bench])");
-      for (var i = 0; i < sheets.length; i++) {
-        var s = sheets[i];
-        if (s.getAttribute("data-churned")) continue;
-        s.textContent = s.textContent.replace(/\.([A-Za-z_][\w-]*)(?=[^{}]*\{)/g, function (_, c) {
-          var n = newClass(c); churned[n] = true; return "." + n;
-        });
-        s.setAttribute("data-churned", "1");
-      }
+  function churnSheets(root) {
+    if (!has("classes")) return;
+    var sheets = root.querySelectorAll("style:not([data-bench])");
+    for (var i = 0; i < sheets.length; i++) {
+      var s = sheets[i];
+      if (s.getAttribute("data-churned")) continue;
+      s.textContent = s.textContent.replace(/\.([A-Za-z_][\w-]*)(?=[^{}]*\{)/g, function (_, c) {
+        var n = newClass(c); churned[n] = true; return "." + n;
+      });
+      s.setAttribute("data-churned", "1");
     }
+  }
+  // an open shadow root (a web component) is mutated as the document is, and watched the same way
+  var shadows = new WeakSet();
+  function enterShadow(sr) {
+    if (shadows.has(sr)) return;
+    shadows.add(sr);
+    churnSheets(sr);
+    Array.prototype.slice.call(sr.childNodes).forEach(walk);
+    observer.observe(sr, OBSERVED);
+  }
+  function styles() {
+    churnSheets(document);
     if (has("layout")) {
       var st = document.createElement("style");
       st.setAttribute("data-bench", "1");
@@ -177,6 +197,10 @@
       '<button type="button" data-ident="banner-dismiss">Dismiss</button>';
     document.body.insertBefore(b, document.body.firstChild);
   }
+  var OBSERVED = {
+    childList: true, subtree: true, characterData: true, attributes: true,
+    attributeFilter: ["id", "class", "for", "data-testid", "aria-label", "placeholder", "title"],
+  };
   var busy = false;
   var observer = new MutationObserver(function (records) {
     if (busy) return;
@@ -198,10 +222,7 @@
     banner();
     walk(document.body);
     busy = false;
-    observer.observe(document.body, {
-      childList: true, subtree: true, characterData: true, attributes: true,
-      attributeFilter: ["id", "class", "for", "data-testid", "aria-label", "placeholder", "title"],
-    });
+    observer.observe(document.body, OBSERVED);
   }
   // after the app's own script has built the page (it runs at the end of <body>)
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", start);
