@@ -180,6 +180,16 @@ Deno.test("the viewer shows a blazed session and a playback position by position
     await page.waitForFunction(() =>
       document.querySelector("#snapshot")?.getAttribute("data-state") === "shown"
     );
+    // the marks are placed once the screenshot has loaded (its load event redraws them); the
+    // snapshot's answer may come first
+    await page.waitForFunction(() => {
+      const img = document.querySelector("#before") as HTMLImageElement;
+      return img.complete && img.naturalWidth > 0;
+    });
+    await page.waitForFunction(
+      () => getComputedStyle(document.querySelector("#box")!).display === "block",
+      { timeout: 10_000 },
+    ).catch(() => {}); // if it never shows, the assertion below says so
     const first = await page.evaluate(() => ({
       items: document.querySelectorAll("#timeline li").length,
       status: document.querySelector("#timeline li.sel .st")?.textContent,
@@ -222,10 +232,12 @@ Deno.test("the viewer shows a blazed session and a playback position by position
       "nothing changed",
     );
     const at = new URL(page.url()).searchParams.get("at");
-    // clicking a snapshot line draws its box
-    await page.waitForFunction(() =>
-      document.querySelector("#snapshot")?.getAttribute("data-state") === "shown"
-    );
+    // clicking a snapshot line draws its box (on this position's screenshot, once it has loaded)
+    await page.waitForFunction(() => {
+      const img = document.querySelector("#before") as HTMLImageElement;
+      return document.querySelector("#snapshot")?.getAttribute("data-state") === "shown" &&
+        img.src.includes(img.dataset.want ?? "") && img.complete && img.naturalWidth > 0;
+    });
     await page.click("#snapshot span:nth-child(2)");
     assertEquals(await page.$eval("#pick", (e) => getComputedStyle(e).display), "block");
 
