@@ -186,16 +186,25 @@ export interface PassContext {
 }
 
 /**
+ * Parsed screens by hierarchy blob hash, as the optimizer reads them; a source that reads screens
+ * from a store tells a screen's size without reading it whole (`sizeOf`).
+ */
+export interface ScreenSource extends ReadonlyMap<string, Screen> {
+  sizeOf?(hash: string): { width: number; height: number } | undefined;
+}
+
+/**
  * Folds capture events into a {@linkcode CaptureModel}.
  *
  * @param events the session stream's events in order
- * @param screens parsed screens by blob hash (their sizes are kept)
+ * @param screens parsed screens by blob hash (their sizes are kept: from `sizeOf` when the map
+ *   has it)
  * @returns the model
  * @throws {TypeError} when the stream has no SessionStarted
  */
 export function foldCapture(
   events: readonly NewEvent[],
-  screens: ReadonlyMap<string, Screen>,
+  screens: ScreenSource,
 ): CaptureModel {
   let started: EventData<"SessionStarted"> | undefined;
   const steps: string[] = [];
@@ -219,8 +228,10 @@ export function foldCapture(
         break;
       case "ScreenCaptured": {
         screen = e.data.hierarchy.hash;
-        const s = screens.get(screen);
-        if (s && !sizes.has(screen)) sizes.set(screen, { width: s.width, height: s.height });
+        if (!sizes.has(screen)) {
+          const size = screens.sizeOf ? screens.sizeOf(screen) : screens.get(screen);
+          if (size) sizes.set(screen, { width: size.width, height: size.height });
+        }
         break;
       }
       case "ActionPerformed": {

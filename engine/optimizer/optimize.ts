@@ -6,18 +6,25 @@
  * @module
  */
 import type { NewEvent } from "../../events/mod.ts";
-import { ScreenTable, type TableEngine } from "../screens/mod.ts";
+import { RecentMap, ScreenTable, type TableEngine } from "../screens/mod.ts";
 import type { Selector, SelectorMode, Trail, TrailAction, TrailStep } from "../trail/mod.ts";
-import type { Screen } from "../screens/mod.ts";
 import { concisionPass } from "./concision.ts";
-import { type Draft, type DraftAction, foldCapture, type PassContext } from "./draft.ts";
+import {
+  type Draft,
+  type DraftAction,
+  foldCapture,
+  type PassContext,
+  type ScreenSource,
+} from "./draft.ts";
+
+export type { ScreenSource } from "./draft.ts";
 import { expressionsPass } from "./expressions.ts";
 import { generalizePass } from "./generalize.ts";
 import { checkHeuristics, HEURISTICS_VERSION, heuristicsLevel } from "../trail/mod.ts";
 import { modesPass } from "./modes.ts";
 import { rawTrail } from "./raw.ts";
 import { resolvePass } from "./resolve.ts";
-import { assertedTextPass, selectorsPass } from "./selectors.ts";
+import { actionSelectors, assertedTextPass } from "./selectors.ts";
 import { slotsPass } from "./slots.ts";
 
 /** Options of {@linkcode optimize}. */
@@ -64,6 +71,13 @@ export interface OptimizeResult {
 }
 
 /**
+ * How many decoded screens a projection holds at once when no cache is shared with it: its passes
+ * go through the actions in order, each looking at its own screen and its neighbours', so a few
+ * dozen are enough, and a capture of any length holds about as much as a short one.
+ */
+export const SCREENS_HELD = 32;
+
+/**
  * Projects a capture into a trail.
  *
  * @param events the session stream's events, in order
@@ -75,12 +89,12 @@ export interface OptimizeResult {
  */
 export function optimize(
   events: readonly NewEvent[],
-  screens: ReadonlyMap<string, Screen>,
+  screens: ScreenSource,
   options: OptimizeOptions = {},
 ): OptimizeResult {
   const heuristics = checkHeuristics(options.heuristics ?? HEURISTICS_VERSION);
   const mode = options.mode ?? "adaptive";
-  const tables = options.tables ?? new Map<string, ScreenTable>();
+  const tables = options.tables ?? new RecentMap<string, ScreenTable>(SCREENS_HELD);
   const ctx: PassContext = {
     table(hash) {
       let t = tables.get(hash);
@@ -118,14 +132,18 @@ export function optimize(
     inputs: [],
     warnings: empty,
   };
-  draft = resolvePass(draft, ctx);
-  if (options.stepModes) {
-    draft.steps.forEach((s, i) => {
-      const m = options.stepModes![i];
-      if (m !== undefined) s.selectorMode = m;
-    });
-  }
-  draft = selectorsPass(draft, ctx);
+  // each action's node resolved and its selectors ranked in one go, on its screen: a long capture's
+  // screens are read one after the other, each once, not once per pass
+  const select = actionSelectors(draft, ctx);
+  const modeOf = (i: number) => options.stepModes?.[i];
+  draft = resolvePass(draft, ctx, (a, i) => {
+    const m = modeOf(i);
+    return select(a, { text: model.steps[i]!, ...(m !== undefined ? { selectorMode: m } : {}) });
+  });
+  draft.steps.forEach((s, i) => {
+    const m = modeOf(i);
+    if (m !== undefined) s.selectorMode = m;
+  });
   draft = modesPass(draft);
   draft = slotsPass(draft, ctx);
   draft = generalizePass(draft);

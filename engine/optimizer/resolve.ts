@@ -207,9 +207,15 @@ function climbToHolder(table: ScreenTable, i: number, level: number): number {
  *
  * @param draft a draft with the model and no steps yet
  * @param ctx screen tables
+ * @param then what to do next with each action once resolved (the optimizer ranks its selectors
+ *   there, while its screen is at hand), given its step's index
  * @returns the draft with one step per NL step and resolved actions
  */
-export function resolvePass(draft: Draft, ctx: PassContext): Draft {
+export function resolvePass(
+  draft: Draft,
+  ctx: PassContext,
+  then?: (a: DraftAction, step: number) => DraftAction,
+): Draft {
   const steps: DraftStep[] = draft.model.steps.map((text) => ({ text, actions: [] }));
   const android = draft.level >= 2 && draft.model.platform === "android";
   const ios = draft.level >= 2 && draft.model.platform === "ios";
@@ -240,7 +246,7 @@ export function resolvePass(draft: Draft, ctx: PassContext): Draft {
         `Step ${src.step + 1} "${draft.model.steps[src.step]}", action ${src.seq + 1}: ${warning}`,
       );
     }
-    steps[src.step]!.actions.push(a);
+    steps[src.step]!.actions.push(then ? then(a, src.step) : a);
   }
   return { ...draft, steps, warnings };
 }

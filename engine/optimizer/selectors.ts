@@ -54,6 +54,26 @@ export const CONTROL_KINDS: ReadonlySet<string> = new Set([
  * @returns the draft with `candidates` set
  */
 export function selectorsPass(draft: Draft, ctx: PassContext): Draft {
+  const select = actionSelectors(draft, ctx);
+  return {
+    ...draft,
+    steps: draft.steps.map((s) => ({ ...s, actions: s.actions.map((a) => select(a, s)) })),
+  };
+}
+
+/**
+ * The selectors pass for one action at a time, so the optimizer ranks an action's selectors
+ * right after resolving its node, while its screen is at hand (the pass needs nothing of the
+ * other actions but the texts the capture typed, read here once).
+ *
+ * @param draft the draft (its model, level and mode)
+ * @param ctx screen tables
+ * @returns the pass for one action of a step (the step's text and selector mode)
+ */
+export function actionSelectors(
+  draft: Draft,
+  ctx: PassContext,
+): (a: DraftAction, s: { text: string; selectorMode?: SelectorMode }) => DraftAction {
   const platform = draft.model.platform;
   const v2web = platform === "web" && draft.level >= 2;
   const typedValues = new Set<string>();
@@ -61,107 +81,97 @@ export function selectorsPass(draft: Draft, ctx: PassContext): Draft {
     const text = a.data.kind === "inputText" ? a.data.text : undefined;
     if (a.ok && text !== undefined && text.trim() !== "") typedValues.add(norm(text));
   }
-  return {
-    ...draft,
-    steps: draft.steps.map((s) => ({
-      ...s,
-      actions: s.actions.map((a): DraftAction => {
-        const mode = s.selectorMode ?? draft.mode;
-        const recorded = a.src.data.target?.selectors;
-        if (
-          a.node === undefined && (a.src.screen === undefined || a.recorderTarget) && recorded
-        ) {
-          const attribute = a.src.data.toolParams?.selectorAttribute;
-          let candidates = rankRecordedSelectors(recorded, {
-            level: draft.level,
-            chrome: draft.model.sourceFormat === "chrome-recorder",
-            ...(typeof attribute === "string" ? { testAttribute: attribute } : {}),
-          });
-          if (candidates.length === 0) return a;
-          if (v2web) {
-            candidates = shapeForMode(refineRecorded(candidates), mode, draft.level);
-          }
-          const notes = a.recorderTarget
-            ? [...a.notes]
-            : [...a.notes, "no screen captured: selectors from the recorder, unverified"];
-          const start = candidates.find((c) => c.family === "text" && c.selector.textRegex);
-          if (start && recorded.text !== undefined) {
-            notes.push(
-              `recorder text/${recorded.text}: the first words of the element's text (Chrome ` +
-                `finds the element containing them), as ${
-                  JSON.stringify(start.selector.textRegex)
-                }`,
-            );
-          }
-          const chain = v2web && recorded.aria?.includes(" >>> ")
-            ? readAriaChain(recorded.aria)
-            : undefined;
-          if (chain) {
-            notes.push(
-              `recorder chain aria/${recorded.aria}: the element named ${
-                JSON.stringify(chain.name)
-              }${
-                chain.inside.length > 0
-                  ? ` (the ${chain.inside.join(" in a ")} acted on lies inside it)`
-                  : ""
-              }`,
-            );
-          }
-          return { ...a, candidates, notes };
-        }
-        if (a.kind === "keyPress" && draft.level >= 3) return focusTarget(a, draft, mode, ctx);
-        if (a.node === undefined || a.src.screen === undefined) return a;
-        const table = ctx.table(a.src.screen);
-        if (!table) return a;
-        const size = draft.model.sizes.get(a.src.screen);
-        let candidates = rankSelectors(table, a.node, {
-          platform,
-          ...(a.point ? { point: a.point } : {}),
-          ...(size ? { size } : {}),
-          excludeText: VALUE_KINDS.has(a.kind),
-          level: draft.level,
-          control: CONTROL_KINDS.has(a.kind),
-          ...(draft.level >= 3 && s.text ? { stepText: s.text } : {}),
-        });
-        if (!v2web) {
-          // v3, Android: an assertion is also found by the text it asserts (the shape of it,
-          // when its numbers are values), as Maestro's `assertVisible` finds it: a fallback
-          // that holds when the id is renamed and the layout moves
-          // (adaptive only, and only beside a more durable selector: a fallback, never the lead)
-          if (
-            platform === "android" && draft.level >= 3 && a.kind === "assertText" &&
-            a.literal !== undefined && mode === "adaptive" &&
-            candidates.some((c) =>
-              !c.rejected && c.matches === 1 && c.selector.xy === undefined &&
-              c.score < TEXT_SCORE
-            )
-          ) {
-            const own = assertedText(table, a.node, a.literal, candidates);
-            if (own) candidates = [...candidates, own];
-          }
-          return { ...a, candidates };
-        }
-        // v3: an assertion of a value this trail typed (a task's title as entered): its own text,
-        // when it picks the element alone — the slots pass writes it as the typed slot
-        if (draft.level >= 3 && a.kind === "assertText" && a.literal !== undefined) {
-          const typed = typedText(table, a.node, a.literal, typedValues);
-          if (typed) candidates = [...candidates, typed];
-        }
-        candidates = shapeForMode(candidates, mode, draft.level);
-        const out: DraftAction = { ...a, candidates };
-        // The text a visibility check saw (the target the agent named): kept, so the check
-        // still says what it checked when its selector does not carry it.
-        const name = a.src.data.target?.name;
-        if (a.kind === "assertVisible" && a.literal === undefined && name !== undefined) {
-          const shown = elementText(table, a.node);
-          if (shown !== "" && shown === norm(name) && !dynamicPattern(shown, true)) {
-            out.literal = shown;
-            out.notes = [...a.notes, `asserted text ${JSON.stringify(shown)} (the target's name)`];
-          }
-        }
-        return out;
-      }),
-    })),
+  return (a: DraftAction, s: { text: string; selectorMode?: SelectorMode }): DraftAction => {
+    const mode = s.selectorMode ?? draft.mode;
+    const recorded = a.src.data.target?.selectors;
+    if (
+      a.node === undefined && (a.src.screen === undefined || a.recorderTarget) && recorded
+    ) {
+      const attribute = a.src.data.toolParams?.selectorAttribute;
+      let candidates = rankRecordedSelectors(recorded, {
+        level: draft.level,
+        chrome: draft.model.sourceFormat === "chrome-recorder",
+        ...(typeof attribute === "string" ? { testAttribute: attribute } : {}),
+      });
+      if (candidates.length === 0) return a;
+      if (v2web) {
+        candidates = shapeForMode(refineRecorded(candidates), mode, draft.level);
+      }
+      const notes = a.recorderTarget
+        ? [...a.notes]
+        : [...a.notes, "no screen captured: selectors from the recorder, unverified"];
+      const start = candidates.find((c) => c.family === "text" && c.selector.textRegex);
+      if (start && recorded.text !== undefined) {
+        notes.push(
+          `recorder text/${recorded.text}: the first words of the element's text (Chrome ` +
+            `finds the element containing them), as ${JSON.stringify(start.selector.textRegex)}`,
+        );
+      }
+      const chain = v2web && recorded.aria?.includes(" >>> ")
+        ? readAriaChain(recorded.aria)
+        : undefined;
+      if (chain) {
+        notes.push(
+          `recorder chain aria/${recorded.aria}: the element named ${JSON.stringify(chain.name)}${
+            chain.inside.length > 0
+              ? ` (the ${chain.inside.join(" in a ")} acted on lies inside it)`
+              : ""
+          }`,
+        );
+      }
+      return { ...a, candidates, notes };
+    }
+    if (a.kind === "keyPress" && draft.level >= 3) return focusTarget(a, draft, mode, ctx);
+    if (a.node === undefined || a.src.screen === undefined) return a;
+    const table = ctx.table(a.src.screen);
+    if (!table) return a;
+    const size = draft.model.sizes.get(a.src.screen);
+    let candidates = rankSelectors(table, a.node, {
+      platform,
+      ...(a.point ? { point: a.point } : {}),
+      ...(size ? { size } : {}),
+      excludeText: VALUE_KINDS.has(a.kind),
+      level: draft.level,
+      control: CONTROL_KINDS.has(a.kind),
+      ...(draft.level >= 3 && s.text ? { stepText: s.text } : {}),
+    });
+    if (!v2web) {
+      // v3, Android: an assertion is also found by the text it asserts (the shape of it,
+      // when its numbers are values), as Maestro's `assertVisible` finds it: a fallback
+      // that holds when the id is renamed and the layout moves
+      // (adaptive only, and only beside a more durable selector: a fallback, never the lead)
+      if (
+        platform === "android" && draft.level >= 3 && a.kind === "assertText" &&
+        a.literal !== undefined && mode === "adaptive" &&
+        candidates.some((c) =>
+          !c.rejected && c.matches === 1 && c.selector.xy === undefined &&
+          c.score < TEXT_SCORE
+        )
+      ) {
+        const own = assertedText(table, a.node, a.literal, candidates);
+        if (own) candidates = [...candidates, own];
+      }
+      return { ...a, candidates };
+    }
+    // v3: an assertion of a value this trail typed (a task's title as entered): its own text,
+    // when it picks the element alone — the slots pass writes it as the typed slot
+    if (draft.level >= 3 && a.kind === "assertText" && a.literal !== undefined) {
+      const typed = typedText(table, a.node, a.literal, typedValues);
+      if (typed) candidates = [...candidates, typed];
+    }
+    candidates = shapeForMode(candidates, mode, draft.level);
+    const out: DraftAction = { ...a, candidates };
+    // The text a visibility check saw (the target the agent named): kept, so the check
+    // still says what it checked when its selector does not carry it.
+    const name = a.src.data.target?.name;
+    if (a.kind === "assertVisible" && a.literal === undefined && name !== undefined) {
+      const shown = elementText(table, a.node);
+      if (shown !== "" && shown === norm(name) && !dynamicPattern(shown, true)) {
+        out.literal = shown;
+        out.notes = [...a.notes, `asserted text ${JSON.stringify(shown)} (the target's name)`];
+      }
+    }
+    return out;
   };
 }
 

@@ -7,8 +7,21 @@
  */
 import { type EventStore, InvalidStreamError, NotFoundError } from "../../events/mod.ts";
 import type { NewEvent, StoredEvent } from "../../events/mod.ts";
-import { decodeScreen, parsedScreenKind, parseHierarchy } from "../screens/mod.ts";
-import { optimize, type OptimizeOptions, type OptimizeResult } from "./optimize.ts";
+import {
+  decodeScreen,
+  decodeScreenSize,
+  encodeScreen,
+  parsedScreenKind,
+  parseHierarchy,
+  RecentMap,
+} from "../screens/mod.ts";
+import {
+  optimize,
+  type OptimizeOptions,
+  type OptimizeResult,
+  SCREENS_HELD,
+  type ScreenSource,
+} from "./optimize.ts";
 import type { ScreenTable } from "../screens/mod.ts";
 import { stringifyTrail } from "../trail/mod.ts";
 import type { Screen } from "../screens/mod.ts";
@@ -63,74 +76,92 @@ export async function loadScreens(
 }
 
 /**
- * A screen not read yet: its hierarchy's bytes (read when needed), the bytes of the screen parsed
+ * A screen as it is read: its hierarchy's bytes (read when needed), the bytes of the screen parsed
  * at ingest when the store keeps them, and the event that holds it.
  */
-interface Pending {
+interface Source {
   bytes(): Uint8Array;
   parsed?(): Uint8Array | undefined;
   event: NewEvent;
 }
 
 /**
- * Screens by blob hash, parsed when first asked for, once: a screen no pass asks for is never
- * parsed. A SQLite store's blobs are read then too (`getBlobBytesSync`); another store's are
- * read up front (its reads are async, the optimizer is not) and let go once parsed. Parsed
- * screens go into `cache`, shared with later projections.
+ * Screens by blob hash, read when asked for: a screen no pass asks for is never read. Decoded
+ * screens go into `cache`: a {@linkcode RecentMap} that keeps the last ones used (a screen dropped
+ * from it is read again when asked for, from the bytes the store kept), or a plain map shared with
+ * later projections. A SQLite store's bytes are read when asked for (`getBlobBytesSync`,
+ * `getDerivedSync`); another store's are read up front (its reads are async, the optimizer is not).
  */
-class LazyScreens implements ReadonlyMap<string, Screen> {
+class LazyScreens implements ScreenSource {
   readonly #cache: Map<string, Screen>;
-  readonly #pending: Map<string, Pending>;
+  readonly #sources: Map<string, Source>;
   readonly #decoder = new TextDecoder();
 
-  constructor(
-    cache: Map<string, Screen>,
-    pending: Map<string, Pending>,
-  ) {
+  constructor(cache: Map<string, Screen>, sources: Map<string, Source>) {
     this.#cache = cache;
-    this.#pending = pending;
+    this.#sources = sources;
   }
 
   get(hash: string): Screen | undefined {
     const s = this.#cache.get(hash);
     if (s !== undefined) return s;
-    const p = this.#pending.get(hash);
+    const p = this.#sources.get(hash);
     if (p === undefined) return undefined;
     const stored = p.parsed?.();
-    const screen = (stored && decodeScreen(stored)) ??
-      parseStored(this.#decoder.decode(p.bytes()), p.event);
-    this.#pending.delete(hash);
+    let screen = stored && decodeScreen(stored);
+    if (!screen) {
+      screen = parseStored(this.#decoder.decode(p.bytes()), p.event);
+      // a screen the store keeps no parsed bytes of (a recorded session's), in a projection that
+      // may drop it: its bytes are kept here, so it is parsed once
+      const held = this.#cache instanceof RecentMap ? this.#cache.limit : Infinity;
+      const bytes = this.#sources.size > held ? encodeScreen(screen) : undefined;
+      if (bytes) this.#sources.set(hash, { ...p, parsed: () => bytes });
+    }
     this.#cache.set(hash, screen);
     return screen;
   }
 
+  sizeOf(hash: string): { width: number; height: number } | undefined {
+    const s = this.#cache.get(hash);
+    if (s !== undefined) return s;
+    const stored = this.#sources.get(hash)?.parsed?.();
+    return (stored && decodeScreenSize(stored)) || this.get(hash);
+  }
+
   has(hash: string): boolean {
-    return this.#cache.has(hash) || this.#pending.has(hash);
+    return this.#cache.has(hash) || this.#sources.has(hash);
   }
 
   get size(): number {
-    return this.#cache.size + this.#pending.size;
+    let n = this.#sources.size;
+    for (const h of this.#cache.keys()) if (!this.#sources.has(h)) n++;
+    return n;
   }
 
-  #all(): Map<string, Screen> {
-    for (const h of [...this.#pending.keys()]) this.get(h);
-    return this.#cache;
+  /** Every screen, read one at a time as the iteration reaches it. */
+  *#all(): Generator<[string, Screen]> {
+    const seen = new Set<string>();
+    for (const h of [...this.#cache.keys(), ...this.#sources.keys()]) {
+      if (seen.has(h)) continue;
+      seen.add(h);
+      yield [h, this.get(h)!];
+    }
   }
 
   forEach(fn: (value: Screen, key: string, map: ReadonlyMap<string, Screen>) => void): void {
-    this.#all().forEach((v, k) => fn(v, k, this));
+    for (const [k, v] of this.#all()) fn(v, k, this);
   }
 
   entries(): MapIterator<[string, Screen]> {
-    return this.#all().entries();
+    return this.#all() as MapIterator<[string, Screen]>;
   }
 
   keys(): MapIterator<string> {
-    return this.#all().keys();
+    return this.#all().map(([k]) => k) as MapIterator<string>;
   }
 
   values(): MapIterator<Screen> {
-    return this.#all().values();
+    return this.#all().map(([, v]) => v) as MapIterator<Screen>;
   }
 
   [Symbol.iterator](): MapIterator<[string, Screen]> {
@@ -185,8 +216,8 @@ export async function projectSessionTrail(
   const events: StoredEvent[] = [];
   for await (const e of store.readStream(`session-${sessionId}`)) events.push(e);
   if (events.length === 0) throw new NotFoundError(`No session ${sessionId}`);
-  const cache = options.screens ?? new Map<string, Screen>();
-  const pending = new Map<string, Pending>();
+  const cache = options.screens ?? new RecentMap<string, Screen>(SCREENS_HELD);
+  const sources = new Map<string, Source>();
   const sync = "getBlobBytesSync" in store
     ? store as EventStore & {
       getBlobBytesSync(hash: string): Uint8Array;
@@ -196,10 +227,10 @@ export async function projectSessionTrail(
   for (const e of events) {
     if (e.type !== "ScreenCaptured") continue;
     const hash = e.data.hierarchy.hash;
-    if (cache.has(hash) || pending.has(hash)) continue;
+    if (cache.has(hash) || sources.has(hash)) continue;
     if (sync) {
       if (!(await store.hasBlob(hash))) throw new NotFoundError(`No blob with hash ${hash}`);
-      pending.set(hash, {
+      sources.set(hash, {
         bytes: () => sync.getBlobBytesSync(hash),
         ...(sync.getDerivedSync
           ? { parsed: () => sync.getDerivedSync!(hash, parsedScreenKind(e.data.format)) }
@@ -207,16 +238,19 @@ export async function projectSessionTrail(
         event: e,
       });
     } else {
-      // a store read asynchronously: its parsed screen when it keeps one, else the hierarchy
+      // a store read asynchronously: its parsed screen's bytes when it keeps them (a quarter of
+      // the hierarchy's), else the hierarchy's
       const parsed = await store.getDerived?.(hash, parsedScreenKind(e.data.format));
       const screen = parsed && decodeScreen(parsed);
-      if (screen) cache.set(hash, screen);
-      else {
+      if (screen) {
+        cache.set(hash, screen);
+        sources.set(hash, { bytes: () => parsed, parsed: () => parsed, event: e });
+      } else {
         const bytes = (await store.getBlob(hash)).bytes;
-        pending.set(hash, { bytes: () => bytes, event: e });
+        sources.set(hash, { bytes: () => bytes, event: e });
       }
     }
   }
   const { screens: _s, ...rest } = options;
-  return projectTrail(events, { ...rest, screens: new LazyScreens(cache, pending) });
+  return projectTrail(events, { ...rest, screens: new LazyScreens(cache, sources) });
 }

@@ -20,6 +20,7 @@ export * from "./chrome_join.ts";
 export * from "./hierarchy.ts";
 export * from "./marks.ts";
 export * from "./parse_axtree.ts";
+export * from "./recent_map.ts";
 export * from "./resolve_ref.ts";
 export * from "./screen_codec.ts";
 export * from "./screen_table.ts";

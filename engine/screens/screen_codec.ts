@@ -245,6 +245,25 @@ export function decodeScreen(bytes: Uint8Array): Screen | undefined {
   return screen;
 }
 
+/**
+ * A screen's size from bytes of {@linkcode encodeScreen}, read from their head without decoding the
+ * nodes (a projection learns every screen's size before it reads any screen whole).
+ *
+ * @param bytes the bytes
+ * @returns width and height, or undefined when the bytes are not of this codec version or are cut
+ *   short
+ */
+export function decodeScreenSize(bytes: Uint8Array): { width: number; height: number } | undefined {
+  if (bytes.byteLength < HEADER_INTS * 4) return undefined;
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const int = (i: number) => view.getInt32(i * 4, true);
+  const [magic, version, stringCount, utf8Bytes, intCount, numCount] = [0, 1, 2, 3, 4, 5].map(int);
+  if (magic !== MAGIC || version !== SCREEN_CODEC_VERSION || numCount! < 2) return undefined;
+  const numsAt = align8((HEADER_INTS + stringCount! + intCount!) * 4);
+  if (bytes.byteLength !== numsAt + numCount! * 8 + utf8Bytes!) return undefined;
+  return { width: view.getFloat64(numsAt, true), height: view.getFloat64(numsAt + 8, true) };
+}
+
 function align8(n: number): number {
   return (n + 7) & ~7;
 }

@@ -2,6 +2,7 @@ import { assertEquals } from "../../_fixtures/assert.ts";
 import { createHash } from "node:crypto";
 import {
   decodeScreen,
+  decodeScreenSize,
   encodeScreen,
   makeNode,
   parsedScreenKind,
@@ -39,6 +40,8 @@ Deno.test("decodeScreen(encodeScreen()) gives back every real screen the parser 
     const back = decodeScreen(bytes!);
     assertEquals(back, screen, name);
     assertEquals(JSON.stringify(back), JSON.stringify(screen), name);
+    // the size read from the head alone
+    assertEquals(decodeScreenSize(bytes!), { width: screen.width, height: screen.height }, name);
   }
 });
 
@@ -126,10 +129,16 @@ Deno.test("encodeScreen() refuses what it cannot give back exactly, and decodeSc
   const other = bytes.slice();
   new DataView(other.buffer).setInt32(4, SCREEN_CODEC_VERSION + 1, true);
   assertEquals(decodeScreen(other), undefined);
+  // the size alone: from its own bytes, at any offset; none from another version or cut bytes
+  assertEquals(decodeScreenSize(bytes), { width: 100, height: 200 });
+  assertEquals(decodeScreenSize(other), undefined);
+  assertEquals(decodeScreenSize(bytes.subarray(0, bytes.length - 1)), undefined);
+  assertEquals(decodeScreenSize(new Uint8Array(3)), undefined);
   // bytes at an odd offset of a larger buffer (as a store may hand them out)
   const shifted = new Uint8Array(bytes.length + 3);
   shifted.set(bytes, 3);
   assertEquals(decodeScreen(shifted.subarray(3)), screen());
+  assertEquals(decodeScreenSize(shifted.subarray(3)), { width: 100, height: 200 });
   // fractional bounds (CSS pixels) and a url survive
   const web: Screen = {
     platform: "web",
