@@ -8,7 +8,7 @@
  */
 import { Hono } from "hono";
 import { z } from "zod";
-import { type EventStore, StepStability, streamInfo } from "../events/mod.ts";
+import { type EventStore, streamInfo } from "../events/mod.ts";
 import type { Driver } from "../drivers/mod.ts";
 import { launchDefaultChrome, perStore } from "./per_store.ts";
 import {
@@ -19,7 +19,12 @@ import {
   ValidationBusyError,
 } from "../runners/validation/mod.ts";
 import { DEFAULT_MAX_ITERATIONS, MAX_ITERATIONS, policyFlags } from "../engine/validation/mod.ts";
-import { validationReport } from "../engine/validation/mod.ts";
+import {
+  AnsweredValidationQueued,
+  AnsweredValidationReport,
+  AnsweredValidationStarted,
+  validationReport,
+} from "../engine/validation/mod.ts";
 import { HEURISTICS_VERSIONS } from "../engine/trail/mod.ts";
 import type { ApiContext } from "./app.ts";
 import { ApiError, httpUrl, noQuery, parseInput, pathId, readJson } from "./errors.ts";
@@ -239,10 +244,7 @@ export const validationRegistry: (
 );
 
 /** `POST /v1/sessions/:id/validations` answer. */
-export const ValidationStartedResponse = z.object({
-  status: z.enum(["running", "queued"]),
-  validationId: z.string(),
-});
+export const ValidationStartedResponse = AnsweredValidationStarted;
 
 /**
  * A validation's report as HTTP answers it (`GET /v1/validations/:id`, its stop's answer): the
@@ -250,37 +252,14 @@ export const ValidationStartedResponse = z.object({
  */
 export const ValidationReportResponse = describeSchema(
   "ValidationReport",
-  z.object({
-    validationId: z.string(),
-    sessionId: z.string(),
-    policy: z.enum(["authoring", "dev", "ci"]),
-    status: z.enum(["running", "stable", "unstable", "failed"])
-      .describe("running until the loop completes"),
-    url: z.string().optional().describe("The url every replay opens, when one was given"),
-    iterations: z.number().int().nonnegative().describe("Replays so far"),
-    maxIterations: z.number().int().positive(),
-    runs: z.array(z.object({
-      iteration: z.number().int().positive(),
-      playbackId: z.string(),
-      passed: z.boolean(),
-      steps: z.array(StepStability),
-    })).describe("Each replay: its playback, whether every step passed, each step's verdict"),
-    steps: z.array(StepStability)
-      .describe("Per step: the final verdict once done (the latest replay's while running)"),
-    trail: z.string().describe("The trail YAML: the latest replayed, or the final one once done"),
-    message: z.string().optional().describe("Why it is unstable or failed"),
-  }),
+  AnsweredValidationReport,
   "output",
 );
 
 /** `GET /v1/validations/:id` of a validation queued on a shared (PostgreSQL) log, not started. */
 const ValidationQueuedResponse = describeSchema(
   "ValidationQueued",
-  z.object({
-    status: z.literal("queued"),
-    validationId: z.string(),
-    attempts: z.number().int().nonnegative(),
-  }),
+  AnsweredValidationQueued,
   "output",
 );
 

@@ -13,6 +13,11 @@ import { z } from "zod";
 import { TOOL_PARAMS, type ToolName } from "../runners/blaze/mod.ts";
 import { HeuristicSlotAnalyzer, slotAnalyzerFromEnv } from "../engine/nl/mod.ts";
 import { AnsweredPlaybackQueued, AnsweredPlaybackReport } from "../engine/playback/mod.ts";
+import {
+  AnsweredValidationQueued,
+  AnsweredValidationReport,
+  AnsweredValidationStarted,
+} from "../engine/validation/mod.ts";
 
 /** Calls the HTTP API in process (the app's `fetch`). */
 export type ApiFetch = (request: Request) => Response | Promise<Response>;
@@ -80,6 +85,9 @@ function oneOfObjects(options: readonly [z.ZodObject, z.ZodObject, ...z.ZodObjec
 
 /** What `playback_results` answers: the report, or (queued on a shared log) the queued stub. */
 const PlaybackResultsOutput = oneOfObjects([AnsweredPlaybackReport, AnsweredPlaybackQueued]);
+
+/** What `validation_results` answers: the report, or (queued on a shared log) the queued stub. */
+const ValidationResultsOutput = oneOfObjects([AnsweredValidationReport, AnsweredValidationQueued]);
 
 /** The actions: each answers with the snapshot diff it caused. */
 const ACTIONS = [
@@ -612,6 +620,7 @@ export function createMcpServer(api: ApiFetch, options: McpServerOptions = {}): 
         mode: z.enum(["strict", "flexible", "adaptive"]).optional(),
         memory: z.record(z.string(), z.string().nullable()).optional(),
       },
+      outputSchema: AnsweredValidationStarted,
     },
     async ({ sessionId, maxIterations, ...rest }) =>
       await attempt(async () => {
@@ -634,6 +643,7 @@ export function createMcpServer(api: ApiFetch, options: McpServerOptions = {}): 
       title: "Validation report",
       description: "A validation's report: iterations so far while it runs, the final one after",
       inputSchema: { validationId: z.string().min(1) },
+      outputSchema: ValidationResultsOutput,
     },
     async ({ validationId }) =>
       await attempt(async () => {

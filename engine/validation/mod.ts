@@ -16,6 +16,7 @@ export * from "./decider.ts";
 export * from "./place.ts";
 export * from "./refine.ts";
 export * from "./report.ts";
+export * from "./report_answer.ts";
 export * from "./run_stream_rules.ts";
 export * from "./trail_edit.ts";
 export * from "./trail_source.ts";

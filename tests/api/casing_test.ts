@@ -272,7 +272,13 @@ Deno.test("every JSON answer of a session of calls is camelCase outside user dat
       assert(!checkOutput({ ...results, status: "queued" }), "a report is not a queued stub");
       await mcp("history", { sessionId });
       await mcp("history", { sessionId, at: 3 });
-      await mcp("validation_results", { validationId });
+      // the validation's report fits validation_results' listed schema too
+      const validated = await mcp("validation_results", { validationId });
+      const listedValidation = tools.find((t) => t.name === "validation_results")?.outputSchema;
+      assert(listedValidation, "validation_results lists an output schema");
+      const checkValidation = new Ajv({ strict: false, allErrors: true }).compile(listedValidation);
+      assert(checkValidation(validated), JSON.stringify(checkValidation.errors));
+      assert(!checkValidation({ ...validated, runs: "none" }), "runs is a list");
       await mcp("optimize", { sessionId, explain: true });
       await mcp("slot_analysis", { steps: ["Note the order number", "Type it into the search"] });
     } finally {

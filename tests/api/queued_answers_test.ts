@@ -79,6 +79,18 @@ Deno.test({
       const check = new Ajv({ strict: false, allErrors: true }).compile(listed);
       assert(check(result.structuredContent), JSON.stringify(check.errors));
       assert(!check({ ...result.structuredContent, attempts: "0" }), "attempts is a number");
+      // and the queued validation's stub fits validation_results'
+      const queued = await client.callTool({
+        name: "validation_results",
+        arguments: { validationId },
+      }) as { isError?: boolean; structuredContent?: Record<string, unknown> };
+      assert(!queued.isError, JSON.stringify(queued));
+      assertEquals(queued.structuredContent, report.json);
+      const listedValidation = tools.find((t) => t.name === "validation_results")?.outputSchema;
+      assert(listedValidation, "validation_results lists an output schema");
+      const checkValidation = new Ajv({ strict: false, allErrors: true }).compile(listedValidation);
+      assert(checkValidation(queued.structuredContent), JSON.stringify(checkValidation.errors));
+      assert(!checkValidation({ ...queued.structuredContent, status: "running" }), "not a report");
     } finally {
       await client.close();
       await store.end();
