@@ -13,6 +13,7 @@ import { z } from "zod";
 import { TOOL_PARAMS, type ToolName } from "../runners/blaze/mod.ts";
 import { HeuristicSlotAnalyzer, slotAnalyzerFromEnv } from "../engine/nl/mod.ts";
 import { AnsweredPlaybackQueued, AnsweredPlaybackReport } from "../engine/playback/mod.ts";
+import { AnsweredStateAt, AnsweredTimeline } from "../engine/timeline/mod.ts";
 import {
   AnsweredValidationQueued,
   AnsweredValidationReport,
@@ -88,6 +89,9 @@ const PlaybackResultsOutput = oneOfObjects([AnsweredPlaybackReport, AnsweredPlay
 
 /** What `validation_results` answers: the report, or (queued on a shared log) the queued stub. */
 const ValidationResultsOutput = oneOfObjects([AnsweredValidationReport, AnsweredValidationQueued]);
+
+/** What `history` answers: a run's timeline, or with `at` its state at that position. */
+const HistoryOutput = oneOfObjects([AnsweredTimeline, AnsweredStateAt]);
 
 /** The actions: each answers with the snapshot diff it caused. */
 const ACTIONS = [
@@ -663,6 +667,7 @@ export function createMcpServer(api: ApiFetch, options: McpServerOptions = {}): 
         from: z.number().int().positive().optional(),
         limit: z.number().int().positive().max(10_000).optional(),
       },
+      outputSchema: HistoryOutput,
     },
     async ({ sessionId, at, from, limit }) =>
       await attempt(async () => {

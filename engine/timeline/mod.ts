@@ -15,6 +15,7 @@
  *
  * @module
  */
+export * from "./answers.ts";
 export * from "./time_travel.ts";
 export * from "./timeline_sheet.ts";
 export * from "./snapshot_at.ts";

@@ -270,8 +270,15 @@ Deno.test("every JSON answer of a session of calls is camelCase outside user dat
       const checkOutput = new Ajv({ strict: false, allErrors: true }).compile(listed);
       assert(checkOutput(results), JSON.stringify(checkOutput.errors));
       assert(!checkOutput({ ...results, status: "queued" }), "a report is not a queued stub");
-      await mcp("history", { sessionId });
-      await mcp("history", { sessionId, at: 3 });
+      // history's timeline and state at a position fit its listed schema
+      const listedHistory = tools.find((t) => t.name === "history")?.outputSchema;
+      assert(listedHistory, "history lists an output schema");
+      const checkHistory = new Ajv({ strict: false, allErrors: true }).compile(listedHistory);
+      const timeline = await mcp("history", { sessionId });
+      assert(checkHistory(timeline), JSON.stringify(checkHistory.errors));
+      const state = await mcp("history", { sessionId, at: 3 });
+      assert(checkHistory(state), JSON.stringify(checkHistory.errors));
+      assert(!checkHistory({ ...state, at: "3" }), "at is a number");
       // the validation's report fits validation_results' listed schema too
       const validated = await mcp("validation_results", { validationId });
       const listedValidation = tools.find((t) => t.name === "validation_results")?.outputSchema;
