@@ -13,8 +13,8 @@ import { bool, type CommandSpec, type ParsedArgs, str } from "./args.ts";
 import { DB_FLAGS, filesDir, openStore, resolveStream } from "./context.ts";
 import { UsageError } from "./args.ts";
 import { HEURISTICS_VERSION, HEURISTICS_VERSIONS } from "../engine/trail/mod.ts";
-import type { ScreenTable } from "../engine/screens/mod.ts";
-import { projectSessionTrail } from "../engine/optimizer/mod.ts";
+import { RecentMap, type ScreenTable } from "../engine/screens/mod.ts";
+import { projectSessionTrail, SCREENS_HELD } from "../engine/optimizer/mod.ts";
 import type { SelectorMode } from "../engine/trail/mod.ts";
 import type { Screen } from "../engine/screens/mod.ts";
 
@@ -156,8 +156,10 @@ export async function run(args: ParsedArgs): Promise<number> {
         ids.map(async (id) => (await resolveStream(store, id)).replace(/^session-/, "")),
       );
     }
-    const screens = new Map<string, Screen>();
-    const tables = new Map<string, ScreenTable>();
+    // the screens and tables used last, shared by the projections (two per session with --from):
+    // reprojecting a whole log holds as much as one projection does
+    const screens = new RecentMap<string, Screen>(SCREENS_HELD);
+    const tables = new RecentMap<string, ScreenTable>(SCREENS_HELD);
     let changed = 0, failed = 0;
     for (const id of ids) {
       try {

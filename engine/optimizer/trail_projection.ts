@@ -227,7 +227,8 @@ export async function projectSessionTrail(
   for (const e of events) {
     if (e.type !== "ScreenCaptured") continue;
     const hash = e.data.hierarchy.hash;
-    if (cache.has(hash) || sources.has(hash)) continue;
+    // a screen in a shared cache gets its source too: a bounded cache may drop it meanwhile
+    if (sources.has(hash)) continue;
     if (sync) {
       if (!(await store.hasBlob(hash))) throw new NotFoundError(`No blob with hash ${hash}`);
       sources.set(hash, {

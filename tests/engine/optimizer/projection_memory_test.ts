@@ -125,6 +125,19 @@ Deno.test("a long stored capture is projected holding a bounded number of screen
         boundedReads > reads,
         `${boundedReads} reads bounded, ${reads} unbounded: nothing was dropped`,
       );
+      // one bounded cache shared by several projections (as reproject shares one): a screen in it
+      // when a projection starts may be dropped before it is asked for, and is read again
+      const { sessionId: again } = await ingestFile(store, file); // the same screens, again
+      const shared = {
+        screens: new RecentMap<string, Screen>(2),
+        tables: new RecentMap<string, ScreenTable>(2),
+      };
+      assertEquals((await projectSessionTrail(store, id, shared)).yaml, unbounded.yaml);
+      assertEquals(
+        (await projectSessionTrail(store, again, shared)).yaml,
+        (await projectSessionTrail(store, again, { screens: new Map() })).yaml,
+      );
+
       // a store that kept no parsed screens (as for a recorded session): each hierarchy is still
       // read and parsed once, though screens are dropped and asked for again
       store.close();
