@@ -8,7 +8,7 @@
 import { Hono } from "hono";
 import { z } from "zod";
 import { HEURISTICS_VERSION, HEURISTICS_VERSIONS } from "../engine/trail/mod.ts";
-import type { ScreenTable } from "../engine/screens/mod.ts";
+import { RecentMap, type ScreenTable } from "../engine/screens/mod.ts";
 import { projectSessionTrail } from "../engine/optimizer/mod.ts";
 import { SelectorMode, Trail } from "../engine/trail/mod.ts";
 import type { Screen } from "../engine/screens/mod.ts";
@@ -26,7 +26,7 @@ const TrailQuery = z.object({
   heuristics: z.enum(HEURISTICS_VERSIONS as [string, ...string[]]).default(HEURISTICS_VERSION),
   format: z.enum(["yaml", "json"]).default("yaml"),
 });
-const CACHE_LIMIT = 256; // parsed screens and tables kept across requests
+const CACHE_LIMIT = 256; // parsed screens and tables kept across requests, the last used
 
 /** `GET /v1/sessions/:id/trail?format=json` answer. */
 export const TrailJson = z.object({
@@ -85,16 +85,12 @@ describeRoute({
  */
 export function trailsRouter(ctx: ApiContext): Hono {
   const app = new Hono();
-  const screens = new Map<string, Screen>();
-  const tables = new Map<string, ScreenTable>();
+  const screens = new RecentMap<string, Screen>(CACHE_LIMIT);
+  const tables = new RecentMap<string, ScreenTable>(CACHE_LIMIT);
   app.get("/sessions/:id/trail", async (c) => {
     const given = parseInput(SessionId, c.req.param("id"), "path.id");
     const q = parseQuery(TrailQuery, c);
     const id = await resolveId(ctx.store, "session", given);
-    if (screens.size > CACHE_LIMIT) {
-      screens.clear();
-      tables.clear();
-    }
     const p = await projectSessionTrail(ctx.store, id, {
       mode: q.mode,
       heuristics: q.heuristics,
