@@ -26,7 +26,8 @@
  * The page itself (`html`, `body`: a click on the background, a key with nothing focused) is
  * reported with `root` and no selector built from the text it shows; a committed value carries
  * when its first keystroke came (`startedAt`); a tab turning visible reports `visible` (a tab
- * switch). It does not install in the browser's own pages (`chrome://`, `devtools://`).
+ * switch). It does not install in the browser's own pages (`chrome://`, `devtools://`) nor in
+ * frames (the top document's alone: a frame's clicks are not recorded).
  *
  * Self-contained: puppeteer serialises the function's source.
  *
@@ -119,6 +120,10 @@ export function recorderScript(binding: string): void {
       location.protocol,
     )
   ) return;
+  // nor in a frame: the player reaches the top frame only, and a frame's reports (its own
+  // document's load, its counts) are not the tab's (a frame's load taken for the tab's would
+  // make the link that opened the tab's page look typed in the address bar)
+  if (globalThis.self !== globalThis.top) return;
   w.__cairnRecorder = true;
   const now = () => Math.round(performance.timeOrigin + performance.now());
   const send = (msg: Record<string, unknown>) => {
