@@ -571,7 +571,8 @@ export function maskSecretFieldsInPage(): (() => void) | null {
   const sheets = new Map<Document, CSSStyleSheet>();
   const visit = (root: Document | ShadowRoot, depth: number) => {
     if (depth > 32) return;
-    const doc = root instanceof Document ? root : root.ownerDocument;
+    // a frame's document is no `Document` of this window (another realm): ask its node type
+    const doc = root.nodeType === Node.DOCUMENT_NODE ? root as Document : root.ownerDocument!;
     const filled = [...root.querySelectorAll<HTMLInputElement>(FIELDS)].some((i) => i.value !== "");
     if (filled && doc.defaultView) {
       let sheet = sheets.get(doc);

@@ -29,7 +29,8 @@ export function secretFieldValuesInPage(): string[] {
     for (const f of root.querySelectorAll<HTMLInputElement>(FIELDS)) {
       if (f.value !== "") out.push(f.value);
     }
-    const doc = root instanceof Document ? root : root.ownerDocument;
+    // a frame's document is no `Document` of this window (another realm): ask its node type
+    const doc = root.nodeType === Node.DOCUMENT_NODE ? root as Document : root.ownerDocument!;
     const walker = doc.createTreeWalker(root, NodeFilter.SHOW_ELEMENT);
     for (let n = walker.nextNode(); n; n = walker.nextNode()) {
       const el = n as Element;
@@ -119,7 +120,8 @@ export function maskSecretValuesInPage(secrets: string[]): (() => void) | null {
   };
   const visit = (root: Document | ShadowRoot, dx: number, dy: number, depth: number) => {
     if (depth > 32) return;
-    const doc = root instanceof Document ? root : root.ownerDocument;
+    // a frame's document is no `Document` of this window (another realm): ask its node type
+    const doc = root.nodeType === Node.DOCUMENT_NODE ? root as Document : root.ownerDocument!;
     const walker = doc.createTreeWalker(root, NodeFilter.SHOW_ELEMENT | NodeFilter.SHOW_TEXT);
     for (let n = walker.nextNode(); n; n = walker.nextNode()) {
       if (n.nodeType === Node.TEXT_NODE) {
