@@ -159,8 +159,16 @@ export function actionSelectors(
       const typed = typedText(table, a.node, a.literal, typedValues);
       if (typed) candidates = [...candidates, typed];
     }
+    let notes = a.notes;
+    if (draft.level >= 3 && PRESS_KINDS.has(a.kind) && a.src.data.source === "human") {
+      const pressed = pressedInside(table, a.node, a.src.data.target?.selectors);
+      if (pressed) {
+        candidates = [pressed.candidate, ...candidates];
+        notes = [...notes, pressed.note];
+      }
+    }
     candidates = shapeForMode(candidates, mode, draft.level);
-    const out: DraftAction = { ...a, candidates };
+    const out: DraftAction = { ...a, candidates, notes };
     // The text a visibility check saw (the target the agent named): kept, so the check
     // still says what it checked when its selector does not carry it.
     const name = a.src.data.target?.name;
@@ -172,6 +180,49 @@ export function actionSelectors(
       }
     }
     return out;
+  };
+}
+
+/** Presses whose element a person's recording names itself (v3: {@linkcode pressedInside}). */
+const PRESS_KINDS: ReadonlySet<string> = new Set(["tap", "doubleTap", "longPress"]);
+/** v3: the element pressed, when the screen holds only a node around it: before that node's. */
+const PRESSED_INSIDE_SCORE = WEB_TEST_ID_SCORE - 0.5;
+
+/**
+ * v3, web, a person's recording: the element pressed, by the recorder's CSS path of it, when the
+ * screen's accessibility tree leaves it out (an SVG shape, a plain `div` block) and the point
+ * resolved to an element around it that names nothing of it: not the page (a click on the
+ * background is played at its point), not a control (a click inside a button is the button's),
+ * nothing named, labelled or showing text — a structural wrapper (`body > svg` around the path
+ * clicked, a `section` around the card clicked), whose selectors would act on the wrapper's
+ * middle. The wrapper's own selectors follow it.
+ */
+function pressedInside(
+  table: ScreenTable,
+  node: number,
+  recorded: Readonly<Record<string, string>> | undefined,
+): { candidate: Candidate; note: string } | undefined {
+  const path = recorded?.cssPath;
+  const tag = recorded?.tag;
+  if (path === undefined || tag === undefined || isPageCssPath(path)) return undefined;
+  const n = table.node(node);
+  const own = n.attrs?.tag;
+  if (own === undefined || own === tag || isPageCssPath(n.attrs?.cssPath)) return undefined;
+  if (PAGE_ROLES.has(n.role ?? n.className) || n.clickable || n.checkable) return undefined;
+  if (n.name || n.contentDescription || n.testId || n.text) {
+    return undefined;
+  }
+  const cssPath = path.replace(/^html > (?=body\b)/, "");
+  return {
+    candidate: {
+      selector: { cssPath },
+      score: PRESSED_INSIDE_SCORE,
+      family: "cssPath",
+      matches: 1,
+    },
+    note: `the ${tag} pressed, by the recorder's path of it (${JSON.stringify(cssPath)}): the ` +
+      `screen has only the ${own}${n.resourceId ? `#${n.resourceId}` : ""} around it, which ` +
+      "names nothing of it",
   };
 }
 

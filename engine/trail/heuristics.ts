@@ -125,6 +125,9 @@
  *   the one element inside it that shows the value; a value shown by a button or a link is held
  *   by that control, not the region around it.
  * - a recorder's key press on the body (nothing focused) is a key of the page, no target.
+ * - a person's click on an element the accessibility tree leaves out (an SVG shape, a plain
+ *   `div`), resolved to an unnamed wrapper around it (not the page, not a control), is written as
+ *   the element pressed (the recorder's CSS path of it) before the wrapper's selectors.
  *
  * @module
  */
