@@ -51,7 +51,8 @@ export async function run(args: ParsedArgs): Promise<number> {
   }
   console.log(
     `migrate: copied ${t.events} events (${t.streams} streams, head ${t.head}), ` +
-      `${t.idempotencyKeys} idempotency keys and ${t.blobs} blobs; verified: counts match, ` +
+      `${t.idempotencyKeys} idempotency keys and ${t.blobs} blobs (${t.derived} parsed screens ` +
+      `kept beside them); verified: counts match, ` +
       `events sha256 ${t.eventsSha256.slice(0, 16)}…, blobs sha256 ${
         t.blobsSha256.slice(0, 16)
       }… on both sides`,

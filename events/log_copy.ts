@@ -1,8 +1,9 @@
 /**
  * `cairn migrate`: copies a whole event log between a SQLite file and a PostgreSQL database
  * (either way), row for row — positions, stream versions, data and meta as stored text,
- * idempotency keys, the head (which stays above a deleted tail), blobs — and then verifies the
- * copy by counts and sha256 digests computed on both sides.
+ * idempotency keys, the head (which stays above a deleted tail), blobs and what was computed
+ * from them (`derived`: parsed screens, so a copied session is not parsed again at every
+ * projection) — and then verifies the copy by counts and sha256 digests computed on both sides.
  *
  * @module
  */
@@ -29,6 +30,12 @@ interface BlobRow {
   size: number;
   bytes: Uint8Array;
 }
+/** A `derived` row: bytes computed from a blob, by its hash and a kind. */
+interface DerivedRow {
+  hash: string;
+  kind: string;
+  bytes: Uint8Array;
+}
 
 /** What a log holds, counted and hashed the same way on either store. */
 export interface LogDigest {
@@ -43,6 +50,10 @@ export interface LogDigest {
   blobsSha256: string;
   /** Blobs whose bytes do not hash to their name (0 in a sound log). */
   badBlobs: number;
+  /** Rows kept beside blobs (parsed screens). */
+  derived: number;
+  /** sha256 over every derived row's hash, kind and the sha256 of its bytes, in (hash, kind) order. */
+  derivedSha256: string;
 }
 
 /** One side of a copy: raw rows in, raw rows out. */
@@ -53,8 +64,12 @@ interface RawLog {
   streams(): Promise<StreamRow[]>;
   idempotency(): Promise<IdemRow[]>;
   blobs(after: string, limit: number): Promise<BlobRow[]>;
+  /** Derived rows after (hash, kind) in bytewise (hash, kind) order. */
+  derived(after: [string, string], limit: number): Promise<DerivedRow[]>;
   writeEvents(rows: EventRow[]): Promise<void>;
   writeBlobs(rows: BlobRow[]): Promise<void>;
+  /** Inserts derived rows, keeping a row already there. */
+  writeDerived(rows: DerivedRow[]): Promise<void>;
   finish(head: number, streams: StreamRow[], idem: IdemRow[]): Promise<void>;
   close(): Promise<void>;
 }
@@ -99,6 +114,12 @@ class SqliteRaw implements RawLog {
     ).all(after, limit) as unknown as BlobRow[];
     return Promise.resolve(rows);
   }
+  derived([hash, kind]: [string, string], limit: number) {
+    const rows = this.#db.prepare(
+      "SELECT hash, kind, bytes FROM derived WHERE (hash, kind) > (?, ?) ORDER BY hash, kind LIMIT ?",
+    ).all(hash, kind, limit) as unknown as DerivedRow[];
+    return Promise.resolve(rows);
+  }
   writeEvents(rows: EventRow[]) {
     const st = this.#db.prepare(
       "INSERT INTO events (position, stream_id, stream_version, type, schema_version, data, meta) VALUES (?, ?, ?, ?, ?, ?, ?)",
@@ -120,6 +141,20 @@ class SqliteRaw implements RawLog {
     this.#db.exec("BEGIN IMMEDIATE");
     try {
       for (const b of rows) st.run(b.hash, b.media_type, b.size, b.bytes);
+      this.#db.exec("COMMIT");
+    } catch (err) {
+      this.#db.exec("ROLLBACK");
+      throw err;
+    }
+    return Promise.resolve();
+  }
+  writeDerived(rows: DerivedRow[]) {
+    const st = this.#db.prepare(
+      "INSERT OR IGNORE INTO derived (hash, kind, bytes) VALUES (?, ?, ?)",
+    );
+    this.#db.exec("BEGIN IMMEDIATE");
+    try {
+      for (const d of rows) st.run(d.hash, d.kind, d.bytes);
       this.#db.exec("COMMIT");
     } catch (err) {
       this.#db.exec("ROLLBACK");
@@ -202,6 +237,16 @@ class PgRaw implements RawLog {
       bytes: new Uint8Array(r.bytes as Uint8Array),
     }));
   }
+  async derived([hash, kind]: [string, string], limit: number) {
+    const rows = await this.#sql`SELECT hash, kind, bytes FROM derived
+      WHERE (hash COLLATE "C", kind COLLATE "C") > (${hash}, ${kind})
+      ORDER BY hash COLLATE "C", kind COLLATE "C" LIMIT ${limit}`;
+    return rows.map((r) => ({
+      hash: r.hash as string,
+      kind: r.kind as string,
+      bytes: new Uint8Array(r.bytes as Uint8Array),
+    }));
+  }
   async writeEvents(rows: EventRow[]) {
     const col = (i: number) => this.#sql.array(rows.map((r) => r[i] as never));
     await this.#sql`INSERT INTO events (position, stream_id, stream_version, type,
@@ -214,6 +259,13 @@ class PgRaw implements RawLog {
       await this.#sql`INSERT INTO blobs VALUES (${b.hash}, ${b.media_type}, ${b.size},
         ${b.bytes}) ON CONFLICT (hash) DO NOTHING`;
     }
+  }
+  async writeDerived(rows: DerivedRow[]) {
+    await this.#sql`INSERT INTO derived (hash, kind, bytes)
+      SELECT * FROM unnest(${this.#sql.array(rows.map((d) => d.hash))}::text[],
+        ${this.#sql.array(rows.map((d) => d.kind))}::text[],
+        ${this.#sql.array(rows.map((d) => d.bytes as never))}::bytea[])
+      ON CONFLICT (hash, kind) DO NOTHING`;
   }
   async finish(head: number, streams: StreamRow[], idem: IdemRow[]) {
     await this.#sql.begin(async (tx) => {
@@ -270,6 +322,17 @@ async function digestOf(log: RawLog): Promise<LogDigest> {
     if (rows.length < 200) break;
     after = rows[rows.length - 1]!.hash;
   }
+  const d = createHash("sha256");
+  let derived = 0;
+  for (let after: [string, string] = ["", ""];;) {
+    const rows = await log.derived(after, 200);
+    for (const r of rows) {
+      d.update(`${r.hash}\0${r.kind}\0${createHash("sha256").update(r.bytes).digest("hex")}\n`);
+      derived++;
+    }
+    if (rows.length < 200) break;
+    after = [rows[rows.length - 1]!.hash, rows[rows.length - 1]!.kind];
+  }
   return {
     events,
     streams: (await log.streams()).length,
@@ -279,6 +342,8 @@ async function digestOf(log: RawLog): Promise<LogDigest> {
     eventsSha256: h.digest("hex"),
     blobsSha256: b.digest("hex"),
     badBlobs,
+    derived,
+    derivedSha256: d.digest("hex"),
   };
 }
 
@@ -333,6 +398,12 @@ export async function copyLog(from: string, to: string): Promise<CopyReport> {
       if (rows.length > 0) await target.writeBlobs(rows);
       if (rows.length < 100) break;
       after = rows[rows.length - 1]!.hash;
+    }
+    for (let after: [string, string] = ["", ""];;) {
+      const rows = await source.derived(after, 100);
+      if (rows.length > 0) await target.writeDerived(rows);
+      if (rows.length < 100) break;
+      after = [rows[rows.length - 1]!.hash, rows[rows.length - 1]!.kind];
     }
     await target.finish(await source.head(), await source.streams(), await source.idempotency());
     const [s, t] = [await digestOf(source), await digestOf(target)];

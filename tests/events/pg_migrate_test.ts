@@ -12,6 +12,8 @@ import type { NewEvent, StoredEvent } from "../../events/schemas.ts";
 import { stateAt } from "../../engine/timeline/time_travel.ts";
 import { assert, assertEquals, assertStringIncludes } from "../_fixtures/assert.ts";
 import { cairn } from "../_fixtures/cli_run.ts";
+import { realisticCapture } from "../_fixtures/realistic_capture.ts";
+import { DatabaseSync } from "node:sqlite";
 
 const CORPUS = "/work/shared/corpus";
 const step = (index: number): NewEvent => ({ type: "StepStarted", data: { index, text: "s" } });
@@ -77,7 +79,8 @@ Deno.test({
         r.stdout,
         `copied ${before.all.length} events (${before.streams.length} streams, head ${before.head})`,
       );
-      assertStringIncludes(r.stdout, "1 idempotency keys and 2 blobs; verified");
+      // a log with no parsed screens migrates as before
+      assertStringIncludes(r.stdout, "1 idempotency keys and 2 blobs (0 parsed screens");
 
       const copy = await PostgresEventStore.connect(pg);
       try {
@@ -137,6 +140,109 @@ Deno.test({
       r = await cairn(["serve", "--worker", "--db", a]);
       assertEquals(r.code, 2);
       assertStringIncludes(r.stderr, "give --db postgres://");
+    } finally {
+      await cluster.stop();
+      await Deno.remove(dir, { recursive: true });
+    }
+  },
+});
+
+/** Every derived row of a SQLite file, as (hash, kind, sha256 of bytes) text, in order. */
+function sqliteDerived(path: string): string[] {
+  const db = new DatabaseSync(path);
+  try {
+    return db.prepare("SELECT hash, kind, bytes FROM derived ORDER BY hash, kind").all().map((r) =>
+      `${r.hash} ${r.kind} ${r.bytes && Array.from(r.bytes as Uint8Array).join(",")}`
+    );
+  } finally {
+    db.close();
+  }
+}
+
+/** Every derived row of a PostgreSQL store, as {@linkcode sqliteDerived} gives them. */
+async function pgDerived(url: string): Promise<string[]> {
+  const store = await PostgresEventStore.connect(url);
+  try {
+    const rows = await store.sql`SELECT hash, kind, bytes FROM derived
+      ORDER BY hash COLLATE "C", kind COLLATE "C"`;
+    return rows.map((r) =>
+      `${r.hash} ${r.kind} ${Array.from(new Uint8Array(r.bytes as Uint8Array)).join(",")}`
+    );
+  } finally {
+    await store.end();
+  }
+}
+
+Deno.test({
+  name:
+    "cairn migrate copies the parsed screens kept beside the hierarchies, both ways, and the copy's trails read them",
+  ignore: pgTestsSkipped(),
+  sanitizeOps: false,
+  sanitizeResources: false,
+  async fn() {
+    const cluster = await startCluster();
+    const dir = await Deno.makeTempDir({ prefix: "cairn_migrate_derived_" });
+    try {
+      const a = `${dir}/a.db`;
+      // two captures on different real screens (Google Tasks, Wikipedia search)
+      const sessions: string[] = [];
+      for (
+        const dump of ["uiautomator_google_tasks_list.xml", "uiautomator_wikipedia_search.xml"]
+      ) {
+        const file = `${dir}/${dump}.capture.json`;
+        await Deno.writeTextFile(file, realisticCapture({ actions: 6, dump }));
+        const r = await cairn(["ingest", file, "--db", a, "--json"]);
+        assertEquals(r.code, 0, r.stderr);
+        sessions.push(JSON.parse(r.stdout)[0].sessionId);
+      }
+      // a row of another kind is copied as well
+      const src = SqliteEventStore.open(a);
+      const anyHash = sqliteDerived(a)[0]!.split(" ")[0]!;
+      await src.putDerived(anyHash, "other/v1", new Uint8Array([1, 2, 3]));
+      src.close();
+      const rows = sqliteDerived(a);
+      assertEquals(rows.length, 13);
+
+      const trails = async (db: string) => {
+        const out: string[] = [];
+        for (const s of sessions) {
+          const r = await cairn(["optimize", s, "--db", db]);
+          assertEquals(r.code, 0, r.stderr);
+          out.push(r.stdout);
+        }
+        return out;
+      };
+      const before = await trails(a);
+
+      const pg = await cluster.createDatabase("derived");
+      let r = await cairn(["migrate", "--from", a, "--to", pg]);
+      assertEquals(r.code, 0, r.stderr);
+      assertStringIncludes(r.stdout, "(13 parsed screens kept beside them); verified");
+      assertEquals(await pgDerived(pg), rows);
+      assertEquals(await trails(pg), before);
+
+      const b = `${dir}/b.db`;
+      r = await cairn(["migrate", "--from", pg, "--to", b]);
+      assertEquals(r.code, 0, r.stderr);
+      assertStringIncludes(r.stdout, "(13 parsed screens kept beside them); verified");
+      assertEquals(sqliteDerived(b), rows);
+      assertEquals(await trails(b), before);
+
+      // the hierarchies of the copies no longer parse: only the copied parsed screens give the trails
+      const db = new DatabaseSync(b);
+      db.exec(
+        "UPDATE blobs SET bytes = CAST('<hierarchy><broken' AS BLOB) WHERE media_type = 'application/xml'",
+      );
+      db.close();
+      assertEquals(await trails(b), before);
+      const copy = await PostgresEventStore.connect(pg);
+      try {
+        await copy.sql`UPDATE blobs SET bytes = convert_to('<hierarchy><broken', 'UTF8')
+          WHERE media_type = 'application/xml'`;
+      } finally {
+        await copy.end();
+      }
+      assertEquals(await trails(pg), before);
     } finally {
       await cluster.stop();
       await Deno.remove(dir, { recursive: true });
