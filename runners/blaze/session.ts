@@ -31,7 +31,14 @@ import {
   targetOf,
   textOf,
 } from "./actions.ts";
-import { diffSnapshots, formatSnapshotDiff } from "../../engine/screens/mod.ts";
+import {
+  diffSnapshots,
+  encodeScreen,
+  formatSnapshotDiff,
+  type HierarchyFormat,
+  parsedScreenKind,
+  parseHierarchy,
+} from "../../engine/screens/mod.ts";
 import { withDeadline } from "../../drivers/mod.ts";
 import { zodIssueList } from "../../engine/input/mod.ts";
 import { SecretScrubber } from "../../drivers/mod.ts";
@@ -138,6 +145,8 @@ export class BlazeSession {
   #version = 0;
   /** The last `ScreenCaptured` appended (its data) and the stream version it made. */
   #lastCapture: { key: string; version: number } | undefined;
+  /** Hierarchies whose parsed screen this session kept already ({@linkcode #keepParsed}). */
+  readonly #kept = new Set<string>();
   #memory = new Map<string, string>();
   #writtenBy = new Map<string, string>();
   #step: number | undefined;
@@ -724,13 +733,12 @@ export class BlazeSession {
       withScreenshot ? this.#driver.screenshot() : Promise.resolve(undefined),
       this.#driver.viewport(),
     ]);
+    const stored = this.#secrets.hierarchy(snap.raw.bytes, snap.raw.mediaType);
     const [hierarchy, screenshot] = await Promise.all([
-      this.#store.putBlob(
-        this.#secrets.hierarchy(snap.raw.bytes, snap.raw.mediaType),
-        snap.raw.mediaType,
-      ),
+      this.#store.putBlob(stored, snap.raw.mediaType),
       png ? this.#store.putBlob(png, "image/png") : Promise.resolve(undefined),
     ]);
+    await this.#keepParsed(hierarchy.hash, stored, snap.raw.format);
     const tab = this.#lastTab;
     const data = {
       hierarchy,
@@ -755,6 +763,24 @@ export class BlazeSession {
       ...(screenshot ? { screenshot } : {}),
     };
     return this.#latest;
+  }
+
+  /**
+   * Keeps the stored hierarchy's parsed screen beside its blob (`putDerived`), as an import does,
+   * so a projection of the session decodes it instead of parsing it. The stored bytes are parsed,
+   * not the live screen taken: they are what a projection would parse (secrets scrubbed). Once per
+   * hierarchy in a session; a hierarchy that does not parse is left to the projection to report.
+   */
+  async #keepParsed(hash: string, bytes: Uint8Array, format: HierarchyFormat): Promise<void> {
+    if (!this.#store.putDerived || this.#kept.has(hash)) return;
+    this.#kept.add(hash);
+    let encoded: Uint8Array | undefined;
+    try {
+      encoded = encodeScreen(parseHierarchy(new TextDecoder().decode(bytes), { format }));
+    } catch {
+      return;
+    }
+    if (encoded) await this.#store.putDerived(hash, parsedScreenKind(format), encoded);
   }
 
   /** A `NavigationOccurred` when the url or the active tab changed since the last look. */
