@@ -50,7 +50,13 @@
 import type { CDPSession, Page } from "puppeteer-core";
 import type { EventStore } from "../../events/mod.ts";
 import type { EventData, NewEvent } from "../../events/mod.ts";
-import { type ChromeHierarchy, chromeHierarchyToScreen } from "../../engine/screens/mod.ts";
+import {
+  type ChromeHierarchy,
+  chromeHierarchyToScreen,
+  encodeScreen,
+  parsedScreenKind,
+  parseHierarchy,
+} from "../../engine/screens/mod.ts";
 import type { Point, Screen, UiNode } from "../../engine/screens/mod.ts";
 import type { ChromeDriver } from "./chrome_driver.ts";
 import { captureChromeHierarchy } from "./hierarchy.ts";
@@ -193,6 +199,10 @@ export class HumanRecorder {
   #currentTab: string | undefined;
   /** Whether each load report came after a navigation its page asked for. */
   #requested = new WeakMap<RecorderMessage, boolean>();
+  /** The stored bytes of the last captured hierarchies, by hash, until one is appended. */
+  #unkept = new Map<string, Uint8Array>();
+  /** Hierarchies whose parsed screen was kept ({@linkcode #keepParsed}). */
+  #kept = new Set<string>();
 
   private constructor(driver: ChromeDriver, store: EventStore, id: string) {
     this.#driver = driver;
@@ -852,6 +862,12 @@ export class HumanRecorder {
     const scrubbed = this.#secrets.hierarchyJson(hierarchy);
     const bytes = new TextEncoder().encode(JSON.stringify(scrubbed));
     const ref = await this.#store.putBlob(bytes, "application/json");
+    if (this.#store.putDerived && !this.#kept.has(ref.hash)) {
+      this.#unkept.delete(ref.hash);
+      this.#unkept.set(ref.hash, bytes);
+      // as many as the captures kept per page: an older one is not appended any more
+      if (this.#unkept.size > 50) this.#unkept.delete(this.#unkept.keys().next().value!);
+    }
     // a capture across two documents (a navigation) shows neither for sure
     const oneDoc = m0.doc !== undefined && m0.doc === m1.doc;
     const captured: Captured = {
@@ -896,6 +912,29 @@ export class HumanRecorder {
       expectedVersion: expected ?? this.#version,
     });
     this.#version = r.streamVersion;
+    for (const e of events) if (e.type === "ScreenCaptured") await this.#keepParsed(e.data);
+  }
+
+  /**
+   * Keeps an appended screen's parsed hierarchy beside its blob (`putDerived`), as an import
+   * does, so a projection of the session decodes it instead of parsing it: the stored (scrubbed)
+   * bytes parsed, which is what a projection would parse. Once per hierarchy.
+   */
+  async #keepParsed(data: EventData<"ScreenCaptured">): Promise<void> {
+    const hash = data.hierarchy.hash;
+    const bytes = this.#unkept.get(hash);
+    if (bytes === undefined || !this.#store.putDerived) return;
+    this.#unkept.delete(hash);
+    this.#kept.add(hash);
+    let encoded: Uint8Array | undefined;
+    try {
+      encoded = encodeScreen(
+        parseHierarchy(new TextDecoder().decode(bytes), { format: data.format }),
+      );
+    } catch {
+      return; // a hierarchy that does not parse is the projection's to report
+    }
+    if (encoded) await this.#store.putDerived(hash, parsedScreenKind(data.format), encoded);
   }
 }
 
