@@ -111,8 +111,8 @@ class LazyScreens implements ScreenSource {
     let screen = stored && decodeScreen(stored);
     if (!screen) {
       screen = parseStored(this.#decoder.decode(p.bytes()), p.event);
-      // a screen the store keeps no parsed bytes of (a recorded session's), in a projection that
-      // may drop it: its bytes are kept here, so it is parsed once
+      // a screen the store keeps no parsed bytes of (stored before they were kept), in a
+      // projection that may drop it: its bytes are kept here, so it is parsed once
       const held = this.#cache instanceof RecentMap ? this.#cache.limit : Infinity;
       const bytes = this.#sources.size > held ? encodeScreen(screen) : undefined;
       if (bytes) this.#sources.set(hash, { ...p, parsed: () => bytes });

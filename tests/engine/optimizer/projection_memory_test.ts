@@ -138,7 +138,7 @@ Deno.test("a long stored capture is projected holding a bounded number of screen
         (await projectSessionTrail(store, again, { screens: new Map() })).yaml,
       );
 
-      // a store that kept no parsed screens (as for a recorded session): each hierarchy is still
+      // a store that kept no parsed screens (a log written before they were kept): each hierarchy is still
       // read and parsed once, though screens are dropped and asked for again
       store.close();
       const db = new DatabaseSync(`${dir}/cairn.db`);
