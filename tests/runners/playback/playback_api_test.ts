@@ -10,6 +10,7 @@ import { ALREADY_RUNNING } from "../../../runners/playback/runner.ts";
 import type { PlaybackReportAnswer as PlaybackReport } from "../../../api/playbacks.ts";
 import { servePlaybackPages } from "../../_fixtures/playback_server.ts";
 import { assert, assertEquals, assertStringIncludes } from "../../_fixtures/assert.ts";
+import { waitUntil } from "../../_fixtures/wait.ts";
 
 Deno.test("POST /v1/playbacks answers at once, GET reports progress, a second start gets 409, fragile selectors add up", async () => {
   const dir = await Deno.makeTempDir({ prefix: "cairn-playback-api-" });
@@ -28,12 +29,10 @@ Deno.test("POST /v1/playbacks answers at once, GET reports progress, a second st
       body: JSON.stringify(body),
     });
   const poll = async (id: string): Promise<PlaybackReport> => {
-    for (let i = 0; i < 200; i++) {
+    return await waitUntil("the playback to finish", async () => {
       const r = await (await app.request(`/v1/playbacks/${id}`)).json() as PlaybackReport;
-      if (r.status !== "running") return r;
-      await new Promise((res) => setTimeout(res, 50));
-    }
-    throw new Error("the playback did not finish");
+      return r.status !== "running" && r;
+    });
   };
   try {
     const url = server.url + "app.html";
@@ -148,7 +147,11 @@ Deno.test("POST /v1/playbacks/:id/stop ends a running playback failed 'stopped b
   const server = servePlaybackPages();
   // a page that never answers: a navigation to it runs until its timeout (or its browser closes)
   const hung = Promise.withResolvers<Response>();
-  const hanging = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, () => hung.promise);
+  let hangingAsked = false;
+  const hanging = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, () => {
+    hangingAsked = true;
+    return hung.promise;
+  });
   const registry = playbackRegistry(store, {
     createDriver: () => ChromeDriver.launch(),
     screenshotDir: `${dir}/shots`,
@@ -174,11 +177,11 @@ Deno.test("POST /v1/playbacks/:id/stop ends a running playback failed 'stopped b
     });
     assertEquals(res.status, 202);
     const { playbackId } = await res.json();
-    for (let i = 0; i < 100; i++) {
+    // the first navigation is done (a browser is launched first: seconds on a busy machine)
+    await waitUntil("the first navigation to be done", async () => {
       const r = await (await app.request(`/v1/playbacks/${playbackId}`)).json();
-      if (r.actionsExecuted === 1) break;
-      await new Promise((res) => setTimeout(res, 50));
-    }
+      return r.actionsExecuted === 1;
+    });
     const t0 = performance.now();
     const stopped = await post(`/v1/playbacks/${playbackId}/stop`);
     assertEquals(stopped.status, 200);
@@ -205,7 +208,9 @@ Deno.test("POST /v1/playbacks/:id/stop ends a running playback failed 'stopped b
     });
     assertEquals(slow.status, 202);
     const slowId = (await slow.json()).playbackId;
-    await new Promise((res) => setTimeout(res, 500));
+    // the stop must come during action 0: once its navigation has reached the page that hangs
+    // (the playback launches a new browser first, which a fixed pause could outlast)
+    await waitUntil("the navigation to the page that hangs", () => hangingAsked);
     const t1 = performance.now();
     const ended = await post(`/v1/playbacks/${slowId}/stop`);
     assertEquals(ended.status, 200);
@@ -218,14 +223,11 @@ Deno.test("POST /v1/playbacks/:id/stop ends a running playback failed 'stopped b
     const next = await post("/v1/playbacks", { actions: [{ action: "navigate", url }] });
     assertEquals(next.status, 202, "the stopped playback no longer holds the browser");
     const nextId = (await next.json()).playbackId;
-    for (let i = 0; i < 200; i++) {
+    const done = await waitUntil("the next playback to end", async () => {
       const r = await (await app.request(`/v1/playbacks/${nextId}`)).json() as PlaybackReport;
-      if (r.status !== "running") {
-        assertEquals(r.status, "completed");
-        break;
-      }
-      await new Promise((res) => setTimeout(res, 50));
-    }
+      return r.status !== "running" && r;
+    });
+    assertEquals(done.status, "completed");
   } finally {
     await registry.close();
     hung.resolve(new Response("late"));
@@ -277,11 +279,11 @@ Deno.test("POST /v1/playbacks checks valueOverrides on the final plan: 400 namin
     const res = await post({ actions, url, valueOverrides: { "0": "ada" } });
     assertEquals(res.status, 202);
     const { playbackId: id } = await res.json();
-    let report = await (await app.request(`/v1/playbacks/${id}`)).json() as PlaybackReport;
-    for (let i = 0; i < 200 && report.status === "running"; i++) {
-      await new Promise((r) => setTimeout(r, 50));
-      report = await (await app.request(`/v1/playbacks/${id}`)).json() as PlaybackReport;
-    }
+    // bounded, with room for a browser launch on a busy machine
+    const report = await waitUntil("the playback to finish", async () => {
+      const r = await (await app.request(`/v1/playbacks/${id}`)).json() as PlaybackReport;
+      return r.status !== "running" && r;
+    });
     assertEquals(report.results.map((r) => [r.sourceIndex, r.status]), [
       [undefined, "ok"],
       [0, "ok"],
@@ -314,11 +316,11 @@ Deno.test("POST /v1/playbacks refuses a web plan that opens no page or navigates
   const finish = async (res: Response): Promise<PlaybackReport> => {
     assertEquals(res.status, 202);
     const { playbackId: id } = await res.json();
-    let report = await (await app.request(`/v1/playbacks/${id}`)).json() as PlaybackReport;
-    for (let i = 0; i < 200 && report.status === "running"; i++) {
-      await new Promise((r) => setTimeout(r, 50));
-      report = await (await app.request(`/v1/playbacks/${id}`)).json() as PlaybackReport;
-    }
+    // bounded, with room for a browser launch on a busy machine
+    const report = await waitUntil("the playback to finish", async () => {
+      const r = await (await app.request(`/v1/playbacks/${id}`)).json() as PlaybackReport;
+      return r.status !== "running" && r;
+    });
     return report;
   };
   const refused = async (res: Response) => {
