@@ -4,6 +4,7 @@ import { RecordingV1 } from "../../../engine/formats/recording_v1.ts";
 import { serveFolder } from "../../_fixtures/web_server.ts";
 import { refIn } from "../../_fixtures/blaze_refs.ts";
 import { alive, blazeCli as cairn } from "../../_fixtures/blaze_cli_run.ts";
+import { waitUntil } from "../../_fixtures/wait.ts";
 
 Deno.test("cairn blaze runs a recorded flow across separate processes and writes recording_v1", async () => {
   const dir = await Deno.makeTempDir();
@@ -78,8 +79,8 @@ Deno.test("cairn blaze runs a recorded flow across separate processes and writes
     assertEquals(recording.summary?.action_count, 7);
     // the daemon and its browser are gone
     assert(!(await Deno.stat(`${db}.blaze.json`).then(() => true, () => false)));
-    for (let i = 0; i < 40 && alive(pid!); i++) await new Promise((r) => setTimeout(r, 50));
-    assert(!alive(pid!), "daemon still running");
+    // the daemon exits after its answer, once it has closed its browser: awaited, bounded
+    await waitUntil("the daemon to exit", () => !alive(pid!));
     // everything stays in the log, the refused start too (ended as failed)
     const store = SqliteEventStore.open(db);
     const streams = await store.streams("session-");
