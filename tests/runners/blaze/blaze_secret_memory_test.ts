@@ -13,6 +13,7 @@ import type { StoredEvent } from "../../../events/schemas.ts";
 import { serveFolder } from "../../_fixtures/web_server.ts";
 import { refIn } from "../../_fixtures/blaze_refs.ts";
 import { alive, blazeCli as cairn } from "../../_fixtures/blaze_cli_run.ts";
+import { waitUntil } from "../../_fixtures/wait.ts";
 
 const PIN = "pin-5160-start-secret";
 const CODE = "code-8841-set-secret";
@@ -63,7 +64,8 @@ Deno.test("cairn blaze start --secret-memory stores the value as [redacted]; mem
     assertStringIncludes(typed.stdout, 'Typed "[redacted]"');
     const end = await cairn(db, "end", "--out", `${dir}/out`);
     assertEquals(end.code, 0, end.stderr);
-    for (let i = 0; i < 40 && alive(pid!); i++) await new Promise((r) => setTimeout(r, 50));
+    // the daemon exits after its answer: its last events are in the log once it has
+    await waitUntil("the daemon to exit", () => !alive(pid!));
 
     const store = SqliteEventStore.open(db);
     try {
