@@ -14,6 +14,7 @@ import { serveFolder } from "../../_fixtures/web_server.ts";
 import { refIn } from "../../_fixtures/blaze_refs.ts";
 import { alive, blazeCli } from "../../_fixtures/blaze_cli_run.ts";
 import { ROOT } from "../../_fixtures/cli_run.ts";
+import { waitUntil } from "../../_fixtures/wait.ts";
 
 type Performed = { type: string; data: { toolName?: string; toolParams?: { reason?: string } } };
 
@@ -114,7 +115,8 @@ Deno.test("cairn blaze --reason: any action stores it; end --reason still takes 
     assertStringIncludes(bad.stderr, "--reason must be one of completed, failed, clarification");
     const end = await blazeCli(db, "end", "--reason", "completed", "--out", `${dir}/out`);
     assertEquals(end.code, 0, end.stderr);
-    for (let i = 0; i < 60 && alive(pid!); i++) await new Promise((r) => setTimeout(r, 50));
+    // the daemon exits after its answer: its last events are in the log once it has
+    await waitUntil("the daemon to exit", () => !alive(pid!));
     assertEquals(await reasons(db), [
       ["tap", "one coffee, as asked"],
       ["memory", "remember the count"],
