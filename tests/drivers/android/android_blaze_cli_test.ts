@@ -9,6 +9,7 @@ import { assert, assertEquals, assertStringIncludes } from "../../_fixtures/asse
 import { refIn } from "../../_fixtures/blaze_refs.ts";
 import { alive, blazeCli as cairn } from "../../_fixtures/blaze_cli_run.ts";
 import { cairn as cli } from "../../_fixtures/cli_run.ts";
+import { waitUntil } from "../../_fixtures/wait.ts";
 
 const CORPUS = new URL("../../../../shared/corpus/android/", import.meta.url);
 
@@ -80,7 +81,8 @@ Deno.test("cairn blaze --platform android records a blaze through Appium's proto
     assertEquals(keys.map((c) => c.body!.args), [[{ keycode: 4 }]]);
     assert(standin.commands.some((c) => c.path === "" && c.method === "DELETE"), "no session end");
 
-    for (let i = 0; i < 40 && alive(pid!); i++) await new Promise((r) => setTimeout(r, 50));
+    // the daemon exits after its answer: its last events are in the log once it has
+    await waitUntil("the daemon to exit", () => !alive(pid!));
     const store = SqliteEventStore.open(db);
     try {
       const [stream] = await store.streams("session-");
