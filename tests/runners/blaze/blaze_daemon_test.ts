@@ -2,6 +2,7 @@ import { assert, assertEquals, assertStringIncludes } from "../../_fixtures/asse
 import { SqliteEventStore } from "../../../events/sqlite_event_store.ts";
 import { serveFolder } from "../../_fixtures/web_server.ts";
 import { alive, blazeCli as cairn } from "../../_fixtures/blaze_cli_run.ts";
+import { waitUntil } from "../../_fixtures/wait.ts";
 
 interface StateFile {
   pid: number;
@@ -50,10 +51,13 @@ function startedId(stdout: string): string {
   return m[1]!;
 }
 
-/** Waits (at most 2 s) for a process to exit. */
+/**
+ * Waits for a process to exit: at most 20 s, as a daemon or a browser ends a moment after the
+ * answer, and that moment is seconds on a busy machine.
+ */
 async function gone(pid: number): Promise<boolean> {
-  for (let i = 0; i < 40 && alive(pid); i++) await new Promise((r) => setTimeout(r, 50));
-  return !alive(pid);
+  return await waitUntil(`process ${pid} to exit`, () => !alive(pid), { timeoutMs: 20_000 })
+    .then(() => true, () => false);
 }
 
 /** `blaze start` on cart.html: the session id, the daemon's pid and its browsers' pids. */
@@ -146,9 +150,7 @@ Deno.test("cairn blaze after its daemon was killed with SIGKILL names it, ends i
     // killed during a call: the call names the daemon and cleans up
     const hanging = cairn(db, "navigate", `url=${server.url}hang.html`);
     // kill the daemon once the navigation is under way (its ActionPerformed is recorded)
-    for (let i = 0; i < 200 && !(await recorded(db, "ActionPerformed")); i++) {
-      await new Promise((r) => setTimeout(r, 50));
-    }
+    await waitUntil("the navigation to be recorded", () => recorded(db, "ActionPerformed"));
     await new Promise((r) => setTimeout(r, 200));
     Deno.kill(pid, "SIGKILL");
     const during = await hanging;
