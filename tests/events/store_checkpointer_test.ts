@@ -5,6 +5,7 @@ import { migrate } from "../../events/migrations.ts";
 import { syntheticSession } from "../_fixtures/store_fixtures.ts";
 import type { NewEvent } from "../../events/schemas.ts";
 import { assert, assertEquals } from "../_fixtures/assert.ts";
+import { waitUntil } from "../_fixtures/wait.ts";
 
 /** `PRAGMA wal_checkpoint(PASSIVE)` from a fresh connection: [busy, WAL frames, backfilled]. */
 function walState(path: string): [number, number, number] {
@@ -31,7 +32,8 @@ Deno.test("Checkpointer copies the WAL back on a worker thread while the owner k
     assert(!ckpt.started, "no thread before the first request");
     for (let i = 1; i <= 2000; i++) insert.run(i, i, "x".repeat(1000));
     assert(ckpt.request());
-    for (let i = 0; i < 500 && ckpt.runs === 0; i++) await new Promise((r) => setTimeout(r, 10));
+    // the checkpoint runs on its own thread: awaited (bounded), as it can take seconds when busy
+    await waitUntil("the checkpoint to run", () => ckpt.runs > 0, { everyMs: 10 });
     assertEquals(ckpt.runs, 1);
     // everything written before the request is now in the database file
     const [, frames, backfilled] = walState(path);
