@@ -12,6 +12,7 @@ import { blazeShop } from "../_fixtures/validation_capture.ts";
 import { serveVaryingShop } from "../_fixtures/validation_server.ts";
 import { serveFolder } from "../_fixtures/web_server.ts";
 import { chromiumUnder, killChildAndChromium, ROOT } from "../_fixtures/cli_run.ts";
+import { waitUntil } from "../_fixtures/wait.ts";
 
 /** `cairn ARGS…` as a child whose browsers make their profiles under `tmp`. */
 function spawnCairn(args: string[], tmp: string): Deno.ChildProcess {
@@ -61,9 +62,10 @@ async function lastEvent(db: string, prefix: string): Promise<StoredEvent[]> {
 }
 
 async function noChromiumLeft(tmp: string): Promise<number[]> {
-  for (let i = 0; i < 30 && (await chromiumUnder(tmp)).length > 0; i++) {
-    await new Promise((r) => setTimeout(r, 100));
-  }
+  // Chromium's helper processes end a moment after the browser: seconds on a busy machine
+  await waitUntil("Chromium to exit", async () => (await chromiumUnder(tmp)).length === 0, {
+    timeoutMs: 20_000,
+  }).catch(() => {});
   return await chromiumUnder(tmp);
 }
 
