@@ -22,6 +22,7 @@ import {
 import { claimRunsLock, shareRunsLock } from "../../cli/_runs_lock.ts";
 import { readValidation } from "../../runners/validation/runner.ts";
 import { readPlaybackReport } from "../../runners/playback/runner.ts";
+import { waitUntil } from "../_fixtures/wait.ts";
 
 Deno.test("closeLiveWork() ends live blaze sessions as interrupted and closes their real Chromium", async () => {
   const dir = await Deno.makeTempDir();
@@ -88,9 +89,10 @@ Deno.test("cairn serve on SIGTERM stops a running playback and a blaze session a
       () => new Error("serve did not exit within 20 s of SIGTERM"),
     );
     assertEquals(status.code, 0, await stderr);
-    for (let i = 0; i < 50 && (await chromiumUnder(tmp)).length > 0; i++) {
-      await new Promise((r) => setTimeout(r, 100));
-    }
+    // Chromium's helper processes end a moment after the browser: seconds on a busy machine
+    await waitUntil("Chromium to exit", async () => (await chromiumUnder(tmp)).length === 0, {
+      timeoutMs: 20_000,
+    }).catch(() => {});
     assertEquals(await chromiumUnder(tmp), [], "Chromium left running after serve exited");
 
     const store = SqliteEventStore.open(`${dir}/c.db`);
