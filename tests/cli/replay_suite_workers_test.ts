@@ -9,6 +9,7 @@ import { withDeadline } from "../../drivers/with_deadline.ts";
 import { SqliteEventStore } from "../../events/sqlite_event_store.ts";
 import { chromiumUnder, ROOT } from "../_fixtures/cli_run.ts";
 import { serveFolder } from "../_fixtures/web_server.ts";
+import { waitUntil } from "../_fixtures/wait.ts";
 
 /** A trail that types a name and waits `delay` ms for the slow report page's line. */
 function slowTrail(i: number, delay: number): string {
@@ -155,9 +156,10 @@ Deno.test("replay --workers 2 on SIGTERM mid-suite: the running trails end faile
     assert(Date.now() - sent < 15_000, `exit took ${Date.now() - sent} ms`);
     assertStringIncludes(await s.stderr, "interrupted (SIGTERM)");
     assertStringIncludes(await s.stdout, "2 trails: 0 passed, 2 failed");
-    for (let i = 0; i < 30 && (await chromiumUnder(s.tmp)).length > 0; i++) {
-      await new Promise((r) => setTimeout(r, 100));
-    }
+    // Chromium's helper processes end a moment after the browser: seconds on a busy machine
+    await waitUntil("Chromium to exit", async () => (await chromiumUnder(s.tmp)).length === 0, {
+      timeoutMs: 20_000,
+    }).catch(() => {});
     assertEquals(await chromiumUnder(s.tmp), [], "Chromium left running after the suite exited");
   } finally {
     await s.cleanUp();
