@@ -8,6 +8,7 @@ import { ChromeDriver } from "../../../drivers/chrome/chrome_driver.ts";
 import { DriverError } from "../../../drivers/driver.ts";
 import { center, walk } from "../../../engine/screens/ui_node.ts";
 import { serveFolder } from "../../_fixtures/web_server.ts";
+import { waitUntil } from "../../_fixtures/wait.ts";
 
 async function withDriver(fn: (d: ChromeDriver, base: string) => Promise<void>): Promise<void> {
   const server = serveFolder();
@@ -113,11 +114,10 @@ Deno.test("ChromeDriver.navigate() reports redirects and SPA route changes", asy
   });
 });
 
-/** Polls the driver's url for up to 5 s until it is `url`. */
+/** Polls the driver's url for up to 20 s (a new tab reaches it late on a busy machine) until it is `url`. */
 async function untilUrl(d: ChromeDriver, url: string): Promise<void> {
-  for (let i = 0; i < 50 && (await d.url()) !== url; i++) {
-    await new Promise((r) => setTimeout(r, 100));
-  }
+  await waitUntil(`the page at ${url}`, async () => (await d.url()) === url, { timeoutMs: 20_000 })
+    .catch(() => {}); // the caller's assertion names what it saw
 }
 
 Deno.test("ChromeDriver follows a target=_blank link and a popup into new tabs", async () => {
