@@ -10,6 +10,7 @@ import type { PlaybackReportAnswer as PlaybackReport } from "../../../api/playba
 import { SqliteEventStore } from "../../../events/sqlite_event_store.ts";
 import { startAndroidStandin } from "../../_fixtures/android_standin.ts";
 import { assertEquals, assertStringIncludes } from "../../_fixtures/assert.ts";
+import { waitUntil } from "../../_fixtures/wait.ts";
 
 const NAV = Deno.readTextFileSync(
   new URL(
@@ -62,9 +63,13 @@ Deno.test("POST /v1/playbacks plays an Android trail on a device session and hea
       ["healed", "~Dashboard"],
     ]);
     // The device session was closed when the playback ended.
-    for (let i = 0; i < 40 && standin.commands.at(-1)?.method !== "DELETE"; i++) {
-      await new Promise((r) => setTimeout(r, 25));
-    }
+    // it is closed a moment after the report: awaited, bounded
+    await waitUntil(
+      "the device session to close",
+      () => standin.commands.at(-1)?.method === "DELETE",
+      { everyMs: 25, timeoutMs: 20_000 },
+    )
+      .catch(() => {});
     assertEquals(standin.commands.at(-1)?.method, "DELETE");
 
     const l = Deno.listen({ hostname: "127.0.0.1", port: 0 });
