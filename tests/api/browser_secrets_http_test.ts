@@ -23,6 +23,7 @@ import { runValidation } from "../../runners/validation/runner.ts";
 import { ChromeDriver } from "../../drivers/chrome/chrome_driver.ts";
 import { startUserChromium } from "../_fixtures/user_chromium.ts";
 import { SqliteEventStore } from "../../events/sqlite_event_store.ts";
+import { waitUntil } from "../_fixtures/wait.ts";
 
 /** Typed while blazing the capture (the recorder redacts it). */
 const BLAZED = "Blazed-8812-quartz";
@@ -210,9 +211,12 @@ async function serveIn(
       for (const s of secrets) assertNoSecret(text, s, path);
     }
     const count = JSON.parse(all).events.length;
-    for (let i = 0; i < 100 && sse.text().split("\nid:").length <= count; i++) {
-      await new Promise((r) => setTimeout(r, 100));
-    }
+    // the stream carries every stored event before it is read for secrets (bounded)
+    await waitUntil(
+      "the SSE stream to carry every event",
+      () => sse!.text().split("\nid:").length > count,
+      { timeoutMs: 30_000 },
+    );
     await sse.stop();
     for (const s of secrets) assertNoSecret(sse.text(), s, "the SSE stream");
   } finally {
