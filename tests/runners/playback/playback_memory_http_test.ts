@@ -13,6 +13,7 @@ import { serveFolder } from "../../_fixtures/web_server.ts";
 import { withDeadline } from "../../../drivers/with_deadline.ts";
 import { SqliteEventStore } from "../../../events/sqlite_event_store.ts";
 import type { PlaybackReportAnswer as PlaybackReport } from "../../../api/playbacks.ts";
+import { waitUntil } from "../../_fixtures/wait.ts";
 
 const PIN = "Pin-7730-basalt";
 
@@ -190,9 +191,11 @@ Deno.test("POST /v1/playbacks memory: a null secret plays from the value given, 
     assertStringIncludes(all, "Unlocked");
 
     // the SSE stream carried both playbacks' events, the pin in none
-    for (let i = 0; i < 100 && sse.text().split("PlaybackCompleted").length < 3; i++) {
-      await new Promise((r) => setTimeout(r, 100));
-    }
+    await waitUntil(
+      "both PlaybackCompleted events on the SSE stream",
+      () => sse!.text().split("PlaybackCompleted").length >= 3,
+      { timeoutMs: 30_000 },
+    ).catch(() => {});
     await sse.stop();
     const messages = sse.text();
     assertEquals(messages.split('"type":"PlaybackCompleted"').length, 3, messages.slice(-500));
