@@ -18,6 +18,7 @@ import {
   assertLessOrEqual,
   assertStringIncludes,
 } from "../../_fixtures/assert.ts";
+import { waitUntil } from "../../_fixtures/wait.ts";
 
 interface Env {
   driver: ChromeDriver;
@@ -504,11 +505,13 @@ Deno.test("playback in Chromium targets the tab it is given", async () => {
     await env.driver.navigate(url);
     const add = await target(env, "#add-item");
     await env.driver.tap((await target(env, "#popup-link")).point!);
-    let tabs = await env.driver.tabs();
-    for (let i = 0; i < 50 && tabs.length < 2; i++) {
-      await new Promise((r) => setTimeout(r, 100));
-      tabs = await env.driver.tabs();
-    }
+    // the popup's tab reaches the driver a moment later, and its page after it (seconds on a busy
+    // machine): awaited, bounded; the assertions below say what was there
+    const tabs = await waitUntil("the popup's tab on login.html", async () => {
+      const now = await env.driver.tabs();
+      const popup = now.find((t) => t.active);
+      return now.length >= 2 && popup?.url === env.server.url + "login.html" && now;
+    }, { timeoutMs: 20_000 }).catch(() => env.driver.tabs());
     assertEquals(tabs.length, 2);
     assertEquals(tabs.find((t) => t.active)!.url, env.server.url + "login.html");
     const first = tabs.find((t) => !t.active)!;
