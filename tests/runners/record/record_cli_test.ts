@@ -5,6 +5,7 @@ import { withDeadline } from "../../../drivers/with_deadline.ts";
 import { SqliteEventStore } from "../../../events/sqlite_event_store.ts";
 import { RecordingV1 } from "../../../engine/formats/recording_v1.ts";
 import { serveFolder } from "../../_fixtures/web_server.ts";
+import { waitUntil } from "../../_fixtures/wait.ts";
 
 const MAIN = new URL("../../../main.ts", import.meta.url).pathname;
 
@@ -84,10 +85,10 @@ async function recordThroughCli(stop: Stop, extra: string[] = []) {
   const user = await startUserChromium(server.url + "login.html");
   const browser = await user.connect();
   let userTab = (await browser.pages())[0]!;
-  for (let i = 0; i < 50 && !userTab.url().endsWith("login.html"); i++) {
-    await new Promise((r) => setTimeout(r, 100));
+  await waitUntil("the user's tab on login.html", async () => {
     userTab = (await browser.pages())[0]!;
-  }
+    return userTab.url().endsWith("login.html");
+  }, { timeoutMs: 20_000 }).catch(() => {});
   const before = await tabsOf(browser);
   const out = `${dir}/rec.json`;
   const child = new Deno.Command(Deno.execPath(), {
@@ -153,9 +154,11 @@ async function recordThroughCli(stop: Stop, extra: string[] = []) {
     const kept = (await store.streams("session-")).length;
     store.close();
     // on exit the browser runs on with the user's tab as it was; cairn's own tab is closed
-    for (let i = 0; i < 30 && (await browser.pages()).length > before.length; i++) {
-      await new Promise((r) => setTimeout(r, 100));
-    }
+    await waitUntil(
+      "cairn's tab to close",
+      async () => (await browser.pages()).length <= before.length,
+      { timeoutMs: 20_000 },
+    ).catch(() => {});
     const after = { running: user.running(), tabs: await tabsOf(browser), before };
     return { recording, id: id!, kept, stdout: seen.join("\n"), stderr: errors, after };
   } finally {
