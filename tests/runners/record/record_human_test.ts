@@ -7,6 +7,7 @@ import { parseChromeHierarchy } from "../../../engine/screens/chrome_hierarchy.t
 import { walk } from "../../../engine/screens/ui_node.ts";
 import { serveFolder } from "../../_fixtures/web_server.ts";
 import { assertNoSecret } from "../../_fixtures/secret_forms.ts";
+import { waitUntil } from "../../_fixtures/wait.ts";
 
 /** Clicks an element's centre with the mouse, as a person would, then pauses like one. */
 async function click(d: ChromeDriver, css: string): Promise<void> {
@@ -159,9 +160,9 @@ Deno.test("HumanRecorder keeps recording across a reload, an SPA route and a new
     await click(d, "a[href='/new_tab.html']");
     await click(d, "#blank-link");
     // the new tab reaches the driver a moment later on a busy machine
-    for (let i = 0; i < 50 && !(await d.url()).includes("opened.html"); i++) {
-      await new Promise((r) => setTimeout(r, 100));
-    }
+    await waitUntil("the new tab", async () => (await d.url()).includes("opened.html"), {
+      timeoutMs: 20_000,
+    }).catch(() => {}); // the assertion below names the page it is on
     assert(d.page.url().includes("opened.html"), d.page.url());
     await r.ready();
     await pause(d);
