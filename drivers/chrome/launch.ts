@@ -124,24 +124,27 @@ export async function launchChrome(options: LaunchOptions = {}): Promise<Launche
       cause: err,
     });
   }
-  let closed = false;
-  /** Lets go of the browser once: `exit` stops its process, then the profile is removed. */
-  const release = async (exit: () => Promise<void>) => {
-    if (closed) return;
-    closed = true;
-    live.delete(launched);
-    await exit();
-    // Chromium may still be flushing its profile for a moment after the process exits.
-    for (let i = 0; i < 10; i++) {
-      try {
-        await Deno.remove(userDataDir, { recursive: true });
-        return;
-      } catch (err) {
-        if (err instanceof Deno.errors.NotFound) return;
-        await new Promise((r) => setTimeout(r, 100));
+  let released: Promise<void> | undefined;
+  /**
+   * Lets go of the browser once: `exit` stops its process, then the profile is removed. A later
+   * call (a `kill` while a `close` is under way) returns when that first release is done, not at
+   * once: a caller that answers "ended" after it does not answer before the browser is gone.
+   */
+  const release = (exit: () => Promise<void>): Promise<void> =>
+    released ??= (async () => {
+      live.delete(launched);
+      await exit();
+      // Chromium may still be flushing its profile for a moment after the process exits.
+      for (let i = 0; i < 10; i++) {
+        try {
+          await Deno.remove(userDataDir, { recursive: true });
+          return;
+        } catch (err) {
+          if (err instanceof Deno.errors.NotFound) return;
+          await new Promise((r) => setTimeout(r, 100));
+        }
       }
-    }
-  };
+    })();
   const kill = async () => {
     const child = browser.process();
     if (!child || child.exitCode !== null || child.signalCode !== null) return;
