@@ -300,7 +300,8 @@ Deno.test("runPlayback() stopped by its signal ends a recorded-timing wait at on
     const t0 = performance.now();
     stop.abort();
     const report = await started.done;
-    assertLessOrEqual(performance.now() - t0, 1_000, "the 30 s wait ended when stopped");
+    // the wait was 30 s: 5 s tells "ended when stopped" from it on a busy machine too
+    assertLessOrEqual(performance.now() - t0, 5_000, "the 30 s wait ended when stopped");
     assertEquals(report.status, "failed");
     assertEquals(report.results.map((r) => r.status), ["ok"]);
     assertEquals(driver.inputs.map((i) => i.kind), ["press"]);
