@@ -14,6 +14,7 @@ import {
 } from "../_fixtures/cli_run.ts";
 import { serveFolder } from "../_fixtures/web_server.ts";
 import { SqliteEventStore } from "../../events/sqlite_event_store.ts";
+import { waitUntil } from "../_fixtures/wait.ts";
 
 function post(url: string, body: unknown): Promise<Response> {
   return fetch(url, {
@@ -101,11 +102,10 @@ Deno.test("a SIGKILLed serve's playback browser profile is noted and removed by 
     assertEquals(res.status, 202);
     const { playbackId } = await res.json();
     // wait until the playback has opened its page (its browser is running)
-    for (let i = 0; i < 100; i++) {
+    await waitUntil("the playback's first page", async () => {
       const r = await (await fetch(`${serve.url}/v1/playbacks/${playbackId}`)).json();
-      if (r.results?.length > 0) break;
-      await new Promise((ok) => setTimeout(ok, 100));
-    }
+      return r.results?.length > 0;
+    });
     const profiles = async () => {
       const out: string[] = [];
       for await (const e of Deno.readDir(tmp)) {
