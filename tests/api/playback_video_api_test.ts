@@ -11,6 +11,7 @@ import { launchChrome } from "../../drivers/chrome/launch.ts";
 import { SqliteEventStore } from "../../events/sqlite_event_store.ts";
 import type { PlaybackReportAnswer as PlaybackReport } from "../../api/playbacks.ts";
 import { assert, assertEquals, assertStringIncludes } from "../_fixtures/assert.ts";
+import { waitUntil } from "../_fixtures/wait.ts";
 
 const PAGE = `<!doctype html><body style="margin:0;height:100vh;background:#fff">
 <button id="go" onclick="document.body.style.background='#0a0'">go</button></body>`;
@@ -47,12 +48,11 @@ Deno.test("video: true records the playback; /v1/playbacks/:id/video serves it (
     const early = await fetch(`${base}/v1/playbacks/${id}/video`);
     assertEquals(early.status, 404);
     assertStringIncludes((await early.json()).error.message, "still running");
-    let report: PlaybackReport | undefined;
-    for (let i = 0; i < 300; i++) {
-      report = await (await fetch(`${base}/v1/playbacks/${id}`)).json();
-      if (report!.status !== "running") break;
-      await new Promise((r) => setTimeout(r, 50));
-    }
+    // bounded (60 s): a browser launch and a recorded video take seconds on a busy machine
+    const report: PlaybackReport | undefined = await waitUntil("the playback to end", async () => {
+      const r = await (await fetch(`${base}/v1/playbacks/${id}`)).json() as PlaybackReport;
+      return r.status !== "running" && r;
+    }, { timeoutMs: 60_000 });
     assertEquals(report!.status, "completed", JSON.stringify(report));
     assertEquals(report!.video?.path, `${dir}/shots/${id}/replay.webm`);
     assertEquals(report!.videoUrl, `/v1/playbacks/${id}/video`);
@@ -106,11 +106,10 @@ Deno.test("video: true records the playback; /v1/playbacks/:id/video serves it (
       body: JSON.stringify({ actions: actions.slice(0, 1) }),
     });
     const plainId = (await plain.json()).playbackId as string;
-    for (let i = 0; i < 300; i++) {
+    await waitUntil("the playback without video to end", async () => {
       const r = await (await fetch(`${base}/v1/playbacks/${plainId}`)).json();
-      if (r.status !== "running") break;
-      await new Promise((r) => setTimeout(r, 50));
-    }
+      return r.status !== "running";
+    }, { timeoutMs: 60_000 });
     const none = await fetch(`${base}/v1/playbacks/${plainId}/video`);
     assertEquals(none.status, 404);
     const err = (await none.json()).error;
