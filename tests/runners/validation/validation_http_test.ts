@@ -8,6 +8,7 @@ import { ChromeDriver } from "../../../drivers/chrome/chrome_driver.ts";
 import { SqliteEventStore } from "../../../events/sqlite_event_store.ts";
 import { blazeShop } from "../../_fixtures/validation_capture.ts";
 import { serveVaryingShop } from "../../_fixtures/validation_server.ts";
+import { waitUntil } from "../../_fixtures/wait.ts";
 
 Deno.test("POST /v1/sessions/:id/validations answers at once; GET /v1/validations/:id shows progress then the report", async () => {
   const dir = await Deno.makeTempDir({ prefix: "cairn-validate-http-" });
@@ -40,10 +41,11 @@ Deno.test("POST /v1/sessions/:id/validations answers at once; GET /v1/validation
     let report = await (await app.request(`/v1/validations/${id}`)).json();
     assertEquals(report.status, "running");
     assert(report.runs.length < 3, `answered in ${answeredMs} ms, before the loop ended`);
-    for (let i = 0; i < 300 && report.status === "running"; i++) {
-      await new Promise((r) => setTimeout(r, 100));
-      report = await (await app.request(`/v1/validations/${id}`)).json();
-    }
+    // bounded (120 s): each iteration launches Chromium, seconds apiece on a busy machine
+    report = await waitUntil("the validation to end", async () => {
+      const r = await (await app.request(`/v1/validations/${id}`)).json();
+      return r.status !== "running" && r;
+    }, { timeoutMs: 120_000, everyMs: 100 });
     assertEquals(report.status, "unstable");
     assertEquals(report.iterations, 3);
     assertEquals(report.sessionId, sessionId);
