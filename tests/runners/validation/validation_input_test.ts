@@ -11,6 +11,7 @@ import { ingestOnce } from "../../../cli/optimize.ts";
 import { ChromeDriver } from "../../../drivers/chrome/chrome_driver.ts";
 import { parseTrail, stringifyTrail } from "../../../engine/trail/trail.ts";
 import { SqliteEventStore } from "../../../events/sqlite_event_store.ts";
+import { waitUntil } from "../../_fixtures/wait.ts";
 
 const CAPTURE = new URL("../../../examples/web_checkout.capture.json", import.meta.url).pathname;
 
@@ -180,10 +181,11 @@ Deno.test("POST /v1/sessions/:id/validations: a page that cannot be opened ends 
     assertEquals(res.status, 202);
     const { validationId: id } = await res.json();
     let report = await (await app.request(`/v1/validations/${id}`)).json();
-    for (let i = 0; i < 300 && report.status === "running"; i++) {
-      await new Promise((r) => setTimeout(r, 100));
-      report = await (await app.request(`/v1/validations/${id}`)).json();
-    }
+    // bounded (120 s): each iteration launches Chromium, seconds apiece on a busy machine
+    report = await waitUntil("the validation to end", async () => {
+      const r = await (await app.request(`/v1/validations/${id}`)).json();
+      return r.status !== "running" && r;
+    }, { timeoutMs: 120_000, everyMs: 100 });
     assertEquals(report.status, "failed");
     assertStringIncludes(report.message, "ERR_CONNECTION_REFUSED");
     assertEquals(report.steps, []);
