@@ -14,6 +14,7 @@ import { SqliteEventStore } from "../../../events/sqlite_event_store.ts";
 import { serveFolder } from "../../_fixtures/web_server.ts";
 import { refIn } from "../../_fixtures/blaze_refs.ts";
 import { parseTrail, stringifyTrail } from "../../../engine/trail/trail.ts";
+import { waitUntil } from "../../_fixtures/wait.ts";
 
 async function exists(path: string): Promise<boolean> {
   return await Deno.stat(path).then(() => true, () => false);
@@ -196,10 +197,11 @@ Deno.test("POST /v1/sessions/:id/validations with memory: validates stable, stor
       assertEquals(res.status, 202);
       const { validationId: id } = await res.json();
       let report = await (await app.request(`/v1/validations/${id}`)).json();
-      for (let i = 0; i < 300 && report.status === "running"; i++) {
-        await new Promise((r) => setTimeout(r, 100));
-        report = await (await app.request(`/v1/validations/${id}`)).json();
-      }
+      // bounded (120 s): each iteration launches Chromium, seconds apiece on a busy machine
+      report = await waitUntil("the validation to end", async () => {
+        const r = await (await app.request(`/v1/validations/${id}`)).json();
+        return r.status !== "running" && r;
+      }, { timeoutMs: 120_000, everyMs: 100 });
       assertEquals(report.status, "stable", JSON.stringify(report.steps));
       assert(!JSON.stringify(report).includes(SECRET));
       assertStringIncludes(report.trail, "password: null");
