@@ -8,6 +8,7 @@
 import { launchChrome } from "../../../drivers/chrome/launch.ts";
 import { removeStaleProfiles, STALE_PROFILE_MS } from "../../../drivers/chrome/profiles.ts";
 import { assert, assertEquals } from "../../_fixtures/assert.ts";
+import { waitUntil } from "../../_fixtures/wait.ts";
 
 const exists = (p: string) => Deno.lstat(p).then(() => true, () => false);
 
@@ -37,11 +38,10 @@ Deno.test("removeStaleProfiles() removes old unused cairn-chrome folders and not
   }).spawn();
   try {
     // the holder's command line, once it has one (bounded)
-    for (let i = 0; i < 100; i++) {
+    await waitUntil("the holder's command line", async () => {
       const line = await Deno.readTextFile(`/proc/${holder.pid}/cmdline`).catch(() => "");
-      if (line.includes("--user-data-dir=")) break;
-      await new Promise((r) => setTimeout(r, 20));
-    }
+      return line.includes("--user-data-dir=");
+    }, { everyMs: 20, timeoutMs: 10_000 });
     assertEquals(await removeStaleProfiles(tmp, own), [gone]);
     assert(!(await exists(gone)), "the dead browser's folder is gone");
     for (const kept of [used, fresh, other, own, `${tmp}/cairn-chrome-link1`]) {
