@@ -10,6 +10,7 @@ import { createApp } from "../../../api/app.ts";
 import { playbackRegistry, STOP_GRACE_MS } from "../../../api/playbacks.ts";
 import { SqliteEventStore } from "../../../events/sqlite_event_store.ts";
 import { serveFolder } from "../../_fixtures/web_server.ts";
+import { waitUntil } from "../../_fixtures/wait.ts";
 
 Deno.test("POST /v1/playbacks/:id/stop numbers the stopped action as the report does", async () => {
   const web = serveFolder();
@@ -32,12 +33,12 @@ Deno.test("POST /v1/playbacks/:id/stop numbers the stopped action as the report 
     const res = await post("/v1/playbacks", { trail, timeoutMs: 60_000 });
     assertEquals(res.status, 202);
     const { playbackId: id } = await res.json();
-    for (let i = 0; i < 100; i++) {
+    // the opening navigate is done: the tap is looking (for about 2 s). Awaited, bounded: the
+    // browser's launch and the page take seconds on a busy machine
+    await waitUntil("the opening navigate", async () => {
       const r = await (await app.request(`/v1/playbacks/${id}`)).json();
-      // the opening navigate is done: the tap is looking (for about 2 s)
-      if (r.results.length >= 1) break;
-      await new Promise((r) => setTimeout(r, 50));
-    }
+      return r.results.length >= 1;
+    }, { everyMs: 20 });
     const t0 = performance.now();
     const stopped = await post(`/v1/playbacks/${id}/stop`);
     const took = performance.now() - t0;
@@ -59,14 +60,23 @@ Deno.test("POST /v1/playbacks/:id/stop numbers the stopped action as the report 
 });
 
 Deno.test("POST /v1/playbacks/:id/stop ends a slow action within its documented bound and names it as the report does", async () => {
-  // a page whose button never returns: the tap on it runs until its 60 s timeout
+  // a page whose button never returns: the tap on it runs until its 60 s timeout. Its press
+  // (before the click that freezes it) tells the server, so the stop comes once the hang is on
+  let pressed = false;
   const page = Deno.serve(
     { hostname: "127.0.0.1", port: 0, onListen() {} },
-    () =>
-      new Response(
-        `<!doctype html><title>Freeze</title><button onclick="for (;;) {}">Freeze</button>`,
+    (req) => {
+      if (new URL(req.url).pathname === "/pressed") {
+        pressed = true;
+        return new Response(null, { status: 204 });
+      }
+      return new Response(
+        `<!doctype html><title>Freeze</title>` +
+          `<button onmousedown="navigator.sendBeacon('/pressed')" onclick="for (;;) {}">` +
+          `Freeze</button>`,
         { headers: { "content-type": "text/html" } },
-      ),
+      );
+    },
   );
   const store = SqliteEventStore.open(":memory:");
   const dir = await Deno.makeTempDir();
@@ -87,12 +97,9 @@ Deno.test("POST /v1/playbacks/:id/stop ends a slow action within its documented 
     const res = await post("/v1/playbacks", { trail, timeoutMs: 60_000 });
     assertEquals(res.status, 202);
     const { playbackId: id } = await res.json();
-    for (let i = 0; i < 100; i++) {
-      const r = await (await app.request(`/v1/playbacks/${id}`)).json();
-      if (r.results.length >= 1) break; // the opening navigate is done: the hang has begun
-      await new Promise((r) => setTimeout(r, 50));
-    }
-    await new Promise((r) => setTimeout(r, 300));
+    // the tap has pressed the button (its click, which freezes the page, follows at once): a
+    // fixed pause after the opening navigate could end before the tap got there on a busy machine
+    await waitUntil("the tap to press the button", () => pressed);
     const t0 = performance.now();
     const stopped = await post(`/v1/playbacks/${id}/stop`);
     const took = performance.now() - t0;
