@@ -571,8 +571,12 @@ async function stopDaemon(state: DaemonState): Promise<void> {
     headers: { authorization: `Bearer ${state.token}` },
   }).catch(() => undefined);
   await res?.body?.cancel();
-  // wait (bounded) for the daemon to exit so its browser is gone when the command returns
-  for (let i = 0; i < 100; i++) {
+  // wait (bounded) for the daemon to exit so its browser is gone when the command returns. Its
+  // stop ends a hung call by force (5 s), closes the browser (killed after 3 s) and removes its
+  // state file: 5 s could end before that on a busy machine, and the command returned with the
+  // daemon still running
+  const deadline = performance.now() + DAEMON_EXIT_WAIT_MS;
+  while (performance.now() < deadline) {
     try {
       Deno.kill(state.pid, "SIGCONT");
     } catch {
@@ -581,3 +585,6 @@ async function stopDaemon(state: DaemonState): Promise<void> {
     await new Promise((r) => setTimeout(r, 50));
   }
 }
+
+/** How long `end` waits for the daemon it stopped to exit. */
+const DAEMON_EXIT_WAIT_MS = 30_000;
