@@ -23,7 +23,7 @@ export interface CliResult {
  */
 export async function blazeCli(db: string, ...args: string[]): Promise<CliResult> {
   const out = await new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", MAIN, "blaze", "--db", db, ...args],
+    args: ["run", "-q", "-A", MAIN, "blaze", "--db", db, ...args],
     stdout: "piped",
     stderr: "piped",
   }).output();

@@ -25,7 +25,7 @@ export interface CliOutput {
  */
 export async function cairn(args: string[], env: Record<string, string> = {}): Promise<CliOutput> {
   const out = await new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", `${ROOT}main.ts`, ...args],
+    args: ["run", "-q", "-A", `${ROOT}main.ts`, ...args],
     cwd: ROOT,
     stdout: "piped",
     stderr: "piped",
@@ -60,7 +60,7 @@ export async function startServe(
   cwd?: string,
 ): Promise<ServeChild> {
   const child = new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", "--no-check", `${ROOT}main.ts`, "serve", "--port", "0", ...args],
+    args: ["run", "-q", "-A", "--no-check", `${ROOT}main.ts`, "serve", "--port", "0", ...args],
     env: { CAIRN_TOKEN: "", ...env },
     ...(cwd ? { cwd } : {}),
     stdout: "piped",

@@ -190,6 +190,7 @@ export async function record(
   const child = new Deno.Command(Deno.execPath(), {
     args: [
       "run",
+      "-q",
       "-A",
       MAIN,
       "record",

@@ -17,7 +17,7 @@ import { waitUntil } from "../_fixtures/wait.ts";
 /** `cairn ARGS…` as a child whose browsers make their profiles under `tmp`. */
 function spawnCairn(args: string[], tmp: string): Deno.ChildProcess {
   return new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", "--no-check", `${ROOT}main.ts`, ...args],
+    args: ["run", "-q", "-A", "--no-check", `${ROOT}main.ts`, ...args],
     env: { NO_COLOR: "1", TMPDIR: tmp },
     stdout: "piped",
     stderr: "piped",

@@ -20,7 +20,7 @@ interface Run {
 
 async function cairn(args: string[], cwd: string, env: Record<string, string>): Promise<Run> {
   const o = await new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", MAIN, ...args],
+    args: ["run", "-q", "-A", MAIN, ...args],
     cwd,
     env,
     stdout: "piped",
@@ -33,7 +33,7 @@ async function cairn(args: string[], cwd: string, env: Record<string, string>): 
 /** `cairn record --headless` until it records, then `stop` on stdin (bounded). */
 async function recordAndStop(url: string, cwd: string, env: Record<string, string>): Promise<Run> {
   const child = new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", MAIN, "record", "--headless", "--url", url, "--prompt", "Look"],
+    args: ["run", "-q", "-A", MAIN, "record", "--headless", "--url", url, "--prompt", "Look"],
     cwd,
     env,
     stdin: "piped",

@@ -15,7 +15,7 @@ async function filesIn(dir: string): Promise<Record<string, Uint8Array>> {
 
 async function cairn(args: string[], cwd: string, env: Record<string, string> = {}) {
   const out = await new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", "--no-check", MAIN, ...args],
+    args: ["run", "-q", "-A", "--no-check", MAIN, ...args],
     cwd,
     env: { CAIRN_DB: "", ...env },
     stdout: "piped",
@@ -336,7 +336,7 @@ Deno.test("cairn history into a reader that stops early (| head) exits 0 without
     await store.append("session-long", steps);
     store.close();
     const child = new Deno.Command(Deno.execPath(), {
-      args: ["run", "-A", "--no-check", MAIN, "history", "long", "--db", db],
+      args: ["run", "-q", "-A", "--no-check", MAIN, "history", "long", "--db", db],
       cwd: dir,
       stdout: "piped",
       stderr: "piped",

@@ -16,7 +16,7 @@ async function cairn(
   cwd?: string,
 ): Promise<{ code: number; stdout: string; stderr: string }> {
   const o = await new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", MAIN, ...args],
+    args: ["run", "-q", "-A", MAIN, ...args],
     stdout: "piped",
     stderr: "piped",
     env: { CI: "1" },

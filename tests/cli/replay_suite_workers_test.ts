@@ -68,6 +68,7 @@ async function suite(delay: number, extra: string[]) {
   const child = new Deno.Command(Deno.execPath(), {
     args: [
       "run",
+      "-q",
       "-A",
       "--no-check",
       `${ROOT}main.ts`,

@@ -336,6 +336,7 @@ Deno.test("a running cairn serve ends a playback whose cairn replay was killed (
   const replay = new Deno.Command(Deno.execPath(), {
     args: [
       "run",
+      "-q",
       "-A",
       "--no-check",
       `${ROOT}main.ts`,

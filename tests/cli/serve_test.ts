@@ -79,7 +79,7 @@ Deno.test("cairn serve starts on 127.0.0.1, answers, keeps --body-limit, and sto
 
 Deno.test("cairn serve --host 0.0.0.0 without CAIRN_TOKEN exits 2 with one line", async () => {
   const out = await new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", "--no-check", MAIN, "serve", "--host", "0.0.0.0", "--db", ":memory:"],
+    args: ["run", "-q", "-A", "--no-check", MAIN, "serve", "--host", "0.0.0.0", "--db", ":memory:"],
     env: { CAIRN_TOKEN: "" },
     stdout: "piped",
     stderr: "piped",
@@ -100,7 +100,7 @@ Deno.test("serveConfig() refuses a CAIRN_TOKEN of whitespace, or with whitespace
 
 Deno.test("cairn serve with CAIRN_TOKEN='   ' exits 2 with one line instead of starting", async () => {
   const out = await new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", "--no-check", MAIN, "serve", "--port", "0", "--db", ":memory:"],
+    args: ["run", "-q", "-A", "--no-check", MAIN, "serve", "--port", "0", "--db", ":memory:"],
     env: { CAIRN_TOKEN: "   " },
     stdout: "piped",
     stderr: "piped",
@@ -118,7 +118,7 @@ Deno.test("cairn serve on a port in use says which port (exit 2), as record does
   try {
     const port = (taken.addr as Deno.NetAddr).port;
     const out = await new Deno.Command(Deno.execPath(), {
-      args: ["run", "-A", MAIN, "serve", "--port", String(port), "--db", `${dir}/c.db`],
+      args: ["run", "-q", "-A", MAIN, "serve", "--port", String(port), "--db", `${dir}/c.db`],
       env: { NO_COLOR: "1", CAIRN_TOKEN: "" },
       stdout: "piped",
       stderr: "piped",

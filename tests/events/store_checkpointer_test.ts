@@ -72,6 +72,7 @@ Deno.test("a store left open with its checkpointer running does not keep the pro
     const child = new Deno.Command(Deno.execPath(), {
       args: [
         "run",
+        "-q",
         "-A",
         import.meta.resolve("../_fixtures/store_child.ts"),
         "leave-open",

@@ -6,7 +6,7 @@ const CHILD = new URL("../_fixtures/store_child.ts", import.meta.url).pathname;
 
 function spawnChild(args: string[]): Deno.ChildProcess {
   return new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", "--no-check", CHILD, ...args],
+    args: ["run", "-q", "-A", "--no-check", CHILD, ...args],
     stdin: "piped",
     stdout: "piped",
     stderr: "piped",

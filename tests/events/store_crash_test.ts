@@ -14,7 +14,7 @@ Deno.test("SqliteEventStore keeps all or none of a batch when its process is SIG
   try {
     for (let k = 0; k < KILLS; k++) {
       const child = new Deno.Command(Deno.execPath(), {
-        args: ["run", "-A", "--no-check", CHILD, "crash", db, String(BATCH)],
+        args: ["run", "-q", "-A", "--no-check", CHILD, "crash", db, String(BATCH)],
         stdout: "piped",
         stderr: "null",
       }).spawn();

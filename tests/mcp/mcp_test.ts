@@ -21,7 +21,7 @@ interface ToolAnswer {
 async function connect(db: string): Promise<Client> {
   const transport = new StdioClientTransport({
     command: Deno.execPath(),
-    args: ["run", "-A", `${ROOT}main.ts`, "mcp", "--db", db],
+    args: ["run", "-q", "-A", `${ROOT}main.ts`, "mcp", "--db", db],
     cwd: ROOT,
     env: { ...Deno.env.toObject(), NO_COLOR: "1" },
     stderr: "inherit",

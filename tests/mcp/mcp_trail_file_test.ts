@@ -48,7 +48,7 @@ Deno.test({
     );
     const transport = new StdioClientTransport({
       command: Deno.execPath(),
-      args: ["run", "-A", `${ROOT}main.ts`, "mcp", "--db", `${dir}/cairn.db`],
+      args: ["run", "-q", "-A", `${ROOT}main.ts`, "mcp", "--db", `${dir}/cairn.db`],
       cwd: ROOT,
       env: { ...Deno.env.toObject(), NO_COLOR: "1" },
       stderr: "inherit",

@@ -29,7 +29,7 @@ function rssKb(pid: number): number {
  */
 async function bounded(args: string[]) {
   const child = new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", `${ROOT}main.ts`, ...args],
+    args: ["run", "-q", "-A", `${ROOT}main.ts`, ...args],
     cwd: ROOT,
     stdout: "piped",
     stderr: "piped",

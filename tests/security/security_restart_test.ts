@@ -141,6 +141,7 @@ Deno.test("a cairn record killed with SIGKILL noted its session: the next serve 
   const child = new Deno.Command(Deno.execPath(), {
     args: [
       "run",
+      "-q",
       "-A",
       "--no-check",
       new URL("../../main.ts", import.meta.url).pathname,

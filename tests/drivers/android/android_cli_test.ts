@@ -8,7 +8,7 @@ const MAIN = new URL("../../../main.ts", import.meta.url).pathname;
 
 function cairn(args: string[]): Deno.Command {
   return new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", MAIN, ...args],
+    args: ["run", "-q", "-A", MAIN, ...args],
     stdout: "piped",
     stderr: "piped",
   });
@@ -50,7 +50,7 @@ Deno.test("cairn appium start serves /status until SIGTERM, then stops Appium", 
     const body = await res.json() as { value: { ready: boolean } };
     assertEquals(body.value.ready, true);
     const status = await new Deno.Command(Deno.execPath(), {
-      args: ["run", "-A", MAIN, "appium", "status", "--appium", url],
+      args: ["run", "-q", "-A", MAIN, "appium", "status", "--appium", url],
       stdout: "piped",
       stderr: "null",
     }).output();

@@ -42,6 +42,7 @@ Deno.test("cairn replay plays an Android trail through Appium's protocol and hea
       new Deno.Command(Deno.execPath(), {
         args: [
           "run",
+          "-q",
           "-A",
           MAIN,
           "replay",

@@ -14,7 +14,7 @@ const MAIN = `${ROOT}main.ts`;
 
 async function cairn(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   const o = await new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", MAIN, ...args],
+    args: ["run", "-q", "-A", MAIN, ...args],
     stdout: "piped",
     stderr: "piped",
   }).output();

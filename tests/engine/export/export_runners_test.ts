@@ -20,7 +20,7 @@ const PLAYWRIGHT = "@playwright/test@1.65.1";
 
 async function cairn(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   const out = await new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", MAIN, ...args],
+    args: ["run", "-q", "-A", MAIN, ...args],
     stdout: "piped",
     stderr: "piped",
   }).output();

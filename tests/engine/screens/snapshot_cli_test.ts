@@ -8,7 +8,7 @@ const CORPUS = new URL("../../../../shared/corpus/", import.meta.url).pathname;
 
 async function cairn(...args: string[]): Promise<{ code: number; out: string; err: string }> {
   const r = await new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", MAIN, "snapshot", ...args],
+    args: ["run", "-q", "-A", MAIN, "snapshot", ...args],
     stdout: "piped",
     stderr: "piped",
   }).output();

@@ -137,7 +137,7 @@ Deno.test({
     const dir = await Deno.makeTempDir({ prefix: "cairn_reason_mcp_" });
     const transport = new StdioClientTransport({
       command: Deno.execPath(),
-      args: ["run", "-A", `${ROOT}main.ts`, "mcp", "--db", `${dir}/cairn.db`],
+      args: ["run", "-q", "-A", `${ROOT}main.ts`, "mcp", "--db", `${dir}/cairn.db`],
       cwd: ROOT,
       env: { ...Deno.env.toObject(), NO_COLOR: "1" },
       stderr: "inherit",

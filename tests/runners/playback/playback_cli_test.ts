@@ -17,7 +17,7 @@ const TRAIL = new URL("../../testdata/playback/signup.trail.yaml", import.meta.u
 
 async function cairn(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   const out = await new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", MAIN, ...args],
+    args: ["run", "-q", "-A", MAIN, ...args],
     stdout: "piped",
     stderr: "piped",
   }).output();

@@ -13,7 +13,7 @@ const DATA = new URL("../../testdata/playback/", import.meta.url).pathname;
 
 async function cairn(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   const out = await new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", MAIN, ...args],
+    args: ["run", "-q", "-A", MAIN, ...args],
     stdout: "piped",
     stderr: "piped",
   }).output();

@@ -94,6 +94,7 @@ async function recordThroughCli(stop: Stop, extra: string[] = []) {
   const child = new Deno.Command(Deno.execPath(), {
     args: [
       "run",
+      "-q",
       "-A",
       MAIN,
       "record",

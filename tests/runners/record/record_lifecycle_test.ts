@@ -69,6 +69,7 @@ async function recordUntil(
   const child = new Deno.Command(Deno.execPath(), {
     args: [
       "run",
+      "-q",
       "-A",
       `${ROOT}main.ts`,
       "record",

@@ -13,7 +13,7 @@ const MAIN = new URL("../../../main.ts", import.meta.url).pathname;
 
 async function cairn(...args: string[]) {
   const out = await new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", MAIN, "validate", ...args],
+    args: ["run", "-q", "-A", MAIN, "validate", ...args],
     stdout: "piped",
     stderr: "piped",
   }).output();
