@@ -74,3 +74,15 @@ Deno.test("launchChrome() removes a stale profile folder of its temp folder, and
     await Deno.remove(tmp, { recursive: true });
   }
 });
+
+Deno.test("launchChrome(): a kill while a close is under way returns once the browser is gone and its profile removed", async () => {
+  const launched = await launchChrome();
+  const child = launched.browser.process()!;
+  // the close asks the browser to exit and waits for it; the kill (a forced end) comes meanwhile
+  const closing = launched.close();
+  await launched.kill();
+  // whoever waited for the kill sees the release done, not still under way
+  assert(child.exitCode !== null || child.signalCode !== null, "the browser still runs");
+  assert(!(await exists(launched.userDataDir!)), "the profile is still there");
+  await closing;
+});
