@@ -71,9 +71,24 @@ Deno.test("launchChrome() removes a stale profile folder of its temp folder, and
   } finally {
     if (before === undefined) Deno.env.delete("TMPDIR");
     else Deno.env.set("TMPDIR", before);
-    await Deno.remove(tmp, { recursive: true });
+    await removeWhenQuiet(tmp);
   }
 });
+
+/**
+ * Removes a folder Chromium's helpers used as TMPDIR: they may write their last files there a
+ * moment after the browser is gone, so the removal is retried (bounded, 5 s).
+ */
+async function removeWhenQuiet(dir: string): Promise<void> {
+  for (let i = 0;; i++) {
+    try {
+      return await Deno.remove(dir, { recursive: true });
+    } catch (err) {
+      if (i >= 50) throw err;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  }
+}
 
 Deno.test("launchChrome(): a kill while a close is under way returns once the browser is gone and its profile removed", async () => {
   const launched = await launchChrome();
