@@ -53,9 +53,8 @@ import type { EventData, NewEvent } from "../../events/mod.ts";
 import {
   type ChromeHierarchy,
   chromeHierarchyToScreen,
-  encodeScreen,
+  parsedScreenBytes,
   parsedScreenKind,
-  parseHierarchy,
 } from "../../engine/screens/mod.ts";
 import type { Point, Screen, UiNode } from "../../engine/screens/mod.ts";
 import type { ChromeDriver } from "./chrome_driver.ts";
@@ -926,14 +925,7 @@ export class HumanRecorder {
     if (bytes === undefined || !this.#store.putDerived) return;
     this.#unkept.delete(hash);
     this.#kept.add(hash);
-    let encoded: Uint8Array | undefined;
-    try {
-      encoded = encodeScreen(
-        parseHierarchy(new TextDecoder().decode(bytes), { format: data.format }),
-      );
-    } catch {
-      return; // a hierarchy that does not parse is the projection's to report
-    }
+    const encoded = parsedScreenBytes(bytes, data.format);
     if (encoded) await this.#store.putDerived(hash, parsedScreenKind(data.format), encoded);
   }
 }

@@ -18,6 +18,7 @@
  *
  * @module
  */
+import { parseHierarchy } from "./hierarchy.ts";
 import {
   FLAG_FIELDS,
   HierarchyFormat,
@@ -167,6 +168,26 @@ export function encodeScreen(screen: Screen): Uint8Array | undefined {
   new Float64Array(out.buffer, numsAt, nums.length).set(nums);
   out.set(utf8, numsAt + nums.length * 8);
   return out;
+}
+
+/**
+ * The parsed screen of a stored hierarchy as kept beside its blob: the stored bytes parsed as the
+ * format and encoded, what a projection would otherwise parse (a recorder keeps it as it records).
+ *
+ * @param stored the hierarchy's stored bytes (secrets scrubbed, as stored)
+ * @param format the format it is parsed as
+ * @returns the bytes, or undefined when the hierarchy does not parse (the projection reports it)
+ *   or the codec cannot hold it
+ */
+export function parsedScreenBytes(
+  stored: Uint8Array,
+  format: HierarchyFormat,
+): Uint8Array | undefined {
+  try {
+    return encodeScreen(parseHierarchy(new TextDecoder().decode(stored), { format }));
+  } catch {
+    return undefined;
+  }
 }
 
 const decoder = new TextDecoder();

@@ -33,11 +33,10 @@ import {
 } from "./actions.ts";
 import {
   diffSnapshots,
-  encodeScreen,
   formatSnapshotDiff,
   type HierarchyFormat,
+  parsedScreenBytes,
   parsedScreenKind,
-  parseHierarchy,
 } from "../../engine/screens/mod.ts";
 import { withDeadline } from "../../drivers/mod.ts";
 import { zodIssueList } from "../../engine/input/mod.ts";
@@ -774,12 +773,7 @@ export class BlazeSession {
   async #keepParsed(hash: string, bytes: Uint8Array, format: HierarchyFormat): Promise<void> {
     if (!this.#store.putDerived || this.#kept.has(hash)) return;
     this.#kept.add(hash);
-    let encoded: Uint8Array | undefined;
-    try {
-      encoded = encodeScreen(parseHierarchy(new TextDecoder().decode(bytes), { format }));
-    } catch {
-      return;
-    }
+    const encoded = parsedScreenBytes(bytes, format);
     if (encoded) await this.#store.putDerived(hash, parsedScreenKind(format), encoded);
   }
 

@@ -12,7 +12,7 @@ import { encodeScreen, parsedScreenKind, parseHierarchy } from "../../../engine/
 import { projectSessionTrail } from "../../../engine/optimizer/mod.ts";
 import { startAndroidStandin } from "../../_fixtures/android_standin.ts";
 import { assert, assertEquals } from "../../_fixtures/assert.ts";
-import { DatabaseSync } from "node:sqlite";
+import { assertTrailWithoutParsedScreens } from "../../_fixtures/parsed_screens.ts";
 
 const CORPUS = new URL("../../../../shared/corpus/android/", import.meta.url);
 const LOGIN = Deno.readTextFileSync(new URL("uiautomator_wdio_demo_reactnative_login.xml", CORPUS));
@@ -78,27 +78,11 @@ Deno.test("a blaze session keeps the parsed screen of each stored (scrubbed) hie
     const sessionId = s.streamId.replace(/^session-/, "");
     const trail = (await projectSessionTrail(store, sessionId)).yaml;
     store.close();
-    const trailOf = async (path: string, sql: string) => {
-      const db = new DatabaseSync(path);
-      db.exec(sql);
-      db.close();
-      const st = SqliteEventStore.open(path);
-      try {
-        return (await projectSessionTrail(st, sessionId)).yaml;
-      } finally {
-        st.close();
-      }
-    };
-    await Deno.copyFile(dbPath, `${dir}/parsed.db`);
-    // the hierarchies parsed (no kept screen) give the same trail
-    assertEquals(await trailOf(`${dir}/parsed.db`, "DELETE FROM derived"), trail);
-    // and the kept screens alone (the hierarchies no longer parse) give it too
-    assertEquals(
-      await trailOf(
-        dbPath,
-        "UPDATE blobs SET bytes = CAST('<hierarchy><broken' AS BLOB) WHERE media_type = 'application/xml'",
-      ),
+    await assertTrailWithoutParsedScreens(
+      dbPath,
+      sessionId,
       trail,
+      "UPDATE blobs SET bytes = CAST('<hierarchy><broken' AS BLOB) WHERE media_type = 'application/xml'",
     );
   } finally {
     await driver.close();

@@ -4,13 +4,13 @@
  * trail parsing gives. Two real corpus pages recorded in a real Chromium into a SQLite file.
  */
 import { assert, assertEquals } from "../../_fixtures/assert.ts";
+import { assertTrailWithoutParsedScreens } from "../../_fixtures/parsed_screens.ts";
 import { ChromeDriver } from "../../../drivers/chrome/chrome_driver.ts";
 import { HumanRecorder } from "../../../drivers/chrome/human_recorder.ts";
 import { SqliteEventStore } from "../../../events/sqlite_event_store.ts";
 import { encodeScreen, parsedScreenKind, parseHierarchy } from "../../../engine/screens/mod.ts";
 import { projectSessionTrail } from "../../../engine/optimizer/mod.ts";
 import { serveFolder } from "../../_fixtures/web_server.ts";
-import { DatabaseSync } from "node:sqlite";
 
 const WEB = new URL("../../../../shared/corpus/web/", import.meta.url).pathname;
 
@@ -72,27 +72,11 @@ for (
       const sessionId = r.streamId.replace(/^session-/, "");
       const trail = (await projectSessionTrail(store, sessionId)).yaml;
       store.close();
-      const trailOf = async (path: string, sql: string) => {
-        const db = new DatabaseSync(path);
-        db.exec(sql);
-        db.close();
-        const st = SqliteEventStore.open(path);
-        try {
-          return (await projectSessionTrail(st, sessionId)).yaml;
-        } finally {
-          st.close();
-        }
-      };
-      await Deno.copyFile(dbPath, `${dir}/parsed.db`);
-      // the hierarchies parsed (no kept screen) give the same trail
-      assertEquals(await trailOf(`${dir}/parsed.db`, "DELETE FROM derived"), trail);
-      // and the kept screens alone (the hierarchies no longer parse) give it too
-      assertEquals(
-        await trailOf(
-          dbPath,
-          "UPDATE blobs SET bytes = CAST('{' AS BLOB) WHERE media_type = 'application/json'",
-        ),
+      await assertTrailWithoutParsedScreens(
+        dbPath,
+        sessionId,
         trail,
+        "UPDATE blobs SET bytes = CAST('{' AS BLOB) WHERE media_type = 'application/json'",
       );
     } finally {
       await driver.close();
