@@ -47,24 +47,9 @@ export const CONTROL_KINDS: ReadonlySet<string> = new Set([
 ]);
 
 /**
- * The selectors pass: ranks the candidates of every resolved action.
- *
- * @param draft the draft after resolve
- * @param ctx screen tables
- * @returns the draft with `candidates` set
- */
-export function selectorsPass(draft: Draft, ctx: PassContext): Draft {
-  const select = actionSelectors(draft, ctx);
-  return {
-    ...draft,
-    steps: draft.steps.map((s) => ({ ...s, actions: s.actions.map((a) => select(a, s)) })),
-  };
-}
-
-/**
- * The selectors pass for one action at a time, so the optimizer ranks an action's selectors
- * right after resolving its node, while its screen is at hand (the pass needs nothing of the
- * other actions but the texts the capture typed, read here once).
+ * The selectors pass, one action at a time: ranks the candidates of a resolved action, right
+ * after its node is resolved, while its screen is at hand (the pass needs nothing of the other
+ * actions but the texts the capture typed, read here once).
  *
  * @param draft the draft (its model, level and mode)
  * @param ctx screen tables
